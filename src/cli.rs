@@ -1,0 +1,348 @@
+//! The commands behind the `queens-sat` binary: each turns already-parsed arguments into library
+//! calls and writes the results. Exit codes follow the SAT-competition convention for `solve`
+//! and `decode` (10 SAT, 20 UNSAT); errors are returned for `main` to print on one line.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use crate::board::Board;
+use crate::encode::amo::AmoKind;
+use crate::encode::dimacs::read_header;
+use crate::error::{Error, Result};
+use crate::instance::{Instance, Obstacles, read_instance_file};
+use crate::piece::Piece;
+use crate::pipeline::{self, Backend, Output, Status};
+use crate::presolve::Problem;
+use crate::solve::Answer;
+use crate::solve::external::ExternalSolver;
+use crate::solve::output::parse_output_file;
+use crate::verify::verify;
+
+/// The default `--amo` (see README for the measurement behind it).
+pub const DEFAULT_AMO: &str = "sequential";
+
+/// Report format of `encode --stats`, `solve` and `decode`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputFormat {
+    /// Board text on stdout, summary on stderr.
+    Text,
+    /// One JSON object on stdout.
+    Json,
+}
+
+/// How the user named an instance.
+#[derive(Clone, Debug)]
+pub struct InstanceSpec {
+    /// `-n N` for a plain board.
+    pub n: Option<u32>,
+    /// `--instance FILE`.
+    pub instance: Option<PathBuf>,
+    /// `--diags D`.
+    pub diags: Option<usize>,
+    /// `--piece NAME`.
+    pub piece: String,
+}
+
+/// Looks up a piece name, or a one-line usage error listing the known ones.
+pub fn parse_piece(name: &str) -> Result<Piece> {
+    Piece::by_name(name).ok_or_else(|| {
+        let known: Vec<&str> = crate::piece::PIECES.iter().map(|p| p.name).collect();
+        Error::Usage(format!(
+            "unknown --piece '{name}' (known: {})",
+            known.join(", ")
+        ))
+    })
+}
+
+/// Looks up an AMO encoding name, or a one-line usage error listing the known ones.
+pub fn parse_amo(name: &str) -> Result<AmoKind> {
+    AmoKind::by_name(name).ok_or_else(|| {
+        let known: Vec<&str> = AmoKind::ALL.iter().map(|a| a.name()).collect();
+        Error::Usage(format!(
+            "unknown --amo '{name}' (known: {})",
+            known.join(", ")
+        ))
+    })
+}
+
+/// Validates `--timeout SECS`.
+pub fn parse_timeout(secs: f64) -> Result<Duration> {
+    Duration::try_from_secs_f64(secs)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| {
+            Error::Usage(format!(
+                "--timeout {secs} must be a positive number of seconds"
+            ))
+        })
+}
+
+impl InstanceSpec {
+    /// Reads the instance and the piece.
+    pub fn load(&self) -> Result<(Instance, Piece)> {
+        let piece = parse_piece(&self.piece)?;
+        let instance = match (&self.instance, self.n) {
+            (Some(path), _) => read_instance_file(path, self.diags)?,
+            (None, Some(n)) => {
+                if self.diags.is_some() {
+                    return Err(Error::Usage("--diags needs an --instance file".into()));
+                }
+                if !(1..=crate::board::MAX_N).contains(&n) {
+                    return Err(Error::Usage(format!(
+                        "-n {n} is out of range (1..={})",
+                        crate::board::MAX_N
+                    )));
+                }
+                Instance::plain(n)
+            }
+            (None, None) => return Err(Error::Usage("give -n N or --instance FILE".into())),
+        };
+        Ok((instance, piece))
+    }
+
+    fn stem(&self) -> Option<String> {
+        self.instance
+            .as_ref()
+            .and_then(|p| p.file_stem())
+            .map(|s| s.to_string_lossy().into_owned())
+    }
+
+    fn name(&self) -> Option<String> {
+        self.instance.as_ref().map(|p| p.display().to_string())
+    }
+}
+
+/// `queens-sat encode`.
+pub fn encode(
+    spec: &InstanceSpec,
+    amo: &str,
+    presolve: bool,
+    output: Option<&str>,
+    stats_only: bool,
+    format: OutputFormat,
+) -> Result<ExitCode> {
+    let amo = parse_amo(amo)?;
+    let (instance, piece) = spec.load()?;
+    let problem = Problem::new(&instance, piece, presolve)?;
+    let name = spec.name();
+    if stats_only {
+        let stats = crate::encode::Encoder::new(&problem, amo).stats()?;
+        match format {
+            OutputFormat::Json => println!(
+                "{}",
+                serde_json::json!({
+                    "n": instance.n, "piece": piece.name, "amo": amo.name(),
+                    "vars": stats.vars, "clauses": stats.clauses, "literals": stats.literals,
+                    "cell_vars": problem.num_cells(), "unsat": problem.unsat,
+                })
+            ),
+            OutputFormat::Text => {
+                println!("vars {}", stats.vars);
+                println!("clauses {}", stats.clauses);
+                println!("literals {}", stats.literals);
+                println!("cell_vars {}", problem.num_cells());
+                if let Some(why) = &problem.unsat {
+                    println!("presolve UNSAT: {why}");
+                }
+            }
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let out = match output {
+        Some("-") => Output::Stdout,
+        Some(path) => Output::File(PathBuf::from(path)),
+        None => {
+            let dir = PathBuf::from("cnf-out");
+            std::fs::create_dir_all(&dir).map_err(|e| Error::io("cnf-out", e))?;
+            let mut file = format!("{}-{}-{}", piece.name, instance.n, amo.name());
+            if let Some(stem) = spec.stem() {
+                file += &format!("-{stem}");
+            }
+            Output::File(dir.join(file + ".cnf"))
+        }
+    };
+    let report = pipeline::export_cnf(&out, &problem, amo, name.as_deref())?;
+    if let Output::File(path) = &out {
+        eprintln!(
+            "wrote {} ({} vars, {} clauses, {} bytes)",
+            path.display(),
+            report.stats.vars,
+            report.stats.clauses,
+            report.bytes
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn backend(solver: &str) -> Result<Backend> {
+    if solver == "varisat" {
+        Ok(Backend::Varisat)
+    } else {
+        Ok(Backend::External(ExternalSolver::new(solver)?))
+    }
+}
+
+/// Prints a status with board as text or JSON and returns the SAT-competition exit code.
+#[allow(clippy::too_many_arguments)]
+fn report(
+    status: &Status,
+    instance: &Instance,
+    piece: Piece,
+    amo: &str,
+    solver: &str,
+    stats: (u64, u64),
+    seconds: (f64, f64),
+    format: OutputFormat,
+) -> ExitCode {
+    let obstacles: Obstacles = instance.obstacles();
+    let blocked = |c| obstacles.contains(c);
+    let (label, code) = match status {
+        Status::Sat(_) => ("SAT", 10),
+        Status::Unsat => ("UNSAT", 20),
+        Status::Unknown(_) => ("UNKNOWN", 1),
+    };
+    let board: Option<&Board> = match status {
+        Status::Sat(b) => Some(b),
+        _ => None,
+    };
+    match format {
+        OutputFormat::Json => {
+            let mut obj = serde_json::json!({
+                "status": label,
+                "n": instance.n,
+                "piece": piece.name,
+                "amo": amo,
+                "solver": solver,
+                "queens": board.map(|b| b.pieces.iter().map(|c| [c.row, c.col]).collect::<Vec<_>>()),
+                "board": board.map(|b| b.rows(blocked)),
+                "vars": stats.0,
+                "clauses": stats.1,
+                "encode_seconds": seconds.0,
+                "solve_seconds": seconds.1,
+            });
+            if let Status::Unknown(why) = status {
+                obj["reason"] = why.clone().into();
+            }
+            println!("{obj}");
+        }
+        OutputFormat::Text => {
+            let mut out = std::io::stdout().lock();
+            match board {
+                Some(b) => {
+                    let _ = out.write_all(b.to_text(blocked).as_bytes());
+                }
+                None => {
+                    let _ = writeln!(out, "{label}");
+                }
+            }
+            let why = match status {
+                Status::Unknown(w) => format!(" ({w})"),
+                _ => String::new(),
+            };
+            eprintln!(
+                "{label}{why}: {} n={} amo={amo} solver={solver} vars={} clauses={} encode={:.3}s solve={:.3}s",
+                piece.name, instance.n, stats.0, stats.1, seconds.0, seconds.1
+            );
+        }
+    }
+    ExitCode::from(code)
+}
+
+/// `queens-sat solve`.
+pub fn solve(
+    spec: &InstanceSpec,
+    amo: &str,
+    presolve: bool,
+    solver: &str,
+    timeout: Option<Duration>,
+    format: OutputFormat,
+) -> Result<ExitCode> {
+    let amo = parse_amo(amo)?;
+    let backend = backend(solver)?;
+    let (instance, piece) = spec.load()?;
+    let problem = Problem::new(&instance, piece, presolve)?;
+    let r = pipeline::solve(&problem, amo, &backend, timeout)?;
+    Ok(report(
+        &r.status,
+        &instance,
+        piece,
+        amo.name(),
+        &backend.name(),
+        (r.stats.vars, r.stats.clauses),
+        (r.encode_seconds, r.solve_seconds),
+        format,
+    ))
+}
+
+/// `queens-sat decode`.
+pub fn decode(cnf: &Path, model: &Path, format: OutputFormat) -> Result<ExitCode> {
+    let name = cnf.display().to_string();
+    let file = std::fs::File::open(cnf).map_err(|e| Error::io(&name, e))?;
+    let header = read_header(&name, std::io::BufReader::new(file))?;
+    let answer = parse_output_file(model, header.num_vars as usize)?;
+    let status = match answer {
+        Answer::Sat(m) => {
+            let board = crate::decode::decode(&header.varmap, &header.instance.placed, &m);
+            verify(&board, &header.instance, header.piece).map_err(|why| {
+                Error::Solver(format!(
+                    "the model in {} is not a solution: {why}",
+                    model.display()
+                ))
+            })?;
+            Status::Sat(board)
+        }
+        Answer::Unsat => Status::Unsat,
+        Answer::Unknown(why) => Status::Unknown(why),
+    };
+    Ok(report(
+        &status,
+        &header.instance,
+        header.piece,
+        &header.amo,
+        "external",
+        (header.num_vars, header.num_clauses),
+        (0.0, 0.0),
+        format,
+    ))
+}
+
+/// `queens-sat verify`.
+pub fn verify_board(
+    board: &Path,
+    piece: &str,
+    instance: Option<&Path>,
+    diags: Option<usize>,
+) -> Result<ExitCode> {
+    let piece = parse_piece(piece)?;
+    let drawn = read_instance_file(board, None)?;
+    let instance = match instance {
+        Some(p) => read_instance_file(p, diags)?,
+        None => Instance {
+            n: drawn.n,
+            blocked: drawn.blocked.clone(),
+            ..Instance::default()
+        },
+    };
+    let b = Board::new(drawn.n, drawn.placed);
+    match verify(&b, &instance, piece) {
+        Ok(()) => {
+            eprintln!(
+                "valid: {} {}s on {}x{}",
+                b.pieces.len(),
+                piece.name,
+                b.n,
+                b.n
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(why) => Err(Error::Usage(format!("{}: invalid: {why}", board.display()))),
+    }
+}
+
+/// `queens-sat bench`.
+pub fn bench(quick: bool) -> Result<ExitCode> {
+    crate::bench::run(quick)?;
+    Ok(ExitCode::SUCCESS)
+}

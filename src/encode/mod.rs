@@ -1,0 +1,298 @@
+//! The encoder: walks a [`Problem`] and streams its clauses into a [`ClauseSink`].
+//!
+//! - every required line (rows and columns) gets an at-least-one clause plus AMO;
+//! - every other rider line (diagonals) with two or more live cells gets AMO;
+//! - every pair of live cells a leap apart gets a binary clause;
+//! - without presolve, unit clauses fix pre-placed pieces and unavailable cells.
+//!
+//! Cell variables are `1..=L`; auxiliary variables are allocated after them, in emission order.
+//! [`Encoder::stats`] computes the exact counts from the AMO cost formulas without emitting, so
+//! a DIMACS header can be written before the clauses are streamed.
+
+pub mod amo;
+pub mod dimacs;
+mod sink;
+
+pub use sink::{ClauseSink, StatsSink, VecSink};
+
+use crate::board::Cell;
+use crate::error::{Error, Result};
+use crate::piece::LineKind;
+use crate::presolve::{MAX_VARS, Problem};
+use amo::AmoKind;
+
+/// A DIMACS literal: a non-zero `i32`, negative for negation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(transparent)]
+pub struct Lit(i32);
+
+impl Lit {
+    /// The positive literal of variable `var` (>= 1).
+    #[inline]
+    pub fn pos(var: u32) -> Lit {
+        debug_assert!(var >= 1 && var as u64 <= MAX_VARS);
+        Lit(var as i32)
+    }
+
+    /// The negative literal of variable `var` (>= 1).
+    #[inline]
+    pub fn neg(var: u32) -> Lit {
+        Lit(-(var as i32))
+    }
+
+    /// From a non-zero DIMACS integer.
+    #[inline]
+    pub fn from_dimacs(x: i32) -> Lit {
+        debug_assert!(x != 0);
+        Lit(x)
+    }
+
+    /// The DIMACS integer.
+    #[inline]
+    pub fn to_dimacs(self) -> i32 {
+        self.0
+    }
+
+    /// The variable (>= 1).
+    #[inline]
+    pub fn var(self) -> u32 {
+        self.0.unsigned_abs()
+    }
+
+    /// True for a positive literal.
+    #[inline]
+    pub fn is_positive(self) -> bool {
+        self.0 > 0
+    }
+}
+
+impl std::ops::Not for Lit {
+    type Output = Lit;
+    #[inline]
+    fn not(self) -> Lit {
+        Lit(-self.0)
+    }
+}
+
+/// Allocates auxiliary variables after the ones already in use.
+#[derive(Clone, Debug)]
+pub struct VarAlloc {
+    used: u32,
+}
+
+impl VarAlloc {
+    /// Variables `1..=used` are taken.
+    pub fn new(used: u32) -> VarAlloc {
+        VarAlloc { used }
+    }
+
+    /// A fresh variable.
+    #[inline]
+    pub fn fresh(&mut self) -> u32 {
+        self.used += 1;
+        self.used
+    }
+
+    /// Number of variables in use.
+    pub fn count(&self) -> u32 {
+        self.used
+    }
+}
+
+/// Size of a CNF.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Stats {
+    /// Variables (cells plus auxiliaries).
+    pub vars: u64,
+    /// Clauses.
+    pub clauses: u64,
+    /// Literal occurrences.
+    pub literals: u64,
+}
+
+/// Encodes one [`Problem`] with one AMO encoding.
+///
+/// ```
+/// use queens_sat::{encode::{Encoder, StatsSink, amo::AmoKind}, instance::Instance,
+///                  piece::QUEEN, presolve::Problem};
+/// let p = Problem::presolve(&Instance::plain(8), QUEEN).unwrap();
+/// let enc = Encoder::new(&p, AmoKind::Pairwise);
+/// let mut sink = StatsSink::default();
+/// let stats = enc.encode(&mut sink);
+/// assert_eq!(stats, enc.stats().unwrap());
+/// assert_eq!(stats.vars, 64);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Encoder<'a> {
+    problem: &'a Problem,
+    amo: AmoKind,
+}
+
+impl<'a> Encoder<'a> {
+    /// An encoder for `problem` using `amo` on every line.
+    pub fn new(problem: &'a Problem, amo: AmoKind) -> Encoder<'a> {
+        Encoder { problem, amo }
+    }
+
+    /// The problem being encoded.
+    pub fn problem(&self) -> &'a Problem {
+        self.problem
+    }
+
+    /// The AMO encoding in use.
+    pub fn amo(&self) -> AmoKind {
+        self.amo
+    }
+
+    /// Exact size of the CNF [`Encoder::encode`] emits, from the cost formulas (no clauses are
+    /// built). Errors if the CNF would need more variables than DIMACS can address.
+    pub fn stats(&self) -> Result<Stats> {
+        let p = self.problem;
+        let mut s = Stats {
+            vars: p.num_cells(),
+            ..Stats::default()
+        };
+        if p.unsat.is_some() {
+            return Ok(Stats {
+                vars: 1,
+                clauses: 2,
+                literals: 2,
+            });
+        }
+        s.clauses += p.units.len() as u64;
+        s.literals += p.units.len() as u64;
+        self.for_each_line(|exactly_one, lits| {
+            if exactly_one {
+                s.clauses += 1;
+                s.literals += lits.len() as u64;
+            }
+            let c = self.amo.cost(lits.len());
+            s.clauses += c.clauses;
+            s.literals += c.literals;
+            s.vars += c.aux_vars;
+        });
+        let leaps = self.leap_pairs(|_, _| ());
+        s.clauses += leaps;
+        s.literals += 2 * leaps;
+        if s.vars > MAX_VARS {
+            return Err(Error::TooLarge(format!(
+                "{} variables exceed the DIMACS limit of {MAX_VARS}",
+                s.vars
+            )));
+        }
+        Ok(s)
+    }
+
+    /// Streams every clause into `sink` and returns the counts.
+    pub fn encode<S: ClauseSink + ?Sized>(&self, sink: &mut S) -> Stats {
+        let p = self.problem;
+        let mut counter = Counting {
+            inner: sink,
+            stats: Stats::default(),
+        };
+        if p.unsat.is_some() {
+            // A fixed contradiction over one variable, so every solver reads the same verdict.
+            counter.add_clause(&[Lit::pos(1)]);
+            counter.add_clause(&[Lit::neg(1)]);
+            counter.stats.vars = 1;
+            return counter.stats;
+        }
+        for &u in &p.units {
+            counter.add_clause(&[Lit::from_dimacs(u)]);
+        }
+        let mut vars = VarAlloc::new(p.num_cells() as u32);
+        let amo = self.amo;
+        self.for_each_line(|exactly_one, lits| {
+            if exactly_one {
+                counter.add_clause(lits);
+            }
+            amo.encode(lits, &mut vars, &mut counter);
+        });
+        self.leap_pairs(|a, b| counter.add_clause(&[Lit::neg(a), Lit::neg(b)]));
+        counter.stats.vars = vars.count() as u64;
+        counter.stats
+    }
+
+    /// Calls `f(exactly_one, lits)` for every rider line with at least one live cell (lines with
+    /// one cell only when they need at-least-one), in kind order and then key order; literals
+    /// run along the line in variable order.
+    fn for_each_line(&self, mut f: impl FnMut(bool, &[Lit])) {
+        let p = self.problem;
+        let n = p.n;
+        let map = &p.varmap;
+        let mut buf: Vec<Lit> = Vec::new();
+        for &kind in p.piece.lines {
+            let exactly_one = kind.needs_exactly_one(n);
+            if kind == LineKind::Row {
+                // Rows are runs of consecutive variables: no bucketing needed.
+                for r in 0..n {
+                    let len = map.row_len(r);
+                    if len >= 2 || (exactly_one && len == 1) {
+                        let first = map.row_first_var(r);
+                        buf.clear();
+                        buf.extend((first..first + len).map(Lit::pos));
+                        f(exactly_one, &buf);
+                    }
+                }
+                continue;
+            }
+            // Counting sort of the live cells by line key; row-major order keeps each bucket
+            // in variable order.
+            let lines = kind.count(n) as usize;
+            let mut start = vec![0u32; lines + 1];
+            for (cell, _) in map.cells() {
+                start[kind.key(cell, n) as usize + 1] += 1;
+            }
+            for i in 0..lines {
+                start[i + 1] += start[i];
+            }
+            let mut fill = start.clone();
+            buf.clear();
+            buf.resize(map.num_cells() as usize, Lit::pos(1));
+            for (cell, var) in map.cells() {
+                let k = kind.key(cell, n) as usize;
+                buf[fill[k] as usize] = Lit::pos(var);
+                fill[k] += 1;
+            }
+            for k in 0..lines {
+                let line = &buf[start[k] as usize..start[k + 1] as usize];
+                if line.len() >= 2 || (exactly_one && line.len() == 1) {
+                    f(exactly_one, line);
+                }
+            }
+        }
+    }
+
+    /// Calls `f(a, b)` for every pair of live cells a leap apart; returns the pair count.
+    fn leap_pairs(&self, mut f: impl FnMut(u32, u32)) -> u64 {
+        let p = self.problem;
+        let mut count = 0;
+        if p.piece.leaps.is_empty() {
+            return 0;
+        }
+        for (cell, var) in p.varmap.cells() {
+            for (dr, dc) in p.piece.forward_leaps() {
+                if let Some(other) = cell.offset(dr, dc, p.n).and_then(|q: Cell| p.varmap.var(q)) {
+                    f(var, other);
+                    count += 1;
+                }
+            }
+        }
+        count
+    }
+}
+
+/// Wraps a sink and counts what passes through.
+struct Counting<'s, S: ClauseSink + ?Sized> {
+    inner: &'s mut S,
+    stats: Stats,
+}
+
+impl<S: ClauseSink + ?Sized> ClauseSink for Counting<'_, S> {
+    #[inline]
+    fn add_clause(&mut self, lits: &[Lit]) {
+        self.stats.clauses += 1;
+        self.stats.literals += lits.len() as u64;
+        self.inner.add_clause(lits);
+    }
+}

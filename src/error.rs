@@ -1,0 +1,84 @@
+//! The crate's error type: every failure is one line naming the file, line or value at fault.
+
+use std::fmt;
+
+/// A queens-sat error. `Display` gives the one-line message the CLI prints.
+#[derive(Debug)]
+pub enum Error {
+    /// Bad input in a file (or stdin): the source name, the 1-based line if known, and what is wrong.
+    Parse {
+        /// File name (or `-` / `<input>`).
+        file: String,
+        /// 1-based line number, when the problem has one.
+        line: Option<usize>,
+        /// What is wrong, naming the offending value.
+        msg: String,
+    },
+    /// A bad option value or combination.
+    Usage(String),
+    /// An I/O failure on a named path.
+    Io {
+        /// The path being read or written.
+        path: String,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// An external or in-process solver misbehaved: crash, bad output, wrong model.
+    Solver(String),
+    /// An instance too large to encode (variable count beyond DIMACS' 32-bit range, etc.).
+    TooLarge(String),
+}
+
+impl Error {
+    /// A parse error at `file:line`.
+    pub fn parse(file: &str, line: usize, msg: impl Into<String>) -> Error {
+        Error::Parse {
+            file: file.to_string(),
+            line: Some(line),
+            msg: msg.into(),
+        }
+    }
+
+    /// A parse error concerning a whole file.
+    pub fn parse_file(file: &str, msg: impl Into<String>) -> Error {
+        Error::Parse {
+            file: file.to_string(),
+            line: None,
+            msg: msg.into(),
+        }
+    }
+
+    /// An I/O error on `path`.
+    pub fn io(path: impl Into<String>, source: std::io::Error) -> Error {
+        Error::Io {
+            path: path.into(),
+            source,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Parse {
+                file,
+                line: Some(l),
+                msg,
+            } => write!(f, "{file}:{l}: {msg}"),
+            Error::Parse {
+                file,
+                line: None,
+                msg,
+            } => write!(f, "{file}: {msg}"),
+            Error::Usage(m) => write!(f, "{m}"),
+            Error::Io { path, source } => write!(f, "{path}: {source}"),
+            Error::Solver(m) => write!(f, "solver fault: {m}"),
+            Error::TooLarge(m) => write!(f, "too large: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Result with the crate's [`Error`].
+pub type Result<T> = std::result::Result<T, Error>;

@@ -1,0 +1,159 @@
+//! Pieces as data: the rider lines a piece attacks along, plus its leaps.
+//!
+//! Adding a new piece is a new [`Piece`] constant and an entry in [`PIECES`]; nothing downstream
+//! branches on the piece's name.
+
+use crate::board::Cell;
+
+/// A family of board lines along which a rider attacks.
+///
+/// Every line family partitions the board; [`LineKind::key`] names the line a cell lies on and
+/// [`LineKind::count`] how many lines the family has on an `n x n` board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LineKind {
+    /// Cells with the same row.
+    Row,
+    /// Cells with the same column.
+    Column,
+    /// Difference diagonal: cells with the same `r - c` (key `r - c + n - 1`).
+    Diagonal,
+    /// Sum (anti-)diagonal: cells with the same `r + c` (key `r + c`).
+    AntiDiagonal,
+}
+
+impl LineKind {
+    /// All line kinds, in the order the encoder walks them.
+    pub const ALL: [LineKind; 4] = [
+        LineKind::Row,
+        LineKind::Column,
+        LineKind::Diagonal,
+        LineKind::AntiDiagonal,
+    ];
+
+    /// The key of the line through `cell` on an `n x n` board, in `0..self.count(n)`.
+    ///
+    /// ```
+    /// use queens_sat::{board::Cell, piece::LineKind};
+    /// assert_eq!(LineKind::Diagonal.key(Cell::new(0, 7), 8), 0);
+    /// assert_eq!(LineKind::AntiDiagonal.key(Cell::new(2, 3), 8), 5);
+    /// ```
+    #[inline]
+    pub fn key(self, cell: Cell, n: u32) -> u32 {
+        match self {
+            LineKind::Row => cell.row,
+            LineKind::Column => cell.col,
+            LineKind::Diagonal => cell.row + (n - 1) - cell.col,
+            LineKind::AntiDiagonal => cell.row + cell.col,
+        }
+    }
+
+    /// Number of lines of this kind on an `n x n` board.
+    pub fn count(self, n: u32) -> u32 {
+        match self {
+            LineKind::Row | LineKind::Column => n,
+            LineKind::Diagonal | LineKind::AntiDiagonal => 2 * n - 1,
+        }
+    }
+
+    /// Whether each line of this kind must hold exactly one of the `n` pieces.
+    ///
+    /// A family of exactly `n` lines that covers the board must hold one piece per line when `n`
+    /// mutually non-attacking pieces are placed (pigeonhole); other families only get at-most-one.
+    pub fn needs_exactly_one(self, n: u32) -> bool {
+        self.count(n) == n
+    }
+
+    /// Human name of the line kind, used in messages ("share a diagonal").
+    pub fn name(self) -> &'static str {
+        match self {
+            LineKind::Row => "row",
+            LineKind::Column => "column",
+            LineKind::Diagonal => "diagonal",
+            LineKind::AntiDiagonal => "anti-diagonal",
+        }
+    }
+}
+
+/// A chess-like piece: rider lines plus leaps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Piece {
+    /// Name used on the command line and in file headers.
+    pub name: &'static str,
+    /// Line families the piece rides along (unbounded distance).
+    pub lines: &'static [LineKind],
+    /// Leap offsets `(d_row, d_col)`, closed under negation.
+    pub leaps: &'static [(i32, i32)],
+}
+
+const KNIGHT: [(i32, i32); 8] = [
+    (1, 2),
+    (2, 1),
+    (1, -2),
+    (2, -1),
+    (-1, 2),
+    (-2, 1),
+    (-1, -2),
+    (-2, -1),
+];
+
+/// The queen: rows, columns and both diagonals.
+pub const QUEEN: Piece = Piece {
+    name: "queen",
+    lines: &LineKind::ALL,
+    leaps: &[],
+};
+
+/// The amazon: a queen that also moves like a knight.
+pub const AMAZON: Piece = Piece {
+    name: "amazon",
+    lines: &LineKind::ALL,
+    leaps: &KNIGHT,
+};
+
+/// Every piece queens-sat knows, by name.
+pub const PIECES: &[Piece] = &[QUEEN, AMAZON];
+
+impl Piece {
+    /// Looks a piece up by its name.
+    ///
+    /// ```
+    /// assert_eq!(queens_sat::piece::Piece::by_name("amazon").unwrap().leaps.len(), 8);
+    /// ```
+    pub fn by_name(name: &str) -> Option<Piece> {
+        PIECES.iter().copied().find(|p| p.name == name)
+    }
+
+    /// One leap of each `{d, -d}` pair: the offsets with `d_row > 0`, or `d_row == 0 && d_col > 0`.
+    /// Walking them from every cell visits every leaping pair once.
+    pub fn forward_leaps(&self) -> impl Iterator<Item = (i32, i32)> + '_ {
+        self.leaps
+            .iter()
+            .copied()
+            .filter(|&(dr, dc)| dr > 0 || (dr == 0 && dc > 0))
+    }
+
+    /// Why `a` and `b` attack each other, or `None` if they do not.
+    ///
+    /// ```
+    /// use queens_sat::{board::Cell, piece::{AMAZON, QUEEN}};
+    /// assert_eq!(QUEEN.attack(Cell::new(0, 0), Cell::new(3, 3), 8), Some("share a diagonal".into()));
+    /// assert_eq!(QUEEN.attack(Cell::new(0, 0), Cell::new(1, 2), 8), None);
+    /// assert!(AMAZON.attack(Cell::new(0, 0), Cell::new(1, 2), 8).is_some());
+    /// ```
+    pub fn attack(&self, a: Cell, b: Cell, n: u32) -> Option<String> {
+        for &kind in self.lines {
+            if kind.key(a, n) == kind.key(b, n) {
+                return Some(format!("share a {}", kind.name()));
+            }
+        }
+        let (dr, dc) = (b.row as i64 - a.row as i64, b.col as i64 - a.col as i64);
+        if self
+            .leaps
+            .iter()
+            .any(|&(lr, lc)| lr as i64 == dr && lc as i64 == dc)
+        {
+            return Some("are a leap apart".into());
+        }
+        None
+    }
+}

@@ -1,0 +1,209 @@
+//! The whole pipeline as library calls: write a DIMACS file, solve with a backend, decode and
+//! verify. `main.rs` only turns arguments into these calls.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::board::Board;
+use crate::encode::dimacs::{DimacsWriter, write_header};
+use crate::encode::{Encoder, Stats};
+use crate::error::{Error, Result};
+use crate::presolve::Problem;
+use crate::solve::external::ExternalSolver;
+use crate::solve::{Answer, varisat_backend};
+use crate::verify::verify;
+use crate::{decode::decode, encode::amo::AmoKind};
+
+/// Where a DIMACS file goes.
+#[derive(Clone, Debug)]
+pub enum Output {
+    /// Standard output.
+    Stdout,
+    /// A file, written atomically (temp file in the same folder, then rename).
+    File(PathBuf),
+}
+
+/// What writing a CNF produced.
+#[derive(Clone, Copy, Debug)]
+pub struct WriteReport {
+    /// Variables, clauses and literals.
+    pub stats: Stats,
+    /// Bytes written.
+    pub bytes: u64,
+}
+
+/// Writes `problem`'s CNF with header to `w`; checks that the header counts match what was
+/// streamed.
+pub fn write_cnf<W: Write>(
+    w: W,
+    problem: &Problem,
+    amo: AmoKind,
+    instance_name: Option<&str>,
+) -> Result<(W, WriteReport)> {
+    let encoder = Encoder::new(problem, amo);
+    let stats = encoder.stats()?;
+    let mut writer = DimacsWriter::new(w);
+    write_header(&mut writer, problem, amo.name(), instance_name, &stats);
+    let emitted = encoder.encode(&mut writer);
+    let (w, _, bytes) = writer.finish().map_err(|e| Error::io("<cnf output>", e))?;
+    if emitted != stats {
+        return Err(Error::Solver(format!(
+            "internal error: header announced {stats:?} but the encoder emitted {emitted:?}"
+        )));
+    }
+    Ok((w, WriteReport { stats, bytes }))
+}
+
+/// Writes the CNF to `out`; a file target is replaced atomically, and nothing is left at the
+/// target path when anything fails.
+pub fn export_cnf(
+    out: &Output,
+    problem: &Problem,
+    amo: AmoKind,
+    instance_name: Option<&str>,
+) -> Result<WriteReport> {
+    match out {
+        Output::Stdout => {
+            let stdout = std::io::stdout().lock();
+            Ok(write_cnf(stdout, problem, amo, instance_name)?.1)
+        }
+        Output::File(path) => write_atomic(path, |f| {
+            let (_, report) = write_cnf(f, problem, amo, instance_name)?;
+            Ok(report)
+        }),
+    }
+}
+
+/// Runs `fill` on a temp file in `path`'s folder and renames it to `path` on success; on failure
+/// the temp file is removed and any old file at `path` is untouched.
+pub fn write_atomic<T>(
+    path: &Path,
+    fill: impl FnOnce(&mut std::fs::File) -> Result<T>,
+) -> Result<T> {
+    let name = path.display().to_string();
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".queens-sat-")
+        .suffix(".tmp")
+        .tempfile_in(&dir)
+        .map_err(|e| Error::io(dir.display().to_string(), e))?;
+    let value = fill(tmp.as_file_mut())?;
+    tmp.as_file_mut()
+        .sync_all()
+        .map_err(|e| Error::io(&name, e))?;
+    tmp.persist(path).map_err(|e| Error::io(&name, e.error))?;
+    Ok(value)
+}
+
+/// Which solver answers.
+#[derive(Clone, Debug)]
+pub enum Backend {
+    /// varisat, in-process.
+    Varisat,
+    /// An external DIMACS solver.
+    External(ExternalSolver),
+}
+
+impl Backend {
+    /// Display name ("varisat" or the program's file name).
+    pub fn name(&self) -> String {
+        match self {
+            Backend::Varisat => "varisat".into(),
+            Backend::External(s) => s
+                .program
+                .file_name()
+                .map(|f| f.to_string_lossy().into_owned())
+                .unwrap_or_else(|| s.program.display().to_string()),
+        }
+    }
+}
+
+/// The verdict of [`solve`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// A verified board.
+    Sat(Board),
+    /// Proven unsatisfiable (by presolve or the solver).
+    Unsat,
+    /// No answer (time limit or solver gave up), with the reason.
+    Unknown(String),
+}
+
+/// Everything [`solve`] measured.
+#[derive(Clone, Debug)]
+pub struct SolveReport {
+    /// The verdict; a board here has passed [`verify`].
+    pub status: Status,
+    /// Size of the CNF.
+    pub stats: Stats,
+    /// Time to presolve and encode (seconds).
+    pub encode_seconds: f64,
+    /// Time in the solver (seconds).
+    pub solve_seconds: f64,
+}
+
+/// Encodes `problem`, solves it with `backend` within `timeout`, decodes and verifies the model.
+/// A model that fails verification is an [`Error::Solver`], never a board.
+pub fn solve(
+    problem: &Problem,
+    amo: AmoKind,
+    backend: &Backend,
+    timeout: Option<Duration>,
+) -> Result<SolveReport> {
+    let t0 = Instant::now();
+    let encoder = Encoder::new(problem, amo);
+    let stats = encoder.stats()?;
+    if problem.unsat.is_some() {
+        return Ok(SolveReport {
+            status: Status::Unsat,
+            stats,
+            encode_seconds: t0.elapsed().as_secs_f64(),
+            solve_seconds: 0.0,
+        });
+    }
+    let (answer, encode_seconds, solve_seconds) = match backend {
+        Backend::Varisat => {
+            let (answer, timing) = varisat_backend::solve(problem, amo, timeout);
+            (answer, timing.encode, timing.solve)
+        }
+        Backend::External(ext) => {
+            let dir = tempfile::tempdir().map_err(|e| Error::io("temp dir", e))?;
+            let cnf = dir.path().join("instance.cnf");
+            let file =
+                std::fs::File::create(&cnf).map_err(|e| Error::io(cnf.display().to_string(), e))?;
+            write_cnf(std::io::BufWriter::new(file), problem, amo, None)?;
+            let enc = t0.elapsed().as_secs_f64();
+            let t1 = Instant::now();
+            let mut ext = ext.clone();
+            if timeout.is_some() {
+                ext.timeout = timeout;
+            }
+            let answer = ext.solve_file(&cnf, stats.vars as usize)?;
+            (answer, enc, t1.elapsed().as_secs_f64())
+        }
+    };
+    let status = match answer {
+        Answer::Sat(model) => {
+            let board = decode(&problem.varmap, &problem.fixed, &model);
+            verify(&board, &problem.instance, problem.piece).map_err(|why| {
+                Error::Solver(format!(
+                    "{} returned a model that is not a solution: {why}",
+                    backend.name()
+                ))
+            })?;
+            Status::Sat(board)
+        }
+        Answer::Unsat => Status::Unsat,
+        Answer::Unknown(why) => Status::Unknown(why),
+    };
+    Ok(SolveReport {
+        status,
+        stats,
+        encode_seconds,
+        solve_seconds,
+    })
+}

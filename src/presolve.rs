@@ -1,0 +1,229 @@
+//! Presolve: fold an [`Instance`] into the smallest equivalent [`Problem`].
+//!
+//! With presolve, pre-placed pieces drop out together with every cell they attack and every
+//! blocked cell; only the remaining *live* cells get variables. Work and memory are proportional
+//! to the candidate cells (free rows x free columns), never to `n²` on a sparse completion
+//! instance. A required line (row or column) left without a live cell, or two pre-placed pieces
+//! that attack each other, make the problem unsatisfiable without a solver.
+//!
+//! Without presolve ([`Problem::full`]) every cell is a variable (`r*n + c + 1`), pre-placed
+//! pieces become positive unit clauses and unavailable cells negative ones.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::board::Cell;
+use crate::error::{Error, Result};
+use crate::instance::Instance;
+use crate::piece::{LineKind, Piece};
+use crate::varmap::VarMap;
+
+/// Largest variable count a DIMACS file (and most solvers) can address.
+pub const MAX_VARS: u64 = i32::MAX as u64;
+
+/// What the encoder needs: the live cells, the pieces already fixed, and unit facts.
+#[derive(Clone, Debug)]
+pub struct Problem {
+    /// Board side.
+    pub n: u32,
+    /// The piece placed on every cell.
+    pub piece: Piece,
+    /// Whether presolve folded the instance (false: full encoding with unit clauses).
+    pub presolved: bool,
+    /// The instance this problem came from (kept for headers, decoding and verification).
+    pub instance: Instance,
+    /// Live cells and their variables.
+    pub varmap: VarMap,
+    /// Pre-placed pieces (deduplicated, sorted) that the model does not carry as variables
+    /// (presolve) or that are forced by unit clauses (full encoding).
+    pub fixed: Vec<Cell>,
+    /// Unit clauses as DIMACS literals (full encoding only).
+    pub units: Vec<i32>,
+    /// Why the problem is unsatisfiable, when presolve proved it.
+    pub unsat: Option<String>,
+}
+
+impl Problem {
+    /// Presolves `instance` for `piece`.
+    ///
+    /// ```
+    /// use queens_sat::{instance::read_instance, piece::QUEEN, presolve::Problem};
+    /// let inst = read_instance("-", "Q...\n....\n....\n....\n", None).unwrap();
+    /// let p = Problem::presolve(&inst, QUEEN).unwrap();
+    /// // Row 0, column 0 and the main diagonal drop out: 9 cells minus (1,1),(2,2),(3,3) = 6.
+    /// assert_eq!(p.varmap.num_cells(), 6);
+    /// ```
+    pub fn presolve(instance: &Instance, piece: Piece) -> Result<Problem> {
+        let n = instance.n;
+        let obstacles = instance.obstacles();
+        let mut fixed: Vec<Cell> = instance.placed.clone();
+        fixed.sort_unstable();
+        fixed.dedup();
+        let mut unsat: Option<String> = None;
+        let plural = plural(piece);
+
+        // Lines held by a fixed piece, per kind; a second piece on one is a contradiction.
+        let mut held: Vec<(LineKind, HashMap<u32, Cell>)> =
+            piece.lines.iter().map(|&k| (k, HashMap::new())).collect();
+        let fixed_set: HashSet<Cell> = fixed.iter().copied().collect();
+        for &p in &fixed {
+            if unsat.is_none() && obstacles.contains(p) {
+                unsat = Some(format!(
+                    "pre-placed {} at {p} is on a blocked cell",
+                    piece.name
+                ));
+            }
+            for (kind, map) in held.iter_mut() {
+                if let Some(&q) = map.get(&kind.key(p, n)) {
+                    unsat.get_or_insert_with(|| {
+                        format!("pre-placed {plural} at {q} and {p} share a {}", kind.name())
+                    });
+                } else {
+                    map.insert(kind.key(p, n), p);
+                }
+            }
+            for (dr, dc) in piece.forward_leaps() {
+                if let Some(q) = p.offset(dr, dc, n)
+                    && fixed_set.contains(&q)
+                {
+                    unsat.get_or_insert_with(|| {
+                        format!("pre-placed {plural} at {p} and {q} are a leap apart")
+                    });
+                }
+            }
+        }
+        let held_lines = |kind: LineKind| -> Vec<bool> {
+            let mut v = vec![false; kind.count(n) as usize];
+            if let Some((_, map)) = held.iter().find(|(k, _)| *k == kind) {
+                for &key in map.keys() {
+                    v[key as usize] = true;
+                }
+            }
+            v
+        };
+        let held_bits: Vec<(LineKind, Vec<bool>)> =
+            piece.lines.iter().map(|&k| (k, held_lines(k))).collect();
+        let is_held = |kind: LineKind, key: u32| {
+            held_bits
+                .iter()
+                .any(|(k, bits)| *k == kind && bits[key as usize])
+        };
+        let free = |kind: LineKind| -> Vec<u32> { (0..n).filter(|&i| !is_held(kind, i)).collect() };
+        let free_rows = free(LineKind::Row);
+        let free_cols = free(LineKind::Column);
+        let candidate_cells = free_rows.len() as u64 * free_cols.len() as u64;
+        if candidate_cells > MAX_VARS {
+            return Err(Error::TooLarge(format!(
+                "{candidate_cells} cell variables exceed the DIMACS limit of {MAX_VARS}"
+            )));
+        }
+
+        let mut rows: Vec<Vec<u32>> = vec![Vec::new(); n as usize];
+        for &r in &free_rows {
+            let row = &mut rows[r as usize];
+            for &c in &free_cols {
+                let cell = Cell::new(r, c);
+                let attacked = held_bits
+                    .iter()
+                    .any(|(kind, bits)| bits[kind.key(cell, n) as usize])
+                    || piece.leaps.iter().any(|&(dr, dc)| {
+                        cell.offset(dr, dc, n)
+                            .is_some_and(|q| fixed_set.contains(&q))
+                    });
+                if !attacked && !obstacles.contains(cell) {
+                    row.push(c);
+                }
+            }
+        }
+
+        // Every required line that no fixed piece holds needs a live cell.
+        if unsat.is_none() {
+            for &kind in piece.lines.iter().filter(|k| k.needs_exactly_one(n)) {
+                let mut live = vec![false; kind.count(n) as usize];
+                for (r, cols) in rows.iter().enumerate() {
+                    for &c in cols {
+                        live[kind.key(Cell::new(r as u32, c), n) as usize] = true;
+                    }
+                }
+                if let Some(key) =
+                    (0..kind.count(n)).find(|&k| !live[k as usize] && !is_held(kind, k))
+                {
+                    unsat = Some(format!(
+                        "{} {key} has no free cell left for a {}",
+                        kind.name(),
+                        piece.name
+                    ));
+                    break;
+                }
+            }
+        }
+        if unsat.is_some() {
+            rows = vec![Vec::new(); n as usize];
+        }
+        Ok(Problem {
+            n,
+            piece,
+            presolved: true,
+            instance: instance.clone(),
+            varmap: VarMap::from_rows(n, rows),
+            fixed,
+            units: Vec::new(),
+            unsat,
+        })
+    }
+
+    /// The full encoding: every cell a variable, pre-placed pieces and unavailable cells as unit
+    /// clauses (for testing a solver's own preprocessing).
+    pub fn full(instance: &Instance, piece: Piece) -> Result<Problem> {
+        let n = instance.n;
+        let cells = n as u64 * n as u64;
+        if cells > MAX_VARS {
+            return Err(Error::TooLarge(format!(
+                "{cells} cell variables exceed the DIMACS limit of {MAX_VARS}"
+            )));
+        }
+        let varmap = VarMap::row_major(n);
+        let mut fixed = instance.placed.clone();
+        fixed.sort_unstable();
+        fixed.dedup();
+        let var = |c: Cell| (c.row as u64 * n as u64 + c.col as u64 + 1) as i32;
+        let mut units: Vec<i32> = fixed.iter().map(|&c| var(c)).collect();
+        if !instance.is_plain() {
+            let obstacles = instance.obstacles();
+            units.extend(
+                varmap
+                    .cells()
+                    .filter(|&(c, _)| obstacles.contains(c))
+                    .map(|(c, _)| -var(c)),
+            );
+        }
+        Ok(Problem {
+            n,
+            piece,
+            presolved: false,
+            instance: instance.clone(),
+            varmap,
+            fixed,
+            units,
+            unsat: None,
+        })
+    }
+
+    /// [`Problem::presolve`] or [`Problem::full`].
+    pub fn new(instance: &Instance, piece: Piece, presolve: bool) -> Result<Problem> {
+        if presolve {
+            Problem::presolve(instance, piece)
+        } else {
+            Problem::full(instance, piece)
+        }
+    }
+
+    /// Number of cell variables L.
+    pub fn num_cells(&self) -> u64 {
+        self.varmap.num_cells()
+    }
+}
+
+/// "queens" / "amazons", for messages.
+pub fn plural(piece: Piece) -> String {
+    format!("{}s", piece.name)
+}

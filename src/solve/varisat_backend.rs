@@ -1,0 +1,111 @@
+//! The in-process backend: the `varisat` CDCL solver as a [`ClauseSink`].
+
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use varisat::ExtendFormula;
+
+use super::{Answer, Model};
+use crate::encode::amo::AmoKind;
+use crate::encode::{ClauseSink, Encoder, Lit};
+use crate::presolve::Problem;
+
+/// Adapts a varisat solver to [`ClauseSink`], converting literals through one reused buffer.
+pub struct VarisatSink<'s, 'a> {
+    solver: &'s mut varisat::Solver<'a>,
+    buf: Vec<varisat::Lit>,
+}
+
+impl<'s, 'a> VarisatSink<'s, 'a> {
+    /// Wraps `solver`.
+    pub fn new(solver: &'s mut varisat::Solver<'a>) -> Self {
+        VarisatSink {
+            solver,
+            buf: Vec::with_capacity(64),
+        }
+    }
+}
+
+impl ClauseSink for VarisatSink<'_, '_> {
+    #[inline]
+    fn add_clause(&mut self, lits: &[Lit]) {
+        self.buf.clear();
+        self.buf.extend(
+            lits.iter()
+                .map(|l| varisat::Lit::from_dimacs(l.to_dimacs() as isize)),
+        );
+        self.solver.add_clause(&self.buf);
+    }
+}
+
+/// Encodes into a fresh varisat solver, returning it with the variable count.
+pub fn load(encoder: &Encoder) -> (varisat::Solver<'static>, u64) {
+    let mut solver = varisat::Solver::new();
+    let stats = encoder.encode(&mut VarisatSink::new(&mut solver));
+    (solver, stats.vars)
+}
+
+/// Runs a loaded solver to the end.
+pub fn run(mut solver: varisat::Solver<'static>, num_vars: u64) -> Answer {
+    match solver.solve() {
+        Ok(true) => {
+            let mut model = Model::new(num_vars as usize);
+            for l in solver.model().unwrap_or_default() {
+                let v = l.to_dimacs();
+                if v > 0 && (v as u64) <= num_vars {
+                    model.set(v as u32, true);
+                }
+            }
+            Answer::Sat(model)
+        }
+        Ok(false) => Answer::Unsat,
+        Err(e) => Answer::Unknown(format!("varisat stopped: {e}")),
+    }
+}
+
+/// Timings of [`solve`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Timing {
+    /// Seconds spent encoding into the solver.
+    pub encode: f64,
+    /// Seconds spent solving.
+    pub solve: f64,
+}
+
+/// Encodes `problem` with `amo` into varisat and solves it, giving up after `timeout`
+/// (encoding included).
+///
+/// varisat has no interrupt and its solver cannot move between threads, so with a timeout the
+/// whole job runs on its own thread (with a copy of the problem); on expiry that thread is left
+/// to finish in the background (the CLI exits right after) and `Unknown` is returned.
+pub fn solve(problem: &Problem, amo: AmoKind, timeout: Option<Duration>) -> (Answer, Timing) {
+    let job = move |problem: &Problem| {
+        let t0 = Instant::now();
+        let (solver, vars) = load(&Encoder::new(problem, amo));
+        let encode = t0.elapsed().as_secs_f64();
+        let t1 = Instant::now();
+        let answer = run(solver, vars);
+        let solve = t1.elapsed().as_secs_f64();
+        (answer, Timing { encode, solve })
+    };
+    match timeout {
+        None => job(problem),
+        Some(limit) => {
+            let (tx, rx) = mpsc::channel();
+            let owned = problem.clone();
+            let started = Instant::now();
+            std::thread::spawn(move || {
+                let _ = tx.send(job(&owned));
+            });
+            rx.recv_timeout(limit).unwrap_or_else(|_| {
+                (
+                    Answer::Unknown(format!("time limit of {} s reached", limit.as_secs_f64())),
+                    Timing {
+                        encode: 0.0,
+                        solve: started.elapsed().as_secs_f64(),
+                    },
+                )
+            })
+        }
+    }
+}

@@ -1,0 +1,347 @@
+//! Cross-checks of the SAT pipeline against an independent brute-force oracle.
+//!
+//! The oracle below knows nothing of the crate's pieces, presolve or CNF: it places one piece per
+//! row by backtracking and tests attacks with its own geometry.
+
+use std::collections::BTreeSet;
+
+use queens_sat::board::{Board, Cell};
+use queens_sat::encode::amo::AmoKind;
+use queens_sat::encode::{Encoder, VecSink};
+use queens_sat::instance::Instance;
+use queens_sat::piece::{AMAZON, Piece, QUEEN};
+use queens_sat::pipeline::{Backend, Status, solve};
+use queens_sat::presolve::Problem;
+use queens_sat::verify::verify;
+use varisat::ExtendFormula;
+
+/// Independent attack test: same row, column or diagonal; amazons also a knight move apart.
+fn attacks(amazon: bool, a: (i64, i64), b: (i64, i64)) -> bool {
+    let (dr, dc) = ((a.0 - b.0).abs(), (a.1 - b.1).abs());
+    dr == 0 || dc == 0 || dr == dc || (amazon && ((dr == 1 && dc == 2) || (dr == 2 && dc == 1)))
+}
+
+/// All solutions (as sorted cell lists) of an instance, by backtracking row by row.
+fn oracle_solutions(inst: &Instance, amazon: bool) -> BTreeSet<Vec<(u32, u32)>> {
+    let n = inst.n as i64;
+    let blocked: BTreeSet<(i64, i64)> = inst
+        .blocked
+        .iter()
+        .map(|c| (c.row as i64, c.col as i64))
+        .chain(inst.excluded.iter().flat_map(|e| {
+            // Excluded diagonal: difference kind keeps r - c + n - 1 = key, sum kind r + c = key.
+            let diff = e.kind == queens_sat::piece::LineKind::Diagonal;
+            (0..n)
+                .flat_map(move |r| (0..n).map(move |c| (r, c)))
+                .filter(move |&(r, c)| {
+                    if diff {
+                        r - c + n - 1 == e.key as i64
+                    } else {
+                        r + c == e.key as i64
+                    }
+                })
+        }))
+        .collect();
+    let placed: Vec<(i64, i64)> = inst
+        .placed
+        .iter()
+        .map(|c| (c.row as i64, c.col as i64))
+        .collect();
+    let mut out = BTreeSet::new();
+    let mut cur: Vec<(i64, i64)> = Vec::new();
+    fn go(
+        r: i64,
+        n: i64,
+        amazon: bool,
+        blocked: &BTreeSet<(i64, i64)>,
+        placed: &[(i64, i64)],
+        cur: &mut Vec<(i64, i64)>,
+        out: &mut BTreeSet<Vec<(u32, u32)>>,
+    ) {
+        if r == n {
+            if placed.iter().all(|p| cur.contains(p)) {
+                out.insert(cur.iter().map(|&(r, c)| (r as u32, c as u32)).collect());
+            }
+            return;
+        }
+        for c in 0..n {
+            if blocked.contains(&(r, c)) || cur.iter().any(|&q| attacks(amazon, q, (r, c))) {
+                continue;
+            }
+            if placed.iter().any(|&(pr, pc)| pr == r && pc != c) {
+                continue;
+            }
+            cur.push((r, c));
+            go(r + 1, n, amazon, blocked, placed, cur, out);
+            cur.pop();
+        }
+    }
+    go(0, n, amazon, &blocked, &placed, &mut cur, &mut out);
+    out
+}
+
+/// All solutions of the CNF, projected on the cell variables, by enumeration with blocking
+/// clauses over the cell variables only.
+fn cnf_solutions(problem: &Problem, amo: AmoKind) -> BTreeSet<Vec<(u32, u32)>> {
+    let mut sink = VecSink::default();
+    Encoder::new(problem, amo).encode(&mut sink);
+    let mut solver = varisat::Solver::new();
+    for c in &sink.clauses {
+        let lits: Vec<varisat::Lit> = c
+            .iter()
+            .map(|l| varisat::Lit::from_dimacs(l.to_dimacs() as isize))
+            .collect();
+        solver.add_clause(&lits);
+    }
+    let cells = problem.num_cells() as usize;
+    let mut out = BTreeSet::new();
+    while solver.solve().unwrap() {
+        let model = solver.model().unwrap();
+        let true_cells: Vec<isize> = model
+            .iter()
+            .map(|l| l.to_dimacs())
+            .filter(|&v| v > 0 && v as usize <= cells)
+            .collect();
+        let mut board: Vec<(u32, u32)> = problem.fixed.iter().map(|c| (c.row, c.col)).collect();
+        for &v in &true_cells {
+            let c = problem.varmap.cell(v as u32).unwrap();
+            board.push((c.row, c.col));
+        }
+        board.sort_unstable();
+        board.dedup();
+        assert!(out.insert(board), "the same board twice: blocking failed");
+        let block: Vec<varisat::Lit> = (1..=cells as isize)
+            .map(|v| {
+                let lit = varisat::Lit::from_dimacs(v);
+                if true_cells.contains(&v) { !lit } else { lit }
+            })
+            .collect();
+        if block.is_empty() {
+            break;
+        }
+        solver.add_clause(&block);
+    }
+    out
+}
+
+/// A small deterministic PRNG (xorshift64*), so the random instances are fixed.
+struct Rng(u64);
+impl Rng {
+    fn below(&mut self, m: u32) -> u32 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        ((self.0.wrapping_mul(0x2545F4914F6CDD1D) >> 33) % m as u64) as u32
+    }
+}
+
+fn random_instances(seed: u64, count: usize, max_n: u32) -> Vec<Instance> {
+    let mut rng = Rng(seed);
+    (0..count)
+        .map(|i| {
+            let n = 1 + rng.below(max_n);
+            let mut inst = Instance::plain(n);
+            let cell = |rng: &mut Rng| Cell::new(rng.below(n), rng.below(n));
+            match i % 3 {
+                0 => inst.placed = (0..rng.below(3)).map(|_| cell(&mut rng)).collect(),
+                1 => inst.blocked = (0..rng.below(n * 2)).map(|_| cell(&mut rng)).collect(),
+                _ => {
+                    inst.placed = (0..rng.below(2)).map(|_| cell(&mut rng)).collect();
+                    inst.blocked = (0..rng.below(n)).map(|_| cell(&mut rng)).collect();
+                }
+            }
+            inst
+        })
+        .collect()
+}
+
+fn check_against_oracle(inst: &Instance, piece: Piece) {
+    let amazon = !piece.leaps.is_empty();
+    let expected = oracle_solutions(inst, amazon);
+    for amo in AmoKind::ALL {
+        for presolve in [true, false] {
+            let problem = Problem::new(inst, piece, presolve).unwrap();
+            let what = format!("{} {inst:?} amo={amo} presolve={presolve}", piece.name);
+            // The verdict and the verified board.
+            let report = solve(&problem, amo, &Backend::Varisat, None).unwrap();
+            match &report.status {
+                Status::Sat(board) => {
+                    assert!(
+                        !expected.is_empty(),
+                        "SAT but the oracle finds none: {what}"
+                    );
+                    let cells: Vec<(u32, u32)> =
+                        board.pieces.iter().map(|c| (c.row, c.col)).collect();
+                    assert!(
+                        expected.contains(&cells),
+                        "board not among the oracle's solutions: {what}"
+                    );
+                    assert!(verify(board, inst, piece).is_ok());
+                }
+                Status::Unsat => assert!(
+                    expected.is_empty(),
+                    "UNSAT but the oracle finds {}: {what}",
+                    expected.len()
+                ),
+                Status::Unknown(w) => panic!("unknown ({w}): {what}"),
+            }
+            // The whole solution set, for boards small enough to enumerate.
+            if inst.n <= 6 {
+                assert_eq!(
+                    cnf_solutions(&problem, amo),
+                    expected,
+                    "solution sets differ: {what}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn plain_boards_match_oracle_up_to_8() {
+    for n in 1..=8 {
+        for piece in [QUEEN, AMAZON] {
+            check_against_oracle(&Instance::plain(n), piece);
+        }
+    }
+}
+
+#[test]
+fn random_completion_and_blocked_instances_match_oracle() {
+    for (i, inst) in random_instances(0x5eed_0001, 90, 8).iter().enumerate() {
+        check_against_oracle(inst, if i % 2 == 0 { QUEEN } else { AMAZON });
+    }
+}
+
+#[test]
+fn random_small_instances_have_identical_solution_sets() {
+    // n <= 6: full enumeration with and without presolve against the oracle.
+    for inst in random_instances(0x5eed_0002, 60, 6) {
+        check_against_oracle(&inst, QUEEN);
+    }
+}
+
+#[test]
+fn queens_verdicts() {
+    for n in 1..=30 {
+        let problem = Problem::presolve(&Instance::plain(n), QUEEN).unwrap();
+        let r = solve(&problem, AmoKind::Sequential, &Backend::Varisat, None).unwrap();
+        let sat = matches!(r.status, Status::Sat(_));
+        assert_eq!(sat, n == 1 || n >= 4, "queens n={n}");
+    }
+}
+
+#[test]
+fn amazon_verdicts() {
+    for n in 1..=11 {
+        for amo in AmoKind::ALL {
+            let problem = Problem::presolve(&Instance::plain(n), AMAZON).unwrap();
+            let r = solve(&problem, amo, &Backend::Varisat, None).unwrap();
+            let sat = matches!(r.status, Status::Sat(_));
+            assert_eq!(sat, n == 1 || n >= 10, "amazons n={n} amo={amo}");
+        }
+    }
+}
+
+/// The classic explicit construction for n = 0 or 4 (mod 6): (i, 2i+1) and (n/2+i, 2i).
+fn explicit_solution(n: u32) -> Vec<Cell> {
+    assert!(n.is_multiple_of(6) || n % 6 == 4);
+    (0..n / 2)
+        .flat_map(|i| [Cell::new(i, 2 * i + 1), Cell::new(n / 2 + i, 2 * i)])
+        .collect()
+}
+
+#[test]
+fn large_sparse_completion_solves_via_presolve() {
+    let n = 2004;
+    let full = explicit_solution(n);
+    assert!(verify(&Board::new(n, full.clone()), &Instance::plain(n), QUEEN).is_ok());
+    // Keep all but 12 queens: drop every 167th.
+    let mut inst = Instance::plain(n);
+    inst.placed = full
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| i % 167 != 0)
+        .map(|(_, &c)| c)
+        .collect();
+    assert_eq!(n as usize - inst.placed.len(), 12);
+    let problem = Problem::presolve(&inst, QUEEN).unwrap();
+    // Proportional to the live cells: at most 12 x 12 candidates remain.
+    assert!(
+        problem.num_cells() <= 144,
+        "{} live cells",
+        problem.num_cells()
+    );
+    let stats = Encoder::new(&problem, AmoKind::Sequential).stats().unwrap();
+    assert!(stats.vars < 2000 && stats.clauses < 5000, "{stats:?}");
+    let r = solve(&problem, AmoKind::Sequential, &Backend::Varisat, None).unwrap();
+    match r.status {
+        Status::Sat(board) => assert!(verify(&board, &inst, QUEEN).is_ok()),
+        other => panic!("expected SAT (the removed queens fit back), got {other:?}"),
+    }
+}
+
+#[test]
+fn presolve_detects_trivial_unsat() {
+    // Two pre-placed queens in one row.
+    let mut inst = Instance::plain(8);
+    inst.placed = vec![Cell::new(0, 0), Cell::new(0, 5)];
+    let p = Problem::presolve(&inst, QUEEN).unwrap();
+    assert!(
+        p.unsat.as_deref().unwrap().contains("share a row"),
+        "{:?}",
+        p.unsat
+    );
+    // A row with every cell blocked.
+    let mut inst = Instance::plain(5);
+    inst.blocked = (0..5).map(|c| Cell::new(3, c)).collect();
+    let p = Problem::presolve(&inst, QUEEN).unwrap();
+    assert_eq!(
+        p.unsat.as_deref(),
+        Some("row 3 has no free cell left for a queen")
+    );
+    // The full encoding reaches the same verdict through the solver.
+    let full = Problem::full(&inst, QUEEN).unwrap();
+    assert!(full.unsat.is_none());
+    let r = solve(&full, AmoKind::Pairwise, &Backend::Varisat, None).unwrap();
+    assert_eq!(r.status, Status::Unsat);
+}
+
+#[test]
+fn plain_board_variables_follow_the_row_major_rule() {
+    for presolve in [true, false] {
+        let p = Problem::new(&Instance::plain(7), QUEEN, presolve).unwrap();
+        assert!(p.varmap.is_row_major());
+        for (cell, var) in p.varmap.cells() {
+            assert_eq!(var, cell.row * 7 + cell.col + 1);
+        }
+    }
+}
+
+#[test]
+fn header_stats_equal_emitted_counts() {
+    for inst in random_instances(0x5eed_0003, 40, 12) {
+        for piece in [QUEEN, AMAZON] {
+            for amo in AmoKind::ALL {
+                for presolve in [true, false] {
+                    let p = Problem::new(&inst, piece, presolve).unwrap();
+                    let enc = Encoder::new(&p, amo);
+                    let mut sink = queens_sat::encode::StatsSink::default();
+                    let emitted = enc.encode(&mut sink);
+                    assert_eq!(enc.stats().unwrap(), emitted);
+                    // Auxiliary variables come after the cell variables.
+                    let mut all = VecSink::default();
+                    enc.encode(&mut all);
+                    let max = all
+                        .clauses
+                        .iter()
+                        .flatten()
+                        .map(|l| l.var())
+                        .max()
+                        .unwrap_or(0);
+                    assert!(max as u64 <= emitted.vars);
+                }
+            }
+        }
+    }
+}
