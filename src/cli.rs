@@ -21,7 +21,7 @@ use crate::solve::output::parse_output_file;
 use crate::verify::verify;
 
 /// The default `--amo` (see README for the measurement behind it).
-pub const DEFAULT_AMO: &str = "sequential";
+pub const DEFAULT_AMO: &str = "product";
 
 /// Report format of `encode --stats`, `solve` and `decode`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

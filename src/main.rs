@@ -47,7 +47,7 @@ impl InstanceArgs {
 
 #[derive(Args)]
 struct EncodingArgs {
-    /// At-most-one encoding: pairwise or sequential.
+    /// At-most-one encoding: pairwise, sequential or product.
     #[arg(long, default_value = cli::DEFAULT_AMO)]
     amo: String,
     /// Keep the full n*n encoding with unit clauses instead of presolving.

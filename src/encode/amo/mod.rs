@@ -7,9 +7,11 @@
 use super::{ClauseSink, Lit, VarAlloc};
 
 pub mod pairwise;
+pub mod product;
 pub mod sequential;
 
 pub use pairwise::Pairwise;
+pub use product::Product;
 pub use sequential::Sequential;
 
 /// Size of an encoding of one constraint.
@@ -40,17 +42,20 @@ pub enum AmoKind {
     Pairwise,
     /// Sinz 2005 sequential counter: `3k-4` clauses, `k-1` auxiliaries.
     Sequential,
+    /// Chen 2010 recursive 2-product: about `2k + 4 sqrt(k)` clauses, `2 sqrt(k)` auxiliaries.
+    Product,
 }
 
 impl AmoKind {
     /// All encodings, in `--amo` help order.
-    pub const ALL: [AmoKind; 2] = [AmoKind::Pairwise, AmoKind::Sequential];
+    pub const ALL: [AmoKind; 3] = [AmoKind::Pairwise, AmoKind::Sequential, AmoKind::Product];
 
     /// The encoding's `--amo` name.
     pub fn name(self) -> &'static str {
         match self {
             AmoKind::Pairwise => "pairwise",
             AmoKind::Sequential => "sequential",
+            AmoKind::Product => "product",
         }
     }
 
@@ -71,6 +76,7 @@ impl AmoKind {
         match self {
             AmoKind::Pairwise => Pairwise.encode(lits, vars, sink),
             AmoKind::Sequential => Sequential.encode(lits, vars, sink),
+            AmoKind::Product => Product.encode(lits, vars, sink),
         }
     }
 
@@ -79,6 +85,7 @@ impl AmoKind {
         match self {
             AmoKind::Pairwise => Pairwise.cost(k),
             AmoKind::Sequential => Sequential.cost(k),
+            AmoKind::Product => Product.cost(k),
         }
     }
 }
