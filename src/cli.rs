@@ -45,6 +45,15 @@ pub struct InstanceSpec {
     pub piece: String,
 }
 
+/// Restores the default SIGPIPE action, so `queens-sat ... | head` ends quietly like any Unix
+/// filter instead of failing on a broken pipe.
+pub fn restore_sigpipe() {
+    // SAFETY: setting a signal disposition to SIG_DFL at start-up, before any thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 /// Looks up a piece name, or a one-line usage error listing the known ones.
 pub fn parse_piece(name: &str) -> Result<Piece> {
     Piece::by_name(name).ok_or_else(|| {

@@ -168,6 +168,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
 }
 
 fn main() -> ExitCode {
+    cli::restore_sigpipe();
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,

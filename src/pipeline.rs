@@ -89,6 +89,9 @@ pub fn write_atomic<T>(
     let mut tmp = tempfile::Builder::new()
         .prefix(".queens-sat-")
         .suffix(".tmp")
+        // Like any new file: 0666 minus the umask (tempfile's default 0600 would leak through
+        // the rename).
+        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
         .tempfile_in(&dir)
         .map_err(|e| Error::io(dir.display().to_string(), e))?;
     let value = fill(tmp.as_file_mut())?;
