@@ -13,17 +13,24 @@ use crate::presolve::Problem;
 /// Runs the benchmark and prints its tables to stdout (`quick`: smaller sizes).
 pub fn run(quick: bool) -> Result<()> {
     let dir = tempfile::tempdir().map_err(|e| Error::io("temp dir", e))?;
-    println!("## DIMACS encode + write (atomic file, fsync included)");
+    println!("## DIMACS encode + write (atomic file, fsync included; best of 3)");
     println!("| n | amo | vars | clauses | MB | seconds | MB/s |");
     println!("|---|---|---|---|---|---|---|");
     let write_sizes: &[u32] = if quick { &[50, 100] } else { &[100, 200] };
     for &n in write_sizes {
         for amo in AmoKind::ALL {
-            let t = Instant::now();
-            let problem = Problem::presolve(&Instance::plain(n), QUEEN)?;
+            // Best of three: presolve + encode + write + fsync + rename.
             let path = dir.path().join(format!("q{n}-{amo}.cnf"));
-            let r = pipeline::export_cnf(&Output::File(path.clone()), &problem, amo, None)?;
-            let secs = t.elapsed().as_secs_f64();
+            let mut best = f64::INFINITY;
+            let mut report = None;
+            for _ in 0..3 {
+                let t = Instant::now();
+                let problem = Problem::presolve(&Instance::plain(n), QUEEN)?;
+                let r = pipeline::export_cnf(&Output::File(path.clone()), &problem, amo, None)?;
+                best = best.min(t.elapsed().as_secs_f64());
+                report = Some(r);
+            }
+            let (r, secs) = (report.expect("three runs"), best);
             let mb = r.bytes as f64 / 1e6;
             println!(
                 "| {n} | {amo} | {} | {} | {mb:.1} | {secs:.3} | {:.0} |",
