@@ -116,11 +116,7 @@ impl Backend {
     pub fn name(&self) -> String {
         match self {
             Backend::Varisat => "varisat".into(),
-            Backend::External(s) => s
-                .program
-                .file_name()
-                .map(|f| f.to_string_lossy().into_owned())
-                .unwrap_or_else(|| s.program.display().to_string()),
+            Backend::External(s) => s.name(),
         }
     }
 }
