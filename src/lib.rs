@@ -30,3 +30,4 @@ pub mod verify;
 pub use error::{Error, Result};
 pub mod bench;
 pub mod cli;
+pub mod symmetry;

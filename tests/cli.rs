@@ -1064,6 +1064,39 @@ fn external_solvers_solve() {
 }
 
 #[test]
+fn external_solvers_solve_instances() {
+    let dir = tempdir();
+    let d = dir.path();
+    write(
+        d,
+        "comp.param",
+        "letting n = 8\nletting init = [[0,0],[1,4]]\nletting blocks = [[8,8]]\n",
+    );
+    let mut cols = vec![usize::MAX; 8];
+    cols[1] = 2;
+    write(d, "b.txt", &board_text(8, &cols).replacen('.', "x", 1));
+    let comp_blocked: BTreeSet<Cell> = [(7, 7)].into();
+    let b_blocked: BTreeSet<Cell> = [(0, 0)].into();
+    for name in SOLVERS {
+        if !have_solver(name) {
+            continue;
+        }
+        for presolve in [&[][..], &["--no-presolve"][..]] {
+            let mut extra = vec!["--solver", name];
+            extra.extend_from_slice(presolve);
+            solve_and_verify_instance(d, "comp.param", &extra, 8, &[(0, 0), (1, 4)], &comp_blocked);
+            solve_and_verify_instance(d, "b.txt", &extra, 8, &[(1, 2)], &b_blocked);
+        }
+        let r = run_expect(
+            d,
+            &["solve", "-n", "10", "--piece", "amazon", "--solver", name],
+            10,
+        );
+        assert_solution(&r.stdout, 10, true);
+    }
+}
+
+#[test]
 fn external_solvers_encode_run_decode() {
     let dir = tempdir();
     let d = dir.path();
@@ -1089,6 +1122,28 @@ fn external_solvers_encode_run_decode() {
         &["encode", "--instance", "unsat.param", "-o", "unsat.cnf"],
         0,
     );
+    write(
+        d,
+        "diags.txt",
+        "n = 8\nnumdiags = 3\ndiags = [[7,1],[7,0],[3,1]]\n",
+    );
+    run_expect(
+        d,
+        &[
+            "encode",
+            "--instance",
+            "diags.txt",
+            "--diags",
+            "2",
+            "-o",
+            "diags.cnf",
+        ],
+        0,
+    );
+    let diag_blocked: BTreeSet<Cell> = (0..8)
+        .flat_map(|r| (0..8).map(move |c| (r, c)))
+        .filter(|&(r, c)| r + c == 7 || r == c)
+        .collect();
     let comp = fs::read_to_string(d.join("comp.cnf")).unwrap();
     assert!(
         !comp.lines().any(|l| l == "c cells rowmajor"),
@@ -1099,14 +1154,16 @@ fn external_solvers_encode_run_decode() {
         if !have_solver(name) {
             continue;
         }
-        // (cnf, expected solver/decode exit code, pre-placed queens)
-        let cases: [(&str, i32, &[Cell]); 4] = [
-            ("plain.cnf", 10, &[]),
-            ("comp.cnf", 10, &[(0, 0), (1, 4)]),
-            ("three.cnf", 20, &[]),
-            ("unsat.cnf", 20, &[]),
+        // (cnf, expected solver/decode exit code, pre-placed queens, x cells)
+        let none = BTreeSet::new();
+        let cases: [(&str, i32, &[Cell], &BTreeSet<Cell>); 5] = [
+            ("plain.cnf", 10, &[], &none),
+            ("comp.cnf", 10, &[(0, 0), (1, 4)], &none),
+            ("diags.cnf", 10, &[], &diag_blocked),
+            ("three.cnf", 20, &[], &none),
+            ("unsat.cnf", 20, &[], &none),
         ];
-        for (cnf, code, placed) in cases {
+        for (cnf, code, placed, blocked) in cases {
             let out = format!("{name}-{cnf}.out");
             let solver_code = run_solver(d, name, cnf, &out);
             assert_eq!(solver_code, code, "{name} on {cnf}: solver exit code");
@@ -1116,13 +1173,21 @@ fn external_solvers_encode_run_decode() {
                 for p in placed {
                     assert!(b.queens.contains(p), "{name} {cnf}: pre-placed {p:?} kept");
                 }
+                assert_eq!(&b.blocked, blocked, "{name} {cnf}: x cells");
                 // The decoded board passes verify against the instance it came from.
                 let board = format!("{name}-{cnf}.board");
                 write(d, &board, &r.stdout);
-                if cnf == "comp.cnf" {
-                    run_expect(d, &["verify", &board, "--instance", "comp.param"], 0);
-                } else {
-                    run_expect(d, &["verify", &board], 0);
+                match cnf {
+                    "comp.cnf" => {
+                        run_expect(d, &["verify", &board, "--instance", "comp.param"], 0);
+                    }
+                    "diags.cnf" => {
+                        let args = ["verify", &board, "--instance", "diags.txt", "--diags", "2"];
+                        run_expect(d, &args, 0);
+                    }
+                    _ => {
+                        run_expect(d, &["verify", &board], 0);
+                    }
                 }
             } else {
                 assert_eq!(r.stdout.trim(), "UNSAT", "{name} {cnf}");
@@ -1247,6 +1312,18 @@ fn lying_solver_model_is_rejected() {
         &["decode", "--cnf", "q8.cnf", "--model", "liar.out"],
         &["liar.out", "not a solution"],
     );
+}
+
+#[test]
+fn timeout_applies_to_the_builtin_solver() {
+    let dir = tempdir();
+    // Encoding a 300x300 board alone takes far longer than 1 ms.
+    let t0 = Instant::now();
+    let r = run(dir.path(), &["solve", "-n", "300", "--timeout", "0.001"]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert_eq!(r.stdout.trim(), "UNKNOWN");
+    assert!(r.stderr.contains("time limit"), "{}", r.stderr);
+    assert!(t0.elapsed() < Duration::from_secs(5), "{:?}", t0.elapsed());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1384,6 +1461,50 @@ fn bad_input_gives_one_line_errors() {
     );
 }
 
+/// An instance path is free text in the CNF header: it must not break the DIMACS file. Either
+/// the name is written safely (the file stays valid DIMACS and decodes), or encode refuses it
+/// with a one-line error and writes nothing.
+#[test]
+fn encode_instance_name_with_newline_keeps_dimacs_valid() {
+    let dir = tempdir();
+    let d = dir.path();
+    let name = "odd\nc fake\np cnf 1 1\nname.param";
+    write(d, name, "letting n = 6\nletting init = [[0,1]]\n");
+    let r = run(d, &["encode", "--instance", name, "-o", "odd.cnf"]);
+    assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
+    if r.code != 0 {
+        assert_eq!(r.code, 1, "{r:?}");
+        assert_eq!(r.stderr_lines().len(), 1, "{}", r.stderr);
+        assert!(!d.join("odd.cnf").exists(), "no file on error");
+        return;
+    }
+    let text = fs::read_to_string(d.join("odd.cnf")).unwrap();
+    let p_lines = text.lines().filter(|l| l.starts_with("p ")).count();
+    assert_eq!(p_lines, 1, "exactly one 'p' line:\n{text}");
+    // Everything before the p line is a comment.
+    let header: Vec<&str> = text.lines().take_while(|l| !l.starts_with("p ")).collect();
+    for line in &header {
+        assert!(line.starts_with('c'), "non-comment header line {line:?}");
+    }
+    let cnf = parse_cnf(&text);
+    assert_eq!(cnf.clauses.len() as u64, cnf.clauses_declared);
+    // decode reads the header back (a solver's UNSAT answer needs no variable map).
+    write(d, "unsat.out", "s UNSATISFIABLE\n");
+    let r = run_expect(
+        d,
+        &["decode", "--cnf", "odd.cnf", "--model", "unsat.out"],
+        20,
+    );
+    assert_eq!(r.stdout.trim(), "UNSAT");
+    // And a real solver accepts the file and its model decodes to a valid board.
+    if have_solver("cadical") {
+        assert_eq!(run_solver(d, "cadical", "odd.cnf", "odd.out"), 10);
+        let r = run_expect(d, &["decode", "--cnf", "odd.cnf", "--model", "odd.out"], 10);
+        let b = assert_solution(&r.stdout, 6, false);
+        assert!(b.queens.contains(&(0, 1)), "pre-placed queen kept");
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // 9. Atomic output
 // ---------------------------------------------------------------------------------------------
@@ -1435,4 +1556,16 @@ fn encode_output_is_atomic() {
     let text = fs::read_to_string(d.join("existing.cnf")).unwrap();
     check_cnf(d, &text, &["-n", "8"], "queen", 8);
     assert!(leftover_temps(d).is_empty(), "{:?}", leftover_temps(d));
+
+    // The new file gets ordinary permissions (as a plainly created file would), not the
+    // private mode of a temp file.
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    run_expect(d, &["encode", "-n", "8", "-o", "fresh.cnf"], 0);
+    fs::write(d.join("plain.txt"), "x").unwrap();
+    assert_eq!(
+        mode(&d.join("fresh.cnf")),
+        mode(&d.join("plain.txt")),
+        "mode of a new CNF file"
+    );
 }

@@ -168,7 +168,8 @@ pub fn write_header<W: Write>(
         problem.piece.name,
         problem.n,
         amo,
-        instance_name.unwrap_or("none"),
+        // A comment line must stay one line, whatever the file name holds.
+        instance_name.map_or("none".to_string(), |s| s.escape_debug().to_string()),
         if problem.presolved { "on" } else { "off" }
     );
     let cell = |c: &Cell| format!("{},{}", c.row, c.col);
