@@ -8,6 +8,8 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use crate::board::Board;
+use crate::count::{self, Engine};
+use crate::encode::EncodeOptions;
 use crate::encode::amo::AmoKind;
 use crate::encode::dimacs::read_header;
 use crate::error::{Error, Result};
@@ -18,6 +20,7 @@ use crate::presolve::Problem;
 use crate::solve::Answer;
 use crate::solve::external::ExternalSolver;
 use crate::solve::output::parse_output_file;
+use crate::symmetry::Symmetry;
 use crate::verify::verify;
 
 /// The default `--amo` (see README for the measurement behind it).
@@ -51,6 +54,39 @@ pub fn restore_sigpipe() {
     // SAFETY: setting a signal disposition to SIG_DFL at start-up, before any thread exists.
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+/// How the user asked to encode.
+#[derive(Clone, Debug)]
+pub struct EncodingSpec {
+    /// `--amo NAME`.
+    pub amo: String,
+    /// Not `--no-presolve`.
+    pub presolve: bool,
+    /// `--symmetric ELEMENT`.
+    pub symmetric: Option<String>,
+}
+
+impl EncodingSpec {
+    /// Validates the names.
+    pub fn options(&self) -> Result<EncodeOptions> {
+        Ok(EncodeOptions {
+            amo: parse_amo(&self.amo)?,
+            symmetric: self
+                .symmetric
+                .as_deref()
+                .map(|name| {
+                    Symmetry::by_name(name).ok_or_else(|| {
+                        let known: Vec<&str> = Symmetry::ALL.iter().map(|g| g.name()).collect();
+                        Error::Usage(format!(
+                            "unknown --symmetric '{name}' (known: {})",
+                            known.join(", ")
+                        ))
+                    })
+                })
+                .transpose()?,
+        })
     }
 }
 
@@ -126,18 +162,18 @@ impl InstanceSpec {
 /// `queens-sat encode`.
 pub fn encode(
     spec: &InstanceSpec,
-    amo: &str,
-    presolve: bool,
+    enc: &EncodingSpec,
     output: Option<&str>,
     stats_only: bool,
     format: OutputFormat,
 ) -> Result<ExitCode> {
-    let amo = parse_amo(amo)?;
+    let options = enc.options()?;
+    let amo = options.amo;
     let (instance, piece) = spec.load()?;
-    let problem = Problem::new(&instance, piece, presolve)?;
+    let problem = Problem::new(&instance, piece, enc.presolve)?;
     let name = spec.name();
     if stats_only {
-        let stats = crate::encode::Encoder::new(&problem, amo).stats()?;
+        let stats = crate::encode::Encoder::with_options(&problem, options).stats()?;
         match format {
             OutputFormat::Json => println!(
                 "{}",
@@ -166,13 +202,16 @@ pub fn encode(
             let dir = PathBuf::from("cnf-out");
             std::fs::create_dir_all(&dir).map_err(|e| Error::io("cnf-out", e))?;
             let mut file = format!("{}-{}-{}", piece.name, instance.n, amo.name());
+            if let Some(g) = options.symmetric {
+                file += &format!("-{g}");
+            }
             if let Some(stem) = spec.stem() {
                 file += &format!("-{stem}");
             }
             Output::File(dir.join(file + ".cnf"))
         }
     };
-    let report = pipeline::export_cnf(&out, &problem, amo, name.as_deref())?;
+    let report = pipeline::export_cnf(&out, &problem, options, name.as_deref())?;
     if let Output::File(path) = &out {
         eprintln!(
             "wrote {} ({} vars, {} clauses, {} bytes)",
@@ -262,17 +301,17 @@ fn report(
 /// `queens-sat solve`.
 pub fn solve(
     spec: &InstanceSpec,
-    amo: &str,
-    presolve: bool,
+    enc: &EncodingSpec,
     solver: &str,
     timeout: Option<Duration>,
     format: OutputFormat,
 ) -> Result<ExitCode> {
-    let amo = parse_amo(amo)?;
+    let options = enc.options()?;
+    let amo = options.amo;
     let backend = backend(solver)?;
     let (instance, piece) = spec.load()?;
-    let problem = Problem::new(&instance, piece, presolve)?;
-    let r = pipeline::solve(&problem, amo, &backend, timeout)?;
+    let problem = Problem::new(&instance, piece, enc.presolve)?;
+    let r = pipeline::solve(&problem, options, &backend, timeout)?;
     Ok(report(
         &r.status,
         &instance,
@@ -348,6 +387,116 @@ pub fn verify_board(
         }
         Err(why) => Err(Error::Usage(format!("{}: invalid: {why}", board.display()))),
     }
+}
+
+/// `queens-sat count`.
+pub fn count(
+    spec: &InstanceSpec,
+    enc: &EncodingSpec,
+    engine: Engine,
+    cross_check: bool,
+    jobs: Option<usize>,
+    format: OutputFormat,
+) -> Result<ExitCode> {
+    let options = enc.options()?;
+    if !enc.presolve {
+        return Err(Error::Usage(
+            "count always presolves its cubes; drop --no-presolve".into(),
+        ));
+    }
+    let (instance, piece) = spec.load()?;
+    let jobs = jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let bar = crate::progress::Progress::stderr("count");
+    let progress = |done: usize, total: usize| bar.update(done, total);
+    if let Some(g) = options.symmetric {
+        let (total, seconds) =
+            count::timed(|| count::count_symmetric(&instance, piece, options.amo, g, jobs));
+        let total = total?;
+        bar.finish();
+        match format {
+            OutputFormat::Json => println!(
+                "{}",
+                serde_json::json!({"total": total, "symmetric": g.name(), "seconds": seconds, "engine": "sat"})
+            ),
+            OutputFormat::Text => {
+                println!("total {total}");
+                println!("symmetric {g}");
+                println!("seconds {seconds:.3}");
+            }
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let engines: Vec<Engine> = if cross_check {
+        vec![Engine::Sat, Engine::Backtrack]
+    } else {
+        vec![engine]
+    };
+    let mut results = Vec::new();
+    for &e in &engines {
+        let (c, seconds) = count::timed(|| {
+            count::count_with_progress(&instance, piece, options.amo, e, jobs, &progress)
+        });
+        results.push((e, c?, seconds));
+    }
+    bar.finish();
+    if let [(_, a, _), (_, b, _)] = results.as_slice()
+        && a != b
+    {
+        return Err(Error::Solver(format!(
+            "cross-check failed: sat engine counted total={} unique={} fixed={:?}, backtrack engine total={} unique={} fixed={:?}",
+            a.total, a.unique, a.fixed, b.total, b.unique, b.fixed
+        )));
+    }
+    let (engine, c, seconds) = &results[0];
+    let engine_name = if cross_check {
+        "sat+backtrack".to_string()
+    } else {
+        engine.name().to_string()
+    };
+    let seconds: f64 = if cross_check {
+        results.iter().map(|r| r.2).sum()
+    } else {
+        *seconds
+    };
+    match format {
+        OutputFormat::Json => {
+            let fixed: serde_json::Map<String, serde_json::Value> = c
+                .group
+                .iter()
+                .zip(&c.fixed)
+                .map(|(g, f)| (g.name().to_string(), (*f).into()))
+                .collect();
+            println!(
+                "{}",
+                serde_json::json!({
+                    "total": c.total,
+                    "unique": c.unique,
+                    "group": c.group.iter().map(|g| g.name()).collect::<Vec<_>>(),
+                    "fixed": fixed,
+                    "seconds": seconds,
+                    "engine": engine_name,
+                })
+            );
+        }
+        OutputFormat::Text => {
+            println!("total {}", c.total);
+            println!("unique {}", c.unique);
+            let names: Vec<&str> = c.group.iter().map(|g| g.name()).collect();
+            println!("group {}", names.join(" "));
+            let fixed: Vec<String> = c
+                .group
+                .iter()
+                .zip(&c.fixed)
+                .map(|(g, f)| format!("{g}={f}"))
+                .collect();
+            println!("fixed {}", fixed.join(" "));
+            println!("engine {engine_name}");
+            println!("seconds {seconds:.3}");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `queens-sat bench`.

@@ -30,4 +30,6 @@ pub mod verify;
 pub use error::{Error, Result};
 pub mod bench;
 pub mod cli;
+pub mod count;
+pub mod progress;
 pub mod symmetry;

@@ -5,7 +5,8 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use queens_sat::Result;
-use queens_sat::cli::{self, InstanceSpec, OutputFormat};
+use queens_sat::cli::{self, EncodingSpec, InstanceSpec, OutputFormat};
+use queens_sat::count::Engine;
 
 #[derive(Parser)]
 #[command(
@@ -53,6 +54,20 @@ struct EncodingArgs {
     /// Keep the full n*n encoding with unit clauses instead of presolving.
     #[arg(long)]
     no_presolve: bool,
+    /// Only boards this symmetry maps to themselves: r90, r180, r270, flip_h, flip_v, flip_d,
+    /// flip_a (CNF equivalences between each cell and its image).
+    #[arg(long, value_name = "ELEMENT")]
+    symmetric: Option<String>,
+}
+
+impl EncodingArgs {
+    fn spec(&self) -> EncodingSpec {
+        EncodingSpec {
+            amo: self.amo.clone(),
+            presolve: !self.no_presolve,
+            symmetric: self.symmetric.clone(),
+        }
+    }
 }
 
 #[derive(Subcommand)]
@@ -115,6 +130,26 @@ enum Command {
         #[arg(long, value_name = "D")]
         diags: Option<usize>,
     },
+    /// Count solutions, their fixed points under each symmetry of the instance, and the classes
+    /// modulo symmetry (Burnside).
+    Count {
+        #[command(flatten)]
+        inst: InstanceArgs,
+        #[command(flatten)]
+        enc: EncodingArgs,
+        /// Counting engine.
+        #[arg(long, value_enum, default_value = "sat")]
+        engine: Engine,
+        /// Run both engines; exit 1 if they disagree.
+        #[arg(long)]
+        cross_check: bool,
+        /// Worker threads (default: all cores).
+        #[arg(long, value_name = "J")]
+        jobs: Option<usize>,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "text")]
+        format: OutputFormat,
+    },
     /// Benchmarks: DIMACS writing throughput and time to first solution.
     Bench {
         /// Smaller sizes, for a quick look.
@@ -131,14 +166,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             output,
             stats,
             format,
-        } => cli::encode(
-            &inst.spec(),
-            &enc.amo,
-            !enc.no_presolve,
-            output.as_deref(),
-            stats,
-            format,
-        ),
+        } => cli::encode(&inst.spec(), &enc.spec(), output.as_deref(), stats, format),
         Command::Solve {
             inst,
             enc,
@@ -147,14 +175,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             format,
         } => {
             let timeout = timeout.map(cli::parse_timeout).transpose()?;
-            cli::solve(
-                &inst.spec(),
-                &enc.amo,
-                !enc.no_presolve,
-                &solver,
-                timeout,
-                format,
-            )
+            cli::solve(&inst.spec(), &enc.spec(), &solver, timeout, format)
         }
         Command::Decode { cnf, model, format } => cli::decode(&cnf, &model, format),
         Command::Verify {
@@ -163,6 +184,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
             instance,
             diags,
         } => cli::verify_board(&board, &piece, instance.as_deref(), diags),
+        Command::Count {
+            inst,
+            enc,
+            engine,
+            cross_check,
+            jobs,
+            format,
+        } => cli::count(&inst.spec(), &enc.spec(), engine, cross_check, jobs, format),
         Command::Bench { quick } => cli::bench(quick),
     }
 }

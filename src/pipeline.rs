@@ -6,14 +6,14 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::board::Board;
+use crate::decode::decode;
 use crate::encode::dimacs::{DimacsWriter, write_header};
-use crate::encode::{Encoder, Stats};
+use crate::encode::{EncodeOptions, Encoder, Stats};
 use crate::error::{Error, Result};
 use crate::presolve::Problem;
 use crate::solve::external::ExternalSolver;
 use crate::solve::{Answer, varisat_backend};
-use crate::verify::verify;
-use crate::{decode::decode, encode::amo::AmoKind};
+use crate::verify::{verify, verify_symmetric};
 
 /// Where a DIMACS file goes.
 #[derive(Clone, Debug)]
@@ -38,13 +38,13 @@ pub struct WriteReport {
 pub fn write_cnf<W: Write>(
     w: W,
     problem: &Problem,
-    amo: AmoKind,
+    options: impl Into<EncodeOptions>,
     instance_name: Option<&str>,
 ) -> Result<(W, WriteReport)> {
-    let encoder = Encoder::new(problem, amo);
+    let encoder = Encoder::with_options(problem, options.into());
     let stats = encoder.stats()?;
     let mut writer = DimacsWriter::new(w);
-    write_header(&mut writer, problem, amo.name(), instance_name, &stats);
+    write_header(&mut writer, &encoder, instance_name, &stats);
     let emitted = encoder.encode(&mut writer);
     let (w, _, bytes) = writer.finish().map_err(|e| Error::io("<cnf output>", e))?;
     if emitted != stats {
@@ -60,16 +60,17 @@ pub fn write_cnf<W: Write>(
 pub fn export_cnf(
     out: &Output,
     problem: &Problem,
-    amo: AmoKind,
+    options: impl Into<EncodeOptions>,
     instance_name: Option<&str>,
 ) -> Result<WriteReport> {
+    let options = options.into();
     match out {
         Output::Stdout => {
             let stdout = std::io::stdout().lock();
-            Ok(write_cnf(stdout, problem, amo, instance_name)?.1)
+            Ok(write_cnf(stdout, problem, options, instance_name)?.1)
         }
         Output::File(path) => write_atomic(path, |f| {
-            let (_, report) = write_cnf(f, problem, amo, instance_name)?;
+            let (_, report) = write_cnf(f, problem, options, instance_name)?;
             Ok(report)
         }),
     }
@@ -149,12 +150,13 @@ pub struct SolveReport {
 /// A model that fails verification is an [`Error::Solver`], never a board.
 pub fn solve(
     problem: &Problem,
-    amo: AmoKind,
+    options: impl Into<EncodeOptions>,
     backend: &Backend,
     timeout: Option<Duration>,
 ) -> Result<SolveReport> {
+    let options = options.into();
     let t0 = Instant::now();
-    let encoder = Encoder::new(problem, amo);
+    let encoder = Encoder::with_options(problem, options);
     let stats = encoder.stats()?;
     if problem.unsat.is_some() {
         return Ok(SolveReport {
@@ -166,7 +168,7 @@ pub fn solve(
     }
     let (answer, encode_seconds, solve_seconds) = match backend {
         Backend::Varisat => {
-            let (answer, timing) = varisat_backend::solve(problem, amo, timeout);
+            let (answer, timing) = varisat_backend::solve(problem, options, timeout);
             (answer, timing.encode, timing.solve)
         }
         Backend::External(ext) => {
@@ -174,7 +176,7 @@ pub fn solve(
             let cnf = dir.path().join("instance.cnf");
             let file =
                 std::fs::File::create(&cnf).map_err(|e| Error::io(cnf.display().to_string(), e))?;
-            write_cnf(std::io::BufWriter::new(file), problem, amo, None)?;
+            write_cnf(std::io::BufWriter::new(file), problem, options, None)?;
             let enc = t0.elapsed().as_secs_f64();
             let t1 = Instant::now();
             let mut ext = ext.clone();
@@ -188,12 +190,17 @@ pub fn solve(
     let status = match answer {
         Answer::Sat(model) => {
             let board = decode(&problem.varmap, &problem.fixed, &model);
-            verify(&board, &problem.instance, problem.piece).map_err(|why| {
-                Error::Solver(format!(
-                    "{} returned a model that is not a solution: {why}",
-                    backend.name()
-                ))
-            })?;
+            verify(&board, &problem.instance, problem.piece)
+                .and_then(|()| match options.symmetric {
+                    Some(g) => verify_symmetric(&board, g),
+                    None => Ok(()),
+                })
+                .map_err(|why| {
+                    Error::Solver(format!(
+                        "{} returned a model that is not a solution: {why}",
+                        backend.name()
+                    ))
+                })?;
             Status::Sat(board)
         }
         Answer::Unsat => Status::Unsat,

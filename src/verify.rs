@@ -7,6 +7,7 @@ use crate::board::{Board, Cell};
 use crate::instance::Instance;
 use crate::piece::Piece;
 use crate::presolve::plural;
+use crate::symmetry::Symmetry;
 
 /// Checks that `board` is a complete solution of `instance` for `piece`: exactly `n` pieces on
 /// the board, no two attacking each other, every pre-placed piece present and every blocked cell
@@ -74,4 +75,27 @@ pub fn verify(board: &Board, instance: &Instance, piece: Piece) -> Result<(), St
         ));
     }
     Ok(())
+}
+
+/// Checks that `g` maps `board` to itself (for `--symmetric` answers).
+///
+/// ```
+/// use queens_sat::{board::{Board, Cell}, symmetry::Symmetry, verify::verify_symmetric};
+/// let b = Board::new(4, vec![Cell::new(0, 1), Cell::new(1, 3), Cell::new(2, 0), Cell::new(3, 2)]);
+/// assert!(verify_symmetric(&b, Symmetry::R90).is_ok());
+/// assert!(verify_symmetric(&b, Symmetry::FlipV).is_err());
+/// ```
+pub fn verify_symmetric(board: &Board, g: Symmetry) -> Result<(), String> {
+    let set: HashSet<Cell> = board.pieces.iter().copied().collect();
+    match board
+        .pieces
+        .iter()
+        .find(|&&c| !set.contains(&g.apply(c, board.n)))
+    {
+        Some(c) => Err(format!(
+            "the board is not {g}-symmetric: the image of {c} is {}, which is empty",
+            g.apply(*c, board.n)
+        )),
+        None => Ok(()),
+    }
 }

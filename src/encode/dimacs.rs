@@ -21,12 +21,11 @@
 
 use std::io::{self, BufRead, Write};
 
-use super::{ClauseSink, Lit, Stats};
+use super::{ClauseSink, Encoder, Lit, Stats};
 use crate::board::Cell;
 use crate::error::{Error, Result};
 use crate::instance::{ExcludedDiagonal, Instance};
 use crate::piece::{LineKind, Piece};
-use crate::presolve::Problem;
 use crate::varmap::VarMap;
 
 const BUF_SIZE: usize = 1 << 20;
@@ -154,11 +153,12 @@ pub struct Header {
 /// Writes the comment header and the `p cnf` line for `problem`.
 pub fn write_header<W: Write>(
     w: &mut DimacsWriter<W>,
-    problem: &Problem,
-    amo: &str,
+    encoder: &Encoder,
     instance_name: Option<&str>,
     stats: &Stats,
 ) {
+    let problem = encoder.problem();
+    let amo = encoder.amo().name();
     let mut s = String::new();
     let inst = &problem.instance;
     s += &format!(
@@ -194,6 +194,9 @@ pub fn write_header<W: Write>(
             })
             .collect(),
     );
+    if let Some(g) = encoder.symmetry() {
+        s += &format!("c symmetric {g}\n");
+    }
     if let Some(reason) = &problem.unsat {
         s += &format!("c unsat {reason}\n");
     }

@@ -12,6 +12,7 @@
 pub mod amo;
 pub mod dimacs;
 mod sink;
+pub mod symmetric;
 
 pub use sink::{ClauseSink, StatsSink, VecSink};
 
@@ -19,6 +20,7 @@ use crate::board::Cell;
 use crate::error::{Error, Result};
 use crate::piece::LineKind;
 use crate::presolve::{MAX_VARS, Problem};
+use crate::symmetry::Symmetry;
 use amo::AmoKind;
 
 /// A DIMACS literal: a non-zero `i32`, negative for negation.
@@ -110,6 +112,24 @@ pub struct Stats {
     pub literals: u64,
 }
 
+/// How to encode: the AMO encoding and an optional symmetry the models must be invariant under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EncodeOptions {
+    /// The at-most-one encoding used on every line.
+    pub amo: AmoKind,
+    /// `--symmetric`: only boards this element maps to themselves.
+    pub symmetric: Option<Symmetry>,
+}
+
+impl From<AmoKind> for EncodeOptions {
+    fn from(amo: AmoKind) -> EncodeOptions {
+        EncodeOptions {
+            amo,
+            symmetric: None,
+        }
+    }
+}
+
 /// Encodes one [`Problem`] with one AMO encoding.
 ///
 /// ```
@@ -126,12 +146,34 @@ pub struct Stats {
 pub struct Encoder<'a> {
     problem: &'a Problem,
     amo: AmoKind,
+    symmetric: Option<Symmetry>,
 }
 
 impl<'a> Encoder<'a> {
     /// An encoder for `problem` using `amo` on every line.
     pub fn new(problem: &'a Problem, amo: AmoKind) -> Encoder<'a> {
-        Encoder { problem, amo }
+        Encoder {
+            problem,
+            amo,
+            symmetric: None,
+        }
+    }
+
+    /// An encoder for `problem` with `options`.
+    pub fn with_options(problem: &'a Problem, options: EncodeOptions) -> Encoder<'a> {
+        Encoder::new(problem, options.amo).with_symmetry(options.symmetric)
+    }
+
+    /// Restricts the models to boards that `g` maps to themselves (`--symmetric`), through CNF
+    /// equivalences between each cell and its image.
+    pub fn with_symmetry(mut self, g: Option<Symmetry>) -> Encoder<'a> {
+        self.symmetric = g;
+        self
+    }
+
+    /// The symmetry the models are restricted to, if any.
+    pub fn symmetry(&self) -> Option<Symmetry> {
+        self.symmetric
     }
 
     /// The problem being encoded.
@@ -174,6 +216,17 @@ impl<'a> Encoder<'a> {
         let leaps = self.leap_pairs(|_, _| ());
         s.clauses += leaps;
         s.literals += 2 * leaps;
+        if let Some(g) = self.symmetric {
+            let feasible = symmetric::for_each_clause(p, g, |c| {
+                s.clauses += 1;
+                s.literals += c.len() as u64;
+            });
+            if !feasible {
+                s.clauses += 2;
+                s.literals += 2;
+                s.vars = s.vars.max(1);
+            }
+        }
         if s.vars > MAX_VARS {
             return Err(Error::TooLarge(format!(
                 "{} variables exceed the DIMACS limit of {MAX_VARS}",
@@ -209,7 +262,16 @@ impl<'a> Encoder<'a> {
             amo.encode(lits, &mut vars, &mut counter);
         });
         self.leap_pairs(|a, b| counter.add_clause(&[Lit::neg(a), Lit::neg(b)]));
-        counter.stats.vars = vars.count() as u64;
+        let mut total_vars = vars.count() as u64;
+        if let Some(g) = self.symmetric
+            && !symmetric::for_each_clause(p, g, |c| counter.add_clause(c))
+        {
+            // The fixed pieces themselves are not symmetric: no model.
+            counter.add_clause(&[Lit::pos(1)]);
+            counter.add_clause(&[Lit::neg(1)]);
+            total_vars = total_vars.max(1);
+        }
+        counter.stats.vars = total_vars;
         counter.stats
     }
 

@@ -6,8 +6,7 @@ use std::time::{Duration, Instant};
 use varisat::ExtendFormula;
 
 use super::{Answer, Model};
-use crate::encode::amo::AmoKind;
-use crate::encode::{ClauseSink, Encoder, Lit};
+use crate::encode::{ClauseSink, EncodeOptions, Encoder, Lit};
 use crate::presolve::Problem;
 
 /// Adapts a varisat solver to [`ClauseSink`], converting literals through one reused buffer.
@@ -72,16 +71,20 @@ pub struct Timing {
     pub solve: f64,
 }
 
-/// Encodes `problem` with `amo` into varisat and solves it, giving up after `timeout`
+/// Encodes `problem` with `options` into varisat and solves it, giving up after `timeout`
 /// (encoding included).
 ///
 /// varisat has no interrupt and its solver cannot move between threads, so with a timeout the
 /// whole job runs on its own thread (with a copy of the problem); on expiry that thread is left
 /// to finish in the background (the CLI exits right after) and `Unknown` is returned.
-pub fn solve(problem: &Problem, amo: AmoKind, timeout: Option<Duration>) -> (Answer, Timing) {
+pub fn solve(
+    problem: &Problem,
+    options: EncodeOptions,
+    timeout: Option<Duration>,
+) -> (Answer, Timing) {
     let job = move |problem: &Problem| {
         let t0 = Instant::now();
-        let (solver, vars) = load(&Encoder::new(problem, amo));
+        let (solver, vars) = load(&Encoder::with_options(problem, options));
         let encode = t0.elapsed().as_secs_f64();
         let t1 = Instant::now();
         let answer = run(solver, vars);

@@ -1,0 +1,131 @@
+//! Counting: all solutions, the fixed points of each symmetry of the instance, and the solutions
+//! modulo symmetry (Burnside's lemma), by the SAT engine or the independent backtracking engine.
+
+pub mod backtrack;
+pub mod sat;
+
+use std::time::Instant;
+
+use crate::encode::EncodeOptions;
+use crate::encode::amo::AmoKind;
+use crate::error::{Error, Result};
+use crate::instance::Instance;
+use crate::piece::Piece;
+use crate::symmetry::{Symmetry, stabiliser};
+
+/// Which counter answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Engine {
+    /// Cube-and-conquer enumeration through the SAT encoding (varisat).
+    Sat,
+    /// The direct bitboard backtracking counter (independent of the CNF; n <= 64).
+    Backtrack,
+}
+
+impl Engine {
+    /// The engine's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Sat => "sat",
+            Engine::Backtrack => "backtrack",
+        }
+    }
+}
+
+/// The result of [`count`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Counts {
+    /// Number of solutions (projected on the board cells).
+    pub total: u64,
+    /// The stabiliser of the instance, identity first.
+    pub group: Vec<Symmetry>,
+    /// `fixed[i]`: solutions that `group[i]` maps to themselves (`fixed[0] == total`).
+    pub fixed: Vec<u64>,
+    /// Solution classes modulo the group: `sum(fixed) / |group|` (Burnside).
+    pub unique: u64,
+}
+
+/// Counts the solutions of `instance` for `piece`, the fixed points of every element of its
+/// stabiliser, and the classes modulo that group. Burnside's lemma must divide exactly; a
+/// remainder is an error (it would mean a miscount).
+///
+/// ```
+/// use queens_sat::{count::{count, Engine}, encode::amo::AmoKind, instance::Instance, piece::QUEEN};
+/// let c = count(&Instance::plain(8), QUEEN, AmoKind::Product, Engine::Sat, 2).unwrap();
+/// assert_eq!((c.total, c.unique), (92, 12));
+/// ```
+pub fn count(
+    instance: &Instance,
+    piece: Piece,
+    amo: AmoKind,
+    engine: Engine,
+    jobs: usize,
+) -> Result<Counts> {
+    count_with_progress(instance, piece, amo, engine, jobs, &|_, _| {})
+}
+
+/// [`count`] with a progress callback `(done, total)` over the SAT engine's cubes.
+pub fn count_with_progress(
+    instance: &Instance,
+    piece: Piece,
+    amo: AmoKind,
+    engine: Engine,
+    jobs: usize,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Counts> {
+    let group = stabiliser(instance, &piece);
+    let fixed: Vec<u64> = match engine {
+        Engine::Backtrack => backtrack::count(instance, piece, &group, jobs)?.fixed,
+        Engine::Sat => group
+            .iter()
+            .map(|&g| {
+                let options = EncodeOptions {
+                    amo,
+                    symmetric: (g != Symmetry::Id).then_some(g),
+                };
+                sat::count(instance, piece, options, &group, jobs, progress)
+            })
+            .collect::<Result<_>>()?,
+    };
+    let sum: u64 = fixed.iter().sum();
+    let order = group.len() as u64;
+    if !sum.is_multiple_of(order) {
+        return Err(Error::Solver(format!(
+            "Burnside check failed: the fixed-point counts {fixed:?} sum to {sum}, not a multiple of |group| = {order}"
+        )));
+    }
+    Ok(Counts {
+        total: fixed[0],
+        unique: sum / order,
+        group,
+        fixed,
+    })
+}
+
+/// Counts only the solutions that `g` maps to themselves (`count --symmetric`).
+pub fn count_symmetric(
+    instance: &Instance,
+    piece: Piece,
+    amo: AmoKind,
+    g: Symmetry,
+    jobs: usize,
+) -> Result<u64> {
+    sat::count(
+        instance,
+        piece,
+        EncodeOptions {
+            amo,
+            symmetric: Some(g),
+        },
+        &stabiliser(instance, &piece),
+        jobs,
+        &|_, _| {},
+    )
+}
+
+/// Times a closure, for reports.
+pub fn timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
+    let t = Instant::now();
+    let v = f();
+    (v, t.elapsed().as_secs_f64())
+}

@@ -1,0 +1,203 @@
+//! The SAT counting engine: cube-and-conquer enumeration over the same presolve and encoder that
+//! `solve` uses.
+//!
+//! The search is split into cubes by placing pieces on the first rows (each cube is a completion
+//! instance, so presolve shrinks it to its live cells); every cube gets its own varisat solver
+//! and is enumerated with blocking clauses over the cell variables only, so auxiliary variables
+//! never inflate the count. Cubes run on `jobs` threads.
+
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
+use varisat::ExtendFormula;
+
+use std::collections::HashMap;
+
+use crate::board::Cell;
+use crate::encode::{EncodeOptions, Encoder};
+use crate::error::Result;
+use crate::instance::Instance;
+use crate::piece::Piece;
+use crate::presolve::Problem;
+use crate::solve::varisat_backend::VarisatSink;
+use crate::symmetry::Symmetry;
+
+/// Splits `instance` into cubes: completion instances that place one more piece per level on a
+/// free row (outermost rows first: 0, n-1, 1, n-2, ..., so that the mirror and half-turn
+/// symmetries map cubes onto cubes), until there are at least `target` cubes or no free row is
+/// left. Cubes that presolve proves empty are dropped. The cubes partition the solutions.
+pub fn cubes(instance: &Instance, piece: Piece, target: usize) -> Result<Vec<Instance>> {
+    let mut level = vec![instance.clone()];
+    loop {
+        if level.len() >= target {
+            return Ok(level);
+        }
+        let mut next = Vec::new();
+        let mut expanded = false;
+        for inst in level {
+            let problem = Problem::presolve(&inst, piece)?;
+            if problem.unsat.is_some() {
+                continue;
+            }
+            let map = &problem.varmap;
+            let row = (0..inst.n)
+                .filter(|&r| map.row_len(r) > 0)
+                .min_by_key(|&r| (r.min(inst.n - 1 - r), r));
+            match row {
+                Some(r) => {
+                    expanded = true;
+                    for c in map.row_cols(r) {
+                        let mut child = inst.clone();
+                        child.placed.push(Cell::new(r, c));
+                        next.push(child);
+                    }
+                }
+                None => next.push(inst),
+            }
+        }
+        level = next;
+        if !expanded {
+            return Ok(level);
+        }
+    }
+}
+
+/// Cubes per worker thread. Measured on n = 12 / 13 queens: 16-64 per thread is best (0.31 s /
+/// 2.3 s); 4 leaves cubes too big (blocking clauses pile up), 4096 spends the time loading
+/// thousands of tiny solvers.
+const CUBES_PER_JOB: usize = 32;
+
+/// Counts the models of one cube, projected on the cell variables.
+pub fn count_cube(instance: &Instance, piece: Piece, options: EncodeOptions) -> Result<u64> {
+    let problem = Problem::presolve(instance, piece)?;
+    if problem.unsat.is_some() {
+        return Ok(0);
+    }
+    let mut solver = varisat::Solver::new();
+    Encoder::with_options(&problem, options).encode(&mut VarisatSink::new(&mut solver));
+    let cells = problem.num_cells() as isize;
+    let mut count = 0;
+    let mut block: Vec<varisat::Lit> = Vec::new();
+    while solver.solve().unwrap_or(false) {
+        count += 1;
+        // Every solution places one piece on each free row, so two solutions differ in a piece
+        // of each: blocking the true cells alone is exact.
+        block.clear();
+        if let Some(model) = solver.model() {
+            block.extend(
+                model
+                    .iter()
+                    .filter(|l| l.is_positive() && l.to_dimacs() <= cells)
+                    .map(|&l| !l),
+            );
+        }
+        if block.is_empty() {
+            break; // the only solution: nothing left to choose
+        }
+        solver.add_clause(&block);
+    }
+    Ok(count)
+}
+
+/// Groups cubes into classes of cubes with equal counts: a symmetry `g` of the instance (and of
+/// `options.symmetric`, when set, so that it maps g-invariant solutions to invariant ones) maps the
+/// solutions through cube A's pieces bijectively onto those through `g(A)`. Returns one
+/// representative per class with the class size.
+fn cube_classes(
+    instance: &Instance,
+    cubes: Vec<Instance>,
+    group: &[Symmetry],
+    options: EncodeOptions,
+) -> Vec<(Instance, u64)> {
+    let n = instance.n;
+    let usable: Vec<Symmetry> = group
+        .iter()
+        .copied()
+        .filter(|&g| options.symmetric.is_none_or(|s| commutes(g, s, n)))
+        .collect();
+    let base = instance.placed.len();
+    let mut classes: HashMap<Vec<Cell>, (Instance, u64)> = HashMap::new();
+    let mut order = Vec::new();
+    for cube in cubes {
+        let added = &cube.placed[base..];
+        let key = usable
+            .iter()
+            .map(|g| {
+                let mut img: Vec<Cell> = added.iter().map(|&c| g.apply(c, n)).collect();
+                img.sort_unstable();
+                img
+            })
+            .min()
+            .unwrap_or_default();
+        match classes.get_mut(&key) {
+            Some(entry) => entry.1 += 1,
+            None => {
+                order.push(key.clone());
+                classes.insert(key, (cube, 1));
+            }
+        }
+    }
+    order
+        .into_iter()
+        .filter_map(|k| classes.remove(&k))
+        .collect()
+}
+
+/// Whether `g` and `s` commute as maps of the board.
+fn commutes(g: Symmetry, s: Symmetry, n: u32) -> bool {
+    (0..n).all(|r| {
+        (0..n).all(|c| {
+            let x = Cell::new(r, c);
+            g.apply(s.apply(x, n), n) == s.apply(g.apply(x, n), n)
+        })
+    })
+}
+
+/// Counts the solutions of `instance` (restricted to `options.symmetric`-invariant boards when
+/// set) on `jobs` threads. `group` lists symmetries of the instance used to count symmetric
+/// cubes once (pass `&[]` to count every cube). `progress(done, total)` is called after each
+/// cube.
+pub fn count(
+    instance: &Instance,
+    piece: Piece,
+    options: EncodeOptions,
+    group: &[Symmetry],
+    jobs: usize,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<u64> {
+    let jobs = jobs.max(1);
+    let cubes = cube_classes(
+        instance,
+        cubes(instance, piece, CUBES_PER_JOB * jobs)?,
+        group,
+        options,
+    );
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let total = AtomicU64::new(0);
+    let results: Vec<Result<()>> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..jobs)
+            .map(|_| {
+                s.spawn(|| -> Result<()> {
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(cube) = cubes.get(i) else {
+                            return Ok(());
+                        };
+                        let (cube, weight) = cube;
+                        total.fetch_add(
+                            weight * count_cube(cube, piece, options)?,
+                            Ordering::Relaxed,
+                        );
+                        progress(done.fetch_add(1, Ordering::Relaxed) + 1, cubes.len());
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().expect("count worker"))
+            .collect()
+    });
+    results.into_iter().collect::<Result<Vec<()>>>()?;
+    Ok(total.into_inner())
+}

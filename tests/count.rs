@@ -1,0 +1,311 @@
+//! Counting against the published tables (OEIS) and against an independent brute-force oracle.
+//!
+//! Reference values copied from shared/reference/counts.md: A000170 (n-queens), A002562
+//! (n-queens modulo the 8 symmetries), A033148 (fixed by a 90-degree turn), A032522 (fixed by a
+//! half turn), A051223 / A051224 (amazons, all / modulo symmetry).
+
+use std::collections::BTreeSet;
+
+use queens_sat::board::Cell;
+use queens_sat::count::{Engine, backtrack, count, count_symmetric};
+use queens_sat::encode::amo::AmoKind;
+use queens_sat::instance::Instance;
+use queens_sat::piece::{AMAZON, Piece, QUEEN};
+use queens_sat::symmetry::{Symmetry, stabiliser};
+
+/// n, A000170, A002562, A033148, A032522 for n = 1..=12.
+const QUEENS: [(u32, u64, u64, u64, u64); 12] = [
+    (1, 1, 1, 1, 1),
+    (2, 0, 0, 0, 0),
+    (3, 0, 0, 0, 0),
+    (4, 2, 1, 2, 2),
+    (5, 10, 2, 2, 2),
+    (6, 4, 1, 0, 4),
+    (7, 40, 6, 0, 8),
+    (8, 92, 12, 0, 4),
+    (9, 352, 46, 0, 16),
+    (10, 724, 92, 0, 12),
+    (11, 2680, 341, 0, 48),
+    (12, 14200, 1787, 8, 80),
+];
+
+/// n, A051223, A051224 for n = 1..=13 (no solutions for n = 2..9).
+const AMAZONS: [(u32, u64, u64); 13] = [
+    (1, 1, 1),
+    (2, 0, 0),
+    (3, 0, 0),
+    (4, 0, 0),
+    (5, 0, 0),
+    (6, 0, 0),
+    (7, 0, 0),
+    (8, 0, 0),
+    (9, 0, 0),
+    (10, 4, 1),
+    (11, 44, 6),
+    (12, 156, 22),
+    (13, 1876, 239),
+];
+
+fn fixed_of(c: &queens_sat::count::Counts, g: Symmetry) -> u64 {
+    let i = c
+        .group
+        .iter()
+        .position(|&x| x == g)
+        .expect("element in group");
+    c.fixed[i]
+}
+
+fn burnside_holds(c: &queens_sat::count::Counts) {
+    assert_eq!(c.fixed[0], c.total);
+    assert_eq!(c.group[0], Symmetry::Id);
+    assert_eq!(c.fixed.iter().sum::<u64>(), c.unique * c.group.len() as u64);
+}
+
+#[test]
+fn queens_match_oeis_with_both_engines() {
+    for (n, total, unique, r90, r180) in QUEENS {
+        for engine in [Engine::Sat, Engine::Backtrack] {
+            let c = count(&Instance::plain(n), QUEEN, AmoKind::Product, engine, 2).unwrap();
+            let what = format!("queens n={n} engine={engine:?}");
+            assert_eq!((c.total, c.unique), (total, unique), "{what}");
+            assert_eq!(c.group, Symmetry::ALL.to_vec(), "{what}");
+            assert_eq!(fixed_of(&c, Symmetry::R90), r90, "{what}");
+            assert_eq!(fixed_of(&c, Symmetry::R270), r90, "{what}");
+            assert_eq!(fixed_of(&c, Symmetry::R180), r180, "{what}");
+            burnside_holds(&c);
+        }
+    }
+}
+
+#[test]
+fn amazons_match_oeis_with_both_engines() {
+    for (n, total, unique) in AMAZONS {
+        for engine in [Engine::Sat, Engine::Backtrack] {
+            let c = count(&Instance::plain(n), AMAZON, AmoKind::Product, engine, 2).unwrap();
+            assert_eq!(
+                (c.total, c.unique),
+                (total, unique),
+                "amazons n={n} {engine:?}"
+            );
+            burnside_holds(&c);
+        }
+    }
+}
+
+#[test]
+fn every_amo_encoding_counts_exactly() {
+    // The sequential and product encodings are not parsimonious: counts must be projected.
+    for amo in AmoKind::ALL {
+        for (n, total, unique, _, _) in &QUEENS[..10] {
+            let c = count(&Instance::plain(*n), QUEEN, amo, Engine::Sat, 2).unwrap();
+            assert_eq!(
+                (c.total, c.unique),
+                (*total, *unique),
+                "queens n={n} amo={amo}"
+            );
+        }
+        let c = count(&Instance::plain(11), AMAZON, amo, Engine::Sat, 2).unwrap();
+        assert_eq!((c.total, c.unique), (44, 6), "amazons n=11 amo={amo}");
+    }
+}
+
+#[test]
+fn symmetric_counts_match_oeis() {
+    for (n, _, _, r90, r180) in QUEENS {
+        for amo in [AmoKind::Sequential, AmoKind::Product] {
+            assert_eq!(
+                count_symmetric(&Instance::plain(n), QUEEN, amo, Symmetry::R90, 2).unwrap(),
+                r90,
+                "n={n}"
+            );
+            assert_eq!(
+                count_symmetric(&Instance::plain(n), QUEEN, amo, Symmetry::R180, 2).unwrap(),
+                r180,
+                "n={n}"
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Independent oracle for small completion / blocked instances.
+
+type Sol = Vec<(u32, u32)>;
+
+fn attacks(amazon: bool, a: (i64, i64), b: (i64, i64)) -> bool {
+    let (dr, dc) = ((a.0 - b.0).abs(), (a.1 - b.1).abs());
+    dr == 0 || dc == 0 || dr == dc || (amazon && ((dr == 1 && dc == 2) || (dr == 2 && dc == 1)))
+}
+
+fn oracle_solutions(inst: &Instance, amazon: bool) -> BTreeSet<Sol> {
+    let n = inst.n as i64;
+    let blocked: BTreeSet<(i64, i64)> = inst
+        .blocked
+        .iter()
+        .map(|c| (c.row as i64, c.col as i64))
+        .collect();
+    let placed: BTreeSet<(i64, i64)> = inst
+        .placed
+        .iter()
+        .map(|c| (c.row as i64, c.col as i64))
+        .collect();
+    let mut out = BTreeSet::new();
+    let mut cur = Vec::new();
+    fn go(
+        r: i64,
+        n: i64,
+        amazon: bool,
+        blocked: &BTreeSet<(i64, i64)>,
+        placed: &BTreeSet<(i64, i64)>,
+        cur: &mut Vec<(i64, i64)>,
+        out: &mut BTreeSet<Sol>,
+    ) {
+        if r == n {
+            if placed.iter().all(|p| cur.contains(p)) {
+                out.insert(cur.iter().map(|&(r, c)| (r as u32, c as u32)).collect());
+            }
+            return;
+        }
+        for c in 0..n {
+            if blocked.contains(&(r, c)) || cur.iter().any(|&q| attacks(amazon, q, (r, c))) {
+                continue;
+            }
+            cur.push((r, c));
+            go(r + 1, n, amazon, blocked, placed, cur, out);
+            cur.pop();
+        }
+    }
+    go(0, n, amazon, &blocked, &placed, &mut cur, &mut out);
+    out
+}
+
+/// The 8 maps of the square, written out independently of the crate.
+type Map = Box<dyn Fn((u32, u32)) -> (u32, u32)>;
+
+fn maps(n: u32) -> Vec<(&'static str, Map)> {
+    let m = n - 1;
+    vec![
+        ("id", Box::new(move |(r, c)| (r, c))),
+        ("r90", Box::new(move |(r, c)| (c, m - r))),
+        ("r180", Box::new(move |(r, c)| (m - r, m - c))),
+        ("r270", Box::new(move |(r, c)| (m - c, r))),
+        ("flip_h", Box::new(move |(r, c)| (m - r, c))),
+        ("flip_v", Box::new(move |(r, c)| (r, m - c))),
+        ("flip_d", Box::new(move |(r, c)| (c, r))),
+        ("flip_a", Box::new(move |(r, c)| (m - c, m - r))),
+    ]
+}
+
+fn oracle_group(inst: &Instance) -> Vec<&'static str> {
+    let set = |v: &[Cell]| -> BTreeSet<(u32, u32)> { v.iter().map(|c| (c.row, c.col)).collect() };
+    let (placed, blocked) = (set(&inst.placed), set(&inst.blocked));
+    maps(inst.n)
+        .into_iter()
+        .filter(|(_, f)| {
+            placed.iter().map(|&x| f(x)).collect::<BTreeSet<_>>() == placed
+                && blocked.iter().map(|&x| f(x)).collect::<BTreeSet<_>>() == blocked
+        })
+        .map(|(name, _)| name)
+        .collect()
+}
+
+fn oracle_classes(sols: &BTreeSet<Sol>, n: u32, group: &[&str]) -> usize {
+    let maps = maps(n);
+    let canon: BTreeSet<Sol> = sols
+        .iter()
+        .map(|s| {
+            maps.iter()
+                .filter(|(name, _)| group.contains(name))
+                .map(|(_, f)| {
+                    let mut img: Sol = s.iter().map(|&x| f(x)).collect();
+                    img.sort_unstable();
+                    img
+                })
+                .min()
+                .unwrap()
+        })
+        .collect();
+    canon.len()
+}
+
+struct Rng(u64);
+impl Rng {
+    fn below(&mut self, m: u32) -> u32 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % m as u64) as u32
+    }
+}
+
+fn check(inst: &Instance, piece: Piece) {
+    let amazon = !piece.leaps.is_empty();
+    let sols = oracle_solutions(inst, amazon);
+    let group = oracle_group(inst);
+    let names: Vec<&str> = stabiliser(inst, &piece).iter().map(|g| g.name()).collect();
+    assert_eq!(names, group, "stabiliser of {inst:?}");
+    let classes = oracle_classes(&sols, inst.n, &group);
+    for engine in [Engine::Sat, Engine::Backtrack] {
+        let c = count(inst, piece, AmoKind::Product, engine, 2).unwrap();
+        assert_eq!(
+            c.total,
+            sols.len() as u64,
+            "total {engine:?} {} {inst:?}",
+            piece.name
+        );
+        assert_eq!(
+            c.unique, classes as u64,
+            "unique {engine:?} {} {inst:?}",
+            piece.name
+        );
+        burnside_holds(&c);
+    }
+}
+
+#[test]
+fn completion_and_blocked_instances_match_oracle() {
+    let mut rng = Rng(0x00c0_ffee);
+    let mut symmetric_groups = 0;
+    for i in 0..150 {
+        let n = 4 + rng.below(5); // 4..=8
+        let mut inst = Instance::plain(n);
+        let cell = |rng: &mut Rng| Cell::new(rng.below(n), rng.below(n));
+        match i % 4 {
+            0 => inst.placed = vec![cell(&mut rng)],
+            1 => inst.blocked = (0..1 + rng.below(n)).map(|_| cell(&mut rng)).collect(),
+            2 => {
+                // Symmetric blocking: a cell and its images under a random element.
+                let c = cell(&mut rng);
+                let g = Symmetry::ALL[rng.below(8) as usize];
+                inst.blocked = vec![
+                    c,
+                    g.apply(c, n),
+                    g.apply(g.apply(c, n), n),
+                    g.apply(g.apply(g.apply(c, n), n), n),
+                ];
+            }
+            _ => {
+                let c = Cell::new(n / 2, n / 2);
+                inst.placed = vec![c];
+                inst.blocked = vec![Cell::new(0, 0), Cell::new(n - 1, n - 1)];
+            }
+        }
+        inst.blocked.sort_unstable();
+        inst.blocked.dedup();
+        inst.blocked.retain(|b| !inst.placed.contains(b));
+        if stabiliser(&inst, &QUEEN).len() > 1 {
+            symmetric_groups += 1;
+        }
+        check(&inst, if i % 3 == 0 { AMAZON } else { QUEEN });
+    }
+    assert!(
+        symmetric_groups > 30,
+        "too few instances with a non-trivial stabiliser"
+    );
+}
+
+#[test]
+fn backtrack_engine_rejects_boards_beyond_64() {
+    let e = backtrack::count(&Instance::plain(65), QUEEN, &[Symmetry::Id], 1).unwrap_err();
+    assert!(e.to_string().contains("n <= 64"));
+}
