@@ -12,6 +12,7 @@ use crate::count::{self, Engine};
 use crate::encode::EncodeOptions;
 use crate::encode::amo::AmoKind;
 use crate::encode::dimacs::read_header;
+use crate::encode::lex::SymmetrySet;
 use crate::error::{Error, Result};
 use crate::instance::{Instance, Obstacles, read_instance_file};
 use crate::piece::Piece;
@@ -20,7 +21,7 @@ use crate::presolve::Problem;
 use crate::solve::Answer;
 use crate::solve::external::ExternalSolver;
 use crate::solve::output::parse_output_file;
-use crate::symmetry::Symmetry;
+use crate::symmetry::{Symmetry, stabiliser};
 use crate::verify::verify;
 
 /// The default `--amo` (see README for the measurement behind it).
@@ -66,12 +67,24 @@ pub struct EncodingSpec {
     pub presolve: bool,
     /// `--symmetric ELEMENT`.
     pub symmetric: Option<String>,
+    /// `--break-symmetry lex`.
+    pub break_symmetry: Option<String>,
 }
 
 impl EncodingSpec {
-    /// Validates the names.
-    pub fn options(&self) -> Result<EncodeOptions> {
+    /// Validates the names; `group` is the stabiliser used by `--break-symmetry lex`.
+    pub fn options(&self, group: &[Symmetry]) -> Result<EncodeOptions> {
+        let lex_leader = match self.break_symmetry.as_deref() {
+            None => SymmetrySet::default(),
+            Some("lex") => SymmetrySet::of(group),
+            Some(other) => {
+                return Err(Error::Usage(format!(
+                    "unknown --break-symmetry '{other}' (known: lex)"
+                )));
+            }
+        };
         Ok(EncodeOptions {
+            lex_leader,
             amo: parse_amo(&self.amo)?,
             symmetric: self
                 .symmetric
@@ -167,9 +180,9 @@ pub fn encode(
     stats_only: bool,
     format: OutputFormat,
 ) -> Result<ExitCode> {
-    let options = enc.options()?;
-    let amo = options.amo;
     let (instance, piece) = spec.load()?;
+    let options = enc.options(&stabiliser(&instance, &piece))?;
+    let amo = options.amo;
     let problem = Problem::new(&instance, piece, enc.presolve)?;
     let name = spec.name();
     if stats_only {
@@ -306,10 +319,10 @@ pub fn solve(
     timeout: Option<Duration>,
     format: OutputFormat,
 ) -> Result<ExitCode> {
-    let options = enc.options()?;
-    let amo = options.amo;
     let backend = backend(solver)?;
     let (instance, piece) = spec.load()?;
+    let options = enc.options(&stabiliser(&instance, &piece))?;
+    let amo = options.amo;
     let problem = Problem::new(&instance, piece, enc.presolve)?;
     let r = pipeline::solve(&problem, options, &backend, timeout)?;
     Ok(report(
@@ -398,16 +411,33 @@ pub fn count(
     jobs: Option<usize>,
     format: OutputFormat,
 ) -> Result<ExitCode> {
-    let options = enc.options()?;
     if !enc.presolve {
         return Err(Error::Usage(
             "count always presolves its cubes; drop --no-presolve".into(),
         ));
     }
     let (instance, piece) = spec.load()?;
+    let options = enc.options(&stabiliser(&instance, &piece))?;
     let jobs = jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
+    if !options.lex_leader.is_empty() {
+        let (classes, seconds) =
+            count::timed(|| count::count_lex_leaders(&instance, piece, options.amo, jobs));
+        let classes = classes?;
+        match format {
+            OutputFormat::Json => println!(
+                "{}",
+                serde_json::json!({"unique": classes, "method": "lex-leader", "seconds": seconds, "engine": "sat"})
+            ),
+            OutputFormat::Text => {
+                println!("unique {classes}");
+                println!("method lex-leader");
+                println!("seconds {seconds:.3}");
+            }
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let bar = crate::progress::Progress::stderr("count");
     let progress = |done: usize, total: usize| bar.update(done, total);
     if let Some(g) = options.symmetric {

@@ -58,6 +58,9 @@ struct EncodingArgs {
     /// flip_a (CNF equivalences between each cell and its image).
     #[arg(long, value_name = "ELEMENT")]
     symmetric: Option<String>,
+    /// `lex`: lex-leader constraints keep one board per class modulo the instance's symmetries.
+    #[arg(long, value_name = "METHOD")]
+    break_symmetry: Option<String>,
 }
 
 impl EncodingArgs {
@@ -66,6 +69,7 @@ impl EncodingArgs {
             amo: self.amo.clone(),
             presolve: !self.no_presolve,
             symmetric: self.symmetric.clone(),
+            break_symmetry: self.break_symmetry.clone(),
         }
     }
 }

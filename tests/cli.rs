@@ -1569,3 +1569,127 @@ fn encode_output_is_atomic() {
         "mode of a new CNF file"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// count, --symmetric, --break-symmetry
+
+#[test]
+fn count_text_and_json() {
+    let dir = tempdir();
+    let r = run_expect(dir.path(), &["count", "-n", "8"], 0);
+    assert!(r.stdout.contains("total 92\n"), "{}", r.stdout);
+    assert!(r.stdout.contains("unique 12\n"), "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("group id r90 r180 r270 flip_h flip_v flip_d flip_a\n")
+    );
+    assert!(
+        r.stdout.contains("fixed id=92 r90=0 r180=4 r270=0"),
+        "{}",
+        r.stdout
+    );
+    let r = run_expect(
+        dir.path(),
+        &["count", "-n", "10", "--piece", "amazon", "--format", "json"],
+        0,
+    );
+    let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap();
+    assert_eq!(v["total"], 4);
+    assert_eq!(v["unique"], 1);
+    assert_eq!(v["engine"], "sat");
+    assert_eq!(v["group"].as_array().unwrap().len(), 8);
+    assert_eq!(v["fixed"]["id"], 4);
+    assert!(v["seconds"].as_f64().unwrap() >= 0.0);
+    // Burnside, from the printed numbers.
+    let sum: u64 = v["fixed"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|x| x.as_u64().unwrap())
+        .sum();
+    assert_eq!(sum, 8 * v["unique"].as_u64().unwrap());
+}
+
+#[test]
+fn count_cross_check_and_broken_symmetry() {
+    let dir = tempdir();
+    // One blocked corner keeps only the main-diagonal transpose.
+    let inst = write(
+        dir.path(),
+        "corner.txt",
+        "x.......\n........\n........\n........\n........\n........\n........\n........\n",
+    );
+    let r = run_expect(
+        dir.path(),
+        &[
+            "count",
+            "--instance",
+            inst.to_str().unwrap(),
+            "--cross-check",
+            "--format",
+            "json",
+        ],
+        0,
+    );
+    let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap();
+    assert_eq!(v["group"], serde_json::json!(["id", "flip_d"]));
+    assert_eq!(v["engine"], "sat+backtrack");
+    // 92 solutions minus those with a queen in the corner (4 of them).
+    assert_eq!(v["total"], 88);
+    assert_eq!(v["fixed"]["id"], 88);
+    let total = v["total"].as_u64().unwrap() + v["fixed"]["flip_d"].as_u64().unwrap();
+    assert_eq!(v["unique"].as_u64().unwrap() * 2, total);
+}
+
+#[test]
+fn symmetric_and_lex_leader_flags() {
+    let dir = tempdir();
+    let r = run_expect(dir.path(), &["count", "-n", "12", "--symmetric", "r90"], 0);
+    assert!(r.stdout.starts_with("total 8\n"), "{}", r.stdout);
+    let r = run_expect(
+        dir.path(),
+        &["count", "-n", "10", "--break-symmetry", "lex"],
+        0,
+    );
+    assert!(r.stdout.starts_with("unique 92\n"), "{}", r.stdout);
+    // A r90-symmetric 12-queens board, verified.
+    let r = run_expect(dir.path(), &["solve", "-n", "12", "--symmetric", "r90"], 10);
+    let drawn = assert_solution(&r.stdout, 12, false);
+    let set: BTreeSet<Cell> = drawn.queens.iter().copied().collect();
+    for &(r0, c0) in &drawn.queens {
+        assert!(
+            set.contains(&(c0, 11 - r0)),
+            "not r90-symmetric: {}",
+            r.stdout
+        );
+    }
+    // No 8-queens solution is r90-symmetric.
+    run_expect(dir.path(), &["solve", "-n", "8", "--symmetric", "r90"], 20);
+    // The exported CNF records the restriction.
+    let r = run_expect(
+        dir.path(),
+        &[
+            "encode",
+            "-n",
+            "6",
+            "--symmetric",
+            "r180",
+            "--break-symmetry",
+            "lex",
+            "-o",
+            "-",
+        ],
+        0,
+    );
+    assert!(r.stdout.contains("c symmetric r180\n"));
+    assert_one_line_error(
+        dir.path(),
+        &["count", "-n", "8", "--symmetric", "r45"],
+        &["r45"],
+    );
+    assert_one_line_error(
+        dir.path(),
+        &["count", "-n", "8", "--break-symmetry", "magic"],
+        &["magic"],
+    );
+}

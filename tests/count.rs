@@ -309,3 +309,72 @@ fn backtrack_engine_rejects_boards_beyond_64() {
     let e = backtrack::count(&Instance::plain(65), QUEEN, &[Symmetry::Id], 1).unwrap_err();
     assert!(e.to_string().contains("n <= 64"));
 }
+
+#[test]
+fn lex_leader_counts_classes() {
+    use queens_sat::count::count_lex_leaders;
+    for (n, _, unique, _, _) in &QUEENS[..10] {
+        for amo in [AmoKind::Sequential, AmoKind::Product] {
+            let c = count_lex_leaders(&Instance::plain(*n), QUEEN, amo, 2).unwrap();
+            assert_eq!(c, *unique, "queens n={n} amo={amo}");
+        }
+    }
+    for (n, _, unique) in &AMAZONS[9..12] {
+        let c = count_lex_leaders(&Instance::plain(*n), AMAZON, AmoKind::Product, 2).unwrap();
+        assert_eq!(c, *unique, "amazons n={n}");
+    }
+    // Broken symmetry: the stabiliser shrinks, and the classes follow the oracle.
+    let mut inst = Instance::plain(6);
+    inst.blocked = vec![Cell::new(0, 1), Cell::new(5, 4)];
+    let sols = oracle_solutions(&inst, false);
+    let classes = oracle_classes(&sols, 6, &oracle_group(&inst));
+    assert_eq!(
+        count_lex_leaders(&inst, QUEEN, AmoKind::Product, 2).unwrap(),
+        classes as u64
+    );
+}
+
+/// The exported lex-leader CNF, read back as DIMACS text and model-counted with projection on
+/// the `c p show` variables, has exactly one model per class.
+#[test]
+fn exported_lex_leader_cnf_counts_classes() {
+    use queens_sat::encode::EncodeOptions;
+    use queens_sat::encode::lex::SymmetrySet;
+    use queens_sat::pipeline::write_cnf;
+    use queens_sat::presolve::Problem;
+    use varisat::ExtendFormula;
+    for (n, _, unique, _, _) in &QUEENS[..8] {
+        let inst = Instance::plain(*n);
+        let problem = Problem::presolve(&inst, QUEEN).unwrap();
+        let options = EncodeOptions {
+            amo: AmoKind::Sequential,
+            symmetric: None,
+            lex_leader: SymmetrySet::of(&stabiliser(&inst, &QUEEN)),
+        };
+        let (bytes, _) = write_cnf(Vec::new(), &problem, options, None).unwrap();
+        let text = String::from_utf8(bytes).unwrap();
+        let show: Vec<isize> = text
+            .lines()
+            .find_map(|l| l.strip_prefix("c p show"))
+            .unwrap()
+            .split_whitespace()
+            .map(|t| t.parse().unwrap())
+            .filter(|&v| v != 0)
+            .collect();
+        assert_eq!(show.len() as u32, n * n);
+        let mut solver = varisat::Solver::new();
+        solver.add_dimacs_cnf(text.as_bytes()).unwrap();
+        let mut models = 0;
+        while solver.solve().unwrap() {
+            models += 1;
+            let model = solver.model().unwrap();
+            let block: Vec<varisat::Lit> = model
+                .iter()
+                .filter(|l| show.contains(&l.var().to_dimacs()))
+                .map(|&l| !l)
+                .collect();
+            solver.add_clause(&block);
+        }
+        assert_eq!(models, *unique, "lex-leader models for n={n}");
+    }
+}

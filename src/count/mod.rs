@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use crate::encode::EncodeOptions;
 use crate::encode::amo::AmoKind;
+use crate::encode::lex::SymmetrySet;
 use crate::error::{Error, Result};
 use crate::instance::Instance;
 use crate::piece::Piece;
@@ -82,6 +83,7 @@ pub fn count_with_progress(
                 let options = EncodeOptions {
                     amo,
                     symmetric: (g != Symmetry::Id).then_some(g),
+                    lex_leader: SymmetrySet::default(),
                 };
                 sat::count(instance, piece, options, &group, jobs, progress)
             })
@@ -116,6 +118,7 @@ pub fn count_symmetric(
         EncodeOptions {
             amo,
             symmetric: Some(g),
+            lex_leader: SymmetrySet::default(),
         },
         &stabiliser(instance, &piece),
         jobs,
@@ -128,4 +131,21 @@ pub fn timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
     let t = Instant::now();
     let v = f();
     (v, t.elapsed().as_secs_f64())
+}
+
+/// Counts one board per class modulo the instance's stabiliser directly, through lex-leader
+/// constraints (`count --break-symmetry lex`); equals [`Counts::unique`].
+pub fn count_lex_leaders(
+    instance: &Instance,
+    piece: Piece,
+    amo: AmoKind,
+    jobs: usize,
+) -> Result<u64> {
+    let options = EncodeOptions {
+        amo,
+        symmetric: None,
+        lex_leader: SymmetrySet::of(&stabiliser(instance, &piece)),
+    };
+    // No cube merging: lex-leader constraints are not symmetric themselves.
+    sat::count(instance, piece, options, &[], jobs, &|_, _| {})
 }

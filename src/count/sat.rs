@@ -109,9 +109,9 @@ fn cube_classes(
     options: EncodeOptions,
 ) -> Vec<(Instance, u64)> {
     let n = instance.n;
-    let usable: Vec<Symmetry> = group
-        .iter()
-        .copied()
+    // The identity is always usable: with it alone every cube is its own class.
+    let usable: Vec<Symmetry> = std::iter::once(Symmetry::Id)
+        .chain(group.iter().copied())
         .filter(|&g| options.symmetric.is_none_or(|s| commutes(g, s, n)))
         .collect();
     let base = instance.placed.len();

@@ -11,6 +11,7 @@
 
 pub mod amo;
 pub mod dimacs;
+pub mod lex;
 mod sink;
 pub mod symmetric;
 
@@ -119,6 +120,8 @@ pub struct EncodeOptions {
     pub amo: AmoKind,
     /// `--symmetric`: only boards this element maps to themselves.
     pub symmetric: Option<Symmetry>,
+    /// `--break-symmetry lex`: keep one board per class under this group (lex-leader).
+    pub lex_leader: lex::SymmetrySet,
 }
 
 impl From<AmoKind> for EncodeOptions {
@@ -126,6 +129,7 @@ impl From<AmoKind> for EncodeOptions {
         EncodeOptions {
             amo,
             symmetric: None,
+            lex_leader: lex::SymmetrySet::default(),
         }
     }
 }
@@ -147,6 +151,7 @@ pub struct Encoder<'a> {
     problem: &'a Problem,
     amo: AmoKind,
     symmetric: Option<Symmetry>,
+    lex_leader: lex::SymmetrySet,
 }
 
 impl<'a> Encoder<'a> {
@@ -156,12 +161,20 @@ impl<'a> Encoder<'a> {
             problem,
             amo,
             symmetric: None,
+            lex_leader: lex::SymmetrySet::default(),
         }
     }
 
     /// An encoder for `problem` with `options`.
     pub fn with_options(problem: &'a Problem, options: EncodeOptions) -> Encoder<'a> {
-        Encoder::new(problem, options.amo).with_symmetry(options.symmetric)
+        let mut e = Encoder::new(problem, options.amo).with_symmetry(options.symmetric);
+        e.lex_leader = options.lex_leader;
+        e
+    }
+
+    /// The group whose lex-leader constraints are emitted (empty: none).
+    pub fn lex_leader(&self) -> lex::SymmetrySet {
+        self.lex_leader
     }
 
     /// Restricts the models to boards that `g` maps to themselves (`--symmetric`), through CNF
@@ -216,6 +229,14 @@ impl<'a> Encoder<'a> {
         let leaps = self.leap_pairs(|_, _| ());
         s.clauses += leaps;
         s.literals += 2 * leaps;
+        if !self.lex_leader.is_empty() {
+            let mut sink = StatsSink::default();
+            let mut vars = VarAlloc::new(0);
+            lex::encode(p, self.lex_leader, &mut vars, &mut sink);
+            s.clauses += sink.stats.clauses;
+            s.literals += sink.stats.literals;
+            s.vars += vars.count() as u64;
+        }
         if let Some(g) = self.symmetric {
             let feasible = symmetric::for_each_clause(p, g, |c| {
                 s.clauses += 1;
@@ -262,6 +283,7 @@ impl<'a> Encoder<'a> {
             amo.encode(lits, &mut vars, &mut counter);
         });
         self.leap_pairs(|a, b| counter.add_clause(&[Lit::neg(a), Lit::neg(b)]));
+        lex::encode(p, self.lex_leader, &mut vars, &mut counter);
         let mut total_vars = vars.count() as u64;
         if let Some(g) = self.symmetric
             && !symmetric::for_each_clause(p, g, |c| counter.add_clause(c))
