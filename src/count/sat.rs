@@ -22,7 +22,8 @@ use crate::solve::varisat_backend::VarisatSink;
 use crate::symmetry::Symmetry;
 
 /// Splits `instance` into cubes: completion instances that place one more piece per level on a
-/// free row or column, until there are at least `target` cubes or no free line is left. Cubes
+/// free row or column, until there are at least `target` cubes or half of the free rows carry a
+/// cube piece (the other half is always left to the solver). Cubes
 /// that presolve proves empty are dropped; the cubes partition the solutions.
 ///
 /// Lines are taken from the border inwards and in symmetric order (row 0, last row, column 0,
@@ -30,6 +31,11 @@ use crate::symmetry::Symmetry;
 /// onto itself and symmetric cubes can be counted once (see `cube_classes`).
 pub fn cubes(instance: &Instance, piece: Piece, target: usize) -> Result<Vec<Instance>> {
     let n = instance.n;
+    let base = instance.placed.len();
+    let max_depth = {
+        let held: std::collections::HashSet<u32> = instance.placed.iter().map(|c| c.row).collect();
+        (n as usize - held.len()) / 2
+    };
     let mut level = vec![instance.clone()];
     loop {
         if level.len() >= target {
@@ -58,6 +64,8 @@ pub fn cubes(instance: &Instance, piece: Piece, target: usize) -> Result<Vec<Ins
                 )
                 .min_by_key(|&(key, _)| key)
                 .map(|(_, line)| line);
+            // Leave at least half of the free rows to the solver.
+            let line = line.filter(|_| inst.placed.len() - base < max_depth);
             match line {
                 Some((is_row, i)) => {
                     expanded = true;
