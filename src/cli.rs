@@ -49,6 +49,14 @@ pub struct InstanceSpec {
     pub piece: String,
 }
 
+/// The exit code for an error: 130 (128 + SIGINT) after an interrupt, 1 otherwise.
+pub fn exit_code(e: &Error) -> u8 {
+    match e {
+        Error::Interrupted => 130,
+        _ => 1,
+    }
+}
+
 /// Restores the default SIGPIPE action, so `queens-sat ... | head` ends quietly like any Unix
 /// filter instead of failing on a broken pipe.
 pub fn restore_sigpipe() {
@@ -56,6 +64,8 @@ pub fn restore_sigpipe() {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+    // SIGINT / SIGTERM stop long work cleanly (see crate::interrupt).
+    let _ = crate::interrupt::install();
 }
 
 /// How the user asked to encode.

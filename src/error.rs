@@ -27,6 +27,8 @@ pub enum Error {
     Solver(String),
     /// An instance too large to encode (variable count beyond DIMACS' 32-bit range, etc.).
     TooLarge(String),
+    /// SIGINT or SIGTERM arrived; the work was stopped cleanly.
+    Interrupted,
 }
 
 impl Error {
@@ -74,6 +76,7 @@ impl fmt::Display for Error {
             Error::Io { path, source } => write!(f, "{path}: {source}"),
             Error::Solver(m) => write!(f, "solver fault: {m}"),
             Error::TooLarge(m) => write!(f, "too large: {m}"),
+            Error::Interrupted => write!(f, "interrupted; nothing was left half-written"),
         }
     }
 }

@@ -31,5 +31,6 @@ pub use error::{Error, Result};
 pub mod bench;
 pub mod cli;
 pub mod count;
+pub mod interrupt;
 pub mod progress;
 pub mod symmetry;

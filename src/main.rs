@@ -207,7 +207,7 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(e) => {
             eprintln!("queens-sat: error: {e}");
-            ExitCode::from(1)
+            ExitCode::from(cli::exit_code(&e))
         }
     }
 }

@@ -46,7 +46,13 @@ pub fn write_cnf<W: Write>(
     let mut writer = DimacsWriter::new(w);
     write_header(&mut writer, &encoder, instance_name, &stats);
     let emitted = encoder.encode(&mut writer);
-    let (w, _, bytes) = writer.finish().map_err(|e| Error::io("<cnf output>", e))?;
+    let (w, _, bytes) = writer.finish().map_err(|e| {
+        if e.kind() == std::io::ErrorKind::Interrupted {
+            Error::Interrupted
+        } else {
+            Error::io("<cnf output>", e)
+        }
+    })?;
     if emitted != stats {
         return Err(Error::Solver(format!(
             "internal error: header announced {stats:?} but the encoder emitted {emitted:?}"
@@ -204,6 +210,7 @@ pub fn solve(
             Status::Sat(board)
         }
         Answer::Unsat => Status::Unsat,
+        Answer::Unknown(_) if crate::interrupt::interrupted() => return Err(Error::Interrupted),
         Answer::Unknown(why) => Status::Unknown(why),
     };
     Ok(SolveReport {

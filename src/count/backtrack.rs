@@ -162,6 +162,9 @@ pub fn count(instance: &Instance, piece: Piece, group: &[Symmetry], jobs: usize)
                     loop {
                         let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         let Some(&c) = first.get(i) else { break };
+                        if crate::interrupt::interrupted() {
+                            break;
+                        }
                         let mut a = allowed.clone();
                         a[0] = 1u64 << c;
                         let mut s = mk(a);
@@ -180,6 +183,9 @@ pub fn count(instance: &Instance, piece: Piece, group: &[Symmetry], jobs: usize)
             .map(|h| h.join().expect("backtrack worker"))
             .collect()
     });
+    if crate::interrupt::interrupted() {
+        return Err(Error::Interrupted);
+    }
     let mut tally = Tally {
         total: 0,
         fixed: vec![0; group.len()],

@@ -44,6 +44,9 @@ pub fn cubes(instance: &Instance, piece: Piece, target: usize) -> Result<Vec<Ins
         let mut next = Vec::new();
         let mut expanded = false;
         for inst in level {
+            if crate::interrupt::interrupted() {
+                return Err(crate::error::Error::Interrupted);
+            }
             let problem = Problem::presolve(&inst, piece)?;
             if problem.unsat.is_some() {
                 continue;
@@ -216,6 +219,9 @@ pub fn count(
                         let Some(cube) = cubes.get(i) else {
                             return Ok(());
                         };
+                        if crate::interrupt::interrupted() {
+                            return Err(crate::error::Error::Interrupted);
+                        }
                         let (cube, weight) = cube;
                         total.fetch_add(
                             weight * count_cube(cube, piece, options)?,

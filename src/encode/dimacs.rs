@@ -53,6 +53,9 @@ impl<W: Write> DimacsWriter<W> {
     }
 
     fn flush_buf(&mut self) {
+        if self.error.is_none() && crate::interrupt::interrupted() {
+            self.error = Some(io::Error::new(io::ErrorKind::Interrupted, "interrupted"));
+        }
         if self.error.is_none()
             && let Err(e) = self.out.write_all(&self.buf)
         {
@@ -83,6 +86,10 @@ impl<W: Write> DimacsWriter<W> {
 }
 
 impl<W: Write> ClauseSink for DimacsWriter<W> {
+    fn stopped(&self) -> bool {
+        self.error.is_some()
+    }
+
     #[inline]
     fn add_clause(&mut self, lits: &[Lit]) {
         // itoa formats on the stack; measured faster than formatting in place into a resized

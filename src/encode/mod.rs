@@ -277,6 +277,9 @@ impl<'a> Encoder<'a> {
         let mut vars = VarAlloc::new(p.num_cells() as u32);
         let amo = self.amo;
         self.for_each_line(|exactly_one, lits| {
+            if counter.stopped() {
+                return; // the sink failed: the caller reports its error
+            }
             if exactly_one {
                 counter.add_clause(lits);
             }
@@ -373,6 +376,10 @@ struct Counting<'s, S: ClauseSink + ?Sized> {
 }
 
 impl<S: ClauseSink + ?Sized> ClauseSink for Counting<'_, S> {
+    fn stopped(&self) -> bool {
+        self.inner.stopped()
+    }
+
     #[inline]
     fn add_clause(&mut self, lits: &[Lit]) {
         self.stats.clauses += 1;

@@ -10,6 +10,12 @@ use super::{Lit, Stats};
 pub trait ClauseSink {
     /// Adds one clause (a disjunction of `lits`).
     fn add_clause(&mut self, lits: &[Lit]);
+
+    /// True once the sink cannot take more (an I/O error, an interrupt): the encoder then stops
+    /// early. Polled once per line, not per clause.
+    fn stopped(&self) -> bool {
+        false
+    }
 }
 
 /// Counts clauses and literals without storing anything.
@@ -51,5 +57,9 @@ impl<S: ClauseSink + ?Sized> ClauseSink for &mut S {
     #[inline]
     fn add_clause(&mut self, lits: &[Lit]) {
         (**self).add_clause(lits)
+    }
+
+    fn stopped(&self) -> bool {
+        (**self).stopped()
     }
 }

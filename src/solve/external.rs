@@ -214,6 +214,9 @@ impl ExternalSolver {
             if overflow.load(Ordering::Acquire) {
                 break Outcome::Overflow;
             }
+            if crate::interrupt::interrupted() {
+                break Outcome::Interrupted;
+            }
             if group.has_exited(&name)? {
                 break Outcome::Exited;
             }
@@ -233,6 +236,7 @@ impl ExternalSolver {
 
         match outcome {
             Outcome::Overflow => return Err(overflow_error(&name, cap)),
+            Outcome::Interrupted => return Err(Error::Interrupted),
             Outcome::TimedOut => {
                 let secs = self.timeout.unwrap_or_default().as_secs_f64();
                 return Ok(Answer::Unknown(format!("time limit of {secs} s reached")));
@@ -301,6 +305,7 @@ impl ExternalSolver {
 
 /// Why the wait loop stopped.
 enum Outcome {
+    Interrupted,
     Exited,
     TimedOut,
     Overflow,

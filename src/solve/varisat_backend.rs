@@ -91,24 +91,44 @@ pub fn solve(
         let solve = t1.elapsed().as_secs_f64();
         (answer, Timing { encode, solve })
     };
-    match timeout {
-        None => job(problem),
-        Some(limit) => {
-            let (tx, rx) = mpsc::channel();
-            let owned = problem.clone();
-            let started = Instant::now();
-            std::thread::spawn(move || {
-                let _ = tx.send(job(&owned));
-            });
-            rx.recv_timeout(limit).unwrap_or_else(|_| {
-                (
-                    Answer::Unknown(format!("time limit of {} s reached", limit.as_secs_f64())),
-                    Timing {
-                        encode: 0.0,
-                        solve: started.elapsed().as_secs_f64(),
-                    },
-                )
-            })
+    // The search runs on its own thread so that this one can notice the time limit and
+    // SIGINT / SIGTERM (crate::interrupt) while varisat, which has no interrupt, keeps going.
+    let (tx, rx) = mpsc::channel();
+    let owned = problem.clone();
+    let started = Instant::now();
+    std::thread::spawn(move || {
+        let _ = tx.send(job(&owned));
+    });
+    let unknown = |why: String| {
+        (
+            Answer::Unknown(why),
+            Timing {
+                encode: 0.0,
+                solve: started.elapsed().as_secs_f64(),
+            },
+        )
+    };
+    loop {
+        let slice = Duration::from_millis(50);
+        let wait = match timeout {
+            Some(limit) => match limit.checked_sub(started.elapsed()) {
+                Some(left) => left.min(slice),
+                None => {
+                    return unknown(format!("time limit of {} s reached", limit.as_secs_f64()));
+                }
+            },
+            None => slice,
+        };
+        match rx.recv_timeout(wait) {
+            Ok(result) => return result,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if crate::interrupt::interrupted() {
+                    return unknown("interrupted".into());
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return unknown("the solver thread failed".into());
+            }
         }
     }
 }

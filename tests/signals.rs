@@ -1,0 +1,144 @@
+//! SIGINT / SIGTERM: every long command stops cleanly with exit 130, leaves no partial file at
+//! the target path (an old file there stays intact), no temp files, and no solver processes.
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_queens-sat");
+
+fn spawn(dir: &Path, args: &[&str]) -> Child {
+    Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn queens-sat")
+}
+
+/// Sends `sig` after `after`, then waits (at most 10 s) and returns (exit code, stderr, elapsed
+/// since the signal).
+fn interrupt(mut child: Child, after: Duration, sig: i32) -> (i32, String, Duration) {
+    std::thread::sleep(after);
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "finished before the signal: pick a longer job"
+    );
+    unsafe {
+        libc::kill(child.id() as i32, sig);
+    }
+    let t = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            let mut err = String::new();
+            use std::io::Read;
+            child
+                .stderr
+                .take()
+                .unwrap()
+                .read_to_string(&mut err)
+                .unwrap();
+            return (status.code().unwrap_or(-1), err, t.elapsed());
+        }
+        if t.elapsed() > Duration::from_secs(10) {
+            let _ = child.kill();
+            panic!("did not stop within 10 s of the signal");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+fn leftovers(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect()
+}
+
+#[test]
+fn interrupted_encode_keeps_the_old_file_and_leaves_no_temp() {
+    for sig in [libc::SIGINT, libc::SIGTERM] {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("big.cnf");
+        std::fs::write(&target, "old content\n").unwrap();
+        // Pairwise n = 500 is ~4 GB of DIMACS: far longer than the signal delay.
+        let child = spawn(
+            dir.path(),
+            &["encode", "-n", "500", "--amo", "pairwise", "-o", "big.cnf"],
+        );
+        let (code, err, took) = interrupt(child, Duration::from_millis(400), sig);
+        assert_eq!(code, 130, "signal {sig}: {err}");
+        assert!(err.contains("interrupted"), "{err}");
+        assert!(took < Duration::from_secs(3), "took {took:?}");
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "old content\n");
+        assert_eq!(leftovers(dir.path()), Vec::<String>::new());
+    }
+}
+
+#[test]
+fn interrupted_in_process_solve_and_count_stop_quickly() {
+    let dir = tempfile::tempdir().unwrap();
+    // Sequential n = 1000 takes about a minute in varisat.
+    let child = spawn(dir.path(), &["solve", "-n", "1000", "--amo", "sequential"]);
+    let (code, err, took) = interrupt(child, Duration::from_millis(500), libc::SIGINT);
+    assert_eq!(code, 130, "{err}");
+    assert!(took < Duration::from_secs(2), "took {took:?}");
+    // Counting 16-queens through SAT takes minutes.
+    let child = spawn(dir.path(), &["count", "-n", "16"]);
+    let (code, err, took) = interrupt(child, Duration::from_millis(500), libc::SIGTERM);
+    assert_eq!(code, 130, "{err}");
+    assert!(took < Duration::from_secs(3), "took {took:?}");
+}
+
+#[test]
+fn interrupted_external_solve_kills_the_solver() {
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("child.pid");
+    let script = dir.path().join("slow.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nsleep 1000 &\necho $! > {}\nwait\n",
+            pid_file.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let child = spawn(
+        dir.path(),
+        &["solve", "-n", "8", "--solver", script.to_str().unwrap()],
+    );
+    let (code, err, _) = interrupt(child, Duration::from_millis(600), libc::SIGINT);
+    assert_eq!(code, 130, "{err}");
+    let pid: i32 = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    // The solver's own child is gone (or a zombie waiting for init to reap it).
+    let deadline = Instant::now() + Duration::from_secs(3);
+    loop {
+        let alive = unsafe { libc::kill(pid, 0) } == 0;
+        let zombie = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .map(|s| {
+                s.rsplit(')')
+                    .next()
+                    .unwrap_or("")
+                    .trim_start()
+                    .starts_with('Z')
+            })
+            .unwrap_or(true);
+        if !alive || zombie {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "solver child {pid} still running"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
