@@ -273,7 +273,7 @@ pub fn read_header(file: &str, input: impl BufRead) -> Result<Header> {
     let mut excluded = Vec::new();
     let mut unsat = None;
     let mut row_major = None;
-    let mut rows: Vec<(usize, u32, Vec<u32>)> = Vec::new();
+    let mut rows: Vec<(usize, u32, Vec<(u32, u32)>)> = Vec::new();
     let mut declared_cells = None;
     let mut pcnf = None;
     for (i, line) in input.lines().enumerate() {
@@ -364,19 +364,21 @@ pub fn read_header(file: &str, input: impl BufRead) -> Result<Header> {
                 declared_cells = Some(val.parse::<u64>().map_err(|_| bad("cell count"))?);
             }
             "row" => {
+                // Kept as ranges until the board size and cell count are known, so a hostile
+                // header cannot make us allocate more than the cells it declares.
                 let (r, spec) = val.split_once(' ').ok_or_else(|| bad("row map"))?;
-                let mut cols = Vec::new();
+                let mut ranges: Vec<(u32, u32)> = Vec::new();
                 for part in spec.split(',') {
                     let (a, b) = match part.split_once('-') {
                         Some((a, b)) => (num(a, "row map")?, num(b, "row map")?),
                         None => (num(part, "row map")?, num(part, "row map")?),
                     };
-                    if a > b || cols.last().is_some_and(|&l| l >= a) {
+                    if a > b || ranges.last().is_some_and(|&(_, l)| l >= a) {
                         return Err(bad("row map (columns must ascend)"));
                     }
-                    cols.extend(a..=b);
+                    ranges.push((a, b));
                 }
-                rows.push((ln, num(r, "row map")?, cols));
+                rows.push((ln, num(r, "row map")?, ranges));
             }
             _ => {} // other comments (p show, notes) are ignored
         }
@@ -412,28 +414,33 @@ pub fn read_header(file: &str, input: impl BufRead) -> Result<Header> {
         true => VarMap::row_major(n),
         false => {
             let mut per_row = vec![Vec::new(); n as usize];
-            for (ln, r, cols) in rows {
-                if r >= n || cols.last().is_some_and(|&c| c >= n) {
+            let listed: u64 = rows
+                .iter()
+                .flat_map(|(_, _, ranges)| ranges.iter().map(|&(a, b)| (b - a) as u64 + 1))
+                .sum();
+            if Some(listed) != declared_cells || listed > num_vars {
+                return Err(Error::parse_file(
+                    file,
+                    format!(
+                        "row maps list {listed} cells but 'c cells' says {} and 'p cnf' {num_vars} variables",
+                        declared_cells.unwrap_or(0)
+                    ),
+                ));
+            }
+            for (ln, r, ranges) in rows {
+                if r >= n || ranges.last().is_some_and(|&(_, c)| c >= n) {
                     return Err(Error::parse(
                         file,
                         ln,
                         format!("row map for row {r} is outside the board"),
                     ));
                 }
-                per_row[r as usize] = cols;
+                if !per_row[r as usize].is_empty() {
+                    return Err(Error::parse(file, ln, format!("row {r} is mapped twice")));
+                }
+                per_row[r as usize] = ranges.iter().flat_map(|&(a, b)| a..=b).collect();
             }
-            let map = VarMap::from_rows(n, per_row);
-            if Some(map.num_cells()) != declared_cells {
-                return Err(Error::parse_file(
-                    file,
-                    format!(
-                        "row maps list {} cells but 'c cells' says {}",
-                        map.num_cells(),
-                        declared_cells.unwrap_or(0)
-                    ),
-                ));
-            }
-            map
+            VarMap::from_rows(n, per_row)
         }
     };
     if varmap.num_cells() > num_vars && unsat.is_none() {
