@@ -1693,3 +1693,15 @@ fn symmetric_and_lex_leader_flags() {
         &["magic"],
     );
 }
+
+#[test]
+fn oversized_in_process_solve_is_refused_up_front() {
+    let dir = tempdir();
+    let t = std::time::Instant::now();
+    let msg = assert_one_line_error(
+        dir.path(),
+        &["solve", "-n", "1500", "--amo", "pairwise"],
+        &["needs an estimated", "GB", "available"],
+    );
+    assert!(t.elapsed().as_secs() < 5, "refusal must come before any allocation: {msg}");
+}
