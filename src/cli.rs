@@ -265,6 +265,7 @@ fn report(
     solver: &str,
     stats: (u64, u64),
     seconds: (f64, f64),
+    certificate: Option<&crate::certify::Certificate>,
     format: OutputFormat,
 ) -> ExitCode {
     let obstacles: Obstacles = instance.obstacles();
@@ -296,6 +297,9 @@ fn report(
             if let Status::Unknown(why) = status {
                 obj["reason"] = why.clone().into();
             }
+            if let Some(c) = certificate {
+                obj["certified"] = c.checker.clone().into();
+            }
             println!("{obj}");
         }
         OutputFormat::Text => {
@@ -308,8 +312,9 @@ fn report(
                     let _ = writeln!(out, "{label}");
                 }
             }
-            let why = match status {
-                Status::Unknown(w) => format!(" ({w})"),
+            let why = match (status, certificate) {
+                (Status::Unknown(w), _) => format!(" ({w})"),
+                (_, Some(c)) => format!(" (certified: {})", c.checker),
                 _ => String::new(),
             };
             eprintln!(
@@ -327,6 +332,7 @@ pub fn solve(
     enc: &EncodingSpec,
     solver: &str,
     timeout: Option<Duration>,
+    certify: bool,
     format: OutputFormat,
 ) -> Result<ExitCode> {
     let backend = backend(solver)?;
@@ -334,7 +340,12 @@ pub fn solve(
     let options = enc.options(&stabiliser(&instance, &piece))?;
     let amo = options.amo;
     let problem = Problem::new(&instance, piece, enc.presolve)?;
-    let r = pipeline::solve(&problem, options, &backend, timeout)?;
+    let r = pipeline::solve(
+        &problem,
+        options,
+        &backend,
+        pipeline::SolveSettings { timeout, certify },
+    )?;
     Ok(report(
         &r.status,
         &instance,
@@ -343,6 +354,7 @@ pub fn solve(
         &backend.name(),
         (r.stats.vars, r.stats.clauses),
         (r.encode_seconds, r.solve_seconds),
+        r.certificate.as_ref(),
         format,
     ))
 }
@@ -375,6 +387,7 @@ pub fn decode(cnf: &Path, model: &Path, format: OutputFormat) -> Result<ExitCode
         "external",
         (header.num_vars, header.num_clauses),
         (0.0, 0.0),
+        None,
         format,
     ))
 }

@@ -29,6 +29,7 @@ pub mod verify;
 
 pub use error::{Error, Result};
 pub mod bench;
+pub mod certify;
 pub mod cli;
 pub mod count;
 pub mod interrupt;

@@ -104,6 +104,10 @@ enum Command {
         /// Give up after this many seconds (UNKNOWN, exit 1).
         #[arg(long, value_name = "SECS")]
         timeout: Option<f64>,
+        /// Accept UNSAT only with a checked refutation (varisat self-checking, or a DRAT proof
+        /// from cadical / kissat checked in-process).
+        #[arg(long)]
+        certify: bool,
         /// Output format.
         #[arg(long, value_enum, default_value = "text")]
         format: OutputFormat,
@@ -176,10 +180,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             enc,
             solver,
             timeout,
+            certify,
             format,
         } => {
             let timeout = timeout.map(cli::parse_timeout).transpose()?;
-            cli::solve(&inst.spec(), &enc.spec(), &solver, timeout, format)
+            cli::solve(&inst.spec(), &enc.spec(), &solver, timeout, certify, format)
         }
         Command::Decode { cnf, model, format } => cli::decode(&cnf, &model, format),
         Command::Verify {

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::board::Board;
+use crate::certify::Certificate;
 use crate::decode::decode;
 use crate::encode::dimacs::{DimacsWriter, write_header};
 use crate::encode::{EncodeOptions, Encoder, Stats};
@@ -150,6 +151,26 @@ pub struct SolveReport {
     pub encode_seconds: f64,
     /// Time in the solver (seconds).
     pub solve_seconds: f64,
+    /// For a certified UNSAT (`--certify`): who checked the refutation.
+    pub certificate: Option<Certificate>,
+}
+
+/// How to run a solve: a time limit and whether UNSAT must come with a checked proof.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SolveSettings {
+    /// Give up (UNKNOWN) after this long.
+    pub timeout: Option<Duration>,
+    /// `--certify`: accept UNSAT only with a checked refutation.
+    pub certify: bool,
+}
+
+impl From<Option<Duration>> for SolveSettings {
+    fn from(timeout: Option<Duration>) -> SolveSettings {
+        SolveSettings {
+            timeout,
+            certify: false,
+        }
+    }
 }
 
 /// Encodes `problem`, solves it with `backend` within `timeout`, decodes and verifies the model.
@@ -158,24 +179,38 @@ pub fn solve(
     problem: &Problem,
     options: impl Into<EncodeOptions>,
     backend: &Backend,
-    timeout: Option<Duration>,
+    settings: impl Into<SolveSettings>,
 ) -> Result<SolveReport> {
     let options = options.into();
+    let SolveSettings { timeout, certify } = settings.into();
     let t0 = Instant::now();
     let encoder = Encoder::with_options(problem, options);
     let stats = encoder.stats()?;
     if problem.unsat.is_some() {
+        if certify && problem.presolved {
+            // Presolve's argument is not a checked proof: refute the full encoding instead.
+            let full = Problem::full(&problem.instance, problem.piece)?;
+            return solve(&full, options, backend, SolveSettings { timeout, certify });
+        }
         return Ok(SolveReport {
             status: Status::Unsat,
             stats,
             encode_seconds: t0.elapsed().as_secs_f64(),
             solve_seconds: 0.0,
+            certificate: None,
         });
     }
+    let mut certificate = None;
     let (answer, encode_seconds, solve_seconds) = match backend {
         Backend::Varisat => {
             check_memory(&stats)?;
-            let (answer, timing) = varisat_backend::solve(problem, options, timeout);
+            let (answer, timing) = varisat_backend::solve(problem, options, timeout, certify);
+            if certify && answer == Answer::Unsat {
+                certificate = Some(Certificate {
+                    checker: "varisat self-checking proof (varisat-checker)".into(),
+                    steps: 0,
+                });
+            }
             (answer, timing.encode, timing.solve)
         }
         Backend::External(ext) => {
@@ -190,7 +225,19 @@ pub fn solve(
             if timeout.is_some() {
                 ext.timeout = timeout;
             }
+            if certify {
+                if !ext.writes_drat() {
+                    return Err(Error::Usage(format!(
+                        "--certify with an external solver needs one that writes DRAT proofs (cadical, kissat), not {}",
+                        ext.name()
+                    )));
+                }
+                ext.proof = Some(dir.path().join("proof.drat"));
+            }
             let answer = ext.solve_file(&cnf, stats.vars as usize)?;
+            if let (true, Answer::Unsat, Some(proof)) = (certify, &answer, &ext.proof) {
+                certificate = Some(crate::certify::check_drat(problem, options, proof)?);
+            }
             (answer, enc, t1.elapsed().as_secs_f64())
         }
     };
@@ -219,6 +266,7 @@ pub fn solve(
         stats,
         encode_seconds,
         solve_seconds,
+        certificate,
     })
 }
 

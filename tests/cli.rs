@@ -1703,5 +1703,73 @@ fn oversized_in_process_solve_is_refused_up_front() {
         &["solve", "-n", "1500", "--amo", "pairwise"],
         &["needs an estimated", "GB", "available"],
     );
-    assert!(t.elapsed().as_secs() < 5, "refusal must come before any allocation: {msg}");
+    assert!(
+        t.elapsed().as_secs() < 5,
+        "refusal must come before any allocation: {msg}"
+    );
+}
+
+#[test]
+fn certified_unsat() {
+    let dir = tempdir();
+    let r = run_expect(dir.path(), &["solve", "-n", "3", "--certify"], 20);
+    assert!(
+        r.stderr.contains("certified: varisat self-checking"),
+        "{}",
+        r.stderr
+    );
+    // Presolve's UNSAT (two pre-placed queens on a diagonal) is re-proved on the full encoding.
+    let inst = write(dir.path(), "diag.txt", "Q...\n.Q..\n....\n....\n");
+    let r = run_expect(
+        dir.path(),
+        &["solve", "--instance", inst.to_str().unwrap(), "--certify"],
+        20,
+    );
+    assert!(r.stderr.contains("certified"), "{}", r.stderr);
+    if have_solver("cadical") {
+        let r = run_expect(
+            dir.path(),
+            &[
+                "solve",
+                "-n",
+                "9",
+                "--piece",
+                "amazon",
+                "--solver",
+                "cadical",
+                "--certify",
+                "--format",
+                "json",
+            ],
+            20,
+        );
+        let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap();
+        assert_eq!(v["certified"], "DRAT proof checked by dratify");
+    }
+    // A solver that claims UNSAT with a bogus proof: an error, never an UNSAT.
+    let liar = write_executable(
+        dir.path(),
+        "cadical-liar",
+        "#!/bin/sh\n# args: --no-binary CNF PROOF\necho '1 0' > \"$3\"\necho '0' >> \"$3\"\necho 's UNSATISFIABLE'\nexit 20\n",
+    );
+    let msg = assert_one_line_error(
+        dir.path(),
+        &[
+            "solve",
+            "-n",
+            "8",
+            "--solver",
+            liar.to_str().unwrap(),
+            "--certify",
+        ],
+        &["does not check"],
+    );
+    assert!(!msg.contains("UNSAT\n"));
+    if have_solver("minisat") {
+        assert_one_line_error(
+            dir.path(),
+            &["solve", "-n", "3", "--solver", "minisat", "--certify"],
+            &["DRAT"],
+        );
+    }
 }

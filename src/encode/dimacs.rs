@@ -273,7 +273,9 @@ pub fn read_header(file: &str, input: impl BufRead) -> Result<Header> {
     let mut excluded = Vec::new();
     let mut unsat = None;
     let mut row_major = None;
-    let mut rows: Vec<(usize, u32, Vec<(u32, u32)>)> = Vec::new();
+    // (line number, row, column ranges)
+    type RowRanges = (usize, u32, Vec<(u32, u32)>);
+    let mut rows: Vec<RowRanges> = Vec::new();
     let mut declared_cells = None;
     let mut pcnf = None;
     for (i, line) in input.lines().enumerate() {

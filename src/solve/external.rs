@@ -118,6 +118,9 @@ pub struct ExternalSolver {
     pub timeout: Option<Duration>,
     /// Cap on stdout (and on the result file); exceeding it kills the solver and is an error.
     pub max_output_bytes: u64,
+    /// Where to ask for a text DRAT proof (`--certify`): passed after the CNF, with
+    /// `--no-binary` before it (the cadical / kissat command line).
+    pub proof: Option<PathBuf>,
 }
 
 impl ExternalSolver {
@@ -132,7 +135,15 @@ impl ExternalSolver {
             convention,
             timeout: None,
             max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES,
+            proof: None,
         })
+    }
+
+    /// Whether the solver writes DRAT proofs with the cadical / kissat command line
+    /// (`--no-binary <cnf> <proof>`).
+    pub fn writes_drat(&self) -> bool {
+        let name = self.name();
+        name.contains("cadical") || name.contains("kissat")
     }
 
     /// The program's file name, used in messages.
@@ -171,7 +182,13 @@ impl ExternalSolver {
         let result_path = result_dir.as_ref().map(|d| d.path().join("result.txt"));
 
         let mut cmd = Command::new(&self.program);
+        if self.proof.is_some() {
+            cmd.arg("--no-binary");
+        }
         cmd.args(&self.args).arg(cnf);
+        if let Some(proof) = &self.proof {
+            cmd.arg(proof);
+        }
         if let Some(path) = &result_path {
             cmd.arg(path);
         }

@@ -38,8 +38,13 @@ impl ClauseSink for VarisatSink<'_, '_> {
 }
 
 /// Encodes into a fresh varisat solver, returning it with the variable count.
-pub fn load(encoder: &Encoder) -> (varisat::Solver<'static>, u64) {
+pub fn load(encoder: &Encoder, certify: bool) -> (varisat::Solver<'static>, u64) {
     let mut solver = varisat::Solver::new();
+    if certify {
+        // varisat-checker verifies every proof step as it is produced; a failure stops the
+        // solver with an error instead of an UNSAT.
+        solver.enable_self_checking();
+    }
     let stats = encoder.encode(&mut VarisatSink::new(&mut solver));
     (solver, stats.vars)
 }
@@ -81,10 +86,11 @@ pub fn solve(
     problem: &Problem,
     options: EncodeOptions,
     timeout: Option<Duration>,
+    certify: bool,
 ) -> (Answer, Timing) {
     let job = move |problem: &Problem| {
         let t0 = Instant::now();
-        let (solver, vars) = load(&Encoder::with_options(problem, options));
+        let (solver, vars) = load(&Encoder::with_options(problem, options), certify);
         let encode = t0.elapsed().as_secs_f64();
         let t1 = Instant::now();
         let answer = run(solver, vars);
