@@ -394,6 +394,11 @@ mod tests {
                         .unwrap()
                         .total;
                     assert_eq!(counted, sols.len() as u64, "n={n} seed={seed} d={d}");
+                    // The crate's independent backtracking counter agrees on the source.
+                    let source = count(&src, QUEEN, AmoKind::Product, Engine::Backtrack, 1)
+                        .unwrap()
+                        .total;
+                    assert_eq!(source, counted, "n={n} seed={seed} d={d}");
                     checked_sat += usize::from(!sols.is_empty());
                 }
             }
