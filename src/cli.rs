@@ -14,9 +14,12 @@ use crate::encode::amo::AmoKind;
 use crate::encode::dimacs::read_header;
 use crate::encode::lex::SymmetrySet;
 use crate::error::{Error, Result};
-use crate::instance::{Instance, Obstacles, read_instance_file};
+use crate::generate::Generator;
+use crate::generate::reduction::diagonals_to_completion;
+use crate::instance::write::write as write_instance;
+use crate::instance::{Format, Instance, Obstacles, read_instance_file};
 use crate::piece::Piece;
-use crate::pipeline::{self, Backend, Output, Status};
+use crate::pipeline::{self, Backend, Output, Status, write_atomic};
 use crate::presolve::Problem;
 use crate::solve::Answer;
 use crate::solve::external::ExternalSolver;
@@ -555,5 +558,181 @@ pub fn count(
 /// `queens-sat bench`.
 pub fn bench(quick: bool) -> Result<ExitCode> {
     crate::bench::run(quick)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Instance file format written by `generate` and `convert`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum InstanceFormat {
+    /// Board text (`Q` pre-placed, `x` blocked, `.` free).
+    Board,
+    /// csplib parameter file (`init` 0-based, `blocks` 1-based).
+    Param,
+}
+
+impl InstanceFormat {
+    fn format(self) -> Format {
+        match self {
+            InstanceFormat::Board => Format::Board,
+            InstanceFormat::Param => Format::Param,
+        }
+    }
+}
+
+/// Writes `text` to stdout (`None` or `-`) or atomically to a file.
+fn emit(text: &str, output: Option<&str>) -> Result<()> {
+    match output {
+        None | Some("-") => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(text.as_bytes())
+                .and_then(|()| out.flush())
+                .map_err(|e| Error::io("<stdout>", e))
+        }
+        Some(path) => {
+            let path = Path::new(path);
+            write_atomic(path, |f| {
+                f.write_all(text.as_bytes())
+                    .map_err(|e| Error::io(path.display().to_string(), e))
+            })
+        }
+    }
+}
+
+/// `queens-sat generate KIND`: one instance on stdout or in `output`. The diagonals kind
+/// always writes the excluded-diagonals format; the others `format`.
+pub fn generate(
+    generator: Generator,
+    n: u32,
+    seed: u64,
+    format: InstanceFormat,
+    output: Option<&str>,
+) -> Result<ExitCode> {
+    let instance = generator.instance(n, seed)?;
+    let command = match generator {
+        Generator::Completion { m } => format!("completion -n {n} -m {m}"),
+        Generator::Blocked { m, min_free } => {
+            format!("blocked -n {n} -m {m} --min-free {min_free}")
+        }
+        Generator::Diagonals { min_free, .. } => format!("diagonals -n {n} --min-free {min_free}"),
+        Generator::Plain => format!("plain -n {n}"),
+    };
+    let comment = format!(
+        "queens-sat {} generate {command} --seed {seed} (ChaCha8 seed {seed})",
+        env!("CARGO_PKG_VERSION")
+    );
+    let text = match generator {
+        Generator::Diagonals { .. } => {
+            let comment =
+                format!("{comment}\nevery prefix is an instance: --diags D takes the first D");
+            write_instance(&instance, Format::Diags, &comment)?
+        }
+        _ => write_instance(&instance, format.format(), &comment)?,
+    };
+    emit(&text, output)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What `queens-sat convert` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ConvertTarget {
+    /// Board text (excluded diagonals become blocked cells).
+    Board,
+    /// csplib parameter file (excluded diagonals become blocked cells).
+    Param,
+    /// The n-queens completion instance of the Gent-Jefferson-Nightingale reduction, as a
+    /// parameter file.
+    Completion,
+}
+
+/// `queens-sat convert`.
+pub fn convert(
+    instance: &Path,
+    diags: Option<usize>,
+    to: ConvertTarget,
+    output: Option<&str>,
+) -> Result<ExitCode> {
+    let source = read_instance_file(instance, diags)?;
+    let mut command = format!("convert --instance {}", instance.display());
+    if let Some(d) = diags {
+        command += &format!(" --diags {d}");
+    }
+    let version = env!("CARGO_PKG_VERSION");
+    let text = match to {
+        ConvertTarget::Board | ConvertTarget::Param => {
+            let (format, name) = if to == ConvertTarget::Board {
+                (Format::Board, "board")
+            } else {
+                (Format::Param, "param")
+            };
+            let comment = format!("queens-sat {version} {command} --to {name}");
+            write_instance(&source, format, &comment)?
+        }
+        ConvertTarget::Completion => {
+            let red = diagonals_to_completion(&source)?;
+            let free = red.instance.n as usize - red.instance.placed.len();
+            let comment = format!(
+                "queens-sat {version} {command} --to completion\n\
+                 n-queens completion reduction of Gent, Jefferson, Nightingale (JAIR 2017), csplib prob079 diagtoqueens.py\n\
+                 queens only; source cell (r,c) is cell (r+{},c) here; {free} queens left to place",
+                red.row_offset
+            );
+            eprintln!(
+                "converted n = {} to n = {}: {} pre-placed, {free} to place; source (r,c) = (r+{},c)",
+                source.n,
+                red.instance.n,
+                red.instance.placed.len(),
+                red.row_offset
+            );
+            write_instance(&red.instance, Format::Param, &comment)?
+        }
+    };
+    emit(&text, output)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `queens-sat suite`.
+pub fn suite(
+    recipe: &Path,
+    out_dir: Option<PathBuf>,
+    solve: Option<(&str, Option<Duration>)>,
+    jobs: Option<usize>,
+    plot: Option<PathBuf>,
+    force: bool,
+) -> Result<ExitCode> {
+    let solve = match solve {
+        Some((solver, timeout)) => Some((backend(solver)?, timeout)),
+        None => None,
+    };
+    let jobs = jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let options = crate::suite::Options {
+        out_dir,
+        solve,
+        jobs,
+        plot: plot.clone(),
+        force,
+        progress: true,
+    };
+    let s = crate::suite::run(recipe, &options)?;
+    eprintln!(
+        "{}: {} files, {} bytes; wrote {} ({} bytes) in {:.2}s, kept {} (sha256 unchanged)",
+        s.out_dir.display(),
+        s.files,
+        s.bytes,
+        s.written,
+        s.bytes_written,
+        s.write_seconds,
+        s.skipped
+    );
+    if options.solve.is_some() {
+        eprintln!(
+            "solved {} in {:.2}s; SAT {} UNSAT {} UNKNOWN {}",
+            s.solved, s.solve_seconds, s.statuses[0], s.statuses[1], s.statuses[2]
+        );
+    }
+    if let Some(p) = plot {
+        eprintln!("plot {}", p.display());
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -5,8 +5,11 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use queens_sat::Result;
-use queens_sat::cli::{self, EncodingSpec, InstanceSpec, OutputFormat};
+use queens_sat::cli::{
+    self, ConvertTarget, EncodingSpec, InstanceFormat, InstanceSpec, OutputFormat,
+};
 use queens_sat::count::Engine;
+use queens_sat::generate::Generator;
 
 #[derive(Parser)]
 #[command(
@@ -158,11 +161,117 @@ enum Command {
         #[arg(long, value_enum, default_value = "text")]
         format: OutputFormat,
     },
+    /// Write one random instance (csplib prob079/prob080 procedures, seeded ChaCha8): the same
+    /// command gives the same bytes on every run and machine.
+    Generate {
+        #[command(subcommand)]
+        kind: GenerateKind,
+    },
+    /// Rewrite an instance as board text or parameter file, or reduce excluded diagonals to
+    /// n-queens completion (Gent, Jefferson, Nightingale 2017).
+    Convert {
+        /// Instance file: board text, csplib param file, or excluded-diagonals file.
+        #[arg(long, value_name = "FILE")]
+        instance: PathBuf,
+        /// Take only the first D excluded diagonals of an excluded-diagonals file.
+        #[arg(long, value_name = "D")]
+        diags: Option<usize>,
+        /// Output: board, param, or completion (a parameter file; queens only).
+        #[arg(long, value_enum)]
+        to: ConvertTarget,
+        /// Output file (written atomically); `-` or none for stdout.
+        #[arg(short = 'o', long = "output", value_name = "PATH")]
+        output: Option<String>,
+    },
+    /// Generate a benchmark suite from a recipe: cnf-out/NAME/*.cnf and manifest.csv; optionally
+    /// solve every instance and plot the phase transition.
+    Suite {
+        /// The recipe, e.g. encodings/queens-amo.suite (format in encodings/README.md).
+        recipe: PathBuf,
+        /// Output folder (default cnf-out/NAME).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Solve every instance and record status and seconds (models are verified).
+        #[arg(long)]
+        solve: bool,
+        /// Solver for --solve: `varisat` or an external DIMACS solver name or path.
+        #[arg(long, default_value = "varisat", requires = "solve")]
+        solver: String,
+        /// Time limit per instance for --solve (UNKNOWN when reached).
+        #[arg(long, value_name = "SECS", requires = "solve")]
+        timeout: Option<f64>,
+        /// Worker threads for writing and solving (default: all cores).
+        #[arg(long, value_name = "J")]
+        jobs: Option<usize>,
+        /// Draw P(satisfiable) and median solve time per family to this SVG file.
+        #[arg(long, value_name = "FILE.svg")]
+        plot: Option<PathBuf>,
+        /// Regenerate and re-solve every file, even when its sha256 matches the manifest.
+        #[arg(long)]
+        force: bool,
+    },
     /// Benchmarks: DIMACS writing throughput and time to first solution.
     Bench {
         /// Smaller sizes, for a quick look.
         #[arg(long)]
         quick: bool,
+    },
+}
+
+#[derive(Args)]
+struct GenerateOutput {
+    /// Seed of the ChaCha8 generator.
+    #[arg(long)]
+    seed: u64,
+    /// Output file (written atomically); `-` or none for stdout.
+    #[arg(short = 'o', long = "output", value_name = "PATH")]
+    output: Option<String>,
+}
+
+#[derive(Subcommand)]
+enum GenerateKind {
+    /// M non-attacking pre-placed queens (prob079 queens-gen-fast.py).
+    Completion {
+        /// Board side.
+        #[arg(short = 'n')]
+        n: u32,
+        /// Pre-placed queens.
+        #[arg(short = 'm')]
+        m: u32,
+        #[command(flatten)]
+        out: GenerateOutput,
+        /// Instance format (param: init 0-based).
+        #[arg(long, value_enum, default_value = "param")]
+        format: InstanceFormat,
+    },
+    /// M blocked cells, at least K free cells in every row and column (prob080 blocked-gen.py).
+    Blocked {
+        /// Board side.
+        #[arg(short = 'n')]
+        n: u32,
+        /// Blocked cells.
+        #[arg(short = 'm')]
+        m: u32,
+        /// Free cells kept in every row and column.
+        #[arg(long, value_name = "K")]
+        min_free: u32,
+        #[command(flatten)]
+        out: GenerateOutput,
+        /// Instance format (param: blocks 1-based).
+        #[arg(long, value_enum, default_value = "param")]
+        format: InstanceFormat,
+    },
+    /// An ordered list of excluded diagonals, written as an excluded-diagonals file; its
+    /// prefixes are the instances (`--diags D`) (prob079 queens-diag-gen.py).
+    Diagonals {
+        /// Board side.
+        #[arg(short = 'n')]
+        n: u32,
+        /// Free cells kept in every row and column.
+        #[arg(long, value_name = "K")]
+        min_free: u32,
+        #[command(flatten)]
+        out: GenerateOutput,
     },
 }
 
@@ -201,6 +310,51 @@ fn run(cli: Cli) -> Result<ExitCode> {
             jobs,
             format,
         } => cli::count(&inst.spec(), &enc.spec(), engine, cross_check, jobs, format),
+        Command::Generate { kind } => {
+            let (generator, n, out, format) = match kind {
+                GenerateKind::Completion { n, m, out, format } => {
+                    (Generator::Completion { m }, n, out, format)
+                }
+                GenerateKind::Blocked {
+                    n,
+                    m,
+                    min_free,
+                    out,
+                    format,
+                } => (Generator::Blocked { m, min_free }, n, out, format),
+                GenerateKind::Diagonals { n, min_free, out } => (
+                    Generator::Diagonals {
+                        min_free,
+                        diags: None,
+                        to_completion: false,
+                    },
+                    n,
+                    out,
+                    InstanceFormat::Param,
+                ),
+            };
+            cli::generate(generator, n, out.seed, format, out.output.as_deref())
+        }
+        Command::Convert {
+            instance,
+            diags,
+            to,
+            output,
+        } => cli::convert(&instance, diags, to, output.as_deref()),
+        Command::Suite {
+            recipe,
+            out,
+            solve,
+            solver,
+            timeout,
+            jobs,
+            plot,
+            force,
+        } => {
+            let timeout = timeout.map(cli::parse_timeout).transpose()?;
+            let solve = solve.then_some((solver.as_str(), timeout));
+            cli::suite(&recipe, out, solve, jobs, plot, force)
+        }
         Command::Bench { quick } => cli::bench(quick),
     }
 }

@@ -12,6 +12,7 @@ use crate::piece::LineKind;
 mod board_text;
 mod diags;
 mod param;
+pub mod write;
 
 pub use board_text::parse_board;
 pub use diags::parse_diags;

@@ -1,0 +1,235 @@
+//! Writers for the three instance formats; what they write, the readers read back.
+//!
+//! - [`to_board`]: board text (`Q`, `x`, `.`), `#` comment lines first;
+//! - [`to_param`]: csplib / Essence' parameter file, `init` **0-based**, `blocks` **1-based**,
+//!   `$` comment lines first;
+//! - [`to_diags`]: csplib prob079 excluded-diagonals file, `#` comment lines first.
+//!
+//! Board text and parameter files cannot name a whole diagonal: excluded diagonals are written
+//! as the blocked cells they cover. Long lists wrap after [`PER_LINE`] pairs.
+
+use std::fmt::Write as _;
+
+use super::{Format, Instance};
+use crate::board::{Board, Cell};
+use crate::error::{Error, Result};
+use crate::piece::LineKind;
+
+/// Pairs per line in the lists of parameter and excluded-diagonals files.
+pub const PER_LINE: usize = 12;
+
+/// Writes `inst` in `format`, with `comment` as the first lines (each prefixed by the format's
+/// comment marker).
+pub fn write(inst: &Instance, format: Format, comment: &str) -> Result<String> {
+    match format {
+        Format::Board => Ok(to_board(inst, comment)),
+        Format::Param => Ok(to_param(inst, comment)),
+        Format::Diags => to_diags(inst, comment),
+    }
+}
+
+/// The unavailable cells of `inst` (blocked cells and cells of excluded diagonals), sorted
+/// row-major, without repeats.
+pub fn unavailable_cells(inst: &Instance) -> Vec<Cell> {
+    let n = inst.n;
+    let mut cells = inst.blocked.clone();
+    for e in &inst.excluded {
+        let key = i64::from(e.key);
+        for r in 0..i64::from(n) {
+            let c = match e.kind {
+                LineKind::AntiDiagonal => key - r,
+                _ => r - key + i64::from(n) - 1,
+            };
+            if (0..i64::from(n)).contains(&c) {
+                cells.push(Cell::new(r as u32, c as u32));
+            }
+        }
+    }
+    cells.sort_unstable();
+    cells.dedup();
+    cells
+}
+
+fn comment_lines(out: &mut String, marker: char, comment: &str) {
+    for line in comment.lines() {
+        let clean: String = line.chars().filter(|c| !c.is_control()).collect();
+        let _ = writeln!(out, "{marker} {clean}");
+    }
+}
+
+fn pairs(out: &mut String, items: impl ExactSizeIterator<Item = (i64, i64)>) {
+    out.push('[');
+    let len = items.len();
+    for (i, (a, b)) in items.enumerate() {
+        let _ = write!(out, "[{a},{b}]");
+        if i + 1 < len {
+            out.push(',');
+            if (i + 1) % PER_LINE == 0 {
+                out.push_str("\n  ");
+            }
+        }
+    }
+    out.push(']');
+}
+
+/// Board text: one row per line, `Q` pre-placed, `x` unavailable, `.` free.
+///
+/// ```
+/// use queens_sat::{board::Cell, instance::{Instance, write::to_board}};
+/// let inst = Instance { n: 3, placed: vec![Cell::new(0, 1)], blocked: vec![Cell::new(2, 2)], ..Instance::default() };
+/// assert_eq!(to_board(&inst, "demo"), "# demo\n.Q.\n...\n..x\n");
+/// ```
+pub fn to_board(inst: &Instance, comment: &str) -> String {
+    let mut out = String::new();
+    comment_lines(&mut out, '#', comment);
+    let unavailable: std::collections::HashSet<Cell> =
+        unavailable_cells(inst).into_iter().collect();
+    let board = Board::new(inst.n, inst.placed.clone());
+    out.push_str(&board.to_text(|c| unavailable.contains(&c)));
+    out
+}
+
+/// csplib parameter file: `letting n`, `letting init` (0-based `[row,col]`, in instance
+/// order; written when there are pre-placed queens or nothing else) and `letting blocks`
+/// (1-based, the unavailable cells row-major; written when there are any).
+///
+/// ```
+/// use queens_sat::{board::Cell, instance::{Instance, write::to_param}};
+/// let inst = Instance { n: 4, placed: vec![Cell::new(0, 1)], blocked: vec![Cell::new(3, 3)], ..Instance::default() };
+/// assert_eq!(to_param(&inst, ""), "letting n = 4\nletting init = [[0,1]]\nletting blocks = [[4,4]]\n");
+/// ```
+pub fn to_param(inst: &Instance, comment: &str) -> String {
+    let mut out = String::new();
+    comment_lines(&mut out, '$', comment);
+    let _ = writeln!(out, "letting n = {}", inst.n);
+    let unavailable = unavailable_cells(inst);
+    if !inst.placed.is_empty() || unavailable.is_empty() {
+        out.push_str("letting init = ");
+        pairs(
+            &mut out,
+            inst.placed
+                .iter()
+                .map(|c| (i64::from(c.row), i64::from(c.col))),
+        );
+        out.push('\n');
+    }
+    if !unavailable.is_empty() {
+        out.push_str("letting blocks = ");
+        pairs(
+            &mut out,
+            unavailable
+                .iter()
+                .map(|c| (i64::from(c.row) + 1, i64::from(c.col) + 1)),
+        );
+        out.push('\n');
+    }
+    out
+}
+
+/// csplib prob079 excluded-diagonals file: `n = N`, `numdiags = D`, `diags = [[k,t],...]` in
+/// instance order (`t = 1` sum diagonal `r + c = k`, `t = 0` difference diagonal
+/// `r - c = k - (n-1)`). Only instances with nothing but excluded diagonals can be written.
+///
+/// ```
+/// use queens_sat::instance::{parse_diags, write::to_diags};
+/// let text = "n = 5\nnumdiags = 2\ndiags = [[0,1],[4,0]]\n";
+/// assert_eq!(to_diags(&parse_diags("d", text, None).unwrap(), "").unwrap(), text);
+/// ```
+pub fn to_diags(inst: &Instance, comment: &str) -> Result<String> {
+    if !inst.placed.is_empty() || !inst.blocked.is_empty() {
+        return Err(Error::Usage(format!(
+            "an excluded-diagonals file cannot hold pre-placed queens or blocked cells ({} placed, {} blocked)",
+            inst.placed.len(),
+            inst.blocked.len()
+        )));
+    }
+    let mut out = String::new();
+    comment_lines(&mut out, '#', comment);
+    let _ = writeln!(out, "n = {}", inst.n);
+    let _ = writeln!(out, "numdiags = {}", inst.excluded.len());
+    out.push_str("diags = ");
+    pairs(
+        &mut out,
+        inst.excluded.iter().map(|e| {
+            let t = i64::from(e.kind == LineKind::AntiDiagonal);
+            (i64::from(e.key), t)
+        }),
+    );
+    out.push('\n');
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::instance::{ExcludedDiagonal, read_instance};
+
+    fn sample() -> Instance {
+        Instance {
+            n: 6,
+            placed: vec![Cell::new(5, 0), Cell::new(0, 2)],
+            blocked: vec![Cell::new(3, 3), Cell::new(1, 1)],
+            excluded: vec![],
+        }
+    }
+
+    #[test]
+    fn board_and_param_round_trip() {
+        let inst = sample();
+        for format in [Format::Board, Format::Param] {
+            let text = write(&inst, format, "line one\nline two").unwrap();
+            let back = read_instance("t", &text, None).unwrap();
+            assert_eq!(back.n, 6);
+            let mut placed = back.placed.clone();
+            placed.sort_unstable();
+            assert_eq!(placed, vec![Cell::new(0, 2), Cell::new(5, 0)]);
+            assert_eq!(back.blocked, vec![Cell::new(1, 1), Cell::new(3, 3)]);
+        }
+        // The parameter file keeps the order of the pre-placed queens.
+        let back = read_instance("t", &to_param(&inst, ""), None).unwrap();
+        assert_eq!(back.placed, inst.placed);
+    }
+
+    #[test]
+    fn long_lists_wrap_and_still_read() {
+        let inst = Instance {
+            n: 40,
+            placed: (0..40).map(|i| Cell::new(i, (i * 7) % 40)).collect(),
+            ..Instance::default()
+        };
+        let text = to_param(&inst, "");
+        assert!(text.lines().count() > 3);
+        assert_eq!(read_instance("t", &text, None).unwrap(), inst);
+    }
+
+    #[test]
+    fn excluded_diagonals_become_blocked_cells() {
+        let inst = Instance {
+            n: 3,
+            excluded: vec![ExcludedDiagonal {
+                kind: LineKind::AntiDiagonal,
+                key: 2,
+            }],
+            ..Instance::default()
+        };
+        assert_eq!(to_board(&inst, ""), "..x\n.x.\nx..\n");
+        let back = read_instance("t", &to_param(&inst, ""), None).unwrap();
+        assert_eq!(
+            back.blocked,
+            vec![Cell::new(0, 2), Cell::new(1, 1), Cell::new(2, 0)]
+        );
+        let text = to_diags(&inst, "c").unwrap();
+        assert_eq!(read_instance("t", &text, None).unwrap(), inst);
+        assert!(to_diags(&sample(), "").is_err());
+    }
+
+    #[test]
+    fn comments_stay_comments() {
+        let text = to_param(&Instance::plain(2), "a\u{7}b\n\nc");
+        assert!(
+            text.starts_with("$ ab\n$ \n$ c\nletting n = 2\n"),
+            "{text:?}"
+        );
+        assert_eq!(read_instance("t", &text, None).unwrap(), Instance::plain(2));
+    }
+}

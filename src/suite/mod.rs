@@ -1,0 +1,468 @@
+//! Benchmark suites: a recipe ([`recipe`]) names families of generated instances; the runner
+//! generates every instance, writes its CNF through the same presolve + encoder + DIMACS path as
+//! `queens-sat encode`, records it in a manifest ([`manifest`]), optionally solves everything
+//! (models verified by [`pipeline::solve`]) and draws the phase-transition picture ([`plot`]).
+//!
+//! Re-running skips a file whose manifest row describes the same instance and whose content
+//! still has the recorded SHA-256; such a row keeps its solver result, and `--solve` only
+//! solves rows without a result from the same solver (or with UNKNOWN). `force` redoes all.
+
+pub mod manifest;
+pub mod plot;
+pub mod recipe;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::encode::amo::AmoKind;
+use crate::error::{Error, Result};
+use crate::instance::Instance;
+use crate::piece::Piece;
+use crate::pipeline::{self, Backend, Status, write_atomic, write_cnf};
+use crate::presolve::Problem;
+use crate::progress::Progress;
+use manifest::{HashingWriter, Row};
+use recipe::Recipe;
+
+/// How to run a suite.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Output folder (default `cnf-out/NAME`).
+    pub out_dir: Option<PathBuf>,
+    /// Solve every instance with this backend and time limit.
+    pub solve: Option<(Backend, Option<Duration>)>,
+    /// Worker threads for writing and solving.
+    pub jobs: usize,
+    /// Draw the phase-transition picture to this SVG file.
+    pub plot: Option<PathBuf>,
+    /// Regenerate and re-solve everything.
+    pub force: bool,
+    /// Show progress bars on stderr.
+    pub progress: bool,
+}
+
+/// What a run did.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    /// The output folder.
+    pub out_dir: PathBuf,
+    /// CNF files in the suite.
+    pub files: usize,
+    /// Files written in this run.
+    pub written: usize,
+    /// Files whose SHA-256 matched the manifest (not rewritten).
+    pub skipped: usize,
+    /// Bytes of all files of the suite.
+    pub bytes: u64,
+    /// Bytes written in this run.
+    pub bytes_written: u64,
+    /// Seconds spent generating and writing.
+    pub write_seconds: f64,
+    /// Instances solved in this run.
+    pub solved: usize,
+    /// Counts of SAT, UNSAT and UNKNOWN over the suite (after solving).
+    pub statuses: [usize; 3],
+    /// Seconds spent solving.
+    pub solve_seconds: f64,
+}
+
+/// One CNF of the suite.
+struct Job {
+    family: usize,
+    member: usize,
+    piece: Piece,
+    amo: AmoKind,
+    instance: usize,
+    row: Row,
+}
+
+/// Reads and parses a recipe file; the suite is named after the file's stem.
+pub fn load(path: &Path) -> Result<Recipe> {
+    let file = path.display().to_string();
+    let name = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let valid = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c));
+    if !valid {
+        return Err(Error::Usage(format!(
+            "{file}: the recipe's file name gives the suite name; use letters, digits, '_', '.', '-'"
+        )));
+    }
+    let bytes = std::fs::read(path).map_err(|e| Error::io(&file, e))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|e| Error::parse_file(&file, format!("not UTF-8 text ({e})")))?;
+    recipe::parse(&file, &name, &text)
+}
+
+/// The manifest rows (without sizes, hashes or results) of the files the recipe in
+/// `recipe_path` describes, generating every instance on the way, so that a recipe whose
+/// generators fail is reported without writing anything.
+pub fn plan(recipe_path: &Path) -> Result<Vec<Row>> {
+    let recipe = load(recipe_path)?;
+    let (_, jobs) = expand(&recipe_path.display().to_string(), &recipe)?;
+    Ok(jobs.into_iter().map(|j| j.row).collect())
+}
+
+/// Runs the suite in `recipe_path` (see the module documentation).
+pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
+    let file = recipe_path.display().to_string();
+    let recipe = load(recipe_path)?;
+    let out_dir = options
+        .out_dir
+        .clone()
+        .unwrap_or_else(|| Path::new("cnf-out").join(&recipe.name));
+    let jobs_n = options.jobs.max(1);
+
+    // 1. Every instance, before anything is written: a generator failure leaves no file.
+    let (instances, mut jobs) = expand(&file, &recipe)?;
+
+    // 2. Write (or keep) the CNF files.
+    std::fs::create_dir_all(&out_dir).map_err(|e| Error::io(out_dir.display().to_string(), e))?;
+    let manifest_path = out_dir.join("manifest.csv");
+    let old: HashMap<String, Row> = if options.force || !manifest_path.exists() {
+        HashMap::new()
+    } else {
+        match manifest::read(&manifest_path) {
+            Ok(rows) => rows.into_iter().map(|r| (r.file.clone(), r)).collect(),
+            Err(e) => {
+                eprintln!("queens-sat: warning: ignoring unreadable manifest ({e})");
+                HashMap::new()
+            }
+        }
+    };
+    let t0 = Instant::now();
+    let bar = Progress::stderr("write");
+    let written = AtomicUsize::new(0);
+    let results = parallel(&jobs, jobs_n, options.progress.then_some(&bar), |job| {
+        let path = out_dir.join(&job.row.file);
+        if let Some(prev) = old.get(&job.row.file)
+            && prev.same_instance(&job.row)
+            && std::fs::metadata(&path).is_ok_and(|m| m.len() == prev.bytes)
+            && manifest::sha256_file(&path)? == prev.sha256
+        {
+            return Ok((prev.clone(), false));
+        }
+        let problem = Problem::presolve(&instances[job.instance], job.piece)?;
+        let label = format!("suite:{}/{}", recipe.name, job.row.file);
+        let (report, sha) = write_atomic(&path, |f| {
+            let (w, report) = write_cnf(HashingWriter::new(f), &problem, job.amo, Some(&label))?;
+            Ok((report, w.finish().1))
+        })?;
+        written.fetch_add(1, Ordering::Relaxed);
+        let mut row = job.row.clone();
+        row.vars = report.stats.vars;
+        row.clauses = report.stats.clauses;
+        row.bytes = report.bytes;
+        row.sha256 = sha;
+        row.clear_status();
+        Ok((row, true))
+    });
+    bar.finish();
+    let results = results?;
+    let mut summary = Summary {
+        out_dir: out_dir.clone(),
+        files: jobs.len(),
+        written: written.load(Ordering::Relaxed),
+        write_seconds: t0.elapsed().as_secs_f64(),
+        ..Summary::default()
+    };
+    for (job, (row, fresh)) in jobs.iter_mut().zip(results) {
+        summary.bytes += row.bytes;
+        if fresh {
+            summary.bytes_written += row.bytes;
+        }
+        job.row = row;
+    }
+    summary.skipped = summary.files - summary.written;
+    let rows = |jobs: &[Job]| jobs.iter().map(|j| j.row.clone()).collect::<Vec<_>>();
+    manifest::write(&manifest_path, &rows(&jobs))?;
+
+    // 3. Solve.
+    if let Some((backend, timeout)) = &options.solve {
+        let solver = backend.name();
+        let todo: Vec<usize> = (0..jobs.len())
+            .filter(|&i| {
+                let r = &jobs[i].row;
+                r.solver != solver || r.status.is_empty() || r.status == "UNKNOWN"
+            })
+            .collect();
+        let t1 = Instant::now();
+        let bar = Progress::stderr("solve");
+        let solved = parallel(&todo, jobs_n, options.progress.then_some(&bar), |&i| {
+            let job = &jobs[i];
+            let problem = Problem::presolve(&instances[job.instance], job.piece)?;
+            let report =
+                pipeline::solve(&problem, job.amo, backend, *timeout).map_err(|e| match e {
+                    Error::Solver(m) => Error::Solver(format!("{}: {m}", job.row.file)),
+                    other => other,
+                })?;
+            let status = match report.status {
+                Status::Sat(_) => "SAT",
+                Status::Unsat => "UNSAT",
+                Status::Unknown(_) => "UNKNOWN",
+            };
+            Ok((status, report.solve_seconds))
+        });
+        bar.finish();
+        let solved = solved?;
+        summary.solved = todo.len();
+        summary.solve_seconds = t1.elapsed().as_secs_f64();
+        for (&i, (status, seconds)) in todo.iter().zip(solved) {
+            let row = &mut jobs[i].row;
+            row.solver = solver.clone();
+            row.status = status.to_string();
+            row.seconds = Some(seconds);
+        }
+        manifest::write(&manifest_path, &rows(&jobs))?;
+    }
+    for job in &jobs {
+        match job.row.status.as_str() {
+            "SAT" => summary.statuses[0] += 1,
+            "UNSAT" => summary.statuses[1] += 1,
+            "UNKNOWN" => summary.statuses[2] += 1,
+            _ => {}
+        }
+    }
+
+    // 4. Plot.
+    if let Some(svg_path) = &options.plot {
+        if let Some(job) = jobs.iter().find(|j| j.row.status.is_empty()) {
+            return Err(Error::Usage(format!(
+                "--plot needs every instance solved ({} is not): add --solve",
+                job.row.file
+            )));
+        }
+        let svg = plot_suite(&recipe, &jobs)?;
+        write_atomic(svg_path, |f| {
+            use std::io::Write;
+            f.write_all(svg.as_bytes())
+                .map_err(|e| Error::io(svg_path.display().to_string(), e))
+        })?;
+    }
+    Ok(summary)
+}
+
+/// Generates every instance of the recipe and lists the jobs (one per CNF file).
+fn expand(file: &str, recipe: &Recipe) -> Result<(Vec<Instance>, Vec<Job>)> {
+    let mut instances = Vec::new();
+    let mut jobs = Vec::new();
+    let mut names: HashMap<String, usize> = HashMap::new();
+    for (fi, fam) in recipe.families.iter().enumerate() {
+        for (mi, member) in fam.members.iter().enumerate() {
+            for &seed in &fam.seeds {
+                let inst = member
+                    .generator
+                    .instance(member.n, seed.unwrap_or(0))
+                    .map_err(|e| {
+                        Error::parse(file, fam.line, format!("family {}: {e}", fam.name))
+                    })?;
+                let index = instances.len();
+                instances.push(inst);
+                for &piece in &fam.pieces {
+                    for &amo in &fam.amos {
+                        let seed_part = seed.map(|s| format!("-s{s}")).unwrap_or_default();
+                        let name = format!(
+                            "{}-{}-n{}{}{seed_part}-{}.cnf",
+                            fam.name,
+                            piece.name,
+                            member.n,
+                            member.name_part(),
+                            amo.name()
+                        );
+                        if let Some(&other) = names.get(&name) {
+                            return Err(Error::parse(
+                                file,
+                                fam.line,
+                                format!(
+                                    "family {} writes {name}, as does the family at line {other}",
+                                    fam.name
+                                ),
+                            ));
+                        }
+                        names.insert(name.clone(), fam.line);
+                        jobs.push(Job {
+                            family: fi,
+                            member: mi,
+                            piece,
+                            amo,
+                            instance: index,
+                            row: Row {
+                                file: name,
+                                family: fam.name.clone(),
+                                piece: piece.name.to_string(),
+                                n: member.n,
+                                generator: member.generator.kind().to_string(),
+                                params: member.params_field(),
+                                seed,
+                                amo: amo.name().to_string(),
+                                vars: 0,
+                                clauses: 0,
+                                bytes: 0,
+                                sha256: String::new(),
+                                solver: String::new(),
+                                status: String::new(),
+                                seconds: None,
+                            },
+                        });
+                    }
+                }
+            }
+        }
+    }
+    Ok((instances, jobs))
+}
+
+/// Runs `f` on every item with `jobs` threads; results in item order. The first error stops
+/// the workers and is returned.
+fn parallel<T: Sync, R: Send>(
+    items: &[T],
+    jobs: usize,
+    bar: Option<&Progress>,
+    f: impl Fn(&T) -> Result<R> + Sync,
+) -> Result<Vec<R>> {
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let results: Mutex<Vec<Option<R>>> = Mutex::new((0..items.len()).map(|_| None).collect());
+    let first_error: Mutex<Option<(usize, Error)>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.min(items.len()).max(1) {
+            scope.spawn(|| {
+                loop {
+                    if failed.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= items.len() {
+                        return;
+                    }
+                    match f(&items[i]) {
+                        Ok(r) => {
+                            results.lock().unwrap_or_else(|p| p.into_inner())[i] = Some(r);
+                            let d = done.fetch_add(1, Ordering::Relaxed) + 1;
+                            if let Some(bar) = bar {
+                                bar.update(d, items.len());
+                            }
+                        }
+                        Err(e) => {
+                            failed.store(true, Ordering::Relaxed);
+                            let mut slot = first_error.lock().unwrap_or_else(|p| p.into_inner());
+                            if slot.as_ref().is_none_or(|(j, _)| i < *j) {
+                                *slot = Some((i, e));
+                            }
+                            return;
+                        }
+                    }
+                }
+            });
+        }
+    });
+    if let Some((_, e)) = first_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(e);
+    }
+    Ok(results
+        .into_inner()
+        .unwrap_or_else(|p| p.into_inner())
+        .into_iter()
+        .map(|r| r.expect("every item ran"))
+        .collect())
+}
+
+/// The series of the phase-transition picture: one per family, split by piece and AMO when
+/// the family has several.
+fn plot_suite(recipe: &Recipe, jobs: &[Job]) -> Result<String> {
+    let mut series = Vec::new();
+    for (fi, fam) in recipe.families.iter().enumerate() {
+        for &piece in &fam.pieces {
+            for &amo in &fam.amos {
+                let samples: Vec<(f64, &str, f64)> = jobs
+                    .iter()
+                    .filter(|j| j.family == fi && j.piece == piece && j.amo == amo)
+                    .map(|j| {
+                        (
+                            fam.members[j.member].x as f64,
+                            j.row.status.as_str(),
+                            j.row.seconds.unwrap_or(0.0),
+                        )
+                    })
+                    .collect();
+                let mut label = fam.name.clone();
+                if fam.pieces.len() > 1 {
+                    label += &format!(" {}", piece.name);
+                }
+                if fam.amos.len() > 1 {
+                    label += &format!(" {amo}");
+                }
+                series.push(plot::Series {
+                    label,
+                    points: plot::points(&samples),
+                });
+            }
+        }
+    }
+    let mut x_names: Vec<&str> = recipe.families.iter().map(|f| f.x_name.as_str()).collect();
+    x_names.dedup();
+    let x_label = match x_names.as_slice() {
+        [one] => describe_x(one).to_string(),
+        _ => format!("family parameter ({})", x_names.join(", ")),
+    };
+    let seeds: usize = recipe
+        .families
+        .iter()
+        .map(|f| f.seeds.len())
+        .max()
+        .unwrap_or(1);
+    plot::render_svg(
+        &format!(
+            "{}: {} instances, up to {seeds} per point",
+            recipe.name,
+            jobs.len()
+        ),
+        &x_label,
+        &series,
+    )
+}
+
+fn describe_x(name: &str) -> &str {
+    match name {
+        "n" => "board side n",
+        "m" => "m (pre-placed queens / blocked cells)",
+        "delta" => "delta = n - m",
+        "diags" => "excluded diagonals",
+        "min-free" => "min-free",
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parallel_keeps_order_and_reports_the_first_error() {
+        let items: Vec<u32> = (0..100).collect();
+        let out = parallel(&items, 3, None, |&i| Ok(i * 2)).unwrap();
+        assert_eq!(out, (0..100).map(|i| i * 2).collect::<Vec<_>>());
+        let e = parallel(&items, 1, None, |&i| {
+            if i >= 10 {
+                Err(Error::Usage(format!("bad {i}")))
+            } else {
+                Ok(i)
+            }
+        })
+        .unwrap_err();
+        assert_eq!(e.to_string(), "bad 10");
+        assert!(
+            parallel(&Vec::<u32>::new(), 2, None, |&i| Ok(i))
+                .unwrap()
+                .is_empty()
+        );
+    }
+}

@@ -1,0 +1,203 @@
+//! Helpers shared by the generate / convert / suite end-to-end tests: running the binary and an
+//! independent brute-force oracle that knows nothing of the crate's presolve or CNF.
+
+#![allow(dead_code)]
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_queens-sat");
+
+/// What one run of the binary produced.
+#[derive(Debug)]
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs `queens-sat ARGS` in `dir`.
+pub fn run(dir: &Path, args: &[&str]) -> Run {
+    let out = Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {BIN}: {e}"));
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Runs and asserts the exit code (and no panic), showing everything on failure.
+pub fn run_expect(dir: &Path, args: &[&str], code: i32) -> Run {
+    let r = run(dir, args);
+    assert_eq!(
+        r.code, code,
+        "queens-sat {args:?}: expected exit {code}, got {}\nstdout:\n{}\nstderr:\n{}",
+        r.code, r.stdout, r.stderr
+    );
+    assert!(
+        !r.stderr.contains("panicked"),
+        "{args:?} panicked:\n{}",
+        r.stderr
+    );
+    r
+}
+
+/// Asserts a one-line error (exit 1, nothing on stdout) mentioning every needle; returns it.
+pub fn assert_one_line_error(dir: &Path, args: &[&str], needles: &[&str]) -> String {
+    let r = run_expect(dir, args, 1);
+    let lines: Vec<&str> = r.stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(
+        lines.len(),
+        1,
+        "{args:?}: expected one stderr line:\n{}",
+        r.stderr
+    );
+    assert!(
+        r.stdout.is_empty(),
+        "{args:?}: stdout on error:\n{}",
+        r.stdout
+    );
+    for needle in needles {
+        assert!(
+            lines[0].contains(needle),
+            "{args:?}: {:?} lacks {needle:?}",
+            lines[0]
+        );
+    }
+    lines[0].to_string()
+}
+
+pub type Cell = (i64, i64);
+
+/// An instance as the oracle sees it: side, pre-placed queens, unavailable cells.
+#[derive(Clone, Debug, Default)]
+pub struct Plain {
+    pub n: i64,
+    pub placed: Vec<Cell>,
+    pub blocked: BTreeSet<Cell>,
+}
+
+/// Reads the three instance formats the way the README documents them (param: `init` 0-based,
+/// `blocks` 1-based; excluded diagonals: `[k,1]` is r+c = k, `[k,0]` is r-c = k-(n-1)),
+/// keeping the first `diags` excluded diagonals.
+pub fn parse_plain(text: &str, diags: Option<usize>) -> Plain {
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with(['#', '$']) && !l.trim().is_empty())
+        .collect();
+    let joined = lines.join("\n");
+    let ints = |s: &str| -> Vec<i64> {
+        s.split(|c: char| !(c.is_ascii_digit() || c == '-'))
+            .filter(|t| !t.is_empty())
+            .map(|t| t.parse().unwrap())
+            .collect()
+    };
+    let pairs = |s: &str| -> Vec<Cell> { ints(s).chunks(2).map(|p| (p[0], p[1])).collect() };
+    let mut inst = Plain::default();
+    if joined.starts_with("letting") {
+        for stmt in joined.split("letting").filter(|s| !s.trim().is_empty()) {
+            let (name, value) = stmt.split_once('=').expect("letting NAME = VALUE");
+            match name.trim() {
+                "n" => inst.n = value.trim().parse().unwrap(),
+                "init" => inst.placed = pairs(value),
+                "blocks" => {
+                    inst.blocked = pairs(value)
+                        .into_iter()
+                        .map(|(r, c)| (r - 1, c - 1))
+                        .collect()
+                }
+                other => panic!("unknown letting {other}"),
+            }
+        }
+    } else if joined.starts_with("n =") {
+        let mut list: Vec<Cell> = Vec::new();
+        for stmt in joined.split('\n') {
+            if let Some(v) = stmt.strip_prefix("n =") {
+                inst.n = v.trim().parse().unwrap();
+            }
+        }
+        let diags_part = joined.split_once("\ndiags =").expect("diags =").1;
+        list.extend(pairs(diags_part));
+        let n = inst.n;
+        for &(k, t) in list.iter().take(diags.unwrap_or(usize::MAX)) {
+            for r in 0..n {
+                let c = if t == 1 { k - r } else { r - (k - (n - 1)) };
+                if (0..n).contains(&c) {
+                    inst.blocked.insert((r, c));
+                }
+            }
+        }
+    } else {
+        inst.n = lines.len() as i64;
+        for (r, row) in lines.iter().enumerate() {
+            for (c, ch) in row.chars().enumerate() {
+                match ch {
+                    'Q' => inst.placed.push((r as i64, c as i64)),
+                    'x' => {
+                        inst.blocked.insert((r as i64, c as i64));
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    inst
+}
+
+/// Queens attack along rows, columns and diagonals.
+pub fn queens_attack(a: Cell, b: Cell) -> bool {
+    let (dr, dc) = ((a.0 - b.0).abs(), (a.1 - b.1).abs());
+    dr == 0 || dc == 0 || dr == dc
+}
+
+/// Number of n-queens solutions of `inst` (one queen per row, brute force; small n only).
+pub fn oracle_count(inst: &Plain) -> u64 {
+    fn go(r: i64, inst: &Plain, cur: &mut Vec<Cell>) -> u64 {
+        if r == inst.n {
+            return 1;
+        }
+        let forced = inst.placed.iter().find(|p| p.0 == r).map(|p| p.1);
+        let mut total = 0;
+        for c in 0..inst.n {
+            if forced.is_some_and(|f| f != c)
+                || inst.blocked.contains(&(r, c))
+                || cur.iter().any(|&q| queens_attack(q, (r, c)))
+            {
+                continue;
+            }
+            cur.push((r, c));
+            total += go(r + 1, inst, cur);
+            cur.pop();
+        }
+        total
+    }
+    // Pre-placed queens that attack each other, or two in a row, admit nothing.
+    for (i, &a) in inst.placed.iter().enumerate() {
+        if inst.placed[i + 1..].iter().any(|&b| queens_attack(a, b)) {
+            return 0;
+        }
+    }
+    go(0, inst, &mut Vec::new())
+}
+
+/// Whether solver `name` is on PATH; missing: `SKIPPED` on stderr, or a panic under CI=true.
+pub fn have_solver(name: &str) -> bool {
+    let found = std::env::var_os("PATH").is_some_and(|path| {
+        std::env::split_paths(&path).any(|d| !d.as_os_str().is_empty() && d.join(name).is_file())
+    });
+    if !found {
+        let msg = format!("external solver '{name}' is not on PATH; its tests did not run");
+        if std::env::var("CI").as_deref() == Ok("true") {
+            panic!("{msg} (CI=true: a missing solver is a failure)");
+        }
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), "SKIPPED: {msg}");
+    }
+    found
+}

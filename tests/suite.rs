@@ -1,0 +1,453 @@
+//! End-to-end tests of `queens-sat suite`: manifest rows against their files (header counts and
+//! SHA-256 computed here), statuses against this file's brute-force oracle, the SVG parsed as
+//! XML, re-runs, external solvers, bad recipes, and the checked-in recipes.
+
+mod common;
+
+use std::collections::{BTreeSet, HashMap};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use common::*;
+use sha2::{Digest, Sha256};
+
+fn tempdir() -> tempfile::TempDir {
+    tempfile::TempDir::new().expect("temp dir")
+}
+
+/// A small suite over every generator, n <= 8 (the oracle's range).
+const SMALL: &str = "\
+# every generator, small boards
+family plain
+piece queen
+n 1..8
+amo all
+
+family comp
+n 8
+generator completion m=0..5
+seeds 1..4
+
+family blk
+n 6
+generator blocked m=4..16:4 min-free=1
+seeds 1..3
+
+family diag
+n 6
+generator diagonals min-free=1 diags=0..8:2
+seeds 1..2
+
+family conv
+n 5
+generator diagonals min-free=1 diags=1..5:2 to=completion
+seeds 1..2
+";
+
+/// Manifest rows as maps from column name to value.
+fn read_manifest(path: &Path) -> Vec<HashMap<String, String>> {
+    let mut reader = csv::Reader::from_path(path).expect("manifest");
+    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+    reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            header
+                .iter()
+                .cloned()
+                .zip(r.iter().map(String::from))
+                .collect()
+        })
+        .collect()
+}
+
+/// Checks every row against its file: size, SHA-256, `p cnf` counts and the clause lines; and
+/// that the folder holds no other CNF.
+fn check_rows_match_files(dir: &Path, rows: &[HashMap<String, String>]) {
+    let mut listed = BTreeSet::new();
+    for row in rows {
+        let file = &row["file"];
+        listed.insert(file.clone());
+        let bytes = fs::read(dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert_eq!(bytes.len().to_string(), row["bytes"], "{file}: bytes");
+        let digest: String = Sha256::digest(&bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(digest, row["sha256"], "{file}: sha256");
+        let text = String::from_utf8(bytes).unwrap();
+        let p = text
+            .lines()
+            .find(|l| l.starts_with("p cnf "))
+            .unwrap_or_else(|| panic!("{file}: no p cnf line"));
+        let nums: Vec<&str> = p.split_whitespace().collect();
+        assert_eq!(nums[2], row["vars"], "{file}: vars");
+        assert_eq!(nums[3], row["clauses"], "{file}: clauses");
+        let clauses = text
+            .lines()
+            .skip_while(|l| !l.starts_with("p cnf "))
+            .skip(1)
+            .filter(|l| l.ends_with(" 0") || *l == "0")
+            .count();
+        assert_eq!(clauses.to_string(), row["clauses"], "{file}: clause lines");
+    }
+    let on_disk: BTreeSet<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|f| f.ends_with(".cnf"))
+        .collect();
+    assert_eq!(on_disk, listed, "the manifest lists exactly the CNF files");
+}
+
+/// The oracle's verdict for a manifest row, from an instance regenerated through the CLI.
+fn oracle_sat(
+    dir: &Path,
+    row: &HashMap<String, String>,
+    cache: &mut HashMap<String, bool>,
+) -> bool {
+    let key = format!(
+        "{} {} {} {}",
+        row["generator"], row["n"], row["params"], row["seed"]
+    );
+    if let Some(&v) = cache.get(&key) {
+        return v;
+    }
+    let params: HashMap<&str, &str> = row["params"]
+        .split_whitespace()
+        .map(|kv| kv.split_once('=').unwrap())
+        .collect();
+    let (n, seed) = (row["n"].as_str(), row["seed"].as_str());
+    let inst = match row["generator"].as_str() {
+        "plain" => Plain {
+            n: n.parse().unwrap(),
+            ..Plain::default()
+        },
+        "completion" => {
+            let r = run_expect(
+                dir,
+                &[
+                    "generate",
+                    "completion",
+                    "-n",
+                    n,
+                    "-m",
+                    params["m"],
+                    "--seed",
+                    seed,
+                ],
+                0,
+            );
+            parse_plain(&r.stdout, None)
+        }
+        "blocked" => {
+            let r = run_expect(
+                dir,
+                &[
+                    "generate",
+                    "blocked",
+                    "-n",
+                    n,
+                    "-m",
+                    params["m"],
+                    "--min-free",
+                    params["min-free"],
+                    "--seed",
+                    seed,
+                ],
+                0,
+            );
+            parse_plain(&r.stdout, None)
+        }
+        "diagonals" => {
+            let r = run_expect(
+                dir,
+                &[
+                    "generate",
+                    "diagonals",
+                    "-n",
+                    n,
+                    "--min-free",
+                    params["min-free"],
+                    "--seed",
+                    seed,
+                ],
+                0,
+            );
+            // to=completion has the source's solutions (the reduction's claim, tested
+            // separately by counting); the oracle judges the source.
+            parse_plain(&r.stdout, params.get("diags").map(|d| d.parse().unwrap()))
+        }
+        other => panic!("unknown generator {other}"),
+    };
+    let sat = oracle_count(&inst) > 0;
+    cache.insert(key, sat);
+    sat
+}
+
+#[test]
+fn small_suite_end_to_end_agrees_with_the_oracle() {
+    let dir = tempdir();
+    fs::write(dir.path().join("small.suite"), SMALL).unwrap();
+    let r = run_expect(
+        dir.path(),
+        &[
+            "suite",
+            "small.suite",
+            "--solve",
+            "--jobs",
+            "2",
+            "--plot",
+            "small.svg",
+        ],
+        0,
+    );
+    assert!(r.stdout.is_empty(), "suite prints its summary on stderr");
+    let out = dir.path().join("cnf-out/small");
+    let rows = read_manifest(&out.join("manifest.csv"));
+    // plain: 8 n x 3+ amos; comp 6x4; blk 4x3; diag 5x2; conv 3x2.
+    let amos = rows
+        .iter()
+        .filter(|r| r["family"] == "plain" && r["n"] == "8")
+        .count();
+    assert!(amos >= 3, "amo all: {amos}");
+    assert_eq!(rows.len(), 8 * amos + 24 + 12 + 10 + 6);
+    check_rows_match_files(&out, &rows);
+
+    let mut cache = HashMap::new();
+    let (mut sat, mut unsat) = (0, 0);
+    for row in &rows {
+        let expected = oracle_sat(dir.path(), row, &mut cache);
+        let want = if expected { "SAT" } else { "UNSAT" };
+        assert_eq!(row["status"], want, "{}", row["file"]);
+        assert_eq!(row["solver"], "varisat");
+        assert!(row["seconds"].parse::<f64>().unwrap() >= 0.0);
+        if expected { sat += 1 } else { unsat += 1 }
+    }
+    assert!(
+        sat > 10 && unsat > 10,
+        "both verdicts exercised: {sat} SAT, {unsat} UNSAT"
+    );
+    assert!(
+        r.stderr
+            .contains(&format!("SAT {sat} UNSAT {unsat} UNKNOWN 0")),
+        "{}",
+        r.stderr
+    );
+
+    // The picture: well-formed XML, an <svg> root, axis labels and one legend entry per family.
+    let svg = fs::read_to_string(dir.path().join("small.svg")).unwrap();
+    let doc = roxmltree::Document::parse(&svg).expect("well-formed SVG");
+    assert_eq!(doc.root_element().tag_name().name(), "svg");
+    let texts: Vec<&str> = doc
+        .descendants()
+        .filter_map(|n| n.text())
+        .map(str::trim)
+        .collect();
+    for label in [
+        "P(satisfiable)",
+        "median solve time (s)",
+        "plain",
+        "comp",
+        "blk",
+        "diag",
+        "conv",
+    ] {
+        assert!(
+            texts.iter().any(|t| t.starts_with(label)),
+            "no text {label:?} in the SVG ({} texts)",
+            texts.len()
+        );
+    }
+    assert!(
+        doc.descendants()
+            .filter(|n| n.tag_name().name() == "polyline" || n.tag_name().name() == "path")
+            .count()
+            >= 5
+    );
+}
+
+#[test]
+fn rerun_keeps_matching_files_and_force_rewrites() {
+    let dir = tempdir();
+    let recipe = "family c\nn 8\ngenerator completion m=2..4\nseeds 1..3\namo all\n";
+    fs::write(dir.path().join("re.suite"), recipe).unwrap();
+    let first = run_expect(dir.path(), &["suite", "re.suite", "--solve"], 0);
+    let out = dir.path().join("cnf-out/re");
+    let rows = read_manifest(&out.join("manifest.csv"));
+    let total = rows.len();
+    assert!(
+        first.stderr.contains(&format!("wrote {total} (")),
+        "{}",
+        first.stderr
+    );
+
+    // Second run: nothing written, results kept.
+    let second = run_expect(dir.path(), &["suite", "re.suite"], 0);
+    assert!(
+        second.stderr.contains("wrote 0 (0 bytes)")
+            && second.stderr.contains(&format!("kept {total}")),
+        "{}",
+        second.stderr
+    );
+    assert_eq!(read_manifest(&out.join("manifest.csv")), rows);
+
+    // A damaged file is rewritten (and loses its result); the others stay.
+    let victim = out.join(&rows[0]["file"]);
+    let mut bytes = fs::read(&victim).unwrap();
+    bytes.extend_from_slice(b"c tampered\n");
+    fs::write(&victim, &bytes).unwrap();
+    let third = run_expect(dir.path(), &["suite", "re.suite"], 0);
+    assert!(
+        third.stderr.contains("wrote 1 (") && third.stderr.contains(&format!("kept {}", total - 1)),
+        "{}",
+        third.stderr
+    );
+    let after = read_manifest(&out.join("manifest.csv"));
+    check_rows_match_files(&out, &after);
+    assert_eq!(after[0]["status"], "");
+    assert_eq!(after[1]["status"], rows[1]["status"]);
+    // --plot needs every result.
+    assert_one_line_error(
+        dir.path(),
+        &["suite", "re.suite", "--plot", "p.svg"],
+        &["--plot needs", &rows[0]["file"]],
+    );
+    assert!(!dir.path().join("p.svg").exists());
+
+    // --force rewrites everything; the bytes are the same.
+    let forced = run_expect(dir.path(), &["suite", "re.suite", "--force"], 0);
+    assert!(
+        forced.stderr.contains(&format!("wrote {total} (")),
+        "{}",
+        forced.stderr
+    );
+    let again = read_manifest(&out.join("manifest.csv"));
+    for (a, b) in again.iter().zip(&rows) {
+        assert_eq!(a["sha256"], b["sha256"], "deterministic output");
+    }
+}
+
+#[test]
+fn external_solver_agrees_with_varisat() {
+    if !have_solver("minisat") {
+        return;
+    }
+    let dir = tempdir();
+    let recipe = "family b\nn 7\ngenerator blocked m=5..25:5 min-free=1\nseeds 1..3\n\
+                  family c\nn 8\ngenerator completion m=1..4\nseeds 5..6\n";
+    fs::write(dir.path().join("ext.suite"), recipe).unwrap();
+    run_expect(
+        dir.path(),
+        &["suite", "ext.suite", "--solve", "--out", "a"],
+        0,
+    );
+    run_expect(
+        dir.path(),
+        &[
+            "suite",
+            "ext.suite",
+            "--solve",
+            "--solver",
+            "minisat",
+            "--timeout",
+            "30",
+            "--out",
+            "b",
+        ],
+        0,
+    );
+    let a = read_manifest(&dir.path().join("a/manifest.csv"));
+    let b = read_manifest(&dir.path().join("b/manifest.csv"));
+    assert_eq!(a.len(), b.len());
+    for (x, y) in a.iter().zip(&b) {
+        assert_eq!(x["sha256"], y["sha256"]);
+        assert_eq!(x["status"], y["status"], "{}", x["file"]);
+        assert_eq!(y["solver"], "minisat");
+    }
+}
+
+#[test]
+fn bad_recipes_are_one_line_errors_and_write_nothing() {
+    let dir = tempdir();
+    let cases: [(&str, &[&str]); 6] = [
+        (
+            "family a\nn 8\ngenerator completion m=9\nseeds 1\n",
+            &["bad.suite:3:", "m = 9"],
+        ),
+        ("family a\nn 8\namo magic\n", &["bad.suite:3:", "'magic'"]),
+        ("n 8\n", &["bad.suite:1:", "family NAME"]),
+        ("family a\nn 8..x\n", &["bad.suite:2:", "'8..x'"]),
+        (
+            "family a\nn 8\ngenerator blocked m=60 min-free=1\nseeds 1\n",
+            &["bad.suite:1:", "family a", "at most"],
+        ),
+        (
+            "family a\nn 3\ngenerator completion m=3\nseeds 1\n",
+            &["bad.suite:1:", "gave up"],
+        ),
+    ];
+    for (text, needles) in cases {
+        fs::write(dir.path().join("bad.suite"), text).unwrap();
+        assert_one_line_error(dir.path(), &["suite", "bad.suite"], needles);
+        assert!(
+            !dir.path().join("cnf-out/bad").exists(),
+            "{text:?} wrote files"
+        );
+    }
+    assert_one_line_error(dir.path(), &["suite", "missing.suite"], &["missing.suite"]);
+    fs::write(dir.path().join("bad name.suite"), "family a\nn 4\n").unwrap();
+    assert_one_line_error(dir.path(), &["suite", "bad name.suite"], &["suite name"]);
+    let r = run(dir.path(), &["suite", "bad.suite", "--timeout", "5"]);
+    assert_eq!(r.code, 2, "--timeout needs --solve");
+}
+
+fn recipe_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("encodings")
+}
+
+#[test]
+fn checked_in_recipes_plan_without_errors() {
+    let amos: Vec<String> = queens_sat::encode::amo::AmoKind::ALL
+        .iter()
+        .map(|a| a.name().to_string())
+        .collect();
+    let plan = |name: &str| {
+        queens_sat::suite::plan(&recipe_dir().join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+    };
+    let amo_rows = plan("queens-amo.suite");
+    for piece in ["queen", "amazon"] {
+        for n in (8..=200).step_by(8) {
+            for amo in &amos {
+                let hits = amo_rows
+                    .iter()
+                    .filter(|r| {
+                        r.piece == piece && r.n == n && &r.amo == amo && r.generator == "plain"
+                    })
+                    .count();
+                assert_eq!(hits, 1, "queens-amo: {piece} n={n} {amo}");
+            }
+        }
+    }
+    let phase = plan("completion-phase.suite");
+    for delta in [5, 10, 15, 20] {
+        let ns: Vec<u32> = phase
+            .iter()
+            .filter(|r| r.params.starts_with(&format!("delta={delta} ")))
+            .map(|r| r.n)
+            .collect();
+        let t = 0.19 * f64::from(delta * delta);
+        let (lo, hi) = (*ns.iter().min().unwrap(), *ns.iter().max().unwrap());
+        // From as low as possible (n = delta: nothing pre-placed) to well above.
+        assert!(
+            (lo == delta || f64::from(lo) <= t) && f64::from(hi) >= 2.5 * t,
+            "delta {delta}: {lo}..{hi}"
+        );
+    }
+    let blocked = plan("blocked-phase.suite");
+    assert!(blocked.iter().any(|r| r.n == 28) && blocked.iter().any(|r| r.n == 48));
+    assert!(blocked.iter().all(|r| r.generator == "blocked"));
+    let hard = plan("completion-hard.suite");
+    let ns: BTreeSet<u32> = hard.iter().map(|r| r.n).collect();
+    assert_eq!(ns, (10..=16).collect());
+    assert!(hard.iter().all(|r| r.params.ends_with("to=completion")));
+}
