@@ -66,6 +66,9 @@ pub fn restore_sigpipe() {
     // SAFETY: setting a signal disposition to SIG_DFL at start-up, before any thread exists.
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        // Past a file-size limit (ulimit -f), get EFBIG and a clean error instead of a kill
+        // that would leave the temp file behind.
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
     }
     // SIGINT / SIGTERM stop long work cleanly (see crate::interrupt).
     let _ = crate::interrupt::install();

@@ -77,7 +77,12 @@ pub fn export_cnf(
             Ok(write_cnf(stdout, problem, options, instance_name)?.1)
         }
         Output::File(path) => write_atomic(path, |f| {
-            let (_, report) = write_cnf(f, problem, options, instance_name)?;
+            let (_, report) =
+                write_cnf(f, problem, options, instance_name).map_err(|e| match e {
+                    // Name the real target instead of the writer's placeholder.
+                    Error::Io { source, .. } => Error::io(path.display().to_string(), source),
+                    other => other,
+                })?;
             Ok(report)
         }),
     }

@@ -1773,3 +1773,36 @@ fn certified_unsat() {
         );
     }
 }
+
+#[test]
+fn full_disk_and_unwritable_targets_keep_the_old_file() {
+    let dir = tempdir();
+    let target = dir.path().join("t.cnf");
+    std::fs::write(&target, "old\n").unwrap();
+    // A file-size limit stands in for a full disk: the write fails part-way.
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -f 200; exec {BIN} encode -n 300 --amo pairwise -o t.cnf"
+        ))
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("t.cnf") && err.contains("too large"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "old\n");
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    // A folder nobody can create files in (even root): /proc.
+    assert_one_line_error(
+        dir.path(),
+        &["encode", "-n", "8", "-o", "/proc/q.cnf"],
+        &["/proc"],
+    );
+}
