@@ -72,3 +72,45 @@ pub fn run(quick: bool) -> Result<()> {
     }
     Ok(())
 }
+
+/// Peak memory of streaming DIMACS export: runs `encode -n N --amo sequential -o FILE` as a child
+/// process for each `n` (ascending) and prints the file size, time and the child's peak RSS
+/// (`getrusage(RUSAGE_CHILDREN)`, which is the maximum over the children so far).
+pub fn memory(ns: &[u32]) -> Result<()> {
+    let dir = tempfile::tempdir_in(".").map_err(|e| Error::io("temp dir in .", e))?;
+    let exe = std::env::current_exe().map_err(|e| Error::io("current executable", e))?;
+    println!("## Streaming export memory: encode --amo sequential -o FILE");
+    println!("| n | file GB | seconds | MB/s | peak RSS MB |");
+    println!("|---|---|---|---|---|");
+    let mut sorted = ns.to_vec();
+    sorted.sort_unstable();
+    for n in sorted {
+        let path = dir.path().join(format!("seq-{n}.cnf"));
+        let t = Instant::now();
+        let status = std::process::Command::new(&exe)
+            .args(["encode", "-n", &n.to_string(), "--amo", "sequential", "-o"])
+            .arg(&path)
+            .stderr(std::process::Stdio::null())
+            .status()
+            .map_err(|e| Error::io(exe.display().to_string(), e))?;
+        let secs = t.elapsed().as_secs_f64();
+        if !status.success() {
+            return Err(Error::Solver(format!("encode -n {n} failed: {status}")));
+        }
+        let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+        let _ = std::fs::remove_file(&path);
+        // SAFETY: getrusage fills the struct we pass; RUSAGE_CHILDREN covers waited children.
+        let rss_kb = unsafe {
+            let mut usage: libc::rusage = std::mem::zeroed();
+            libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
+            usage.ru_maxrss
+        };
+        println!(
+            "| {n} | {:.2} | {secs:.1} | {:.0} | {:.0} |",
+            bytes as f64 / 1e9,
+            bytes as f64 / 1e6 / secs,
+            rss_kb as f64 / 1024.0
+        );
+    }
+    Ok(())
+}

@@ -559,8 +559,11 @@ pub fn count(
 }
 
 /// `queens-sat bench`.
-pub fn bench(quick: bool) -> Result<ExitCode> {
-    crate::bench::run(quick)?;
+pub fn bench(quick: bool, memory: Option<&[u32]>) -> Result<ExitCode> {
+    match memory {
+        Some(ns) => crate::bench::memory(ns)?,
+        None => crate::bench::run(quick)?,
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -215,6 +215,9 @@ enum Command {
         /// Smaller sizes, for a quick look.
         #[arg(long)]
         quick: bool,
+        /// Instead: peak RSS of streaming `encode --amo sequential` for these n (e.g. 1000,4000).
+        #[arg(long, value_delimiter = ',', value_name = "N,...")]
+        memory: Option<Vec<u32>>,
     },
 }
 
@@ -355,7 +358,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let solve = solve.then_some((solver.as_str(), timeout));
             cli::suite(&recipe, out, solve, jobs, plot, force)
         }
-        Command::Bench { quick } => cli::bench(quick),
+        Command::Bench { quick, memory } => cli::bench(quick, memory.as_deref()),
     }
 }
 
