@@ -140,32 +140,48 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
     let t0 = Instant::now();
     let bar = Progress::stderr("write");
     let written = AtomicUsize::new(0);
-    let results = parallel(&jobs, jobs_n, options.progress.then_some(&bar), |job| {
-        let path = out_dir.join(&job.row.file);
-        if let Some(prev) = old.get(&job.row.file)
-            && prev.same_instance(&job.row)
-            && std::fs::metadata(&path).is_ok_and(|m| m.len() == prev.bytes)
-            && manifest::sha256_file(&path)? == prev.sha256
-        {
-            return Ok((prev.clone(), false));
-        }
-        let problem = Problem::presolve(&instances[job.instance], job.piece)?;
-        let label = format!("suite:{}/{}", recipe.name, job.row.file);
-        let (report, sha) = write_atomic(&path, |f| {
-            let (w, report) = write_cnf(HashingWriter::new(f), &problem, job.amo, Some(&label))?;
-            Ok((report, w.finish().1))
-        })?;
-        written.fetch_add(1, Ordering::Relaxed);
-        let mut row = job.row.clone();
-        row.vars = report.stats.vars;
-        row.clauses = report.stats.clauses;
-        row.bytes = report.bytes;
-        row.sha256 = sha;
-        row.clear_status();
-        Ok((row, true))
-    });
+    let (results, error) =
+        parallel_partial(&jobs, jobs_n, options.progress.then_some(&bar), |job| {
+            let path = out_dir.join(&job.row.file);
+            if let Some(prev) = old.get(&job.row.file)
+                && prev.same_instance(&job.row)
+                && std::fs::metadata(&path).is_ok_and(|m| m.len() == prev.bytes)
+                && manifest::sha256_file(&path)? == prev.sha256
+            {
+                return Ok((prev.clone(), false));
+            }
+            let problem = Problem::presolve(&instances[job.instance], job.piece)?;
+            let label = format!("suite:{}/{}", recipe.name, job.row.file);
+            let (report, sha) = write_atomic(&path, |f| {
+                let (w, report) =
+                    write_cnf(HashingWriter::new(f), &problem, job.amo, Some(&label))?;
+                Ok((report, w.finish().1))
+            })?;
+            written.fetch_add(1, Ordering::Relaxed);
+            let mut row = job.row.clone();
+            row.vars = report.stats.vars;
+            row.clauses = report.stats.clauses;
+            row.bytes = report.bytes;
+            row.sha256 = sha;
+            row.clear_status();
+            Ok((row, true))
+        });
     bar.finish();
-    let results = results?;
+    if let Some(e) = error {
+        // Record what was finished (and what the old manifest still vouches for), so that a
+        // re-run resumes instead of starting over; then report the error.
+        let done: Vec<Row> = jobs
+            .iter()
+            .zip(&results)
+            .filter_map(|(job, r)| match r {
+                Some((row, _)) => Some(row.clone()),
+                None => old.get(&job.row.file).cloned(),
+            })
+            .collect();
+        manifest::write(&manifest_path, &done)?;
+        return Err(e);
+    }
+    let results: Vec<(Row, bool)> = results.into_iter().flatten().collect();
     let mut summary = Summary {
         out_dir: out_dir.clone(),
         files: jobs.len(),
@@ -195,32 +211,38 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
             .collect();
         let t1 = Instant::now();
         let bar = Progress::stderr("solve");
-        let solved = parallel(&todo, jobs_n, options.progress.then_some(&bar), |&i| {
-            let job = &jobs[i];
-            let problem = Problem::presolve(&instances[job.instance], job.piece)?;
-            let report =
-                pipeline::solve(&problem, job.amo, backend, *timeout).map_err(|e| match e {
-                    Error::Solver(m) => Error::Solver(format!("{}: {m}", job.row.file)),
-                    other => other,
-                })?;
-            let status = match report.status {
-                Status::Sat(_) => "SAT",
-                Status::Unsat => "UNSAT",
-                Status::Unknown(_) => "UNKNOWN",
-            };
-            Ok((status, report.solve_seconds))
-        });
+        let (solved, error) =
+            parallel_partial(&todo, jobs_n, options.progress.then_some(&bar), |&i| {
+                let job = &jobs[i];
+                let problem = Problem::presolve(&instances[job.instance], job.piece)?;
+                let report =
+                    pipeline::solve(&problem, job.amo, backend, *timeout).map_err(|e| match e {
+                        Error::Solver(m) => Error::Solver(format!("{}: {m}", job.row.file)),
+                        other => other,
+                    })?;
+                let status = match report.status {
+                    Status::Sat(_) => "SAT",
+                    Status::Unsat => "UNSAT",
+                    Status::Unknown(_) => "UNKNOWN",
+                };
+                Ok((status, report.solve_seconds))
+            });
         bar.finish();
-        let solved = solved?;
-        summary.solved = todo.len();
+        summary.solved = solved.iter().flatten().count();
         summary.solve_seconds = t1.elapsed().as_secs_f64();
-        for (&i, (status, seconds)) in todo.iter().zip(solved) {
-            let row = &mut jobs[i].row;
-            row.solver = solver.clone();
-            row.status = status.to_string();
-            row.seconds = Some(seconds);
+        for (&i, result) in todo.iter().zip(solved) {
+            if let Some((status, seconds)) = result {
+                let row = &mut jobs[i].row;
+                row.solver = solver.clone();
+                row.status = status.to_string();
+                row.seconds = Some(seconds);
+            }
         }
+        // Written even after an error, so that a re-run solves only what is left.
         manifest::write(&manifest_path, &rows(&jobs))?;
+        if let Some(e) = error {
+            return Err(e);
+        }
     }
     for job in &jobs {
         match job.row.status.as_str() {
@@ -319,14 +341,15 @@ fn expand(file: &str, recipe: &Recipe) -> Result<(Vec<Instance>, Vec<Job>)> {
     Ok((instances, jobs))
 }
 
-/// Runs `f` on every item with `jobs` threads; results in item order. The first error stops
-/// the workers and is returned.
-fn parallel<T: Sync, R: Send>(
+/// Runs `f` over `items` on `jobs` threads (results in item order; `None` for items not run). Stops
+/// at the first error and returns it with what finished before it, so an interrupted suite can
+/// record its progress and resume.
+fn parallel_partial<T: Sync, R: Send>(
     items: &[T],
     jobs: usize,
     bar: Option<&Progress>,
     f: impl Fn(&T) -> Result<R> + Sync,
-) -> Result<Vec<R>> {
+) -> (Vec<Option<R>>, Option<Error>) {
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
@@ -364,15 +387,14 @@ fn parallel<T: Sync, R: Send>(
             });
         }
     });
-    if let Some((_, e)) = first_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        return Err(e);
-    }
-    Ok(results
+    let error = first_error
         .into_inner()
         .unwrap_or_else(|p| p.into_inner())
-        .into_iter()
-        .map(|r| r.expect("every item ran"))
-        .collect())
+        .map(|(_, e)| e);
+    (
+        results.into_inner().unwrap_or_else(|p| p.into_inner()),
+        error,
+    )
 }
 
 /// The series of the phase-transition picture: one per family, split by piece and AMO when
@@ -446,23 +468,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn parallel_keeps_order_and_reports_the_first_error() {
+    fn parallel_keeps_order_and_partial_results() {
         let items: Vec<u32> = (0..100).collect();
-        let out = parallel(&items, 3, None, |&i| Ok(i * 2)).unwrap();
-        assert_eq!(out, (0..100).map(|i| i * 2).collect::<Vec<_>>());
-        let e = parallel(&items, 1, None, |&i| {
+        let (out, e) = parallel_partial(&items, 3, None, |&i| Ok(i * 2));
+        assert!(e.is_none());
+        assert_eq!(out, (0..100).map(|i| Some(i * 2)).collect::<Vec<_>>());
+        let (out, e) = parallel_partial(&items, 1, None, |&i| {
             if i >= 10 {
                 Err(Error::Usage(format!("bad {i}")))
             } else {
                 Ok(i)
             }
-        })
-        .unwrap_err();
-        assert_eq!(e.to_string(), "bad 10");
-        assert!(
-            parallel(&Vec::<u32>::new(), 2, None, |&i| Ok(i))
-                .unwrap()
-                .is_empty()
-        );
+        });
+        assert_eq!(e.unwrap().to_string(), "bad 10");
+        assert_eq!(out.iter().flatten().count(), 10);
+        assert!(out[..10].iter().all(Option::is_some));
+        let (out, e) = parallel_partial(&Vec::<u32>::new(), 2, None, |&i| Ok(i));
+        assert!(out.is_empty() && e.is_none());
     }
 }
