@@ -341,28 +341,69 @@ pub fn solve(
     certify: bool,
     format: OutputFormat,
 ) -> Result<ExitCode> {
-    let backend = backend(solver)?;
     let (instance, piece) = spec.load()?;
     let options = enc.options(&stabiliser(&instance, &piece))?;
-    let amo = options.amo;
+    let entrants = portfolio(solver, options)?;
     let problem = Problem::new(&instance, piece, enc.presolve)?;
-    let r = pipeline::solve(
-        &problem,
-        options,
-        &backend,
-        pipeline::SolveSettings { timeout, certify },
-    )?;
+    let settings = pipeline::SolveSettings {
+        timeout,
+        certify,
+        cancel: None,
+    };
+    let (r, entrant) = match entrants.as_slice() {
+        [one] => (
+            pipeline::solve(&problem, one.options, &one.backend, settings)?,
+            one.clone(),
+        ),
+        _ => {
+            let (winner, r) = pipeline::race(&problem, &entrants, settings)?;
+            (r, entrants[winner].clone())
+        }
+    };
+    let solver_label = if entrants.len() > 1 {
+        format!("portfolio winner: {}", entrant.label())
+    } else {
+        entrant.backend.name()
+    };
     Ok(report(
         &r.status,
         &instance,
         piece,
-        amo.name(),
-        &backend.name(),
+        entrant.options.amo.name(),
+        &solver_label,
         (r.stats.vars, r.stats.clauses),
         (r.encode_seconds, r.solve_seconds),
         r.certificate.as_ref(),
         format,
     ))
+}
+
+/// Parses `--solver`: one backend, or a comma-separated portfolio whose entries may carry their
+/// own `--amo`, e.g. `varisat,cadical` or `varisat --amo product,varisat --amo pairwise`.
+pub fn portfolio(solver: &str, options: EncodeOptions) -> Result<Vec<pipeline::Entrant>> {
+    solver
+        .split(',')
+        .map(|entry| {
+            let words: Vec<&str> = entry.split_whitespace().collect();
+            let (name, amo) = match words.as_slice() {
+                [name] => (*name, None),
+                [name, "--amo", amo] => (*name, Some(parse_amo(amo)?)),
+                _ => {
+                    return Err(Error::Usage(format!(
+                        "bad --solver entry '{}' (expected NAME or NAME --amo ENCODING)",
+                        entry.trim()
+                    )));
+                }
+            };
+            Ok(pipeline::Entrant {
+                options: EncodeOptions {
+                    amo: amo.unwrap_or(options.amo),
+                    ..options
+                },
+                backend: backend(name)?,
+            })
+        })
+        .collect()
 }
 
 /// `queens-sat decode`.

@@ -29,3 +29,33 @@ pub fn interrupted() -> bool {
 pub fn raise() {
     flag().store(true, Ordering::Relaxed);
 }
+
+/// A cancellation flag shared between racing jobs (`--solver a,b`): the winner raises it and the
+/// others stop (external solvers are killed, in-process searches are abandoned).
+#[derive(Clone, Debug, Default)]
+pub struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    /// A fresh, lowered flag.
+    pub fn new() -> Cancel {
+        Cancel::default()
+    }
+
+    /// Raises the flag.
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// True once raised, or once SIGINT / SIGTERM arrived.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed) || interrupted()
+    }
+}
+
+impl PartialEq for Cancel {
+    fn eq(&self, other: &Cancel) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Cancel {}

@@ -160,20 +160,23 @@ pub struct SolveReport {
     pub certificate: Option<Certificate>,
 }
 
-/// How to run a solve: a time limit and whether UNSAT must come with a checked proof.
-#[derive(Clone, Copy, Debug, Default)]
+/// How to run a solve: a time limit, whether UNSAT must come with a checked proof, and a flag
+/// that abandons the solve (racing).
+#[derive(Clone, Debug, Default)]
 pub struct SolveSettings {
     /// Give up (UNKNOWN) after this long.
     pub timeout: Option<Duration>,
     /// `--certify`: accept UNSAT only with a checked refutation.
     pub certify: bool,
+    /// When raised, stop and answer UNKNOWN.
+    pub cancel: Option<crate::interrupt::Cancel>,
 }
 
 impl From<Option<Duration>> for SolveSettings {
     fn from(timeout: Option<Duration>) -> SolveSettings {
         SolveSettings {
             timeout,
-            certify: false,
+            ..SolveSettings::default()
         }
     }
 }
@@ -187,7 +190,10 @@ pub fn solve(
     settings: impl Into<SolveSettings>,
 ) -> Result<SolveReport> {
     let options = options.into();
-    let SolveSettings { timeout, certify } = settings.into();
+    let settings = settings.into();
+    let SolveSettings {
+        timeout, certify, ..
+    } = settings.clone();
     let t0 = Instant::now();
     let encoder = Encoder::with_options(problem, options);
     let stats = encoder.stats()?;
@@ -195,7 +201,7 @@ pub fn solve(
         if certify && problem.presolved {
             // Presolve's argument is not a checked proof: refute the full encoding instead.
             let full = Problem::full(&problem.instance, problem.piece)?;
-            return solve(&full, options, backend, SolveSettings { timeout, certify });
+            return solve(&full, options, backend, settings);
         }
         return Ok(SolveReport {
             status: Status::Unsat,
@@ -209,7 +215,13 @@ pub fn solve(
     let (answer, encode_seconds, solve_seconds) = match backend {
         Backend::Varisat => {
             check_memory(&stats)?;
-            let (answer, timing) = varisat_backend::solve(problem, options, timeout, certify);
+            let (answer, timing) = varisat_backend::solve(
+                problem,
+                options,
+                timeout,
+                certify,
+                settings.cancel.as_ref(),
+            );
             if certify && answer == Answer::Unsat {
                 certificate = Some(Certificate {
                     checker: "varisat self-checking proof (varisat-checker)".into(),
@@ -230,6 +242,7 @@ pub fn solve(
             if timeout.is_some() {
                 ext.timeout = timeout;
             }
+            ext.cancel = settings.cancel.clone();
             if certify {
                 if !ext.writes_drat() {
                     return Err(Error::Usage(format!(
@@ -304,4 +317,71 @@ fn check_memory(stats: &Stats) -> Result<()> {
         ))),
         _ => Ok(()),
     }
+}
+
+/// One entry of a portfolio: a backend with its own encoding.
+#[derive(Clone, Debug)]
+pub struct Entrant {
+    /// How this entrant encodes.
+    pub options: EncodeOptions,
+    /// Who solves.
+    pub backend: Backend,
+}
+
+impl Entrant {
+    /// "varisat --amo product" style label.
+    pub fn label(&self) -> String {
+        format!("{} --amo {}", self.backend.name(), self.options.amo)
+    }
+}
+
+/// Races `entrants` on their own threads (`--solver a,b`): the first verified SAT or UNSAT wins,
+/// the others are cancelled (external solvers killed, in-process searches abandoned). Returns
+/// the winner's index and report; when nobody wins, the first error, or UNKNOWN.
+pub fn race(
+    problem: &Problem,
+    entrants: &[Entrant],
+    settings: SolveSettings,
+) -> Result<(usize, SolveReport)> {
+    let cancel = crate::interrupt::Cancel::new();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::scope(|s| {
+        for (i, e) in entrants.iter().enumerate() {
+            let tx = tx.clone();
+            let settings = SolveSettings {
+                cancel: Some(cancel.clone()),
+                ..settings.clone()
+            };
+            s.spawn(move || {
+                let _ = tx.send((i, solve(problem, e.options, &e.backend, settings)));
+            });
+        }
+        drop(tx);
+        let mut first_error = None;
+        let mut unknown = None;
+        for (i, result) in rx.iter() {
+            match result {
+                Ok(r) if !matches!(r.status, Status::Unknown(_)) => {
+                    cancel.cancel();
+                    return Ok((i, r));
+                }
+                Ok(r) => {
+                    unknown.get_or_insert((i, r));
+                }
+                Err(Error::Interrupted) => {
+                    cancel.cancel();
+                    return Err(Error::Interrupted);
+                }
+                Err(e) => {
+                    first_error
+                        .get_or_insert(Error::Solver(format!("{}: {e}", entrants[i].label())));
+                }
+            }
+        }
+        match (unknown, first_error) {
+            (Some(u), _) => Ok(u),
+            (None, Some(e)) => Err(e),
+            (None, None) => Err(Error::Usage("no solver to race".into())),
+        }
+    })
 }

@@ -1806,3 +1806,89 @@ fn full_disk_and_unwritable_targets_keep_the_old_file() {
         &["/proc"],
     );
 }
+
+#[test]
+fn portfolio_race_first_verified_answer_wins_and_losers_stop() {
+    let dir = tempdir();
+    let pid_file = dir.path().join("child.pid");
+    let hang = write_executable(
+        dir.path(),
+        "hang.sh",
+        &format!(
+            "#!/bin/sh\nsleep 1000 &\necho $! > {}\nwait\n",
+            pid_file.display()
+        ),
+    );
+    let liar = write_executable(
+        dir.path(),
+        "liar.sh",
+        "#!/bin/sh\necho 's SATISFIABLE'\necho 'v 1 2 3 0'\nexit 10\n",
+    );
+    // The winner needs a moment (200-queens), so the loser has surely started its child.
+    let solvers = format!(
+        "{},{},varisat --amo product",
+        hang.display(),
+        liar.display()
+    );
+    let t = std::time::Instant::now();
+    let r = run_expect(
+        dir.path(),
+        &["solve", "-n", "200", "--solver", &solvers, "--format", "json"],
+        10,
+    );
+    assert!(t.elapsed().as_secs() < 10);
+    let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap();
+    assert_eq!(v["solver"], "portfolio winner: varisat --amo product");
+    assert_eq!(v["amo"], "product");
+    let board: Vec<String> = v["board"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap().to_string())
+        .collect();
+    assert_solution(&(board.join("\n") + "\n"), 200, false);
+    // The hanging solver's process group is gone.
+    let pid: i32 = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
+    loop {
+        let alive = unsafe { libc::kill(pid, 0) } == 0;
+        let zombie = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .map(|s| {
+                s.rsplit(')')
+                    .next()
+                    .unwrap_or("")
+                    .trim_start()
+                    .starts_with('Z')
+            })
+            .unwrap_or(true);
+        if !alive || zombie {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "loser {pid} still running"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // UNSAT races too; a bad entry is a usage error.
+    run_expect(
+        dir.path(),
+        &[
+            "solve",
+            "-n",
+            "3",
+            "--solver",
+            "varisat --amo sequential,varisat --amo product",
+        ],
+        20,
+    );
+    assert_one_line_error(
+        dir.path(),
+        &["solve", "-n", "8", "--solver", "varisat --amo"],
+        &["--solver entry"],
+    );
+}

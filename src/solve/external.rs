@@ -121,6 +121,8 @@ pub struct ExternalSolver {
     /// Where to ask for a text DRAT proof (`--certify`): passed after the CNF, with
     /// `--no-binary` before it (the cadical / kissat command line).
     pub proof: Option<PathBuf>,
+    /// Stops the solver (process group killed, answer UNKNOWN) when raised: the loser of a race.
+    pub cancel: Option<crate::interrupt::Cancel>,
 }
 
 impl ExternalSolver {
@@ -136,6 +138,7 @@ impl ExternalSolver {
             timeout: None,
             max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES,
             proof: None,
+            cancel: None,
         })
     }
 
@@ -234,6 +237,9 @@ impl ExternalSolver {
             if crate::interrupt::interrupted() {
                 break Outcome::Interrupted;
             }
+            if self.cancel.as_ref().is_some_and(|c| c.is_cancelled()) {
+                break Outcome::Cancelled;
+            }
             if group.has_exited(&name)? {
                 break Outcome::Exited;
             }
@@ -254,6 +260,7 @@ impl ExternalSolver {
         match outcome {
             Outcome::Overflow => return Err(overflow_error(&name, cap)),
             Outcome::Interrupted => return Err(Error::Interrupted),
+            Outcome::Cancelled => return Ok(Answer::Unknown("cancelled".into())),
             Outcome::TimedOut => {
                 let secs = self.timeout.unwrap_or_default().as_secs_f64();
                 return Ok(Answer::Unknown(format!("time limit of {secs} s reached")));
@@ -323,6 +330,7 @@ impl ExternalSolver {
 /// Why the wait loop stopped.
 enum Outcome {
     Interrupted,
+    Cancelled,
     Exited,
     TimedOut,
     Overflow,

@@ -87,6 +87,7 @@ pub fn solve(
     options: EncodeOptions,
     timeout: Option<Duration>,
     certify: bool,
+    cancel: Option<&crate::interrupt::Cancel>,
 ) -> (Answer, Timing) {
     let job = move |problem: &Problem| {
         let t0 = Instant::now();
@@ -130,6 +131,9 @@ pub fn solve(
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 if crate::interrupt::interrupted() {
                     return unknown("interrupted".into());
+                }
+                if cancel.is_some_and(|c| c.is_cancelled()) {
+                    return unknown("cancelled".into());
                 }
             }
             Err(mpsc::RecvTimeoutError::Disconnected) => {
