@@ -5,6 +5,8 @@
 //! External solvers (cadical, minisat, picosat, cryptominisat5) are run for real when they are on
 //! `PATH`; a missing one is reported as `SKIPPED` on stderr, or fails the test when `CI=true`.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -1833,7 +1835,9 @@ fn portfolio_race_first_verified_answer_wins_and_losers_stop() {
     let t = std::time::Instant::now();
     let r = run_expect(
         dir.path(),
-        &["solve", "-n", "200", "--solver", &solvers, "--format", "json"],
+        &[
+            "solve", "-n", "200", "--solver", &solvers, "--format", "json",
+        ],
         10,
     );
     assert!(t.elapsed().as_secs() < 10);
@@ -1853,27 +1857,7 @@ fn portfolio_race_first_verified_answer_wins_and_losers_stop() {
         .trim()
         .parse()
         .unwrap();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
-    loop {
-        let alive = unsafe { libc::kill(pid, 0) } == 0;
-        let zombie = std::fs::read_to_string(format!("/proc/{pid}/stat"))
-            .map(|s| {
-                s.rsplit(')')
-                    .next()
-                    .unwrap_or("")
-                    .trim_start()
-                    .starts_with('Z')
-            })
-            .unwrap_or(true);
-        if !alive || zombie {
-            break;
-        }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "loser {pid} still running"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    common::assert_process_gone(pid);
     // UNSAT races too; a bad entry is a usage error.
     run_expect(
         dir.path(),

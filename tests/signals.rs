@@ -1,6 +1,8 @@
 //! SIGINT / SIGTERM: every long command stops cleanly with exit 130, leaves no partial file at
 //! the target path (an old file there stays intact), no temp files, and no solver processes.
 
+mod common;
+
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -120,27 +122,7 @@ fn interrupted_external_solve_kills_the_solver() {
         .parse()
         .unwrap();
     // The solver's own child is gone (or a zombie waiting for init to reap it).
-    let deadline = Instant::now() + Duration::from_secs(3);
-    loop {
-        let alive = unsafe { libc::kill(pid, 0) } == 0;
-        let zombie = std::fs::read_to_string(format!("/proc/{pid}/stat"))
-            .map(|s| {
-                s.rsplit(')')
-                    .next()
-                    .unwrap_or("")
-                    .trim_start()
-                    .starts_with('Z')
-            })
-            .unwrap_or(true);
-        if !alive || zombie {
-            break;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "solver child {pid} still running"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    common::assert_process_gone(pid);
 }
 
 #[test]

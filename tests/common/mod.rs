@@ -201,3 +201,30 @@ pub fn have_solver(name: &str) -> bool {
     }
     found
 }
+
+/// Waits (up to 3 s) until process `pid` is gone or a zombie waiting to be reaped; panics
+/// otherwise. Used to prove that killed solvers leave no process behind.
+#[allow(dead_code)]
+pub fn assert_process_gone(pid: i32) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
+    loop {
+        let alive = unsafe { libc::kill(pid, 0) } == 0;
+        let zombie = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .map(|s| {
+                s.rsplit(')')
+                    .next()
+                    .unwrap_or("")
+                    .trim_start()
+                    .starts_with('Z')
+            })
+            .unwrap_or(true);
+        if !alive || zombie {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "process {pid} still running"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
