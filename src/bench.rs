@@ -114,3 +114,37 @@ pub fn memory(ns: &[u32]) -> Result<()> {
     }
     Ok(())
 }
+
+/// Counting speed: total + unique with the SAT engine and the backtracking engine, for queens
+/// `8..=max_queens` and amazons `10..=max_amazons` (`queens-sat bench --count`).
+pub fn count_table(max_queens: u32, max_amazons: u32, amo: AmoKind) -> Result<()> {
+    use crate::count::{Engine, count};
+    use crate::piece::AMAZON;
+    let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+    println!("## Counting: total + unique (Burnside), {jobs} threads, sat engine with --amo {amo}");
+    println!("| piece | n | total | unique | sat s | backtrack s |");
+    println!("|---|---|---|---|---|---|");
+    let rows = (8..=max_queens)
+        .map(|n| (QUEEN, n))
+        .chain((10..=max_amazons).map(|n| (AMAZON, n)));
+    for (piece, n) in rows {
+        let inst = Instance::plain(n);
+        let t = Instant::now();
+        let sat = count(&inst, piece, amo, Engine::Sat, jobs)?;
+        let sat_s = t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        let bt = count(&inst, piece, amo, Engine::Backtrack, jobs)?;
+        let bt_s = t.elapsed().as_secs_f64();
+        if sat != bt {
+            return Err(Error::Solver(format!(
+                "{} n={n}: engines disagree: sat {sat:?} vs backtrack {bt:?}",
+                piece.name
+            )));
+        }
+        println!(
+            "| {} | {n} | {} | {} | {sat_s:.3} | {bt_s:.3} |",
+            piece.name, sat.total, sat.unique
+        );
+    }
+    Ok(())
+}

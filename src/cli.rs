@@ -600,10 +600,17 @@ pub fn count(
 }
 
 /// `queens-sat bench`.
-pub fn bench(quick: bool, memory: Option<&[u32]>) -> Result<ExitCode> {
-    match memory {
-        Some(ns) => crate::bench::memory(ns)?,
-        None => crate::bench::run(quick)?,
+pub fn bench(
+    quick: bool,
+    memory: Option<&[u32]>,
+    count: Option<&[u32]>,
+    amo: &str,
+) -> Result<ExitCode> {
+    match (memory, count) {
+        (Some(ns), _) => crate::bench::memory(ns)?,
+        (None, Some([q, a])) => crate::bench::count_table(*q, *a, parse_amo(amo)?)?,
+        (None, Some(_)) => return Err(Error::Usage("--count takes Q,A".into())),
+        (None, None) => crate::bench::run(quick)?,
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -218,6 +218,12 @@ enum Command {
         /// Instead: peak RSS of streaming `encode --amo sequential` for these n (e.g. 1000,4000).
         #[arg(long, value_delimiter = ',', value_name = "N,...")]
         memory: Option<Vec<u32>>,
+        /// Instead: counting speed, queens 8..=Q and amazons 10..=A (e.g. 14,15).
+        #[arg(long, value_delimiter = ',', value_name = "Q,A")]
+        count: Option<Vec<u32>>,
+        /// AMO encoding for --count.
+        #[arg(long, default_value = "pairwise")]
+        amo: String,
     },
 }
 
@@ -358,7 +364,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let solve = solve.then_some((solver.as_str(), timeout));
             cli::suite(&recipe, out, solve, jobs, plot, force)
         }
-        Command::Bench { quick, memory } => cli::bench(quick, memory.as_deref()),
+        Command::Bench {
+            quick,
+            memory,
+            count,
+            amo,
+        } => cli::bench(quick, memory.as_deref(), count.as_deref(), &amo),
     }
 }
 
