@@ -117,10 +117,12 @@ pub fn parse_piece(name: &str) -> Result<Piece> {
 /// Looks up an AMO encoding name, or a one-line usage error listing the known ones.
 pub fn parse_amo(name: &str) -> Result<AmoKind> {
     AmoKind::by_name(name).ok_or_else(|| {
-        let known: Vec<&str> = AmoKind::ALL.iter().map(|a| a.name()).collect();
+        let known: Vec<String> = AmoKind::ALL.iter().map(|a| a.name()).collect();
         Error::Usage(format!(
-            "unknown --amo '{name}' (known: {})",
-            known.join(", ")
+            "unknown --amo '{name}' (commander:G with 2 <= G <= {max} and bimander:G with \
+             1 <= G <= {max} set the group size; known: {})",
+            known.join(", "),
+            max = crate::encode::amo::MAX_GROUP,
         ))
     })
 }
@@ -329,7 +331,7 @@ pub fn solve(
         &r.status,
         &instance,
         piece,
-        amo.name(),
+        &amo.name(),
         &backend.name(),
         (r.stats.vars, r.stats.clauses),
         (r.encode_seconds, r.solve_seconds),
@@ -529,8 +531,9 @@ pub fn count(
     Ok(ExitCode::SUCCESS)
 }
 
-/// `queens-sat bench`.
+/// `queens-sat bench` (runs its solves as child processes of this very binary).
 pub fn bench(quick: bool) -> Result<ExitCode> {
-    crate::bench::run(quick)?;
+    let exe = std::env::current_exe().map_err(|e| Error::io("current executable", e))?;
+    crate::bench::run(quick, &exe)?;
     Ok(ExitCode::SUCCESS)
 }
