@@ -164,12 +164,15 @@ fn solve_table(exe: &Path, piece: &str, sizes: &[u32]) -> Result<()> {
             );
             if r.total > CAP_SECONDS || r.status != "SAT" {
                 capped.push((amo, n));
-                if sizes.iter().any(|&m| m > n) {
-                    notes.push(format!(
-                        "{amo} took {:.0} s at n = {n}: larger n skipped",
-                        r.total
-                    ));
-                }
+                let rest = if sizes.iter().any(|&m| m > n) {
+                    "larger n skipped"
+                } else {
+                    "the largest size anyway"
+                };
+                notes.push(format!(
+                    "{amo} took {:.1} s at n = {n}, over the {CAP_SECONDS} s cap: {rest}",
+                    r.total
+                ));
             }
         }
     }

@@ -19,7 +19,7 @@ pub const BIMANDER_UP_TO: usize = 64;
 ///
 /// The thresholds come from time-to-first-solution runs of N-queens with varisat, in CPU
 /// seconds summed over many board sizes, because a single run is dominated by the luck of the
-/// search (the same encoding takes 4 s or 16 s at n = 1000 depending on n):
+/// search (one encoding took 5 s at n = 900 and 16 s at n = 1000):
 ///
 /// - pairwise up to 5 / 6 / 8 / 10, product above, n = 100..400 step 5 (61 boards): 28.7 /
 ///   29.0 / 31.4 / 32.2 s, product alone 32.3 s;
