@@ -31,7 +31,7 @@ pub struct Commander {
     group: usize,
 }
 
-/// The default group size (Klieber and Kwon's choice).
+/// The default group size (`--amo commander`).
 pub const DEFAULT_GROUP: u8 = 3;
 
 impl Commander {

@@ -4,7 +4,8 @@ use super::{AtMostOne, Cost};
 use crate::encode::{ClauseSink, Lit, VarAlloc};
 
 /// Ladder AMO (I. P. Gent and P. Nightingale, "A New Encoding of AllDifferent into SAT",
-/// ModRef 2004; the same order variables as the regular encoding of Ansótegui and Manyà).
+/// ModRef workshop at CP 2004; the same order variables as the regular encoding of Ansótegui
+/// and Manyà).
 ///
 /// The `k` literals are the first `k` values of a domain variable with `k + 1` values, the last
 /// one meaning "none is true". Ladder variable `y_i` (`1 <= i <= k`) means "the value is greater
