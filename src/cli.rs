@@ -133,10 +133,12 @@ pub fn parse_piece(name: &str) -> Result<Piece> {
 /// Looks up an AMO encoding name, or a one-line usage error listing the known ones.
 pub fn parse_amo(name: &str) -> Result<AmoKind> {
     AmoKind::by_name(name).ok_or_else(|| {
-        let known: Vec<&str> = AmoKind::ALL.iter().map(|a| a.name()).collect();
+        let known: Vec<String> = AmoKind::ALL.iter().map(|a| a.name()).collect();
         Error::Usage(format!(
-            "unknown --amo '{name}' (known: {})",
-            known.join(", ")
+            "unknown --amo '{name}' (commander:G with 2 <= G <= {max} and bimander:G with \
+             1 <= G <= {max} set the group size; known: {})",
+            known.join(", "),
+            max = crate::encode::amo::MAX_GROUP,
         ))
     })
 }
@@ -230,7 +232,12 @@ pub fn encode(
         None => {
             let dir = PathBuf::from("cnf-out");
             std::fs::create_dir_all(&dir).map_err(|e| Error::io("cnf-out", e))?;
-            let mut file = format!("{}-{}-{}", piece.name, instance.n, amo.name());
+            let mut file = format!(
+                "{}-{}-{}",
+                piece.name,
+                instance.n,
+                amo.name().replace(':', "")
+            );
             if let Some(g) = options.symmetric {
                 file += &format!("-{g}");
             }
@@ -369,7 +376,7 @@ pub fn solve(
         &r.status,
         &instance,
         piece,
-        entrant.options.amo.name(),
+        &entrant.options.amo.name(),
         &solver_label,
         (r.stats.vars, r.stats.clauses),
         (r.encode_seconds, r.solve_seconds),
@@ -599,7 +606,7 @@ pub fn count(
     Ok(ExitCode::SUCCESS)
 }
 
-/// `queens-sat bench`.
+/// `queens-sat bench` (runs its solves as child processes of this very binary).
 pub fn bench(
     quick: bool,
     memory: Option<&[u32]>,
@@ -610,7 +617,10 @@ pub fn bench(
         (Some(ns), _) => crate::bench::memory(ns)?,
         (None, Some([q, a])) => crate::bench::count_table(*q, *a, parse_amo(amo)?)?,
         (None, Some(_)) => return Err(Error::Usage("--count takes Q,A".into())),
-        (None, None) => crate::bench::run(quick)?,
+        (None, None) => {
+            let exe = std::env::current_exe().map_err(|e| Error::io("current executable", e))?;
+            crate::bench::run(quick, &exe)?
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

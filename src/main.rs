@@ -51,7 +51,8 @@ impl InstanceArgs {
 
 #[derive(Args)]
 struct EncodingArgs {
-    /// At-most-one encoding: pairwise, sequential or product.
+    /// At-most-one encoding: pairwise, sequential, product, ladder, commander[:G] (group size,
+    /// default 3), bimander[:G] (default 2), binary, or auto (chosen per line by its length).
     #[arg(long, default_value = cli::DEFAULT_AMO)]
     amo: String,
     /// Keep the full n*n encoding with unit clauses instead of presolving.

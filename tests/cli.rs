@@ -988,6 +988,71 @@ fn encode_stdout_header_and_counts() {
     assert_eq!(v["cell_vars"].as_u64(), Some(64));
 }
 
+/// `--amo commander:G` / `bimander:G`: solved, recorded in the header as given (defaults by
+/// their plain name), decoded from the header alone, and bad sizes are one-line errors.
+#[test]
+fn amo_group_sizes() {
+    let dir = tempdir();
+    let d = dir.path();
+    for amo in ["commander:2", "commander:5", "bimander:1", "bimander:3"] {
+        let r = run_expect(d, &["solve", "-n", "12", "--amo", amo], 10);
+        assert_solution(&r.stdout, 12, false);
+        let r = run_expect(d, &["solve", "-n", "3", "--amo", amo], 20);
+        assert_eq!(r.stdout.trim(), "UNSAT", "--amo {amo} -n 3");
+        let r = run_expect(d, &["encode", "-n", "13", "--amo", amo, "-o", "-"], 0);
+        let cnf = check_cnf(d, &r.stdout, &["-n", "13", "--amo", amo], "queen", 13);
+        assert_eq!(cnf.comment_value("amo"), Some(amo));
+    }
+    // The default size is the plain name, however it was spelled.
+    let r = run_expect(
+        d,
+        &["encode", "-n", "6", "--amo", "commander:3", "-o", "-"],
+        0,
+    );
+    assert_eq!(parse_cnf(&r.stdout).comment_value("amo"), Some("commander"));
+    // Different sizes are different CNFs.
+    let four = stats(d, &["-n", "30", "--amo", "commander:4"]);
+    let three = stats(d, &["-n", "30", "--amo", "commander"]);
+    assert_ne!(
+        four, three,
+        "commander:4 and commander:3 give the same CNF size"
+    );
+    // decode reads the encoding back from the header.
+    run_expect(
+        d,
+        &["encode", "-n", "8", "--amo", "bimander:3", "-o", "b.cnf"],
+        0,
+    );
+    for name in SOLVERS {
+        if have_solver(name) {
+            assert_eq!(run_solver(d, name, "b.cnf", "b.out"), 10, "{name}");
+            let r = run_expect(
+                d,
+                &[
+                    "decode", "--cnf", "b.cnf", "--model", "b.out", "--format", "json",
+                ],
+                10,
+            );
+            let v: Value = serde_json::from_str(r.stdout.trim()).expect("decode JSON");
+            assert_eq!(v["amo"].as_str(), Some("bimander:3"), "{name}");
+            break;
+        }
+    }
+    for bad in [
+        "commander:1",
+        "commander:65",
+        "bimander:0",
+        "product:2",
+        "commander:x",
+    ] {
+        assert_one_line_error(
+            d,
+            &["solve", "-n", "8", "--amo", bad],
+            &[bad, "commander:G"],
+        );
+    }
+}
+
 #[test]
 fn encode_no_presolve_unit_clauses() {
     let dir = tempdir();

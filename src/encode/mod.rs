@@ -96,6 +96,15 @@ impl VarAlloc {
         self.used
     }
 
+    /// `n` fresh consecutive variables; returns the first (the others follow it). For `n = 0`
+    /// nothing is allocated and the next free variable is returned.
+    #[inline]
+    pub fn fresh_block(&mut self, n: u32) -> u32 {
+        let first = self.used + 1;
+        self.used += n;
+        first
+    }
+
     /// Number of variables in use.
     pub fn count(&self) -> u32 {
         self.used

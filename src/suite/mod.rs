@@ -296,7 +296,7 @@ fn expand(file: &str, recipe: &Recipe) -> Result<(Vec<Instance>, Vec<Job>)> {
                             piece.name,
                             member.n,
                             member.name_part(),
-                            amo.name()
+                            amo.name().replace(':', "")
                         );
                         if let Some(&other) = names.get(&name) {
                             return Err(Error::parse(

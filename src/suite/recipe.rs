@@ -190,7 +190,7 @@ pub fn parse(file: &str, name: &str, text: &str) -> Result<Recipe> {
                     one.split(',')
                         .map(|a| {
                             AmoKind::by_name(a).ok_or_else(|| {
-                                let known: Vec<&str> =
+                                let known: Vec<String> =
                                     AmoKind::ALL.iter().map(|a| a.name()).collect();
                                 err(format!(
                                     "unknown amo '{}' (known: {}, all)",

@@ -75,4 +75,19 @@ mod tests {
     fn admits_exactly_at_most_one() {
         tests::check_semantics(AmoKind::Product, 10);
     }
+
+    #[test]
+    fn with_at_least_one_admits_exactly_one() {
+        tests::check_exactly_one(AmoKind::Product, 10);
+    }
+
+    #[test]
+    fn is_not_parsimonious() {
+        tests::check_parsimony(AmoKind::Product, 10, false);
+    }
+
+    #[test]
+    fn long_lines_by_sat() {
+        tests::check_semantics_sat(AmoKind::Product);
+    }
 }
