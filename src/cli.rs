@@ -611,17 +611,89 @@ pub fn bench(
     quick: bool,
     memory: Option<&[u32]>,
     count: Option<&[u32]>,
-    amo: &str,
+    amo: Option<&str>,
 ) -> Result<ExitCode> {
     match (memory, count) {
         (Some(ns), _) => crate::bench::memory(ns)?,
-        (None, Some([q, a])) => crate::bench::count_table(*q, *a, parse_amo(amo)?)?,
+        (None, Some([q, a])) => {
+            crate::bench::count_table(*q, *a, parse_amo(amo.unwrap_or("pairwise"))?)?
+        }
         (None, Some(_)) => return Err(Error::Usage("--count takes Q,A".into())),
         (None, None) => {
             let exe = std::env::current_exe().map_err(|e| Error::io("current executable", e))?;
             crate::bench::run(quick, &exe)?
         }
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The tables `queens-sat bench TABLE` prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum BenchTable {
+    /// Every AMO encoding x backend on generated hard instances.
+    Hard,
+}
+
+/// Arguments of `queens-sat bench hard`.
+#[derive(Clone, Debug)]
+pub struct BenchHardArgs {
+    /// Smaller instance set.
+    pub quick: bool,
+    /// `--amo`: comma-separated encodings or `all` (default).
+    pub amo: Option<String>,
+    /// `--solvers`: comma-separated backends (default varisat, plus cadical when on PATH).
+    pub solvers: Option<String>,
+    /// `--portfolio`: extra portfolio configurations.
+    pub portfolio: Vec<String>,
+    /// Seconds per run.
+    pub timeout: u32,
+    /// Runs at a time.
+    pub jobs: usize,
+    /// Per-run CSV output.
+    pub csv: Option<PathBuf>,
+}
+
+/// `queens-sat bench hard`.
+pub fn bench_hard(args: BenchHardArgs) -> Result<ExitCode> {
+    let amos = match args.amo.as_deref() {
+        None | Some("all") => AmoKind::ALL.to_vec(),
+        Some(list) => list.split(',').map(parse_amo).collect::<Result<_>>()?,
+    };
+    let solvers: Vec<String> = match args.solvers.as_deref() {
+        Some(list) => list.split(',').map(str::to_string).collect(),
+        None => {
+            let mut s = vec!["varisat".to_string()];
+            if crate::solve::external::resolve_solver("cadical").is_ok() {
+                s.push("cadical".into());
+            }
+            s
+        }
+    };
+    for s in &solvers {
+        if s != "varisat" {
+            crate::solve::external::resolve_solver(s)?;
+        }
+    }
+    for spec in &args.portfolio {
+        // Checked here so that a typo fails before the first run, not in every child.
+        portfolio(spec, EncodeOptions::from(parse_amo(DEFAULT_AMO)?))?;
+    }
+    if args.timeout == 0 || args.jobs == 0 {
+        return Err(Error::Usage(
+            "--timeout and --jobs must be at least 1".into(),
+        ));
+    }
+    let opts = crate::bench::hard::HardOptions {
+        quick: args.quick,
+        timeout: args.timeout,
+        jobs: args.jobs,
+        solvers,
+        amos,
+        portfolios: args.portfolio,
+        csv: args.csv,
+    };
+    let exe = std::env::current_exe().map_err(|e| Error::io("current executable", e))?;
+    crate::bench::hard::run(&exe, &opts)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -211,20 +211,52 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
-    /// Benchmarks: DIMACS writing throughput and time to first solution.
+    /// Benchmarks: DIMACS writing throughput and time to first solution; `bench hard`: every
+    /// AMO encoding x backend on generated hard blocked and excluded-diagonal instances.
     Bench {
-        /// Smaller sizes, for a quick look.
+        /// `hard`: the encoding x backend race on hard instances (default: the standard tables).
+        #[arg(value_enum)]
+        table: Option<cli::BenchTable>,
+        /// Smaller sizes (or, with `hard`, a smaller instance set), for a quick look.
         #[arg(long)]
         quick: bool,
         /// Instead: peak RSS of streaming `encode --amo sequential` for these n (e.g. 1000,4000).
-        #[arg(long, value_delimiter = ',', value_name = "N,...")]
+        #[arg(
+            long,
+            value_delimiter = ',',
+            value_name = "N,...",
+            conflicts_with = "table"
+        )]
         memory: Option<Vec<u32>>,
         /// Instead: counting speed, queens 8..=Q and amazons 10..=A (e.g. 14,15).
-        #[arg(long, value_delimiter = ',', value_name = "Q,A")]
+        #[arg(
+            long,
+            value_delimiter = ',',
+            value_name = "Q,A",
+            conflicts_with = "table"
+        )]
         count: Option<Vec<u32>>,
-        /// AMO encoding for --count.
-        #[arg(long, default_value = "pairwise")]
-        amo: String,
+        /// AMO encoding for --count (default pairwise); with `hard`, the encodings raced,
+        /// comma-separated, or `all` (default).
+        #[arg(long)]
+        amo: Option<String>,
+        /// With `hard`: backends raced, comma-separated (default: varisat, plus cadical when it
+        /// is on PATH).
+        #[arg(long, value_name = "S,...")]
+        solvers: Option<String>,
+        /// With `hard`: an extra configuration, a `solve --solver` portfolio such as
+        /// `"cadical --amo auto,cadical --amo product"` (repeatable; it uses one core per entry).
+        #[arg(long, value_name = "SPEC")]
+        portfolio: Vec<String>,
+        /// With `hard`: time limit per run, seconds.
+        #[arg(long, default_value_t = 60)]
+        timeout: u32,
+        /// With `hard`: runs at a time (default 1, so that runs do not share cores).
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
+        /// With `hard`: also write every run (instance, configuration, status, seconds) to this CSV.
+        #[arg(long, value_name = "FILE.csv")]
+        csv: Option<PathBuf>,
     },
 }
 
@@ -366,11 +398,28 @@ fn run(cli: Cli) -> Result<ExitCode> {
             cli::suite(&recipe, out, solve, jobs, plot, force)
         }
         Command::Bench {
+            table,
             quick,
             memory,
             count,
             amo,
-        } => cli::bench(quick, memory.as_deref(), count.as_deref(), &amo),
+            solvers,
+            portfolio,
+            timeout,
+            jobs,
+            csv,
+        } => match table {
+            Some(cli::BenchTable::Hard) => cli::bench_hard(cli::BenchHardArgs {
+                quick,
+                amo,
+                solvers,
+                portfolio,
+                timeout,
+                jobs,
+                csv,
+            }),
+            None => cli::bench(quick, memory.as_deref(), count.as_deref(), amo.as_deref()),
+        },
     }
 }
 

@@ -2,6 +2,7 @@
 //! modulo symmetry (Burnside's lemma), by the SAT engine or the independent backtracking engine.
 
 pub mod backtrack;
+pub mod dpll;
 pub mod sat;
 
 use std::time::Instant;
@@ -17,8 +18,12 @@ use crate::symmetry::{Symmetry, stabiliser};
 /// Which counter answers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Engine {
-    /// Cube-and-conquer enumeration through the SAT encoding (varisat).
+    /// Cube-and-conquer model counting of the SAT encoding: each cube's CNF is counted by an
+    /// exhaustive DPLL model counter ([`dpll`]), projected on the cell variables.
     Sat,
+    /// The same cubes enumerated by varisat with blocking clauses over the cell variables
+    /// (the classic all-solutions loop; slower, kept as a second SAT-based counter).
+    Cdcl,
     /// The direct bitboard backtracking counter (independent of the CNF; n <= 64).
     Backtrack,
 }
@@ -28,6 +33,7 @@ impl Engine {
     pub fn name(self) -> &'static str {
         match self {
             Engine::Sat => "sat",
+            Engine::Cdcl => "cdcl",
             Engine::Backtrack => "backtrack",
         }
     }
@@ -77,7 +83,7 @@ pub fn count_with_progress(
     let group = stabiliser(instance, &piece);
     let fixed: Vec<u64> = match engine {
         Engine::Backtrack => backtrack::count(instance, piece, &group, jobs)?.fixed,
-        Engine::Sat => group
+        Engine::Sat | Engine::Cdcl => group
             .iter()
             .map(|&g| {
                 let options = EncodeOptions {
@@ -85,7 +91,12 @@ pub fn count_with_progress(
                     symmetric: (g != Symmetry::Id).then_some(g),
                     lex_leader: SymmetrySet::default(),
                 };
-                sat::count(instance, piece, options, &group, jobs, progress)
+                let conquer = if engine == Engine::Cdcl {
+                    sat::Conquer::Cdcl
+                } else {
+                    sat::Conquer::Dpll
+                };
+                sat::count(instance, piece, options, &group, jobs, conquer, progress)
             })
             .collect::<Result<_>>()?,
     };
@@ -122,6 +133,7 @@ pub fn count_symmetric(
         },
         &stabiliser(instance, &piece),
         jobs,
+        sat::Conquer::Dpll,
         &|_, _| {},
     )
 }
@@ -147,5 +159,13 @@ pub fn count_lex_leaders(
         lex_leader: SymmetrySet::of(&stabiliser(instance, &piece)),
     };
     // No cube merging: lex-leader constraints are not symmetric themselves.
-    sat::count(instance, piece, options, &[], jobs, &|_, _| {})
+    sat::count(
+        instance,
+        piece,
+        options,
+        &[],
+        jobs,
+        sat::Conquer::Dpll,
+        &|_, _| {},
+    )
 }

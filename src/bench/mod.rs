@@ -1,6 +1,8 @@
 //! `queens-sat bench`: DIMACS writing throughput and time to first solution, as tables.
 //! Speed targets live here, never in timed tests.
 
+pub mod hard;
+
 use std::path::Path;
 use std::process::Command;
 use std::time::Instant;

@@ -1,0 +1,721 @@
+//! `queens-sat bench hard`: every AMO encoding under every backend on generated hard instances
+//! (blocked n-queens and excluded diagonals near their satisfiable-to-unsatisfiable transition),
+//! with the number solved, the total and the maximum time under a timeout.
+//!
+//! Every run is a child `queens-sat solve ... --format json`, so a run past its time limit is
+//! really stopped and each starts from a fresh process. Answers are cross-checked: if one
+//! configuration says SAT and another UNSAT on the same instance, the bench fails.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::encode::amo::AmoKind;
+use crate::error::{Error, Result};
+use crate::generate::Generator;
+use crate::instance::{Format, write::write as write_instance};
+use crate::pipeline::write_atomic;
+
+/// Kinds of hard instance, in table order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Group {
+    /// Blocked n-queens (csplib prob080 generator).
+    Blocked,
+    /// Excluded diagonals, solved directly (csplib prob079 generator).
+    Diagonals,
+    /// The same excluded-diagonal instances reduced to n-queens completion.
+    Completion,
+}
+
+impl Group {
+    /// Short column title.
+    pub fn title(self) -> &'static str {
+        match self {
+            Group::Blocked => "blocked",
+            Group::Diagonals => "diagonals",
+            Group::Completion => "diag->completion",
+        }
+    }
+}
+
+/// One generated instance of the hard set.
+#[derive(Clone, Debug)]
+pub struct HardInstance {
+    /// Its kind.
+    pub group: Group,
+    /// Board side given to the generator.
+    pub n: u32,
+    /// The generator and its parameters.
+    pub generator: Generator,
+    /// Generator seed.
+    pub seed: u64,
+}
+
+impl HardInstance {
+    /// A name such as `blocked-n48-m1965-s3` or `diag-n17-d20-s1-completion`.
+    pub fn name(&self) -> String {
+        let n = self.n;
+        let s = self.seed;
+        match self.generator {
+            Generator::Blocked { m, .. } => format!("blocked-n{n}-m{m}-s{s}"),
+            Generator::Diagonals {
+                diags: Some(d),
+                to_completion,
+                ..
+            } => {
+                let tail = if to_completion { "-completion" } else { "" };
+                format!("diag-n{n}-d{d}-s{s}{tail}")
+            }
+            other => format!("{}-n{n}-s{s}", other.kind()),
+        }
+    }
+}
+
+/// Blocked n-queens: `(n, blocked cell counts)`, all with at least one free cell per row and
+/// column. The counts straddle the transition measured with 6 seeds per point (varisat,
+/// product, 30 s limit): n = 28 is all-SAT at m = 575, 3 of 6 SAT at 600, all-UNSAT at 625;
+/// n = 48 all-SAT up to 1950 (solve times up to 21 s), all-UNSAT from 1980; n = 56 all-SAT
+/// up to 2600, 3 of 6 SAT at 2660, all-UNSAT at 2780, with the 30 s limit reached from 2660 to
+/// 2720.
+const BLOCKED: [(u32, [u32; 2]); 3] = [(28, [600, 610]), (48, [1960, 1970]), (56, [2690, 2720])];
+
+/// Excluded diagonals: `(n, prefix length)` at the measured 50 % point of P(SAT) for
+/// `min-free = 1`, from sweeps of 4 seeds per prefix length (cadical, 30 s limit). The
+/// transition moves irregularly with n (the generator's lists differ in shape), hence a table.
+const DIAGONALS: [(u32, usize); 10] = [
+    (12, 6),
+    (13, 8),
+    (14, 12),
+    (15, 10),
+    (16, 16),
+    (17, 16),
+    (18, 14),
+    (19, 19),
+    (20, 20),
+    (21, 22),
+];
+
+/// The hard set: blocked n = 28, 48, 56 (two blocked-cell counts x two seeds) and excluded
+/// diagonals n = 12..21 at their transition (two seeds), each also reduced to completion:
+/// 52 instances. `quick` keeps blocked n = 28, 48 and diagonals n = 12..15 with one seed.
+pub fn instances(quick: bool) -> Vec<HardInstance> {
+    let seeds: u64 = if quick { 1 } else { 2 };
+    let mut out = Vec::new();
+    for (n, ms) in BLOCKED {
+        if quick && n > 48 {
+            continue;
+        }
+        for m in ms {
+            for seed in 1..=seeds {
+                out.push(HardInstance {
+                    group: Group::Blocked,
+                    n,
+                    generator: Generator::Blocked { m, min_free: 1 },
+                    seed,
+                });
+            }
+        }
+    }
+    for to_completion in [false, true] {
+        for (n, d) in DIAGONALS {
+            if quick && n > 15 {
+                continue;
+            }
+            for seed in 1..=seeds {
+                out.push(HardInstance {
+                    group: if to_completion {
+                        Group::Completion
+                    } else {
+                        Group::Diagonals
+                    },
+                    n,
+                    generator: Generator::Diagonals {
+                        min_free: 1,
+                        diags: Some(d),
+                        to_completion,
+                    },
+                    seed,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// One configuration: a backend (`varisat` or an external solver) and an AMO encoding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// `--solver` value.
+    pub solver: String,
+    /// `--amo` value.
+    pub amo: AmoKind,
+}
+
+impl Config {
+    /// `solver/amo`, with the csplib baseline (recursive commander, groups of 3) marked.
+    pub fn label(&self) -> String {
+        if self.solver.contains(',') {
+            return format!("portfolio [{}]", self.solver);
+        }
+        let mark = if self.amo == AmoKind::Commander(3) {
+            " (csplib baseline)"
+        } else {
+            ""
+        };
+        format!("{} {}{mark}", self.solver, self.amo)
+    }
+}
+
+/// Options of `bench hard`.
+#[derive(Clone, Debug)]
+pub struct HardOptions {
+    /// The smaller instance set.
+    pub quick: bool,
+    /// Time limit of each run, seconds.
+    pub timeout: u32,
+    /// Runs at a time.
+    pub jobs: usize,
+    /// Backends (`varisat`, external solver names).
+    pub solvers: Vec<String>,
+    /// Encodings.
+    pub amos: Vec<AmoKind>,
+    /// Extra portfolio configurations (`solve --solver` values with commas), run with the
+    /// default encoding for entries that name none.
+    pub portfolios: Vec<String>,
+    /// Also write every run as a CSV row here.
+    pub csv: Option<PathBuf>,
+}
+
+/// What one run gave.
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    /// SAT (verified board) or UNSAT.
+    Solved {
+        /// The answer is SAT.
+        sat: bool,
+    },
+    /// Time limit reached.
+    Unknown,
+    /// The run failed: the message.
+    Failed(String),
+}
+
+/// One run's result.
+#[derive(Clone, Debug)]
+pub struct RunResult {
+    /// Outcome.
+    pub outcome: Outcome,
+    /// Wall-clock seconds of the child.
+    pub seconds: f64,
+}
+
+/// Runs the hard bench and prints its tables. `exe` is the `queens-sat` binary.
+pub fn run(exe: &Path, opts: &HardOptions) -> Result<()> {
+    let set = instances(opts.quick);
+    let dir = tempfile::tempdir().map_err(|e| Error::io("temp dir", e))?;
+    let mut files = Vec::with_capacity(set.len());
+    for inst in &set {
+        files.push(write_file(dir.path(), inst)?);
+    }
+    let default_amo =
+        AmoKind::by_name(crate::cli::DEFAULT_AMO).expect("the default encoding has a name");
+    let configs: Vec<Config> = opts
+        .solvers
+        .iter()
+        .flat_map(|s| {
+            opts.amos.iter().map(|&amo| Config {
+                solver: s.clone(),
+                amo,
+            })
+        })
+        .chain(opts.portfolios.iter().map(|p| Config {
+            solver: p.clone(),
+            amo: default_amo,
+        }))
+        .collect();
+    // Instance-major order: the configurations of one instance run close together in time.
+    let tasks: Vec<(usize, usize)> = (0..set.len())
+        .flat_map(|i| (0..configs.len()).map(move |c| (i, c)))
+        .collect();
+    let results: Mutex<BTreeMap<(usize, usize), RunResult>> = Mutex::new(BTreeMap::new());
+    let next = AtomicUsize::new(0);
+    let progress = crate::progress::Progress::stderr("bench hard");
+    let first_error: Mutex<Option<Error>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..opts.jobs.max(1) {
+            scope.spawn(|| {
+                loop {
+                    let k = next.fetch_add(1, Ordering::SeqCst);
+                    if k >= tasks.len() || first_error.lock().expect("lock").is_some() {
+                        break;
+                    }
+                    let (i, c) = tasks[k];
+                    match run_child(exe, &files[i], &configs[c], opts.timeout) {
+                        Ok(r) => {
+                            let mut all = results.lock().expect("lock");
+                            all.insert((i, c), r);
+                            progress.update(all.len(), tasks.len());
+                        }
+                        Err(e) => {
+                            first_error.lock().expect("lock").get_or_insert(e);
+                        }
+                    }
+                }
+            });
+        }
+    });
+    progress.finish();
+    if let Some(e) = first_error.into_inner().expect("lock") {
+        return Err(e);
+    }
+    let results = results.into_inner().expect("lock");
+    if let Some(path) = &opts.csv {
+        write_csv(path, &set, &configs, &results)?;
+    }
+    let report = report(&set, &configs, &results, opts);
+    print!("{}", report.text);
+    if report.problems.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::Solver(format!(
+            "bench hard: {}",
+            report.problems.join("; ")
+        )))
+    }
+}
+
+/// Writes the instance file of `inst` into `dir`: board text for blocked, the excluded-diagonals
+/// format for diagonals, a csplib param file for completion (sides of ~266 n).
+fn write_file(dir: &Path, inst: &HardInstance) -> Result<PathBuf> {
+    let instance = inst.generator.instance(inst.n, inst.seed)?;
+    let format = match inst.group {
+        Group::Blocked => Format::Board,
+        Group::Diagonals => Format::Diags,
+        Group::Completion => Format::Param,
+    };
+    let comment = format!("queens-sat bench hard: {}", inst.name());
+    let text = write_instance(&instance, format, &comment)?;
+    let path = dir.join(format!("{}.txt", inst.name()));
+    write_atomic(&path, |f| {
+        std::io::Write::write_all(f, text.as_bytes())
+            .map_err(|e| Error::io(path.display().to_string(), e))
+    })?;
+    Ok(path)
+}
+
+/// Grace after the child's own `--timeout` before it is killed from here.
+const GRACE: Duration = Duration::from_secs(30);
+
+/// Runs `exe solve --instance file --solver S --amo A --timeout T --format json`.
+fn run_child(exe: &Path, file: &Path, config: &Config, timeout: u32) -> Result<RunResult> {
+    let t = Instant::now();
+    let mut child = Command::new(exe)
+        .args(["solve", "--instance"])
+        .arg(file)
+        .args(["--solver", &config.solver, "--amo", &config.amo.name()])
+        .args(["--timeout", &timeout.to_string(), "--format", "json"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| Error::io(exe.display().to_string(), e))?;
+    // The JSON report is small; stderr is a line. Read both on threads so a chatty child
+    // cannot block on a full pipe while we wait.
+    let mut stdout = child.stdout.take().expect("piped");
+    let mut stderr = child.stderr.take().expect("piped");
+    let out_reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut stdout, &mut buf);
+        buf
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut stderr, &mut buf);
+        buf
+    });
+    let limit = Duration::from_secs(u64::from(timeout)) + GRACE;
+    let status = loop {
+        if let Some(status) = child
+            .try_wait()
+            .map_err(|e| Error::io(exe.display().to_string(), e))?
+        {
+            break Some(status);
+        }
+        if crate::interrupt::interrupted() {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(Error::Interrupted);
+        }
+        if t.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let seconds = t.elapsed().as_secs_f64();
+    let stdout = out_reader.join().unwrap_or_default();
+    let stderr = err_reader.join().unwrap_or_default();
+    let Some(status) = status else {
+        return Ok(RunResult {
+            outcome: Outcome::Failed(format!(
+                "still running {} s after its --timeout; killed",
+                GRACE.as_secs()
+            )),
+            seconds,
+        });
+    };
+    let failed = |why: String| RunResult {
+        outcome: Outcome::Failed(why),
+        seconds,
+    };
+    let json: serde_json::Value = match serde_json::from_slice(&stdout) {
+        Ok(v) => v,
+        Err(_) => {
+            let msg = String::from_utf8_lossy(&stderr);
+            let msg = msg.trim();
+            return Ok(failed(format!(
+                "exit {}: {}",
+                status.code().map_or("by signal".into(), |c| c.to_string()),
+                if msg.is_empty() { "no report" } else { msg }
+            )));
+        }
+    };
+    let outcome = match json["status"].as_str() {
+        Some("SAT") => Outcome::Solved { sat: true },
+        Some("UNSAT") => Outcome::Solved { sat: false },
+        Some("UNKNOWN") => Outcome::Unknown,
+        other => Outcome::Failed(format!("status {other:?}")),
+    };
+    Ok(RunResult { outcome, seconds })
+}
+
+/// Per-run CSV: instance, group, n, seed, solver, amo, status, seconds.
+fn write_csv(
+    path: &Path,
+    set: &[HardInstance],
+    configs: &[Config],
+    results: &BTreeMap<(usize, usize), RunResult>,
+) -> Result<()> {
+    let mut text = String::from("instance,group,n,seed,solver,amo,status,seconds\n");
+    for (&(i, c), r) in results {
+        let status = match &r.outcome {
+            Outcome::Solved { sat: true } => "SAT",
+            Outcome::Solved { sat: false } => "UNSAT",
+            Outcome::Unknown => "UNKNOWN",
+            Outcome::Failed(_) => "ERROR",
+        };
+        let inst = &set[i];
+        let _ = writeln!(
+            text,
+            "{},{},{},{},{},{},{status},{:.3}",
+            inst.name(),
+            inst.group.title(),
+            inst.n,
+            inst.seed,
+            configs[c].solver,
+            configs[c].amo,
+            r.seconds
+        );
+    }
+    write_atomic(path, |f| {
+        std::io::Write::write_all(f, text.as_bytes())
+            .map_err(|e| Error::io(path.display().to_string(), e))
+    })
+}
+
+/// The printed tables and the problems found (wrong answers, failed runs).
+pub struct Report {
+    /// Markdown tables and notes.
+    pub text: String,
+    /// Disagreements and failures; the bench fails when there are any.
+    pub problems: Vec<String>,
+}
+
+/// Solved count, total seconds (an unsolved run counts the timeout) and maximum seconds over
+/// the solved runs, plus whether any run was unsolved.
+#[derive(Clone, Copy, Debug, Default)]
+struct Tally {
+    runs: usize,
+    solved: usize,
+    total: f64,
+    max: f64,
+}
+
+impl Tally {
+    fn add(&mut self, r: &RunResult, timeout: f64) {
+        self.runs += 1;
+        match r.outcome {
+            Outcome::Solved { .. } => {
+                self.solved += 1;
+                self.total += r.seconds;
+                self.max = self.max.max(r.seconds);
+            }
+            _ => {
+                self.total += timeout;
+                self.max = self.max.max(timeout);
+            }
+        }
+    }
+
+    fn cells(&self) -> String {
+        let max = if self.solved < self.runs {
+            "timeout".to_string()
+        } else {
+            format!("{:.2}", self.max)
+        };
+        format!("{}/{} | {:.1} | {max}", self.solved, self.runs, self.total)
+    }
+}
+
+/// Builds the tables from the results: per group and configuration, the virtual best solver,
+/// the answers per family, and the cross-check of SAT against UNSAT answers.
+pub fn report(
+    set: &[HardInstance],
+    configs: &[Config],
+    results: &BTreeMap<(usize, usize), RunResult>,
+    opts: &HardOptions,
+) -> Report {
+    let timeout = f64::from(opts.timeout);
+    let mut text = String::new();
+    let mut problems = Vec::new();
+    let groups: Vec<Group> = {
+        let mut g: Vec<Group> = set.iter().map(|i| i.group).collect();
+        g.sort();
+        g.dedup();
+        g
+    };
+    // Answers per instance; a SAT and an UNSAT answer on one instance is a wrong answer.
+    let mut answer: Vec<Option<bool>> = vec![None; set.len()];
+    for (&(i, c), r) in results {
+        match &r.outcome {
+            Outcome::Solved { sat } => match answer[i] {
+                Some(a) if a != *sat => problems.push(format!(
+                    "{}: {} answered {} but another configuration {}",
+                    set[i].name(),
+                    configs[c].label(),
+                    if *sat { "SAT" } else { "UNSAT" },
+                    if a { "SAT" } else { "UNSAT" }
+                )),
+                _ => answer[i] = Some(*sat),
+            },
+            Outcome::Failed(why) => {
+                problems.push(format!("{} {}: {why}", set[i].name(), configs[c].label()))
+            }
+            Outcome::Unknown => {}
+        }
+    }
+
+    let _ = writeln!(
+        text,
+        "## bench hard: {} instances x {} configurations, timeout {} s, {} job(s) at a time",
+        set.len(),
+        configs.len(),
+        opts.timeout,
+        opts.jobs
+    );
+    let _ = writeln!(text);
+    // The instance families and their answers.
+    let _ = writeln!(
+        text,
+        "| family | instances | SAT | UNSAT | unsolved by all |"
+    );
+    let _ = writeln!(text, "|---|---|---|---|---|");
+    let mut families: BTreeMap<(Group, u32), (String, [usize; 4])> = BTreeMap::new();
+    for (i, inst) in set.iter().enumerate() {
+        let e = families.entry((inst.group, inst.n)).or_insert_with(|| {
+            let params = match inst.generator {
+                Generator::Blocked { m, .. } => format!("m={m}"),
+                Generator::Diagonals { diags: Some(d), .. } => format!("{d} diagonals"),
+                _ => String::new(),
+            };
+            (params, [0; 4])
+        });
+        if let Generator::Blocked { m, .. } = inst.generator {
+            let tag = format!("m={m}");
+            if !e.0.split(',').any(|p| p == tag) {
+                e.0 = format!("{},{tag}", e.0);
+            }
+        }
+        e.1[0] += 1;
+        match answer[i] {
+            Some(true) => e.1[1] += 1,
+            Some(false) => e.1[2] += 1,
+            None => e.1[3] += 1,
+        }
+    }
+    for ((group, n), (params, c)) in &families {
+        let _ = writeln!(
+            text,
+            "| {} n={n} {params} | {} | {} | {} | {} |",
+            group.title(),
+            c[0],
+            c[1],
+            c[2],
+            c[3]
+        );
+    }
+    let _ = writeln!(text);
+
+    // Per configuration: solved / total / max per group and overall.
+    let mut header = String::from("| configuration |");
+    let mut rule = String::from("|---|");
+    for g in &groups {
+        let _ = write!(header, " {} solved | total s | max s |", g.title());
+        rule.push_str("---|---|---|");
+    }
+    header.push_str(" all solved | total s | max s |");
+    rule.push_str("---|---|---|");
+    let _ = writeln!(
+        text,
+        "Per configuration (an unsolved run counts {} s in the total; ranked by solved, then total):",
+        opts.timeout
+    );
+    let _ = writeln!(text);
+    let _ = writeln!(text, "{header}");
+    let _ = writeln!(text, "{rule}");
+    let mut rows: Vec<(usize, f64, String)> = Vec::new();
+    for (c, config) in configs.iter().enumerate() {
+        let mut per_group = vec![Tally::default(); groups.len()];
+        let mut all = Tally::default();
+        for (i, inst) in set.iter().enumerate() {
+            if let Some(r) = results.get(&(i, c)) {
+                let g = groups.iter().position(|&g| g == inst.group).expect("group");
+                per_group[g].add(r, timeout);
+                all.add(r, timeout);
+            }
+        }
+        let mut row = format!("| {} |", config.label());
+        for t in &per_group {
+            let _ = write!(row, " {} |", t.cells());
+        }
+        let _ = write!(row, " {} |", all.cells());
+        rows.push((all.solved, all.total, row));
+    }
+    rows.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.total_cmp(&b.1)));
+    for (_, _, row) in &rows {
+        let _ = writeln!(text, "{row}");
+    }
+    // Virtual best: per instance the fastest configuration.
+    let mut row = String::from("| virtual best (fastest per instance) |");
+    let mut all = Tally::default();
+    let mut per_group = vec![Tally::default(); groups.len()];
+    for (i, inst) in set.iter().enumerate() {
+        let best = (0..configs.len())
+            .filter_map(|c| results.get(&(i, c)))
+            .filter(|r| matches!(r.outcome, Outcome::Solved { .. }))
+            .min_by(|a, b| a.seconds.total_cmp(&b.seconds));
+        let unsolved = RunResult {
+            outcome: Outcome::Unknown,
+            seconds: timeout,
+        };
+        let r = best.unwrap_or(&unsolved);
+        let g = groups.iter().position(|&g| g == inst.group).expect("group");
+        per_group[g].add(r, timeout);
+        all.add(r, timeout);
+    }
+    for t in &per_group {
+        let _ = write!(row, " {} |", t.cells());
+    }
+    let _ = write!(row, " {} |", all.cells());
+    let _ = writeln!(text, "{row}");
+    let _ = writeln!(text);
+
+    // The hardest instances for the winner.
+    if let Some(best) = rows.first() {
+        let _ = writeln!(
+            text,
+            "Winner: {}",
+            best.2.split('|').nth(1).unwrap_or("").trim()
+        );
+    }
+    for p in &problems {
+        let _ = writeln!(text, "- PROBLEM: {p}");
+    }
+    Report { text, problems }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn instance_set_is_generated_and_named_uniquely() {
+        for quick in [true, false] {
+            let set = instances(quick);
+            let mut names: Vec<String> = set.iter().map(HardInstance::name).collect();
+            names.sort();
+            names.dedup();
+            assert_eq!(names.len(), set.len());
+            for inst in &set {
+                let i = inst.generator.instance(inst.n, inst.seed).unwrap();
+                match inst.group {
+                    Group::Blocked => assert!(!i.blocked.is_empty()),
+                    Group::Diagonals => assert!(!i.excluded.is_empty()),
+                    Group::Completion => assert!(i.n > 200 && !i.placed.is_empty()),
+                }
+            }
+        }
+        assert_eq!(instances(false).len(), 12 + 40);
+        assert_eq!(instances(true).len(), 4 + 8);
+    }
+
+    #[test]
+    fn report_flags_disagreement_and_ranks() {
+        let set: Vec<HardInstance> = instances(true).into_iter().take(2).collect();
+        let configs = vec![
+            Config {
+                solver: "varisat".into(),
+                amo: AmoKind::Product,
+            },
+            Config {
+                solver: "varisat".into(),
+                amo: AmoKind::Pairwise,
+            },
+        ];
+        let opts = HardOptions {
+            quick: true,
+            timeout: 10,
+            jobs: 1,
+            solvers: vec!["varisat".into()],
+            amos: vec![AmoKind::Product, AmoKind::Pairwise],
+            portfolios: Vec::new(),
+            csv: None,
+        };
+        let r = |sat: Option<bool>, seconds: f64| RunResult {
+            outcome: sat.map_or(Outcome::Unknown, |sat| Outcome::Solved { sat }),
+            seconds,
+        };
+        let mut results = BTreeMap::new();
+        results.insert((0, 0), r(Some(true), 1.0));
+        results.insert((0, 1), r(None, 10.0));
+        results.insert((1, 0), r(Some(false), 2.0));
+        results.insert((1, 1), r(Some(false), 0.5));
+        let rep = report(&set, &configs, &results, &opts);
+        assert!(rep.problems.is_empty(), "{:?}", rep.problems);
+        assert!(
+            rep.text.contains("| varisat product | 2/2 | 3.0 | 2.00 |"),
+            "{}",
+            rep.text
+        );
+        assert!(
+            rep.text
+                .contains("| varisat pairwise | 1/2 | 10.5 | timeout |"),
+            "{}",
+            rep.text
+        );
+        assert!(
+            rep.text
+                .contains("virtual best (fastest per instance) | 2/2 | 1.5 | 1.00 |")
+        );
+        assert!(rep.text.contains("Winner: varisat product"));
+        results.insert((1, 1), r(Some(true), 0.5));
+        let rep = report(&set, &configs, &results, &opts);
+        assert_eq!(rep.problems.len(), 1, "{:?}", rep.problems);
+        assert!(rep.problems[0].contains("answered SAT but another configuration UNSAT"));
+    }
+}
