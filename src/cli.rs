@@ -19,7 +19,7 @@ use crate::generate::reduction::diagonals_to_completion;
 use crate::instance::write::write as write_instance;
 use crate::instance::{Format, Instance, Obstacles, read_instance_file};
 use crate::piece::Piece;
-use crate::pipeline::{self, Backend, Output, Status, write_atomic};
+use crate::pipeline::{self, Backend, Output, Status, write_text_atomic};
 use crate::presolve::Problem;
 use crate::solve::Answer;
 use crate::solve::external::ExternalSolver;
@@ -28,7 +28,7 @@ use crate::symmetry::{Symmetry, stabiliser};
 use crate::verify::verify;
 
 /// The default `--amo` (see README for the measurement behind it).
-pub const DEFAULT_AMO: &str = "product";
+pub const DEFAULT_AMO: &str = "auto";
 
 /// Report format of `encode --stats`, `solve` and `decode`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -536,7 +536,13 @@ pub fn count(
         return Ok(ExitCode::SUCCESS);
     }
     let engines: Vec<Engine> = if cross_check {
-        vec![Engine::Sat, Engine::Backtrack]
+        // The chosen SAT-based engine (sat or cdcl) against the independent backtracker.
+        let sat = if engine == Engine::Backtrack {
+            Engine::Sat
+        } else {
+            engine
+        };
+        vec![sat, Engine::Backtrack]
     } else {
         vec![engine]
     };
@@ -548,17 +554,24 @@ pub fn count(
         results.push((e, c?, seconds));
     }
     bar.finish();
-    if let [(_, a, _), (_, b, _)] = results.as_slice()
+    if let [(ea, a, _), (eb, b, _)] = results.as_slice()
         && a != b
     {
         return Err(Error::Solver(format!(
-            "cross-check failed: sat engine counted total={} unique={} fixed={:?}, backtrack engine total={} unique={} fixed={:?}",
-            a.total, a.unique, a.fixed, b.total, b.unique, b.fixed
+            "cross-check failed: {} engine counted total={} unique={} fixed={:?}, {} engine total={} unique={} fixed={:?}",
+            ea.name(),
+            a.total,
+            a.unique,
+            a.fixed,
+            eb.name(),
+            b.total,
+            b.unique,
+            b.fixed
         )));
     }
     let (engine, c, seconds) = &results[0];
     let engine_name = if cross_check {
-        "sat+backtrack".to_string()
+        format!("{}+backtrack", engine.name())
     } else {
         engine.name().to_string()
     };
@@ -639,6 +652,8 @@ pub enum BenchTable {
 pub struct BenchHardArgs {
     /// Smaller instance set.
     pub quick: bool,
+    /// Generator seeds per family (`None`: 1 with `quick`, else 2).
+    pub seeds: Option<u64>,
     /// `--amo`: comma-separated encodings or `all` (default).
     pub amo: Option<String>,
     /// `--solvers`: comma-separated backends (default varisat, plus cadical when on PATH).
@@ -683,8 +698,13 @@ pub fn bench_hard(args: BenchHardArgs) -> Result<ExitCode> {
             "--timeout and --jobs must be at least 1".into(),
         ));
     }
+    let seeds = args.seeds.unwrap_or(if args.quick { 1 } else { 2 });
+    if seeds == 0 {
+        return Err(Error::Usage("--seeds must be at least 1".into()));
+    }
     let opts = crate::bench::hard::HardOptions {
         quick: args.quick,
+        seeds,
         timeout: args.timeout,
         jobs: args.jobs,
         solvers,
@@ -724,13 +744,7 @@ fn emit(text: &str, output: Option<&str>) -> Result<()> {
                 .and_then(|()| out.flush())
                 .map_err(|e| Error::io("<stdout>", e))
         }
-        Some(path) => {
-            let path = Path::new(path);
-            write_atomic(path, |f| {
-                f.write_all(text.as_bytes())
-                    .map_err(|e| Error::io(path.display().to_string(), e))
-            })
-        }
+        Some(path) => write_text_atomic(Path::new(path), text),
     }
 }
 

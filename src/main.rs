@@ -248,6 +248,9 @@ enum Command {
         /// `"cadical --amo auto,cadical --amo product"` (repeatable; it uses one core per entry).
         #[arg(long, value_name = "SPEC")]
         portfolio: Vec<String>,
+        /// With `hard`: generator seeds 1..=K per family (default 1 with --quick, else 2).
+        #[arg(long, value_name = "K")]
+        seeds: Option<u64>,
         /// With `hard`: time limit per run, seconds.
         #[arg(long, default_value_t = 60)]
         timeout: u32,
@@ -405,12 +408,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
             amo,
             solvers,
             portfolio,
+            seeds,
             timeout,
             jobs,
             csv,
         } => match table {
             Some(cli::BenchTable::Hard) => cli::bench_hard(cli::BenchHardArgs {
                 quick,
+                seeds,
                 amo,
                 solvers,
                 portfolio,

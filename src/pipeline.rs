@@ -88,6 +88,14 @@ pub fn export_cnf(
     }
 }
 
+/// Writes `text` to `path` atomically (see [`write_atomic`]).
+pub fn write_text_atomic(path: &Path, text: &str) -> Result<()> {
+    write_atomic(path, |f| {
+        f.write_all(text.as_bytes())
+            .map_err(|e| Error::io(path.display().to_string(), e))
+    })
+}
+
 /// Runs `fill` on a temp file in `path`'s folder and renames it to `path` on success; on failure
 /// the temp file is removed and any old file at `path` is untouched.
 pub fn write_atomic<T>(

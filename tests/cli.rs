@@ -1706,6 +1706,24 @@ fn count_cross_check_and_broken_symmetry() {
     assert_eq!(v["fixed"]["id"], 88);
     let total = v["total"].as_u64().unwrap() + v["fixed"]["flip_d"].as_u64().unwrap();
     assert_eq!(v["unique"].as_u64().unwrap() * 2, total);
+    // The varisat enumeration engine, cross-checked the same way.
+    let r = run_expect(
+        dir.path(),
+        &[
+            "count",
+            "--instance",
+            inst.to_str().unwrap(),
+            "--engine",
+            "cdcl",
+            "--cross-check",
+            "--format",
+            "json",
+        ],
+        0,
+    );
+    let w: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap();
+    assert_eq!(w["engine"], "cdcl+backtrack");
+    assert_eq!((&w["total"], &w["unique"]), (&v["total"], &v["unique"]));
 }
 
 #[test]

@@ -6,7 +6,7 @@
 //! really stopped and each starts from a fresh process. Answers are cross-checked: if one
 //! configuration says SAT and another UNSAT on the same instance, the bench fails.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -18,7 +18,7 @@ use crate::encode::amo::AmoKind;
 use crate::error::{Error, Result};
 use crate::generate::Generator;
 use crate::instance::{Format, write::write as write_instance};
-use crate::pipeline::write_atomic;
+use crate::pipeline::write_text_atomic;
 
 /// Kinds of hard instance, in table order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -99,11 +99,11 @@ const DIAGONALS: [(u32, usize); 10] = [
     (21, 22),
 ];
 
-/// The hard set: blocked n = 28, 48, 56 (two blocked-cell counts x two seeds) and excluded
-/// diagonals n = 12..21 at their transition (two seeds), each also reduced to completion:
-/// 52 instances. `quick` keeps blocked n = 28, 48 and diagonals n = 12..15 with one seed.
-pub fn instances(quick: bool) -> Vec<HardInstance> {
-    let seeds: u64 = if quick { 1 } else { 2 };
+/// The hard set: blocked n = 28, 48, 56 (two blocked-cell counts) and excluded diagonals
+/// n = 12..21 at their transition, each also reduced to completion, for generator seeds
+/// `1..=seeds`: 26 instances per seed. `quick` keeps blocked n = 28, 48 and diagonals
+/// n = 12..15: 12 per seed.
+pub fn instances(quick: bool, seeds: u64) -> Vec<HardInstance> {
     let mut out = Vec::new();
     for (n, ms) in BLOCKED {
         if quick && n > 48 {
@@ -175,6 +175,8 @@ impl Config {
 pub struct HardOptions {
     /// The smaller instance set.
     pub quick: bool,
+    /// Generator seeds `1..=seeds` per family.
+    pub seeds: u64,
     /// Time limit of each run, seconds.
     pub timeout: u32,
     /// Runs at a time.
@@ -215,7 +217,7 @@ pub struct RunResult {
 
 /// Runs the hard bench and prints its tables. `exe` is the `queens-sat` binary.
 pub fn run(exe: &Path, opts: &HardOptions) -> Result<()> {
-    let set = instances(opts.quick);
+    let set = instances(opts.quick, opts.seeds);
     let dir = tempfile::tempdir().map_err(|e| Error::io("temp dir", e))?;
     let mut files = Vec::with_capacity(set.len());
     for inst in &set {
@@ -300,10 +302,7 @@ fn write_file(dir: &Path, inst: &HardInstance) -> Result<PathBuf> {
     let comment = format!("queens-sat bench hard: {}", inst.name());
     let text = write_instance(&instance, format, &comment)?;
     let path = dir.join(format!("{}.txt", inst.name()));
-    write_atomic(&path, |f| {
-        std::io::Write::write_all(f, text.as_bytes())
-            .map_err(|e| Error::io(path.display().to_string(), e))
-    })?;
+    write_text_atomic(&path, &text)?;
     Ok(path)
 }
 
@@ -422,10 +421,7 @@ fn write_csv(
             r.seconds
         );
     }
-    write_atomic(path, |f| {
-        std::io::Write::write_all(f, text.as_bytes())
-            .map_err(|e| Error::io(path.display().to_string(), e))
-    })
+    write_text_atomic(path, &text)
 }
 
 /// The printed tables and the problems found (wrong answers, failed runs).
@@ -525,34 +521,29 @@ pub fn report(
         "| family | instances | SAT | UNSAT | unsolved by all |"
     );
     let _ = writeln!(text, "|---|---|---|---|---|");
-    let mut families: BTreeMap<(Group, u32), (String, [usize; 4])> = BTreeMap::new();
+    // Per (group, n): the generator parameters used, and instances / SAT / UNSAT / unsolved.
+    let mut families: BTreeMap<(Group, u32), (BTreeSet<String>, [usize; 4])> = BTreeMap::new();
     for (i, inst) in set.iter().enumerate() {
-        let e = families.entry((inst.group, inst.n)).or_insert_with(|| {
-            let params = match inst.generator {
-                Generator::Blocked { m, .. } => format!("m={m}"),
-                Generator::Diagonals { diags: Some(d), .. } => format!("{d} diagonals"),
-                _ => String::new(),
-            };
-            (params, [0; 4])
+        let (params, c) = families.entry((inst.group, inst.n)).or_default();
+        params.insert(match inst.generator {
+            Generator::Blocked { m, .. } => format!("m={m}"),
+            Generator::Diagonals { diags: Some(d), .. } => format!("{d} diagonals"),
+            _ => String::new(),
         });
-        if let Generator::Blocked { m, .. } = inst.generator {
-            let tag = format!("m={m}");
-            if !e.0.split(',').any(|p| p == tag) {
-                e.0 = format!("{},{tag}", e.0);
-            }
-        }
-        e.1[0] += 1;
-        match answer[i] {
-            Some(true) => e.1[1] += 1,
-            Some(false) => e.1[2] += 1,
-            None => e.1[3] += 1,
-        }
+        c[0] += 1;
+        c[match answer[i] {
+            Some(true) => 1,
+            Some(false) => 2,
+            None => 3,
+        }] += 1;
     }
     for ((group, n), (params, c)) in &families {
+        let params: Vec<&str> = params.iter().map(String::as_str).collect();
         let _ = writeln!(
             text,
-            "| {} n={n} {params} | {} | {} | {} | {} |",
+            "| {} n={n} {} | {} | {} | {} | {} |",
             group.title(),
+            params.join(","),
             c[0],
             c[1],
             c[2],
@@ -578,7 +569,7 @@ pub fn report(
     let _ = writeln!(text);
     let _ = writeln!(text, "{header}");
     let _ = writeln!(text, "{rule}");
-    let mut rows: Vec<(usize, f64, String)> = Vec::new();
+    let mut rows: Vec<(usize, f64, String, String)> = Vec::new();
     for (c, config) in configs.iter().enumerate() {
         let mut per_group = vec![Tally::default(); groups.len()];
         let mut all = Tally::default();
@@ -594,10 +585,10 @@ pub fn report(
             let _ = write!(row, " {} |", t.cells());
         }
         let _ = write!(row, " {} |", all.cells());
-        rows.push((all.solved, all.total, row));
+        rows.push((all.solved, all.total, config.label(), row));
     }
     rows.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.total_cmp(&b.1)));
-    for (_, _, row) in &rows {
+    for (_, _, _, row) in &rows {
         let _ = writeln!(text, "{row}");
     }
     // Virtual best: per instance the fastest configuration.
@@ -625,13 +616,8 @@ pub fn report(
     let _ = writeln!(text, "{row}");
     let _ = writeln!(text);
 
-    // The hardest instances for the winner.
-    if let Some(best) = rows.first() {
-        let _ = writeln!(
-            text,
-            "Winner: {}",
-            best.2.split('|').nth(1).unwrap_or("").trim()
-        );
+    if let Some((_, _, label, _)) = rows.first() {
+        let _ = writeln!(text, "Winner: {label}");
     }
     for p in &problems {
         let _ = writeln!(text, "- PROBLEM: {p}");
@@ -646,7 +632,7 @@ mod tests {
     #[test]
     fn instance_set_is_generated_and_named_uniquely() {
         for quick in [true, false] {
-            let set = instances(quick);
+            let set = instances(quick, 2);
             let mut names: Vec<String> = set.iter().map(HardInstance::name).collect();
             names.sort();
             names.dedup();
@@ -660,13 +646,13 @@ mod tests {
                 }
             }
         }
-        assert_eq!(instances(false).len(), 12 + 40);
-        assert_eq!(instances(true).len(), 4 + 8);
+        assert_eq!(instances(false, 2).len(), 2 * 26);
+        assert_eq!(instances(true, 1).len(), 12);
     }
 
     #[test]
     fn report_flags_disagreement_and_ranks() {
-        let set: Vec<HardInstance> = instances(true).into_iter().take(2).collect();
+        let set: Vec<HardInstance> = instances(true, 1).into_iter().take(2).collect();
         let configs = vec![
             Config {
                 solver: "varisat".into(),
@@ -679,6 +665,7 @@ mod tests {
         ];
         let opts = HardOptions {
             quick: true,
+            seeds: 1,
             timeout: 10,
             jobs: 1,
             solvers: vec!["varisat".into()],

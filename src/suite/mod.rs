@@ -21,7 +21,7 @@ use crate::encode::amo::AmoKind;
 use crate::error::{Error, Result};
 use crate::instance::Instance;
 use crate::piece::Piece;
-use crate::pipeline::{self, Backend, Status, write_atomic, write_cnf};
+use crate::pipeline::{self, Backend, Status, write_atomic, write_cnf, write_text_atomic};
 use crate::presolve::Problem;
 use crate::progress::Progress;
 use manifest::{HashingWriter, Row};
@@ -262,11 +262,7 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
             )));
         }
         let svg = plot_suite(&recipe, &jobs)?;
-        write_atomic(svg_path, |f| {
-            use std::io::Write;
-            f.write_all(svg.as_bytes())
-                .map_err(|e| Error::io(svg_path.display().to_string(), e))
-        })?;
+        write_text_atomic(svg_path, &svg)?;
     }
     Ok(summary)
 }

@@ -342,7 +342,9 @@ impl Draft {
             to_completion: false,
             generator_line: line,
             seeds: Vec::new(),
-            amos: vec![AmoKind::by_name(crate::cli::DEFAULT_AMO).unwrap_or(AmoKind::Product)],
+            amos: vec![
+                AmoKind::by_name(crate::cli::DEFAULT_AMO).expect("the default encoding has a name"),
+            ],
         }
     }
 
@@ -596,7 +598,7 @@ mod tests {
             vec![4, 6, 8]
         );
         assert_eq!(a.seeds, vec![None]);
-        assert_eq!(a.amos, vec![AmoKind::Product]);
+        assert_eq!(a.amos, vec![AmoKind::Auto]);
         assert_eq!(a.pieces.len(), 1);
         let b = &r.families[1];
         assert_eq!(b.x_name, "m");

@@ -1,34 +1,28 @@
 //! `auto`: an at-most-one encoding chosen per line by its length.
 
-use super::{AmoKind, AtMostOne, Cost, bimander};
+use super::{AmoKind, AtMostOne, Cost};
 use crate::encode::{ClauseSink, Lit, VarAlloc};
 
-/// Lines up to this length are pairwise.
-pub const PAIRWISE_UP_TO: usize = 6;
+/// Lines up to this length are pairwise; longer ones are product.
+pub const PAIRWISE_UP_TO: usize = 64;
 
-/// Lines longer than [`PAIRWISE_UP_TO`] and up to this length are bimander (groups of 2);
-/// longer ones are product.
-pub const BIMANDER_UP_TO: usize = 64;
-
-/// Per-line choice by length `k`: pairwise for `k <= 6`, bimander (groups of 2) for
-/// `7 <= k <= 64`, product for `k > 64`.
+/// Per-line choice by length `k`: pairwise for `k <= 64`, product (Chen) above. The default
+/// `--amo`.
 ///
 /// Cost, auxiliaries and literals are exactly those of the encoding picked for each length
-/// (see [`super::Pairwise`], [`super::Bimander`], [`super::Product`]). Parsimonious only on the
-/// pairwise lines; not parsimonious overall.
+/// (see [`super::Pairwise`], [`super::Product`]). Parsimonious on the pairwise lines; not
+/// parsimonious overall.
 ///
-/// The thresholds come from time-to-first-solution runs of N-queens with varisat, in CPU
-/// seconds summed over many board sizes, because a single run is dominated by the luck of the
-/// search (one encoding took 5 s at n = 900 and 16 s at n = 1000):
-///
-/// - pairwise up to 5 / 6 / 8 / 10, product above, n = 100..400 step 5 (61 boards): 28.7 /
-///   29.0 / 31.4 / 32.2 s, product alone 32.3 s;
-/// - pairwise up to 6, bimander up to 16 / 32 / 64, product above, interleaved with product
-///   over n = 105..395 step 10 and 512..1012 step 25 (51 boards): 123.5 / 105.3 / 103.3 s,
-///   product 117.6 s; the last one was faster than product on 32 of the 51 boards.
-///
-/// Long lines (rows, columns, long diagonals) stay product: bimander's `k log k` clauses make
-/// it slow to load at n = 1000 (37 M clauses against 9 M).
+/// Why, from `queens-sat bench hard` (hard blocked n = 28/48/56 and excluded-diagonal
+/// n = 12..21 instances, direct and reduced to completion; 104 instances, 60 s limit): every
+/// line of those boards has at most 56 live cells, and pairwise was the fastest encoding there
+/// with cadical (total 82.9 s against product 99.0, auto-with-bimander 104.1, bimander 175.5)
+/// and, with varisat, the only one to solve all 104 (product left 3 unsolved). Long lines are
+/// where pairwise's `k(k-1)/2` clauses stop paying: on plain boards product was the best
+/// single encoding from n = 400 up (n = 1000: 5.3 s against bimander's 8.9 s and 37 M
+/// clauses), and pairwise needs ~n^3 clauses in all. An earlier rule (pairwise up to 6,
+/// bimander up to 64, product above) was within the run-to-run spread of product on plain
+/// boards and behind pairwise on the hard set.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Auto;
 
@@ -38,8 +32,6 @@ impl Auto {
     pub fn pick(k: usize) -> AmoKind {
         if k <= PAIRWISE_UP_TO {
             AmoKind::Pairwise
-        } else if k <= BIMANDER_UP_TO {
-            AmoKind::Bimander(bimander::DEFAULT_GROUP)
         } else {
             AmoKind::Product
         }
@@ -59,17 +51,15 @@ impl AtMostOne for Auto {
 
 #[cfg(test)]
 mod tests {
-    use super::{Auto, BIMANDER_UP_TO, PAIRWISE_UP_TO};
+    use super::{Auto, PAIRWISE_UP_TO};
     use crate::encode::amo::{AmoKind, AtMostOne, tests};
 
     #[test]
     fn picks_by_length() {
         assert!((0..5000).all(|k| Auto::pick(k) != AmoKind::Auto));
         assert_eq!(Auto::pick(PAIRWISE_UP_TO), AmoKind::Pairwise);
-        assert_eq!(Auto::pick(PAIRWISE_UP_TO + 1), AmoKind::Bimander(2));
-        assert_eq!(Auto::pick(BIMANDER_UP_TO), AmoKind::Bimander(2));
-        assert_eq!(Auto::pick(BIMANDER_UP_TO + 1), AmoKind::Product);
-        for k in [0, 3, 6, 7, 20, 32, 33, 100, 1000] {
+        assert_eq!(Auto::pick(PAIRWISE_UP_TO + 1), AmoKind::Product);
+        for k in [0, 3, 6, 7, 20, 32, 33, 64, 65, 100, 1000] {
             assert_eq!(Auto.cost(k), Auto::pick(k).cost(k), "k={k}");
         }
     }
@@ -90,10 +80,9 @@ mod tests {
     }
 
     #[test]
-    fn is_not_parsimonious() {
-        // Pairwise (parsimonious) up to 6, bimander from 7.
-        tests::check_parsimony(AmoKind::Auto, 6, true);
-        tests::check_parsimony(AmoKind::Auto, 10, false);
+    fn is_parsimonious_on_short_lines() {
+        // Pairwise (parsimonious) up to 64; the exhaustive check reaches k = 10.
+        tests::check_parsimony(AmoKind::Auto, 10, true);
     }
 
     #[test]
