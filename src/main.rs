@@ -52,7 +52,8 @@ impl InstanceArgs {
 #[derive(Args)]
 struct EncodingArgs {
     /// At-most-one encoding: pairwise, sequential, product, ladder, commander[:G] (group size,
-    /// default 3), bimander[:G] (default 2), binary, or auto (chosen per line by its length).
+    /// default 3), bimander[:G] (default 2), binary, or auto (pairwise for lines of <= 64 cells,
+    /// product above: the winner of `bench hard` on hard instances).
     #[arg(long, default_value = cli::DEFAULT_AMO)]
     amo: String,
     /// Keep the full n*n encoding with unit clauses instead of presolving.
@@ -245,7 +246,8 @@ enum Command {
         #[arg(long, value_name = "S,...")]
         solvers: Option<String>,
         /// With `hard`: an extra configuration, a `solve --solver` portfolio such as
-        /// `"cadical --amo auto,cadical --amo product"` (repeatable; it uses one core per entry).
+        /// `"cadical --amo pairwise,cadical --amo product"` (repeatable; it uses one core per entry,
+        /// so run it with --jobs 1).
         #[arg(long, value_name = "SPEC")]
         portfolio: Vec<String>,
         /// With `hard`: generator seeds 1..=K per family (default 1 with --quick, else 2).

@@ -1959,3 +1959,83 @@ fn portfolio_race_first_verified_answer_wins_and_losers_stop() {
         &["--solver entry"],
     );
 }
+
+#[test]
+fn bench_hard_quick_runs_and_cross_checks() {
+    if !have_solver("cadical") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("runs.csv");
+    let r = run_expect(
+        dir.path(),
+        &[
+            "bench",
+            "hard",
+            "--quick",
+            "--amo",
+            "pairwise,commander",
+            "--solvers",
+            "cadical",
+            "--timeout",
+            "60",
+            "--jobs",
+            "2",
+            "--csv",
+            csv.to_str().unwrap(),
+        ],
+        0,
+    );
+    // 12 instances (blocked n = 28, 48; diagonals n = 12..15 direct and reduced) x 2 encodings.
+    assert!(
+        r.stdout.contains("12 instances x 2 configurations"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("| cadical commander (csplib baseline) |"),
+        "{}",
+        r.stdout
+    );
+    for family in ["blocked n=28", "diagonals n=15", "diag->completion n=12"] {
+        assert!(
+            r.stdout.contains(&format!("| {family} ")),
+            "{family}: {}",
+            r.stdout
+        );
+    }
+    assert!(r.stdout.contains("Winner: cadical "), "{}", r.stdout);
+    let rows: Vec<String> = std::fs::read_to_string(&csv)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(str::to_string)
+        .collect();
+    assert_eq!(rows.len(), 24);
+    // Every run answered, and a reduced instance has the answer of its source.
+    for row in &rows {
+        assert!(row.contains(",SAT,") || row.contains(",UNSAT,"), "{row}");
+    }
+    let answer = |name: &str| {
+        rows.iter()
+            .find(|r| r.starts_with(&format!("{name},")))
+            .map(|r| r.contains(",SAT,"))
+            .unwrap()
+    };
+    for n in 12..=15 {
+        let d = [(12, 6), (13, 8), (14, 12), (15, 10)]
+            .iter()
+            .find(|x| x.0 == n)
+            .unwrap()
+            .1;
+        let direct = format!("diag-n{n}-d{d}-s1");
+        assert_eq!(
+            answer(&direct),
+            answer(&format!("{direct}-completion")),
+            "{direct}"
+        );
+    }
+    // A bad encoding name is a one-line usage error before any run.
+    let r = run_expect(dir.path(), &["bench", "hard", "--amo", "nope"], 1);
+    assert!(r.stderr.contains("unknown --amo 'nope'"), "{}", r.stderr);
+}
