@@ -88,7 +88,7 @@ fn interrupted_in_process_solve_and_count_stop_quickly() {
     let (code, err, took) = interrupt(child, Duration::from_millis(500), libc::SIGINT);
     assert_eq!(code, 130, "{err}");
     assert!(took < Duration::from_secs(2), "took {took:?}");
-    // Counting 16-queens through SAT takes minutes.
+    // Counting 16-queens through SAT takes about 13 s (2 threads).
     let child = spawn(dir.path(), &["count", "-n", "16"]);
     let (code, err, took) = interrupt(child, Duration::from_millis(500), libc::SIGTERM);
     assert_eq!(code, 130, "{err}");
