@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use tempfile::TempDir;
 
-const BIN: &str = env!("CARGO_BIN_EXE_queens-sat");
+use common::{BIN, assert_one_line_error, have_solver, run, run_expect};
 
 /// The four external solvers the CLI is documented to work with.
 const SOLVERS: [&str; 4] = ["cadical", "minisat", "picosat", "cryptominisat5"];
@@ -30,81 +30,6 @@ const SOLUTION_8_B: [usize; 8] = [4, 6, 1, 5, 2, 0, 3, 7];
 // ---------------------------------------------------------------------------------------------
 // Running the binary
 // ---------------------------------------------------------------------------------------------
-
-/// What one run of the binary produced.
-#[derive(Debug)]
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Run {
-    /// Lines of stderr that are not empty.
-    fn stderr_lines(&self) -> Vec<&str> {
-        self.stderr
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .collect()
-    }
-}
-
-/// Runs `queens-sat ARGS` with `dir` as the current directory.
-fn run(dir: &Path, args: &[&str]) -> Run {
-    let out = Command::new(BIN)
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {BIN}: {e}"));
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-/// Runs and asserts the exit code, showing everything on failure.
-fn run_expect(dir: &Path, args: &[&str], code: i32) -> Run {
-    let r = run(dir, args);
-    assert_eq!(
-        r.code, code,
-        "queens-sat {args:?}: expected exit {code}, got {}\nstdout:\n{}\nstderr:\n{}",
-        r.code, r.stdout, r.stderr
-    );
-    assert!(
-        !r.stderr.contains("panicked"),
-        "queens-sat {args:?} panicked:\n{}",
-        r.stderr
-    );
-    r
-}
-
-/// Asserts a clean one-line error: exit 1, no panic, nothing on stdout, exactly one stderr line
-/// containing every one of `needles`.
-fn assert_one_line_error(dir: &Path, args: &[&str], needles: &[&str]) -> String {
-    let r = run_expect(dir, args, 1);
-    let lines = r.stderr_lines();
-    assert_eq!(
-        lines.len(),
-        1,
-        "queens-sat {args:?}: expected exactly one stderr line, got:\n{}",
-        r.stderr
-    );
-    assert!(
-        r.stdout.is_empty(),
-        "queens-sat {args:?}: expected no stdout on error, got:\n{}",
-        r.stdout
-    );
-    for needle in needles {
-        assert!(
-            lines[0].contains(needle),
-            "queens-sat {args:?}: stderr line does not mention {needle:?}: {}",
-            lines[0]
-        );
-    }
-    lines[0].to_string()
-}
 
 fn tempdir() -> TempDir {
     TempDir::new().expect("create temp dir")
@@ -424,25 +349,6 @@ fn check_cnf(dir: &Path, text: &str, stats_args: &[&str], piece: &str, n: usize)
 // ---------------------------------------------------------------------------------------------
 // External solvers
 // ---------------------------------------------------------------------------------------------
-
-/// Whether solver `name` is on PATH. Missing: loud `SKIPPED` on stderr, or a panic under CI.
-fn have_solver(name: &str) -> bool {
-    let found = std::env::var_os("PATH").is_some_and(|path| {
-        std::env::split_paths(&path).any(|d| !d.as_os_str().is_empty() && d.join(name).is_file())
-    });
-    if !found {
-        let msg =
-            format!("external solver '{name}' is not on PATH; its end-to-end tests did not run");
-        if std::env::var("CI").as_deref() == Ok("true") {
-            panic!("{msg} (CI=true: a missing solver is a failure)");
-        }
-        // Written to the real stderr, not through `eprintln!`, which the test harness captures
-        // (and hides) for passing tests.
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), "SKIPPED: {msg}");
-    }
-    found
-}
 
 /// Runs solver `name` on `cnf` the way its users do, its answer going to `out`; returns the
 /// solver's exit code.

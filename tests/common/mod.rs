@@ -17,6 +17,16 @@ pub struct Run {
     pub stderr: String,
 }
 
+impl Run {
+    /// Lines of stderr that are not empty.
+    pub fn stderr_lines(&self) -> Vec<&str> {
+        self.stderr
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .collect()
+    }
+}
+
 /// Runs `queens-sat ARGS` in `dir`.
 pub fn run(dir: &Path, args: &[&str]) -> Run {
     let out = Command::new(BIN)
@@ -51,7 +61,7 @@ pub fn run_expect(dir: &Path, args: &[&str], code: i32) -> Run {
 /// Asserts a one-line error (exit 1, nothing on stdout) mentioning every needle; returns it.
 pub fn assert_one_line_error(dir: &Path, args: &[&str], needles: &[&str]) -> String {
     let r = run_expect(dir, args, 1);
-    let lines: Vec<&str> = r.stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+    let lines = r.stderr_lines();
     assert_eq!(
         lines.len(),
         1,
