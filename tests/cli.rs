@@ -1841,12 +1841,7 @@ fn portfolio_race_first_verified_answer_wins_and_losers_stop() {
         .collect();
     assert_solution(&(board.join("\n") + "\n"), 200, false);
     // The hanging solver's process group is gone.
-    let pid: i32 = std::fs::read_to_string(&pid_file)
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
-    common::assert_process_gone(pid);
+    common::assert_pid_file_process_gone(&pid_file);
     // UNSAT races too; a bad entry is a usage error.
     run_expect(
         dir.path(),

@@ -116,13 +116,8 @@ fn interrupted_external_solve_kills_the_solver() {
     );
     let (code, err, _) = interrupt(child, Duration::from_millis(600), libc::SIGINT);
     assert_eq!(code, 130, "{err}");
-    let pid: i32 = std::fs::read_to_string(&pid_file)
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
     // The solver's own child is gone (or a zombie waiting for init to reap it).
-    common::assert_process_gone(pid);
+    common::assert_pid_file_process_gone(&pid_file);
 }
 
 #[test]

@@ -7,12 +7,11 @@
 //! configuration says SAT and another UNSAT on the same instance, the bench fails.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::ffi::OsStr;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
 
 use crate::encode::amo::AmoKind;
 use crate::error::{Error, Result};
@@ -306,91 +305,31 @@ fn write_file(dir: &Path, inst: &HardInstance) -> Result<PathBuf> {
     Ok(path)
 }
 
-/// Grace after the child's own `--timeout` before it is killed from here.
-const GRACE: Duration = Duration::from_secs(30);
-
 /// Runs `exe solve --instance file --solver S --amo A --timeout T --format json`.
 fn run_child(exe: &Path, file: &Path, config: &Config, timeout: u32) -> Result<RunResult> {
-    let t = Instant::now();
-    let mut child = Command::new(exe)
-        .args(["solve", "--instance"])
-        .arg(file)
-        .args(["--solver", &config.solver, "--amo", &config.amo.name()])
-        .args(["--timeout", &timeout.to_string(), "--format", "json"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| Error::io(exe.display().to_string(), e))?;
-    // The JSON report is small; stderr is a line. Read both on threads so a chatty child
-    // cannot block on a full pipe while we wait.
-    let mut stdout = child.stdout.take().expect("piped");
-    let mut stderr = child.stderr.take().expect("piped");
-    let out_reader = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        let _ = std::io::Read::read_to_end(&mut stdout, &mut buf);
-        buf
-    });
-    let err_reader = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        let _ = std::io::Read::read_to_end(&mut stderr, &mut buf);
-        buf
-    });
-    let limit = Duration::from_secs(u64::from(timeout)) + GRACE;
-    let status = loop {
-        if let Some(status) = child
-            .try_wait()
-            .map_err(|e| Error::io(exe.display().to_string(), e))?
-        {
-            break Some(status);
-        }
-        if crate::interrupt::interrupted() {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(Error::Interrupted);
-        }
-        if t.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(5));
+    let amo = config.amo.name();
+    let args: [&OsStr; 6] = [
+        "--instance".as_ref(),
+        file.as_os_str(),
+        "--solver".as_ref(),
+        config.solver.as_ref(),
+        "--amo".as_ref(),
+        amo.as_ref(),
+    ];
+    let child = super::solve_child_json(exe, &args, timeout)?;
+    let outcome = match child.report {
+        Err(why) => Outcome::Failed(why),
+        Ok(json) => match json["status"].as_str() {
+            Some("SAT") => Outcome::Solved { sat: true },
+            Some("UNSAT") => Outcome::Solved { sat: false },
+            Some("UNKNOWN") => Outcome::Unknown,
+            other => Outcome::Failed(format!("status {other:?}")),
+        },
     };
-    let seconds = t.elapsed().as_secs_f64();
-    let stdout = out_reader.join().unwrap_or_default();
-    let stderr = err_reader.join().unwrap_or_default();
-    let Some(status) = status else {
-        return Ok(RunResult {
-            outcome: Outcome::Failed(format!(
-                "still running {} s after its --timeout; killed",
-                GRACE.as_secs()
-            )),
-            seconds,
-        });
-    };
-    let failed = |why: String| RunResult {
-        outcome: Outcome::Failed(why),
-        seconds,
-    };
-    let json: serde_json::Value = match serde_json::from_slice(&stdout) {
-        Ok(v) => v,
-        Err(_) => {
-            let msg = String::from_utf8_lossy(&stderr);
-            let msg = msg.trim();
-            return Ok(failed(format!(
-                "exit {}: {}",
-                status.code().map_or("by signal".into(), |c| c.to_string()),
-                if msg.is_empty() { "no report" } else { msg }
-            )));
-        }
-    };
-    let outcome = match json["status"].as_str() {
-        Some("SAT") => Outcome::Solved { sat: true },
-        Some("UNSAT") => Outcome::Solved { sat: false },
-        Some("UNKNOWN") => Outcome::Unknown,
-        other => Outcome::Failed(format!("status {other:?}")),
-    };
-    Ok(RunResult { outcome, seconds })
+    Ok(RunResult {
+        outcome,
+        seconds: child.seconds,
+    })
 }
 
 /// Per-run CSV: instance, group, n, seed, solver, amo, status, seconds.

@@ -3,9 +3,11 @@
 
 pub mod hard;
 
+use std::ffi::OsStr;
+use std::io::Read;
 use std::path::Path;
-use std::process::Command;
-use std::time::Instant;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 use crate::encode::amo::AmoKind;
 use crate::error::{Error, Result};
@@ -103,25 +105,98 @@ fn children_cpu_seconds() -> f64 {
     secs(usage.ru_utime) + secs(usage.ru_stime)
 }
 
+/// Grace after a child's own `--timeout` before it is killed from here.
+const GRACE: Duration = Duration::from_secs(30);
+
+/// What one child `queens-sat solve ... --format json` gave.
+struct ChildReport {
+    /// Its JSON report, or why there is none (exit status and stderr, or killed).
+    report: std::result::Result<serde_json::Value, String>,
+    /// Wall-clock seconds of the child.
+    seconds: f64,
+}
+
+/// Runs `exe solve ARGS --timeout T --format json` in a child process. A child still running
+/// [`GRACE`] after its own time limit is killed (a report error); on SIGINT / SIGTERM the child
+/// is killed and the bench stops with [`Error::Interrupted`].
+fn solve_child_json(exe: &Path, args: &[&OsStr], timeout: u32) -> Result<ChildReport> {
+    let t = Instant::now();
+    let mut child = Command::new(exe)
+        .arg("solve")
+        .args(args)
+        .args(["--timeout", &timeout.to_string(), "--format", "json"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| Error::io(exe.display().to_string(), e))?;
+    // Read both pipes on threads so that a chatty child cannot block on a full pipe.
+    let drain = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            let _ = pipe.read_to_end(&mut buf);
+            buf
+        })
+    };
+    let out_reader = drain(Box::new(child.stdout.take().expect("piped")));
+    let err_reader = drain(Box::new(child.stderr.take().expect("piped")));
+    let limit = Duration::from_secs(u64::from(timeout)) + GRACE;
+    let status = loop {
+        if let Some(status) = child
+            .try_wait()
+            .map_err(|e| Error::io(exe.display().to_string(), e))?
+        {
+            break Some(status);
+        }
+        if crate::interrupt::interrupted() {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(Error::Interrupted);
+        }
+        if t.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let seconds = t.elapsed().as_secs_f64();
+    let stdout = out_reader.join().unwrap_or_default();
+    let stderr = err_reader.join().unwrap_or_default();
+    let report = match status {
+        None => Err(format!(
+            "still running {} s after its --timeout; killed",
+            GRACE.as_secs()
+        )),
+        Some(status) => serde_json::from_slice(&stdout).map_err(|_| {
+            let msg = String::from_utf8_lossy(&stderr);
+            let msg = msg.trim();
+            format!(
+                "exit {}: {}",
+                status.code().map_or("by signal".into(), |c| c.to_string()),
+                if msg.is_empty() { "no report" } else { msg }
+            )
+        }),
+    };
+    Ok(ChildReport { report, seconds })
+}
+
 /// Solves `-n n --piece piece --amo amo` in a child process.
 fn solve_child(exe: &Path, piece: &str, n: u32, amo: AmoKind) -> Result<Run> {
     let cpu0 = children_cpu_seconds();
-    let t = Instant::now();
-    let out = Command::new(exe)
-        .args(["solve", "-n", &n.to_string(), "--piece", piece])
-        .args(["--amo", &amo.name(), "--format", "json"])
-        .args(["--timeout", &LIMIT_SECONDS.to_string()])
-        .output()
-        .map_err(|e| Error::io(exe.display().to_string(), e))?;
-    let total = t.elapsed().as_secs_f64();
+    let (n_arg, amo_arg) = (n.to_string(), amo.name());
+    let args: [&OsStr; 6] = [
+        "-n".as_ref(),
+        n_arg.as_ref(),
+        "--piece".as_ref(),
+        piece.as_ref(),
+        "--amo".as_ref(),
+        amo_arg.as_ref(),
+    ];
+    let child = solve_child_json(exe, &args, LIMIT_SECONDS)?;
     let cpu = children_cpu_seconds() - cpu0;
     let bad = |why: String| Error::Solver(format!("bench: {piece} n={n} amo={amo}: {why}"));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).map_err(|e| {
-        bad(format!(
-            "no JSON report ({e}); stderr: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        ))
-    })?;
+    let v = child.report.map_err(bad)?;
     let num = |key: &str| v[key].as_f64().ok_or_else(|| bad(format!("no '{key}'")));
     Ok(Run {
         status: v["status"].as_str().unwrap_or("?").to_string(),
@@ -129,7 +204,7 @@ fn solve_child(exe: &Path, piece: &str, n: u32, amo: AmoKind) -> Result<Run> {
         clauses: num("clauses")? as u64,
         encode: num("encode_seconds")?,
         solve: num("solve_seconds")?,
-        total,
+        total: child.seconds,
         cpu,
     })
 }

@@ -212,6 +212,18 @@ pub fn have_solver(name: &str) -> bool {
     found
 }
 
+/// [`assert_process_gone`] for the process id a fake solver wrote to `pid_file`.
+#[allow(dead_code)]
+pub fn assert_pid_file_process_gone(pid_file: &Path) {
+    let text = std::fs::read_to_string(pid_file)
+        .unwrap_or_else(|e| panic!("{}: {e} (the fake solver never ran?)", pid_file.display()));
+    let pid: i32 = text
+        .trim()
+        .parse()
+        .unwrap_or_else(|e| panic!("{}: {text:?}: {e}", pid_file.display()));
+    assert_process_gone(pid);
+}
+
 /// Waits (up to 3 s) until process `pid` is gone or a zombie waiting to be reaped; panics
 /// otherwise. Used to prove that killed solvers leave no process behind.
 #[allow(dead_code)]
