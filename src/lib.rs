@@ -3,11 +3,12 @@
 //!
 //! Pipeline: [`instance`] readers -> [`presolve`] ([`presolve::Problem`], [`varmap::VarMap`])
 //! -> [`encode`] (AMO encodings streaming into a [`encode::ClauseSink`]) -> [`solve`] backends
-//! -> [`decode`] -> [`verify`]. [`pipeline`] strings them together.
+//! ([`solve::solve`] strings encode, solve, decode and verify together) -> [`decode`] ->
+//! [`verify`]. The command line lives in the binary (`src/bin/queens-sat/`), never here.
 //!
 //! ```
 //! use queens_sat::{encode::amo::AmoKind, instance::Instance, piece::QUEEN,
-//!                  pipeline::{solve, Backend, Status}, presolve::Problem};
+//!                  solve::{solve, Backend, Status}, presolve::Problem};
 //! let problem = Problem::presolve(&Instance::plain(8), QUEEN).unwrap();
 //! let report = solve(&problem, AmoKind::Sequential, &Backend::Varisat, None).unwrap();
 //! assert!(matches!(report.status, Status::Sat(_)));
@@ -15,25 +16,24 @@
 
 #![warn(missing_docs)]
 
+pub mod atomic;
 pub mod board;
+pub mod certify;
+pub mod count;
 pub mod decode;
 pub mod encode;
 pub mod error;
 pub mod generate;
 pub mod instance;
+pub mod interrupt;
 pub mod piece;
-pub mod pipeline;
 pub mod presolve;
+pub mod progress;
+pub mod report;
 pub mod solve;
+pub mod suite;
+pub mod symmetry;
 pub mod varmap;
 pub mod verify;
 
 pub use error::{Error, Result};
-pub mod bench;
-pub mod certify;
-pub mod cli;
-pub mod count;
-pub mod interrupt;
-pub mod progress;
-pub mod suite;
-pub mod symmetry;

@@ -123,6 +123,17 @@ impl Piece {
         PIECES.iter().copied().find(|p| p.name == name)
     }
 
+    /// Looks up a piece name, or a one-line usage error listing the known ones.
+    pub fn parse(name: &str) -> crate::Result<Piece> {
+        Piece::by_name(name).ok_or_else(|| {
+            let known: Vec<&str> = PIECES.iter().map(|p| p.name).collect();
+            crate::Error::Usage(format!(
+                "unknown --piece '{name}' (known: {})",
+                known.join(", ")
+            ))
+        })
+    }
+
     /// One leap of each `{d, -d}` pair: the offsets with `d_row > 0`, or `d_row == 0 && d_col > 0`.
     /// Walking them from every cell visits every leaping pair once.
     pub fn forward_leaps(&self) -> impl Iterator<Item = (i32, i32)> + '_ {

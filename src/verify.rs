@@ -6,8 +6,12 @@ use std::collections::{HashMap, HashSet};
 use crate::board::{Board, Cell};
 use crate::instance::Instance;
 use crate::piece::Piece;
-use crate::presolve::plural;
 use crate::symmetry::Symmetry;
+
+/// "queens", "amazons": the checker words its sentences itself (it shares no code with presolve).
+fn plural(piece: Piece) -> String {
+    format!("{}s", piece.name)
+}
 
 /// Checks that `board` is a complete solution of `instance` for `piece`: exactly `n` pieces on
 /// the board, no two attacking each other, every pre-placed piece present and every blocked cell

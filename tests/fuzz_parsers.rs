@@ -5,9 +5,9 @@
 use proptest::prelude::*;
 use queens_sat::encode::amo::AmoKind;
 use queens_sat::encode::dimacs::read_header;
+use queens_sat::encode::file::write_cnf;
 use queens_sat::instance::{Instance, parse_board, parse_diags, parse_param, read_instance};
 use queens_sat::piece::QUEEN;
-use queens_sat::pipeline::write_cnf;
 use queens_sat::presolve::Problem;
 use queens_sat::solve::output::parse_output;
 

@@ -10,8 +10,8 @@ use queens_sat::encode::amo::AmoKind;
 use queens_sat::encode::{Encoder, VecSink};
 use queens_sat::instance::Instance;
 use queens_sat::piece::{AMAZON, Piece, QUEEN};
-use queens_sat::pipeline::{Backend, Status, solve};
 use queens_sat::presolve::Problem;
+use queens_sat::solve::{Backend, Status, solve};
 use queens_sat::verify::verify;
 use varisat::ExtendFormula;
 

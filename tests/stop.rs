@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 use queens_sat::encode::amo::AmoKind;
 use queens_sat::generate::Generator;
 use queens_sat::piece::QUEEN;
-use queens_sat::pipeline::{self, Backend, Status};
 use queens_sat::presolve::Problem;
+use queens_sat::solve::{self, Backend, Status};
 
 fn threads() -> usize {
     let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");
@@ -33,7 +33,7 @@ fn timed_out_varisat_search_ends_its_thread() {
     let problem = Problem::presolve(&instance, QUEEN).unwrap();
     let before = threads();
     let t = Instant::now();
-    let r = pipeline::solve(
+    let r = solve::solve(
         &problem,
         AmoKind::Product,
         &Backend::Varisat,

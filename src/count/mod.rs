@@ -16,7 +16,7 @@ use crate::piece::Piece;
 use crate::symmetry::{Symmetry, stabiliser};
 
 /// Which counter answers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Engine {
     /// Cube-and-conquer model counting of the SAT encoding: each cube's CNF is counted by an
     /// exhaustive DPLL model counter ([`dpll`]), projected on the cell variables.
@@ -29,6 +29,23 @@ pub enum Engine {
 }
 
 impl Engine {
+    /// Every engine, in the order of the help text.
+    pub const ALL: [Engine; 3] = [Engine::Sat, Engine::Cdcl, Engine::Backtrack];
+
+    /// Looks up an engine name, or a one-line usage error listing the known ones.
+    pub fn parse(name: &str) -> Result<Engine> {
+        Engine::ALL
+            .into_iter()
+            .find(|e| e.name() == name)
+            .ok_or_else(|| {
+                let known: Vec<&str> = Engine::ALL.iter().map(|e| e.name()).collect();
+                Error::Usage(format!(
+                    "unknown --engine '{name}' (known: {})",
+                    known.join(", ")
+                ))
+            })
+    }
+
     /// The engine's name.
     pub fn name(self) -> &'static str {
         match self {

@@ -11,6 +11,7 @@
 
 pub mod amo;
 pub mod dimacs;
+pub mod file;
 pub mod lex;
 mod sink;
 pub mod symmetric;
@@ -112,7 +113,7 @@ impl VarAlloc {
 }
 
 /// Size of a CNF.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Stats {
     /// Variables (cells plus auxiliaries).
     pub vars: u64,

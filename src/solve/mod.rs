@@ -3,9 +3,14 @@
 //! [`varisat_backend`] solves in-process; [`external`] runs any DIMACS solver on a file and parses
 //! its answer (SAT-competition `s`/`v` lines, or minisat's result file).
 
+mod backend;
 pub mod external;
 pub mod output;
+mod run;
 pub mod varisat_backend;
+
+pub use backend::{Backend, Entrant, parse_portfolio};
+pub use run::{SolveReport, SolveSettings, available_memory, race, solve, varisat_bytes};
 
 /// A total or partial assignment returned by a solver: `value(v)` for DIMACS variable `v >= 1`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,13 +54,62 @@ impl Model {
     }
 }
 
-/// A solver's verdict.
+/// The one answer type of every backend, strategy, bench row and job result: SAT with a witness
+/// (a solver's [`Model`], or a verified [`Board`](crate::board::Board) once decoded), proven
+/// UNSAT, or UNKNOWN with the reason.
+///
+/// ```
+/// use queens_sat::solve::Answer;
+/// let a: Answer<u32> = Answer::Sat(7);
+/// assert_eq!((a.label(), a.exit_code()), ("SAT", 10));
+/// assert_eq!(Answer::<()>::Unsat.exit_code(), 20);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Answer {
-    /// Satisfiable, with a model (not yet verified).
-    Sat(Model),
+pub enum Answer<T = Model> {
+    /// Satisfiable, with a witness (a model not yet verified, or a verified board).
+    Sat(T),
     /// Proven unsatisfiable.
     Unsat,
     /// No answer; the reason (for example "time limit of 5 s reached").
     Unknown(String),
+}
+
+/// A verified answer: SAT comes with a board that passed [`verify`](crate::verify::verify).
+pub type Status = Answer<crate::board::Board>;
+
+impl<T> Answer<T> {
+    /// `SAT`, `UNSAT` or `UNKNOWN` (the SAT-competition words, as printed and in JSON).
+    pub fn label(&self) -> &'static str {
+        match self {
+            Answer::Sat(_) => "SAT",
+            Answer::Unsat => "UNSAT",
+            Answer::Unknown(_) => "UNKNOWN",
+        }
+    }
+
+    /// The SAT-competition exit code: 10 SAT, 20 UNSAT, 1 UNKNOWN.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Answer::Sat(_) => 10,
+            Answer::Unsat => 20,
+            Answer::Unknown(_) => 1,
+        }
+    }
+
+    /// The witness, when SAT.
+    pub fn sat(&self) -> Option<&T> {
+        match self {
+            Answer::Sat(w) => Some(w),
+            _ => None,
+        }
+    }
+
+    /// Replaces the witness (for example a model by its decoded board).
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Answer<U> {
+        match self {
+            Answer::Sat(w) => Answer::Sat(f(w)),
+            Answer::Unsat => Answer::Unsat,
+            Answer::Unknown(why) => Answer::Unknown(why),
+        }
+    }
 }

@@ -68,26 +68,17 @@ pub fn parse_output_file(path: &Path, num_vars: usize) -> Result<Answer> {
     parse_output_bytes(&source, &bytes, num_vars)
 }
 
-/// A verdict named by an `s` line or a result file's first line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Verdict {
-    Sat,
-    Unsat,
-    Unknown,
-}
-
-impl Verdict {
-    fn name(self) -> &'static str {
-        match self {
-            Verdict::Sat => "SATISFIABLE",
-            Verdict::Unsat => "UNSATISFIABLE",
-            Verdict::Unknown => "UNKNOWN",
-        }
+/// The word of an `s` line for an answer (its witness still to be read from the `v` lines).
+fn s_word(verdict: &Answer<()>) -> &'static str {
+    match verdict {
+        Answer::Sat(()) => "SATISFIABLE",
+        Answer::Unsat => "UNSATISFIABLE",
+        Answer::Unknown(_) => "UNKNOWN",
     }
 }
 
 fn parse_competition(source: &str, text: &str, num_vars: usize) -> Result<Answer> {
-    let mut verdict: Option<(Verdict, usize)> = None;
+    let mut verdict: Option<(Answer<()>, usize)> = None;
     let mut first_chatter: Option<(usize, &str)> = None;
     let mut first_v_line: Option<usize> = None;
     let mut model = ModelBuilder::new(source, num_vars);
@@ -104,9 +95,9 @@ fn parse_competition(source: &str, text: &str, num_vars: usize) -> Result<Answer
                 // "s" is one byte, so slicing after it is on a char boundary.
                 let status = line[1..].trim();
                 let this = match status {
-                    "SATISFIABLE" => Verdict::Sat,
-                    "UNSATISFIABLE" => Verdict::Unsat,
-                    "UNKNOWN" => Verdict::Unknown,
+                    "SATISFIABLE" => Answer::Sat(()),
+                    "UNSATISFIABLE" => Answer::Unsat,
+                    "UNKNOWN" => Answer::Unknown(UNKNOWN_REASON.to_string()),
                     other => {
                         return Err(Error::parse(
                             source,
@@ -118,15 +109,15 @@ fn parse_competition(source: &str, text: &str, num_vars: usize) -> Result<Answer
                         ));
                     }
                 };
-                match verdict {
-                    Some((prev, prev_line)) if prev != this => {
+                match &verdict {
+                    Some((prev, prev_line)) if *prev != this => {
                         return Err(Error::parse(
                             source,
                             line_no,
                             format!(
                                 "'s {}' contradicts 's {}' on line {prev_line}",
-                                this.name(),
-                                prev.name()
+                                s_word(&this),
+                                s_word(prev)
                             ),
                         ));
                     }
@@ -174,7 +165,7 @@ fn parse_competition(source: &str, text: &str, num_vars: usize) -> Result<Answer
     };
 
     match verdict {
-        Verdict::Sat => {
+        Answer::Sat(()) => {
             if first_v_line.is_none() {
                 return Err(Error::parse(
                     source,
@@ -184,7 +175,7 @@ fn parse_competition(source: &str, text: &str, num_vars: usize) -> Result<Answer
             }
             model.finish().map(Answer::Sat)
         }
-        Verdict::Unsat => match first_v_line {
+        Answer::Unsat => match first_v_line {
             Some(line_no) => Err(Error::parse(
                 source,
                 line_no,
@@ -192,7 +183,7 @@ fn parse_competition(source: &str, text: &str, num_vars: usize) -> Result<Answer
             )),
             None => Ok(Answer::Unsat),
         },
-        Verdict::Unknown => Ok(Answer::Unknown(UNKNOWN_REASON.to_string())),
+        Answer::Unknown(why) => Ok(Answer::Unknown(why)),
     }
 }
 

@@ -12,8 +12,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::atomic::write_atomic;
 use crate::error::{Error, Result};
-use crate::pipeline::write_atomic;
 
 /// One manifest row.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

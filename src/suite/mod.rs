@@ -1,7 +1,7 @@
 //! Benchmark suites: a recipe ([`recipe`]) names families of generated instances; the runner
 //! generates every instance, writes its CNF through the same presolve + encoder + DIMACS path as
 //! `queens-sat encode`, records it in a manifest ([`manifest`]), optionally solves everything
-//! (models verified by [`pipeline::solve`]) and draws the phase-transition picture ([`plot`]).
+//! (models verified by [`crate::solve::solve`]) and draws the phase-transition picture ([`plot`]).
 //!
 //! Re-running skips a file whose manifest row describes the same instance and whose content
 //! still has the recorded SHA-256; such a row keeps its solver result, and `--solve` only
@@ -17,13 +17,15 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::atomic::{write_atomic, write_text_atomic};
 use crate::encode::amo::AmoKind;
+use crate::encode::file::write_cnf;
 use crate::error::{Error, Result};
 use crate::instance::Instance;
 use crate::piece::Piece;
-use crate::pipeline::{self, Backend, Status, write_atomic, write_cnf, write_text_atomic};
 use crate::presolve::Problem;
 use crate::progress::Progress;
+use crate::solve::{self, Backend, Status};
 use manifest::{HashingWriter, Row};
 use recipe::Recipe;
 
@@ -216,7 +218,7 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
                 let job = &jobs[i];
                 let problem = Problem::presolve(&instances[job.instance], job.piece)?;
                 let report =
-                    pipeline::solve(&problem, job.amo, backend, *timeout).map_err(|e| match e {
+                    solve::solve(&problem, job.amo, backend, *timeout).map_err(|e| match e {
                         Error::Solver(m) => Error::Solver(format!("{}: {m}", job.row.file)),
                         other => other,
                     })?;

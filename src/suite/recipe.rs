@@ -342,9 +342,7 @@ impl Draft {
             to_completion: false,
             generator_line: line,
             seeds: Vec::new(),
-            amos: vec![
-                AmoKind::by_name(crate::cli::DEFAULT_AMO).expect("the default encoding has a name"),
-            ],
+            amos: vec![AmoKind::DEFAULT],
         }
     }
 

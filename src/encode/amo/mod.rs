@@ -120,6 +120,22 @@ impl AmoKind {
         }
     }
 
+    /// The default `--amo`: `auto` (pairwise for lines of <= 64 cells, product above; see the
+    /// README for the measurements behind it).
+    pub const DEFAULT: AmoKind = AmoKind::Auto;
+
+    /// Looks up an encoding name, or a one-line usage error listing the known ones.
+    pub fn parse(name: &str) -> crate::Result<AmoKind> {
+        AmoKind::by_name(name).ok_or_else(|| {
+            let known: Vec<String> = AmoKind::ALL.iter().map(|a| a.name()).collect();
+            crate::Error::Usage(format!(
+                "unknown --amo '{name}' (commander:G with 2 <= G <= {MAX_GROUP} and bimander:G with \
+                 1 <= G <= {MAX_GROUP} set the group size; known: {})",
+                known.join(", "),
+            ))
+        })
+    }
+
     /// Looks an encoding up by `--amo` name: one of the [`AmoKind::ALL`] names, or
     /// `commander:G` (`2 <= G <= 64`) / `bimander:G` (`1 <= G <= 64`) for another group size.
     ///

@@ -1,163 +1,23 @@
-//! The whole pipeline as library calls: write a DIMACS file, solve with a backend, decode and
-//! verify. `main.rs` only turns arguments into these calls.
+//! Solving a problem end to end: encode into a backend, solve within a time limit, decode and
+//! verify the model ([`solve`]); or race several entrants and take the first answer ([`race`]).
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::board::Board;
 use crate::certify::Certificate;
 use crate::decode::decode;
-use crate::encode::dimacs::{DimacsWriter, write_header};
+use crate::encode::file::write_cnf;
 use crate::encode::{EncodeOptions, Encoder, Stats};
 use crate::error::{Error, Result};
 use crate::presolve::Problem;
-use crate::solve::external::ExternalSolver;
-use crate::solve::{Answer, varisat_backend};
+use crate::solve::{Answer, Backend, Entrant, varisat_backend};
 use crate::verify::{verify, verify_symmetric};
-
-/// Where a DIMACS file goes.
-#[derive(Clone, Debug)]
-pub enum Output {
-    /// Standard output.
-    Stdout,
-    /// A file, written atomically (temp file in the same folder, then rename).
-    File(PathBuf),
-}
-
-/// What writing a CNF produced.
-#[derive(Clone, Copy, Debug)]
-pub struct WriteReport {
-    /// Variables, clauses and literals.
-    pub stats: Stats,
-    /// Bytes written.
-    pub bytes: u64,
-}
-
-/// Writes `problem`'s CNF with header to `w`; checks that the header counts match what was
-/// streamed.
-pub fn write_cnf<W: Write>(
-    w: W,
-    problem: &Problem,
-    options: impl Into<EncodeOptions>,
-    instance_name: Option<&str>,
-) -> Result<(W, WriteReport)> {
-    let encoder = Encoder::with_options(problem, options.into());
-    let stats = encoder.stats()?;
-    let mut writer = DimacsWriter::new(w);
-    write_header(&mut writer, &encoder, instance_name, &stats);
-    let emitted = encoder.encode(&mut writer);
-    let (w, _, bytes) = writer.finish().map_err(|e| {
-        if e.kind() == std::io::ErrorKind::Interrupted {
-            Error::Interrupted
-        } else {
-            Error::io("<cnf output>", e)
-        }
-    })?;
-    if emitted != stats {
-        return Err(Error::Solver(format!(
-            "internal error: header announced {stats:?} but the encoder emitted {emitted:?}"
-        )));
-    }
-    Ok((w, WriteReport { stats, bytes }))
-}
-
-/// Writes the CNF to `out`; a file target is replaced atomically, and nothing is left at the
-/// target path when anything fails.
-pub fn export_cnf(
-    out: &Output,
-    problem: &Problem,
-    options: impl Into<EncodeOptions>,
-    instance_name: Option<&str>,
-) -> Result<WriteReport> {
-    let options = options.into();
-    match out {
-        Output::Stdout => {
-            let stdout = std::io::stdout().lock();
-            Ok(write_cnf(stdout, problem, options, instance_name)?.1)
-        }
-        Output::File(path) => write_atomic(path, |f| {
-            let (_, report) =
-                write_cnf(f, problem, options, instance_name).map_err(|e| match e {
-                    // Name the real target instead of the writer's placeholder.
-                    Error::Io { source, .. } => Error::io(path.display().to_string(), source),
-                    other => other,
-                })?;
-            Ok(report)
-        }),
-    }
-}
-
-/// Writes `text` to `path` atomically (see [`write_atomic`]).
-pub fn write_text_atomic(path: &Path, text: &str) -> Result<()> {
-    write_atomic(path, |f| {
-        f.write_all(text.as_bytes())
-            .map_err(|e| Error::io(path.display().to_string(), e))
-    })
-}
-
-/// Runs `fill` on a temp file in `path`'s folder and renames it to `path` on success; on failure
-/// the temp file is removed and any old file at `path` is untouched.
-pub fn write_atomic<T>(
-    path: &Path,
-    fill: impl FnOnce(&mut std::fs::File) -> Result<T>,
-) -> Result<T> {
-    let name = path.display().to_string();
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".queens-sat-")
-        .suffix(".tmp")
-        // Like any new file: 0666 minus the umask (tempfile's default 0600 would leak through
-        // the rename).
-        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
-        .tempfile_in(&dir)
-        .map_err(|e| Error::io(dir.display().to_string(), e))?;
-    let value = fill(tmp.as_file_mut())?;
-    tmp.as_file_mut()
-        .sync_all()
-        .map_err(|e| Error::io(&name, e))?;
-    tmp.persist(path).map_err(|e| Error::io(&name, e.error))?;
-    Ok(value)
-}
-
-/// Which solver answers.
-#[derive(Clone, Debug)]
-pub enum Backend {
-    /// varisat, in-process.
-    Varisat,
-    /// An external DIMACS solver.
-    External(ExternalSolver),
-}
-
-impl Backend {
-    /// Display name ("varisat" or the program's file name).
-    pub fn name(&self) -> String {
-        match self {
-            Backend::Varisat => "varisat".into(),
-            Backend::External(s) => s.name(),
-        }
-    }
-}
-
-/// The verdict of [`solve`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Status {
-    /// A verified board.
-    Sat(Board),
-    /// Proven unsatisfiable (by presolve or the solver).
-    Unsat,
-    /// No answer (time limit or solver gave up), with the reason.
-    Unknown(String),
-}
 
 /// Everything [`solve`] measured.
 #[derive(Clone, Debug)]
 pub struct SolveReport {
     /// The verdict; a board here has passed [`verify`].
-    pub status: Status,
+    pub status: Answer<Board>,
     /// Size of the CNF.
     pub stats: Stats,
     /// Time to presolve and encode (seconds).
@@ -212,7 +72,7 @@ pub fn solve(
             return solve(&full, options, backend, settings);
         }
         return Ok(SolveReport {
-            status: Status::Unsat,
+            status: Answer::Unsat,
             stats,
             encode_seconds: t0.elapsed().as_secs_f64(),
             solve_seconds: 0.0,
@@ -281,11 +141,11 @@ pub fn solve(
                         backend.name()
                     ))
                 })?;
-            Status::Sat(board)
+            Answer::Sat(board)
         }
-        Answer::Unsat => Status::Unsat,
+        Answer::Unsat => Answer::Unsat,
         Answer::Unknown(_) if crate::interrupt::interrupted() => return Err(Error::Interrupted),
-        Answer::Unknown(why) => Status::Unknown(why),
+        Answer::Unknown(why) => Answer::Unknown(why),
     };
     Ok(SolveReport {
         status,
@@ -327,22 +187,6 @@ fn check_memory(stats: &Stats) -> Result<()> {
     }
 }
 
-/// One entry of a portfolio: a backend with its own encoding.
-#[derive(Clone, Debug)]
-pub struct Entrant {
-    /// How this entrant encodes.
-    pub options: EncodeOptions,
-    /// Who solves.
-    pub backend: Backend,
-}
-
-impl Entrant {
-    /// "varisat --amo product" style label.
-    pub fn label(&self) -> String {
-        format!("{} --amo {}", self.backend.name(), self.options.amo)
-    }
-}
-
 /// Races `entrants` on their own threads (`--solver a,b`): the first verified SAT or UNSAT wins,
 /// the others are cancelled (external solvers killed, in-process searches abandoned). Returns
 /// the winner's index and report; when nobody wins, the first error, or UNKNOWN.
@@ -369,7 +213,7 @@ pub fn race(
         let mut unknown = None;
         for (i, result) in rx.iter() {
             match result {
-                Ok(r) if !matches!(r.status, Status::Unknown(_)) => {
+                Ok(r) if !matches!(r.status, Answer::Unknown(_)) => {
                     cancel.cancel();
                     return Ok((i, r));
                 }

@@ -1,6 +1,7 @@
 //! `queens-sat bench`: DIMACS writing throughput and time to first solution, as tables.
 //! Speed targets live here, never in timed tests.
 
+pub mod command;
 pub mod hard;
 
 use std::ffi::OsStr;
@@ -9,12 +10,12 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::encode::amo::AmoKind;
-use crate::error::{Error, Result};
-use crate::instance::Instance;
-use crate::piece::QUEEN;
-use crate::pipeline::{self, Output};
-use crate::presolve::Problem;
+use queens_sat::encode::amo::AmoKind;
+use queens_sat::encode::file::{self as cnf_file, Output};
+use queens_sat::error::{Error, Result};
+use queens_sat::instance::Instance;
+use queens_sat::piece::QUEEN;
+use queens_sat::presolve::Problem;
 
 /// A run longer than this (seconds) skips the larger sizes for that encoding.
 const CAP_SECONDS: f64 = 60.0;
@@ -60,7 +61,7 @@ fn write_table(quick: bool) -> Result<()> {
             for _ in 0..3 {
                 let t = Instant::now();
                 let problem = Problem::presolve(&Instance::plain(n), QUEEN)?;
-                let r = pipeline::export_cnf(&Output::File(path.clone()), &problem, amo, None)?;
+                let r = cnf_file::export_cnf(&Output::File(path.clone()), &problem, amo, None)?;
                 best = best.min(t.elapsed().as_secs_f64());
                 report = Some(r);
             }
@@ -148,7 +149,7 @@ fn solve_child_json(exe: &Path, args: &[&OsStr], timeout: u32) -> Result<ChildRe
         {
             break Some(status);
         }
-        if crate::interrupt::interrupted() {
+        if queens_sat::interrupt::interrupted() {
             let _ = child.kill();
             let _ = child.wait();
             return Err(Error::Interrupted);
@@ -309,8 +310,8 @@ pub fn memory(ns: &[u32]) -> Result<()> {
 /// Counting speed: total + unique with the SAT engine and the backtracking engine, for queens
 /// `8..=max_queens` and amazons `10..=max_amazons` (`queens-sat bench --count`).
 pub fn count_table(max_queens: u32, max_amazons: u32, amo: AmoKind) -> Result<()> {
-    use crate::count::{Engine, count};
-    use crate::piece::AMAZON;
+    use queens_sat::count::{Engine, count};
+    use queens_sat::piece::AMAZON;
     let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!("## Counting: total + unique (Burnside), {jobs} threads, sat engine with --amo {amo}");
     println!("| piece | n | total | unique | sat s | backtrack s |");

@@ -13,11 +13,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crate::encode::amo::AmoKind;
-use crate::error::{Error, Result};
-use crate::generate::Generator;
-use crate::instance::{Format, write::write as write_instance};
-use crate::pipeline::write_text_atomic;
+use queens_sat::atomic::write_text_atomic;
+use queens_sat::encode::amo::AmoKind;
+use queens_sat::error::{Error, Result};
+use queens_sat::generate::Generator;
+use queens_sat::instance::{Format, write::write as write_instance};
 
 /// Kinds of hard instance, in table order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -222,8 +222,7 @@ pub fn run(exe: &Path, opts: &HardOptions) -> Result<()> {
     for inst in &set {
         files.push(write_file(dir.path(), inst)?);
     }
-    let default_amo =
-        AmoKind::by_name(crate::cli::DEFAULT_AMO).expect("the default encoding has a name");
+    let default_amo = AmoKind::DEFAULT;
     let configs: Vec<Config> = opts
         .solvers
         .iter()
@@ -244,7 +243,7 @@ pub fn run(exe: &Path, opts: &HardOptions) -> Result<()> {
         .collect();
     let results: Mutex<BTreeMap<(usize, usize), RunResult>> = Mutex::new(BTreeMap::new());
     let next = AtomicUsize::new(0);
-    let progress = crate::progress::Progress::stderr("bench hard");
+    let progress = queens_sat::progress::Progress::stderr("bench hard");
     let first_error: Mutex<Option<Error>> = Mutex::new(None);
     std::thread::scope(|scope| {
         for _ in 0..opts.jobs.max(1) {

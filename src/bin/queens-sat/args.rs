@@ -1,0 +1,169 @@
+//! Arguments shared by several commands (instance, encoding, output format) and the small
+//! parsers behind them. Each turns flags into the library's own types.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use clap::Args;
+use queens_sat::encode::EncodeOptions;
+use queens_sat::encode::amo::AmoKind;
+use queens_sat::encode::lex::SymmetrySet;
+use queens_sat::instance::{Instance, read_instance_file};
+use queens_sat::piece::Piece;
+use queens_sat::symmetry::Symmetry;
+use queens_sat::{Error, Result};
+
+/// Report format of `encode --stats`, `solve`, `decode` and `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputFormat {
+    /// Board text on stdout, summary on stderr.
+    Text,
+    /// One JSON object on stdout.
+    Json,
+}
+
+/// How the user names an instance: `-n N` or `--instance FILE`.
+#[derive(Args, Clone, Debug)]
+pub struct InstanceArgs {
+    /// Board side of a plain board (1..=65536).
+    #[arg(short = 'n', conflicts_with = "instance")]
+    pub n: Option<u32>,
+    /// Instance file: board text, csplib param file, or excluded-diagonals file.
+    #[arg(long, value_name = "FILE")]
+    pub instance: Option<PathBuf>,
+    /// Take only the first D excluded diagonals of an excluded-diagonals file.
+    #[arg(long, value_name = "D")]
+    pub diags: Option<usize>,
+    /// Piece: queen or amazon.
+    #[arg(long, default_value = "queen")]
+    pub piece: String,
+}
+
+impl InstanceArgs {
+    /// Reads the instance and the piece.
+    pub fn load(&self) -> Result<(Instance, Piece)> {
+        let piece = Piece::parse(&self.piece)?;
+        let instance = match (&self.instance, self.n) {
+            (Some(path), _) => read_instance_file(path, self.diags)?,
+            (None, Some(n)) => {
+                if self.diags.is_some() {
+                    return Err(Error::Usage("--diags needs an --instance file".into()));
+                }
+                if !(1..=queens_sat::board::MAX_N).contains(&n) {
+                    return Err(Error::Usage(format!(
+                        "-n {n} is out of range (1..={})",
+                        queens_sat::board::MAX_N
+                    )));
+                }
+                Instance::plain(n)
+            }
+            (None, None) => return Err(Error::Usage("give -n N or --instance FILE".into())),
+        };
+        Ok((instance, piece))
+    }
+
+    /// The instance file's stem, for default output names.
+    pub fn stem(&self) -> Option<String> {
+        self.instance
+            .as_ref()
+            .and_then(|p| p.file_stem())
+            .map(|s| s.to_string_lossy().into_owned())
+    }
+
+    /// The instance file as given, for headers.
+    pub fn name(&self) -> Option<String> {
+        self.instance.as_ref().map(|p| p.display().to_string())
+    }
+}
+
+/// How to encode: `--amo`, presolve, symmetry constraints.
+#[derive(Args, Clone, Debug)]
+pub struct EncodingArgs {
+    /// At-most-one encoding: pairwise, sequential, product, ladder, commander[:G] (group size,
+    /// default 3), bimander[:G] (default 2), binary, or auto (pairwise for lines of <= 64 cells,
+    /// product above: the winner of `bench hard` on hard instances).
+    #[arg(long, default_value_t = AmoKind::DEFAULT.name())]
+    pub amo: String,
+    /// Keep the full n*n encoding with unit clauses instead of presolving.
+    #[arg(long)]
+    pub no_presolve: bool,
+    /// Only boards this symmetry maps to themselves: r90, r180, r270, flip_h, flip_v, flip_d,
+    /// flip_a (CNF equivalences between each cell and its image).
+    #[arg(long, value_name = "ELEMENT")]
+    pub symmetric: Option<String>,
+    /// `lex`: lex-leader constraints keep one board per class modulo the instance's symmetries.
+    #[arg(long, value_name = "METHOD")]
+    pub break_symmetry: Option<String>,
+}
+
+impl EncodingArgs {
+    /// Validates the names; `group` is the stabiliser used by `--break-symmetry lex`.
+    pub fn options(&self, group: &[Symmetry]) -> Result<EncodeOptions> {
+        let lex_leader = match self.break_symmetry.as_deref() {
+            None => SymmetrySet::default(),
+            Some("lex") => SymmetrySet::of(group),
+            Some(other) => {
+                return Err(Error::Usage(format!(
+                    "unknown --break-symmetry '{other}' (known: lex)"
+                )));
+            }
+        };
+        Ok(EncodeOptions {
+            lex_leader,
+            amo: AmoKind::parse(&self.amo)?,
+            symmetric: self
+                .symmetric
+                .as_deref()
+                .map(|name| {
+                    Symmetry::by_name(name).ok_or_else(|| {
+                        let known: Vec<&str> = Symmetry::ALL.iter().map(|g| g.name()).collect();
+                        Error::Usage(format!(
+                            "unknown --symmetric '{name}' (known: {})",
+                            known.join(", ")
+                        ))
+                    })
+                })
+                .transpose()?,
+        })
+    }
+}
+
+/// Validates `--timeout SECS`.
+pub fn parse_timeout(secs: f64) -> Result<Duration> {
+    Duration::try_from_secs_f64(secs)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| {
+            Error::Usage(format!(
+                "--timeout {secs} must be a positive number of seconds"
+            ))
+        })
+}
+
+/// `--jobs J`, defaulting to every core.
+pub fn jobs_or_all_cores(jobs: Option<usize>) -> usize {
+    jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1)
+}
+
+/// Writes `text` to stdout (`None` or `-`) or atomically to a file.
+pub fn emit(text: &str, output: Option<&str>) -> Result<()> {
+    match output {
+        None | Some("-") => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(text.as_bytes())
+                .and_then(|()| out.flush())
+                .map_err(|e| Error::io("<stdout>", e))
+        }
+        Some(path) => queens_sat::atomic::write_text_atomic(Path::new(path), text),
+    }
+}
+
+/// Prints one JSON record on stdout.
+pub fn print_json<T: serde::Serialize>(record: &T) {
+    println!(
+        "{}",
+        serde_json::to_string(record).expect("report records serialise")
+    );
+}

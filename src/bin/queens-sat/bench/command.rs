@@ -1,0 +1,136 @@
+//! The `bench` command's flags and their checks; the tables themselves are in [`super`] and
+//! [`super::hard`].
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+use queens_sat::encode::EncodeOptions;
+use queens_sat::encode::amo::AmoKind;
+use queens_sat::solve::external::resolve_solver;
+use queens_sat::solve::parse_portfolio;
+use queens_sat::{Error, Result};
+
+/// Arguments of `bench`.
+#[derive(Args)]
+pub struct BenchArgs {
+    /// `hard`: the encoding x backend race on hard instances (default: the standard tables).
+    #[arg(value_enum)]
+    table: Option<BenchTable>,
+    /// Smaller sizes (or, with `hard`, a smaller instance set), for a quick look.
+    #[arg(long)]
+    quick: bool,
+    /// Instead: peak RSS of streaming `encode --amo sequential` for these n (e.g. 1000,4000).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_name = "N,...",
+        conflicts_with = "table"
+    )]
+    memory: Option<Vec<u32>>,
+    /// Instead: counting speed, queens 8..=Q and amazons 10..=A (e.g. 14,15).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_name = "Q,A",
+        conflicts_with = "table"
+    )]
+    count: Option<Vec<u32>>,
+    /// AMO encoding for --count (default pairwise); with `hard`, the encodings raced,
+    /// comma-separated, or `all` (default).
+    #[arg(long)]
+    amo: Option<String>,
+    /// With `hard`: backends raced, comma-separated (default: varisat, plus cadical when it
+    /// is on PATH).
+    #[arg(long, value_name = "S,...")]
+    solvers: Option<String>,
+    /// With `hard`: an extra configuration, a `solve --solver` portfolio such as
+    /// `"cadical --amo pairwise,cadical --amo product"` (repeatable; it uses one core per entry,
+    /// so run it with --jobs 1).
+    #[arg(long, value_name = "SPEC")]
+    portfolio: Vec<String>,
+    /// With `hard`: generator seeds 1..=K per family (default 1 with --quick, else 2).
+    #[arg(long, value_name = "K")]
+    seeds: Option<u64>,
+    /// With `hard`: time limit per run, seconds.
+    #[arg(long, default_value_t = 60)]
+    timeout: u32,
+    /// With `hard`: runs at a time (default 1, so that runs do not share cores).
+    #[arg(long, default_value_t = 1)]
+    jobs: usize,
+    /// With `hard`: also write every run (instance, configuration, status, seconds) to this CSV.
+    #[arg(long, value_name = "FILE.csv")]
+    csv: Option<PathBuf>,
+}
+
+/// The tables `queens-sat bench TABLE` prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum BenchTable {
+    /// Every AMO encoding x backend on generated hard instances.
+    Hard,
+}
+
+/// Runs `bench` (its solves run as child processes of this very binary).
+pub fn run(a: BenchArgs) -> Result<ExitCode> {
+    let exe = std::env::current_exe().map_err(|e| Error::io("current executable", e))?;
+    match (a.table, a.memory.as_deref(), a.count.as_deref()) {
+        (Some(BenchTable::Hard), _, _) => return bench_hard(a, &exe),
+        (None, Some(ns), _) => super::memory(ns)?,
+        (None, None, Some([q, ams])) => super::count_table(
+            *q,
+            *ams,
+            AmoKind::parse(a.amo.as_deref().unwrap_or("pairwise"))?,
+        )?,
+        (None, None, Some(_)) => return Err(Error::Usage("--count takes Q,A".into())),
+        (None, None, None) => super::run(a.quick, &exe)?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `queens-sat bench hard`.
+fn bench_hard(a: BenchArgs, exe: &std::path::Path) -> Result<ExitCode> {
+    let amos = match a.amo.as_deref() {
+        None | Some("all") => AmoKind::ALL.to_vec(),
+        Some(list) => list.split(',').map(AmoKind::parse).collect::<Result<_>>()?,
+    };
+    let solvers: Vec<String> = match a.solvers.as_deref() {
+        Some(list) => list.split(',').map(str::to_string).collect(),
+        None => {
+            let mut s = vec!["varisat".to_string()];
+            if resolve_solver("cadical").is_ok() {
+                s.push("cadical".into());
+            }
+            s
+        }
+    };
+    for s in &solvers {
+        if s != "varisat" {
+            resolve_solver(s)?;
+        }
+    }
+    for spec in &a.portfolio {
+        // Checked here so that a typo fails before the first run, not in every child.
+        parse_portfolio(spec, EncodeOptions::from(AmoKind::DEFAULT))?;
+    }
+    if a.timeout == 0 || a.jobs == 0 {
+        return Err(Error::Usage(
+            "--timeout and --jobs must be at least 1".into(),
+        ));
+    }
+    let seeds = a.seeds.unwrap_or(if a.quick { 1 } else { 2 });
+    if seeds == 0 {
+        return Err(Error::Usage("--seeds must be at least 1".into()));
+    }
+    let opts = super::hard::HardOptions {
+        quick: a.quick,
+        seeds,
+        timeout: a.timeout,
+        jobs: a.jobs,
+        solvers,
+        amos,
+        portfolios: a.portfolio,
+        csv: a.csv,
+    };
+    super::hard::run(exe, &opts)?;
+    Ok(ExitCode::SUCCESS)
+}

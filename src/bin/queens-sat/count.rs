@@ -1,0 +1,158 @@
+//! `queens-sat count`: solutions, fixed points per symmetry and classes modulo symmetry.
+
+use std::process::ExitCode;
+
+use clap::Args;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use queens_sat::count::{self, Engine};
+use queens_sat::report::CountRecord;
+use queens_sat::symmetry::stabiliser;
+use queens_sat::{Error, Result};
+
+use crate::args::{EncodingArgs, InstanceArgs, OutputFormat, jobs_or_all_cores, print_json};
+
+/// Arguments of `count`.
+#[derive(Args)]
+pub struct CountArgs {
+    #[command(flatten)]
+    inst: InstanceArgs,
+    #[command(flatten)]
+    enc: EncodingArgs,
+    /// Counting engine: sat (cube-and-conquer with a DPLL model counter), cdcl (the same cubes
+    /// by varisat with blocking clauses), backtrack (independent bitboard counter, n <= 64).
+    #[arg(long, default_value = "sat", value_parser = engine_parser())]
+    engine: Engine,
+    /// Run both engines; exit 1 if they disagree.
+    #[arg(long)]
+    cross_check: bool,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "J")]
+    jobs: Option<usize>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    format: OutputFormat,
+}
+
+fn engine_parser() -> impl TypedValueParser<Value = Engine> {
+    PossibleValuesParser::new(Engine::ALL.map(Engine::name))
+        .map(|name| Engine::parse(&name).expect("a possible value is an engine"))
+}
+
+/// Runs `count`.
+pub fn run(a: CountArgs) -> Result<ExitCode> {
+    if a.enc.no_presolve {
+        return Err(Error::Usage(
+            "count always presolves its cubes; drop --no-presolve".into(),
+        ));
+    }
+    let (instance, piece) = a.inst.load()?;
+    let options = a.enc.options(&stabiliser(&instance, &piece))?;
+    let jobs = jobs_or_all_cores(a.jobs);
+    if !options.lex_leader.is_empty() {
+        let (classes, seconds) =
+            count::timed(|| count::count_lex_leaders(&instance, piece, options.amo, jobs));
+        let classes = classes?;
+        match a.format {
+            OutputFormat::Json => print_json(&CountRecord {
+                unique: Some(classes),
+                method: Some("lex-leader".into()),
+                seconds,
+                engine: "sat".into(),
+                ..CountRecord::default()
+            }),
+            OutputFormat::Text => {
+                println!("unique {classes}");
+                println!("method lex-leader");
+                println!("seconds {seconds:.3}");
+            }
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let bar = queens_sat::progress::Progress::stderr("count");
+    let progress = |done: usize, total: usize| bar.update(done, total);
+    if let Some(g) = options.symmetric {
+        let (total, seconds) =
+            count::timed(|| count::count_symmetric(&instance, piece, options.amo, g, jobs));
+        let total = total?;
+        bar.finish();
+        match a.format {
+            OutputFormat::Json => print_json(&CountRecord {
+                total: Some(total),
+                symmetric: Some(g.name().into()),
+                seconds,
+                engine: "sat".into(),
+                ..CountRecord::default()
+            }),
+            OutputFormat::Text => {
+                println!("total {total}");
+                println!("symmetric {g}");
+                println!("seconds {seconds:.3}");
+            }
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let engines: Vec<Engine> = if a.cross_check {
+        // The chosen SAT-based engine (sat or cdcl) against the independent backtracker.
+        let sat = if a.engine == Engine::Backtrack {
+            Engine::Sat
+        } else {
+            a.engine
+        };
+        vec![sat, Engine::Backtrack]
+    } else {
+        vec![a.engine]
+    };
+    let mut results = Vec::new();
+    for &e in &engines {
+        let (c, seconds) = count::timed(|| {
+            count::count_with_progress(&instance, piece, options.amo, e, jobs, &progress)
+        });
+        results.push((e, c?, seconds));
+    }
+    bar.finish();
+    if let [(ea, x, _), (eb, y, _)] = results.as_slice()
+        && x != y
+    {
+        return Err(Error::Solver(format!(
+            "cross-check failed: {} engine counted total={} unique={} fixed={:?}, {} engine total={} unique={} fixed={:?}",
+            ea.name(),
+            x.total,
+            x.unique,
+            x.fixed,
+            eb.name(),
+            y.total,
+            y.unique,
+            y.fixed
+        )));
+    }
+    let (engine, c, seconds) = &results[0];
+    let engine_name = if a.cross_check {
+        format!("{}+backtrack", engine.name())
+    } else {
+        engine.name().to_string()
+    };
+    let seconds: f64 = if a.cross_check {
+        results.iter().map(|r| r.2).sum()
+    } else {
+        *seconds
+    };
+    match a.format {
+        OutputFormat::Json => print_json(&CountRecord::of(c, &engine_name, seconds)),
+        OutputFormat::Text => {
+            println!("total {}", c.total);
+            println!("unique {}", c.unique);
+            let names: Vec<&str> = c.group.iter().map(|g| g.name()).collect();
+            println!("group {}", names.join(" "));
+            let fixed: Vec<String> = c
+                .group
+                .iter()
+                .zip(&c.fixed)
+                .map(|(g, f)| format!("{g}={f}"))
+                .collect();
+            println!("fixed {}", fixed.join(" "));
+            println!("engine {engine_name}");
+            println!("seconds {seconds:.3}");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

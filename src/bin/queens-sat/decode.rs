@@ -1,0 +1,62 @@
+//! `queens-sat decode`: rebuild and verify a board from any solver's answer, using only the CNF
+//! file's header.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+use queens_sat::encode::Stats;
+use queens_sat::encode::dimacs::read_header;
+use queens_sat::solve::Answer;
+use queens_sat::solve::output::parse_output_file;
+use queens_sat::verify::verify;
+use queens_sat::{Error, Result};
+
+use crate::args::OutputFormat;
+use crate::solve::{Reported, print_answer};
+
+/// Arguments of `decode`.
+#[derive(Args)]
+pub struct DecodeArgs {
+    /// The CNF written by `queens-sat encode`.
+    #[arg(long, value_name = "FILE.cnf")]
+    cnf: PathBuf,
+    /// The solver's output (SAT-competition `s`/`v` lines, or a minisat result file).
+    #[arg(long, value_name = "OUTPUT")]
+    model: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    format: OutputFormat,
+}
+
+/// Runs `decode`.
+pub fn run(a: DecodeArgs) -> Result<ExitCode> {
+    let name = a.cnf.display().to_string();
+    let file = std::fs::File::open(&a.cnf).map_err(|e| Error::io(&name, e))?;
+    let header = read_header(&name, std::io::BufReader::new(file))?;
+    let answer = parse_output_file(&a.model, header.num_vars as usize)?;
+    let board =
+        answer.map(|m| queens_sat::decode::decode(&header.varmap, &header.instance.placed, &m));
+    if let Answer::Sat(b) = &board {
+        verify(b, &header.instance, header.piece).map_err(|why| {
+            Error::Solver(format!(
+                "the model in {} is not a solution: {why}",
+                a.model.display()
+            ))
+        })?;
+    }
+    let what = Reported {
+        instance: &header.instance,
+        piece: header.piece,
+        amo: &header.amo,
+        solver: "external",
+        stats: Stats {
+            vars: header.num_vars,
+            clauses: header.num_clauses,
+            ..Stats::default()
+        },
+        seconds: (0.0, 0.0),
+        certificate: None,
+    };
+    Ok(print_answer(&board, &what, a.format))
+}

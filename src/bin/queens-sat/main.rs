@@ -1,0 +1,103 @@
+//! The `queens-sat` command line. Each command is one module here: it parses its flags into the
+//! library's types, calls the library, and renders the result. The library never imports this.
+
+mod args;
+mod bench;
+mod convert;
+mod count;
+mod decode;
+mod encode;
+mod generate;
+mod solve;
+mod suite;
+mod verify;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use queens_sat::{Error, Result};
+
+#[derive(Parser)]
+#[command(
+    name = "queens-sat",
+    version,
+    about = "N-queens / N-amazons as SAT: encode, solve, decode, verify"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Write the DIMACS CNF of an instance (default: cnf-out/<piece>-<n>-<amo>[-<stem>].cnf).
+    Encode(encode::EncodeArgs),
+    /// Solve an instance; prints a verified board. Exit 10 SAT, 20 UNSAT, 1 error or unknown.
+    Solve(solve::SolveArgs),
+    /// Rebuild and verify a board from a solver's output, using only the CNF file's header.
+    Decode(decode::DecodeArgs),
+    /// Check a complete board: exit 0 if valid, 1 with the first violation.
+    Verify(verify::VerifyArgs),
+    /// Count solutions, their fixed points under each symmetry of the instance, and the classes
+    /// modulo symmetry (Burnside).
+    Count(count::CountArgs),
+    /// Write one random instance (csplib prob079/prob080 procedures, seeded ChaCha8): the same
+    /// command gives the same bytes on every run and machine.
+    Generate(generate::GenerateArgs),
+    /// Rewrite an instance as board text or parameter file, or reduce excluded diagonals to
+    /// n-queens completion (Gent, Jefferson, Nightingale 2017).
+    Convert(convert::ConvertArgs),
+    /// Generate a benchmark suite from a recipe: cnf-out/NAME/*.cnf and manifest.csv; optionally
+    /// solve every instance and plot the phase transition.
+    Suite(suite::SuiteArgs),
+    /// Benchmarks: DIMACS writing throughput and time to first solution; `bench hard`: every
+    /// AMO encoding x backend on generated hard blocked and excluded-diagonal instances.
+    Bench(bench::command::BenchArgs),
+}
+
+fn run(cli: Cli) -> Result<ExitCode> {
+    match cli.command {
+        Command::Encode(a) => encode::run(a),
+        Command::Solve(a) => solve::run(a),
+        Command::Decode(a) => decode::run(a),
+        Command::Verify(a) => verify::run(a),
+        Command::Count(a) => count::run(a),
+        Command::Generate(a) => generate::run(a),
+        Command::Convert(a) => convert::run(a),
+        Command::Suite(a) => suite::run(a),
+        Command::Bench(a) => bench::command::run(a),
+    }
+}
+
+/// The exit code for an error: 130 (128 + SIGINT) after an interrupt, 1 otherwise.
+fn exit_code(e: &Error) -> u8 {
+    match e {
+        Error::Interrupted => 130,
+        _ => 1,
+    }
+}
+
+/// Restores the default SIGPIPE action, so `queens-sat ... | head` ends quietly like any Unix
+/// filter instead of failing on a broken pipe; routes SIGINT / SIGTERM to a clean stop.
+fn install_signal_handlers() {
+    // SAFETY: setting signal dispositions at start-up, before any thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        // Past a file-size limit (ulimit -f), get EFBIG and a clean error instead of a kill
+        // that would leave the temp file behind.
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
+    let _ = queens_sat::interrupt::install();
+}
+
+fn main() -> ExitCode {
+    install_signal_handlers();
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("queens-sat: error: {e}");
+            ExitCode::from(exit_code(&e))
+        }
+    }
+}

@@ -1,0 +1,142 @@
+//! `queens-sat solve`: encode, solve (one backend or a portfolio), decode, verify, print.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::Args;
+use queens_sat::Result;
+use queens_sat::certify::Certificate;
+use queens_sat::encode::Stats;
+use queens_sat::instance::Instance;
+use queens_sat::piece::Piece;
+use queens_sat::presolve::Problem;
+use queens_sat::report::SolveRecord;
+use queens_sat::solve::{self, SolveSettings, Status, parse_portfolio};
+use queens_sat::symmetry::stabiliser;
+
+use crate::args::{EncodingArgs, InstanceArgs, OutputFormat, parse_timeout, print_json};
+
+/// Arguments of `solve`.
+#[derive(Args)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    inst: InstanceArgs,
+    #[command(flatten)]
+    enc: EncodingArgs,
+    /// Solver: `varisat` (in-process, default) or an external DIMACS solver name or path; a
+    /// comma-separated list races a portfolio, each entry optionally with its own `--amo`.
+    #[arg(long, default_value = "varisat")]
+    solver: String,
+    /// Give up after this many seconds (UNKNOWN, exit 1).
+    #[arg(long, value_name = "SECS")]
+    timeout: Option<f64>,
+    /// Accept UNSAT only with a checked refutation (varisat self-checking, or a DRAT proof
+    /// from cadical / kissat checked in-process).
+    #[arg(long)]
+    certify: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    format: OutputFormat,
+}
+
+/// Runs `solve`.
+pub fn run(a: SolveArgs) -> Result<ExitCode> {
+    let timeout = a.timeout.map(parse_timeout).transpose()?;
+    let (instance, piece) = a.inst.load()?;
+    let options = a.enc.options(&stabiliser(&instance, &piece))?;
+    let entrants = parse_portfolio(&a.solver, options)?;
+    let problem = Problem::new(&instance, piece, !a.enc.no_presolve)?;
+    let settings = SolveSettings {
+        timeout,
+        certify: a.certify,
+        cancel: None,
+    };
+    let (r, entrant) = match entrants.as_slice() {
+        [one] => (
+            solve::solve(&problem, one.options, &one.backend, settings)?,
+            one.clone(),
+        ),
+        _ => {
+            let (winner, r) = solve::race(&problem, &entrants, settings)?;
+            (r, entrants[winner].clone())
+        }
+    };
+    let solver_label = if entrants.len() > 1 {
+        format!("portfolio winner: {}", entrant.label())
+    } else {
+        entrant.backend.name()
+    };
+    let what = Reported {
+        instance: &instance,
+        piece,
+        amo: &entrant.options.amo.name(),
+        solver: &solver_label,
+        stats: r.stats,
+        seconds: (r.encode_seconds, r.solve_seconds),
+        certificate: r.certificate.as_ref(),
+    };
+    Ok(print_answer(&r.status, &what, a.format))
+}
+
+/// What a printed answer says besides its status.
+pub struct Reported<'a> {
+    /// The instance solved.
+    pub instance: &'a Instance,
+    /// Its piece.
+    pub piece: Piece,
+    /// The `--amo` name.
+    pub amo: &'a str,
+    /// Who answered.
+    pub solver: &'a str,
+    /// CNF size.
+    pub stats: Stats,
+    /// Encode and solve seconds.
+    pub seconds: (f64, f64),
+    /// The refutation's checker, for a certified UNSAT.
+    pub certificate: Option<&'a Certificate>,
+}
+
+/// Prints a verified status (board text or JSON on stdout, summary on stderr) and returns the
+/// SAT-competition exit code.
+pub fn print_answer(status: &Status, r: &Reported, format: OutputFormat) -> ExitCode {
+    let label = status.label();
+    match format {
+        OutputFormat::Json => {
+            let mut rec = SolveRecord::new(status, r.instance, r.piece, r.amo, r.solver);
+            rec.vars = r.stats.vars;
+            rec.clauses = r.stats.clauses;
+            (rec.encode_seconds, rec.solve_seconds) = r.seconds;
+            rec.certified = r.certificate.map(|c| c.checker.clone());
+            print_json(&rec);
+        }
+        OutputFormat::Text => {
+            let mut out = std::io::stdout().lock();
+            match status {
+                Status::Sat(b) => {
+                    let obstacles = r.instance.obstacles();
+                    let _ = out.write_all(b.to_text(|c| obstacles.contains(c)).as_bytes());
+                }
+                _ => {
+                    let _ = writeln!(out, "{label}");
+                }
+            }
+            let why = match (status, r.certificate) {
+                (Status::Unknown(w), _) => format!(" ({w})"),
+                (_, Some(c)) => format!(" (certified: {})", c.checker),
+                _ => String::new(),
+            };
+            eprintln!(
+                "{label}{why}: {} n={} amo={} solver={} vars={} clauses={} encode={:.3}s solve={:.3}s",
+                r.piece.name,
+                r.instance.n,
+                r.amo,
+                r.solver,
+                r.stats.vars,
+                r.stats.clauses,
+                r.seconds.0,
+                r.seconds.1
+            );
+        }
+    }
+    ExitCode::from(status.exit_code())
+}

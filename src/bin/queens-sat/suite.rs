@@ -1,0 +1,77 @@
+//! `queens-sat suite`: a benchmark suite from a recipe (cnf-out/NAME/*.cnf and manifest.csv),
+//! optionally solved and plotted.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+use queens_sat::Result;
+use queens_sat::solve::Backend;
+
+use crate::args::{jobs_or_all_cores, parse_timeout};
+
+/// Arguments of `suite`.
+#[derive(Args)]
+pub struct SuiteArgs {
+    /// The recipe, e.g. encodings/queens-amo.suite (format in encodings/README.md).
+    recipe: PathBuf,
+    /// Output folder (default cnf-out/NAME).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Solve every instance and record status and seconds (models are verified).
+    #[arg(long)]
+    solve: bool,
+    /// Solver for --solve: `varisat` or an external DIMACS solver name or path.
+    #[arg(long, default_value = "varisat", requires = "solve")]
+    solver: String,
+    /// Time limit per instance for --solve (UNKNOWN when reached).
+    #[arg(long, value_name = "SECS", requires = "solve")]
+    timeout: Option<f64>,
+    /// Worker threads for writing and solving (default: all cores).
+    #[arg(long, value_name = "J")]
+    jobs: Option<usize>,
+    /// Draw P(satisfiable) and median solve time per family to this SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
+    /// Regenerate and re-solve every file, even when its sha256 matches the manifest.
+    #[arg(long)]
+    force: bool,
+}
+
+/// Runs `suite`.
+pub fn run(a: SuiteArgs) -> Result<ExitCode> {
+    let timeout = a.timeout.map(parse_timeout).transpose()?;
+    let solve = match a.solve {
+        true => Some((Backend::from_name(&a.solver)?, timeout)),
+        false => None,
+    };
+    let options = queens_sat::suite::Options {
+        out_dir: a.out,
+        solve,
+        jobs: jobs_or_all_cores(a.jobs),
+        plot: a.plot.clone(),
+        force: a.force,
+        progress: true,
+    };
+    let s = queens_sat::suite::run(&a.recipe, &options)?;
+    eprintln!(
+        "{}: {} files, {} bytes; wrote {} ({} bytes) in {:.2}s, kept {} (sha256 unchanged)",
+        s.out_dir.display(),
+        s.files,
+        s.bytes,
+        s.written,
+        s.bytes_written,
+        s.write_seconds,
+        s.skipped
+    );
+    if options.solve.is_some() {
+        eprintln!(
+            "solved {} in {:.2}s; SAT {} UNSAT {} UNKNOWN {}",
+            s.solved, s.solve_seconds, s.statuses[0], s.statuses[1], s.statuses[2]
+        );
+    }
+    if let Some(p) = a.plot {
+        eprintln!("plot {}", p.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,58 @@
+//! `queens-sat verify`: check a complete board; exit 0 if valid, 1 with the first violation.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+use queens_sat::board::Board;
+use queens_sat::instance::{Instance, read_instance_file};
+use queens_sat::piece::Piece;
+use queens_sat::verify::verify;
+use queens_sat::{Error, Result};
+
+/// Arguments of `verify`.
+#[derive(Args)]
+pub struct VerifyArgs {
+    /// Board text file (`Q` pieces, `.` free, `x` blocked).
+    board: PathBuf,
+    /// Piece: queen or amazon.
+    #[arg(long, default_value = "queen")]
+    piece: String,
+    /// Instance the board must solve (pre-placed pieces, blocked cells).
+    #[arg(long, value_name = "FILE")]
+    instance: Option<PathBuf>,
+    /// Take only the first D excluded diagonals of the instance.
+    #[arg(long, value_name = "D")]
+    diags: Option<usize>,
+}
+
+/// Runs `verify`.
+pub fn run(a: VerifyArgs) -> Result<ExitCode> {
+    let piece = Piece::parse(&a.piece)?;
+    let drawn = read_instance_file(&a.board, None)?;
+    let instance = match &a.instance {
+        Some(p) => read_instance_file(p, a.diags)?,
+        None => Instance {
+            n: drawn.n,
+            blocked: drawn.blocked.clone(),
+            ..Instance::default()
+        },
+    };
+    let b = Board::new(drawn.n, drawn.placed);
+    match verify(&b, &instance, piece) {
+        Ok(()) => {
+            eprintln!(
+                "valid: {} {}s on {}x{}",
+                b.pieces.len(),
+                piece.name,
+                b.n,
+                b.n
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(why) => Err(Error::Usage(format!(
+            "{}: invalid: {why}",
+            a.board.display()
+        ))),
+    }
+}

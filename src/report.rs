@@ -1,0 +1,156 @@
+//! The typed records behind every JSON output (`--format json`), serialised and read back with
+//! serde: what `solve` / `decode` print ([`SolveRecord`]), what `encode --stats` prints
+//! ([`StatsRecord`]) and what `count` prints ([`CountRecord`]). Child processes (bench, jobs)
+//! parse the same types, so a field is renamed in one place.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::board::Board;
+use crate::count::Counts;
+use crate::encode::Stats;
+use crate::instance::Instance;
+use crate::piece::Piece;
+use crate::solve::Status;
+
+/// One answer of `solve` or `decode`.
+///
+/// ```
+/// use queens_sat::report::SolveRecord;
+/// let r: SolveRecord = serde_json::from_str(r#"{"status":"UNSAT","n":3,"piece":"queen",
+///     "amo":"auto","solver":"varisat","queens":null,"board":null,"vars":9,"clauses":20,
+///     "encode_seconds":0.0,"solve_seconds":0.0}"#).unwrap();
+/// assert_eq!(r.status, "UNSAT");
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SolveRecord {
+    /// `SAT`, `UNSAT` or `UNKNOWN`.
+    pub status: String,
+    /// Board side.
+    pub n: u32,
+    /// Piece name.
+    pub piece: String,
+    /// `--amo` name as given.
+    pub amo: String,
+    /// Who answered (a backend name, or the portfolio's winner).
+    pub solver: String,
+    /// The pieces of a verified board as `[row, col]`, when SAT.
+    pub queens: Option<Vec<[u32; 2]>>,
+    /// The verified board as text rows, when SAT.
+    pub board: Option<Vec<String>>,
+    /// CNF variables.
+    pub vars: u64,
+    /// CNF clauses.
+    pub clauses: u64,
+    /// Seconds to presolve and encode.
+    pub encode_seconds: f64,
+    /// Seconds in the solver.
+    pub solve_seconds: f64,
+    /// Why the answer is UNKNOWN.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Who checked the refutation of a certified UNSAT.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub certified: Option<String>,
+}
+
+impl SolveRecord {
+    /// The record of `status` for `instance`; the board rows show blocked cells as `x`.
+    pub fn new(
+        status: &Status,
+        instance: &Instance,
+        piece: Piece,
+        amo: &str,
+        solver: &str,
+    ) -> Self {
+        let obstacles = instance.obstacles();
+        let board: Option<&Board> = status.sat();
+        SolveRecord {
+            status: status.label().into(),
+            n: instance.n,
+            piece: piece.name.into(),
+            amo: amo.into(),
+            solver: solver.into(),
+            queens: board.map(|b| b.pieces.iter().map(|c| [c.row, c.col]).collect()),
+            board: board.map(|b| b.rows(|c| obstacles.contains(c))),
+            vars: 0,
+            clauses: 0,
+            encode_seconds: 0.0,
+            solve_seconds: 0.0,
+            reason: match status {
+                Status::Unknown(why) => Some(why.clone()),
+                _ => None,
+            },
+            certified: None,
+        }
+    }
+}
+
+/// `encode --stats`: the size of a CNF without writing it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StatsRecord {
+    /// Board side.
+    pub n: u32,
+    /// Piece name.
+    pub piece: String,
+    /// `--amo` name.
+    pub amo: String,
+    /// Variables, clauses, literals.
+    #[serde(flatten)]
+    pub stats: Stats,
+    /// Variables of live cells (the rest are auxiliary).
+    pub cell_vars: u64,
+    /// Why presolve proved the instance unsatisfiable, if it did.
+    pub unsat: Option<String>,
+}
+
+/// What `count` prints: the full symmetry breakdown, or one number for `--symmetric` /
+/// `--break-symmetry lex`.
+#[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
+pub struct CountRecord {
+    /// Solutions (absent for a lex-leader count, which sees one per class).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total: Option<u64>,
+    /// Classes modulo the group (Burnside, or lex-leaders counted directly).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unique: Option<u64>,
+    /// The group's element names, identity first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<Vec<String>>,
+    /// Solutions each element maps to themselves.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fixed: Option<BTreeMap<String, u64>>,
+    /// `--symmetric`: the element every counted board is fixed by.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub symmetric: Option<String>,
+    /// `lex-leader` for `--break-symmetry lex`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// The engine(s) that counted.
+    pub engine: String,
+}
+
+impl CountRecord {
+    /// The full breakdown of `counts`.
+    pub fn of(counts: &Counts, engine: &str, seconds: f64) -> CountRecord {
+        CountRecord {
+            total: Some(counts.total),
+            unique: Some(counts.unique),
+            group: Some(counts.group.iter().map(|g| g.name().to_string()).collect()),
+            fixed: Some(
+                counts
+                    .group
+                    .iter()
+                    .zip(&counts.fixed)
+                    .map(|(g, f)| (g.name().to_string(), *f))
+                    .collect(),
+            ),
+            seconds,
+            engine: engine.into(),
+            ..CountRecord::default()
+        }
+    }
+}
