@@ -21,6 +21,7 @@ pub mod encode;
 pub mod error;
 pub mod generate;
 pub mod instance;
+pub mod matching;
 pub mod piece;
 pub mod pipeline;
 pub mod presolve;
