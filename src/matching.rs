@@ -209,6 +209,53 @@ pub struct HallViolation {
 /// assert!(regin(&[vec![0], vec![0]], 1).is_err());
 /// ```
 pub fn regin(adj: &[Vec<u32>], n_right: usize) -> Result<Vec<Vec<bool>>, HallViolation> {
+    let a = analyse(adj, n_right)?;
+    Ok(adj
+        .iter()
+        .enumerate()
+        .map(|(u, vs)| {
+            vs.iter()
+                .map(|&v| {
+                    let w = a.mr[v as usize];
+                    v == a.ml[u]
+                        || w == NONE
+                        || a.reached[w as usize]
+                        || a.comp[w as usize] == a.comp[u]
+                })
+                .collect()
+        })
+        .collect())
+}
+
+/// The right vertices that every left-saturating matching uses (a Hall set's values: a set of
+/// `k` left vertices whose neighbours are exactly `k` right vertices uses them all); or the Hall
+/// set that proves no such matching exists.
+///
+/// ```
+/// use queens_sat::matching::mandatory;
+/// // Left 0 and 1 share rights {0, 1}: both are needed; right 2 is not.
+/// assert_eq!(mandatory(&[vec![0, 1], vec![0, 1, 2]], 3).unwrap(), vec![true, true, false]);
+/// ```
+pub fn mandatory(adj: &[Vec<u32>], n_right: usize) -> Result<Vec<bool>, HallViolation> {
+    let a = analyse(adj, n_right)?;
+    Ok(a.mr
+        .iter()
+        .map(|&w| w != NONE && !a.reached[w as usize])
+        .collect())
+}
+
+/// A left-saturating matching and the alternating-path structure around it.
+struct Analysis {
+    ml: Vec<u32>,
+    mr: Vec<u32>,
+    /// Left vertices whose matched right vertex can be freed (reachable by an alternating path
+    /// from a free right vertex).
+    reached: Vec<bool>,
+    /// Strongly connected component of each left vertex in the alternating graph.
+    comp: Vec<u32>,
+}
+
+fn analyse(adj: &[Vec<u32>], n_right: usize) -> Result<Analysis, HallViolation> {
     let nl = adj.len();
     let (ml, mr) = hopcroft_karp(adj, n_right);
     if let Some(u) = ml.iter().position(|&v| v == NONE) {
@@ -260,18 +307,12 @@ pub fn regin(adj: &[Vec<u32>], n_right: usize) -> Result<Vec<Vec<bool>>, HallVio
     }
     // 2. Strongly connected components (even alternating cycles).
     let comp = tarjan(nl, |u| left_of(ml[u]).iter().copied());
-    Ok(adj
-        .iter()
-        .enumerate()
-        .map(|(u, vs)| {
-            vs.iter()
-                .map(|&v| {
-                    let w = mr[v as usize];
-                    v == ml[u] || w == NONE || reached[w as usize] || comp[w as usize] == comp[u]
-                })
-                .collect()
-        })
-        .collect())
+    Ok(Analysis {
+        ml,
+        mr,
+        reached,
+        comp,
+    })
 }
 
 /// The left vertices reachable from the unmatched left vertex `root` by alternating paths, and
@@ -361,12 +402,19 @@ fn tarjan<I: Iterator<Item = u32>>(n: usize, succ: impl Fn(usize) -> I) -> Vec<u
 /// rarely removes anything) it leaves the problem as it is.
 pub const MAX_FILTER_CELLS: u64 = 1 << 22;
 
+/// Largest live-cell count on which [`Filter::AllDifferent`] runs its diagonal passes; above it
+/// [`filter`] applies [`Filter::RowsColumns`] only. The diagonal passes cost about four times
+/// the presolve itself on large dense completion boards (0.5 s at 3.4 M cells) and remove
+/// nothing there; the hard instances they are meant for have hundreds of cells.
+pub const ALLDIFF_MAX_CELLS: u64 = 1 << 18;
+
 /// Applies `which` to a presolved `problem` until nothing changes: drops every live cell that
 /// lies in no solution of the all-different relaxation, and sets `problem.unsat` when no
 /// solution is left. Exact: the solutions of the problem are unchanged.
 ///
 /// The variable map is rebuilt (live cells stay numbered row-major), so call it before
-/// encoding. It does nothing on a full (not presolved) problem, an already unsatisfiable one,
+/// encoding. [`Filter::AllDifferent`] falls back to [`Filter::RowsColumns`] above
+/// [`ALLDIFF_MAX_CELLS`] cells. It does nothing on a full (not presolved) problem, an already unsatisfiable one,
 /// a piece that does not ride rows and columns, or more than [`MAX_FILTER_CELLS`] cells.
 pub fn filter(problem: &mut Problem, which: Filter) -> FilterStats {
     let before = problem.num_cells();
@@ -385,6 +433,11 @@ pub fn filter(problem: &mut Problem, which: Filter) -> FilterStats {
     {
         return stats;
     }
+    let which = if which == Filter::AllDifferent && before > ALLDIFF_MAX_CELLS {
+        Filter::RowsColumns
+    } else {
+        which
+    };
     let n = problem.n;
     let mut rows: Vec<Vec<u32>> = (0..n)
         .map(|r| problem.varmap.row_cols(r).collect())
@@ -527,6 +580,97 @@ fn row_column_pass(
     }
 }
 
+/// The cell on line `line` (a row if `by_row`, else a column) at position `other` across it.
+fn line_cell(by_row: bool, line: u32, other: u32) -> Cell {
+    if by_row {
+        Cell::new(line, other)
+    } else {
+        Cell::new(other, line)
+    }
+}
+
+/// The all-different graph of the lines (rows if `by_row`, else columns) that have live cells
+/// against the lines of `kind`: (the lines, each line's live cells across it, adjacency).
+#[allow(clippy::type_complexity)]
+fn line_graph(
+    n: u32,
+    rows: &[Vec<u32>],
+    kind: LineKind,
+    by_row: bool,
+) -> (Vec<u32>, Vec<Vec<u32>>, Vec<Vec<u32>>) {
+    let mut cells_of: Vec<Vec<u32>> = vec![Vec::new(); n as usize];
+    for (r, cols) in rows.iter().enumerate() {
+        if by_row {
+            cells_of[r] = cols.clone();
+        } else {
+            for &c in cols {
+                cells_of[c as usize].push(r as u32);
+            }
+        }
+    }
+    let vars: Vec<u32> = (0..n)
+        .filter(|&i| !cells_of[i as usize].is_empty())
+        .collect();
+    let adj: Vec<Vec<u32>> = vars
+        .iter()
+        .map(|&l| {
+            cells_of[l as usize]
+                .iter()
+                .map(|&o| kind.key(line_cell(by_row, l, o), n))
+                .collect()
+        })
+        .collect();
+    (vars, cells_of, adj)
+}
+
+/// Redundant clauses from Hall sets on the diagonals: a diagonal that every solution of the
+/// rows-x-diagonals (or columns-x-diagonals) all-different relaxation uses must hold a piece,
+/// so one of its live cells is occupied. Returns each such clause as the (positive) cell
+/// variables of `problem`, deduplicated; clauses the encoding already has (a line's own
+/// exactly-one) are not produced, since rows and columns are not diagonals.
+///
+/// Sound: every solution is a solution of the relaxation. Nothing for a full or unsatisfiable
+/// problem, or a piece without rows, columns and diagonals.
+pub fn hall_clauses(problem: &Problem) -> Vec<Vec<u32>> {
+    let lines = problem.piece.lines;
+    if !problem.presolved
+        || problem.unsat.is_some()
+        || !lines.contains(&LineKind::Row)
+        || !lines.contains(&LineKind::Column)
+        || problem.num_cells() > MAX_FILTER_CELLS
+    {
+        return Vec::new();
+    }
+    let n = problem.n;
+    let rows: Vec<Vec<u32>> = (0..n)
+        .map(|r| problem.varmap.row_cols(r).collect())
+        .collect();
+    let mut out: Vec<Vec<u32>> = Vec::new();
+    for &kind in lines
+        .iter()
+        .filter(|k| matches!(k, LineKind::Diagonal | LineKind::AntiDiagonal))
+    {
+        for by_row in [true, false] {
+            let (_, _, adj) = line_graph(n, &rows, kind, by_row);
+            let Ok(must) = mandatory(&adj, kind.count(n) as usize) else {
+                continue;
+            };
+            for (d, _) in must.iter().enumerate().filter(|(_, m)| **m) {
+                let clause: Vec<u32> = problem
+                    .varmap
+                    .cells()
+                    .filter(|(c, _)| kind.key(*c, n) as usize == d)
+                    .map(|(_, v)| v)
+                    .collect();
+                out.push(clause);
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 /// All-different on the diagonals of `kind`, with the free rows (`by_row`) or the free columns
 /// as variables: removes the cells whose (line, diagonal) edge is in no line-saturating
 /// matching.
@@ -536,38 +680,8 @@ fn diagonal_pass(
     kind: LineKind,
     by_row: bool,
 ) -> Result<(), String> {
-    // Variables: lines that have live cells (the free ones; held lines have none).
-    let mut cells_of: Vec<Vec<u32>> = vec![Vec::new(); n as usize];
-    if by_row {
-        for (r, cols) in rows.iter().enumerate() {
-            cells_of[r] = cols.clone();
-        }
-    } else {
-        for (r, cols) in rows.iter().enumerate() {
-            for &c in cols {
-                cells_of[c as usize].push(r as u32);
-            }
-        }
-    }
-    let vars: Vec<u32> = (0..n)
-        .filter(|&i| !cells_of[i as usize].is_empty())
-        .collect();
-    let cell = |line: u32, other: u32| {
-        if by_row {
-            Cell::new(line, other)
-        } else {
-            Cell::new(other, line)
-        }
-    };
-    let adj: Vec<Vec<u32>> = vars
-        .iter()
-        .map(|&l| {
-            cells_of[l as usize]
-                .iter()
-                .map(|&o| kind.key(cell(l, o), n))
-                .collect()
-        })
-        .collect();
+    let (vars, cells_of, adj) = line_graph(n, rows, kind, by_row);
+    let cell = |line: u32, other: u32| line_cell(by_row, line, other);
     match regin(&adj, kind.count(n) as usize) {
         Err(h) => {
             let ls: Vec<u32> = h.left.iter().map(|&i| vars[i as usize]).collect();

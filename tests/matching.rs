@@ -13,7 +13,7 @@ use queens_sat::board::Cell;
 use queens_sat::count::{Engine, count};
 use queens_sat::encode::amo::AmoKind;
 use queens_sat::instance::{ExcludedDiagonal, Instance};
-use queens_sat::matching::{Filter, filter, max_matching, regin};
+use queens_sat::matching::{Filter, filter, hall_clauses, mandatory, max_matching, regin};
 use queens_sat::piece::{AMAZON, LineKind, Piece, QUEEN};
 use queens_sat::pipeline::{Backend, Status, solve};
 use queens_sat::presolve::Problem;
@@ -144,6 +144,31 @@ fn regin_keeps_exactly_the_edges_of_saturating_matchings() {
     assert!(filtered_some > 100, "{filtered_some}");
 }
 
+#[test]
+fn mandatory_right_vertices_are_used_by_every_saturating_matching() {
+    let mut rng = Rng(0x5eed_0002);
+    let mut some = 0;
+    for _ in 0..2000 {
+        let nl = 1 + rng.below(6) as usize;
+        let nr = nl + rng.below(4) as usize;
+        let adj: Vec<Vec<u32>> = (0..nl)
+            .map(|_| (0..nr as u32).filter(|_| rng.below(8) < 3).collect())
+            .collect();
+        let matchings = all_matchings(&adj, nr);
+        match mandatory(&adj, nr) {
+            Err(_) => assert!(matchings.is_empty(), "{adj:?}"),
+            Ok(must) => {
+                for v in 0..nr as u32 {
+                    let always = matchings.iter().all(|m| m.contains(&v));
+                    assert_eq!(must[v as usize], always, "{adj:?}: right {v}");
+                    some += usize::from(always && nl < nr);
+                }
+            }
+        }
+    }
+    assert!(some > 100, "{some}");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Board level.
 
@@ -246,6 +271,7 @@ fn random_instances(seed: u64, count: usize) -> Vec<Instance> {
 struct Tally {
     removed: u64,
     filter_unsat: usize,
+    hall: usize,
     sat: usize,
     unsat: usize,
 }
@@ -301,6 +327,19 @@ fn check(inst: &Instance, piece: Piece, tally: &mut Tally) {
         }
         if which == Filter::AllDifferent {
             tally.removed += base.num_cells() - problem.num_cells();
+            // Hall-set clauses hold in every solution.
+            for clause in hall_clauses(&problem) {
+                tally.hall += 1;
+                for sol in &expected {
+                    assert!(
+                        clause.iter().any(|&v| {
+                            let c = problem.varmap.cell(v).unwrap();
+                            sol.contains(&(c.row, c.col))
+                        }),
+                        "Hall clause {clause:?} violated by {sol:?}: {what}"
+                    );
+                }
+            }
         }
         // Verdict and board.
         let report = solve(&problem, AmoKind::Pairwise, &Backend::Varisat, None).unwrap();
@@ -331,6 +370,7 @@ fn queens_filter_removes_only_dead_cells() {
     assert!(t.sat > 20 && t.unsat > 20, "{t:?}");
     assert!(t.removed > 50, "{t:?}");
     assert!(t.filter_unsat > 5, "{t:?}");
+    assert!(t.hall > 20, "{t:?}");
 }
 
 #[test]
