@@ -233,8 +233,9 @@ pub fn regin(adj: &[Vec<u32>], n_right: usize) -> Result<Vec<Vec<bool>>, HallVio
 ///
 /// ```
 /// use queens_sat::matching::mandatory;
-/// // Left 0 and 1 share rights {0, 1}: both are needed; right 2 is not.
-/// assert_eq!(mandatory(&[vec![0, 1], vec![0, 1, 2]], 3).unwrap(), vec![true, true, false]);
+/// // Left 0 and 1 only see rights {0, 1} (a Hall set): both are used; left 2 takes 2 or 3.
+/// let must = mandatory(&[vec![0, 1], vec![0, 1], vec![1, 2, 3]], 4).unwrap();
+/// assert_eq!(must, vec![true, true, false, false]);
 /// ```
 pub fn mandatory(adj: &[Vec<u32>], n_right: usize) -> Result<Vec<bool>, HallViolation> {
     let a = analyse(adj, n_right)?;
