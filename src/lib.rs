@@ -26,6 +26,7 @@ pub mod error;
 pub mod generate;
 pub mod instance;
 pub mod interrupt;
+pub mod matching;
 pub mod piece;
 pub mod presolve;
 pub mod progress;

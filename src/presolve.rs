@@ -14,6 +14,7 @@ use std::collections::{HashMap, HashSet};
 use crate::board::Cell;
 use crate::error::{Error, Result};
 use crate::instance::Instance;
+use crate::matching::{self, Filter};
 use crate::piece::{LineKind, Piece};
 use crate::varmap::VarMap;
 
@@ -53,6 +54,22 @@ impl Problem {
     /// assert_eq!(p.varmap.num_cells(), 6);
     /// ```
     pub fn presolve(instance: &Instance, piece: Piece) -> Result<Problem> {
+        Problem::presolve_with(instance, piece, Filter::default())
+    }
+
+    /// [`Problem::presolve`], then the all-different filter `filter` (see [`crate::matching`]):
+    /// live cells that lie in no solution of the row/column matching (and, with
+    /// [`Filter::AllDifferent`], of the diagonal all-different constraints) drop out, and a
+    /// graph without a perfect matching makes the problem unsatisfiable. The solutions are the
+    /// same for every `filter`.
+    pub fn presolve_with(instance: &Instance, piece: Piece, filter: Filter) -> Result<Problem> {
+        let mut problem = Problem::presolve_plain(instance, piece)?;
+        matching::filter(&mut problem, filter);
+        Ok(problem)
+    }
+
+    /// Presolve without the matching filter.
+    fn presolve_plain(instance: &Instance, piece: Piece) -> Result<Problem> {
         let n = instance.n;
         let obstacles = instance.obstacles();
         let mut fixed: Vec<Cell> = instance.placed.clone();
