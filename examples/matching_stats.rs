@@ -14,10 +14,10 @@ use std::time::Instant;
 
 use queens_sat::board::Cell;
 use queens_sat::encode::amo::AmoKind;
+use queens_sat::encode::file::write_cnf;
 use queens_sat::instance::{Instance, read_instance_file};
 use queens_sat::matching::{Filter, hall_clauses};
 use queens_sat::piece::QUEEN;
-use queens_sat::pipeline::write_cnf;
 use queens_sat::presolve::Problem;
 
 /// The live cells of the shortest row or column of `p`.

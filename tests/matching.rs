@@ -15,8 +15,8 @@ use queens_sat::encode::amo::AmoKind;
 use queens_sat::instance::{ExcludedDiagonal, Instance};
 use queens_sat::matching::{Filter, filter, hall_clauses, mandatory, max_matching, regin};
 use queens_sat::piece::{AMAZON, LineKind, Piece, QUEEN};
-use queens_sat::pipeline::{Backend, Status, solve};
 use queens_sat::presolve::Problem;
+use queens_sat::solve::{Backend, Status, solve};
 use queens_sat::verify::verify;
 
 /// A small deterministic PRNG (xorshift64*), so the random cases are fixed.
