@@ -27,8 +27,9 @@ use crate::solve::output::parse_output_file;
 use crate::symmetry::{Symmetry, stabiliser};
 use crate::verify::verify;
 
-/// The default `--amo` (see README for the measurement behind it).
-pub const DEFAULT_AMO: &str = "auto";
+/// The default `--amo`: the registry's [`AmoKind::DEFAULT`] (kept for the CLI's
+/// `default_value`).
+pub const DEFAULT_AMO: &str = AmoKind::DEFAULT.base_name();
 
 /// Report format of `encode --stats`, `solve` and `decode`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -130,17 +131,11 @@ pub fn parse_piece(name: &str) -> Result<Piece> {
     })
 }
 
-/// Looks up an AMO encoding name, or a one-line usage error listing the known ones.
+/// Looks up an AMO encoding name, or a one-line usage error listing the known ones (the
+/// message comes from the registry, [`crate::encode::amo::UnknownAmo`]).
 pub fn parse_amo(name: &str) -> Result<AmoKind> {
-    AmoKind::by_name(name).ok_or_else(|| {
-        let known: Vec<String> = AmoKind::ALL.iter().map(|a| a.name()).collect();
-        Error::Usage(format!(
-            "unknown --amo '{name}' (commander:G with 2 <= G <= {max} and bimander:G with \
-             1 <= G <= {max} set the group size; known: {})",
-            known.join(", "),
-            max = crate::encode::amo::MAX_GROUP,
-        ))
-    })
+    name.parse::<AmoKind>()
+        .map_err(|e| Error::Usage(e.to_string()))
 }
 
 /// Validates `--timeout SECS`.

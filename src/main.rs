@@ -9,6 +9,7 @@ use queens_sat::cli::{
     self, ConvertTarget, EncodingSpec, InstanceFormat, InstanceSpec, OutputFormat,
 };
 use queens_sat::count::Engine;
+use queens_sat::encode::amo::AmoKind;
 use queens_sat::generate::Generator;
 
 #[derive(Parser)]
@@ -51,10 +52,7 @@ impl InstanceArgs {
 
 #[derive(Args)]
 struct EncodingArgs {
-    /// At-most-one encoding: pairwise, sequential, product, ladder, commander[:G] (group size,
-    /// default 3), bimander[:G] (default 2), binary, or auto (pairwise for lines of <= 64 cells,
-    /// product above: the winner of `bench hard` on hard instances).
-    #[arg(long, default_value = cli::DEFAULT_AMO)]
+    #[arg(long, default_value = cli::DEFAULT_AMO, help = AmoKind::help())]
     amo: String,
     /// Keep the full n*n encoding with unit clauses instead of presolving.
     #[arg(long)]
