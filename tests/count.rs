@@ -1,6 +1,6 @@
 //! Counting against the published tables (OEIS) and against an independent brute-force oracle.
 //!
-//! Reference values copied from shared/reference/counts.md: A000170 (n-queens), A002562
+//! Reference values from the OEIS (https://oeis.org): A000170 (n-queens), A002562
 //! (n-queens modulo the 8 symmetries), A033148 (fixed by a 90-degree turn), A032522 (fixed by a
 //! half turn), A051223 / A051224 (amazons, all / modulo symmetry).
 

@@ -2,9 +2,10 @@
 //! `solve` uses.
 //!
 //! The search is split into cubes by placing pieces on the first rows (each cube is a completion
-//! instance, so presolve shrinks it to its live cells); every cube gets its own varisat solver
-//! and is enumerated with blocking clauses over the cell variables only, so auxiliary variables
-//! never inflate the count. Cubes run on `jobs` threads.
+//! instance, so presolve shrinks it to its live cells); each cube's CNF is counted by the
+//! exhaustive DPLL model counter of [`super::dpll`] (or, with [`Conquer::Cdcl`], enumerated by
+//! varisat with blocking clauses), projected on the cell variables, so auxiliary variables never
+//! inflate the count. Cubes run on `jobs` threads.
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
