@@ -81,37 +81,25 @@ fn default_amo(dir: &Path) -> String {
     amo
 }
 
-/// Independent oracle: does an `n x n` board with these blocked cells and pre-placed pieces
-/// have a solution? Backtracking, one piece per row.
+/// Independent oracle (tests/common/oracle.rs): does an `n x n` board with these blocked cells
+/// and pre-placed pieces have a solution?
 fn oracle_sat(n: usize, amazon: bool, blocked: &BTreeSet<Cell>, placed: &[Cell]) -> bool {
-    fn go(
-        r: usize,
-        n: usize,
-        amazon: bool,
-        blocked: &BTreeSet<Cell>,
-        placed: &[Cell],
-        cur: &mut Vec<Cell>,
-    ) -> bool {
-        if r == n {
-            return true;
-        }
-        let forced = placed.iter().find(|p| p.0 == r).map(|p| p.1);
-        for c in 0..n {
-            if forced.is_some_and(|f| f != c)
-                || blocked.contains(&(r, c))
-                || cur.iter().any(|&q| attacks(amazon, q, (r, c)))
-            {
-                continue;
-            }
-            cur.push((r, c));
-            if go(r + 1, n, amazon, blocked, placed, cur) {
-                return true;
-            }
-            cur.pop();
-        }
-        false
+    let cell = |&(r, c): &Cell| (r as i64, c as i64);
+    let plain = common::Plain {
+        n: n as i64,
+        placed: placed.iter().map(cell).collect(),
+        blocked: blocked.iter().map(cell).collect(),
+    };
+    common::oracle::count(&plain, &oracle_attacks(amazon)) > 0
+}
+
+/// The oracle's queen or amazon.
+fn oracle_attacks(amazon: bool) -> common::oracle::Attacks {
+    if amazon {
+        common::oracle::AMAZON
+    } else {
+        common::oracle::QUEEN
     }
-    go(0, n, amazon, blocked, placed, &mut Vec::new())
 }
 
 /// Board text of an `n x n` board with a queen at `(r, cols[r])` in every row given.
@@ -167,11 +155,10 @@ fn parse_drawn(text: &str) -> Drawn {
     Drawn { n, queens, blocked }
 }
 
-/// Queens attack along rows, columns and diagonals; amazons also a knight move apart.
+/// Queens attack along rows, columns and diagonals; amazons also a knight move apart (the
+/// oracle's geometry, tests/common/oracle.rs).
 fn attacks(amazon: bool, a: Cell, b: Cell) -> bool {
-    let dr = a.0.abs_diff(b.0);
-    let dc = a.1.abs_diff(b.1);
-    dr == 0 || dc == 0 || dr == dc || (amazon && ((dr, dc) == (1, 2) || (dr, dc) == (2, 1)))
+    oracle_attacks(amazon).attack((a.0 as i64, a.1 as i64), (b.0 as i64, b.1 as i64))
 }
 
 fn is_knight_move(a: Cell, b: Cell) -> bool {

@@ -31,6 +31,7 @@ use crate::symmetry::Symmetry;
 /// last column, row 1, ...), so that every symmetry of the square maps the set of branched lines
 /// onto itself and symmetric cubes can be counted once (see `cube_classes`).
 pub fn cubes(instance: &Instance, piece: Piece, target: usize) -> Result<Vec<Instance>> {
+    super::dpll::supports(&piece)?; // cubes branch on rows and columns, as the DPLL counter does
     let n = instance.n;
     let base = instance.placed.len();
     let max_depth = {

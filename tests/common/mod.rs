@@ -1,7 +1,9 @@
-//! Helpers shared by the generate / convert / suite end-to-end tests: running the binary and an
-//! independent brute-force oracle that knows nothing of the crate's presolve or CNF.
+//! Helpers shared by the integration tests: running the binary, and the independent brute-force
+//! oracle ([`oracle`]) that knows nothing of the crate's presolve or CNF.
 
 #![allow(dead_code)]
+
+pub mod oracle;
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -160,40 +162,14 @@ pub fn parse_plain(text: &str, diags: Option<usize>) -> Plain {
     inst
 }
 
-/// Queens attack along rows, columns and diagonals.
+/// Queens attack along rows, columns and diagonals ([`oracle::QUEEN`]).
 pub fn queens_attack(a: Cell, b: Cell) -> bool {
-    let (dr, dc) = ((a.0 - b.0).abs(), (a.1 - b.1).abs());
-    dr == 0 || dc == 0 || dr == dc
+    oracle::QUEEN.attack(a, b)
 }
 
-/// Number of n-queens solutions of `inst` (one queen per row, brute force; small n only).
+/// Number of n-queens solutions of `inst` ([`oracle::count`]; small n only).
 pub fn oracle_count(inst: &Plain) -> u64 {
-    fn go(r: i64, inst: &Plain, cur: &mut Vec<Cell>) -> u64 {
-        if r == inst.n {
-            return 1;
-        }
-        let forced = inst.placed.iter().find(|p| p.0 == r).map(|p| p.1);
-        let mut total = 0;
-        for c in 0..inst.n {
-            if forced.is_some_and(|f| f != c)
-                || inst.blocked.contains(&(r, c))
-                || cur.iter().any(|&q| queens_attack(q, (r, c)))
-            {
-                continue;
-            }
-            cur.push((r, c));
-            total += go(r + 1, inst, cur);
-            cur.pop();
-        }
-        total
-    }
-    // Pre-placed queens that attack each other, or two in a row, admit nothing.
-    for (i, &a) in inst.placed.iter().enumerate() {
-        if inst.placed[i + 1..].iter().any(|&b| queens_attack(a, b)) {
-            return 0;
-        }
-    }
-    go(0, inst, &mut Vec::new())
+    oracle::count(inst, &oracle::QUEEN)
 }
 
 /// Panics unless solver `name` is on PATH.
