@@ -24,8 +24,9 @@ use crate::symmetry::Symmetry;
 
 /// Splits `instance` into cubes: completion instances that place one more piece per level on a
 /// free row or column, until there are at least `target` cubes or half of the free rows carry a
-/// cube piece (the other half is always left to the solver). Cubes
-/// that presolve proves empty are dropped; the cubes partition the solutions.
+/// cube piece (the other half is always left to the solver). A cube that presolve proves empty
+/// is dropped when the next level is built from it (cubes of the last level are not presolved
+/// here, so some may be empty); the cubes partition the solutions.
 ///
 /// Lines are taken from the border inwards and in symmetric order (row 0, last row, column 0,
 /// last column, row 1, ...), so that every symmetry of the square maps the set of branched lines
