@@ -1,7 +1,12 @@
 //! Pieces as data: the rider lines a piece attacks along, plus its leaps.
 //!
 //! Adding a new piece is a new [`Piece`] constant and an entry in [`PIECES`]; nothing downstream
-//! branches on the piece's name.
+//! branches on the piece's name. Each piece lists its line families explicitly (never
+//! [`LineKind::ALL`], which grows with every new kind). Engines that cannot model a piece
+//! reject it with an error instead of miscounting: [`Piece::validate`] holds for every engine,
+//! and the counters add their own requirements ([`crate::count::backtrack::supports`],
+//! [`crate::count::dpll::supports`]). A new [`LineKind`] variant fails to compile at every
+//! `match` without a wildcard until each engine handles or rejects it.
 
 use crate::board::Cell;
 
@@ -22,7 +27,7 @@ pub enum LineKind {
 }
 
 impl LineKind {
-    /// All line kinds, in the order the encoder walks them.
+    /// All line kinds. Pieces list their own families explicitly (see [`QUEEN`]).
     pub const ALL: [LineKind; 4] = [
         LineKind::Row,
         LineKind::Column,
@@ -96,17 +101,25 @@ const KNIGHT: [(i32, i32); 8] = [
     (-2, -1),
 ];
 
+/// The queen's line families: rows, columns and both diagonals.
+const QUEEN_LINES: [LineKind; 4] = [
+    LineKind::Row,
+    LineKind::Column,
+    LineKind::Diagonal,
+    LineKind::AntiDiagonal,
+];
+
 /// The queen: rows, columns and both diagonals.
 pub const QUEEN: Piece = Piece {
     name: "queen",
-    lines: &LineKind::ALL,
+    lines: &QUEEN_LINES,
     leaps: &[],
 };
 
 /// The amazon: a queen that also moves like a knight.
 pub const AMAZON: Piece = Piece {
     name: "amazon",
-    lines: &LineKind::ALL,
+    lines: &QUEEN_LINES,
     leaps: &KNIGHT,
 };
 
@@ -132,6 +145,50 @@ impl Piece {
                 known.join(", ")
             ))
         })
+    }
+
+    /// Checks what every engine relies on: the piece attacks along rows or columns (a family of
+    /// `n` lines, so placing `n` pieces fills each of its lines once), no line family is listed
+    /// twice, no leap is `(0, 0)`, and the leaps are closed under negation (attacks are mutual).
+    ///
+    /// ```
+    /// use queens_sat::piece::{Piece, LineKind, QUEEN};
+    /// assert!(QUEEN.validate().is_ok());
+    /// let lopsided = Piece { name: "lopsided", lines: &[LineKind::Row], leaps: &[(1, 2)] };
+    /// assert!(lopsided.validate().unwrap_err().contains("(-1, -2)"));
+    /// ```
+    pub fn validate(&self) -> Result<(), String> {
+        let name = self.name;
+        if !self
+            .lines
+            .iter()
+            .any(|&k| matches!(k, LineKind::Row | LineKind::Column))
+        {
+            return Err(format!(
+                "piece {name} attacks along neither rows nor columns: nothing makes n of them \
+                 fill the board"
+            ));
+        }
+        for (i, kind) in self.lines.iter().enumerate() {
+            if self.lines[..i].contains(kind) {
+                return Err(format!(
+                    "piece {name} lists its {} lines twice",
+                    kind.name()
+                ));
+            }
+        }
+        for &(dr, dc) in self.leaps {
+            if (dr, dc) == (0, 0) {
+                return Err(format!("piece {name} has the leap (0, 0)"));
+            }
+            if !self.leaps.contains(&(-dr, -dc)) {
+                return Err(format!(
+                    "piece {name} has the leap ({dr}, {dc}) but not ({}, {}): attacks must be mutual",
+                    -dr, -dc
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// One leap of each `{d, -d}` pair: the offsets with `d_row > 0`, or `d_row == 0 && d_col > 0`.

@@ -3,7 +3,8 @@
 //!
 //! Boards printed by the binary are judged by this file's own attack test, never by the crate.
 //! External solvers (cadical, minisat, picosat, cryptominisat5) are run for real when they are on
-//! `PATH`; a missing one is reported as `SKIPPED` on stderr, or fails the test when `CI=true`.
+//! `PATH`; the tests of a missing one are reported as ignored by the harness (see build.rs), and
+//! under `CI=true` they run and fail.
 
 mod common;
 
@@ -16,7 +17,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use tempfile::TempDir;
 
-use common::{BIN, assert_one_line_error, have_solver, run, run_expect};
+use common::{BIN, assert_one_line_error, require_solver, run, run_expect};
 
 /// The four external solvers the CLI is documented to work with.
 const SOLVERS: [&str; 4] = ["cadical", "minisat", "picosat", "cryptominisat5"];
@@ -80,37 +81,25 @@ fn default_amo(dir: &Path) -> String {
     amo
 }
 
-/// Independent oracle: does an `n x n` board with these blocked cells and pre-placed pieces
-/// have a solution? Backtracking, one piece per row.
+/// Independent oracle (tests/common/oracle.rs): does an `n x n` board with these blocked cells
+/// and pre-placed pieces have a solution?
 fn oracle_sat(n: usize, amazon: bool, blocked: &BTreeSet<Cell>, placed: &[Cell]) -> bool {
-    fn go(
-        r: usize,
-        n: usize,
-        amazon: bool,
-        blocked: &BTreeSet<Cell>,
-        placed: &[Cell],
-        cur: &mut Vec<Cell>,
-    ) -> bool {
-        if r == n {
-            return true;
-        }
-        let forced = placed.iter().find(|p| p.0 == r).map(|p| p.1);
-        for c in 0..n {
-            if forced.is_some_and(|f| f != c)
-                || blocked.contains(&(r, c))
-                || cur.iter().any(|&q| attacks(amazon, q, (r, c)))
-            {
-                continue;
-            }
-            cur.push((r, c));
-            if go(r + 1, n, amazon, blocked, placed, cur) {
-                return true;
-            }
-            cur.pop();
-        }
-        false
+    let cell = |&(r, c): &Cell| (r as i64, c as i64);
+    let plain = common::Plain {
+        n: n as i64,
+        placed: placed.iter().map(cell).collect(),
+        blocked: blocked.iter().map(cell).collect(),
+    };
+    common::oracle::count(&plain, &oracle_attacks(amazon)) > 0
+}
+
+/// The oracle's queen or amazon.
+fn oracle_attacks(amazon: bool) -> common::oracle::Attacks {
+    if amazon {
+        common::oracle::AMAZON
+    } else {
+        common::oracle::QUEEN
     }
-    go(0, n, amazon, blocked, placed, &mut Vec::new())
 }
 
 /// Board text of an `n x n` board with a queen at `(r, cols[r])` in every row given.
@@ -166,11 +155,10 @@ fn parse_drawn(text: &str) -> Drawn {
     Drawn { n, queens, blocked }
 }
 
-/// Queens attack along rows, columns and diagonals; amazons also a knight move apart.
+/// Queens attack along rows, columns and diagonals; amazons also a knight move apart (the
+/// oracle's geometry, tests/common/oracle.rs).
 fn attacks(amazon: bool, a: Cell, b: Cell) -> bool {
-    let dr = a.0.abs_diff(b.0);
-    let dc = a.1.abs_diff(b.1);
-    dr == 0 || dc == 0 || dr == dc || (amazon && ((dr, dc) == (1, 2) || (dr, dc) == (2, 1)))
+    oracle_attacks(amazon).attack((a.0 as i64, a.1 as i64), (b.0 as i64, b.1 as i64))
 }
 
 fn is_knight_move(a: Cell, b: Cell) -> bool {
@@ -923,27 +911,6 @@ fn amo_group_sizes() {
         four, three,
         "commander:4 and commander:3 give the same CNF size"
     );
-    // decode reads the encoding back from the header.
-    run_expect(
-        d,
-        &["encode", "-n", "8", "--amo", "bimander:3", "-o", "b.cnf"],
-        0,
-    );
-    for name in SOLVERS {
-        if have_solver(name) {
-            assert_eq!(run_solver(d, name, "b.cnf", "b.out"), 10, "{name}");
-            let r = run_expect(
-                d,
-                &[
-                    "decode", "--cnf", "b.cnf", "--model", "b.out", "--format", "json",
-                ],
-                10,
-            );
-            let v: Value = serde_json::from_str(r.stdout.trim()).expect("decode JSON");
-            assert_eq!(v["amo"].as_str(), Some("bimander:3"), "{name}");
-            break;
-        }
-    }
     for bad in [
         "commander:1",
         "commander:65",
@@ -957,6 +924,41 @@ fn amo_group_sizes() {
             &[bad, "commander:G"],
         );
     }
+}
+
+/// decode reads a non-default group size back from the header of a CNF that a real solver
+/// solved.
+#[test]
+#[cfg_attr(
+    missing_solver_cadical,
+    ignore = "cadical is not on PATH (see build.rs)"
+)]
+fn amo_group_size_decoded_from_the_header() {
+    require_solver("cadical");
+    let dir = tempdir();
+    let d = dir.path();
+    run_expect(
+        d,
+        &["encode", "-n", "8", "--amo", "bimander:3", "-o", "b.cnf"],
+        0,
+    );
+    assert_eq!(run_solver(d, "cadical", "b.cnf", "b.out"), 10);
+    let r = run_expect(
+        d,
+        &[
+            "decode", "--cnf", "b.cnf", "--model", "b.out", "--format", "json",
+        ],
+        10,
+    );
+    let v: Value = serde_json::from_str(r.stdout.trim()).expect("decode JSON");
+    assert_eq!(v["amo"].as_str(), Some("bimander:3"));
+    let board: Vec<&str> = v["board"]
+        .as_array()
+        .expect("board rows")
+        .iter()
+        .map(|row| row.as_str().expect("board row"))
+        .collect();
+    assert_solution(&board.join("\n"), 8, false);
 }
 
 #[test]
@@ -1008,13 +1010,20 @@ fn encode_no_presolve_unit_clauses() {
 // ---------------------------------------------------------------------------------------------
 
 #[test]
+#[cfg_attr(
+    any(
+        missing_solver_cadical,
+        missing_solver_minisat,
+        missing_solver_picosat,
+        missing_solver_cryptominisat5
+    ),
+    ignore = "an external solver is not on PATH (see build.rs)"
+)]
 fn external_solvers_solve() {
     let dir = tempdir();
     let d = dir.path();
     for name in SOLVERS {
-        if !have_solver(name) {
-            continue;
-        }
+        require_solver(name);
         let r = run_expect(d, &["solve", "-n", "8", "--solver", name], 10);
         assert_solution(&r.stdout, 8, false);
         assert!(
@@ -1037,6 +1046,15 @@ fn external_solvers_solve() {
 }
 
 #[test]
+#[cfg_attr(
+    any(
+        missing_solver_cadical,
+        missing_solver_minisat,
+        missing_solver_picosat,
+        missing_solver_cryptominisat5
+    ),
+    ignore = "an external solver is not on PATH (see build.rs)"
+)]
 fn external_solvers_solve_instances() {
     let dir = tempdir();
     let d = dir.path();
@@ -1051,9 +1069,7 @@ fn external_solvers_solve_instances() {
     let comp_blocked: BTreeSet<Cell> = [(7, 7)].into();
     let b_blocked: BTreeSet<Cell> = [(0, 0)].into();
     for name in SOLVERS {
-        if !have_solver(name) {
-            continue;
-        }
+        require_solver(name);
         for presolve in [&[][..], &["--no-presolve"][..]] {
             let mut extra = vec!["--solver", name];
             extra.extend_from_slice(presolve);
@@ -1070,6 +1086,15 @@ fn external_solvers_solve_instances() {
 }
 
 #[test]
+#[cfg_attr(
+    any(
+        missing_solver_cadical,
+        missing_solver_minisat,
+        missing_solver_picosat,
+        missing_solver_cryptominisat5
+    ),
+    ignore = "an external solver is not on PATH (see build.rs)"
+)]
 fn external_solvers_encode_run_decode() {
     let dir = tempdir();
     let d = dir.path();
@@ -1124,9 +1149,7 @@ fn external_solvers_encode_run_decode() {
     );
 
     for name in SOLVERS {
-        if !have_solver(name) {
-            continue;
-        }
+        require_solver(name);
         // (cnf, expected solver/decode exit code, pre-placed queens, x cells)
         let none = BTreeSet::new();
         let cases: [(&str, i32, &[Cell], &BTreeSet<Cell>); 5] = [
@@ -1434,23 +1457,23 @@ fn bad_input_gives_one_line_errors() {
     );
 }
 
-/// An instance path is free text in the CNF header: it must not break the DIMACS file. Either
-/// the name is written safely (the file stays valid DIMACS and decodes), or encode refuses it
-/// with a one-line error and writes nothing.
+/// The odd instance file name of the two tests below: newlines and a fake DIMACS header.
+const ODD_NAME: &str = "odd\nc fake\np cnf 1 1\nname.param";
+
+/// Encodes a 6-queens completion instance stored under [`ODD_NAME`] to `odd.cnf`.
+fn encode_odd_name(d: &Path) {
+    write(d, ODD_NAME, "letting n = 6\nletting init = [[0,1]]\n");
+    let r = run_expect(d, &["encode", "--instance", ODD_NAME, "-o", "odd.cnf"], 0);
+    assert!(r.stderr.contains("wrote odd.cnf"), "{}", r.stderr);
+}
+
+/// An instance path is free text in the CNF header: it must not break the DIMACS file. The name
+/// is written escaped on one comment line, and the file stays valid DIMACS and decodes.
 #[test]
 fn encode_instance_name_with_newline_keeps_dimacs_valid() {
     let dir = tempdir();
     let d = dir.path();
-    let name = "odd\nc fake\np cnf 1 1\nname.param";
-    write(d, name, "letting n = 6\nletting init = [[0,1]]\n");
-    let r = run(d, &["encode", "--instance", name, "-o", "odd.cnf"]);
-    assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
-    if r.code != 0 {
-        assert_eq!(r.code, 1, "{r:?}");
-        assert_eq!(r.stderr_lines().len(), 1, "{}", r.stderr);
-        assert!(!d.join("odd.cnf").exists(), "no file on error");
-        return;
-    }
+    encode_odd_name(d);
     let text = fs::read_to_string(d.join("odd.cnf")).unwrap();
     let p_lines = text.lines().filter(|l| l.starts_with("p ")).count();
     assert_eq!(p_lines, 1, "exactly one 'p' line:\n{text}");
@@ -1469,13 +1492,28 @@ fn encode_instance_name_with_newline_keeps_dimacs_valid() {
         20,
     );
     assert_eq!(r.stdout.trim(), "UNSAT");
-    // And a real solver accepts the file and its model decodes to a valid board.
-    if have_solver("cadical") {
-        assert_eq!(run_solver(d, "cadical", "odd.cnf", "odd.out"), 10);
-        let r = run_expect(d, &["decode", "--cnf", "odd.cnf", "--model", "odd.out"], 10);
-        let b = assert_solution(&r.stdout, 6, false);
-        assert!(b.queens.contains(&(0, 1)), "pre-placed queen kept");
-    }
+    assert_eq!(
+        cnf.comment_value("instance"),
+        Some(ODD_NAME.replace('\n', "\\n").as_str()),
+        "the name is escaped on one line"
+    );
+}
+
+/// A real solver accepts the CNF of [`ODD_NAME`] and its model decodes to a valid board.
+#[test]
+#[cfg_attr(
+    missing_solver_cadical,
+    ignore = "cadical is not on PATH (see build.rs)"
+)]
+fn odd_instance_name_cnf_solves_and_decodes() {
+    require_solver("cadical");
+    let dir = tempdir();
+    let d = dir.path();
+    encode_odd_name(d);
+    assert_eq!(run_solver(d, "cadical", "odd.cnf", "odd.out"), 10);
+    let r = run_expect(d, &["decode", "--cnf", "odd.cnf", "--model", "odd.out"], 10);
+    let b = assert_solution(&r.stdout, 6, false);
+    assert!(b.queens.contains(&(0, 1)), "pre-placed queen kept");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1717,26 +1755,6 @@ fn certified_unsat() {
         20,
     );
     assert!(r.stderr.contains("certified"), "{}", r.stderr);
-    if have_solver("cadical") {
-        let r = run_expect(
-            dir.path(),
-            &[
-                "solve",
-                "-n",
-                "9",
-                "--piece",
-                "amazon",
-                "--solver",
-                "cadical",
-                "--certify",
-                "--format",
-                "json",
-            ],
-            20,
-        );
-        let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap();
-        assert_eq!(v["certified"], "DRAT proof checked by dratify");
-    }
     // A solver that claims UNSAT with a bogus proof: an error, never an UNSAT.
     let liar = write_executable(
         dir.path(),
@@ -1756,13 +1774,51 @@ fn certified_unsat() {
         &["does not check"],
     );
     assert!(!msg.contains("UNSAT\n"));
-    if have_solver("minisat") {
-        assert_one_line_error(
-            dir.path(),
-            &["solve", "-n", "3", "--solver", "minisat", "--certify"],
-            &["DRAT"],
-        );
-    }
+}
+
+/// cadical's DRAT proof of an UNSAT answer is checked.
+#[test]
+#[cfg_attr(
+    missing_solver_cadical,
+    ignore = "cadical is not on PATH (see build.rs)"
+)]
+fn certified_unsat_by_cadical() {
+    require_solver("cadical");
+    let dir = tempdir();
+    let r = run_expect(
+        dir.path(),
+        &[
+            "solve",
+            "-n",
+            "9",
+            "--piece",
+            "amazon",
+            "--solver",
+            "cadical",
+            "--certify",
+            "--format",
+            "json",
+        ],
+        20,
+    );
+    let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap();
+    assert_eq!(v["certified"], "DRAT proof checked by dratify");
+}
+
+/// minisat writes no DRAT proof: `--certify` with it is a one-line error naming DRAT.
+#[test]
+#[cfg_attr(
+    missing_solver_minisat,
+    ignore = "minisat is not on PATH (see build.rs)"
+)]
+fn certify_refuses_a_solver_without_drat() {
+    require_solver("minisat");
+    let dir = tempdir();
+    assert_one_line_error(
+        dir.path(),
+        &["solve", "-n", "3", "--solver", "minisat", "--certify"],
+        &["DRAT"],
+    );
 }
 
 #[test]
@@ -1862,10 +1918,12 @@ fn portfolio_race_first_verified_answer_wins_and_losers_stop() {
 }
 
 #[test]
+#[cfg_attr(
+    missing_solver_cadical,
+    ignore = "cadical is not on PATH (see build.rs)"
+)]
 fn bench_hard_quick_runs_and_cross_checks() {
-    if !have_solver("cadical") {
-        return;
-    }
+    require_solver("cadical");
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("runs.csv");
     let r = run_expect(

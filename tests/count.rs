@@ -1,10 +1,14 @@
 //! Counting against the published tables (OEIS) and against an independent brute-force oracle.
 //!
-//! Reference values copied from shared/reference/counts.md: A000170 (n-queens), A002562
+//! Reference values from the OEIS (https://oeis.org): A000170 (n-queens), A002562
 //! (n-queens modulo the 8 symmetries), A033148 (fixed by a 90-degree turn), A032522 (fixed by a
 //! half turn), A051223 / A051224 (amazons, all / modulo symmetry).
 
+mod common;
+
 use std::collections::BTreeSet;
+
+use common::oracle::instance_solutions;
 
 use queens_sat::board::Cell;
 use queens_sat::count::{Engine, backtrack, count, count_symmetric};
@@ -137,56 +141,10 @@ fn symmetric_counts_match_oeis() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Independent oracle for small completion / blocked instances.
+// The independent oracle (tests/common/oracle.rs) on small completion / blocked instances, with
+// its own symmetry maps.
 
 type Sol = Vec<(u32, u32)>;
-
-fn attacks(amazon: bool, a: (i64, i64), b: (i64, i64)) -> bool {
-    let (dr, dc) = ((a.0 - b.0).abs(), (a.1 - b.1).abs());
-    dr == 0 || dc == 0 || dr == dc || (amazon && ((dr == 1 && dc == 2) || (dr == 2 && dc == 1)))
-}
-
-fn oracle_solutions(inst: &Instance, amazon: bool) -> BTreeSet<Sol> {
-    let n = inst.n as i64;
-    let blocked: BTreeSet<(i64, i64)> = inst
-        .blocked
-        .iter()
-        .map(|c| (c.row as i64, c.col as i64))
-        .collect();
-    let placed: BTreeSet<(i64, i64)> = inst
-        .placed
-        .iter()
-        .map(|c| (c.row as i64, c.col as i64))
-        .collect();
-    let mut out = BTreeSet::new();
-    let mut cur = Vec::new();
-    fn go(
-        r: i64,
-        n: i64,
-        amazon: bool,
-        blocked: &BTreeSet<(i64, i64)>,
-        placed: &BTreeSet<(i64, i64)>,
-        cur: &mut Vec<(i64, i64)>,
-        out: &mut BTreeSet<Sol>,
-    ) {
-        if r == n {
-            if placed.iter().all(|p| cur.contains(p)) {
-                out.insert(cur.iter().map(|&(r, c)| (r as u32, c as u32)).collect());
-            }
-            return;
-        }
-        for c in 0..n {
-            if blocked.contains(&(r, c)) || cur.iter().any(|&q| attacks(amazon, q, (r, c))) {
-                continue;
-            }
-            cur.push((r, c));
-            go(r + 1, n, amazon, blocked, placed, cur, out);
-            cur.pop();
-        }
-    }
-    go(0, n, amazon, &blocked, &placed, &mut cur, &mut out);
-    out
-}
 
 /// The 8 maps of the square, written out independently of the crate.
 type Map = Box<dyn Fn((u32, u32)) -> (u32, u32)>;
@@ -248,8 +206,7 @@ impl Rng {
 }
 
 fn check(inst: &Instance, piece: Piece) {
-    let amazon = !piece.leaps.is_empty();
-    let sols = oracle_solutions(inst, amazon);
+    let sols = instance_solutions(inst, piece.name);
     let group = oracle_group(inst);
     let names: Vec<&str> = stabiliser(inst, &piece).iter().map(|g| g.name()).collect();
     assert_eq!(names, group, "stabiliser of {inst:?}");
@@ -335,7 +292,7 @@ fn lex_leader_counts_classes() {
     // Broken symmetry: the stabiliser shrinks, and the classes follow the oracle.
     let mut inst = Instance::plain(6);
     inst.blocked = vec![Cell::new(0, 1), Cell::new(5, 4)];
-    let sols = oracle_solutions(&inst, false);
+    let sols = instance_solutions(&inst, "queen");
     let classes = oracle_classes(&sols, 6, &oracle_group(&inst));
     assert_eq!(
         count_lex_leaders(&inst, QUEEN, AmoKind::Product, 2).unwrap(),

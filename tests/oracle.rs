@@ -1,9 +1,13 @@
 //! Cross-checks of the SAT pipeline against an independent brute-force oracle.
 //!
-//! The oracle below knows nothing of the crate's pieces, presolve or CNF: it places one piece per
-//! row by backtracking and tests attacks with its own geometry.
+//! The oracle (tests/common/oracle.rs) knows nothing of the crate's pieces, presolve or CNF: it
+//! places one piece per row by backtracking and tests attacks with its own geometry.
+
+mod common;
 
 use std::collections::BTreeSet;
+
+use common::oracle::instance_solutions;
 
 use queens_sat::board::{Board, Cell};
 use queens_sat::encode::amo::AmoKind;
@@ -14,71 +18,6 @@ use queens_sat::presolve::Problem;
 use queens_sat::solve::{Backend, Status, solve};
 use queens_sat::verify::verify;
 use varisat::ExtendFormula;
-
-/// Independent attack test: same row, column or diagonal; amazons also a knight move apart.
-fn attacks(amazon: bool, a: (i64, i64), b: (i64, i64)) -> bool {
-    let (dr, dc) = ((a.0 - b.0).abs(), (a.1 - b.1).abs());
-    dr == 0 || dc == 0 || dr == dc || (amazon && ((dr == 1 && dc == 2) || (dr == 2 && dc == 1)))
-}
-
-/// All solutions (as sorted cell lists) of an instance, by backtracking row by row.
-fn oracle_solutions(inst: &Instance, amazon: bool) -> BTreeSet<Vec<(u32, u32)>> {
-    let n = inst.n as i64;
-    let blocked: BTreeSet<(i64, i64)> = inst
-        .blocked
-        .iter()
-        .map(|c| (c.row as i64, c.col as i64))
-        .chain(inst.excluded.iter().flat_map(|e| {
-            // Excluded diagonal: difference kind keeps r - c + n - 1 = key, sum kind r + c = key.
-            let diff = e.kind == queens_sat::piece::LineKind::Diagonal;
-            (0..n)
-                .flat_map(move |r| (0..n).map(move |c| (r, c)))
-                .filter(move |&(r, c)| {
-                    if diff {
-                        r - c + n - 1 == e.key as i64
-                    } else {
-                        r + c == e.key as i64
-                    }
-                })
-        }))
-        .collect();
-    let placed: Vec<(i64, i64)> = inst
-        .placed
-        .iter()
-        .map(|c| (c.row as i64, c.col as i64))
-        .collect();
-    let mut out = BTreeSet::new();
-    let mut cur: Vec<(i64, i64)> = Vec::new();
-    fn go(
-        r: i64,
-        n: i64,
-        amazon: bool,
-        blocked: &BTreeSet<(i64, i64)>,
-        placed: &[(i64, i64)],
-        cur: &mut Vec<(i64, i64)>,
-        out: &mut BTreeSet<Vec<(u32, u32)>>,
-    ) {
-        if r == n {
-            if placed.iter().all(|p| cur.contains(p)) {
-                out.insert(cur.iter().map(|&(r, c)| (r as u32, c as u32)).collect());
-            }
-            return;
-        }
-        for c in 0..n {
-            if blocked.contains(&(r, c)) || cur.iter().any(|&q| attacks(amazon, q, (r, c))) {
-                continue;
-            }
-            if placed.iter().any(|&(pr, pc)| pr == r && pc != c) {
-                continue;
-            }
-            cur.push((r, c));
-            go(r + 1, n, amazon, blocked, placed, cur, out);
-            cur.pop();
-        }
-    }
-    go(0, n, amazon, &blocked, &placed, &mut cur, &mut out);
-    out
-}
 
 /// All solutions of the CNF, projected on the cell variables, by enumeration with blocking
 /// clauses over the cell variables only.
@@ -156,8 +95,7 @@ fn random_instances(seed: u64, count: usize, max_n: u32) -> Vec<Instance> {
 }
 
 fn check_against_oracle(inst: &Instance, piece: Piece) {
-    let amazon = !piece.leaps.is_empty();
-    let expected = oracle_solutions(inst, amazon);
+    let expected = instance_solutions(inst, piece.name);
     for amo in AmoKind::ALL {
         for presolve in [true, false] {
             let problem = Problem::new(inst, piece, presolve).unwrap();

@@ -328,10 +328,12 @@ fn rerun_keeps_matching_files_and_force_rewrites() {
 }
 
 #[test]
+#[cfg_attr(
+    missing_solver_minisat,
+    ignore = "minisat is not on PATH (see build.rs)"
+)]
 fn external_solver_agrees_with_varisat() {
-    if !have_solver("minisat") {
-        return;
-    }
+    require_solver("minisat");
     let dir = tempdir();
     let recipe = "family b\nn 7\ngenerator blocked m=5..25:5 min-free=1\nseeds 1..3\n\
                   family c\nn 8\ngenerator completion m=1..4\nseeds 5..6\n";

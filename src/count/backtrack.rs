@@ -83,6 +83,34 @@ impl Search<'_> {
     }
 }
 
+/// Whether the bitboard search models `piece`, or why not: it places one piece per row, so the
+/// piece must attack along rows, with leaps that change row (a leap within a row is not a row
+/// attack), and [`Piece::validate`] must hold. Every [`LineKind`] is modelled (row, column and
+/// both diagonals as bit masks).
+///
+/// ```
+/// use queens_sat::{count::backtrack::supports, piece::{LineKind, Piece, AMAZON}};
+/// assert!(supports(&AMAZON).is_ok());
+/// let no_rows = Piece { name: "no-rows", lines: &[LineKind::Column], leaps: &[] };
+/// assert!(supports(&no_rows).is_err());
+/// ```
+pub fn supports(piece: &Piece) -> Result<()> {
+    piece.validate().map_err(Error::Usage)?;
+    if !piece.lines.contains(&LineKind::Row) {
+        return Err(Error::Usage(format!(
+            "the backtrack engine needs a piece that attacks along rows ({} does not)",
+            piece.name
+        )));
+    }
+    if piece.leaps.iter().any(|&(dr, _)| dr == 0) {
+        return Err(Error::Usage(format!(
+            "the backtrack engine needs leaps that change row ({} has one that does not)",
+            piece.name
+        )));
+    }
+    Ok(())
+}
+
 /// Counts the solutions of `instance` for `piece` by backtracking, with the fixed-point count of
 /// every element of `group`. Splits the first row's choices over `jobs` threads.
 ///
@@ -99,12 +127,7 @@ pub fn count(instance: &Instance, piece: Piece, group: &[Symmetry], jobs: usize)
             "the backtrack engine handles n <= {MAX_N}, not {n}"
         )));
     }
-    if !piece.lines.contains(&LineKind::Row) {
-        return Err(Error::Usage(format!(
-            "the backtrack engine needs a piece that attacks along rows ({} does not)",
-            piece.name
-        )));
-    }
+    supports(&piece)?;
     let nn = n as usize;
     let full = if nn == 64 { u64::MAX } else { (1u64 << nn) - 1 };
     let obstacles = instance.obstacles();
@@ -126,19 +149,24 @@ pub fn count(instance: &Instance, piece: Piece, group: &[Symmetry], jobs: usize)
         .filter(|&(dr, _)| dr > 0)
         .map(|(dr, dc)| (dr as usize, dc as i64))
         .collect();
-    if piece.forward_leaps().any(|(dr, _)| dr == 0) {
-        return Err(Error::Usage(
-            "the backtrack engine needs leaps that change row".into(),
-        ));
+    let (mut cols_attack, mut diag_attack, mut anti_attack) = (false, false, false);
+    for &kind in piece.lines {
+        // No wildcard: a new line kind must be modelled here, or rejected in `supports`.
+        match kind {
+            LineKind::Row => {} // one piece per row is the search itself
+            LineKind::Column => cols_attack = true,
+            // A difference diagonal (r - c constant) moves one column right per row: shift left.
+            LineKind::Diagonal => diag_attack = true,
+            LineKind::AntiDiagonal => anti_attack = true,
+        }
     }
     let mk = |allowed: Vec<u64>| Search {
         n: nn,
         full,
         allowed,
-        cols_attack: piece.lines.contains(&LineKind::Column),
-        // A difference diagonal (r - c constant) moves one column right per row: shift left.
-        diag_attack: piece.lines.contains(&LineKind::Diagonal),
-        anti_attack: piece.lines.contains(&LineKind::AntiDiagonal),
+        cols_attack,
+        diag_attack,
+        anti_attack,
         leaps: leaps.clone(),
         cols: vec![0; nn],
         group,

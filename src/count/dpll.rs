@@ -22,9 +22,9 @@
 //! encodings, and the independent bitboard engine ([`super::backtrack`]) checks them.
 
 use crate::encode::{ClauseSink, EncodeOptions, Encoder, Lit};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::instance::Instance;
-use crate::piece::Piece;
+use crate::piece::{LineKind, Piece};
 use crate::presolve::Problem;
 
 /// Literal code: `2 * var + (negative as u32)`.
@@ -91,8 +91,9 @@ pub struct Dpll {
 }
 
 impl Dpll {
-    /// Loads `problem` encoded with `options`.
-    pub fn new(problem: &Problem, options: EncodeOptions) -> Dpll {
+    /// Loads `problem` encoded with `options`; an error if [`supports`] rejects its piece.
+    pub fn new(problem: &Problem, options: EncodeOptions) -> Result<Dpll> {
+        supports(&problem.piece)?;
         let mut c = Collect::default();
         let stats = Encoder::with_options(problem, options).encode(&mut c);
         let vars = (stats.vars as u32).max(c.max_var) as usize;
@@ -158,7 +159,7 @@ impl Dpll {
         if !d.conflict_at_top && !d.propagate() {
             d.conflict_at_top = true;
         }
-        d
+        Ok(d)
     }
 
     #[inline]
@@ -369,15 +370,42 @@ impl Dpll {
     }
 }
 
+/// Whether the counter models `piece`, or why not: it branches on the rows and columns that
+/// still need their piece, so the piece must attack along both (then each of them holds exactly
+/// one of the `n` pieces), and [`Piece::validate`] must hold. The cube builder
+/// ([`super::sat::cubes`]) places cube pieces on rows and columns and relies on the same.
+///
+/// ```
+/// use queens_sat::{count::dpll::supports, piece::{LineKind, Piece, QUEEN}};
+/// assert!(supports(&QUEEN).is_ok());
+/// let rook_less = Piece { name: "no-columns", lines: &[LineKind::Row, LineKind::Diagonal], leaps: &[] };
+/// assert!(supports(&rook_less).is_err());
+/// ```
+pub fn supports(piece: &Piece) -> Result<()> {
+    piece.validate().map_err(Error::Usage)?;
+    for kind in [LineKind::Row, LineKind::Column] {
+        if !piece.lines.contains(&kind) {
+            return Err(Error::Usage(format!(
+                "the SAT counting engine needs a piece that attacks along rows and columns ({} \
+                 has no {} lines)",
+                piece.name,
+                kind.name()
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Counts the models of one cube (a completion instance), projected on the cell variables.
 pub fn count_cube(instance: &Instance, piece: Piece, options: EncodeOptions) -> Result<u64> {
+    supports(&piece)?;
     let problem = Problem::presolve(instance, piece)?;
     if problem.unsat.is_some() {
         return Ok(0);
     }
-    let n = Dpll::new(&problem, options).count();
+    let n = Dpll::new(&problem, options)?.count();
     if crate::interrupt::interrupted() {
-        return Err(crate::error::Error::Interrupted);
+        return Err(Error::Interrupted);
     }
     Ok(n)
 }

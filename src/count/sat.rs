@@ -2,9 +2,10 @@
 //! `solve` uses.
 //!
 //! The search is split into cubes by placing pieces on the first rows (each cube is a completion
-//! instance, so presolve shrinks it to its live cells); every cube gets its own varisat solver
-//! and is enumerated with blocking clauses over the cell variables only, so auxiliary variables
-//! never inflate the count. Cubes run on `jobs` threads.
+//! instance, so presolve shrinks it to its live cells); each cube's CNF is counted by the
+//! exhaustive DPLL model counter of [`super::dpll`] (or, with [`Conquer::Cdcl`], enumerated by
+//! varisat with blocking clauses), projected on the cell variables, so auxiliary variables never
+//! inflate the count. Cubes run on `jobs` threads.
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
@@ -23,13 +24,15 @@ use crate::symmetry::Symmetry;
 
 /// Splits `instance` into cubes: completion instances that place one more piece per level on a
 /// free row or column, until there are at least `target` cubes or half of the free rows carry a
-/// cube piece (the other half is always left to the solver). Cubes
-/// that presolve proves empty are dropped; the cubes partition the solutions.
+/// cube piece (the other half is always left to the solver). A cube that presolve proves empty
+/// is dropped when the next level is built from it (cubes of the last level are not presolved
+/// here, so some may be empty); the cubes partition the solutions.
 ///
 /// Lines are taken from the border inwards and in symmetric order (row 0, last row, column 0,
 /// last column, row 1, ...), so that every symmetry of the square maps the set of branched lines
 /// onto itself and symmetric cubes can be counted once (see `cube_classes`).
 pub fn cubes(instance: &Instance, piece: Piece, target: usize) -> Result<Vec<Instance>> {
+    super::dpll::supports(&piece)?; // cubes branch on rows and columns, as the DPLL counter does
     let n = instance.n;
     let base = instance.placed.len();
     let max_depth = {

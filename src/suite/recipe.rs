@@ -9,7 +9,7 @@
 //! n 8..200:8                  # board sides (required)
 //! generator blocked m=100..400:20 min-free=1
 //! seeds 1..20                 # required for random generators, refused for `plain`
-//! amo all                     # AMO encodings by --amo name, or `all` (default product)
+//! amo all                     # AMO encodings by --amo name, or `all` (default auto)
 //! ```
 //!
 //! Integer lists are comma-separated items `A`, `A..B` (inclusive) or `A..B:S` (step `S`).
@@ -190,12 +190,10 @@ pub fn parse(file: &str, name: &str, text: &str) -> Result<Recipe> {
                     one.split(',')
                         .map(|a| {
                             AmoKind::by_name(a).ok_or_else(|| {
-                                let known: Vec<String> =
-                                    AmoKind::ALL.iter().map(|a| a.name()).collect();
                                 err(format!(
                                     "unknown amo '{}' (known: {}, all)",
                                     clip(a),
-                                    known.join(", ")
+                                    AmoKind::names().join(", ")
                                 ))
                             })
                         })

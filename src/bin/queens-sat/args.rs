@@ -80,10 +80,7 @@ impl InstanceArgs {
 /// How to encode: `--amo`, presolve, symmetry constraints.
 #[derive(Args, Clone, Debug)]
 pub struct EncodingArgs {
-    /// At-most-one encoding: pairwise, sequential, product, ladder, commander[:G] (group size,
-    /// default 3), bimander[:G] (default 2), binary, or auto (pairwise for lines of <= 64 cells,
-    /// product above: the winner of `bench hard` on hard instances).
-    #[arg(long, default_value_t = AmoKind::DEFAULT.name())]
+    #[arg(long, default_value_t = AmoKind::DEFAULT.name(), help = AmoKind::help())]
     pub amo: String,
     /// Keep the full n*n encoding with unit clauses instead of presolving.
     #[arg(long)]

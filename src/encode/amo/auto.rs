@@ -1,6 +1,6 @@
 //! `auto`: an at-most-one encoding chosen per line by its length.
 
-use super::{AmoKind, AtMostOne, Cost};
+use super::{AmoKind, AtMostOne, Cost, Registered};
 use crate::encode::{ClauseSink, Lit, VarAlloc};
 
 /// Lines up to this length are pairwise; longer ones are product.
@@ -46,6 +46,15 @@ impl AtMostOne for Auto {
 
     fn cost(&self, k: usize) -> Cost {
         Auto::pick(k).cost(k)
+    }
+}
+
+impl Registered for Auto {
+    const NAME: &'static str = "auto";
+    const HELP: &'static str = "pairwise for lines of <= 64 cells, product above (the winner of `bench hard` on hard instances)";
+
+    fn build(_group: Option<u8>) -> Auto {
+        Auto
     }
 }
 

@@ -1,7 +1,7 @@
 //! The bimander encoding for at-most-one.
 
 use super::binary::bits_for;
-use super::{AtMostOne, Cost, MAX_GROUP, Pairwise};
+use super::{AtMostOne, Cost, GroupSize, MAX_GROUP, Pairwise, Registered};
 use crate::encode::{ClauseSink, Lit, VarAlloc};
 
 /// Bimander AMO (V.-H. Nguyen and S. T. Mai, "A New Method to Encode the At-Most-One Constraint
@@ -81,6 +81,20 @@ impl AtMostOne for Bimander {
             aux_vars: b,
             literals: 2 * clauses,
         }
+    }
+}
+
+impl Registered for Bimander {
+    const NAME: &'static str = "bimander";
+    const HELP: &'static str = "Nguyen-Mai bimander: pairwise in groups, binary between them";
+    const GROUP: Option<GroupSize> = Some(GroupSize {
+        min: 1,
+        max: MAX_GROUP as u8,
+        default: DEFAULT_GROUP,
+    });
+
+    fn build(group: Option<u8>) -> Bimander {
+        Bimander::new(usize::from(group.unwrap_or(DEFAULT_GROUP)))
     }
 }
 

@@ -1,6 +1,6 @@
 //! The binary (bitwise) encoding for at-most-one.
 
-use super::{AtMostOne, Cost};
+use super::{AtMostOne, Cost, Registered};
 use crate::encode::{ClauseSink, Lit, VarAlloc};
 
 /// `ceil(log2 k)`: bits needed to number `k` items (0 for `k <= 1`).
@@ -50,6 +50,15 @@ impl AtMostOne for Binary {
             aux_vars: bits_for(k) as u64,
             literals: 2 * clauses,
         }
+    }
+}
+
+impl Registered for Binary {
+    const NAME: &'static str = "binary";
+    const HELP: &'static str = "binary/bitwise: k ceil(log2 k) clauses, ceil(log2 k) auxiliaries";
+
+    fn build(_group: Option<u8>) -> Binary {
+        Binary
     }
 }
 

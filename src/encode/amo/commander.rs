@@ -1,6 +1,6 @@
 //! The commander encoding for at-most-one.
 
-use super::{AtMostOne, Cost, MAX_GROUP, Pairwise};
+use super::{AtMostOne, Cost, GroupSize, MAX_GROUP, Pairwise, Registered};
 use crate::encode::{ClauseSink, Lit, VarAlloc};
 
 /// Commander AMO (W. Klieber and G. Kwon, "Efficient CNF Encoding for Selecting 1 from N
@@ -121,6 +121,20 @@ impl AtMostOne for Commander {
         } else {
             self.grouped_cost(k)
         }
+    }
+}
+
+impl Registered for Commander {
+    const NAME: &'static str = "commander";
+    const HELP: &'static str = "Klieber-Kwon commander, recursive: about 3.5k clauses and k/2 auxiliaries for groups of 3";
+    const GROUP: Option<GroupSize> = Some(GroupSize {
+        min: 2,
+        max: MAX_GROUP as u8,
+        default: DEFAULT_GROUP,
+    });
+
+    fn build(group: Option<u8>) -> Commander {
+        Commander::new(usize::from(group.unwrap_or(DEFAULT_GROUP)))
     }
 }
 

@@ -1,6 +1,6 @@
 //! The ladder (regular) encoding for at-most-one.
 
-use super::{AtMostOne, Cost};
+use super::{AtMostOne, Cost, Registered};
 use crate::encode::{ClauseSink, Lit, VarAlloc};
 
 /// Ladder AMO (I. P. Gent and P. Nightingale, "A New Encoding of AllDifferent into SAT",
@@ -61,6 +61,15 @@ impl AtMostOne for Ladder {
             aux_vars: k,
             literals: 9 * k - 5,
         }
+    }
+}
+
+impl Registered for Ladder {
+    const NAME: &'static str = "ladder";
+    const HELP: &'static str = "Gent-Nightingale ladder: 4k-2 clauses, k auxiliaries";
+
+    fn build(_group: Option<u8>) -> Ladder {
+        Ladder
     }
 }
 

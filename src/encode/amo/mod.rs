@@ -1,28 +1,27 @@
-//! At-most-one (AMO) encodings, one file each, behind one small trait.
+//! At-most-one (AMO) encodings, one file each, behind one small trait, listed in one registry.
 //!
 //! Every encoding knows its exact cost ([`AtMostOne::cost`]) as a function of the number of
 //! literals `k`; the encoder sums costs to write an exact DIMACS header before streaming clauses,
 //! and tests check emitted counts against the formulas.
+//!
+//! # Adding an encoding
+//!
+//! Write one file, say `foo.rs`, with a type implementing [`AtMostOne`] and [`Registered`] (its
+//! `--amo` name, its help line and, if it takes one, its group-size range), and add one entry to
+//! the `registry!` list in this file:
+//!
+//! ```text
+//! /// Doc comment of the AmoKind variant.
+//! Foo => foo::Foo,      // or `Foo(g) => foo::Foo,` for an encoding with a group size
+//! ```
+//!
+//! The registry generates the `mod` declaration, the [`AmoKind`] variant, its name, the `--amo`
+//! parser ([`AmoKind::by_name`], [`str::parse`]), the dispatch ([`AmoKind::encode`],
+//! [`AmoKind::cost`]), [`AmoKind::ALL`] and the help text ([`AmoKind::help`]). The shared tests
+//! walk [`AmoKind::ALL`], so a registered encoding cannot be left out of them, and a group size
+//! declared in the entry but not in [`Registered::GROUP`] (or the reverse) fails to compile.
 
 use super::{ClauseSink, Lit, VarAlloc};
-
-pub mod auto;
-pub mod bimander;
-pub mod binary;
-pub mod commander;
-pub mod ladder;
-pub mod pairwise;
-pub mod product;
-pub mod sequential;
-
-pub use auto::Auto;
-pub use bimander::Bimander;
-pub use binary::Binary;
-pub use commander::Commander;
-pub use ladder::Ladder;
-pub use pairwise::Pairwise;
-pub use product::Product;
-pub use sequential::Sequential;
 
 /// Largest group size of [`Commander`] and [`Bimander`] (`--amo commander:G`).
 pub const MAX_GROUP: usize = 64;
@@ -48,44 +47,204 @@ pub trait AtMostOne {
     fn cost(&self, k: usize) -> Cost;
 }
 
-/// The selectable encodings (`--amo`).
-///
-/// `Commander` and `Bimander` carry their group size, which must be in `2..=64` and `1..=64`
-/// ([`AmoKind::by_name`] only builds valid ones; encoding with another size panics).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AmoKind {
+/// The range and default of an encoding's group-size parameter (`--amo NAME:G`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GroupSize {
+    /// Smallest valid group size.
+    pub min: u8,
+    /// Largest valid group size.
+    pub max: u8,
+    /// The size the plain name selects.
+    pub default: u8,
+}
+
+/// What the registry needs to know about an encoding besides [`AtMostOne`].
+pub trait Registered: AtMostOne + Sized {
+    /// The `--amo` name (lower case, no `:`).
+    const NAME: &'static str;
+    /// One line for `--amo` help: what the encoding emits.
+    const HELP: &'static str;
+    /// The group-size parameter, for encodings registered as `Variant(g)`.
+    const GROUP: Option<GroupSize> = None;
+
+    /// The encoding with group size `group` (`None`: an encoding without the parameter).
+    /// The registry only passes sizes inside [`Registered::GROUP`].
+    fn build(group: Option<u8>) -> Self;
+}
+
+/// `GROUP.default`, at compile time (fails to compile for an encoding without a group size).
+const fn default_group(group: Option<GroupSize>) -> u8 {
+    match group {
+        Some(g) => g.default,
+        None => panic!("registered with a group size but Registered::GROUP is None"),
+    }
+}
+
+/// `Some(g)` for an entry with a group size, `None` for one without.
+macro_rules! group_value {
+    () => {
+        None
+    };
+    ($g:ident) => {
+        Some($g)
+    };
+}
+
+/// The field type of a variant with a group size.
+macro_rules! group_field {
+    ($g:ident) => {
+        u8
+    };
+}
+
+/// Whether an entry has a group size.
+macro_rules! has_group {
+    () => {
+        false
+    };
+    ($g:ident) => {
+        true
+    };
+}
+
+/// The variant with the group size `$size`, or the plain variant (`$size` is then dropped).
+macro_rules! with_group {
+    ($variant:path, $size:expr;) => {
+        $variant
+    };
+    ($variant:path, $size:expr; $g:ident) => {
+        $variant($size)
+    };
+}
+
+/// Generates the module declarations, [`AmoKind`] and its registry methods from one list of
+/// `Variant[(g)] => module::Type` entries (see the module documentation).
+macro_rules! registry {
+    ($(
+        $(#[$doc:meta])*
+        $variant:ident $(($g:ident))? => $module:ident :: $ty:ident,
+    )+) => {
+        $(
+            pub mod $module;
+            pub use $module::$ty;
+            const _: () = assert!(
+                <$ty as Registered>::GROUP.is_some() == has_group!($($g)?),
+                concat!(
+                    stringify!($variant),
+                    ": the registry entry and Registered::GROUP disagree on the group size"
+                )
+            );
+        )+
+
+        /// The selectable encodings (`--amo`), generated from the registry in this module.
+        ///
+        /// Variants with a group size carry it; it must be inside the encoding's
+        /// [`Registered::GROUP`] range ([`AmoKind::by_name`] only builds valid ones; encoding
+        /// with another size panics).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum AmoKind {
+            $( $(#[$doc])* $variant $((group_field!($g)))?, )+
+        }
+
+        impl AmoKind {
+            /// All encodings with their default parameters, in registry (and `--amo` help)
+            /// order.
+            pub const ALL: [AmoKind; [$(stringify!($variant)),+].len()] = [$(
+                with_group!(
+                    AmoKind::$variant,
+                    default_group(<$ty as Registered>::GROUP);
+                    $($g)?
+                ),
+            )+];
+
+            /// The encoding's name without parameters (its [`Registered::NAME`]).
+            pub const fn base_name(self) -> &'static str {
+                match self {
+                    $( AmoKind::$variant { .. } => <$ty as Registered>::NAME, )+
+                }
+            }
+
+            /// The encoding's [`Registered::HELP`] line.
+            pub const fn summary(self) -> &'static str {
+                match self {
+                    $( AmoKind::$variant { .. } => <$ty as Registered>::HELP, )+
+                }
+            }
+
+            /// The range of the group-size parameter, if the encoding has one.
+            pub const fn group_size(self) -> Option<GroupSize> {
+                match self {
+                    $( AmoKind::$variant { .. } => <$ty as Registered>::GROUP, )+
+                }
+            }
+
+            /// The group size this value carries, if the encoding has one.
+            pub const fn group(self) -> Option<u8> {
+                match self {
+                    $( AmoKind::$variant $(($g))? => group_value!($($g)?), )+
+                }
+            }
+
+            /// The same encoding with group size `size` (unchanged for an encoding without
+            /// the parameter). The size is not checked here.
+            const fn with_group(self, size: u8) -> AmoKind {
+                match self {
+                    $( AmoKind::$variant { .. } => with_group!(AmoKind::$variant, size; $($g)?), )+
+                }
+            }
+
+            /// Emits the AMO clauses for `lits` with this encoding.
+            #[inline]
+            pub fn encode<S: ClauseSink + ?Sized>(
+                self,
+                lits: &[Lit],
+                vars: &mut VarAlloc,
+                sink: &mut S,
+            ) {
+                match self {
+                    $( AmoKind::$variant $(($g))? => {
+                        <$ty as Registered>::build(group_value!($($g)?)).encode(lits, vars, sink)
+                    } )+
+                }
+            }
+
+            /// Exact cost for `k` literals.
+            pub fn cost(self, k: usize) -> Cost {
+                match self {
+                    $( AmoKind::$variant $(($g))? => {
+                        <$ty as Registered>::build(group_value!($($g)?)).cost(k)
+                    } )+
+                }
+            }
+        }
+    };
+}
+
+registry! {
     /// Binomial / pairwise: `k(k-1)/2` binary clauses, no auxiliaries.
-    Pairwise,
+    Pairwise => pairwise::Pairwise,
     /// Sinz 2005 sequential counter: `3k-4` clauses, `k-1` auxiliaries.
-    Sequential,
+    Sequential => sequential::Sequential,
     /// Chen 2010 recursive 2-product: about `2k + 4 sqrt(k)` clauses, `2 sqrt(k)` auxiliaries.
-    Product,
+    Product => product::Product,
     /// Gent and Nightingale 2004 ladder: `4k-2` clauses, `k` auxiliaries, parsimonious.
-    Ladder,
+    Ladder => ladder::Ladder,
     /// Klieber and Kwon 2007 commander with this group size, recursive: about `3.5k` clauses
     /// and `k/2` auxiliaries for groups of 3, parsimonious.
-    Commander(u8),
+    Commander(g) => commander::Commander,
     /// Nguyen and Mai 2015 bimander with this group size: pairwise in groups, binary between
     /// them; about `k log2(k/g)` clauses, `log2(k/g)` auxiliaries.
-    Bimander(u8),
+    Bimander(g) => bimander::Bimander,
     /// Binary / bitwise: `k ceil(log2 k)` clauses, `ceil(log2 k)` auxiliaries.
-    Binary,
+    Binary => binary::Binary,
     /// Chosen per line by its length ([`Auto::pick`]).
-    Auto,
+    Auto => auto::Auto,
 }
 
 impl AmoKind {
-    /// All encodings with their default parameters, in `--amo` help order.
-    pub const ALL: [AmoKind; 8] = [
-        AmoKind::Pairwise,
-        AmoKind::Sequential,
-        AmoKind::Product,
-        AmoKind::Ladder,
-        AmoKind::Commander(commander::DEFAULT_GROUP),
-        AmoKind::Bimander(bimander::DEFAULT_GROUP),
-        AmoKind::Binary,
-        AmoKind::Auto,
-    ];
+    /// The default `--amo` (see README for the measurement behind it). It has no parameters,
+    /// so its [`AmoKind::name`] is its [`AmoKind::base_name`].
+    pub const DEFAULT: AmoKind = AmoKind::Auto;
 
     /// The encoding's `--amo` name: the plain name for default parameters, `NAME:G` for another
     /// group size. [`AmoKind::by_name`] reads it back.
@@ -99,45 +258,27 @@ impl AmoKind {
     /// }
     /// ```
     pub fn name(self) -> String {
-        match self {
-            AmoKind::Commander(g) if g != commander::DEFAULT_GROUP => format!("commander:{g}"),
-            AmoKind::Bimander(g) if g != bimander::DEFAULT_GROUP => format!("bimander:{g}"),
+        match (self.group(), self.group_size()) {
+            (Some(g), Some(range)) if g != range.default => format!("{}:{g}", self.base_name()),
             _ => self.base_name().to_string(),
         }
     }
 
-    /// The name without parameters.
-    fn base_name(self) -> &'static str {
-        match self {
-            AmoKind::Pairwise => "pairwise",
-            AmoKind::Sequential => "sequential",
-            AmoKind::Product => "product",
-            AmoKind::Ladder => "ladder",
-            AmoKind::Commander(_) => "commander",
-            AmoKind::Bimander(_) => "bimander",
-            AmoKind::Binary => "binary",
-            AmoKind::Auto => "auto",
-        }
+    /// The names of [`AmoKind::ALL`], in order.
+    pub fn names() -> Vec<&'static str> {
+        AmoKind::ALL.iter().map(|a| a.base_name()).collect()
     }
 
-    /// The default `--amo`: `auto` (pairwise for lines of <= 64 cells, product above; see the
-    /// README for the measurements behind it).
-    pub const DEFAULT: AmoKind = AmoKind::Auto;
-
-    /// Looks up an encoding name, or a one-line usage error listing the known ones.
+    /// Looks up an encoding name, or a one-line usage error (the registry's [`UnknownAmo`]
+    /// message, which lists the known names).
     pub fn parse(name: &str) -> crate::Result<AmoKind> {
-        AmoKind::by_name(name).ok_or_else(|| {
-            let known: Vec<String> = AmoKind::ALL.iter().map(|a| a.name()).collect();
-            crate::Error::Usage(format!(
-                "unknown --amo '{name}' (commander:G with 2 <= G <= {MAX_GROUP} and bimander:G with \
-                 1 <= G <= {MAX_GROUP} set the group size; known: {})",
-                known.join(", "),
-            ))
-        })
+        name.parse::<AmoKind>()
+            .map_err(|e| crate::Error::Usage(e.to_string()))
     }
 
-    /// Looks an encoding up by `--amo` name: one of the [`AmoKind::ALL`] names, or
-    /// `commander:G` (`2 <= G <= 64`) / `bimander:G` (`1 <= G <= 64`) for another group size.
+    /// Looks an encoding up by `--amo` name: one of the [`AmoKind::ALL`] names, or `NAME:G` for
+    /// an encoding with a group size `G` inside its [`AmoKind::group_size`] range
+    /// (`commander:G`, `2 <= G <= 64`; `bimander:G`, `1 <= G <= 64`).
     ///
     /// ```
     /// use queens_sat::encode::amo::AmoKind;
@@ -154,50 +295,77 @@ impl AmoKind {
                 if size.is_empty() || !size.bytes().all(|b| b.is_ascii_digit()) {
                     return None;
                 }
-                (base, Some(size.parse::<usize>().ok()?))
+                (base, Some(size.parse::<u64>().ok()?))
             }
             None => (name, None),
         };
         let kind = AmoKind::ALL.into_iter().find(|a| a.base_name() == base)?;
-        match (kind, size) {
-            (_, None) => Some(kind),
-            (AmoKind::Commander(_), Some(g)) if (2..=MAX_GROUP).contains(&g) => {
-                Some(AmoKind::Commander(g as u8))
-            }
-            (AmoKind::Bimander(_), Some(g)) if (1..=MAX_GROUP).contains(&g) => {
-                Some(AmoKind::Bimander(g as u8))
+        match (size, kind.group_size()) {
+            (None, _) => Some(kind),
+            (Some(g), Some(range))
+                if (u64::from(range.min)..=u64::from(range.max)).contains(&g) =>
+            {
+                Some(kind.with_group(g as u8))
             }
             _ => None,
         }
     }
 
-    /// Emits the AMO clauses for `lits` with this encoding.
-    #[inline]
-    pub fn encode<S: ClauseSink + ?Sized>(self, lits: &[Lit], vars: &mut VarAlloc, sink: &mut S) {
-        match self {
-            AmoKind::Pairwise => Pairwise.encode(lits, vars, sink),
-            AmoKind::Sequential => Sequential.encode(lits, vars, sink),
-            AmoKind::Product => Product.encode(lits, vars, sink),
-            AmoKind::Ladder => Ladder.encode(lits, vars, sink),
-            AmoKind::Commander(g) => Commander::new(g as usize).encode(lits, vars, sink),
-            AmoKind::Bimander(g) => Bimander::new(g as usize).encode(lits, vars, sink),
-            AmoKind::Binary => Binary.encode(lits, vars, sink),
-            AmoKind::Auto => Auto.encode(lits, vars, sink),
+    /// The `--amo` help text, one line per registered encoding, from the registry: name (with
+    /// `[:G]` and the group-size range for encodings that take one) and [`AmoKind::summary`].
+    pub fn help() -> String {
+        let mut text = String::from("At-most-one encoding:");
+        for kind in AmoKind::ALL {
+            text.push_str("\n  ");
+            text.push_str(kind.base_name());
+            if let Some(range) = kind.group_size() {
+                text.push_str(&format!(
+                    "[:G] (group size {}..={}, default {})",
+                    range.min, range.max, range.default
+                ));
+            }
+            text.push_str(": ");
+            text.push_str(kind.summary());
         }
+        text
     }
+}
 
-    /// Exact cost for `k` literals.
-    pub fn cost(self, k: usize) -> Cost {
-        match self {
-            AmoKind::Pairwise => Pairwise.cost(k),
-            AmoKind::Sequential => Sequential.cost(k),
-            AmoKind::Product => Product.cost(k),
-            AmoKind::Ladder => Ladder.cost(k),
-            AmoKind::Commander(g) => Commander::new(g as usize).cost(k),
-            AmoKind::Bimander(g) => Bimander::new(g as usize).cost(k),
-            AmoKind::Binary => Binary.cost(k),
-            AmoKind::Auto => Auto.cost(k),
+/// An `--amo` name that is not registered; its message lists the known names and the
+/// group-size ranges.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownAmo(pub String);
+
+impl std::fmt::Display for UnknownAmo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let groups: Vec<String> = AmoKind::ALL
+            .iter()
+            .filter_map(|k| {
+                let r = k.group_size()?;
+                Some(format!(
+                    "{}:G with {} <= G <= {}",
+                    k.base_name(),
+                    r.min,
+                    r.max
+                ))
+            })
+            .collect();
+        write!(f, "unknown --amo '{}' (", self.0)?;
+        if !groups.is_empty() {
+            write!(f, "{} set the group size; ", groups.join(" and "))?;
         }
+        write!(f, "known: {})", AmoKind::names().join(", "))
+    }
+}
+
+impl std::error::Error for UnknownAmo {}
+
+impl std::str::FromStr for AmoKind {
+    type Err = UnknownAmo;
+
+    /// [`AmoKind::by_name`], with an error naming the known encodings.
+    fn from_str(name: &str) -> Result<AmoKind, UnknownAmo> {
+        AmoKind::by_name(name).ok_or_else(|| UnknownAmo(name.to_string()))
     }
 }
 
@@ -362,48 +530,128 @@ pub(crate) mod tests {
         }
     }
 
+    /// Every value of every registered encoding: [`AmoKind::ALL`] and, for encodings with a
+    /// group size, every size in its range.
+    fn every_value() -> Vec<AmoKind> {
+        let mut kinds = Vec::new();
+        for kind in AmoKind::ALL {
+            match kind.group_size() {
+                Some(r) => kinds.extend((r.min..=r.max).map(|g| kind.with_group(g))),
+                None => kinds.push(kind),
+            }
+        }
+        kinds
+    }
+
     #[test]
-    fn names_round_trip() {
-        let mut kinds: Vec<AmoKind> = AmoKind::ALL.to_vec();
-        kinds.extend((2..=64).map(AmoKind::Commander));
-        kinds.extend((1..=64).map(AmoKind::Bimander));
-        for amo in kinds {
+    fn every_registered_encoding_is_reachable_by_name_and_round_trips() {
+        let names = AmoKind::names();
+        let mut distinct = names.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(distinct.len(), names.len(), "duplicate names in {names:?}");
+        for kind in AmoKind::ALL {
+            let name = kind.base_name();
+            assert!(!name.is_empty() && !name.contains(':'), "{name:?}");
+            assert_eq!(AmoKind::by_name(name), Some(kind), "{name}");
+            assert_eq!(name.parse::<AmoKind>(), Ok(kind));
+            assert_eq!(kind.name(), name, "ALL holds default parameters");
+            if let Some(r) = kind.group_size() {
+                assert!(
+                    1 <= r.min && r.min <= r.default && r.default <= r.max,
+                    "{name}"
+                );
+                assert_eq!(kind.group(), Some(r.default), "{name}");
+                assert!(usize::from(r.max) <= MAX_GROUP, "{name}");
+            } else {
+                assert_eq!(kind.group(), None, "{name}");
+            }
+        }
+        for amo in every_value() {
             assert_eq!(AmoKind::by_name(&amo.name()), Some(amo), "{amo}");
             assert_eq!(amo.to_string(), amo.name());
+            // Explicit default sizes name the same encoding.
+            if let Some(g) = amo.group() {
+                let explicit = format!("{}:{g}", amo.base_name());
+                assert_eq!(AmoKind::by_name(&explicit), Some(amo), "{explicit}");
+            }
+            // Dispatch reaches an encoding that emits a correct AMO (cost and semantics on
+            // short lines; the per-encoding files test longer ones).
+            let k = 5;
+            assert_eq!(amo.cost(k), {
+                let lits: Vec<Lit> = (1..=k as u32).map(Lit::pos).collect();
+                let mut vars = VarAlloc::new(k as u32);
+                let mut sink = crate::encode::StatsSink::default();
+                amo.encode(&lits, &mut vars, &mut sink);
+                Cost {
+                    clauses: sink.stats.clauses,
+                    aux_vars: u64::from(vars.count()) - k as u64,
+                    literals: sink.stats.literals,
+                }
+            });
         }
-        let names: Vec<String> = AmoKind::ALL.iter().map(|a| a.name()).collect();
-        assert_eq!(
-            names,
-            [
-                "pairwise",
-                "sequential",
-                "product",
-                "ladder",
-                "commander",
-                "bimander",
-                "binary",
-                "auto"
-            ]
-        );
-        // Explicit default sizes name the same encoding.
-        assert_eq!(AmoKind::by_name("commander:3"), Some(AmoKind::Commander(3)));
-        for bad in [
-            "commander:",
-            "commander:1",
-            "commander:65",
-            "commander:+4",
-            "commander:-4",
-            "commander: 4",
-            "commander:4:4",
-            "commander:99999999999999999999999",
-            "bimander:0",
-            "product:3",
-            "auto:2",
-            ":3",
-            "Product",
-            "",
-        ] {
+    }
+
+    #[test]
+    fn every_registered_encoding_is_a_correct_amo() {
+        for amo in AmoKind::ALL {
+            check_cost_formula(amo);
+            check_semantics(amo, 8);
+        }
+    }
+
+    #[test]
+    fn sizes_outside_the_range_and_malformed_names_are_rejected() {
+        for kind in AmoKind::ALL {
+            let base = kind.base_name();
+            match kind.group_size() {
+                Some(r) => {
+                    for g in [u64::from(r.min) - 1, u64::from(r.max) + 1, 256, 1 << 40] {
+                        let name = format!("{base}:{g}");
+                        assert_eq!(AmoKind::by_name(&name), None, "{name}");
+                    }
+                }
+                None => assert_eq!(AmoKind::by_name(&format!("{base}:2")), None, "{base}:2"),
+            }
+            for bad in [":", ":+4", ":-4", ": 4", ":4:4", ":99999999999999999999999"] {
+                let name = format!("{base}{bad}");
+                assert_eq!(AmoKind::by_name(&name), None, "{name:?}");
+            }
+            assert_eq!(AmoKind::by_name(&base.to_uppercase()), None, "{base}");
+        }
+        for bad in [":3", "", "magic"] {
             assert_eq!(AmoKind::by_name(bad), None, "{bad:?}");
         }
+    }
+
+    #[test]
+    fn the_default_is_registered_without_parameters() {
+        assert!(AmoKind::ALL.contains(&AmoKind::DEFAULT));
+        assert_eq!(AmoKind::DEFAULT.name(), AmoKind::DEFAULT.base_name());
+        assert_eq!(
+            AmoKind::by_name(AmoKind::DEFAULT.base_name()),
+            Some(AmoKind::DEFAULT)
+        );
+    }
+
+    #[test]
+    fn help_and_errors_come_from_the_registry() {
+        let help = AmoKind::help();
+        assert_eq!(help.lines().count(), AmoKind::ALL.len() + 1, "{help}");
+        for (kind, line) in AmoKind::ALL.iter().zip(help.lines().skip(1)) {
+            let line = line.trim_start();
+            assert!(line.starts_with(kind.base_name()), "{line}");
+            assert!(line.ends_with(kind.summary()), "{line}");
+            assert_eq!(line.contains("[:G]"), kind.group_size().is_some(), "{line}");
+        }
+        let err = "nope".parse::<AmoKind>().unwrap_err().to_string();
+        let known = err
+            .split_once("known: ")
+            .and_then(|(_, rest)| rest.strip_suffix(')'))
+            .unwrap_or_else(|| panic!("{err}"));
+        assert_eq!(known.split(", ").collect::<Vec<_>>(), AmoKind::names());
+        assert!(err.starts_with("unknown --amo 'nope' ("), "{err}");
+        assert!(err.contains("commander:G with 2 <= G <= 64"), "{err}");
+        assert!(err.contains("bimander:G with 1 <= G <= 64"), "{err}");
     }
 }

@@ -1,6 +1,6 @@
 //! The pairwise (binomial) at-most-one encoding.
 
-use super::{AtMostOne, Cost};
+use super::{AtMostOne, Cost, Registered};
 use crate::encode::{ClauseSink, Lit, VarAlloc};
 
 /// Pairwise / binomial AMO: one binary clause `(¬a ∨ ¬b)` for every pair of literals.
@@ -29,6 +29,15 @@ impl AtMostOne for Pairwise {
             aux_vars: 0,
             literals: 2 * clauses,
         }
+    }
+}
+
+impl Registered for Pairwise {
+    const NAME: &'static str = "pairwise";
+    const HELP: &'static str = "k(k-1)/2 binary clauses, no auxiliaries";
+
+    fn build(_group: Option<u8>) -> Pairwise {
+        Pairwise
     }
 }
 

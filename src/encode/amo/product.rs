@@ -1,6 +1,6 @@
 //! Chen's product encoding for at-most-one.
 
-use super::{AtMostOne, Cost, Pairwise};
+use super::{AtMostOne, Cost, Pairwise, Registered};
 use crate::encode::{ClauseSink, Lit, VarAlloc};
 
 /// Below this many literals the product encoding falls back to pairwise.
@@ -59,6 +59,15 @@ impl AtMostOne for Product {
             aux_vars: (p + q) as u64 + cp.aux_vars + cq.aux_vars,
             literals: 4 * k as u64 + cp.literals + cq.literals,
         }
+    }
+}
+
+impl Registered for Product {
+    const NAME: &'static str = "product";
+    const HELP: &'static str = "Chen 2-product: about 2k + 4 sqrt(k) clauses, 2 sqrt(k) auxiliaries";
+
+    fn build(_group: Option<u8>) -> Product {
+        Product
     }
 }
 

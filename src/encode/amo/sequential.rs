@@ -1,6 +1,6 @@
 //! Sinz's sequential counter for at-most-one.
 
-use super::{AtMostOne, Cost};
+use super::{AtMostOne, Cost, Registered};
 use crate::encode::{ClauseSink, Lit, VarAlloc};
 
 /// Sequential counter AMO (C. Sinz, "Towards an Optimal CNF Encoding of Boolean Cardinality
@@ -43,6 +43,15 @@ impl AtMostOne for Sequential {
             aux_vars: k - 1,
             literals: 2 * (3 * k - 4),
         }
+    }
+}
+
+impl Registered for Sequential {
+    const NAME: &'static str = "sequential";
+    const HELP: &'static str = "Sinz sequential counter: 3k-4 clauses, k-1 auxiliaries";
+
+    fn build(_group: Option<u8>) -> Sequential {
+        Sequential
     }
 }
 

@@ -1,0 +1,46 @@
+//! Build-time probe for the external SAT solvers the tests exercise.
+//!
+//! For each solver in [`SOLVERS`] that is not on `PATH`, emits `--cfg missing_solver_NAME`, so
+//! its tests are marked `#[ignore]` and the test harness reports them as *ignored* (never as
+//! passed). Under `CI=true` nothing is emitted: the tests run and a missing solver fails them.
+//! The library itself does not use these cfgs.
+
+use std::env;
+use std::path::Path;
+
+/// The solvers the external-solver tests use (their `missing_solver_*` cfg names).
+const SOLVERS: [&str; 4] = ["cadical", "minisat", "picosat", "cryptominisat5"];
+
+fn main() {
+    println!("cargo::rerun-if-env-changed=PATH");
+    println!("cargo::rerun-if-env-changed=CI");
+    let ci = env::var("CI").as_deref() == Ok("true");
+    let path = env::var_os("PATH").unwrap_or_default();
+    let dirs: Vec<_> = env::split_paths(&path)
+        .filter(|d| !d.as_os_str().is_empty())
+        .collect();
+    // Installing a solver changes its directory: probe again then.
+    for d in dirs.iter().filter(|d| d.is_dir()) {
+        println!("cargo::rerun-if-changed={}", d.display());
+    }
+    for name in SOLVERS {
+        println!("cargo::rustc-check-cfg=cfg(missing_solver_{name})");
+        let found = dirs.iter().any(|d| is_executable(&d.join(name)));
+        if !found && !ci {
+            println!("cargo::rustc-cfg=missing_solver_{name}");
+            println!("cargo::warning=external solver {name} is not on PATH: its tests are ignored");
+        }
+    }
+}
+
+#[cfg(unix)]
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    path.metadata()
+        .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(not(unix))]
+fn is_executable(path: &Path) -> bool {
+    path.is_file()
+}
