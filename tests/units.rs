@@ -55,12 +55,14 @@ fn expected_live(inst: &Instance, piece: &str) -> BTreeSet<(u32, u32)> {
 }
 
 mod presolve {
+    //! The attack propagation alone (`Filter::None`); tests/matching.rs tests the matching filter.
     use super::*;
+    use queens_sat::matching::Filter;
 
     #[test]
     fn a_placed_queen_removes_its_lines_and_attacked_cells() {
         let inst = instance(5, &[(2, 2)], &[]);
-        let p = Problem::presolve(&inst, QUEEN).unwrap();
+        let p = Problem::presolve_with(&inst, QUEEN, Filter::None).unwrap();
         assert_eq!(p.unsat, None);
         assert!(p.presolved);
         assert_eq!(p.fixed, cells(&[(2, 2)]));
@@ -73,8 +75,8 @@ mod presolve {
     #[test]
     fn a_placed_amazon_also_removes_its_knight_cells() {
         let inst = instance(5, &[(0, 0)], &[]);
-        let q = Problem::presolve(&inst, QUEEN).unwrap();
-        let a = Problem::presolve(&inst, AMAZON).unwrap();
+        let q = Problem::presolve_with(&inst, QUEEN, Filter::None).unwrap();
+        let a = Problem::presolve_with(&inst, AMAZON, Filter::None).unwrap();
         let gone: BTreeSet<_> = live(&q).difference(&live(&a)).copied().collect();
         assert_eq!(gone, [(1, 2), (2, 1)].into());
         assert_eq!(live(&a), expected_live(&inst, "amazon"));
@@ -87,7 +89,7 @@ mod presolve {
             kind: LineKind::AntiDiagonal,
             key: 5,
         }];
-        let p = Problem::presolve(&inst, QUEEN).unwrap();
+        let p = Problem::presolve_with(&inst, QUEEN, Filter::None).unwrap();
         assert_eq!(p.unsat, None);
         assert_eq!(live(&p), expected_live(&inst, "queen"));
         // 36 cells - 2 blocked - 6 on r + c = 5.
@@ -129,7 +131,7 @@ mod presolve {
             ),
         ];
         for (inst, piece, reason) in cases {
-            let p = Problem::presolve(&inst, piece).unwrap();
+            let p = Problem::presolve_with(&inst, piece, Filter::None).unwrap();
             let why = p
                 .unsat
                 .as_deref()
