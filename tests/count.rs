@@ -345,9 +345,9 @@ fn exported_lex_leader_cnf_counts_classes() {
     }
 }
 
-/// The backtrack engine searches half of the first-row prefixes when the column mirror maps the
-/// instance to itself, and walks orbits for the fixed points: both against the oracle, on
-/// mirror-symmetric instances (where the halving applies) and on their lopsided variants.
+/// The backtrack engine searches one border per orbit of the instance's stabiliser (weighted by
+/// the orbit's size) and walks orbits for the fixed points: both against the oracle, on
+/// mirror-symmetric instances (a non-trivial stabiliser) and on their lopsided variants.
 #[test]
 fn backtrack_mirror_halving_and_orbit_fixed_points_match_oracle() {
     let mut rng = Rng(0x005e_ed0f_f11b);

@@ -171,6 +171,143 @@ impl Orbits<'_> {
     }
 }
 
+/// One unit of work: the solutions that hold the pieces `cells` (and no other piece on the
+/// columns `clear`), counted `weight` times.
+struct Task {
+    cells: Vec<Cell>,
+    clear: u64,
+    weight: u64,
+}
+
+impl Task {
+    /// The allowed columns per row inside this task: the task's cells, and elsewhere the cells
+    /// they do not attack (so the row-by-row search prunes at once, not when it reaches them).
+    fn allowed(&self, allowed: &[u64], piece: &Piece) -> Vec<u64> {
+        let n = allowed.len() as u32;
+        let mut a: Vec<u64> = allowed.iter().map(|&m| m & !self.clear).collect();
+        for &x in &self.cells {
+            for (r, mask) in a.iter_mut().enumerate() {
+                for c in 0..n {
+                    let y = Cell::new(r as u32, c);
+                    let hit = piece.lines.iter().any(|k| k.key(x, n) == k.key(y, n))
+                        || piece.leaps.iter().any(|&(dr, dc)| {
+                            i64::from(x.row) + i64::from(dr) == i64::from(y.row)
+                                && i64::from(x.col) + i64::from(dc) == i64::from(y.col)
+                        });
+                    if hit {
+                        *mask &= !(1 << c);
+                    }
+                }
+            }
+        }
+        for c in &self.cells {
+            a[c.row as usize] = allowed[c.row as usize] & 1 << c.col;
+        }
+        a
+    }
+}
+
+/// Splits the search into weighted tasks whose weighted counts add up to the total.
+///
+/// For a piece that attacks along rows and columns (one piece per row and per column), every
+/// solution has exactly one piece in row 0, row n-1, column 0 and column n-1: its *border*. The
+/// symmetries of the instance (its stabiliser) map borders to borders and completions of a border
+/// one-to-one onto completions of its image, so only the lexicographically least border of each
+/// orbit is searched, weighted by the orbit's size (up to 8x less search on a plain board).
+/// Other pieces split on the first two rows, searching half of the prefixes when the column
+/// mirror maps the instance to itself.
+fn split(instance: &Instance, piece: &Piece, allowed: &[u64]) -> Vec<Task> {
+    let n = instance.n;
+    let group = crate::symmetry::stabiliser(instance, piece);
+    let bit = |r: u32, c: u32| allowed[r as usize] >> c & 1 == 1;
+    if n >= 4 && piece.lines.contains(&LineKind::Column) {
+        let m = n - 1;
+        let mut tasks = Vec::new();
+        for a in (0..n).filter(|&a| bit(0, a)) {
+            for b in (0..n).filter(|&b| bit(m, b)) {
+                for c in (0..n).filter(|&c| bit(c, 0)) {
+                    for d in (0..n).filter(|&d| bit(d, m)) {
+                        // A corner piece is the piece of its row and of its column.
+                        if (a == 0) != (c == 0)
+                            || (a == m) != (d == 0)
+                            || (b == 0) != (c == m)
+                            || (b == m) != (d == m)
+                        {
+                            continue;
+                        }
+                        let mut cells = vec![
+                            Cell::new(0, a),
+                            Cell::new(m, b),
+                            Cell::new(c, 0),
+                            Cell::new(d, m),
+                        ];
+                        cells.sort_unstable();
+                        cells.dedup();
+                        let clash = cells.iter().enumerate().any(|(i, &x)| {
+                            cells[..i].iter().any(|&y| {
+                                x.row == y.row || x.col == y.col || piece.attack(x, y, n).is_some()
+                            })
+                        });
+                        if clash {
+                            continue;
+                        }
+                        let mut images: Vec<Vec<Cell>> = group
+                            .iter()
+                            .map(|g| {
+                                let mut img: Vec<Cell> =
+                                    cells.iter().map(|&x| g.apply(x, n)).collect();
+                                img.sort_unstable();
+                                img
+                            })
+                            .collect();
+                        if images.iter().any(|img| *img < cells) {
+                            continue;
+                        }
+                        images.sort_unstable();
+                        images.dedup();
+                        tasks.push(Task {
+                            cells,
+                            clear: 1 | 1 << m,
+                            weight: images.len() as u64,
+                        });
+                    }
+                }
+            }
+        }
+        return tasks;
+    }
+    let mirror = group.contains(&Symmetry::FlipV);
+    let mut prefixes: Vec<Vec<Cell>> = vec![vec![]];
+    for r in 0..n.min(2) {
+        prefixes = prefixes
+            .into_iter()
+            .flat_map(|p| {
+                (0..n).filter(move |&c| bit(r, c)).map(move |c| {
+                    let mut q = p.clone();
+                    q.push(Cell::new(r, c));
+                    q
+                })
+            })
+            .collect();
+    }
+    prefixes
+        .into_iter()
+        .filter_map(|cells| {
+            let image: Vec<Cell> = cells.iter().map(|&x| Symmetry::FlipV.apply(x, n)).collect();
+            let weight = match (mirror, cells.cmp(&image)) {
+                (false, _) | (true, std::cmp::Ordering::Equal) => 1,
+                (true, std::cmp::Ordering::Less) => 2,
+                (true, std::cmp::Ordering::Greater) => return None,
+            };
+            Some(Task {
+                cells,
+                clear: 0,
+                weight,
+            })
+        })
+        .collect()
+}
+
 /// Whether the bitboard search models `piece`, or why not: it places one piece per row, so the
 /// piece must attack along rows, with leaps that change row (a leap within a row is not a row
 /// attack), and [`Piece::validate`] must hold. Every [`LineKind`] is modelled (row, column and
@@ -258,35 +395,7 @@ pub fn count(instance: &Instance, piece: Piece, group: &[Symmetry], jobs: usize)
         leaps: leaps.clone(),
         cols: vec![0; nn],
     };
-    // Split on the first two rows' columns. When the column mirror maps the instance to itself,
-    // the prefixes (c0, c1) and (n-1-c0, n-1-c1) start equally many solutions, so only the
-    // lexicographically smaller one is searched, and counted twice.
-    let mirror = crate::symmetry::stabiliser(instance, &piece).contains(&Symmetry::FlipV);
-    let prefix_rows = nn.min(2);
-    let mut first: Vec<(Vec<usize>, u64)> = vec![(vec![], 1)];
-    for row in allowed.iter().take(prefix_rows) {
-        first = first
-            .into_iter()
-            .flat_map(|(p, _)| {
-                (0..nn).filter(|&c| row >> c & 1 == 1).map(move |c| {
-                    let mut q = p.clone();
-                    q.push(c);
-                    (q, 1)
-                })
-            })
-            .collect();
-    }
-    let first: Vec<(Vec<usize>, u64)> = first
-        .into_iter()
-        .filter_map(|(p, _)| {
-            let image: Vec<usize> = p.iter().map(|&c| nn - 1 - c).collect();
-            match (mirror, p.cmp(&image)) {
-                (false, _) | (true, std::cmp::Ordering::Equal) => Some((p, 1)),
-                (true, std::cmp::Ordering::Less) => Some((p, 2)),
-                (true, std::cmp::Ordering::Greater) => None,
-            }
-        })
-        .collect();
+    let tasks = split(instance, &piece, &allowed);
     let jobs = jobs.max(1);
     let next = std::sync::atomic::AtomicUsize::new(0);
     let parts: Vec<u64> = std::thread::scope(|s| {
@@ -296,17 +405,13 @@ pub fn count(instance: &Instance, piece: Piece, group: &[Symmetry], jobs: usize)
                     let mut acc = 0;
                     loop {
                         let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some((prefix, weight)) = first.get(i) else {
+                        let Some(task) = tasks.get(i) else {
                             break;
                         };
                         if crate::interrupt::interrupted() {
                             break;
                         }
-                        let mut a = allowed.clone();
-                        for (row, &c) in prefix.iter().enumerate() {
-                            a[row] = 1u64 << c;
-                        }
-                        acc += weight * mk(a).go(0, 0, 0, 0);
+                        acc += task.weight * mk(task.allowed(&allowed, &piece)).go(0, 0, 0, 0);
                     }
                     acc
                 })
