@@ -66,7 +66,7 @@ impl Rng {
     }
 
     fn below(&mut self, m: usize) -> usize {
-        ((self.next() >> 32) * m as u64 >> 32) as usize
+        (((self.next() >> 32) * m as u64) >> 32) as usize
     }
 }
 
