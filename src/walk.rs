@@ -20,7 +20,7 @@
 //! let inst = Instance::plain(200);
 //! let p = Problem::presolve(&inst, QUEEN).unwrap();
 //! let board = walk(&p, &WalkSettings::default()).expect("a 200-queens board");
-//! assert!(verify(&inst, QUEEN, &board).is_ok());
+//! assert!(verify(&board, &inst, QUEEN).is_ok());
 //! ```
 
 use std::time::Instant;
