@@ -1953,14 +1953,17 @@ fn bench_hard_quick_runs_and_cross_checks() {
             "60",
             "--jobs",
             "2",
+            "--portfolio",
+            "varisat --amo pairwise,cadical --amo product",
             "--csv",
             csv.to_str().unwrap(),
         ],
         0,
     );
-    // 12 instances (blocked n = 28, 48; diagonals n = 12..15 direct and reduced) x 2 encodings.
+    // 12 instances (blocked n = 28, 48; diagonals n = 12..15 direct and reduced) x 2 encodings
+    // + 1 portfolio.
     assert!(
-        r.stdout.contains("12 instances x 2 configurations"),
+        r.stdout.contains("12 instances x 3 configurations"),
         "{}",
         r.stdout
     );
@@ -1977,21 +1980,31 @@ fn bench_hard_quick_runs_and_cross_checks() {
         );
     }
     assert!(r.stdout.contains("Winner: cadical "), "{}", r.stdout);
-    let rows: Vec<String> = std::fs::read_to_string(&csv)
-        .unwrap()
-        .lines()
-        .skip(1)
-        .map(str::to_string)
-        .collect();
-    assert_eq!(rows.len(), 24);
+    // The CSV parses (the portfolio's commas are quoted): 8 fields per row, 36 runs.
+    let mut reader = csv::Reader::from_path(&csv).unwrap();
+    assert_eq!(
+        reader.headers().unwrap(),
+        vec![
+            "instance", "group", "n", "seed", "solver", "amo", "status", "seconds"
+        ]
+    );
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 36);
+    let portfolio_rows = rows
+        .iter()
+        .filter(|r| &r[4] == "varisat --amo pairwise,cadical --amo product")
+        .count();
+    assert_eq!(portfolio_rows, 12, "one row per instance for the portfolio");
     // Every run answered, and a reduced instance has the answer of its source.
     for row in &rows {
-        assert!(row.contains(",SAT,") || row.contains(",UNSAT,"), "{row}");
+        assert_eq!(row.len(), 8, "{row:?}");
+        assert!(&row[6] == "SAT" || &row[6] == "UNSAT", "{row:?}");
+        assert!(row[7].parse::<f64>().is_ok(), "{row:?}");
     }
     let answer = |name: &str| {
         rows.iter()
-            .find(|r| r.starts_with(&format!("{name},")))
-            .map(|r| r.contains(",SAT,"))
+            .find(|r| &r[0] == name)
+            .map(|r| &r[6] == "SAT")
             .unwrap()
     };
     for n in 12..=15 {

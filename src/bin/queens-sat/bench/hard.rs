@@ -331,14 +331,21 @@ fn run_child(exe: &Path, file: &Path, config: &Config, timeout: u32) -> Result<R
     })
 }
 
-/// Per-run CSV: instance, group, n, seed, solver, amo, status, seconds.
+/// Per-run CSV: instance, group, n, seed, solver, amo, status, seconds. Written with
+/// `csv::Writer`, so fields holding commas (portfolio names such as `varisat,cadical`) are
+/// quoted.
 fn write_csv(
     path: &Path,
     set: &[HardInstance],
     configs: &[Config],
     results: &BTreeMap<(usize, usize), RunResult>,
 ) -> Result<()> {
-    let mut text = String::from("instance,group,n,seed,solver,amo,status,seconds\n");
+    let io = |e: csv::Error| Error::Solver(format!("{}: {e}", path.display()));
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record([
+        "instance", "group", "n", "seed", "solver", "amo", "status", "seconds",
+    ])
+    .map_err(io)?;
     for (&(i, c), r) in results {
         let status = match &r.outcome {
             Outcome::Solved { sat: true } => "SAT",
@@ -347,19 +354,22 @@ fn write_csv(
             Outcome::Failed(_) => "ERROR",
         };
         let inst = &set[i];
-        let _ = writeln!(
-            text,
-            "{},{},{},{},{},{},{status},{:.3}",
+        w.write_record([
             inst.name(),
-            inst.group.title(),
-            inst.n,
-            inst.seed,
-            configs[c].solver,
-            configs[c].amo,
-            r.seconds
-        );
+            inst.group.title().to_string(),
+            inst.n.to_string(),
+            inst.seed.to_string(),
+            configs[c].solver.to_string(),
+            configs[c].amo.to_string(),
+            status.to_string(),
+            format!("{:.3}", r.seconds),
+        ])
+        .map_err(io)?;
     }
-    write_text_atomic(path, &text)
+    let bytes = w
+        .into_inner()
+        .map_err(|e| Error::Solver(format!("{}: {e}", path.display())))?;
+    write_text_atomic(path, &String::from_utf8_lossy(&bytes))
 }
 
 /// The printed tables and the problems found (wrong answers, failed runs).
