@@ -11,7 +11,7 @@ use crate::encode::{EncodeOptions, Encoder, Stats};
 use crate::error::{Error, Result};
 use crate::presolve::Problem;
 use crate::solve::{Answer, Backend, Entrant, varisat_backend};
-use crate::verify::{verify, verify_symmetric};
+use crate::verify::{verify, verify_lex_leader, verify_symmetric};
 
 /// Everything [`solve`] measured.
 #[derive(Clone, Debug)]
@@ -201,11 +201,13 @@ pub fn solve(
     let status = match answer {
         Answer::Sat(model) => {
             let board = decode(&problem.varmap, &problem.fixed, &model);
+            let lex: Vec<_> = options.lex_leader.elements().collect();
             verify(&board, &problem.instance, problem.piece)
                 .and_then(|()| match options.symmetric {
                     Some(g) => verify_symmetric(&board, g),
                     None => Ok(()),
                 })
+                .and_then(|()| verify_lex_leader(&board, &lex))
                 .map_err(|why| {
                     Error::Solver(format!(
                         "{} returned a model that is not a solution: {why}",
