@@ -122,13 +122,13 @@ pub fn verify_lex_leader(board: &Board, elements: &[Symmetry]) -> Result<(), Str
     for &g in elements {
         let mut image: Vec<Cell> = own.iter().map(|&c| g.apply(c, board.n)).collect();
         image.sort_unstable();
-        if let Some((a, b)) = own.iter().zip(&image).find(|(a, b)| a != b) {
-            if b < a {
-                return Err(format!(
-                    "the board is not the lex-leader of its class: its {g} image has a piece on \
-                     {b}, before the board's first differing piece on {a}"
-                ));
-            }
+        if let Some((a, b)) = own.iter().zip(&image).find(|(a, b)| a != b)
+            && b < a
+        {
+            return Err(format!(
+                "the board is not the lex-leader of its class: its {g} image has a piece on {b}, \
+                 before the board's first differing piece on {a}"
+            ));
         }
     }
     Ok(())
