@@ -29,6 +29,7 @@ pub mod interrupt;
 pub mod matching;
 pub mod piece;
 pub mod presolve;
+pub mod process;
 pub mod progress;
 pub mod report;
 pub mod solve;

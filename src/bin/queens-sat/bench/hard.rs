@@ -18,6 +18,7 @@ use queens_sat::encode::amo::AmoKind;
 use queens_sat::error::{Error, Result};
 use queens_sat::generate::Generator;
 use queens_sat::instance::{Format, write::write as write_instance};
+use queens_sat::solve::Answer;
 
 /// Kinds of hard instance, in table order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -191,19 +192,9 @@ pub struct HardOptions {
     pub csv: Option<PathBuf>,
 }
 
-/// What one run gave.
-#[derive(Clone, Debug)]
-pub enum Outcome {
-    /// SAT (verified board) or UNSAT.
-    Solved {
-        /// The answer is SAT.
-        sat: bool,
-    },
-    /// Time limit reached.
-    Unknown,
-    /// The run failed: the message.
-    Failed(String),
-}
+/// What one run gave: the verdict of the child (the project's one answer type), or why it
+/// failed.
+pub type Outcome = std::result::Result<Answer<()>, String>;
 
 /// One run's result.
 #[derive(Clone, Debug)]
@@ -316,15 +307,7 @@ fn run_child(exe: &Path, file: &Path, config: &Config, timeout: u32) -> Result<R
         amo.as_ref(),
     ];
     let child = super::solve_child_json(exe, &args, timeout)?;
-    let outcome = match child.report {
-        Err(why) => Outcome::Failed(why),
-        Ok(json) => match json["status"].as_str() {
-            Some("SAT") => Outcome::Solved { sat: true },
-            Some("UNSAT") => Outcome::Solved { sat: false },
-            Some("UNKNOWN") => Outcome::Unknown,
-            other => Outcome::Failed(format!("status {other:?}")),
-        },
-    };
+    let outcome = child.report.and_then(|record| record.answer());
     Ok(RunResult {
         outcome,
         seconds: child.seconds,
@@ -348,10 +331,8 @@ fn write_csv(
     .map_err(io)?;
     for (&(i, c), r) in results {
         let status = match &r.outcome {
-            Outcome::Solved { sat: true } => "SAT",
-            Outcome::Solved { sat: false } => "UNSAT",
-            Outcome::Unknown => "UNKNOWN",
-            Outcome::Failed(_) => "ERROR",
+            Ok(answer) => answer.label(),
+            Err(_) => "ERROR",
         };
         let inst = &set[i];
         w.write_record([
@@ -394,7 +375,7 @@ impl Tally {
     fn add(&mut self, r: &RunResult, timeout: f64) {
         self.runs += 1;
         match r.outcome {
-            Outcome::Solved { .. } => {
+            Ok(Answer::Sat(()) | Answer::Unsat) => {
                 self.solved += 1;
                 self.total += r.seconds;
                 self.max = self.max.max(r.seconds);
@@ -436,21 +417,24 @@ pub fn report(
     // Answers per instance; a SAT and an UNSAT answer on one instance is a wrong answer.
     let mut answer: Vec<Option<bool>> = vec![None; set.len()];
     for (&(i, c), r) in results {
-        match &r.outcome {
-            Outcome::Solved { sat } => match answer[i] {
-                Some(a) if a != *sat => problems.push(format!(
-                    "{}: {} answered {} but another configuration {}",
-                    set[i].name(),
-                    configs[c].label(),
-                    if *sat { "SAT" } else { "UNSAT" },
-                    if a { "SAT" } else { "UNSAT" }
-                )),
-                _ => answer[i] = Some(*sat),
-            },
-            Outcome::Failed(why) => {
-                problems.push(format!("{} {}: {why}", set[i].name(), configs[c].label()))
+        let sat = match &r.outcome {
+            Ok(Answer::Sat(())) => true,
+            Ok(Answer::Unsat) => false,
+            Ok(Answer::Unknown(_)) => continue,
+            Err(why) => {
+                problems.push(format!("{} {}: {why}", set[i].name(), configs[c].label()));
+                continue;
             }
-            Outcome::Unknown => {}
+        };
+        match answer[i] {
+            Some(a) if a != sat => problems.push(format!(
+                "{}: {} answered {} but another configuration {}",
+                set[i].name(),
+                configs[c].label(),
+                if sat { "SAT" } else { "UNSAT" },
+                if a { "SAT" } else { "UNSAT" }
+            )),
+            _ => answer[i] = Some(sat),
         }
     }
 
@@ -546,10 +530,10 @@ pub fn report(
     for (i, inst) in set.iter().enumerate() {
         let best = (0..configs.len())
             .filter_map(|c| results.get(&(i, c)))
-            .filter(|r| matches!(r.outcome, Outcome::Solved { .. }))
+            .filter(|r| matches!(r.outcome, Ok(Answer::Sat(()) | Answer::Unsat)))
             .min_by(|a, b| a.seconds.total_cmp(&b.seconds));
         let unsolved = RunResult {
-            outcome: Outcome::Unknown,
+            outcome: Ok(Answer::Unknown("unsolved".into())),
             seconds: timeout,
         };
         let r = best.unwrap_or(&unsolved);
@@ -622,7 +606,11 @@ mod tests {
             csv: None,
         };
         let r = |sat: Option<bool>, seconds: f64| RunResult {
-            outcome: sat.map_or(Outcome::Unknown, |sat| Outcome::Solved { sat }),
+            outcome: Ok(match sat {
+                Some(true) => Answer::Sat(()),
+                Some(false) => Answer::Unsat,
+                None => Answer::Unknown("time limit".into()),
+            }),
             seconds,
         };
         let mut results = BTreeMap::new();
