@@ -159,3 +159,140 @@ fn commutes(g: Symmetry, s: Symmetry, n: u32) -> bool {
         })
     })
 }
+
+/// How [`lookahead`] splits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Split {
+    /// Stop splitting once there are this many cubes.
+    pub max_cubes: usize,
+    /// A cube with at most this many live cells is easy: it is not split further.
+    pub easy_cells: u64,
+    /// How many of the shortest lines (fewest live cells) each split looks ahead on.
+    pub candidates: usize,
+}
+
+impl Default for Split {
+    fn default() -> Split {
+        Split {
+            max_cubes: 256,
+            easy_cells: 60,
+            candidates: 8,
+        }
+    }
+}
+
+/// What [`lookahead`] did besides returning the cubes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SplitStats {
+    /// Cubes (and the root) that presolve with the matching filter refuted, with no solver.
+    pub refuted: u64,
+    /// Presolves run by the look-ahead.
+    pub presolves: u64,
+}
+
+/// A node of the split: its instance and its live-cell count.
+struct Node {
+    instance: Instance,
+    cells: u64,
+}
+
+/// The live rows and columns of a presolved problem, each with its live cells.
+fn lines(problem: &Problem) -> Vec<Vec<Cell>> {
+    let n = problem.n as usize;
+    let mut rows = vec![Vec::new(); n];
+    let mut cols = vec![Vec::new(); n];
+    for (c, _) in problem.varmap.cells() {
+        rows[c.row as usize].push(c);
+        cols[c.col as usize].push(c);
+    }
+    rows.into_iter()
+        .chain(cols)
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+/// Splits `instance` for solving, by look-ahead on lines: at each step the cube with the most
+/// live cells is split on the row or column (among the `split.candidates` with the fewest live
+/// cells) whose children leave the fewest live cells in total after presolve, matching filter
+/// included (a child that presolve refutes leaves none). Children that presolve refutes are
+/// dropped, so a line with no surviving child refutes its cube; a line with one surviving child
+/// is a forced move. Stops when every cube is easy (`split.easy_cells`) or there are
+/// `split.max_cubes` cubes. The cubes (weight 1) partition the solutions of `instance`: a
+/// solution places exactly one piece on the split line, and each child fixes a different one.
+pub fn lookahead(
+    instance: &Instance,
+    piece: Piece,
+    split: &Split,
+) -> Result<(Vec<Cube>, SplitStats)> {
+    crate::count::dpll::supports(&piece)?; // the split relies on one piece per row and column
+    let mut stats = SplitStats::default();
+    let root = Problem::presolve(instance, piece)?;
+    stats.presolves += 1;
+    if root.unsat.is_some() {
+        stats.refuted += 1;
+        return Ok((Vec::new(), stats));
+    }
+    let mut open = vec![Node {
+        cells: root.num_cells(),
+        instance: instance.clone(),
+    }];
+    let mut done: Vec<Node> = Vec::new();
+    while let Some(i) = (0..open.len()).max_by_key(|&i| (open[i].cells, std::cmp::Reverse(i))) {
+        if crate::interrupt::interrupted() {
+            return Err(crate::error::Error::Interrupted);
+        }
+        if open.len() + done.len() >= split.max_cubes.max(1) {
+            break;
+        }
+        let node = open.swap_remove(i);
+        if node.cells <= split.easy_cells {
+            done.push(node);
+            continue;
+        }
+        let problem = Problem::presolve(&node.instance, piece)?;
+        stats.presolves += 1;
+        let mut candidates = lines(&problem);
+        candidates.sort_by_key(|l| l.len());
+        candidates.truncate(split.candidates.max(1));
+        let mut best: Option<(u64, Vec<Node>)> = None;
+        for line in candidates {
+            let mut children = Vec::new();
+            let mut left = 0u64;
+            for cell in line {
+                let mut child = node.instance.clone();
+                child.placed.push(cell);
+                let p = Problem::presolve(&child, piece)?;
+                stats.presolves += 1;
+                if p.unsat.is_some() {
+                    stats.refuted += 1;
+                    continue;
+                }
+                left += p.num_cells();
+                children.push(Node {
+                    instance: child,
+                    cells: p.num_cells(),
+                });
+            }
+            let better = best.as_ref().is_none_or(|(b, _)| left < *b);
+            if better {
+                let stop = children.len() <= 1;
+                best = Some((left, children));
+                if stop {
+                    break; // refuted or forced: nothing propagates more
+                }
+            }
+        }
+        // A live cube always has a live line (it needs a piece on every free row).
+        let (_, children) = best.expect("a live cube has a live line");
+        open.extend(children);
+    }
+    let cubes = done
+        .into_iter()
+        .chain(open)
+        .map(|node| Cube {
+            instance: node.instance,
+            weight: 1,
+        })
+        .collect();
+    Ok((cubes, stats))
+}
