@@ -172,3 +172,44 @@ fn cube_solve_answers_plain_boards_and_unsat_sizes() {
         }
     }
 }
+
+#[test]
+fn cli_solve_cubes_answers_verified_boards_and_rejects_certify() {
+    let dir = tempfile::TempDir::new().unwrap();
+    let d = dir.path();
+    // A completion instance: the printed board must be one of the oracle's solutions.
+    std::fs::write(
+        d.join("c.txt"),
+        "..Q.....\n........\n........\n........\n........\n........\n........\n........\n",
+    )
+    .unwrap();
+    let inst = queens_sat::instance::read_instance_file(&d.join("c.txt"), None).unwrap();
+    let r = common::run_expect(
+        d,
+        &["solve", "--instance", "c.txt", "--cubes", "--jobs", "2"],
+        10,
+    );
+    let board = queens_sat::instance::read_instance("stdout", &r.stdout, None).unwrap();
+    assert!(
+        instance_solutions(&inst, "queen").contains(&sorted(&board.placed)),
+        "not a solution:\n{}",
+        r.stdout
+    );
+    common::run_expect(d, &["solve", "-n", "3", "--cubes", "--max-cubes", "4"], 20);
+    common::run_expect(d, &["solve", "-n", "9", "--piece", "amazon", "--cubes"], 20);
+    common::run_expect(
+        d,
+        &["solve", "-n", "10", "--piece", "amazon", "--cubes"],
+        10,
+    );
+    common::assert_one_line_error(
+        d,
+        &["solve", "-n", "8", "--cubes", "--certify"],
+        &["--certify", "--cubes"],
+    );
+    common::assert_one_line_error(
+        d,
+        &["solve", "-n", "8", "--cubes", "--solver", "cadical"],
+        &["--cubes", "cadical"],
+    );
+}
