@@ -37,5 +37,6 @@ pub mod suite;
 pub mod symmetry;
 pub mod varmap;
 pub mod verify;
+pub mod walk;
 
 pub use error::{Error, Result};

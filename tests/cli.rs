@@ -463,7 +463,18 @@ fn solve_json_fields_agree() {
     assert_eq!(v["n"], 8);
     assert_eq!(v["piece"], "queen");
     assert_eq!(v["amo"].as_str(), Some(default_amo(dir.path()).as_str()));
-    assert_eq!(v["solver"], "varisat");
+    // The default strategy (`--solver auto`): its local-search pre-pass finds plain boards.
+    assert_eq!(v["solver"], "walk");
+    let r = run_expect(
+        dir.path(),
+        &[
+            "solve", "-n", "8", "--solver", "varisat", "--format", "json",
+        ],
+        10,
+    );
+    let w: Value = serde_json::from_str(r.stdout.trim()).expect("stdout is JSON");
+    assert_eq!(w["solver"], "varisat");
+    assert!(w["vars"].as_u64().unwrap() >= 64, "{w}");
 
     let queens: Vec<Cell> = v["queens"]
         .as_array()
@@ -1729,7 +1740,9 @@ fn oversized_in_process_solve_is_refused_up_front() {
     let t = std::time::Instant::now();
     let msg = assert_one_line_error(
         dir.path(),
-        &["solve", "-n", "1500", "--amo", "pairwise"],
+        &[
+            "solve", "-n", "1500", "--amo", "pairwise", "--solver", "varisat",
+        ],
         &["needs an estimated", "GB", "available"],
     );
     assert!(

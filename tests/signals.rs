@@ -84,7 +84,18 @@ fn interrupted_encode_keeps_the_old_file_and_leaves_no_temp() {
 fn interrupted_in_process_solve_and_count_stop_quickly() {
     let dir = tempfile::tempdir().unwrap();
     // Sequential n = 1000 takes about a minute in varisat.
-    let child = spawn(dir.path(), &["solve", "-n", "1000", "--amo", "sequential"]);
+    let child = spawn(
+        dir.path(),
+        &[
+            "solve",
+            "-n",
+            "1000",
+            "--amo",
+            "sequential",
+            "--solver",
+            "varisat",
+        ],
+    );
     let (code, err, took) = interrupt(child, Duration::from_millis(500), libc::SIGINT);
     assert_eq!(code, 130, "{err}");
     assert!(took < Duration::from_secs(2), "took {took:?}");

@@ -28,9 +28,11 @@ pub struct SolveArgs {
     inst: InstanceArgs,
     #[command(flatten)]
     enc: EncodingArgs,
-    /// Solver: `varisat` (in-process, default) or an external DIMACS solver name or path; a
-    /// comma-separated list races a portfolio, each entry optionally with its own `--amo`.
-    #[arg(long, default_value = "varisat")]
+    /// Solver: `auto` (the default strategy: local search with a small budget, then varisat),
+    /// `varisat` (in-process CDCL), `walk` (in-process local search: SAT or UNKNOWN), or an
+    /// external DIMACS solver name or path; a comma-separated list races a portfolio, each
+    /// entry optionally with its own `--amo`.
+    #[arg(long, default_value = "auto")]
     solver: String,
     /// Give up after this many seconds (UNKNOWN, exit 1).
     #[arg(long, value_name = "SECS")]
@@ -40,7 +42,7 @@ pub struct SolveArgs {
     #[arg(long)]
     certify: bool,
     /// Cube and conquer: split on rows and columns by look-ahead, then solve the cubes under
-    /// assumptions with one incremental varisat per thread (`--solver` must be `varisat`).
+    /// assumptions with one incremental varisat per thread (`--solver` must be `auto` or `varisat`).
     #[arg(long)]
     cubes: bool,
     /// Threads for `--cubes` (default: every core).
@@ -54,6 +56,11 @@ pub struct SolveArgs {
     format: OutputFormat,
 }
 
+/// The local-search budget of `--solver auto` (at most a tenth of `--timeout`). Plain and
+/// lightly constrained boards are found in milliseconds; on hard instances (near the phase
+/// transition, or UNSAT) the search gives up after its swap budget, long before this.
+const AUTO_WALK: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// Runs `solve`.
 pub fn run(a: SolveArgs) -> Result<ExitCode> {
     let timeout = a.timeout.map(parse_timeout).transpose()?;
@@ -62,12 +69,17 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
     if a.cubes {
         return run_cubes(&a, &instance, piece, options, timeout);
     }
-    let entrants = parse_portfolio(&a.solver, options)?;
+    let (solver, walk) = match a.solver.as_str() {
+        "auto" => ("varisat", Some(AUTO_WALK)),
+        other => (other, None),
+    };
+    let entrants = parse_portfolio(solver, options)?;
     let problem = Problem::new(&instance, piece, !a.enc.no_presolve)?;
     let settings = SolveSettings {
         timeout,
         certify: a.certify,
         cancel: None,
+        walk: walk.map(|w| timeout.map_or(w, |t| w.min(t / 10))),
     };
     let (r, entrant) = match entrants.as_slice() {
         [one] => (
@@ -81,6 +93,8 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
     };
     let solver_label = if entrants.len() > 1 {
         format!("portfolio winner: {}", entrant.label())
+    } else if r.walked {
+        "walk".to_string()
     } else {
         entrant.backend.name()
     };
@@ -109,7 +123,7 @@ fn run_cubes(
             "--certify is not supported with --cubes yet (cube refutations are not checked)".into(),
         ));
     }
-    if a.solver != "varisat" {
+    if a.solver != "varisat" && a.solver != "auto" {
         return Err(Error::Usage(format!(
             "--cubes conquers with in-process varisat; --solver {} is not supported with it",
             a.solver
