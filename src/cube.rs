@@ -169,6 +169,8 @@ pub struct Split {
     pub easy_cells: u64,
     /// How many of the shortest lines (fewest live cells) each split looks ahead on.
     pub candidates: usize,
+    /// Threads for the look-ahead (the candidate lines are shared out).
+    pub jobs: usize,
 }
 
 impl Default for Split {
@@ -177,6 +179,7 @@ impl Default for Split {
             max_cubes: 256,
             easy_cells: 60,
             candidates: 8,
+            jobs: 1,
         }
     }
 }
@@ -184,10 +187,45 @@ impl Default for Split {
 /// What [`lookahead`] did besides returning the cubes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SplitStats {
-    /// Cubes (and the root) that presolve with the matching filter refuted, with no solver.
+    /// Look-ahead children (and the root) that presolve with the matching filter refuted, with
+    /// no solver (over every candidate line, not only the chosen ones).
     pub refuted: u64,
     /// Presolves run by the look-ahead.
     pub presolves: u64,
+}
+
+/// The look-ahead on one line: its surviving children and the live cells they leave.
+struct LineEval {
+    children: Vec<Node>,
+    left: u64,
+    refuted: u64,
+    presolves: u64,
+}
+
+/// Presolves every child of `parent` that places its piece on a cell of `line`.
+fn eval_line(parent: &Instance, line: &[Cell], piece: Piece) -> Result<LineEval> {
+    let mut e = LineEval {
+        children: Vec::new(),
+        left: 0,
+        refuted: 0,
+        presolves: 0,
+    };
+    for &cell in line {
+        let mut child = parent.clone();
+        child.placed.push(cell);
+        let p = Problem::presolve(&child, piece)?;
+        e.presolves += 1;
+        if p.unsat.is_some() {
+            e.refuted += 1;
+            continue;
+        }
+        e.left += p.num_cells();
+        e.children.push(Node {
+            instance: child,
+            cells: p.num_cells(),
+        });
+    }
+    Ok(e)
 }
 
 /// A node of the split: its instance and its live-cell count.
@@ -254,37 +292,44 @@ pub fn lookahead(
         let mut candidates = lines(&problem);
         candidates.sort_by_key(|l| l.len());
         candidates.truncate(split.candidates.max(1));
-        let mut best: Option<(u64, Vec<Node>)> = None;
-        for line in candidates {
-            let mut children = Vec::new();
-            let mut left = 0u64;
-            for cell in line {
-                let mut child = node.instance.clone();
-                child.placed.push(cell);
-                let p = Problem::presolve(&child, piece)?;
-                stats.presolves += 1;
-                if p.unsat.is_some() {
-                    stats.refuted += 1;
-                    continue;
-                }
-                left += p.num_cells();
-                children.push(Node {
-                    instance: child,
-                    cells: p.num_cells(),
-                });
-            }
-            let better = best.as_ref().is_none_or(|(b, _)| left < *b);
-            if better {
-                let stop = children.len() <= 1;
-                best = Some((left, children));
-                if stop {
-                    break; // refuted or forced: nothing propagates more
-                }
+        // Evaluate the candidate lines on up to `split.jobs` threads.
+        let jobs = split.jobs.clamp(1, candidates.len().max(1));
+        let chunk = candidates.len().div_ceil(jobs).max(1);
+        let evaluated: Vec<Result<Vec<LineEval>>> = std::thread::scope(|s| {
+            let workers: Vec<_> = candidates
+                .chunks(chunk)
+                .map(|lines| {
+                    let parent = &node.instance;
+                    s.spawn(move || {
+                        lines
+                            .iter()
+                            .map(|line| eval_line(parent, line, piece))
+                            .collect::<Result<Vec<LineEval>>>()
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .map(|w| w.join().expect("look-ahead worker"))
+                .collect()
+        });
+        let mut best: Option<LineEval> = None;
+        for e in evaluated
+            .into_iter()
+            .collect::<Result<Vec<_>>>()?
+            .into_iter()
+            .flatten()
+        {
+            stats.presolves += e.presolves;
+            stats.refuted += e.refuted;
+            // A refuted or forced line first (it does not branch), then the fewest live cells left.
+            let key = |e: &LineEval| (e.children.len() > 1, e.left);
+            if best.as_ref().is_none_or(|b| key(&e) < key(b)) {
+                best = Some(e);
             }
         }
         // A live cube always has a live line (it needs a piece on every free row).
-        let (_, children) = best.expect("a live cube has a live line");
-        open.extend(children);
+        open.extend(best.expect("a live cube has a live line").children);
     }
     let cubes = done
         .into_iter()

@@ -73,11 +73,13 @@ fn splits() -> [Split; 3] {
             max_cubes: 6,
             easy_cells: 0,
             candidates: 2,
+            jobs: 1,
         },
         Split {
             max_cubes: 10_000,
             easy_cells: 0,
             candidates: 20,
+            jobs: 3,
         },
     ]
 }

@@ -134,10 +134,12 @@ fn run_cubes(
             "--cubes needs presolve (cubes are presolved); drop --no-presolve".into(),
         ));
     }
+    let jobs = jobs_or_all_cores(a.jobs);
     let settings = CubeSettings {
-        jobs: jobs_or_all_cores(a.jobs),
+        jobs,
         split: Split {
             max_cubes: a.max_cubes.max(1),
+            jobs,
             ..Split::default()
         },
         timeout,
