@@ -20,6 +20,7 @@ pub mod atomic;
 pub mod board;
 pub mod certify;
 pub mod count;
+pub mod cube;
 pub mod decode;
 pub mod encode;
 pub mod error;
