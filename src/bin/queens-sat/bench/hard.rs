@@ -361,7 +361,7 @@ pub fn run(exe: &Path, opts: &HardOptions) -> Result<()> {
             .map(|(c, config)| {
                 let times = (0..set.len())
                     .filter_map(|i| results.get(&(i, c)))
-                    .filter(|r| matches!(r.outcome, Outcome::Solved { .. }))
+                    .filter(|r| matches!(r.outcome, Ok(Answer::Sat(()) | Answer::Unsat)))
                     .map(|r| r.seconds)
                     .collect();
                 (config.label(), times)
@@ -404,7 +404,7 @@ pub fn tail_table(
         let runs: Vec<Option<f64>> = (0..set.len())
             .filter_map(|i| results.get(&(i, c)))
             .map(|r| match r.outcome {
-                Outcome::Solved { .. } => Some(r.seconds),
+                Ok(Answer::Sat(()) | Answer::Unsat) => Some(r.seconds),
                 _ => None,
             })
             .collect();
