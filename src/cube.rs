@@ -35,7 +35,12 @@ pub struct Cube {
 /// Lines are taken from the border inwards and in symmetric order (row 0, last row, column 0,
 /// last column, row 1, ...), so that every symmetry of the square maps the set of branched lines
 /// onto itself and symmetric cubes can be counted once (see [`classes`]).
-pub fn cubes(instance: &Instance, piece: Piece, target: usize) -> Result<Vec<Instance>> {
+pub fn cubes(
+    instance: &Instance,
+    piece: Piece,
+    target: usize,
+    cancel: &crate::interrupt::Cancel,
+) -> Result<Vec<Instance>> {
     crate::count::dpll::supports(&piece)?; // cubes branch on rows and columns, as the DPLL counter does
     let n = instance.n;
     let base = instance.placed.len();
@@ -51,9 +56,7 @@ pub fn cubes(instance: &Instance, piece: Piece, target: usize) -> Result<Vec<Ins
         let mut next = Vec::new();
         let mut expanded = false;
         for inst in level {
-            if crate::interrupt::interrupted() {
-                return Err(crate::error::Error::Interrupted);
-            }
+            cancel.check()?;
             let problem = Problem::presolve(&inst, piece)?;
             if problem.unsat.is_some() {
                 continue;
@@ -161,7 +164,7 @@ fn commutes(g: Symmetry, s: Symmetry, n: u32) -> bool {
 }
 
 /// How [`lookahead`] splits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Split {
     /// Stop splitting once there are this many cubes.
     pub max_cubes: usize,
@@ -171,6 +174,8 @@ pub struct Split {
     pub candidates: usize,
     /// Threads for the look-ahead (the candidate lines are shared out).
     pub jobs: usize,
+    /// Stop (with [`crate::Error::Interrupted`]) once raised.
+    pub cancel: crate::interrupt::Cancel,
 }
 
 impl Default for Split {
@@ -180,6 +185,7 @@ impl Default for Split {
             easy_cells: 60,
             candidates: 8,
             jobs: 1,
+            cancel: crate::interrupt::Cancel::new(),
         }
     }
 }
@@ -276,9 +282,7 @@ pub fn lookahead(
     }];
     let mut done: Vec<Node> = Vec::new();
     while let Some(i) = (0..open.len()).max_by_key(|&i| (open[i].cells, std::cmp::Reverse(i))) {
-        if crate::interrupt::interrupted() {
-            return Err(crate::error::Error::Interrupted);
-        }
+        split.cancel.check()?;
         if open.len() + done.len() >= split.max_cubes.max(1) {
             break;
         }

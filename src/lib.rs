@@ -39,5 +39,6 @@ pub mod symmetry;
 pub mod varmap;
 pub mod verify;
 pub mod walk;
+pub mod work;
 
 pub use error::{Error, Result};

@@ -1,7 +1,7 @@
 //! One runner for child processes (external solvers, the benchmark's `queens-sat solve` children,
 //! jobs): [`run`] starts a command in its own process group, drains its stdout (with a byte cap)
-//! and the tail of its stderr on threads, and polls it against a time limit, a cancel flag and
-//! SIGINT / SIGTERM. Whatever ends the wait, nothing of the child survives [`run`]:
+//! and the tail of its stderr on threads, and polls it against a time limit and a cancel token
+//! (which the command line's SIGINT / SIGTERM handler raises). Whatever ends the wait, nothing of the child survives [`run`]:
 //!
 //! - a child that must stop gets `SIGTERM` first (a `queens-sat` child then stops its own
 //!   solver), and `SIGKILL` on its whole process group after [`Limits::term_grace`];
@@ -66,8 +66,6 @@ pub enum Ended {
     TimedOut,
     /// [`Limits::cancel`] was raised.
     Cancelled,
-    /// SIGINT / SIGTERM reached this process.
-    Interrupted,
     /// The child wrote more than [`Limits::max_stdout`] bytes.
     Overflow,
 }
@@ -155,9 +153,6 @@ pub fn run(cmd: &mut Command, name: &str, limits: &Limits) -> Result<Finished> {
     let ended = loop {
         if overflow.load(Ordering::Acquire) {
             break Ended::Overflow;
-        }
-        if crate::interrupt::interrupted() {
-            break Ended::Interrupted;
         }
         if limits.cancel.as_ref().is_some_and(|c| c.is_cancelled()) {
             break Ended::Cancelled;

@@ -190,7 +190,6 @@ pub fn walk(problem: &Problem, settings: &WalkSettings) -> Option<Board> {
     let out_of_time = |tries: u64| {
         settings.deadline.is_some_and(|d| Instant::now() >= d)
             || settings.cancel.as_ref().is_some_and(|c| c.is_cancelled())
-            || crate::interrupt::interrupted()
             || tries >= settings.max_tries
     };
     while !out_of_time(tries) {

@@ -14,6 +14,7 @@ use queens_sat::board::Cell;
 use queens_sat::count::{Engine, backtrack, count, count_symmetric};
 use queens_sat::encode::amo::AmoKind;
 use queens_sat::instance::Instance;
+use queens_sat::interrupt::Cancel;
 use queens_sat::piece::{AMAZON, Piece, QUEEN};
 use queens_sat::symmetry::{Symmetry, stabiliser};
 
@@ -127,12 +128,28 @@ fn symmetric_counts_match_oeis() {
     for (n, _, _, r90, r180) in QUEENS {
         for amo in [AmoKind::Sequential, AmoKind::Product] {
             assert_eq!(
-                count_symmetric(&Instance::plain(n), QUEEN, amo, Symmetry::R90, 2).unwrap(),
+                count_symmetric(
+                    &Instance::plain(n),
+                    QUEEN,
+                    amo,
+                    Symmetry::R90,
+                    2,
+                    &Cancel::new()
+                )
+                .unwrap(),
                 r90,
                 "n={n}"
             );
             assert_eq!(
-                count_symmetric(&Instance::plain(n), QUEEN, amo, Symmetry::R180, 2).unwrap(),
+                count_symmetric(
+                    &Instance::plain(n),
+                    QUEEN,
+                    amo,
+                    Symmetry::R180,
+                    2,
+                    &Cancel::new()
+                )
+                .unwrap(),
                 r180,
                 "n={n}"
             );
@@ -281,12 +298,19 @@ fn lex_leader_counts_classes() {
     use queens_sat::count::count_lex_leaders;
     for (n, _, unique, _, _) in &QUEENS[..10] {
         for amo in [AmoKind::Sequential, AmoKind::Product] {
-            let c = count_lex_leaders(&Instance::plain(*n), QUEEN, amo, 2).unwrap();
+            let c = count_lex_leaders(&Instance::plain(*n), QUEEN, amo, 2, &Cancel::new()).unwrap();
             assert_eq!(c, *unique, "queens n={n} amo={amo}");
         }
     }
     for (n, _, unique) in &AMAZONS[9..12] {
-        let c = count_lex_leaders(&Instance::plain(*n), AMAZON, AmoKind::Product, 2).unwrap();
+        let c = count_lex_leaders(
+            &Instance::plain(*n),
+            AMAZON,
+            AmoKind::Product,
+            2,
+            &Cancel::new(),
+        )
+        .unwrap();
         assert_eq!(c, *unique, "amazons n={n}");
     }
     // Broken symmetry: the stabiliser shrinks, and the classes follow the oracle.
@@ -295,7 +319,7 @@ fn lex_leader_counts_classes() {
     let sols = instance_solutions(&inst, "queen");
     let classes = oracle_classes(&sols, 6, &oracle_group(&inst));
     assert_eq!(
-        count_lex_leaders(&inst, QUEEN, AmoKind::Product, 2).unwrap(),
+        count_lex_leaders(&inst, QUEEN, AmoKind::Product, 2, &Cancel::new()).unwrap(),
         classes as u64
     );
 }

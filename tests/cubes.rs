@@ -74,12 +74,14 @@ fn splits() -> [Split; 3] {
             easy_cells: 0,
             candidates: 2,
             jobs: 1,
+            ..Split::default()
         },
         Split {
             max_cubes: 10_000,
             easy_cells: 0,
             candidates: 20,
             jobs: 3,
+            ..Split::default()
         },
     ]
 }

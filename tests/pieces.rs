@@ -200,11 +200,18 @@ fn a_piece_without_columns_is_counted_by_backtrack_and_refused_by_the_sat_engine
         AmoKind::Pairwise,
         Symmetry::R180,
         1,
+        &queens_sat::interrupt::Cancel::new(),
     )
     .unwrap_err();
     assert!(e.to_string().contains("rows and columns"), "{e}");
-    let e = count::count_lex_leaders(&Instance::plain(6), NO_COLUMNS, AmoKind::Pairwise, 1)
-        .unwrap_err();
+    let e = count::count_lex_leaders(
+        &Instance::plain(6),
+        NO_COLUMNS,
+        AmoKind::Pairwise,
+        1,
+        &queens_sat::interrupt::Cancel::new(),
+    )
+    .unwrap_err();
     assert!(e.to_string().contains("rows and columns"), "{e}");
     let e = dpll::count_cube(
         &Instance::plain(6),

@@ -524,7 +524,8 @@ mod cubes {
             let attacks = oracle::Attacks::named(piece.name);
             let total = oracle::count(&Plain::from_instance(&inst), &attacks);
             for target in [1, 2, 7, 64, 10_000] {
-                let cubes = sat::cubes(&inst, piece, target).unwrap();
+                let cubes = sat::cubes(&inst, piece, target, &queens_sat::interrupt::Cancel::new())
+                    .unwrap();
                 let what = format!("{} n={} target={target}", piece.name, inst.n);
                 let mut seen = BTreeSet::new();
                 let mut sum = 0;
@@ -560,7 +561,13 @@ mod cubes {
     /// The first cube level branches on row 0 (the border first), one cube per live cell.
     #[test]
     fn the_first_level_branches_on_row_zero() {
-        let cubes = sat::cubes(&Instance::plain(8), QUEEN, 2).unwrap();
+        let cubes = sat::cubes(
+            &Instance::plain(8),
+            QUEEN,
+            2,
+            &queens_sat::interrupt::Cancel::new(),
+        )
+        .unwrap();
         let firsts: Vec<Cell> = cubes.iter().map(|c| c.placed[0]).collect();
         assert_eq!(firsts, (0..8).map(|c| Cell::new(0, c)).collect::<Vec<_>>());
     }
@@ -569,7 +576,13 @@ mod cubes {
     #[test]
     fn dpll_counts_over_the_cubes_sum_to_the_total() {
         for amo in AmoKind::ALL {
-            let cubes = sat::cubes(&Instance::plain(8), QUEEN, 30).unwrap();
+            let cubes = sat::cubes(
+                &Instance::plain(8),
+                QUEEN,
+                30,
+                &queens_sat::interrupt::Cancel::new(),
+            )
+            .unwrap();
             assert!(cubes.len() >= 30, "{}", cubes.len());
             let sum: u64 = cubes
                 .iter()

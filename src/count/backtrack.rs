@@ -346,6 +346,23 @@ pub fn supports(piece: &Piece) -> Result<()> {
 /// assert_eq!(t.fixed[2], 4); // r180
 /// ```
 pub fn count(instance: &Instance, piece: Piece, group: &[Symmetry], jobs: usize) -> Result<Tally> {
+    count_with(
+        instance,
+        piece,
+        group,
+        jobs,
+        &crate::interrupt::Cancel::new(),
+    )
+}
+
+/// [`count`], stopped between tasks (with [`Error::Interrupted`]) once `cancel` is raised.
+pub fn count_with(
+    instance: &Instance,
+    piece: Piece,
+    group: &[Symmetry],
+    jobs: usize,
+    cancel: &crate::interrupt::Cancel,
+) -> Result<Tally> {
     let n = instance.n;
     if n > MAX_N {
         return Err(Error::Usage(format!(
@@ -396,35 +413,9 @@ pub fn count(instance: &Instance, piece: Piece, group: &[Symmetry], jobs: usize)
         cols: vec![0; nn],
     };
     let tasks = split(instance, &piece, &allowed);
-    let jobs = jobs.max(1);
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let parts: Vec<u64> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..jobs)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut acc = 0;
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(task) = tasks.get(i) else {
-                            break;
-                        };
-                        if crate::interrupt::interrupted() {
-                            break;
-                        }
-                        acc += task.weight * mk(task.allowed(&allowed, &piece)).go(0, 0, 0, 0);
-                    }
-                    acc
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("backtrack worker"))
-            .collect()
-    });
-    if crate::interrupt::interrupted() {
-        return Err(Error::Interrupted);
-    }
+    let parts = crate::work::run_all(&tasks, jobs.max(1), cancel, &|_, _| {}, |task| {
+        Ok(task.weight * mk(task.allowed(&allowed, &piece)).go(0, 0, 0, 0))
+    })?;
     let total: u64 = parts.iter().sum();
     let fixed = group
         .iter()

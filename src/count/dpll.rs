@@ -24,6 +24,7 @@
 use crate::encode::{ClauseSink, EncodeOptions, Encoder, Lit};
 use crate::error::{Error, Result};
 use crate::instance::Instance;
+use crate::interrupt::Cancel;
 use crate::piece::{LineKind, Piece};
 use crate::presolve::Problem;
 
@@ -88,6 +89,8 @@ pub struct Dpll {
     pieces: Vec<u32>,
     /// A unit or empty clause was contradictory at the top.
     conflict_at_top: bool,
+    /// The search stops (counting nothing more) once raised.
+    cancel: Cancel,
 }
 
 impl Dpll {
@@ -148,6 +151,7 @@ impl Dpll {
             open,
             pieces,
             conflict_at_top: c.empty,
+            cancel: Cancel::new(),
         };
         for u in c.units {
             match d.lit_value(u) {
@@ -279,7 +283,7 @@ impl Dpll {
     }
 
     fn search(&mut self) -> u64 {
-        if crate::interrupt::interrupted() {
+        if self.cancel.is_cancelled() {
             return 0; // the caller reports the interrupt
         }
         // The line that still needs its piece with the fewest open cells.
@@ -398,15 +402,25 @@ pub fn supports(piece: &Piece) -> Result<()> {
 
 /// Counts the models of one cube (a completion instance), projected on the cell variables.
 pub fn count_cube(instance: &Instance, piece: Piece, options: EncodeOptions) -> Result<u64> {
+    count_cube_with(instance, piece, options, &Cancel::new())
+}
+
+/// [`count_cube`], stopped (with [`Error::Interrupted`]) once `cancel` is raised.
+pub fn count_cube_with(
+    instance: &Instance,
+    piece: Piece,
+    options: EncodeOptions,
+    cancel: &Cancel,
+) -> Result<u64> {
     supports(&piece)?;
     let problem = Problem::presolve(instance, piece)?;
     if problem.unsat.is_some() {
         return Ok(0);
     }
-    let n = Dpll::new(&problem, options)?.count();
-    if crate::interrupt::interrupted() {
-        return Err(Error::Interrupted);
-    }
+    let mut counter = Dpll::new(&problem, options)?;
+    counter.cancel = cancel.clone();
+    let n = counter.count();
+    cancel.check()?;
     Ok(n)
 }
 

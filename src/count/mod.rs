@@ -12,6 +12,7 @@ use crate::encode::amo::AmoKind;
 use crate::encode::lex::SymmetrySet;
 use crate::error::{Error, Result};
 use crate::instance::Instance;
+use crate::interrupt::Cancel;
 use crate::piece::Piece;
 use crate::symmetry::{Symmetry, stabiliser};
 
@@ -85,10 +86,19 @@ pub fn count(
     engine: Engine,
     jobs: usize,
 ) -> Result<Counts> {
-    count_with_progress(instance, piece, amo, engine, jobs, &|_, _| {})
+    count_with_progress(
+        instance,
+        piece,
+        amo,
+        engine,
+        jobs,
+        &|_, _| {},
+        &Cancel::new(),
+    )
 }
 
-/// [`count`] with a progress callback `(done, total)` over the SAT engine's cubes.
+/// [`count`] with a progress callback `(done, total)` over the SAT engine's cubes, stopped
+/// (with [`Error::Interrupted`]) once `cancel` is raised.
 pub fn count_with_progress(
     instance: &Instance,
     piece: Piece,
@@ -96,10 +106,11 @@ pub fn count_with_progress(
     engine: Engine,
     jobs: usize,
     progress: &(dyn Fn(usize, usize) + Sync),
+    cancel: &Cancel,
 ) -> Result<Counts> {
     let group = stabiliser(instance, &piece);
     let fixed: Vec<u64> = match engine {
-        Engine::Backtrack => backtrack::count(instance, piece, &group, jobs)?.fixed,
+        Engine::Backtrack => backtrack::count_with(instance, piece, &group, jobs, cancel)?.fixed,
         Engine::Sat | Engine::Cdcl => group
             .iter()
             .map(|&g| {
@@ -113,7 +124,9 @@ pub fn count_with_progress(
                 } else {
                     sat::Conquer::Dpll
                 };
-                sat::count(instance, piece, options, &group, jobs, conquer, progress)
+                sat::count(
+                    instance, piece, options, &group, jobs, conquer, progress, cancel,
+                )
             })
             .collect::<Result<_>>()?,
     };
@@ -139,6 +152,7 @@ pub fn count_symmetric(
     amo: AmoKind,
     g: Symmetry,
     jobs: usize,
+    cancel: &Cancel,
 ) -> Result<u64> {
     sat::count(
         instance,
@@ -152,6 +166,7 @@ pub fn count_symmetric(
         jobs,
         sat::Conquer::Dpll,
         &|_, _| {},
+        cancel,
     )
 }
 
@@ -169,6 +184,7 @@ pub fn count_lex_leaders(
     piece: Piece,
     amo: AmoKind,
     jobs: usize,
+    cancel: &Cancel,
 ) -> Result<u64> {
     let options = EncodeOptions {
         amo,
@@ -184,5 +200,6 @@ pub fn count_lex_leaders(
         jobs,
         sat::Conquer::Dpll,
         &|_, _| {},
+        cancel,
     )
 }

@@ -7,8 +7,6 @@
 //! varisat with blocking clauses), projected on the cell variables, so auxiliary variables never
 //! inflate the count. Cubes run on `jobs` threads.
 
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-
 use varisat::ExtendFormula;
 
 use crate::cube::{self, Cube};
@@ -86,7 +84,8 @@ pub fn count_cube(instance: &Instance, piece: Piece, options: EncodeOptions) -> 
 /// Counts the solutions of `instance` (restricted to `options.symmetric`-invariant boards when
 /// set) on `jobs` threads, each cube counted by `conquer`. `group` lists symmetries of the instance used to count symmetric
 /// cubes once (pass `&[]` to count every cube). `progress(done, total)` is called after each
-/// cube.
+/// cube; a raised `cancel` stops the count with [`crate::Error::Interrupted`].
+#[allow(clippy::too_many_arguments)] // the engine's knobs, forwarded from count::count_with_progress
 pub fn count(
     instance: &Instance,
     piece: Piece,
@@ -95,48 +94,30 @@ pub fn count(
     jobs: usize,
     conquer: Conquer,
     progress: &(dyn Fn(usize, usize) + Sync),
+    cancel: &crate::interrupt::Cancel,
 ) -> Result<u64> {
     let jobs = jobs.max(1);
     let cubes = cube::classes(
         instance,
-        cubes(instance, piece, cubes_per_job(options, conquer) * jobs)?,
+        cubes(
+            instance,
+            piece,
+            cubes_per_job(options, conquer) * jobs,
+            cancel,
+        )?,
         group,
         options.symmetric,
     );
-    let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
-    let total = AtomicU64::new(0);
-    let results: Vec<Result<()>> = std::thread::scope(|s| {
-        let workers: Vec<_> = (0..jobs)
-            .map(|_| {
-                s.spawn(|| -> Result<()> {
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(cube) = cubes.get(i) else {
-                            return Ok(());
-                        };
-                        if crate::interrupt::interrupted() {
-                            return Err(crate::error::Error::Interrupted);
-                        }
-                        let Cube {
-                            instance: cube,
-                            weight,
-                        } = cube;
-                        let n = match conquer {
-                            Conquer::Dpll => super::dpll::count_cube(cube, piece, options)?,
-                            Conquer::Cdcl => count_cube(cube, piece, options)?,
-                        };
-                        total.fetch_add(weight * n, Ordering::Relaxed);
-                        progress(done.fetch_add(1, Ordering::Relaxed) + 1, cubes.len());
-                    }
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .map(|w| w.join().expect("count worker"))
-            .collect()
-    });
-    results.into_iter().collect::<Result<Vec<()>>>()?;
-    Ok(total.into_inner())
+    let counts = crate::work::run_all(&cubes, jobs, cancel, progress, |cube| {
+        let Cube {
+            instance: cube,
+            weight,
+        } = cube;
+        let n = match conquer {
+            Conquer::Dpll => super::dpll::count_cube_with(cube, piece, options, cancel)?,
+            Conquer::Cdcl => count_cube(cube, piece, options)?,
+        };
+        Ok(weight * n)
+    })?;
+    Ok(counts.iter().sum())
 }

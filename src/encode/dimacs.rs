@@ -54,9 +54,6 @@ impl<W: Write> DimacsWriter<W> {
     }
 
     fn flush_buf(&mut self) {
-        if self.error.is_none() && crate::interrupt::interrupted() {
-            self.error = Some(io::Error::new(io::ErrorKind::Interrupted, "interrupted"));
-        }
         if self.error.is_none()
             && let Err(e) = self.out.write_all(&self.buf)
         {

@@ -8,6 +8,7 @@ use crate::atomic::write_atomic;
 use crate::encode::dimacs::{DimacsWriter, write_header};
 use crate::encode::{EncodeOptions, Encoder, Stats};
 use crate::error::{Error, Result};
+use crate::interrupt::{Cancel, CancelWrite};
 use crate::presolve::Problem;
 
 /// Where a DIMACS file goes.
@@ -42,7 +43,7 @@ pub fn write_cnf<W: Write>(
     write_header(&mut writer, &encoder, instance_name, &stats);
     let emitted = encoder.encode(&mut writer);
     let (w, _, bytes) = writer.finish().map_err(|e| {
-        if e.kind() == std::io::ErrorKind::Interrupted {
+        if crate::interrupt::is_cancelled_io(&e) {
             Error::Interrupted
         } else {
             Error::io("<cnf output>", e)
@@ -57,20 +58,22 @@ pub fn write_cnf<W: Write>(
 }
 
 /// Writes the CNF to `out`; a file target is replaced atomically, and nothing is left at the
-/// target path when anything fails.
+/// target path when anything fails, including a raised `cancel` ([`Error::Interrupted`]).
 pub fn export_cnf(
     out: &Output,
     problem: &Problem,
     options: impl Into<EncodeOptions>,
     instance_name: Option<&str>,
+    cancel: &Cancel,
 ) -> Result<WriteReport> {
     let options = options.into();
     match out {
         Output::Stdout => {
-            let stdout = std::io::stdout().lock();
+            let stdout = CancelWrite::new(std::io::stdout().lock(), cancel.clone());
             Ok(write_cnf(stdout, problem, options, instance_name)?.1)
         }
         Output::File(path) => write_atomic(path, |f| {
+            let f = CancelWrite::new(f, cancel.clone());
             let (_, report) =
                 write_cnf(f, problem, options, instance_name).map_err(|e| match e {
                     // Name the real target instead of the writer's placeholder.

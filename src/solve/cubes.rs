@@ -268,8 +268,7 @@ pub fn solve(
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             }
             let late = deadline.is_some_and(|d| Instant::now() >= d);
-            let cancelled = settings.cancel.as_ref().is_some_and(|c| c.is_cancelled())
-                || crate::interrupt::interrupted();
+            let cancelled = settings.cancel.as_ref().is_some_and(|c| c.is_cancelled());
             if (late || cancelled) && !stopped {
                 stopped = true;
                 stop_all();
@@ -289,7 +288,7 @@ pub fn solve(
             Outcome::Stopped(w) => why = why.or(Some(w)),
         }
     }
-    if crate::interrupt::interrupted() {
+    if settings.cancel.as_ref().is_some_and(|c| c.is_cancelled()) {
         return Err(Error::Interrupted);
     }
     match why {

@@ -196,7 +196,6 @@ impl ExternalSolver {
         let status = done.status;
         match done.ended {
             Ended::Overflow => return Err(overflow_error(&name, self.max_output_bytes)),
-            Ended::Interrupted => return Err(Error::Interrupted),
             Ended::Cancelled => return Ok(Answer::Unknown("cancelled".into())),
             Ended::TimedOut => {
                 let secs = self.timeout.unwrap_or_default().as_secs_f64();

@@ -136,8 +136,8 @@ pub fn solve(
             });
         }
         if matches!(backend, Backend::Walk) {
-            if crate::interrupt::interrupted() {
-                return Err(Error::Interrupted);
+            if let Some(c) = &settings.cancel {
+                c.check()?;
             }
             return Ok(SolveReport {
                 status: Answer::Unknown("local search gave up".into()),
@@ -217,7 +217,10 @@ pub fn solve(
             Answer::Sat(board)
         }
         Answer::Unsat => Answer::Unsat,
-        Answer::Unknown(_) if crate::interrupt::interrupted() => return Err(Error::Interrupted),
+        // Stopped by the caller's token (a signal, or a race this entrant lost).
+        Answer::Unknown(_) if settings.cancel.as_ref().is_some_and(|c| c.is_cancelled()) => {
+            return Err(Error::Interrupted);
+        }
         Answer::Unknown(why) => Answer::Unknown(why),
     };
     Ok(SolveReport {
@@ -269,7 +272,8 @@ pub fn race(
     entrants: &[Entrant],
     settings: SolveSettings,
 ) -> Result<(usize, SolveReport)> {
-    let cancel = crate::interrupt::Cancel::new();
+    // The winner raises the race's token, a child of the caller's: it stops the losers only.
+    let cancel = settings.cancel.clone().unwrap_or_default().child();
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::scope(|s| {
         for (i, e) in entrants.iter().enumerate() {

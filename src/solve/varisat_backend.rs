@@ -194,9 +194,6 @@ pub fn solve(
         match rx.recv_timeout(wait) {
             Ok(result) => return result,
             Err(mpsc::RecvTimeoutError::Timeout) => {
-                if crate::interrupt::interrupted() {
-                    return unknown("interrupted".into());
-                }
                 if cancel.is_some_and(|c| c.is_cancelled()) {
                     return unknown("cancelled".into());
                 }

@@ -14,8 +14,8 @@ pub mod recipe;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::atomic::{write_atomic, write_text_atomic};
@@ -23,6 +23,7 @@ use crate::encode::amo::AmoKind;
 use crate::encode::file::write_cnf;
 use crate::error::{Error, Result};
 use crate::instance::Instance;
+use crate::interrupt::{Cancel, CancelWrite};
 use crate::piece::Piece;
 use crate::presolve::Problem;
 use crate::progress::Progress;
@@ -45,6 +46,8 @@ pub struct Options {
     pub force: bool,
     /// Show progress bars on stderr.
     pub progress: bool,
+    /// Stop (keeping what finished, for a resume) once raised.
+    pub cancel: Cancel,
 }
 
 /// What a run did.
@@ -143,8 +146,12 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
     let t0 = Instant::now();
     let bar = Progress::stderr("write");
     let written = AtomicUsize::new(0);
-    let (results, error) =
-        parallel_partial(&jobs, jobs_n, options.progress.then_some(&bar), |job| {
+    let (results, error) = crate::work::run(
+        &jobs,
+        jobs_n,
+        &options.cancel,
+        &show(&bar, options.progress),
+        |job| {
             let path = out_dir.join(&job.row.file);
             if let Some(prev) = old.get(&job.row.file)
                 && prev.same_instance(&job.row)
@@ -156,8 +163,12 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
             let problem = Problem::presolve(&instances[job.instance], job.piece)?;
             let label = format!("suite:{}/{}", recipe.name, job.row.file);
             let (report, sha) = write_atomic(&path, |f| {
-                let (w, report) =
-                    write_cnf(HashingWriter::new(f), &problem, job.amo, Some(&label))?;
+                let (w, report) = write_cnf(
+                    HashingWriter::new(CancelWrite::new(f, options.cancel.clone())),
+                    &problem,
+                    job.amo,
+                    Some(&label),
+                )?;
                 Ok((report, w.finish().1))
             })?;
             written.fetch_add(1, Ordering::Relaxed);
@@ -168,7 +179,8 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
             row.sha256 = sha;
             row.clear_status();
             Ok((row, true))
-        });
+        },
+    );
     bar.finish();
     if let Some(e) = error {
         // Record what was finished (and what the old manifest still vouches for), so that a
@@ -214,22 +226,36 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
             .collect();
         let t1 = Instant::now();
         let bar = Progress::stderr("solve");
-        let (solved, error) =
-            parallel_partial(&todo, jobs_n, options.progress.then_some(&bar), |&i| {
+        let (solved, error) = crate::work::run(
+            &todo,
+            jobs_n,
+            &options.cancel,
+            &show(&bar, options.progress),
+            |&i| {
                 let job = &jobs[i];
                 let problem = Problem::presolve(&instances[job.instance], job.piece)?;
-                let report =
-                    solve::solve(&problem, job.amo, backend, *timeout).map_err(|e| match e {
-                        Error::Solver(m) => Error::Solver(format!("{}: {m}", job.row.file)),
-                        other => other,
-                    })?;
+                let report = solve::solve(
+                    &problem,
+                    job.amo,
+                    backend,
+                    solve::SolveSettings {
+                        timeout: *timeout,
+                        cancel: Some(options.cancel.clone()),
+                        ..solve::SolveSettings::default()
+                    },
+                )
+                .map_err(|e| match e {
+                    Error::Solver(m) => Error::Solver(format!("{}: {m}", job.row.file)),
+                    other => other,
+                })?;
                 let status = match report.status {
                     Status::Sat(_) => "SAT",
                     Status::Unsat => "UNSAT",
                     Status::Unknown(_) => "UNKNOWN",
                 };
                 Ok((status, report.solve_seconds))
-            });
+            },
+        );
         bar.finish();
         summary.solved = solved.iter().flatten().count();
         summary.solve_seconds = t1.elapsed().as_secs_f64();
@@ -340,60 +366,13 @@ fn expand(file: &str, recipe: &Recipe) -> Result<(Vec<Instance>, Vec<Job>)> {
     Ok((instances, jobs))
 }
 
-/// Runs `f` over `items` on `jobs` threads (results in item order; `None` for items not run). Stops
-/// at the first error and returns it with what finished before it, so an interrupted suite can
-/// record its progress and resume.
-fn parallel_partial<T: Sync, R: Send>(
-    items: &[T],
-    jobs: usize,
-    bar: Option<&Progress>,
-    f: impl Fn(&T) -> Result<R> + Sync,
-) -> (Vec<Option<R>>, Option<Error>) {
-    let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
-    let failed = AtomicBool::new(false);
-    let results: Mutex<Vec<Option<R>>> = Mutex::new((0..items.len()).map(|_| None).collect());
-    let first_error: Mutex<Option<(usize, Error)>> = Mutex::new(None);
-    std::thread::scope(|scope| {
-        for _ in 0..jobs.min(items.len()).max(1) {
-            scope.spawn(|| {
-                loop {
-                    if failed.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= items.len() {
-                        return;
-                    }
-                    match f(&items[i]) {
-                        Ok(r) => {
-                            results.lock().unwrap_or_else(|p| p.into_inner())[i] = Some(r);
-                            let d = done.fetch_add(1, Ordering::Relaxed) + 1;
-                            if let Some(bar) = bar {
-                                bar.update(d, items.len());
-                            }
-                        }
-                        Err(e) => {
-                            failed.store(true, Ordering::Relaxed);
-                            let mut slot = first_error.lock().unwrap_or_else(|p| p.into_inner());
-                            if slot.as_ref().is_none_or(|(j, _)| i < *j) {
-                                *slot = Some((i, e));
-                            }
-                            return;
-                        }
-                    }
-                }
-            });
+/// The progress callback of [`crate::work::run`]: updates `bar` when `on` (`Options::progress`).
+fn show(bar: &Progress, on: bool) -> impl Fn(usize, usize) + Sync + '_ {
+    move |done, total| {
+        if on {
+            bar.update(done, total)
         }
-    });
-    let error = first_error
-        .into_inner()
-        .unwrap_or_else(|p| p.into_inner())
-        .map(|(_, e)| e);
-    (
-        results.into_inner().unwrap_or_else(|p| p.into_inner()),
-        error,
-    )
+    }
 }
 
 /// The series of the phase-transition picture: one per family, split by piece and AMO when
@@ -459,30 +438,5 @@ fn describe_x(name: &str) -> &str {
         "diags" => "excluded diagonals",
         "min-free" => "min-free",
         other => other,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn parallel_keeps_order_and_partial_results() {
-        let items: Vec<u32> = (0..100).collect();
-        let (out, e) = parallel_partial(&items, 3, None, |&i| Ok(i * 2));
-        assert!(e.is_none());
-        assert_eq!(out, (0..100).map(|i| Some(i * 2)).collect::<Vec<_>>());
-        let (out, e) = parallel_partial(&items, 1, None, |&i| {
-            if i >= 10 {
-                Err(Error::Usage(format!("bad {i}")))
-            } else {
-                Ok(i)
-            }
-        });
-        assert_eq!(e.unwrap().to_string(), "bad 10");
-        assert_eq!(out.iter().flatten().count(), 10);
-        assert!(out[..10].iter().all(Option::is_some));
-        let (out, e) = parallel_partial(&Vec::<u32>::new(), 2, None, |&i| Ok(i));
-        assert!(out.is_empty() && e.is_none());
     }
 }

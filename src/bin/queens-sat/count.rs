@@ -49,8 +49,9 @@ pub fn run(a: CountArgs) -> Result<ExitCode> {
     let options = a.enc.options(&stabiliser(&instance, &piece))?;
     let jobs = jobs_or_all_cores(a.jobs);
     if !options.lex_leader.is_empty() {
-        let (classes, seconds) =
-            count::timed(|| count::count_lex_leaders(&instance, piece, options.amo, jobs));
+        let (classes, seconds) = count::timed(|| {
+            count::count_lex_leaders(&instance, piece, options.amo, jobs, crate::cancel())
+        });
         let classes = classes?;
         match a.format {
             OutputFormat::Json => print_json(&CountRecord {
@@ -71,8 +72,9 @@ pub fn run(a: CountArgs) -> Result<ExitCode> {
     let bar = queens_sat::progress::Progress::stderr("count");
     let progress = |done: usize, total: usize| bar.update(done, total);
     if let Some(g) = options.symmetric {
-        let (total, seconds) =
-            count::timed(|| count::count_symmetric(&instance, piece, options.amo, g, jobs));
+        let (total, seconds) = count::timed(|| {
+            count::count_symmetric(&instance, piece, options.amo, g, jobs, crate::cancel())
+        });
         let total = total?;
         bar.finish();
         match a.format {
@@ -105,7 +107,15 @@ pub fn run(a: CountArgs) -> Result<ExitCode> {
     let mut results = Vec::new();
     for &e in &engines {
         let (c, seconds) = count::timed(|| {
-            count::count_with_progress(&instance, piece, options.amo, e, jobs, &progress)
+            count::count_with_progress(
+                &instance,
+                piece,
+                options.amo,
+                e,
+                jobs,
+                &progress,
+                crate::cancel(),
+            )
         });
         results.push((e, c?, seconds));
     }

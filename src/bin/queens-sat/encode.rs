@@ -81,7 +81,13 @@ pub fn run(a: EncodeArgs) -> Result<ExitCode> {
             Output::File(dir.join(file + ".cnf"))
         }
     };
-    let report = export_cnf(&out, &problem, options, a.inst.name().as_deref())?;
+    let report = export_cnf(
+        &out,
+        &problem,
+        options,
+        a.inst.name().as_deref(),
+        crate::cancel(),
+    )?;
     if let Output::File(path) = &out {
         eprintln!(
             "wrote {} ({} vars, {} clauses, {} bytes)",

@@ -87,7 +87,17 @@ fn install_signal_handlers() {
         // that would leave the temp file behind.
         libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
     }
-    let _ = queens_sat::interrupt::install();
+    let token = queens_sat::interrupt::install().unwrap_or_default();
+    let _ = CANCEL.set(token);
+}
+
+/// The process's cancel token, raised by SIGINT / SIGTERM: the commands hand it to every long
+/// library operation. (The library itself keeps no global flag.)
+static CANCEL: std::sync::OnceLock<queens_sat::interrupt::Cancel> = std::sync::OnceLock::new();
+
+/// The token that SIGINT / SIGTERM raise.
+pub fn cancel() -> &'static queens_sat::interrupt::Cancel {
+    CANCEL.get_or_init(queens_sat::interrupt::Cancel::new)
 }
 
 fn main() -> ExitCode {

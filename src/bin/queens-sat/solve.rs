@@ -78,7 +78,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
     let settings = SolveSettings {
         timeout,
         certify: a.certify,
-        cancel: None,
+        cancel: Some(crate::cancel().clone()),
         walk: walk.map(|w| timeout.map_or(w, |t| w.min(t / 10))),
     };
     let (r, entrant) = match entrants.as_slice() {
@@ -140,10 +140,11 @@ fn run_cubes(
         split: Split {
             max_cubes: a.max_cubes.max(1),
             jobs,
+            cancel: crate::cancel().clone(),
             ..Split::default()
         },
         timeout,
-        cancel: None,
+        cancel: Some(crate::cancel().clone()),
     };
     let r = cubes::solve(
         instance,

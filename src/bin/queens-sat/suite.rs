@@ -52,6 +52,7 @@ pub fn run(a: SuiteArgs) -> Result<ExitCode> {
         plot: a.plot.clone(),
         force: a.force,
         progress: true,
+        cancel: crate::cancel().clone(),
     };
     let s = queens_sat::suite::run(&a.recipe, &options)?;
     eprintln!(

@@ -62,7 +62,13 @@ fn write_table(quick: bool) -> Result<()> {
             for _ in 0..3 {
                 let t = Instant::now();
                 let problem = Problem::presolve(&Instance::plain(n), QUEEN)?;
-                let r = cnf_file::export_cnf(&Output::File(path.clone()), &problem, amo, None)?;
+                let r = cnf_file::export_cnf(
+                    &Output::File(path.clone()),
+                    &problem,
+                    amo,
+                    None,
+                    crate::cancel(),
+                )?;
                 best = best.min(t.elapsed().as_secs_f64());
                 report = Some(r);
             }
@@ -139,16 +145,16 @@ fn solve_child_json(exe: &Path, args: &[&OsStr], timeout: u32) -> Result<ChildRe
             timeout: Some(Duration::from_secs(u64::from(timeout)) + GRACE),
             term_grace: TERM_GRACE,
             max_stdout: 64 << 20,
-            cancel: None,
+            cancel: Some(crate::cancel().clone()),
         },
     )?;
     let report = match done.ended {
-        Ended::Interrupted => return Err(Error::Interrupted),
+        Ended::Cancelled => return Err(Error::Interrupted),
         Ended::TimedOut => Err(format!(
             "still running {} s after its --timeout; stopped",
             GRACE.as_secs()
         )),
-        Ended::Overflow | Ended::Cancelled => Err("stopped: too much output".to_string()),
+        Ended::Overflow => Err("stopped: too much output".to_string()),
         Ended::Exited => done
             .stdout
             .and_then(|out| serde_json::from_slice(&out).map_err(|e| e.to_string()))
