@@ -10,8 +10,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsStr;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use queens_sat::atomic::write_text_atomic;
 use queens_sat::encode::amo::AmoKind;
@@ -316,38 +314,16 @@ pub fn run(exe: &Path, opts: &HardOptions) -> Result<()> {
     let tasks: Vec<(usize, usize)> = (0..set.len())
         .flat_map(|i| (0..configs.len()).map(move |c| (i, c)))
         .collect();
-    let results: Mutex<BTreeMap<(usize, usize), RunResult>> = Mutex::new(BTreeMap::new());
-    let next = AtomicUsize::new(0);
     let progress = queens_sat::progress::Progress::stderr("bench hard");
-    let first_error: Mutex<Option<Error>> = Mutex::new(None);
-    std::thread::scope(|scope| {
-        for _ in 0..opts.jobs.max(1) {
-            scope.spawn(|| {
-                loop {
-                    let k = next.fetch_add(1, Ordering::SeqCst);
-                    if k >= tasks.len() || first_error.lock().expect("lock").is_some() {
-                        break;
-                    }
-                    let (i, c) = tasks[k];
-                    match run_child(exe, &files[i], &configs[c], opts.timeout) {
-                        Ok(r) => {
-                            let mut all = results.lock().expect("lock");
-                            all.insert((i, c), r);
-                            progress.update(all.len(), tasks.len());
-                        }
-                        Err(e) => {
-                            first_error.lock().expect("lock").get_or_insert(e);
-                        }
-                    }
-                }
-            });
-        }
-    });
+    let runs = queens_sat::work::run_all(
+        &tasks,
+        opts.jobs.max(1),
+        crate::cancel(),
+        &|done, total| progress.update(done, total),
+        |&(i, c)| run_child(exe, &files[i], &configs[c], opts.timeout),
+    );
     progress.finish();
-    if let Some(e) = first_error.into_inner().expect("lock") {
-        return Err(e);
-    }
-    let results = results.into_inner().expect("lock");
+    let results: BTreeMap<(usize, usize), RunResult> = tasks.iter().copied().zip(runs?).collect();
     if let Some(path) = &opts.csv {
         write_csv(path, &set, &configs, &results)?;
     }
