@@ -31,9 +31,50 @@ fn to_dratify(l: i64) -> dratify::Lit {
     2 * v + u32::from(l < 0)
 }
 
-/// Parses a text DRAT proof (`[d] lit ... 0` per line; `c` lines ignored), returning the steps
-/// in dratify's literal encoding. Literals beyond `num_vars` are allowed (RAT extension
-/// variables) and widen the variable count.
+/// Parses one line of a text DRAT proof (`[d] lit ... 0`; `c` lines and blank lines give
+/// `None`), line `line_no` of `source`, into dratify's literal encoding. Literals beyond
+/// `num_vars` are allowed (RAT extension variables) and widen the variable count.
+pub fn parse_drat_line(
+    source: &str,
+    line_no: usize,
+    line: &str,
+    num_vars: &mut u32,
+) -> Result<Option<(bool, Vec<dratify::Lit>)>> {
+    let line = line.trim();
+    if line.is_empty() || line.starts_with('c') {
+        return Ok(None);
+    }
+    let (del, body) = match line.strip_prefix('d') {
+        Some(rest) => (true, rest),
+        None => (false, line),
+    };
+    let mut lits = Vec::new();
+    for tok in body.split_whitespace() {
+        let l: i64 = tok
+            .parse()
+            .map_err(|_| Error::parse(source, line_no, format!("bad DRAT literal '{tok}'")))?;
+        if l == 0 {
+            return Ok(Some((del, lits)));
+        }
+        if l.unsigned_abs() > i32::MAX as u64 {
+            return Err(Error::parse(
+                source,
+                line_no,
+                format!("DRAT literal {l} out of range"),
+            ));
+        }
+        *num_vars = (*num_vars).max(l.unsigned_abs() as u32);
+        lits.push(to_dratify(l));
+    }
+    Err(Error::parse(
+        source,
+        line_no,
+        "DRAT step not terminated by 0",
+    ))
+}
+
+/// Parses a whole text DRAT proof held in memory (see [`parse_drat_line`]); [`check_drat`]
+/// streams files instead.
 pub fn parse_drat(
     source: &str,
     text: &str,
@@ -41,72 +82,75 @@ pub fn parse_drat(
 ) -> Result<Vec<(bool, Vec<dratify::Lit>)>> {
     let mut steps = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('c') {
-            continue;
+        if let Some(step) = parse_drat_line(source, i + 1, line, num_vars)? {
+            steps.push(step);
         }
-        let (del, body) = match line.strip_prefix('d') {
-            Some(rest) => (true, rest),
-            None => (false, line),
-        };
-        let mut lits = Vec::new();
-        let mut closed = false;
-        for tok in body.split_whitespace() {
-            let l: i64 = tok
-                .parse()
-                .map_err(|_| Error::parse(source, i + 1, format!("bad DRAT literal '{tok}'")))?;
-            if l == 0 {
-                closed = true;
-                break;
-            }
-            if l.unsigned_abs() > i32::MAX as u64 {
-                return Err(Error::parse(
-                    source,
-                    i + 1,
-                    format!("DRAT literal {l} out of range"),
-                ));
-            }
-            *num_vars = (*num_vars).max(l.unsigned_abs() as u32);
-            lits.push(to_dratify(l));
-        }
-        if !closed {
-            return Err(Error::parse(source, i + 1, "DRAT step not terminated by 0"));
-        }
-        steps.push((del, lits));
     }
     Ok(steps)
 }
 
+/// Proof steps handed to the checker at a time: the proof is streamed from its file in chunks
+/// of this many steps, so memory holds the checker's clause database and one chunk, never the
+/// whole proof text.
+const CHUNK: usize = 1 << 16;
+
 /// Checks that the DRAT proof in `proof_path` refutes the CNF that `options` encodes for
-/// `problem`. A proof that does not check is an error, never an UNSAT.
+/// `problem`. A proof that does not check is an error, never an UNSAT. The proof is streamed.
 pub fn check_drat(
     problem: &Problem,
     options: EncodeOptions,
     proof_path: &Path,
 ) -> Result<Certificate> {
+    use std::io::BufRead;
     let name = proof_path.display().to_string();
-    let text = std::fs::read_to_string(proof_path).map_err(|e| Error::io(&name, e))?;
+    let file = std::fs::File::open(proof_path).map_err(|e| Error::io(&name, e))?;
     let mut clauses = VecSink::default();
     let stats = Encoder::with_options(problem, options).encode(&mut clauses);
     let mut num_vars = stats.vars as u32;
-    let steps = parse_drat(&name, &text, &mut num_vars)?;
     let formula: Vec<Vec<dratify::Lit>> = clauses
         .clauses
         .iter()
         .map(|c| c.iter().map(|l| to_dratify(l.to_dimacs() as i64)).collect())
         .collect();
+    drop(clauses);
     let mut checker = dratify::Checker::new(num_vars, &formula, true, true);
-    let result = checker.check(&steps);
-    if result.ok {
-        Ok(Certificate {
-            checker: "DRAT proof checked by dratify".into(),
-            steps: result.steps,
-        })
-    } else {
-        Err(Error::Solver(format!(
-            "the UNSAT proof does not check: {} (step {})",
-            result.reason, result.failed_step
-        )))
+    drop(formula);
+    let mut lines = std::io::BufReader::new(file).lines().enumerate();
+    let mut chunk = Vec::with_capacity(CHUNK);
+    loop {
+        chunk.clear();
+        let mut eof = true;
+        for (i, line) in lines.by_ref() {
+            let line = line.map_err(|e| Error::io(&name, e))?;
+            if let Some(step) = parse_drat_line(&name, i + 1, &line, &mut num_vars)? {
+                chunk.push(step);
+                if chunk.len() == CHUNK {
+                    eof = false;
+                    break;
+                }
+            }
+        }
+        // `check` resumes where the last chunk stopped; it reports ok once the empty clause is
+        // derived, a failed step with its index, and otherwise "not yet refuted".
+        let result = checker.check(&chunk);
+        if result.ok {
+            // The rest of the file is not needed for the refutation, but a malformed line there
+            // is still an error, as when the whole file was read.
+            for (i, line) in lines {
+                let line = line.map_err(|e| Error::io(&name, e))?;
+                parse_drat_line(&name, i + 1, &line, &mut num_vars)?;
+            }
+            return Ok(Certificate {
+                checker: "DRAT proof checked by dratify".into(),
+                steps: result.steps,
+            });
+        }
+        if result.failed_step >= 0 || eof {
+            return Err(Error::Solver(format!(
+                "the UNSAT proof does not check: {} (step {})",
+                result.reason, result.failed_step
+            )));
+        }
     }
 }
 

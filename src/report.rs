@@ -56,6 +56,18 @@ pub struct SolveRecord {
 }
 
 impl SolveRecord {
+    /// The verdict the record states, as the project's answer type; an unknown status label is
+    /// an error message.
+    pub fn answer(&self) -> std::result::Result<crate::solve::Answer<()>, String> {
+        use crate::solve::Answer;
+        match self.status.as_str() {
+            "SAT" => Ok(Answer::Sat(())),
+            "UNSAT" => Ok(Answer::Unsat),
+            "UNKNOWN" => Ok(Answer::Unknown(self.reason.clone().unwrap_or_default())),
+            other => Err(format!("status {other:?}")),
+        }
+    }
+
     /// The record of `status` for `instance`; the board rows show blocked cells as `x`.
     pub fn new(
         status: &Status,

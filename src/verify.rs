@@ -103,3 +103,33 @@ pub fn verify_symmetric(board: &Board, g: Symmetry) -> Result<(), String> {
         None => Ok(()),
     }
 }
+
+/// Checks that `board` is the lex-leader of its class under `elements`: for every element `g`,
+/// the board is at least as large as its image in row-major order, where a piece counts as 1
+/// (the first cell where the board and its image differ holds the board's piece). This is the
+/// order that `--break-symmetry lex` encodes.
+///
+/// ```
+/// use queens_sat::{board::{Board, Cell}, symmetry::Symmetry, verify::verify_lex_leader};
+/// let b = Board::new(4, vec![Cell::new(0, 1), Cell::new(1, 3), Cell::new(2, 0), Cell::new(3, 2)]);
+/// let mirror = Board::new(4, vec![Cell::new(0, 2), Cell::new(1, 0), Cell::new(2, 3), Cell::new(3, 1)]);
+/// assert!(verify_lex_leader(&b, &[Symmetry::FlipV]).is_ok());
+/// assert!(verify_lex_leader(&mirror, &[Symmetry::FlipV]).is_err());
+/// ```
+pub fn verify_lex_leader(board: &Board, elements: &[Symmetry]) -> Result<(), String> {
+    let mut own = board.pieces.clone();
+    own.sort_unstable();
+    for &g in elements {
+        let mut image: Vec<Cell> = own.iter().map(|&c| g.apply(c, board.n)).collect();
+        image.sort_unstable();
+        if let Some((a, b)) = own.iter().zip(&image).find(|(a, b)| a != b)
+            && b < a
+        {
+            return Err(format!(
+                "the board is not the lex-leader of its class: its {g} image has a piece on {b}, \
+                 before the board's first differing piece on {a}"
+            ));
+        }
+    }
+    Ok(())
+}

@@ -463,7 +463,18 @@ fn solve_json_fields_agree() {
     assert_eq!(v["n"], 8);
     assert_eq!(v["piece"], "queen");
     assert_eq!(v["amo"].as_str(), Some(default_amo(dir.path()).as_str()));
-    assert_eq!(v["solver"], "varisat");
+    // The default strategy (`--solver auto`): its local-search pre-pass finds plain boards.
+    assert_eq!(v["solver"], "walk");
+    let r = run_expect(
+        dir.path(),
+        &[
+            "solve", "-n", "8", "--solver", "varisat", "--format", "json",
+        ],
+        10,
+    );
+    let w: Value = serde_json::from_str(r.stdout.trim()).expect("stdout is JSON");
+    assert_eq!(w["solver"], "varisat");
+    assert!(w["vars"].as_u64().unwrap() >= 64, "{w}");
 
     let queens: Vec<Cell> = v["queens"]
         .as_array()
@@ -1723,13 +1734,118 @@ fn symmetric_and_lex_leader_flags() {
     );
 }
 
+/// A model file for `cnf` that puts pieces on `cols[r]` of each row r (row-major cell
+/// variables, as on a plain board) and sets every other variable false.
+fn model_for(cnf: &str, n: u32, cols: &[u32]) -> String {
+    let vars: u64 = cnf
+        .lines()
+        .find_map(|l| l.strip_prefix("p cnf "))
+        .and_then(|l| l.split_whitespace().next())
+        .unwrap()
+        .parse()
+        .unwrap();
+    let on: BTreeSet<u64> = cols
+        .iter()
+        .enumerate()
+        .map(|(r, &c)| r as u64 * n as u64 + c as u64 + 1)
+        .collect();
+    let lits: Vec<String> = (1..=vars)
+        .map(|v| {
+            if on.contains(&v) {
+                format!("{v}")
+            } else {
+                format!("-{v}")
+            }
+        })
+        .collect();
+    format!("s SATISFIABLE\nv {} 0\n", lits.join(" "))
+}
+
+/// Defect 3 (issue 11): `--symmetric` and `--break-symmetry lex` are recorded in the header,
+/// and `decode` rejects a board that breaks them, so an exported model can be re-checked.
+#[test]
+fn decode_checks_the_recorded_symmetry_and_lex_leader() {
+    let dir = tempdir();
+    let d = dir.path();
+    // r180: the header records it; a valid but asymmetric board is rejected.
+    run_expect(
+        d,
+        &["encode", "-n", "8", "--symmetric", "r180", "-o", "s.cnf"],
+        0,
+    );
+    let cnf = fs::read_to_string(d.join("s.cnf")).unwrap();
+    assert!(cnf.contains("c symmetric r180\n"), "{cnf}");
+    // 8-queens solution 0 4 7 5 2 6 1 3: not r180-symmetric (r180 maps it to 4 6 1 5 2 0 3 7).
+    fs::write(
+        d.join("asym.out"),
+        model_for(&cnf, 8, &[0, 4, 7, 5, 2, 6, 1, 3]),
+    )
+    .unwrap();
+    assert_one_line_error(
+        d,
+        &["decode", "--cnf", "s.cnf", "--model", "asym.out"],
+        &["asym.out", "not r180-symmetric"],
+    );
+    // 2 4 1 7 0 6 3 5 is r180-symmetric: accepted.
+    fs::write(
+        d.join("sym.out"),
+        model_for(&cnf, 8, &[2, 4, 1, 7, 0, 6, 3, 5]),
+    )
+    .unwrap();
+    run_expect(d, &["decode", "--cnf", "s.cnf", "--model", "sym.out"], 10);
+
+    // Lex-leader: 6-queens has one class of 4 boards; 1 3 5 0 2 4 is its leader (its row-0
+    // piece is leftmost), 4 2 0 5 3 1 (its mirror image) is not.
+    run_expect(
+        d,
+        &[
+            "encode",
+            "-n",
+            "6",
+            "--break-symmetry",
+            "lex",
+            "-o",
+            "l.cnf",
+        ],
+        0,
+    );
+    let cnf = fs::read_to_string(d.join("l.cnf")).unwrap();
+    let line = cnf
+        .lines()
+        .find(|l| l.starts_with("c lex-leader "))
+        .unwrap();
+    for g in [
+        "r90", "r180", "r270", "flip_h", "flip_v", "flip_d", "flip_a",
+    ] {
+        assert!(line.split_whitespace().any(|w| w == g), "{line}");
+    }
+    fs::write(
+        d.join("leader.out"),
+        model_for(&cnf, 6, &[1, 3, 5, 0, 2, 4]),
+    )
+    .unwrap();
+    run_expect(
+        d,
+        &["decode", "--cnf", "l.cnf", "--model", "leader.out"],
+        10,
+    );
+    fs::write(d.join("other.out"), model_for(&cnf, 6, &[4, 2, 0, 5, 3, 1])).unwrap();
+    assert_one_line_error(
+        d,
+        &["decode", "--cnf", "l.cnf", "--model", "other.out"],
+        &["other.out", "lex-leader"],
+    );
+}
+
 #[test]
 fn oversized_in_process_solve_is_refused_up_front() {
     let dir = tempdir();
     let t = std::time::Instant::now();
     let msg = assert_one_line_error(
         dir.path(),
-        &["solve", "-n", "1500", "--amo", "pairwise"],
+        &[
+            "solve", "-n", "1500", "--amo", "pairwise", "--solver", "varisat",
+        ],
         &["needs an estimated", "GB", "available"],
     );
     assert!(
@@ -1940,14 +2056,17 @@ fn bench_hard_quick_runs_and_cross_checks() {
             "60",
             "--jobs",
             "2",
+            "--portfolio",
+            "varisat --amo pairwise,cadical --amo product",
             "--csv",
             csv.to_str().unwrap(),
         ],
         0,
     );
-    // 12 instances (blocked n = 28, 48; diagonals n = 12..15 direct and reduced) x 2 encodings.
+    // 12 instances (blocked n = 28, 48; diagonals n = 12..15 direct and reduced) x 2 encodings
+    // + 1 portfolio.
     assert!(
-        r.stdout.contains("12 instances x 2 configurations"),
+        r.stdout.contains("12 instances x 3 configurations"),
         "{}",
         r.stdout
     );
@@ -1964,21 +2083,31 @@ fn bench_hard_quick_runs_and_cross_checks() {
         );
     }
     assert!(r.stdout.contains("Winner: cadical "), "{}", r.stdout);
-    let rows: Vec<String> = std::fs::read_to_string(&csv)
-        .unwrap()
-        .lines()
-        .skip(1)
-        .map(str::to_string)
-        .collect();
-    assert_eq!(rows.len(), 24);
+    // The CSV parses (the portfolio's commas are quoted): 8 fields per row, 36 runs.
+    let mut reader = csv::Reader::from_path(&csv).unwrap();
+    assert_eq!(
+        reader.headers().unwrap(),
+        vec![
+            "instance", "group", "n", "seed", "solver", "amo", "status", "seconds"
+        ]
+    );
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 36);
+    let portfolio_rows = rows
+        .iter()
+        .filter(|r| &r[4] == "varisat --amo pairwise,cadical --amo product")
+        .count();
+    assert_eq!(portfolio_rows, 12, "one row per instance for the portfolio");
     // Every run answered, and a reduced instance has the answer of its source.
     for row in &rows {
-        assert!(row.contains(",SAT,") || row.contains(",UNSAT,"), "{row}");
+        assert_eq!(row.len(), 8, "{row:?}");
+        assert!(&row[6] == "SAT" || &row[6] == "UNSAT", "{row:?}");
+        assert!(row[7].parse::<f64>().is_ok(), "{row:?}");
     }
     let answer = |name: &str| {
         rows.iter()
-            .find(|r| r.starts_with(&format!("{name},")))
-            .map(|r| r.contains(",SAT,"))
+            .find(|r| &r[0] == name)
+            .map(|r| &r[6] == "SAT")
             .unwrap()
     };
     for n in 12..=15 {

@@ -344,3 +344,69 @@ fn exported_lex_leader_cnf_counts_classes() {
         assert_eq!(models, *unique, "lex-leader models for n={n}");
     }
 }
+
+/// The backtrack engine searches one border per orbit of the instance's stabiliser (weighted by
+/// the orbit's size) and walks orbits for the fixed points: both against the oracle, on
+/// mirror-symmetric instances (a non-trivial stabiliser) and on their lopsided variants.
+#[test]
+fn backtrack_mirror_halving_and_orbit_fixed_points_match_oracle() {
+    let mut rng = Rng(0x005e_ed0f_f11b);
+    let mut mirrored = 0;
+    for i in 0..80 {
+        let n = 4 + rng.below(6); // 4..=9
+        let mut inst = Instance::plain(n);
+        for _ in 0..rng.below(n) {
+            let c = Cell::new(rng.below(n), rng.below(n));
+            inst.blocked.push(c);
+            if i % 4 != 3 {
+                inst.blocked.push(Symmetry::FlipV.apply(c, n));
+            }
+        }
+        if i % 5 == 0 && n % 2 == 1 {
+            inst.placed = vec![Cell::new(rng.below(n), n / 2)];
+        }
+        inst.blocked.sort_unstable();
+        inst.blocked.dedup();
+        inst.blocked.retain(|b| !inst.placed.contains(b));
+        let piece = if i % 2 == 0 { QUEEN } else { AMAZON };
+        let group = stabiliser(&inst, &piece);
+        if group.contains(&Symmetry::FlipV) {
+            mirrored += 1;
+        }
+        let sols = instance_solutions(&inst, piece.name);
+        let tally = backtrack::count(&inst, piece, &Symmetry::ALL, 2).unwrap();
+        assert_eq!(
+            tally.total,
+            sols.len() as u64,
+            "total {} {inst:?}",
+            piece.name
+        );
+        for (g, &fixed) in Symmetry::ALL.iter().zip(&tally.fixed) {
+            let expected = sols
+                .iter()
+                .filter(|s| {
+                    let mut img: Vec<(u32, u32)> = s
+                        .iter()
+                        .map(|&(r, c)| {
+                            let x = g.apply(Cell::new(r, c), n);
+                            (x.row, x.col)
+                        })
+                        .collect();
+                    img.sort_unstable();
+                    img == **s
+                })
+                .count() as u64;
+            assert_eq!(
+                fixed,
+                expected,
+                "fixed {} {} {inst:?}",
+                g.name(),
+                piece.name
+            );
+        }
+    }
+    assert!(
+        mirrored > 40,
+        "too few mirror-symmetric instances: {mirrored}"
+    );
+}

@@ -425,3 +425,43 @@ fn an_amazon_proof_checks_too() {
     let dir = tempfile::tempdir().unwrap();
     assert!(check_drat(&problem, options, &proof_file(dir.path(), &proof)).is_ok());
 }
+
+/// Defect 4 (issue 11): `check_drat` streams the proof in chunks of 65,536 steps instead of
+/// reading it whole. A proof longer than one chunk (70,000 redundant lemmas, then the real
+/// refutation) checks across the chunk boundary; the same padding without the refutation does
+/// not; and a malformed line after the refutation is still reported.
+#[test]
+fn a_proof_longer_than_one_chunk_is_streamed() {
+    let (problem, options) = unsat_problem();
+    let mut sink = VecSink::default();
+    Encoder::with_options(&problem, options).encode(&mut sink);
+    let lemma: Vec<String> = sink.clauses[0]
+        .iter()
+        .map(|l| l.to_dimacs().to_string())
+        .collect();
+    let padding = format!("{} 0\n", lemma.join(" ")).repeat(70_000);
+    let proof = varisat_proof(&problem, options);
+    let dir = tempfile::tempdir().unwrap();
+    let cert = check_drat(
+        &problem,
+        options,
+        &proof_file(dir.path(), &(padding.clone() + &proof)),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(cert.steps > 70_000, "{cert:?}");
+    let err = check_drat(&problem, options, &proof_file(dir.path(), &padding)).unwrap_err();
+    assert!(
+        err.to_string().contains("never derives the empty clause"),
+        "{err}"
+    );
+    let text = padding + &proof + "1 x 0\n";
+    let path = proof_file(dir.path(), &text);
+    let err = check_drat(&problem, options, &path)
+        .unwrap_err()
+        .to_string();
+    let line = text.lines().count();
+    assert!(
+        err.starts_with(&format!("{}:{line}: ", path.display())),
+        "{err}"
+    );
+}

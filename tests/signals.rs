@@ -84,7 +84,18 @@ fn interrupted_encode_keeps_the_old_file_and_leaves_no_temp() {
 fn interrupted_in_process_solve_and_count_stop_quickly() {
     let dir = tempfile::tempdir().unwrap();
     // Sequential n = 1000 takes about a minute in varisat.
-    let child = spawn(dir.path(), &["solve", "-n", "1000", "--amo", "sequential"]);
+    let child = spawn(
+        dir.path(),
+        &[
+            "solve",
+            "-n",
+            "1000",
+            "--amo",
+            "sequential",
+            "--solver",
+            "varisat",
+        ],
+    );
     let (code, err, took) = interrupt(child, Duration::from_millis(500), libc::SIGINT);
     assert_eq!(code, 130, "{err}");
     assert!(took < Duration::from_secs(2), "took {took:?}");
@@ -164,4 +175,90 @@ fn interrupted_suite_resumes_where_it_stopped() {
     assert!(text.contains(&format!("wrote {} ", 40 - first)), "{text}");
     assert!(text.contains(&format!("kept {first} ")), "{text}");
     assert_eq!(names(".cnf").len(), 40);
+}
+
+/// Writes an executable fake solver that records its pid in `pid_file` and then sleeps as
+/// that same process (`exec`), like a real solver that does not fork.
+fn sleeping_solver(dir: &Path, pid_file: &Path) -> std::path::PathBuf {
+    let script = dir.join("sleeper.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\necho $$ > {}\nexec sleep 1000\n",
+            pid_file.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    script
+}
+
+fn wait_for_file(path: &Path) {
+    let t = Instant::now();
+    while std::fs::read_to_string(path).map_or(true, |s| !s.ends_with('\n')) {
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "{} never appeared",
+            path.display()
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Defect 1 (issue 11): a `queens-sat solve` killed outright (SIGKILL: no handler runs) must not
+/// leave its external solver behind, although the solver leads its own process group: the
+/// solver is tied to its parent's life (PR_SET_PDEATHSIG).
+#[test]
+fn a_killed_solve_takes_its_solver_down() {
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("solver.pid");
+    let script = sleeping_solver(dir.path(), &pid_file);
+    let mut child = spawn(
+        dir.path(),
+        &[
+            "solve",
+            "-n",
+            "8",
+            "--solver",
+            script.to_str().unwrap(),
+            "--timeout",
+            "100",
+        ],
+    );
+    wait_for_file(&pid_file);
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    common::assert_pid_file_process_gone(&pid_file);
+}
+
+/// Defect 1 (issue 11): when `bench hard` is stopped, it stops each `queens-sat solve` child
+/// with SIGTERM first (the child then kills its solver's group) and SIGKILL after a grace, so no
+/// external solver survives the bench.
+#[test]
+fn a_stopped_bench_leaves_no_solver() {
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("solver.pid");
+    let script = sleeping_solver(dir.path(), &pid_file);
+    let child = spawn(
+        dir.path(),
+        &[
+            "bench",
+            "hard",
+            "--quick",
+            "--solvers",
+            script.to_str().unwrap(),
+            "--amo",
+            "pairwise",
+            "--jobs",
+            "1",
+            "--timeout",
+            "100",
+        ],
+    );
+    wait_for_file(&pid_file);
+    let (code, err, took) = interrupt(child, Duration::from_millis(10), libc::SIGTERM);
+    assert_eq!(code, 130, "{err}");
+    assert!(took < Duration::from_secs(5), "took {took:?}");
+    common::assert_pid_file_process_gone(&pid_file);
 }

@@ -373,7 +373,7 @@ impl Dpll {
 /// Whether the counter models `piece`, or why not: it branches on the rows and columns that
 /// still need their piece, so the piece must attack along both (then each of them holds exactly
 /// one of the `n` pieces), and [`Piece::validate`] must hold. The cube builder
-/// ([`super::sat::cubes`]) places cube pieces on rows and columns and relies on the same.
+/// ([`crate::cube::cubes`]) places cube pieces on rows and columns and relies on the same.
 ///
 /// ```
 /// use queens_sat::{count::dpll::supports, piece::{LineKind, Piece, QUEEN}};

@@ -11,9 +11,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use varisat::ExtendFormula;
 
-use std::collections::HashMap;
-
-use crate::board::Cell;
+use crate::cube::{self, Cube};
 use crate::encode::{EncodeOptions, Encoder};
 use crate::error::Result;
 use crate::instance::Instance;
@@ -22,79 +20,7 @@ use crate::presolve::Problem;
 use crate::solve::varisat_backend::VarisatSink;
 use crate::symmetry::Symmetry;
 
-/// Splits `instance` into cubes: completion instances that place one more piece per level on a
-/// free row or column, until there are at least `target` cubes or half of the free rows carry a
-/// cube piece (the other half is always left to the solver). A cube that presolve proves empty
-/// is dropped when the next level is built from it (cubes of the last level are not presolved
-/// here, so some may be empty); the cubes partition the solutions.
-///
-/// Lines are taken from the border inwards and in symmetric order (row 0, last row, column 0,
-/// last column, row 1, ...), so that every symmetry of the square maps the set of branched lines
-/// onto itself and symmetric cubes can be counted once (see `cube_classes`).
-pub fn cubes(instance: &Instance, piece: Piece, target: usize) -> Result<Vec<Instance>> {
-    super::dpll::supports(&piece)?; // cubes branch on rows and columns, as the DPLL counter does
-    let n = instance.n;
-    let base = instance.placed.len();
-    let max_depth = {
-        let held: std::collections::HashSet<u32> = instance.placed.iter().map(|c| c.row).collect();
-        (n as usize - held.len()) / 2
-    };
-    let mut level = vec![instance.clone()];
-    loop {
-        if level.len() >= target {
-            return Ok(level);
-        }
-        let mut next = Vec::new();
-        let mut expanded = false;
-        for inst in level {
-            if crate::interrupt::interrupted() {
-                return Err(crate::error::Error::Interrupted);
-            }
-            let problem = Problem::presolve(&inst, piece)?;
-            if problem.unsat.is_some() {
-                continue;
-            }
-            let map = &problem.varmap;
-            let mut col_len = vec![0u32; n as usize];
-            for (c, _) in map.cells() {
-                col_len[c.col as usize] += 1;
-            }
-            // (distance to the border, rows before columns, index): (line is a row, index).
-            let line = (0..n)
-                .filter(|&r| map.row_len(r) > 0)
-                .map(|r| ((r.min(n - 1 - r), 0, r), (true, r)))
-                .chain(
-                    (0..n)
-                        .filter(|&c| col_len[c as usize] > 0)
-                        .map(|c| ((c.min(n - 1 - c), 1, c), (false, c))),
-                )
-                .min_by_key(|&(key, _)| key)
-                .map(|(_, line)| line);
-            // Leave at least half of the free rows to the solver.
-            let line = line.filter(|_| inst.placed.len() - base < max_depth);
-            match line {
-                Some((is_row, i)) => {
-                    expanded = true;
-                    let cells: Vec<Cell> = if is_row {
-                        map.row_cols(i).map(|c| Cell::new(i, c)).collect()
-                    } else {
-                        map.cells().map(|(c, _)| c).filter(|c| c.col == i).collect()
-                    };
-                    for cell in cells {
-                        let mut child = inst.clone();
-                        child.placed.push(cell);
-                        next.push(child);
-                    }
-                }
-                None => next.push(inst),
-            }
-        }
-        level = next;
-        if !expanded {
-            return Ok(level);
-        }
-    }
-}
+pub use crate::cube::cubes;
 
 /// How each cube is counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -157,60 +83,6 @@ pub fn count_cube(instance: &Instance, piece: Piece, options: EncodeOptions) -> 
     Ok(count)
 }
 
-/// Groups cubes into classes of cubes with equal counts: a symmetry `g` of the instance (and of
-/// `options.symmetric`, when set, so that it maps g-invariant solutions to invariant ones) maps the
-/// solutions through cube A's pieces bijectively onto those through `g(A)`. Returns one
-/// representative per class with the class size.
-fn cube_classes(
-    instance: &Instance,
-    cubes: Vec<Instance>,
-    group: &[Symmetry],
-    options: EncodeOptions,
-) -> Vec<(Instance, u64)> {
-    let n = instance.n;
-    // The identity is always usable: with it alone every cube is its own class.
-    let usable: Vec<Symmetry> = std::iter::once(Symmetry::Id)
-        .chain(group.iter().copied())
-        .filter(|&g| options.symmetric.is_none_or(|s| commutes(g, s, n)))
-        .collect();
-    let base = instance.placed.len();
-    let mut classes: HashMap<Vec<Cell>, (Instance, u64)> = HashMap::new();
-    let mut order = Vec::new();
-    for cube in cubes {
-        let added = &cube.placed[base..];
-        let key = usable
-            .iter()
-            .map(|g| {
-                let mut img: Vec<Cell> = added.iter().map(|&c| g.apply(c, n)).collect();
-                img.sort_unstable();
-                img
-            })
-            .min()
-            .unwrap_or_default();
-        match classes.get_mut(&key) {
-            Some(entry) => entry.1 += 1,
-            None => {
-                order.push(key.clone());
-                classes.insert(key, (cube, 1));
-            }
-        }
-    }
-    order
-        .into_iter()
-        .filter_map(|k| classes.remove(&k))
-        .collect()
-}
-
-/// Whether `g` and `s` commute as maps of the board.
-fn commutes(g: Symmetry, s: Symmetry, n: u32) -> bool {
-    (0..n).all(|r| {
-        (0..n).all(|c| {
-            let x = Cell::new(r, c);
-            g.apply(s.apply(x, n), n) == s.apply(g.apply(x, n), n)
-        })
-    })
-}
-
 /// Counts the solutions of `instance` (restricted to `options.symmetric`-invariant boards when
 /// set) on `jobs` threads, each cube counted by `conquer`. `group` lists symmetries of the instance used to count symmetric
 /// cubes once (pass `&[]` to count every cube). `progress(done, total)` is called after each
@@ -225,11 +97,11 @@ pub fn count(
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<u64> {
     let jobs = jobs.max(1);
-    let cubes = cube_classes(
+    let cubes = cube::classes(
         instance,
         cubes(instance, piece, cubes_per_job(options, conquer) * jobs)?,
         group,
-        options,
+        options.symmetric,
     );
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
@@ -246,7 +118,10 @@ pub fn count(
                         if crate::interrupt::interrupted() {
                             return Err(crate::error::Error::Interrupted);
                         }
-                        let (cube, weight) = cube;
+                        let Cube {
+                            instance: cube,
+                            weight,
+                        } = cube;
                         let n = match conquer {
                             Conquer::Dpll => super::dpll::count_cube(cube, piece, options)?,
                             Conquer::Cdcl => count_cube(cube, piece, options)?,

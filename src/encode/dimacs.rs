@@ -26,6 +26,7 @@ use crate::board::Cell;
 use crate::error::{Error, Result};
 use crate::instance::{ExcludedDiagonal, Instance};
 use crate::piece::{LineKind, Piece};
+use crate::symmetry::Symmetry;
 use crate::varmap::VarMap;
 
 const BUF_SIZE: usize = 1 << 20;
@@ -151,6 +152,11 @@ pub struct Header {
     pub varmap: VarMap,
     /// Presolve's UNSAT reason, if any.
     pub unsat: Option<String>,
+    /// `--symmetric`: every model's board is mapped to itself by this element.
+    pub symmetric: Option<Symmetry>,
+    /// `--break-symmetry lex`: every model's board is the lex-leader of its class under these
+    /// elements.
+    pub lex_leader: Vec<Symmetry>,
     /// `p cnf` variable count.
     pub num_vars: u64,
     /// `p cnf` clause count.
@@ -203,6 +209,10 @@ pub fn write_header<W: Write>(
     );
     if let Some(g) = encoder.symmetry() {
         s += &format!("c symmetric {g}\n");
+    }
+    let lex: Vec<&str> = encoder.lex_leader().elements().map(|g| g.name()).collect();
+    if !lex.is_empty() {
+        s += &format!("c lex-leader {}\n", lex.join(" "));
     }
     if let Some(reason) = &problem.unsat {
         s += &format!("c unsat {reason}\n");
@@ -272,6 +282,8 @@ pub fn read_header(file: &str, input: impl BufRead) -> Result<Header> {
     let mut blocked = Vec::new();
     let mut excluded = Vec::new();
     let mut unsat = None;
+    let mut symmetric = None;
+    let mut lex_leader = Vec::new();
     let mut row_major = None;
     // (line number, row, column ranges)
     type RowRanges = (usize, u32, Vec<(u32, u32)>);
@@ -360,6 +372,15 @@ pub fn read_header(file: &str, input: impl BufRead) -> Result<Header> {
                 }
             }
             "unsat" => unsat = Some(val.to_string()),
+            "symmetric" => {
+                symmetric = Some(Symmetry::by_name(val).ok_or_else(|| bad("symmetry element"))?);
+            }
+            "lex-leader" => {
+                for name in val.split_whitespace() {
+                    lex_leader
+                        .push(Symmetry::by_name(name).ok_or_else(|| bad("lex-leader group"))?);
+                }
+            }
             "cells" if val == "rowmajor" => row_major = Some(true),
             "cells" => {
                 row_major = Some(false);
@@ -468,6 +489,8 @@ pub fn read_header(file: &str, input: impl BufRead) -> Result<Header> {
         },
         varmap,
         unsat,
+        symmetric,
+        lex_leader,
         num_vars,
         num_clauses,
     })

@@ -13,6 +13,9 @@ pub enum Backend {
     Varisat,
     /// An external DIMACS solver.
     External(ExternalSolver),
+    /// Local search ([`crate::walk`]), in-process: answers SAT or gives up (UNKNOWN), never
+    /// UNSAT.
+    Walk,
 }
 
 impl Backend {
@@ -21,18 +24,20 @@ impl Backend {
         match self {
             Backend::Varisat => "varisat".into(),
             Backend::External(s) => s.name(),
+            Backend::Walk => "walk".into(),
         }
     }
 }
 
 impl Backend {
-    /// The backend a `--solver` name stands for: `varisat` is the in-process solver, anything
-    /// else an external DIMACS solver on PATH or a path to one.
+    /// The backend a `--solver` name stands for: `varisat` is the in-process CDCL solver,
+    /// `walk` the in-process local search, anything else an external DIMACS solver on PATH or a
+    /// path to one.
     pub fn from_name(name: &str) -> Result<Backend> {
-        if name == "varisat" {
-            Ok(Backend::Varisat)
-        } else {
-            Ok(Backend::External(ExternalSolver::new(name)?))
+        match name {
+            "varisat" => Ok(Backend::Varisat),
+            "walk" => Ok(Backend::Walk),
+            _ => Ok(Backend::External(ExternalSolver::new(name)?)),
         }
     }
 }

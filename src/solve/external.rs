@@ -11,30 +11,18 @@
 use std::fs;
 use std::io::{self, Read};
 use std::os::unix::fs::PermissionsExt;
-use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
-use std::thread;
-use std::time::{Duration, Instant};
+use std::process::{Command, ExitStatus};
+use std::time::Duration;
 
 use super::Answer;
 use super::output::{parse_output, parse_output_bytes};
 use crate::error::{Error, Result};
+use crate::process::Ended;
 
 /// Default cap on a solver's output (stdout, or the result file): 256 MiB.
 pub const DEFAULT_MAX_OUTPUT_BYTES: u64 = 256 * 1024 * 1024;
-
-/// How much of the end of a solver's stderr is kept for error messages.
-const STDERR_TAIL_BYTES: usize = 4096;
-
-/// How long to wait for the output pipes to reach end-of-file once the process group is dead.
-const PIPE_DRAIN_GRACE: Duration = Duration::from_secs(2);
-
-/// Longest polling interval while waiting for the solver.
-const MAX_POLL: Duration = Duration::from_millis(10);
 
 /// How a solver reports its answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -195,92 +183,35 @@ impl ExternalSolver {
         if let Some(path) = &result_path {
             cmd.arg(path);
         }
-        cmd.stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0);
-        let child = spawn(&mut cmd)
-            .map_err(|e| Error::Solver(format!("cannot start {}: {e}", self.program.display())))?;
-        let mut group = ProcessGroup::new(child);
-
-        let cap = self.max_output_bytes;
-        let overflow = Arc::new(AtomicBool::new(false));
-        let stdout_rx = {
-            let pipe = group.child.stdout.take();
-            let flag = Arc::clone(&overflow);
-            let (tx, rx) = mpsc::channel();
-            spawn_reader("solver-stdout", move || {
-                let result = match pipe {
-                    Some(pipe) => read_capped(pipe, cap, &flag),
-                    None => Ok(Vec::new()),
-                };
-                let _ = tx.send(result);
-            })?;
-            rx
-        };
-        let stderr_rx = {
-            let pipe = group.child.stderr.take();
-            let (tx, rx) = mpsc::channel();
-            spawn_reader("solver-stderr", move || {
-                let tail = pipe.map(read_tail).unwrap_or_default();
-                let _ = tx.send(tail);
-            })?;
-            rx
-        };
-
-        let deadline = self.timeout.and_then(|t| Instant::now().checked_add(t));
-        let mut pause = Duration::from_millis(1);
-        let outcome = loop {
-            if overflow.load(Ordering::Acquire) {
-                break Outcome::Overflow;
-            }
-            if crate::interrupt::interrupted() {
-                break Outcome::Interrupted;
-            }
-            if self.cancel.as_ref().is_some_and(|c| c.is_cancelled()) {
-                break Outcome::Cancelled;
-            }
-            if group.has_exited(&name)? {
-                break Outcome::Exited;
-            }
-            let now = Instant::now();
-            if let Some(deadline) = deadline {
-                if now >= deadline {
-                    break Outcome::TimedOut;
-                }
-                pause = pause.min(deadline - now);
-            }
-            thread::sleep(pause);
-            pause = (pause * 2).min(MAX_POLL);
-        };
-        // Whatever happened, nothing of the solver survives this point.
-        group.kill();
-        let status = group.reap(&name)?;
-
-        match outcome {
-            Outcome::Overflow => return Err(overflow_error(&name, cap)),
-            Outcome::Interrupted => return Err(Error::Interrupted),
-            Outcome::Cancelled => return Ok(Answer::Unknown("cancelled".into())),
-            Outcome::TimedOut => {
+        let done = crate::process::run(
+            &mut cmd,
+            &name,
+            &crate::process::Limits {
+                timeout: self.timeout,
+                term_grace: Duration::ZERO,
+                max_stdout: self.max_output_bytes,
+                cancel: self.cancel.clone(),
+            },
+        )?;
+        let status = done.status;
+        match done.ended {
+            Ended::Overflow => return Err(overflow_error(&name, self.max_output_bytes)),
+            Ended::Interrupted => return Err(Error::Interrupted),
+            Ended::Cancelled => return Ok(Answer::Unknown("cancelled".into())),
+            Ended::TimedOut => {
                 let secs = self.timeout.unwrap_or_default().as_secs_f64();
                 return Ok(Answer::Unknown(format!("time limit of {secs} s reached")));
             }
-            Outcome::Exited => {}
+            Ended::Exited => {}
         }
-
-        let stdout = match stdout_rx.recv_timeout(PIPE_DRAIN_GRACE) {
-            Ok(Ok(bytes)) => bytes,
-            Ok(Err(ReadFailure::Overflow)) => return Err(overflow_error(&name, cap)),
-            Ok(Err(ReadFailure::Io(e))) => {
-                return Err(Error::Solver(format!("reading the output of {name}: {e}")));
+        let stdout = done.stdout.map_err(|why| {
+            if why.starts_with("more than") {
+                overflow_error(&name, self.max_output_bytes)
+            } else {
+                Error::Solver(format!("{why}; aborted"))
             }
-            Err(_) => {
-                return Err(Error::Solver(format!(
-                    "the output of {name} is held open by a process that left its process group; aborted"
-                )));
-            }
-        };
-        let stderr_tail = stderr_rx.recv_timeout(PIPE_DRAIN_GRACE).unwrap_or_default();
+        })?;
+        let stderr_tail = done.stderr_tail;
 
         if let Some(signal) = status.signal() {
             return Err(Error::Solver(format!(
@@ -325,15 +256,6 @@ impl ExternalSolver {
         }
         parse_output_bytes(&format!("{name} result file"), &bytes, num_vars)
     }
-}
-
-/// Why the wait loop stopped.
-enum Outcome {
-    Interrupted,
-    Cancelled,
-    Exited,
-    TimedOut,
-    Overflow,
 }
 
 /// Combines the exit status with the parsed answer.
@@ -422,170 +344,12 @@ fn human_bytes(n: u64) -> String {
     }
 }
 
-/// Spawns, retrying briefly on `ETXTBSY`: an executable just written may still be open for
-/// writing in a child forked concurrently by another thread.
-fn spawn(cmd: &mut Command) -> io::Result<Child> {
-    let mut attempt = 0u32;
-    loop {
-        match cmd.spawn() {
-            Err(e) if e.raw_os_error() == Some(libc::ETXTBSY) && attempt < 20 => {
-                attempt += 1;
-                thread::sleep(Duration::from_millis(5 * u64::from(attempt)));
-            }
-            other => return other,
-        }
-    }
-}
-
-fn spawn_reader(name: &str, body: impl FnOnce() + Send + 'static) -> Result<()> {
-    thread::Builder::new()
-        .name(name.to_string())
-        .spawn(body)
-        .map(drop)
-        .map_err(|e| Error::Solver(format!("cannot start a thread to read the solver: {e}")))
-}
-
-/// Why reading stdout stopped early.
-enum ReadFailure {
-    Overflow,
-    Io(io::Error),
-}
-
-/// Reads `pipe` to its end, failing (and raising `overflow`) once more than `cap` bytes arrive.
-fn read_capped(
-    mut pipe: impl Read,
-    cap: u64,
-    overflow: &AtomicBool,
-) -> std::result::Result<Vec<u8>, ReadFailure> {
-    let mut out = Vec::new();
-    let mut chunk = vec![0u8; 64 * 1024];
-    loop {
-        match pipe.read(&mut chunk) {
-            Ok(0) => return Ok(out),
-            Ok(n) => {
-                if out.len() as u64 + n as u64 > cap {
-                    overflow.store(true, Ordering::Release);
-                    return Err(ReadFailure::Overflow);
-                }
-                out.extend_from_slice(&chunk[..n]);
-            }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(ReadFailure::Io(e)),
-        }
-    }
-}
-
-/// Drains `pipe`, keeping only its last [`STDERR_TAIL_BYTES`] bytes.
-fn read_tail(mut pipe: impl Read) -> Vec<u8> {
-    let mut tail = Vec::new();
-    let mut chunk = [0u8; 8192];
-    loop {
-        match pipe.read(&mut chunk) {
-            Ok(0) => break,
-            Ok(n) => {
-                tail.extend_from_slice(&chunk[..n]);
-                if tail.len() > 2 * STDERR_TAIL_BYTES {
-                    tail.drain(..tail.len() - STDERR_TAIL_BYTES);
-                }
-            }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(_) => break,
-        }
-    }
-    if tail.len() > STDERR_TAIL_BYTES {
-        tail.drain(..tail.len() - STDERR_TAIL_BYTES);
-    }
-    tail
-}
-
-/// A spawned solver leading its own process group. Dropping it kills the group and reaps the
-/// child, so early returns and panics leave nothing behind.
-struct ProcessGroup {
-    child: Child,
-    reaped: bool,
-}
-
-impl ProcessGroup {
-    fn new(child: Child) -> Self {
-        ProcessGroup {
-            child,
-            reaped: false,
-        }
-    }
-
-    /// The group id (the child's pid), if it is a sane value to signal.
-    fn pgid(&self) -> Option<libc::pid_t> {
-        libc::pid_t::try_from(self.child.id())
-            .ok()
-            .filter(|&p| p > 1)
-    }
-
-    /// Whether the child has terminated, without reaping it: while it is an unreaped zombie its
-    /// pid (= the group id) cannot be reused, so [`ProcessGroup::kill`] cannot hit a stranger.
-    fn has_exited(&self, name: &str) -> Result<bool> {
-        let Some(pid) = self.pgid() else {
-            return Ok(true);
-        };
-        loop {
-            // SAFETY: siginfo_t is plain data for which all-zero is valid; waitid only writes it.
-            let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
-            // SAFETY: valid pointer to a local siginfo_t; WNOWAIT leaves the child unreaped.
-            let rc = unsafe {
-                libc::waitid(
-                    libc::P_PID,
-                    pid as libc::id_t,
-                    &mut info,
-                    libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
-                )
-            };
-            if rc == 0 {
-                // SAFETY: waitid filled `info` (or left it zeroed when nothing has changed).
-                return Ok(unsafe { info.si_pid() } != 0);
-            }
-            let err = io::Error::last_os_error();
-            if err.kind() != io::ErrorKind::Interrupted {
-                return Err(Error::Solver(format!("waiting for {name}: {err}")));
-            }
-        }
-    }
-
-    /// Sends SIGKILL to the whole process group (harmless if it is already gone).
-    fn kill(&self) {
-        if self.reaped {
-            return;
-        }
-        if let Some(pgid) = self.pgid() {
-            // SAFETY: plain syscall; the negative id addresses the solver's own group only.
-            unsafe {
-                libc::kill(-pgid, libc::SIGKILL);
-            }
-        }
-    }
-
-    /// Waits for the (terminated or killed) child and returns its status.
-    fn reap(&mut self, name: &str) -> Result<ExitStatus> {
-        let status = self
-            .child
-            .wait()
-            .map_err(|e| Error::Solver(format!("waiting for {name}: {e}")))?;
-        self.reaped = true;
-        Ok(status)
-    }
-}
-
-impl Drop for ProcessGroup {
-    fn drop(&mut self) {
-        if !self.reaped {
-            self.kill();
-            let _ = self.child.wait();
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::solve::Model;
+    use std::thread;
+    use std::time::Instant;
 
     const SAT_CNF: &str = "p cnf 3 2\n1 -2 0\n2 3 0\n";
     const SAT_CLAUSES: &[&[i32]] = &[&[1, -2], &[2, 3]];

@@ -11,7 +11,7 @@ use crate::encode::{EncodeOptions, Encoder, Stats};
 use crate::error::{Error, Result};
 use crate::presolve::Problem;
 use crate::solve::{Answer, Backend, Entrant, varisat_backend};
-use crate::verify::{verify, verify_symmetric};
+use crate::verify::{verify, verify_lex_leader, verify_symmetric};
 
 /// Everything [`solve`] measured.
 #[derive(Clone, Debug)]
@@ -26,6 +26,9 @@ pub struct SolveReport {
     pub solve_seconds: f64,
     /// For a certified UNSAT (`--certify`): who checked the refutation.
     pub certificate: Option<Certificate>,
+    /// The board came from the local-search pre-pass ([`SolveSettings::walk`]), not from the
+    /// backend.
+    pub walked: bool,
 }
 
 /// How to run a solve: a time limit, whether UNSAT must come with a checked proof, and a flag
@@ -38,6 +41,9 @@ pub struct SolveSettings {
     pub certify: bool,
     /// When raised, stop and answer UNKNOWN.
     pub cancel: Option<crate::interrupt::Cancel>,
+    /// Try local search ([`crate::walk`]) for up to this long before the backend (the default
+    /// strategy's pre-pass; its budget is also capped by the problem's size).
+    pub walk: Option<Duration>,
 }
 
 impl From<Option<Duration>> for SolveSettings {
@@ -77,10 +83,75 @@ pub fn solve(
             encode_seconds: t0.elapsed().as_secs_f64(),
             solve_seconds: 0.0,
             certificate: None,
+            walked: false,
         });
+    }
+    // Local search finds unconstrained boards only: not under --symmetric or lex-leader
+    // constraints, and it needs presolve's live cells (the full encoding keeps dead cells).
+    let walkable =
+        options.symmetric.is_none() && options.lex_leader.is_empty() && problem.presolved;
+    let walk_budget = match backend {
+        Backend::Walk if !walkable => {
+            return Err(Error::Usage(
+                "--solver walk needs a presolved problem without --symmetric or --break-symmetry"
+                    .into(),
+            ));
+        }
+        Backend::Walk => Some(timeout.unwrap_or(Duration::MAX)),
+        _ => settings.walk.filter(|_| walkable),
+    };
+    if let Some(budget) = walk_budget {
+        let t1 = Instant::now();
+        let found = crate::walk::walk(
+            problem,
+            &crate::walk::WalkSettings {
+                deadline: t1.checked_add(budget),
+                // A pre-pass gets about 200 swap attempts per live cell; `walk` alone, the
+                // default budget.
+                max_tries: match backend {
+                    Backend::Walk => crate::walk::WalkSettings::default().max_tries,
+                    _ => 200 * problem.varmap.num_cells().max(1000),
+                },
+                cancel: settings.cancel.clone(),
+                ..crate::walk::WalkSettings::default()
+            },
+        );
+        let walked = t1.elapsed().as_secs_f64();
+        if let Some(board) = found {
+            verify(&board, &problem.instance, problem.piece)
+                .and_then(|()| match options.symmetric {
+                    Some(g) => verify_symmetric(&board, g),
+                    None => Ok(()),
+                })
+                .map_err(|why| {
+                    Error::Solver(format!("local search returned a non-solution: {why}"))
+                })?;
+            return Ok(SolveReport {
+                status: Answer::Sat(board),
+                stats,
+                encode_seconds: t0.elapsed().as_secs_f64() - walked,
+                solve_seconds: walked,
+                certificate: None,
+                walked: true,
+            });
+        }
+        if matches!(backend, Backend::Walk) {
+            if crate::interrupt::interrupted() {
+                return Err(Error::Interrupted);
+            }
+            return Ok(SolveReport {
+                status: Answer::Unknown("local search gave up".into()),
+                stats,
+                encode_seconds: t0.elapsed().as_secs_f64() - walked,
+                solve_seconds: walked,
+                certificate: None,
+                walked: false,
+            });
+        }
     }
     let mut certificate = None;
     let (answer, encode_seconds, solve_seconds) = match backend {
+        Backend::Walk => unreachable!("answered above"),
         Backend::Varisat => {
             check_memory(&stats)?;
             let (answer, timing) = varisat_backend::solve(
@@ -130,11 +201,13 @@ pub fn solve(
     let status = match answer {
         Answer::Sat(model) => {
             let board = decode(&problem.varmap, &problem.fixed, &model);
+            let lex: Vec<_> = options.lex_leader.elements().collect();
             verify(&board, &problem.instance, problem.piece)
                 .and_then(|()| match options.symmetric {
                     Some(g) => verify_symmetric(&board, g),
                     None => Ok(()),
                 })
+                .and_then(|()| verify_lex_leader(&board, &lex))
                 .map_err(|why| {
                     Error::Solver(format!(
                         "{} returned a model that is not a solution: {why}",
@@ -153,6 +226,7 @@ pub fn solve(
         encode_seconds,
         solve_seconds,
         certificate,
+        walked: false,
     })
 }
 

@@ -7,6 +7,7 @@
 //! still has the recorded SHA-256; such a row keeps its solver result, and `--solve` only
 //! solves rows without a result from the same solver (or with UNKNOWN). `force` redoes all.
 
+pub mod cactus;
 pub mod manifest;
 pub mod plot;
 pub mod recipe;

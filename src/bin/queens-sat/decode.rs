@@ -9,7 +9,7 @@ use queens_sat::encode::Stats;
 use queens_sat::encode::dimacs::read_header;
 use queens_sat::solve::Answer;
 use queens_sat::solve::output::parse_output_file;
-use queens_sat::verify::verify;
+use queens_sat::verify::{verify, verify_lex_leader, verify_symmetric};
 use queens_sat::{Error, Result};
 
 use crate::args::OutputFormat;
@@ -38,12 +38,19 @@ pub fn run(a: DecodeArgs) -> Result<ExitCode> {
     let board =
         answer.map(|m| queens_sat::decode::decode(&header.varmap, &header.instance.placed, &m));
     if let Answer::Sat(b) = &board {
-        verify(b, &header.instance, header.piece).map_err(|why| {
-            Error::Solver(format!(
-                "the model in {} is not a solution: {why}",
-                a.model.display()
-            ))
-        })?;
+        // The instance, and what the header says the CNF also demanded.
+        verify(b, &header.instance, header.piece)
+            .and_then(|()| match header.symmetric {
+                Some(g) => verify_symmetric(b, g),
+                None => Ok(()),
+            })
+            .and_then(|()| verify_lex_leader(b, &header.lex_leader))
+            .map_err(|why| {
+                Error::Solver(format!(
+                    "the model in {} is not a solution: {why}",
+                    a.model.display()
+                ))
+            })?;
     }
     let what = Reported {
         instance: &header.instance,

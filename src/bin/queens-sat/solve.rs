@@ -4,17 +4,22 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Args;
-use queens_sat::Result;
 use queens_sat::certify::Certificate;
+use queens_sat::cube::Split;
+use queens_sat::encode::EncodeOptions;
 use queens_sat::encode::Stats;
 use queens_sat::instance::Instance;
 use queens_sat::piece::Piece;
 use queens_sat::presolve::Problem;
 use queens_sat::report::SolveRecord;
+use queens_sat::solve::cubes::{self, CubeSettings, VarisatAssuming};
 use queens_sat::solve::{self, SolveSettings, Status, parse_portfolio};
 use queens_sat::symmetry::stabiliser;
+use queens_sat::{Error, Result};
 
-use crate::args::{EncodingArgs, InstanceArgs, OutputFormat, parse_timeout, print_json};
+use crate::args::{
+    EncodingArgs, InstanceArgs, OutputFormat, jobs_or_all_cores, parse_timeout, print_json,
+};
 
 /// Arguments of `solve`.
 #[derive(Args)]
@@ -23,9 +28,11 @@ pub struct SolveArgs {
     inst: InstanceArgs,
     #[command(flatten)]
     enc: EncodingArgs,
-    /// Solver: `varisat` (in-process, default) or an external DIMACS solver name or path; a
-    /// comma-separated list races a portfolio, each entry optionally with its own `--amo`.
-    #[arg(long, default_value = "varisat")]
+    /// Solver: `auto` (the default strategy: local search with a small budget, then varisat),
+    /// `varisat` (in-process CDCL), `walk` (in-process local search: SAT or UNKNOWN), or an
+    /// external DIMACS solver name or path; a comma-separated list races a portfolio, each
+    /// entry optionally with its own `--amo`.
+    #[arg(long, default_value = "auto")]
     solver: String,
     /// Give up after this many seconds (UNKNOWN, exit 1).
     #[arg(long, value_name = "SECS")]
@@ -34,22 +41,45 @@ pub struct SolveArgs {
     /// from cadical / kissat checked in-process).
     #[arg(long)]
     certify: bool,
+    /// Cube and conquer: split on rows and columns by look-ahead, then solve the cubes under
+    /// assumptions with one incremental varisat per thread (`--solver` must be `auto` or `varisat`).
+    #[arg(long)]
+    cubes: bool,
+    /// Threads for `--cubes` (default: every core).
+    #[arg(long, value_name = "J", requires = "cubes")]
+    jobs: Option<usize>,
+    /// With `--cubes`: split until there are this many cubes.
+    #[arg(long, value_name = "K", requires = "cubes", default_value_t = Split::default().max_cubes)]
+    max_cubes: usize,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: OutputFormat,
 }
+
+/// The local-search budget of `--solver auto` (at most a tenth of `--timeout`). Plain and
+/// lightly constrained boards are found in milliseconds; on hard instances (near the phase
+/// transition, or UNSAT) the search gives up after its swap budget, long before this.
+const AUTO_WALK: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// Runs `solve`.
 pub fn run(a: SolveArgs) -> Result<ExitCode> {
     let timeout = a.timeout.map(parse_timeout).transpose()?;
     let (instance, piece) = a.inst.load()?;
     let options = a.enc.options(&stabiliser(&instance, &piece))?;
-    let entrants = parse_portfolio(&a.solver, options)?;
+    if a.cubes {
+        return run_cubes(&a, &instance, piece, options, timeout);
+    }
+    let (solver, walk) = match a.solver.as_str() {
+        "auto" => ("varisat", Some(AUTO_WALK)),
+        other => (other, None),
+    };
+    let entrants = parse_portfolio(solver, options)?;
     let problem = Problem::new(&instance, piece, !a.enc.no_presolve)?;
     let settings = SolveSettings {
         timeout,
         certify: a.certify,
         cancel: None,
+        walk: walk.map(|w| timeout.map_or(w, |t| w.min(t / 10))),
     };
     let (r, entrant) = match entrants.as_slice() {
         [one] => (
@@ -63,6 +93,8 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
     };
     let solver_label = if entrants.len() > 1 {
         format!("portfolio winner: {}", entrant.label())
+    } else if r.walked {
+        "walk".to_string()
     } else {
         entrant.backend.name()
     };
@@ -74,6 +106,64 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
         stats: r.stats,
         seconds: (r.encode_seconds, r.solve_seconds),
         certificate: r.certificate.as_ref(),
+    };
+    Ok(print_answer(&r.status, &what, a.format))
+}
+
+/// Runs `solve --cubes`.
+fn run_cubes(
+    a: &SolveArgs,
+    instance: &Instance,
+    piece: Piece,
+    options: EncodeOptions,
+    timeout: Option<std::time::Duration>,
+) -> Result<ExitCode> {
+    if a.certify {
+        return Err(Error::Usage(
+            "--certify is not supported with --cubes yet (cube refutations are not checked)".into(),
+        ));
+    }
+    if a.solver != "varisat" && a.solver != "auto" {
+        return Err(Error::Usage(format!(
+            "--cubes conquers with in-process varisat; --solver {} is not supported with it",
+            a.solver
+        )));
+    }
+    if a.enc.no_presolve {
+        return Err(Error::Usage(
+            "--cubes needs presolve (cubes are presolved); drop --no-presolve".into(),
+        ));
+    }
+    let jobs = jobs_or_all_cores(a.jobs);
+    let settings = CubeSettings {
+        jobs,
+        split: Split {
+            max_cubes: a.max_cubes.max(1),
+            jobs,
+            ..Split::default()
+        },
+        timeout,
+        cancel: None,
+    };
+    let r = cubes::solve(
+        instance,
+        piece,
+        options,
+        VarisatAssuming::factory(),
+        &settings,
+    )?;
+    let solver = format!(
+        "varisat cubes ({} cubes, {} refuted by presolve in the split, {} jobs)",
+        r.cubes, r.split.refuted, settings.jobs
+    );
+    let what = Reported {
+        instance,
+        piece,
+        amo: &options.amo.name(),
+        solver: &solver,
+        stats: r.stats,
+        seconds: (r.split_seconds, r.solve_seconds),
+        certificate: None,
     };
     Ok(print_answer(&r.status, &what, a.format))
 }

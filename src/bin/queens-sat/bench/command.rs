@@ -61,6 +61,17 @@ pub struct BenchArgs {
     /// With `hard`: also write every run (instance, configuration, status, seconds) to this CSV.
     #[arg(long, value_name = "FILE.csv")]
     csv: Option<PathBuf>,
+    /// With `hard`: the tail set (blocked n = 28/48/50/56 at 100 seeds, excluded diagonals
+    /// n = 20/21 at 20 seeds per point) instead of the standard set; `cubes` in --solvers runs
+    /// `solve --cubes`.
+    #[arg(long)]
+    tail: bool,
+    /// With `hard`: run a seeded subset of K instances (the seed is --seeds).
+    #[arg(long, value_name = "K")]
+    sample: Option<usize>,
+    /// With `hard`: write the cactus plot (instances solved against time) to this SVG.
+    #[arg(long, value_name = "FILE.svg")]
+    cactus: Option<PathBuf>,
 }
 
 /// The tables `queens-sat bench TABLE` prints.
@@ -104,7 +115,7 @@ fn bench_hard(a: BenchArgs, exe: &std::path::Path) -> Result<ExitCode> {
         }
     };
     for s in &solvers {
-        if s != "varisat" {
+        if s != "varisat" && s != super::hard::CUBES {
             resolve_solver(s)?;
         }
     }
@@ -130,6 +141,9 @@ fn bench_hard(a: BenchArgs, exe: &std::path::Path) -> Result<ExitCode> {
         amos,
         portfolios: a.portfolio,
         csv: a.csv,
+        tail: a.tail,
+        sample: a.sample,
+        cactus: a.cactus,
     };
     super::hard::run(exe, &opts)?;
     Ok(ExitCode::SUCCESS)

@@ -18,6 +18,7 @@ use queens_sat::encode::amo::AmoKind;
 use queens_sat::error::{Error, Result};
 use queens_sat::generate::Generator;
 use queens_sat::instance::{Format, write::write as write_instance};
+use queens_sat::solve::Answer;
 
 /// Kinds of hard instance, in table order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -145,6 +146,76 @@ pub fn instances(quick: bool, seeds: u64) -> Vec<HardInstance> {
     out
 }
 
+/// The tail set's blocked families: `(n, blocked cells, seeds)`, at the density of the 2009 ASP
+/// competition's instances (about 7 free cells per line), `--min-free 1`.
+const TAIL_BLOCKED: [(u32, u32, u64); 4] = [
+    (28, 595, 100),
+    (48, 1962, 100),
+    (50, 2142, 100),
+    (56, 2734, 100),
+];
+
+/// The tail set's excluded-diagonal families: `(n, prefix lengths, seeds)`, around the 50 %
+/// point of P(SAT) where the hardest instances are.
+const TAIL_DIAGONALS: [(u32, [usize; 2], u64); 2] = [(20, [16, 22], 20), (21, [22, 27], 20)];
+
+/// The tail set (issue 10): blocked n = 28, 48, 50, 56 at the ASP-competition density, 100 seeds
+/// each, and excluded diagonals n = 20 with 16..=22 diagonals and n = 21 with 22..=27, 20 seeds
+/// per point: 660 instances.
+pub fn tail_instances() -> Vec<HardInstance> {
+    let mut out = Vec::new();
+    for (n, m, seeds) in TAIL_BLOCKED {
+        for seed in 1..=seeds {
+            out.push(HardInstance {
+                group: Group::Blocked,
+                n,
+                generator: Generator::Blocked { m, min_free: 1 },
+                seed,
+            });
+        }
+    }
+    for (n, [d0, d1], seeds) in TAIL_DIAGONALS {
+        for d in d0..=d1 {
+            for seed in 1..=seeds {
+                out.push(HardInstance {
+                    group: Group::Diagonals,
+                    n,
+                    generator: Generator::Diagonals {
+                        min_free: 1,
+                        diags: Some(d),
+                        to_completion: false,
+                    },
+                    seed,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// A seeded subset of `k` instances of `set` (all of them when `k >= set.len()`), in set order:
+/// a Fisher-Yates shuffle driven by xorshift64* from `seed`, so a sample is reproducible.
+pub fn sample(set: Vec<HardInstance>, k: usize, seed: u64) -> Vec<HardInstance> {
+    let mut state = seed.max(1);
+    let mut next = move || {
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        state.wrapping_mul(0x2545F4914F6CDD1D)
+    };
+    let mut idx: Vec<usize> = (0..set.len()).collect();
+    for i in (1..idx.len()).rev() {
+        let j = (next() % (i as u64 + 1)) as usize;
+        idx.swap(i, j);
+    }
+    idx.truncate(k);
+    idx.sort_unstable();
+    idx.into_iter().map(|i| set[i].clone()).collect()
+}
+
+/// The configuration name that runs `solve --cubes` (in-process varisat, cube and conquer).
+pub const CUBES: &str = "cubes";
+
 /// One configuration: a backend (`varisat` or an external solver) and an AMO encoding.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
@@ -189,21 +260,17 @@ pub struct HardOptions {
     pub portfolios: Vec<String>,
     /// Also write every run as a CSV row here.
     pub csv: Option<PathBuf>,
+    /// Run the tail set ([`tail_instances`]) instead of the standard set.
+    pub tail: bool,
+    /// Run a seeded subset of this many instances ([`sample`]).
+    pub sample: Option<usize>,
+    /// Write the cactus plot (SVG) here.
+    pub cactus: Option<PathBuf>,
 }
 
-/// What one run gave.
-#[derive(Clone, Debug)]
-pub enum Outcome {
-    /// SAT (verified board) or UNSAT.
-    Solved {
-        /// The answer is SAT.
-        sat: bool,
-    },
-    /// Time limit reached.
-    Unknown,
-    /// The run failed: the message.
-    Failed(String),
-}
+/// What one run gave: the verdict of the child (the project's one answer type), or why it
+/// failed.
+pub type Outcome = std::result::Result<Answer<()>, String>;
 
 /// One run's result.
 #[derive(Clone, Debug)]
@@ -216,7 +283,15 @@ pub struct RunResult {
 
 /// Runs the hard bench and prints its tables. `exe` is the `queens-sat` binary.
 pub fn run(exe: &Path, opts: &HardOptions) -> Result<()> {
-    let set = instances(opts.quick, opts.seeds);
+    let set = if opts.tail {
+        tail_instances()
+    } else {
+        instances(opts.quick, opts.seeds)
+    };
+    let set = match opts.sample {
+        Some(k) => sample(set, k, 0x5EED_u64 ^ opts.seeds),
+        None => set,
+    };
     let dir = tempfile::tempdir().map_err(|e| Error::io("temp dir", e))?;
     let mut files = Vec::with_capacity(set.len());
     for inst in &set {
@@ -278,6 +353,31 @@ pub fn run(exe: &Path, opts: &HardOptions) -> Result<()> {
     }
     let report = report(&set, &configs, &results, opts);
     print!("{}", report.text);
+    print!("{}", tail_table(&set, &configs, &results));
+    if let Some(path) = &opts.cactus {
+        let series: Vec<(String, Vec<f64>)> = configs
+            .iter()
+            .enumerate()
+            .map(|(c, config)| {
+                let times = (0..set.len())
+                    .filter_map(|i| results.get(&(i, c)))
+                    .filter(|r| matches!(r.outcome, Ok(Answer::Sat(()) | Answer::Unsat)))
+                    .map(|r| r.seconds)
+                    .collect();
+                (config.label(), times)
+            })
+            .collect();
+        let title = format!(
+            "queens-sat bench hard: {} instances, timeout {} s",
+            set.len(),
+            opts.timeout
+        );
+        write_text_atomic(
+            path,
+            &queens_sat::suite::cactus::render_cactus(&title, &series)?,
+        )?;
+        println!("cactus plot: {}", path.display());
+    }
     if report.problems.is_empty() {
         Ok(())
     } else {
@@ -286,6 +386,43 @@ pub fn run(exe: &Path, opts: &HardOptions) -> Result<()> {
             report.problems.join("; ")
         )))
     }
+}
+
+/// Per configuration: solved count, median, p90, p99 and max seconds, and the sum over solved
+/// runs (percentiles count an unsolved run as slower than any; `-` marks one that falls on an
+/// unsolved run).
+pub fn tail_table(
+    set: &[HardInstance],
+    configs: &[Config],
+    results: &BTreeMap<(usize, usize), RunResult>,
+) -> String {
+    let cell = |v: Option<f64>| v.map_or("-".to_string(), |s| format!("{s:.2}"));
+    let mut text = String::from(
+        "\nTail (seconds; `-`: falls on an unsolved run):\n\n| configuration | solved | median | p90 | p99 | max | sum of solved |\n|---|---|---|---|---|---|---|\n",
+    );
+    for (c, config) in configs.iter().enumerate() {
+        let runs: Vec<Option<f64>> = (0..set.len())
+            .filter_map(|i| results.get(&(i, c)))
+            .map(|r| match r.outcome {
+                Ok(Answer::Sat(()) | Answer::Unsat) => Some(r.seconds),
+                _ => None,
+            })
+            .collect();
+        let t = queens_sat::suite::cactus::tail(&runs);
+        let _ = writeln!(
+            text,
+            "| {} | {}/{} | {} | {} | {} | {} | {:.1} |",
+            config.label(),
+            t.solved,
+            t.runs,
+            cell(t.median),
+            cell(t.p90),
+            cell(t.p99),
+            cell(t.max),
+            t.solved_sum
+        );
+    }
+    text
 }
 
 /// Writes the instance file of `inst` into `dir`: board text for blocked, the excluded-diagonals
@@ -307,59 +444,68 @@ fn write_file(dir: &Path, inst: &HardInstance) -> Result<PathBuf> {
 /// Runs `exe solve --instance file --solver S --amo A --timeout T --format json`.
 fn run_child(exe: &Path, file: &Path, config: &Config, timeout: u32) -> Result<RunResult> {
     let amo = config.amo.name();
-    let args: [&OsStr; 6] = [
+    let cubes = config.solver == CUBES;
+    let solver: &OsStr = if cubes {
+        "varisat".as_ref()
+    } else {
+        config.solver.as_ref()
+    };
+    let mut args: Vec<&OsStr> = vec![
         "--instance".as_ref(),
         file.as_os_str(),
         "--solver".as_ref(),
-        config.solver.as_ref(),
+        solver,
         "--amo".as_ref(),
         amo.as_ref(),
     ];
+    if cubes {
+        args.push("--cubes".as_ref());
+    }
     let child = super::solve_child_json(exe, &args, timeout)?;
-    let outcome = match child.report {
-        Err(why) => Outcome::Failed(why),
-        Ok(json) => match json["status"].as_str() {
-            Some("SAT") => Outcome::Solved { sat: true },
-            Some("UNSAT") => Outcome::Solved { sat: false },
-            Some("UNKNOWN") => Outcome::Unknown,
-            other => Outcome::Failed(format!("status {other:?}")),
-        },
-    };
+    let outcome = child.report.and_then(|record| record.answer());
     Ok(RunResult {
         outcome,
         seconds: child.seconds,
     })
 }
 
-/// Per-run CSV: instance, group, n, seed, solver, amo, status, seconds.
+/// Per-run CSV: instance, group, n, seed, solver, amo, status, seconds. Written with
+/// `csv::Writer`, so fields holding commas (portfolio names such as `varisat,cadical`) are
+/// quoted.
 fn write_csv(
     path: &Path,
     set: &[HardInstance],
     configs: &[Config],
     results: &BTreeMap<(usize, usize), RunResult>,
 ) -> Result<()> {
-    let mut text = String::from("instance,group,n,seed,solver,amo,status,seconds\n");
+    let io = |e: csv::Error| Error::Solver(format!("{}: {e}", path.display()));
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record([
+        "instance", "group", "n", "seed", "solver", "amo", "status", "seconds",
+    ])
+    .map_err(io)?;
     for (&(i, c), r) in results {
         let status = match &r.outcome {
-            Outcome::Solved { sat: true } => "SAT",
-            Outcome::Solved { sat: false } => "UNSAT",
-            Outcome::Unknown => "UNKNOWN",
-            Outcome::Failed(_) => "ERROR",
+            Ok(answer) => answer.label(),
+            Err(_) => "ERROR",
         };
         let inst = &set[i];
-        let _ = writeln!(
-            text,
-            "{},{},{},{},{},{},{status},{:.3}",
+        w.write_record([
             inst.name(),
-            inst.group.title(),
-            inst.n,
-            inst.seed,
-            configs[c].solver,
-            configs[c].amo,
-            r.seconds
-        );
+            inst.group.title().to_string(),
+            inst.n.to_string(),
+            inst.seed.to_string(),
+            configs[c].solver.to_string(),
+            configs[c].amo.to_string(),
+            status.to_string(),
+            format!("{:.3}", r.seconds),
+        ])
+        .map_err(io)?;
     }
-    write_text_atomic(path, &text)
+    let bytes = w
+        .into_inner()
+        .map_err(|e| Error::Solver(format!("{}: {e}", path.display())))?;
+    write_text_atomic(path, &String::from_utf8_lossy(&bytes))
 }
 
 /// The printed tables and the problems found (wrong answers, failed runs).
@@ -384,7 +530,7 @@ impl Tally {
     fn add(&mut self, r: &RunResult, timeout: f64) {
         self.runs += 1;
         match r.outcome {
-            Outcome::Solved { .. } => {
+            Ok(Answer::Sat(()) | Answer::Unsat) => {
                 self.solved += 1;
                 self.total += r.seconds;
                 self.max = self.max.max(r.seconds);
@@ -426,21 +572,24 @@ pub fn report(
     // Answers per instance; a SAT and an UNSAT answer on one instance is a wrong answer.
     let mut answer: Vec<Option<bool>> = vec![None; set.len()];
     for (&(i, c), r) in results {
-        match &r.outcome {
-            Outcome::Solved { sat } => match answer[i] {
-                Some(a) if a != *sat => problems.push(format!(
-                    "{}: {} answered {} but another configuration {}",
-                    set[i].name(),
-                    configs[c].label(),
-                    if *sat { "SAT" } else { "UNSAT" },
-                    if a { "SAT" } else { "UNSAT" }
-                )),
-                _ => answer[i] = Some(*sat),
-            },
-            Outcome::Failed(why) => {
-                problems.push(format!("{} {}: {why}", set[i].name(), configs[c].label()))
+        let sat = match &r.outcome {
+            Ok(Answer::Sat(())) => true,
+            Ok(Answer::Unsat) => false,
+            Ok(Answer::Unknown(_)) => continue,
+            Err(why) => {
+                problems.push(format!("{} {}: {why}", set[i].name(), configs[c].label()));
+                continue;
             }
-            Outcome::Unknown => {}
+        };
+        match answer[i] {
+            Some(a) if a != sat => problems.push(format!(
+                "{}: {} answered {} but another configuration {}",
+                set[i].name(),
+                configs[c].label(),
+                if sat { "SAT" } else { "UNSAT" },
+                if a { "SAT" } else { "UNSAT" }
+            )),
+            _ => answer[i] = Some(sat),
         }
     }
 
@@ -536,10 +685,10 @@ pub fn report(
     for (i, inst) in set.iter().enumerate() {
         let best = (0..configs.len())
             .filter_map(|c| results.get(&(i, c)))
-            .filter(|r| matches!(r.outcome, Outcome::Solved { .. }))
+            .filter(|r| matches!(r.outcome, Ok(Answer::Sat(()) | Answer::Unsat)))
             .min_by(|a, b| a.seconds.total_cmp(&b.seconds));
         let unsolved = RunResult {
-            outcome: Outcome::Unknown,
+            outcome: Ok(Answer::Unknown("unsolved".into())),
             seconds: timeout,
         };
         let r = best.unwrap_or(&unsolved);
@@ -589,6 +738,33 @@ mod tests {
     }
 
     #[test]
+    fn tail_set_and_samples() {
+        let set = tail_instances();
+        assert_eq!(set.len(), 4 * 100 + (7 + 6) * 20);
+        let mut names: Vec<String> = set.iter().map(HardInstance::name).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), set.len());
+        let a = sample(set.clone(), 30, 7);
+        assert_eq!(a.len(), 30);
+        let names = |v: &[HardInstance]| v.iter().map(HardInstance::name).collect::<Vec<_>>();
+        assert_eq!(
+            names(&a),
+            names(&sample(set.clone(), 30, 7)),
+            "not reproducible"
+        );
+        assert_ne!(
+            names(&a),
+            names(&sample(set.clone(), 30, 8)),
+            "the seed is ignored"
+        );
+        assert_eq!(sample(set.clone(), 10_000, 7).len(), set.len());
+        let one = &set[set.len() - 1];
+        let inst = one.generator.instance(one.n, one.seed).unwrap();
+        assert_eq!((inst.n, inst.excluded.len()), (21, 27));
+    }
+
+    #[test]
     fn report_flags_disagreement_and_ranks() {
         let set: Vec<HardInstance> = instances(true, 1).into_iter().take(2).collect();
         let configs = vec![
@@ -610,9 +786,16 @@ mod tests {
             amos: vec![AmoKind::Product, AmoKind::Pairwise],
             portfolios: Vec::new(),
             csv: None,
+            tail: false,
+            sample: None,
+            cactus: None,
         };
         let r = |sat: Option<bool>, seconds: f64| RunResult {
-            outcome: sat.map_or(Outcome::Unknown, |sat| Outcome::Solved { sat }),
+            outcome: Ok(match sat {
+                Some(true) => Answer::Sat(()),
+                Some(false) => Answer::Unsat,
+                None => Answer::Unknown("time limit".into()),
+            }),
             seconds,
         };
         let mut results = BTreeMap::new();

@@ -5,9 +5,8 @@ pub mod command;
 pub mod hard;
 
 use std::ffi::OsStr;
-use std::io::Read;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use queens_sat::encode::amo::AmoKind;
@@ -16,6 +15,8 @@ use queens_sat::error::{Error, Result};
 use queens_sat::instance::Instance;
 use queens_sat::piece::QUEEN;
 use queens_sat::presolve::Problem;
+use queens_sat::process::{Ended, Limits};
+use queens_sat::report::SolveRecord;
 
 /// A run longer than this (seconds) skips the larger sizes for that encoding.
 const CAP_SECONDS: f64 = 60.0;
@@ -109,77 +110,64 @@ fn children_cpu_seconds() -> f64 {
 /// Grace after a child's own `--timeout` before it is killed from here.
 const GRACE: Duration = Duration::from_secs(30);
 
+/// How long a stopped child gets to stop its own solver after `SIGTERM`, before `SIGKILL`.
+const TERM_GRACE: Duration = Duration::from_secs(3);
+
 /// What one child `queens-sat solve ... --format json` gave.
 struct ChildReport {
     /// Its JSON report, or why there is none (exit status and stderr, or killed).
-    report: std::result::Result<serde_json::Value, String>,
+    report: std::result::Result<SolveRecord, String>,
     /// Wall-clock seconds of the child.
     seconds: f64,
 }
 
-/// Runs `exe solve ARGS --timeout T --format json` in a child process. A child still running
-/// [`GRACE`] after its own time limit is killed (a report error); on SIGINT / SIGTERM the child
-/// is killed and the bench stops with [`Error::Interrupted`].
+/// Runs `exe solve ARGS --timeout T --format json` in a child process, through the library's
+/// process runner ([`queens_sat::process::run`]). A child still running [`GRACE`] after its own
+/// time limit is stopped (a report error); on SIGINT / SIGTERM the child is stopped and the
+/// bench stops with [`Error::Interrupted`]. Stopping sends `SIGTERM` first, so the child kills
+/// its own external solver, then `SIGKILL` to the child's group; the solver is also tied to the
+/// child's life (`PR_SET_PDEATHSIG`), so no solver outlives a bench run.
 fn solve_child_json(exe: &Path, args: &[&OsStr], timeout: u32) -> Result<ChildReport> {
-    let t = Instant::now();
-    let mut child = Command::new(exe)
-        .arg("solve")
+    let mut cmd = Command::new(exe);
+    cmd.arg("solve")
         .args(args)
-        .args(["--timeout", &timeout.to_string(), "--format", "json"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| Error::io(exe.display().to_string(), e))?;
-    // Read both pipes on threads so that a chatty child cannot block on a full pipe.
-    let drain = |mut pipe: Box<dyn Read + Send>| {
-        std::thread::spawn(move || {
-            let mut buf = Vec::new();
-            let _ = pipe.read_to_end(&mut buf);
-            buf
-        })
-    };
-    let out_reader = drain(Box::new(child.stdout.take().expect("piped")));
-    let err_reader = drain(Box::new(child.stderr.take().expect("piped")));
-    let limit = Duration::from_secs(u64::from(timeout)) + GRACE;
-    let status = loop {
-        if let Some(status) = child
-            .try_wait()
-            .map_err(|e| Error::io(exe.display().to_string(), e))?
-        {
-            break Some(status);
-        }
-        if queens_sat::interrupt::interrupted() {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(Error::Interrupted);
-        }
-        if t.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    let seconds = t.elapsed().as_secs_f64();
-    let stdout = out_reader.join().unwrap_or_default();
-    let stderr = err_reader.join().unwrap_or_default();
-    let report = match status {
-        None => Err(format!(
-            "still running {} s after its --timeout; killed",
+        .args(["--timeout", &timeout.to_string(), "--format", "json"]);
+    let done = queens_sat::process::run(
+        &mut cmd,
+        &exe.display().to_string(),
+        &Limits {
+            timeout: Some(Duration::from_secs(u64::from(timeout)) + GRACE),
+            term_grace: TERM_GRACE,
+            max_stdout: 64 << 20,
+            cancel: None,
+        },
+    )?;
+    let report = match done.ended {
+        Ended::Interrupted => return Err(Error::Interrupted),
+        Ended::TimedOut => Err(format!(
+            "still running {} s after its --timeout; stopped",
             GRACE.as_secs()
         )),
-        Some(status) => serde_json::from_slice(&stdout).map_err(|_| {
-            let msg = String::from_utf8_lossy(&stderr);
-            let msg = msg.trim();
-            format!(
-                "exit {}: {}",
-                status.code().map_or("by signal".into(), |c| c.to_string()),
-                if msg.is_empty() { "no report" } else { msg }
-            )
-        }),
+        Ended::Overflow | Ended::Cancelled => Err("stopped: too much output".to_string()),
+        Ended::Exited => done
+            .stdout
+            .and_then(|out| serde_json::from_slice(&out).map_err(|e| e.to_string()))
+            .map_err(|_| {
+                let msg = String::from_utf8_lossy(&done.stderr_tail);
+                let msg = msg.trim();
+                format!(
+                    "exit {}: {}",
+                    done.status
+                        .code()
+                        .map_or("by signal".into(), |c| c.to_string()),
+                    if msg.is_empty() { "no report" } else { msg }
+                )
+            }),
     };
-    Ok(ChildReport { report, seconds })
+    Ok(ChildReport {
+        report,
+        seconds: done.seconds,
+    })
 }
 
 /// Solves `-n n --piece piece --amo amo` in a child process.
@@ -198,13 +186,12 @@ fn solve_child(exe: &Path, piece: &str, n: u32, amo: AmoKind) -> Result<Run> {
     let cpu = children_cpu_seconds() - cpu0;
     let bad = |why: String| Error::Solver(format!("bench: {piece} n={n} amo={amo}: {why}"));
     let v = child.report.map_err(bad)?;
-    let num = |key: &str| v[key].as_f64().ok_or_else(|| bad(format!("no '{key}'")));
     Ok(Run {
-        status: v["status"].as_str().unwrap_or("?").to_string(),
-        vars: num("vars")? as u64,
-        clauses: num("clauses")? as u64,
-        encode: num("encode_seconds")?,
-        solve: num("solve_seconds")?,
+        status: v.status,
+        vars: v.vars,
+        clauses: v.clauses,
+        encode: v.encode_seconds,
+        solve: v.solve_seconds,
         total: child.seconds,
         cpu,
     })

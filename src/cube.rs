@@ -1,0 +1,343 @@
+//! Cubes: the split of an instance into completion instances that partition its solutions,
+//! shared by `count` (border-first split, symmetric cubes counted once) and by the cube-and-conquer
+//! solver (look-ahead split, [`lookahead`]).
+//!
+//! A cube is a completion [`Instance`]: the parent's pieces plus one more piece per split line, so
+//! presolve shrinks it to its live cells. The children of a line (one per live cell of that row or
+//! column) are pairwise disjoint and, since every solution places exactly one piece on the line,
+//! cover the parent's solutions.
+
+use std::collections::HashMap;
+
+use crate::board::Cell;
+use crate::error::Result;
+use crate::instance::Instance;
+use crate::piece::Piece;
+use crate::presolve::Problem;
+use crate::symmetry::Symmetry;
+
+/// One cube: a completion instance and how many symmetric cubes it stands for (its count is
+/// multiplied by `weight`; 1 when cubes are not merged by symmetry).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cube {
+    /// The cube as a completion instance (the parent's pieces plus the cube's).
+    pub instance: Instance,
+    /// Number of cubes in this cube's symmetry class (counting weight).
+    pub weight: u64,
+}
+
+/// Splits `instance` into cubes: completion instances that place one more piece per level on a
+/// free row or column, until there are at least `target` cubes or half of the free rows carry a
+/// cube piece (the other half is always left to the solver). A cube that presolve proves empty
+/// is dropped when the next level is built from it (cubes of the last level are not presolved
+/// here, so some may be empty); the cubes partition the solutions.
+///
+/// Lines are taken from the border inwards and in symmetric order (row 0, last row, column 0,
+/// last column, row 1, ...), so that every symmetry of the square maps the set of branched lines
+/// onto itself and symmetric cubes can be counted once (see [`classes`]).
+pub fn cubes(instance: &Instance, piece: Piece, target: usize) -> Result<Vec<Instance>> {
+    crate::count::dpll::supports(&piece)?; // cubes branch on rows and columns, as the DPLL counter does
+    let n = instance.n;
+    let base = instance.placed.len();
+    let max_depth = {
+        let held: std::collections::HashSet<u32> = instance.placed.iter().map(|c| c.row).collect();
+        (n as usize - held.len()) / 2
+    };
+    let mut level = vec![instance.clone()];
+    loop {
+        if level.len() >= target {
+            return Ok(level);
+        }
+        let mut next = Vec::new();
+        let mut expanded = false;
+        for inst in level {
+            if crate::interrupt::interrupted() {
+                return Err(crate::error::Error::Interrupted);
+            }
+            let problem = Problem::presolve(&inst, piece)?;
+            if problem.unsat.is_some() {
+                continue;
+            }
+            let map = &problem.varmap;
+            let mut col_len = vec![0u32; n as usize];
+            for (c, _) in map.cells() {
+                col_len[c.col as usize] += 1;
+            }
+            // (distance to the border, rows before columns, index): (line is a row, index).
+            let line = (0..n)
+                .filter(|&r| map.row_len(r) > 0)
+                .map(|r| ((r.min(n - 1 - r), 0, r), (true, r)))
+                .chain(
+                    (0..n)
+                        .filter(|&c| col_len[c as usize] > 0)
+                        .map(|c| ((c.min(n - 1 - c), 1, c), (false, c))),
+                )
+                .min_by_key(|&(key, _)| key)
+                .map(|(_, line)| line);
+            // Leave at least half of the free rows to the solver.
+            let line = line.filter(|_| inst.placed.len() - base < max_depth);
+            match line {
+                Some((is_row, i)) => {
+                    expanded = true;
+                    let cells: Vec<Cell> = if is_row {
+                        map.row_cols(i).map(|c| Cell::new(i, c)).collect()
+                    } else {
+                        map.cells().map(|(c, _)| c).filter(|c| c.col == i).collect()
+                    };
+                    for cell in cells {
+                        let mut child = inst.clone();
+                        child.placed.push(cell);
+                        next.push(child);
+                    }
+                }
+                None => next.push(inst),
+            }
+        }
+        level = next;
+        if !expanded {
+            return Ok(level);
+        }
+    }
+}
+
+/// Groups cubes into classes of cubes with equal counts: a symmetry `g` of the instance (and of
+/// `symmetric`, when set, so that it maps g-invariant solutions to invariant ones) maps the
+/// solutions through cube A's pieces bijectively onto those through `g(A)`. Returns one
+/// representative per class with the class size.
+pub fn classes(
+    instance: &Instance,
+    cubes: Vec<Instance>,
+    group: &[Symmetry],
+    symmetric: Option<Symmetry>,
+) -> Vec<Cube> {
+    let n = instance.n;
+    // The identity is always usable: with it alone every cube is its own class.
+    let usable: Vec<Symmetry> = std::iter::once(Symmetry::Id)
+        .chain(group.iter().copied())
+        .filter(|&g| symmetric.is_none_or(|s| commutes(g, s, n)))
+        .collect();
+    let base = instance.placed.len();
+    let mut classes: HashMap<Vec<Cell>, Cube> = HashMap::new();
+    let mut order = Vec::new();
+    for cube in cubes {
+        let added = &cube.placed[base..];
+        let key = usable
+            .iter()
+            .map(|g| {
+                let mut img: Vec<Cell> = added.iter().map(|&c| g.apply(c, n)).collect();
+                img.sort_unstable();
+                img
+            })
+            .min()
+            .unwrap_or_default();
+        match classes.get_mut(&key) {
+            Some(entry) => entry.weight += 1,
+            None => {
+                order.push(key.clone());
+                classes.insert(
+                    key,
+                    Cube {
+                        instance: cube,
+                        weight: 1,
+                    },
+                );
+            }
+        }
+    }
+    order
+        .into_iter()
+        .filter_map(|k| classes.remove(&k))
+        .collect()
+}
+
+/// Whether `g` and `s` commute as maps of the board.
+fn commutes(g: Symmetry, s: Symmetry, n: u32) -> bool {
+    (0..n).all(|r| {
+        (0..n).all(|c| {
+            let x = Cell::new(r, c);
+            g.apply(s.apply(x, n), n) == s.apply(g.apply(x, n), n)
+        })
+    })
+}
+
+/// How [`lookahead`] splits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Split {
+    /// Stop splitting once there are this many cubes.
+    pub max_cubes: usize,
+    /// A cube with at most this many live cells is easy: it is not split further.
+    pub easy_cells: u64,
+    /// How many of the shortest lines (fewest live cells) each split looks ahead on.
+    pub candidates: usize,
+    /// Threads for the look-ahead (the candidate lines are shared out).
+    pub jobs: usize,
+}
+
+impl Default for Split {
+    fn default() -> Split {
+        Split {
+            max_cubes: 256,
+            easy_cells: 60,
+            candidates: 8,
+            jobs: 1,
+        }
+    }
+}
+
+/// What [`lookahead`] did besides returning the cubes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SplitStats {
+    /// Look-ahead children (and the root) that presolve with the matching filter refuted, with
+    /// no solver (over every candidate line, not only the chosen ones).
+    pub refuted: u64,
+    /// Presolves run by the look-ahead.
+    pub presolves: u64,
+}
+
+/// The look-ahead on one line: its surviving children and the live cells they leave.
+struct LineEval {
+    children: Vec<Node>,
+    left: u64,
+    refuted: u64,
+    presolves: u64,
+}
+
+/// Presolves every child of `parent` that places its piece on a cell of `line`.
+fn eval_line(parent: &Instance, line: &[Cell], piece: Piece) -> Result<LineEval> {
+    let mut e = LineEval {
+        children: Vec::new(),
+        left: 0,
+        refuted: 0,
+        presolves: 0,
+    };
+    for &cell in line {
+        let mut child = parent.clone();
+        child.placed.push(cell);
+        let p = Problem::presolve(&child, piece)?;
+        e.presolves += 1;
+        if p.unsat.is_some() {
+            e.refuted += 1;
+            continue;
+        }
+        e.left += p.num_cells();
+        e.children.push(Node {
+            instance: child,
+            cells: p.num_cells(),
+        });
+    }
+    Ok(e)
+}
+
+/// A node of the split: its instance and its live-cell count.
+struct Node {
+    instance: Instance,
+    cells: u64,
+}
+
+/// The live rows and columns of a presolved problem, each with its live cells.
+fn lines(problem: &Problem) -> Vec<Vec<Cell>> {
+    let n = problem.n as usize;
+    let mut rows = vec![Vec::new(); n];
+    let mut cols = vec![Vec::new(); n];
+    for (c, _) in problem.varmap.cells() {
+        rows[c.row as usize].push(c);
+        cols[c.col as usize].push(c);
+    }
+    rows.into_iter()
+        .chain(cols)
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+/// Splits `instance` for solving, by look-ahead on lines: at each step the cube with the most
+/// live cells is split on the row or column (among the `split.candidates` with the fewest live
+/// cells) whose children leave the fewest live cells in total after presolve, matching filter
+/// included (a child that presolve refutes leaves none). Children that presolve refutes are
+/// dropped, so a line with no surviving child refutes its cube; a line with one surviving child
+/// is a forced move. Stops when every cube is easy (`split.easy_cells`) or there are
+/// `split.max_cubes` cubes. The cubes (weight 1) partition the solutions of `instance`: a
+/// solution places exactly one piece on the split line, and each child fixes a different one.
+pub fn lookahead(
+    instance: &Instance,
+    piece: Piece,
+    split: &Split,
+) -> Result<(Vec<Cube>, SplitStats)> {
+    crate::count::dpll::supports(&piece)?; // the split relies on one piece per row and column
+    let mut stats = SplitStats::default();
+    let root = Problem::presolve(instance, piece)?;
+    stats.presolves += 1;
+    if root.unsat.is_some() {
+        stats.refuted += 1;
+        return Ok((Vec::new(), stats));
+    }
+    let mut open = vec![Node {
+        cells: root.num_cells(),
+        instance: instance.clone(),
+    }];
+    let mut done: Vec<Node> = Vec::new();
+    while let Some(i) = (0..open.len()).max_by_key(|&i| (open[i].cells, std::cmp::Reverse(i))) {
+        if crate::interrupt::interrupted() {
+            return Err(crate::error::Error::Interrupted);
+        }
+        if open.len() + done.len() >= split.max_cubes.max(1) {
+            break;
+        }
+        let node = open.swap_remove(i);
+        if node.cells <= split.easy_cells {
+            done.push(node);
+            continue;
+        }
+        let problem = Problem::presolve(&node.instance, piece)?;
+        stats.presolves += 1;
+        let mut candidates = lines(&problem);
+        candidates.sort_by_key(|l| l.len());
+        candidates.truncate(split.candidates.max(1));
+        // Evaluate the candidate lines on up to `split.jobs` threads.
+        let jobs = split.jobs.clamp(1, candidates.len().max(1));
+        let chunk = candidates.len().div_ceil(jobs).max(1);
+        let evaluated: Vec<Result<Vec<LineEval>>> = std::thread::scope(|s| {
+            let workers: Vec<_> = candidates
+                .chunks(chunk)
+                .map(|lines| {
+                    let parent = &node.instance;
+                    s.spawn(move || {
+                        lines
+                            .iter()
+                            .map(|line| eval_line(parent, line, piece))
+                            .collect::<Result<Vec<LineEval>>>()
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .map(|w| w.join().expect("look-ahead worker"))
+                .collect()
+        });
+        let mut best: Option<LineEval> = None;
+        for e in evaluated
+            .into_iter()
+            .collect::<Result<Vec<_>>>()?
+            .into_iter()
+            .flatten()
+        {
+            stats.presolves += e.presolves;
+            stats.refuted += e.refuted;
+            // A refuted or forced line first (it does not branch), then the fewest live cells left.
+            let key = |e: &LineEval| (e.children.len() > 1, e.left);
+            if best.as_ref().is_none_or(|b| key(&e) < key(b)) {
+                best = Some(e);
+            }
+        }
+        // A live cube always has a live line (it needs a piece on every free row).
+        open.extend(best.expect("a live cube has a live line").children);
+    }
+    let cubes = done
+        .into_iter()
+        .chain(open)
+        .map(|node| Cube {
+            instance: node.instance,
+            weight: 1,
+        })
+        .collect();
+    Ok((cubes, stats))
+}

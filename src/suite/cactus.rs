@@ -1,0 +1,168 @@
+//! Tail statistics and the cactus plot of a benchmark: per configuration the solved count and
+//! the median, p90, p99 and maximum solve time, and the picture solver papers use (instances
+//! solved against time, one line per configuration).
+
+use plotters::prelude::*;
+
+use crate::error::{Error, Result};
+
+/// Times below this are drawn at this value (the time axis is logarithmic).
+pub const MIN_SECONDS: f64 = 1e-3;
+
+/// Per-configuration tail statistics. Percentiles are nearest-rank over every run, an unsolved
+/// run counting as infinitely slow, so a percentile that falls on an unsolved run is `None`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tail {
+    /// Runs.
+    pub runs: usize,
+    /// Runs solved.
+    pub solved: usize,
+    /// Median seconds.
+    pub median: Option<f64>,
+    /// 90th percentile seconds.
+    pub p90: Option<f64>,
+    /// 99th percentile seconds.
+    pub p99: Option<f64>,
+    /// Maximum seconds (`None` when a run was unsolved).
+    pub max: Option<f64>,
+    /// Sum of the solved runs' seconds.
+    pub solved_sum: f64,
+}
+
+/// Nearest-rank percentile `q` (0 < q <= 1) of `sorted`, where `None` sorts last.
+fn percentile(sorted: &[Option<f64>], q: f64) -> Option<f64> {
+    if sorted.is_empty() {
+        return None;
+    }
+    let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+    sorted[rank - 1]
+}
+
+/// The tail statistics of one configuration's runs: `Some(seconds)` when solved, `None` when not.
+///
+/// ```
+/// use queens_sat::suite::cactus::tail;
+/// let t = tail(&[Some(1.0), Some(3.0), Some(2.0), None]);
+/// assert_eq!((t.solved, t.median, t.p90, t.max), (3, Some(2.0), None, None));
+/// ```
+pub fn tail(runs: &[Option<f64>]) -> Tail {
+    let mut sorted: Vec<Option<f64>> = runs.to_vec();
+    sorted.sort_by(|a, b| match (a, b) {
+        (Some(x), Some(y)) => x.total_cmp(y),
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => std::cmp::Ordering::Equal,
+    });
+    Tail {
+        runs: runs.len(),
+        solved: runs.iter().flatten().count(),
+        median: percentile(&sorted, 0.5),
+        p90: percentile(&sorted, 0.9),
+        p99: percentile(&sorted, 0.99),
+        max: percentile(&sorted, 1.0),
+        solved_sum: runs.iter().flatten().sum(),
+    }
+}
+
+/// Draws the cactus plot: for each `(label, solved run seconds)` series, the k-th fastest solved
+/// run at (k, seconds), on a logarithmic time axis; returns the SVG text.
+pub fn render_cactus(title: &str, series: &[(String, Vec<f64>)]) -> Result<String> {
+    let fail = |e: String| Error::io("<plot>", std::io::Error::other(e));
+    let k_max = series.iter().map(|s| s.1.len()).max().unwrap_or(0).max(1);
+    let t_max = series
+        .iter()
+        .flat_map(|s| s.1.iter().copied())
+        .fold(MIN_SECONDS * 10.0, f64::max);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (1000, 700)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| fail(e.to_string()))?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 24))
+            .margin(15)
+            .x_label_area_size(45)
+            .y_label_area_size(70)
+            .build_cartesian_2d(
+                0f64..(k_max as f64 * 1.03),
+                (MIN_SECONDS..t_max * 2.0).log_scale(),
+            )
+            .map_err(|e| fail(e.to_string()))?;
+        chart
+            .configure_mesh()
+            .x_desc("instances solved")
+            .y_desc("time (s)")
+            .y_label_formatter(&|v| format!("{v:.0e}"))
+            .draw()
+            .map_err(|e| fail(e.to_string()))?;
+        for (i, (label, times)) in series.iter().enumerate() {
+            let c = Palette99::pick(i).to_rgba();
+            let mut t = times.clone();
+            t.sort_by(f64::total_cmp);
+            let pts: Vec<(f64, f64)> = t
+                .iter()
+                .enumerate()
+                .map(|(k, &s)| ((k + 1) as f64, s.max(MIN_SECONDS)))
+                .collect();
+            chart
+                .draw_series(LineSeries::new(pts, c.stroke_width(2)))
+                .map_err(|e| fail(e.to_string()))?
+                .label(format!("{label} ({} solved)", t.len()))
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2))
+                });
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .position(SeriesLabelPosition::UpperLeft)
+            .draw()
+            .map_err(|e| fail(e.to_string()))?;
+        root.present().map_err(|e| fail(e.to_string()))?;
+    }
+    Ok(svg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tail_statistics_count_unsolved_as_slowest() {
+        let runs: Vec<Option<f64>> = (1..=100).map(|k| Some(k as f64)).collect();
+        let t = tail(&runs);
+        assert_eq!(
+            (t.median, t.p90, t.p99, t.max),
+            (Some(50.0), Some(90.0), Some(99.0), Some(100.0))
+        );
+        let mut runs = runs;
+        runs[0] = None;
+        let t = tail(&runs);
+        assert_eq!(
+            (t.solved, t.median, t.p99, t.max),
+            (99, Some(51.0), Some(100.0), None)
+        );
+        assert_eq!(tail(&[]).median, None);
+    }
+
+    #[test]
+    fn cactus_has_one_labelled_line_per_configuration() {
+        let svg = render_cactus(
+            "tail",
+            &[
+                ("varisat".into(), vec![0.5, 2.0]),
+                ("cubes".into(), vec![0.1, 0.2, 9.0]),
+            ],
+        )
+        .unwrap();
+        assert!(svg.starts_with("<svg"));
+        for needle in [
+            "tail",
+            "instances solved",
+            "varisat (2 solved)",
+            "cubes (3 solved)",
+        ] {
+            assert!(svg.contains(needle), "missing {needle}");
+        }
+    }
+}

@@ -1,0 +1,217 @@
+//! Cube-and-conquer solving (`solve --cubes`) against the brute-force oracle: the look-ahead
+//! cubes partition the solutions, and the cube solver's verdicts and boards agree with the oracle
+//! on random small instances (completion, blocked, excluded diagonals; queens and amazons).
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use common::oracle::instance_solutions;
+
+use queens_sat::board::Cell;
+use queens_sat::cube::{Split, lookahead};
+use queens_sat::encode::EncodeOptions;
+use queens_sat::encode::amo::AmoKind;
+use queens_sat::instance::{ExcludedDiagonal, Instance};
+use queens_sat::piece::{AMAZON, LineKind, Piece, QUEEN};
+use queens_sat::solve::Answer;
+use queens_sat::solve::cubes::{CubeSettings, VarisatAssuming, solve};
+use queens_sat::verify::verify;
+
+/// A small deterministic PRNG (xorshift64*).
+struct Rng(u64);
+impl Rng {
+    fn below(&mut self, m: u32) -> u32 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        ((self.0.wrapping_mul(0x2545F4914F6CDD1D) >> 33) % m.max(1) as u64) as u32
+    }
+}
+
+/// Random instances with n <= max_n of four kinds: completion, blocked, both, excluded diagonals.
+fn random_instances(seed: u64, count: usize, max_n: u32) -> Vec<Instance> {
+    let mut rng = Rng(seed);
+    (0..count)
+        .map(|i| {
+            let n = 4 + rng.below(max_n - 3);
+            let mut inst = Instance::plain(n);
+            let cell = |rng: &mut Rng| Cell::new(rng.below(n), rng.below(n));
+            match i % 4 {
+                0 => inst.placed = (0..rng.below(3)).map(|_| cell(&mut rng)).collect(),
+                1 => inst.blocked = (0..rng.below(n * 3)).map(|_| cell(&mut rng)).collect(),
+                2 => {
+                    inst.placed = (0..rng.below(2)).map(|_| cell(&mut rng)).collect();
+                    inst.blocked = (0..rng.below(n * 2)).map(|_| cell(&mut rng)).collect();
+                }
+                _ => {
+                    inst.excluded = (0..rng.below(n + 2))
+                        .map(|_| ExcludedDiagonal {
+                            kind: if rng.below(2) == 0 {
+                                LineKind::Diagonal
+                            } else {
+                                LineKind::AntiDiagonal
+                            },
+                            key: rng.below(2 * n - 1),
+                        })
+                        .collect();
+                }
+            }
+            inst
+        })
+        .collect()
+}
+
+/// Splits that cut deep (every cube split down to single cells when allowed) and shallow.
+fn splits() -> [Split; 3] {
+    [
+        Split {
+            max_cubes: 1,
+            ..Split::default()
+        },
+        Split {
+            max_cubes: 6,
+            easy_cells: 0,
+            candidates: 2,
+            jobs: 1,
+        },
+        Split {
+            max_cubes: 10_000,
+            easy_cells: 0,
+            candidates: 20,
+            jobs: 3,
+        },
+    ]
+}
+
+fn sorted(cells: &[Cell]) -> Vec<(u32, u32)> {
+    let mut v: Vec<(u32, u32)> = cells.iter().map(|c| (c.row, c.col)).collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+#[test]
+fn lookahead_cubes_partition_the_solutions() {
+    for (piece, seed) in [(QUEEN, 11), (AMAZON, 12)] {
+        for inst in random_instances(seed, 40, 8) {
+            let all = instance_solutions(&inst, piece.name);
+            for split in splits() {
+                let (cubes, _) = lookahead(&inst, piece, &split).unwrap();
+                // Splitting stops once there are max_cubes cubes; the last split adds at most
+                // one line's worth.
+                assert!(cubes.len() < split.max_cubes.max(1) + inst.n as usize);
+                let mut union = BTreeSet::new();
+                for cube in &cubes {
+                    assert_eq!(cube.weight, 1);
+                    for s in instance_solutions(&cube.instance, piece.name) {
+                        assert!(all.contains(&s), "a cube solution is not a solution");
+                        assert!(union.insert(s), "two cubes share a solution: {inst:?}");
+                    }
+                }
+                assert_eq!(
+                    union, all,
+                    "the cubes miss solutions of {inst:?} ({split:?})"
+                );
+            }
+        }
+    }
+}
+
+fn check(inst: &Instance, piece: Piece, split: Split, jobs: usize) {
+    let expected = instance_solutions(inst, piece.name);
+    let settings = CubeSettings {
+        jobs,
+        split,
+        ..CubeSettings::default()
+    };
+    let options = EncodeOptions::from(AmoKind::Pairwise);
+    let r = solve(inst, piece, options, VarisatAssuming::factory(), &settings).unwrap();
+    match r.status {
+        Answer::Sat(board) => {
+            verify(&board, inst, piece).unwrap();
+            assert!(
+                expected.contains(&sorted(&board.pieces)),
+                "{inst:?}: a board the oracle does not know"
+            );
+        }
+        Answer::Unsat => assert!(
+            expected.is_empty(),
+            "{inst:?}: UNSAT but the oracle has solutions"
+        ),
+        Answer::Unknown(why) => panic!("{inst:?}: UNKNOWN without a time limit: {why}"),
+    }
+}
+
+#[test]
+fn cube_solve_agrees_with_the_oracle() {
+    // Amazons have no solution below n = 10, so their instances go up to 11.
+    for (piece, seed, count, max_n) in [(QUEEN, 21, 60, 9), (AMAZON, 22, 24, 11)] {
+        let instances = random_instances(seed, count, max_n);
+        let unsat = instances
+            .iter()
+            .filter(|i| instance_solutions(i, piece.name).is_empty())
+            .count();
+        // The random set must exercise both answers.
+        assert!(
+            unsat > 0 && unsat < instances.len(),
+            "{unsat} UNSAT of {}",
+            instances.len()
+        );
+        for inst in &instances {
+            for (k, split) in splits().into_iter().enumerate() {
+                check(inst, piece, split, 1 + k % 2);
+            }
+        }
+    }
+}
+
+#[test]
+fn cube_solve_answers_plain_boards_and_unsat_sizes() {
+    for n in 1..=11 {
+        for piece in [QUEEN, AMAZON] {
+            check(&Instance::plain(n), piece, Split::default(), 2);
+        }
+    }
+}
+
+#[test]
+fn cli_solve_cubes_answers_verified_boards_and_rejects_certify() {
+    let dir = tempfile::TempDir::new().unwrap();
+    let d = dir.path();
+    // A completion instance: the printed board must be one of the oracle's solutions.
+    std::fs::write(
+        d.join("c.txt"),
+        "..Q.....\n........\n........\n........\n........\n........\n........\n........\n",
+    )
+    .unwrap();
+    let inst = queens_sat::instance::read_instance_file(&d.join("c.txt"), None).unwrap();
+    let r = common::run_expect(
+        d,
+        &["solve", "--instance", "c.txt", "--cubes", "--jobs", "2"],
+        10,
+    );
+    let board = queens_sat::instance::read_instance("stdout", &r.stdout, None).unwrap();
+    assert!(
+        instance_solutions(&inst, "queen").contains(&sorted(&board.placed)),
+        "not a solution:\n{}",
+        r.stdout
+    );
+    common::run_expect(d, &["solve", "-n", "3", "--cubes", "--max-cubes", "4"], 20);
+    common::run_expect(d, &["solve", "-n", "9", "--piece", "amazon", "--cubes"], 20);
+    common::run_expect(
+        d,
+        &["solve", "-n", "10", "--piece", "amazon", "--cubes"],
+        10,
+    );
+    common::assert_one_line_error(
+        d,
+        &["solve", "-n", "8", "--cubes", "--certify"],
+        &["--certify", "--cubes"],
+    );
+    common::assert_one_line_error(
+        d,
+        &["solve", "-n", "8", "--cubes", "--solver", "cadical"],
+        &["--cubes", "cadical"],
+    );
+}
