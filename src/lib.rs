@@ -35,6 +35,7 @@ pub mod progress;
 pub mod report;
 pub mod solve;
 pub mod suite;
+pub mod svg;
 pub mod symmetry;
 pub mod varmap;
 pub mod verify;

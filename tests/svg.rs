@@ -1,0 +1,92 @@
+//! What a person sees: boards rendered to PNG with resvg, pixel colours checked at the pieces'
+//! squares, blocked cells and the attack line.
+
+use queens_sat::board::{Board, Cell};
+use queens_sat::instance::Instance;
+use queens_sat::piece::{AMAZON, QUEEN};
+use queens_sat::svg::{self, cell_size};
+use resvg::{tiny_skia, usvg};
+
+fn rgb(hex: &str) -> [u8; 3] {
+    let v = u32::from_str_radix(&hex[1..], 16).unwrap();
+    [(v >> 16) as u8, (v >> 8) as u8, v as u8]
+}
+
+fn pixels(text: &str) -> tiny_skia::Pixmap {
+    let tree = usvg::Tree::from_str(text, &usvg::Options::default()).unwrap();
+    let size = tree.size().to_int_size();
+    let mut pm = tiny_skia::Pixmap::new(size.width(), size.height()).unwrap();
+    resvg::render(&tree, tiny_skia::Transform::default(), &mut pm.as_mut());
+    pm
+}
+
+fn at(pm: &tiny_skia::Pixmap, x: f64, y: f64) -> [u8; 3] {
+    let p = pm.pixel(x as u32, y as u32).unwrap();
+    [p.red(), p.green(), p.blue()]
+}
+
+fn centre(n: u32, c: Cell) -> (f64, f64) {
+    let s = cell_size(n);
+    (
+        8.0 + (c.col as f64 + 0.5) * s,
+        8.0 + (c.row as f64 + 0.5) * s,
+    )
+}
+
+#[test]
+fn queens_and_amazons_show_on_their_squares() {
+    // 6-queens with one pre-placed piece and a blocked cell.
+    let mut inst = Instance::plain(6);
+    inst.placed = vec![Cell::new(0, 1)];
+    inst.blocked = vec![Cell::new(0, 0)];
+    let b = Board::new(
+        6,
+        [(0, 1), (1, 3), (2, 5), (3, 0), (4, 2), (5, 4)]
+            .map(|(r, c)| Cell::new(r, c))
+            .to_vec(),
+    );
+    let pm = pixels(&svg::solution_svg(&b, &inst, QUEEN).unwrap());
+    for &q in &b.pieces {
+        let (x, y) = centre(6, q);
+        let want = if q == Cell::new(0, 1) {
+            svg::PREPLACED_COLOUR
+        } else {
+            svg::PLACED_COLOUR
+        };
+        assert_eq!(at(&pm, x, y), rgb(want), "piece at {q}");
+    }
+    let (x, y) = centre(6, Cell::new(0, 0));
+    assert_eq!(at(&pm, x, y), rgb(svg::BLOCKED_COLOUR));
+    // 10-amazons (a solution found by the solver, checked by the verifier inside solution_svg).
+    let problem = queens_sat::presolve::Problem::presolve(&Instance::plain(10), AMAZON).unwrap();
+    let r = queens_sat::solve::solve(
+        &problem,
+        queens_sat::encode::amo::AmoKind::Sequential,
+        &queens_sat::solve::Backend::Varisat,
+        None,
+    )
+    .unwrap();
+    let board = r.status.sat().unwrap().clone();
+    let pm = pixels(&svg::solution_svg(&board, &Instance::plain(10), AMAZON).unwrap());
+    for &q in &board.pieces {
+        let (x, y) = centre(10, q);
+        assert_eq!(at(&pm, x, y), rgb(svg::PLACED_COLOUR), "amazon at {q}");
+    }
+}
+
+#[test]
+fn attack_line_is_red_between_the_pieces() {
+    let (a, b) = (Cell::new(0, 0), Cell::new(3, 3));
+    let inst = Instance::plain(4);
+    let pm = pixels(&svg::render(
+        &inst,
+        QUEEN,
+        &[a, b],
+        Some((a, b)),
+        "diagonal",
+    ));
+    for c in [a, b, Cell::new(1, 1), Cell::new(2, 2)] {
+        let (x, y) = centre(4, c);
+        assert_eq!(at(&pm, x, y), rgb(svg::ATTACK_COLOUR), "at {c}");
+    }
+}
