@@ -1,6 +1,8 @@
 //! What a person sees: boards rendered to PNG with resvg, pixel colours checked at the pieces'
 //! squares, blocked cells and the attack line.
 
+mod common;
+
 use queens_sat::board::{Board, Cell};
 use queens_sat::instance::Instance;
 use queens_sat::piece::{AMAZON, QUEEN};
@@ -89,4 +91,50 @@ fn attack_line_is_red_between_the_pieces() {
         let (x, y) = centre(4, c);
         assert_eq!(at(&pm, x, y), rgb(svg::ATTACK_COLOUR), "at {c}");
     }
+}
+
+/// `solve --format svg` draws the verified board: one piece element per queen, on the same
+/// cells as the text board; without a board, the empty instance with the verdict.
+#[test]
+fn solve_format_svg_draws_the_verified_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = common::run_expect(dir.path(), &["solve", "-n", "12", "--format", "svg"], 10).stdout;
+    let text = common::run_expect(dir.path(), &["solve", "-n", "12"], 10).stdout;
+    let doc = roxmltree::Document::parse(&svg).expect("stdout is SVG");
+    let mut drawn: Vec<(u32, u32)> = doc
+        .descendants()
+        .filter(|n| n.attribute("class").is_some_and(|c| c.starts_with("piece")))
+        .map(|n| {
+            let at = |k: &str| n.attribute(k).unwrap().parse::<u32>().unwrap();
+            (at("data-row"), at("data-col"))
+        })
+        .collect();
+    drawn.sort_unstable();
+    let mut listed: Vec<(u32, u32)> = text
+        .lines()
+        .enumerate()
+        .flat_map(|(r, l)| {
+            l.char_indices()
+                .filter(|&(_, ch)| ch == 'Q')
+                .map(move |(c, _)| (r as u32, c as u32))
+        })
+        .collect();
+    listed.sort_unstable();
+    assert_eq!(drawn.len(), 12);
+    // The default strategy is deterministic for a given board, so both runs found one board.
+    assert_eq!(drawn, listed);
+    let svg = common::run_expect(dir.path(), &["solve", "-n", "3", "--format", "svg"], 20).stdout;
+    let doc = roxmltree::Document::parse(&svg).expect("stdout is SVG");
+    assert!(svg.contains("UNSAT"), "{svg}");
+    assert_eq!(
+        doc.descendants()
+            .filter(|n| n.attribute("class").is_some_and(|c| c.starts_with("piece")))
+            .count(),
+        0
+    );
+    common::assert_one_line_error(
+        dir.path(),
+        &["count", "-n", "6", "--format", "svg"],
+        &["svg"],
+    );
 }

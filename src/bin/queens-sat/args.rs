@@ -21,6 +21,9 @@ pub enum OutputFormat {
     Text,
     /// One JSON object on stdout.
     Json,
+    /// The board as an SVG picture on stdout (`solve` and `decode`; summary on stderr). An
+    /// answer without a board draws the empty instance, captioned with the verdict.
+    Svg,
 }
 
 /// How the user names an instance: `-n N` or `--instance FILE`.

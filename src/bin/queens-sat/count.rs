@@ -40,6 +40,11 @@ fn engine_parser() -> impl TypedValueParser<Value = Engine> {
 
 /// Runs `count`.
 pub fn run(a: CountArgs) -> Result<ExitCode> {
+    if a.format == OutputFormat::Svg {
+        return Err(Error::Usage(
+            "--format svg draws boards: it is for solve and decode".into(),
+        ));
+    }
     if a.enc.no_presolve {
         return Err(Error::Usage(
             "count always presolves its cubes; drop --no-presolve".into(),
@@ -61,7 +66,7 @@ pub fn run(a: CountArgs) -> Result<ExitCode> {
                 engine: "sat".into(),
                 ..CountRecord::default()
             }),
-            OutputFormat::Text => {
+            OutputFormat::Text | OutputFormat::Svg => {
                 println!("unique {classes}");
                 println!("method lex-leader");
                 println!("seconds {seconds:.3}");
@@ -85,7 +90,7 @@ pub fn run(a: CountArgs) -> Result<ExitCode> {
                 engine: "sat".into(),
                 ..CountRecord::default()
             }),
-            OutputFormat::Text => {
+            OutputFormat::Text | OutputFormat::Svg => {
                 println!("total {total}");
                 println!("symmetric {g}");
                 println!("seconds {seconds:.3}");
@@ -148,7 +153,7 @@ pub fn run(a: CountArgs) -> Result<ExitCode> {
     };
     match a.format {
         OutputFormat::Json => print_json(&CountRecord::of(c, &engine_name, seconds)),
-        OutputFormat::Text => {
+        OutputFormat::Text | OutputFormat::Svg => {
             println!("total {}", c.total);
             println!("unique {}", c.unique);
             let names: Vec<&str> = c.group.iter().map(|g| g.name()).collect();

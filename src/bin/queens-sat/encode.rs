@@ -33,6 +33,11 @@ pub struct EncodeArgs {
 
 /// Runs `encode`.
 pub fn run(a: EncodeArgs) -> Result<ExitCode> {
+    if a.format == OutputFormat::Svg {
+        return Err(Error::Usage(
+            "--format svg draws boards: it is for solve and decode".into(),
+        ));
+    }
     let (instance, piece) = a.inst.load()?;
     let options = a.enc.options(&stabiliser(&instance, &piece))?;
     let amo = options.amo;
@@ -48,7 +53,7 @@ pub fn run(a: EncodeArgs) -> Result<ExitCode> {
                 cell_vars: problem.num_cells(),
                 unsat: problem.unsat.clone(),
             }),
-            OutputFormat::Text => {
+            OutputFormat::Text | OutputFormat::Svg => {
                 println!("vars {}", stats.vars);
                 println!("clauses {}", stats.clauses);
                 println!("literals {}", stats.literals);

@@ -200,10 +200,21 @@ pub fn print_answer(status: &Status, r: &Reported, format: OutputFormat) -> Exit
             rec.certified = r.certificate.map(|c| c.checker.clone());
             print_json(&rec);
         }
-        OutputFormat::Text => {
+        OutputFormat::Text | OutputFormat::Svg => {
             let mut out = std::io::stdout().lock();
-            match status {
-                Status::Sat(b) => {
+            match (status, format) {
+                (Status::Sat(b), OutputFormat::Svg) => {
+                    // The board passed the verifier already; solution_svg checks it again.
+                    let svg = queens_sat::svg::solution_svg(b, r.instance, r.piece)
+                        .unwrap_or_else(|why| panic!("a verified board failed: {why}"));
+                    let _ = out.write_all(svg.as_bytes());
+                }
+                (_, OutputFormat::Svg) => {
+                    let caption = format!("{}-{}s: {label}", r.instance.n, r.piece.name);
+                    let svg = queens_sat::svg::render(r.instance, r.piece, &[], None, &caption);
+                    let _ = out.write_all(svg.as_bytes());
+                }
+                (Status::Sat(b), _) => {
                     let obstacles = r.instance.obstacles();
                     let _ = out.write_all(b.to_text(|c| obstacles.contains(c)).as_bytes());
                 }
