@@ -118,14 +118,9 @@ pub fn solve(
         );
         let walked = t1.elapsed().as_secs_f64();
         if let Some(board) = found {
-            verify(&board, &problem.instance, problem.piece)
-                .and_then(|()| match options.symmetric {
-                    Some(g) => verify_symmetric(&board, g),
-                    None => Ok(()),
-                })
-                .map_err(|why| {
-                    Error::Solver(format!("local search returned a non-solution: {why}"))
-                })?;
+            check_board(&board, problem, options).map_err(|why| {
+                Error::Solver(format!("local search returned a non-solution: {why}"))
+            })?;
             return Ok(SolveReport {
                 status: Answer::Sat(board),
                 stats,
@@ -201,19 +196,12 @@ pub fn solve(
     let status = match answer {
         Answer::Sat(model) => {
             let board = decode(&problem.varmap, &problem.fixed, &model);
-            let lex: Vec<_> = options.lex_leader.elements().collect();
-            verify(&board, &problem.instance, problem.piece)
-                .and_then(|()| match options.symmetric {
-                    Some(g) => verify_symmetric(&board, g),
-                    None => Ok(()),
-                })
-                .and_then(|()| verify_lex_leader(&board, &lex))
-                .map_err(|why| {
-                    Error::Solver(format!(
-                        "{} returned a model that is not a solution: {why}",
-                        backend.name()
-                    ))
-                })?;
+            check_board(&board, problem, options).map_err(|why| {
+                Error::Solver(format!(
+                    "{} returned a model that is not a solution: {why}",
+                    backend.name()
+                ))
+            })?;
             Answer::Sat(board)
         }
         Answer::Unsat => Answer::Unsat,
@@ -231,6 +219,22 @@ pub fn solve(
         certificate,
         walked: false,
     })
+}
+
+/// The independent checks every answered board passes: the instance (`verify`), and what the
+/// encoding demanded besides (`--symmetric`, `--break-symmetry lex`).
+fn check_board(
+    board: &Board,
+    problem: &Problem,
+    options: EncodeOptions,
+) -> std::result::Result<(), String> {
+    let lex: Vec<_> = options.lex_leader.elements().collect();
+    verify(board, &problem.instance, problem.piece)
+        .and_then(|()| match options.symmetric {
+            Some(g) => verify_symmetric(board, g),
+            None => Ok(()),
+        })
+        .and_then(|()| verify_lex_leader(board, &lex))
 }
 
 /// Estimated peak memory of varisat holding a CNF of this size: about 8 bytes per literal
