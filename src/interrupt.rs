@@ -45,6 +45,11 @@ impl Cancel {
         }
     }
 
+    /// True for a token made by [`Cancel::child`] (a race's, a job's), false for a root token.
+    pub fn is_child(&self) -> bool {
+        self.parent.is_some()
+    }
+
     /// Raises the token.
     pub fn cancel(&self) {
         self.flag.store(true, Ordering::Relaxed);

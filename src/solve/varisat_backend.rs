@@ -149,9 +149,10 @@ pub fn solve(
     cancel: Option<&crate::interrupt::Cancel>,
 ) -> (Answer, Timing) {
     let stop = StopSwitch::new();
-    // Without a limit or a canceller only SIGINT / SIGTERM end the wait, and the process exits
-    // right after them: no switch, no proof overhead.
-    let switch = (timeout.is_some() || cancel.is_some()).then(|| stop.clone());
+    // A root token (the process's SIGINT / SIGTERM token) ends the wait, and the process exits
+    // right after it: no switch, no proof overhead. A time limit or a child token (a race the
+    // search may lose while the process goes on) needs the switch.
+    let switch = (timeout.is_some() || cancel.is_some_and(|c| c.is_child())).then(|| stop.clone());
     let job = move |problem: &Problem| {
         let t0 = Instant::now();
         let (solver, vars) =
