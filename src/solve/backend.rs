@@ -16,6 +16,8 @@ pub enum Backend {
     /// Local search ([`crate::walk`]), in-process: answers SAT or gives up (UNKNOWN), never
     /// UNSAT.
     Walk,
+    /// CaDiCaL linked into the binary ([`super::cadical_backend`]), `lib:cadical`.
+    LibCadical,
 }
 
 impl Backend {
@@ -25,18 +27,20 @@ impl Backend {
             Backend::Varisat => "varisat".into(),
             Backend::External(s) => s.name(),
             Backend::Walk => "walk".into(),
+            Backend::LibCadical => "lib:cadical".into(),
         }
     }
 }
 
 impl Backend {
     /// The backend a `--solver` name stands for: `varisat` is the in-process CDCL solver,
-    /// `walk` the in-process local search, anything else an external DIMACS solver on PATH or a
-    /// path to one.
+    /// `walk` the in-process local search, `lib:cadical` the linked CaDiCaL, anything else an
+    /// external DIMACS solver on PATH or a path to one.
     pub fn from_name(name: &str) -> Result<Backend> {
         match name {
             "varisat" => Ok(Backend::Varisat),
             "walk" => Ok(Backend::Walk),
+            "lib:cadical" => Ok(Backend::LibCadical),
             _ => Ok(Backend::External(ExternalSolver::new(name)?)),
         }
     }

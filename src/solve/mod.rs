@@ -4,6 +4,7 @@
 //! its answer (SAT-competition `s`/`v` lines, or minisat's result file).
 
 mod backend;
+pub mod cadical_backend;
 pub mod cubes;
 pub mod external;
 pub mod output;

@@ -147,6 +147,21 @@ pub fn solve(
     let mut certificate = None;
     let (answer, encode_seconds, solve_seconds) = match backend {
         Backend::Walk => unreachable!("answered above"),
+        Backend::LibCadical => {
+            let dir = tempfile::tempdir().map_err(|e| Error::io("temp dir", e))?;
+            let proof = certify.then(|| dir.path().join("proof.drat"));
+            let (answer, timing) = crate::solve::cadical_backend::solve(
+                problem,
+                options,
+                timeout,
+                settings.cancel.as_ref(),
+                proof.as_deref(),
+            )?;
+            if let (Answer::Unsat, Some(proof)) = (&answer, &proof) {
+                certificate = Some(crate::certify::check_drat(problem, options, proof)?);
+            }
+            (answer, timing.encode, timing.solve)
+        }
         Backend::Varisat => {
             check_memory(&stats)?;
             let (answer, timing) = varisat_backend::solve(

@@ -1,0 +1,197 @@
+//! The linked CaDiCaL backend (`--solver lib:cadical`): CaDiCaL 1.9.5 inside the binary.
+//!
+//! The `cadical` crate compiles CaDiCaL's vendored C++ sources with `cc` alone (no libclang,
+//! unlike `rustsat-cadical`, which generates bindings with bindgen), so the README's two commands
+//! keep working on a machine with only g++. Its safe wrapper does not expose proof tracing nor
+//! its raw handle, so this module declares the few functions of CaDiCaL's C API (`ccadical.h`)
+//! it needs itself; they are in the static library the crate links.
+//!
+//! - The instance is streamed into the solver through [`ClauseSink`] (no CNF text, no copy).
+//! - The time limit and the cancel token are polled by CaDiCaL's terminate callback.
+//! - `--certify`: CaDiCaL traces a text DRAT proof to a temp file, which
+//!   [`crate::certify::check_drat`] replays (the same independent checker as for external
+//!   solvers).
+//!
+//! `--solver cadical` keeps meaning the external program of that name.
+
+use std::ffi::CString;
+use std::os::raw::{c_char, c_int, c_void};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use super::{Answer, Model};
+use crate::encode::{ClauseSink, EncodeOptions, Encoder, Lit};
+use crate::interrupt::Cancel;
+use crate::presolve::Problem;
+
+// Keeps the crate (and so its static CaDiCaL library) linked.
+use cadical as _;
+
+unsafe extern "C" {
+    fn ccadical_init() -> *mut c_void;
+    fn ccadical_release(ptr: *mut c_void);
+    fn ccadical_add(ptr: *mut c_void, lit: c_int);
+    fn ccadical_solve(ptr: *mut c_void) -> c_int;
+    fn ccadical_val(ptr: *mut c_void, lit: c_int) -> c_int;
+    fn ccadical_set_terminate(
+        ptr: *mut c_void,
+        state: *const c_void,
+        terminate: Option<extern "C" fn(*const c_void) -> c_int>,
+    );
+    fn ccadical_set_option(ptr: *mut c_void, name: *const c_char, val: c_int);
+    fn ccadical_trace_proof(ptr: *mut c_void, file: *mut libc::FILE, name: *const c_char) -> c_int;
+    fn ccadical_close_proof(ptr: *mut c_void);
+}
+
+/// One CaDiCaL instance, released on drop.
+struct Cadical {
+    ptr: *mut c_void,
+    /// The proof file CaDiCaL writes to, closed after the solver.
+    proof: Option<*mut libc::FILE>,
+}
+
+impl Cadical {
+    fn new() -> Cadical {
+        // SAFETY: plain constructor of the C API.
+        let ptr = unsafe { ccadical_init() };
+        assert!(!ptr.is_null(), "ccadical_init failed");
+        Cadical { ptr, proof: None }
+    }
+
+    /// Traces a text DRAT proof to `path`; must come before the first clause.
+    fn trace_proof(&mut self, path: &Path) -> crate::Result<()> {
+        let c_path = CString::new(path.as_os_str().to_string_lossy().as_bytes())
+            .map_err(|_| crate::Error::Usage(format!("bad proof path {}", path.display())))?;
+        // SAFETY: valid NUL-terminated strings; fopen returns null on failure.
+        let file = unsafe { libc::fopen(c_path.as_ptr(), c"w".as_ptr()) };
+        if file.is_null() {
+            return Err(crate::Error::io(
+                path.display().to_string(),
+                std::io::Error::last_os_error(),
+            ));
+        }
+        // SAFETY: `ptr` is a live solver in its configuring state; the FILE stays open until
+        // `drop`, after the solver closed the proof.
+        unsafe {
+            ccadical_set_option(self.ptr, c"binary".as_ptr(), 0);
+            ccadical_trace_proof(self.ptr, file, c_path.as_ptr());
+        }
+        self.proof = Some(file);
+        Ok(())
+    }
+
+    /// Flushes and closes the proof.
+    fn close_proof(&mut self) {
+        if let Some(file) = self.proof.take() {
+            // SAFETY: the proof was opened by `trace_proof` and is closed once.
+            unsafe {
+                ccadical_close_proof(self.ptr);
+                libc::fclose(file);
+            }
+        }
+    }
+}
+
+impl Drop for Cadical {
+    fn drop(&mut self) {
+        self.close_proof();
+        // SAFETY: released once; nothing uses `ptr` afterwards.
+        unsafe { ccadical_release(self.ptr) };
+    }
+}
+
+impl ClauseSink for Cadical {
+    #[inline]
+    fn add_clause(&mut self, lits: &[Lit]) {
+        for l in lits {
+            // SAFETY: live solver; DIMACS literals are non-zero and within i32.
+            unsafe { ccadical_add(self.ptr, l.to_dimacs() as c_int) };
+        }
+        // SAFETY: as above; 0 ends the clause.
+        unsafe { ccadical_add(self.ptr, 0) };
+    }
+}
+
+/// What the terminate callback looks at.
+struct Stop<'a> {
+    deadline: Option<Instant>,
+    cancel: Option<&'a Cancel>,
+}
+
+extern "C" fn terminate(state: *const c_void) -> c_int {
+    // SAFETY: `state` is the `Stop` that `solve` keeps alive for the whole search.
+    let stop = unsafe { &*(state as *const Stop) };
+    let late = stop.deadline.is_some_and(|d| Instant::now() >= d);
+    let cancelled = stop.cancel.is_some_and(|c| c.is_cancelled());
+    c_int::from(late || cancelled)
+}
+
+/// Timing of one [`solve`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Timing {
+    /// Seconds spent streaming the encoding into the solver.
+    pub encode: f64,
+    /// Seconds spent solving.
+    pub solve: f64,
+}
+
+/// Encodes `problem` into a fresh CaDiCaL and solves it within `timeout` (or until `cancel` is
+/// raised: UNKNOWN). With `proof`, CaDiCaL traces a text DRAT proof there.
+pub fn solve(
+    problem: &Problem,
+    options: EncodeOptions,
+    timeout: Option<Duration>,
+    cancel: Option<&Cancel>,
+    proof: Option<&Path>,
+) -> crate::Result<(Answer, Timing)> {
+    let t0 = Instant::now();
+    let mut solver = Cadical::new();
+    if let Some(path) = proof {
+        solver.trace_proof(path)?;
+    }
+    let stats = Encoder::with_options(problem, options).encode(&mut solver);
+    let encode = t0.elapsed().as_secs_f64();
+    let t1 = Instant::now();
+    let stop = Stop {
+        deadline: timeout.and_then(|t| t1.checked_add(t)),
+        cancel,
+    };
+    // SAFETY: `stop` outlives the search (the callback is only called inside ccadical_solve).
+    let result = unsafe {
+        ccadical_set_terminate(
+            solver.ptr,
+            &stop as *const Stop as *const c_void,
+            Some(terminate),
+        );
+        let r = ccadical_solve(solver.ptr);
+        ccadical_set_terminate(solver.ptr, std::ptr::null(), None);
+        r
+    };
+    let answer = match result {
+        10 => {
+            let vars = stats.vars as usize;
+            let mut model = Model::new(vars);
+            for v in 1..=vars as u32 {
+                // SAFETY: live solver in the SAT state; v is a declared variable.
+                if unsafe { ccadical_val(solver.ptr, v as c_int) } > 0 {
+                    model.set(v, true);
+                }
+            }
+            Answer::Sat(model)
+        }
+        20 => Answer::Unsat,
+        _ if stop.cancel.is_some_and(|c| c.is_cancelled()) => Answer::Unknown("cancelled".into()),
+        _ => Answer::Unknown(format!(
+            "time limit of {} s reached",
+            timeout.unwrap_or_default().as_secs_f64()
+        )),
+    };
+    solver.close_proof();
+    Ok((
+        answer,
+        Timing {
+            encode,
+            solve: t1.elapsed().as_secs_f64(),
+        },
+    ))
+}

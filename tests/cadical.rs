@@ -1,0 +1,89 @@
+//! The linked CaDiCaL backend (`--solver lib:cadical`) end to end; its verdicts against the
+//! brute-force oracle are in tests/oracle.rs.
+
+mod common;
+
+/// `--solver lib:cadical` (CaDiCaL linked in): a verified board, a certified UNSAT, the time
+/// limit honoured on a hard instance, and a portfolio with varisat.
+#[test]
+fn cli_lib_cadical() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let r = common::run_expect(d, &["solve", "-n", "30", "--solver", "lib:cadical"], 10);
+    assert_eq!(r.stdout.lines().count(), 30);
+    let r = common::run_expect(
+        d,
+        &[
+            "solve",
+            "-n",
+            "3",
+            "--solver",
+            "lib:cadical",
+            "--certify",
+            "--format",
+            "json",
+        ],
+        20,
+    );
+    assert!(
+        r.stdout
+            .contains("\"certified\":\"DRAT proof checked by dratify\""),
+        "{}",
+        r.stdout
+    );
+    // A hard blocked 56-queens instance (cadical needs ~20 s): UNKNOWN after the 1 s limit.
+    common::run_expect(
+        d,
+        &[
+            "generate",
+            "blocked",
+            "-n",
+            "56",
+            "-m",
+            "2734",
+            "--min-free",
+            "1",
+            "--seed",
+            "1",
+            "--format",
+            "board",
+            "-o",
+            "hard.txt",
+        ],
+        0,
+    );
+    let t = std::time::Instant::now();
+    let r = common::run_expect(
+        d,
+        &[
+            "solve",
+            "--instance",
+            "hard.txt",
+            "--solver",
+            "lib:cadical",
+            "--timeout",
+            "1",
+        ],
+        1,
+    );
+    assert!(r.stdout.starts_with("UNKNOWN"), "{}", r.stdout);
+    assert!(
+        t.elapsed() < std::time::Duration::from_secs(5),
+        "{:?}",
+        t.elapsed()
+    );
+    let r = common::run_expect(
+        d,
+        &[
+            "solve",
+            "-n",
+            "40",
+            "--solver",
+            "varisat,lib:cadical",
+            "--format",
+            "json",
+        ],
+        10,
+    );
+    assert!(r.stdout.contains("portfolio winner"), "{}", r.stdout);
+}
