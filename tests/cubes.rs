@@ -15,7 +15,8 @@ use queens_sat::encode::amo::AmoKind;
 use queens_sat::instance::{ExcludedDiagonal, Instance};
 use queens_sat::piece::{AMAZON, LineKind, Piece, QUEEN};
 use queens_sat::solve::Answer;
-use queens_sat::solve::cubes::{CubeSettings, VarisatAssuming, solve};
+use queens_sat::solve::cadical_backend::CadicalAssuming;
+use queens_sat::solve::cubes::{CubeSettings, SolverFactory, VarisatAssuming, solve};
 use queens_sat::verify::verify;
 
 /// A small deterministic PRNG (xorshift64*).
@@ -121,6 +122,10 @@ fn lookahead_cubes_partition_the_solutions() {
 }
 
 fn check(inst: &Instance, piece: Piece, split: Split, jobs: usize) {
+    check_with(inst, piece, split, jobs, VarisatAssuming::factory());
+}
+
+fn check_with(inst: &Instance, piece: Piece, split: Split, jobs: usize, factory: &SolverFactory) {
     let expected = instance_solutions(inst, piece.name);
     let settings = CubeSettings {
         jobs,
@@ -128,7 +133,7 @@ fn check(inst: &Instance, piece: Piece, split: Split, jobs: usize) {
         ..CubeSettings::default()
     };
     let options = EncodeOptions::from(AmoKind::Pairwise);
-    let r = solve(inst, piece, options, VarisatAssuming::factory(), &settings).unwrap();
+    let r = solve(inst, piece, options, factory, &settings).unwrap();
     match r.status {
         Answer::Sat(board) => {
             verify(&board, inst, piece).unwrap();
@@ -163,6 +168,18 @@ fn cube_solve_agrees_with_the_oracle() {
         for inst in &instances {
             for (k, split) in splits().into_iter().enumerate() {
                 check(inst, piece, split, 1 + k % 2);
+            }
+        }
+    }
+}
+
+/// The cubes conquered by the linked CaDiCaL (`solve --cubes --solver lib:cadical`).
+#[test]
+fn cube_solve_with_lib_cadical_agrees_with_the_oracle() {
+    for (piece, seed, count, max_n) in [(QUEEN, 23, 40, 9), (AMAZON, 24, 16, 11)] {
+        for inst in &random_instances(seed, count, max_n) {
+            for (k, split) in splits().into_iter().enumerate() {
+                check_with(inst, piece, split, 1 + k % 2, CadicalAssuming::factory());
             }
         }
     }

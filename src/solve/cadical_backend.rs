@@ -23,6 +23,8 @@ use super::{Answer, Model};
 use crate::encode::{ClauseSink, EncodeOptions, Encoder, Lit};
 use crate::interrupt::Cancel;
 use crate::presolve::Problem;
+use crate::solve::cubes::{AssumptionSolver, SolverFactory};
+use crate::solve::varisat_backend::StopSwitch;
 
 // Keeps the crate (and so its static CaDiCaL library) linked.
 use cadical as _;
@@ -31,6 +33,7 @@ unsafe extern "C" {
     fn ccadical_init() -> *mut c_void;
     fn ccadical_release(ptr: *mut c_void);
     fn ccadical_add(ptr: *mut c_void, lit: c_int);
+    fn ccadical_assume(ptr: *mut c_void, lit: c_int);
     fn ccadical_solve(ptr: *mut c_void) -> c_int;
     fn ccadical_val(ptr: *mut c_void, lit: c_int) -> c_int;
     fn ccadical_set_terminate(
@@ -194,4 +197,78 @@ pub fn solve(
             solve: t1.elapsed().as_secs_f64(),
         },
     ))
+}
+
+/// CaDiCaL as an incremental [`AssumptionSolver`] for cube-and-conquer (`solve --cubes --solver
+/// lib:cadical`): one solver per worker, learned clauses kept across cubes, stopped through its
+/// terminate callback when the [`StopSwitch`] is thrown.
+pub struct CadicalAssuming {
+    solver: Cadical,
+    stop: StopSwitch,
+    num_vars: u32,
+}
+
+impl CadicalAssuming {
+    /// A fresh CaDiCaL that stops when `stop` is thrown.
+    pub fn new(stop: &StopSwitch) -> CadicalAssuming {
+        CadicalAssuming {
+            solver: Cadical::new(),
+            stop: stop.clone(),
+            num_vars: 0,
+        }
+    }
+
+    /// The [`SolverFactory`] of CaDiCaL.
+    pub fn factory() -> &'static SolverFactory {
+        &|stop| Box::new(CadicalAssuming::new(stop))
+    }
+}
+
+impl ClauseSink for CadicalAssuming {
+    fn add_clause(&mut self, lits: &[Lit]) {
+        for l in lits {
+            self.num_vars = self.num_vars.max(l.var());
+        }
+        self.solver.add_clause(lits);
+    }
+}
+
+extern "C" fn switch_thrown(state: *const c_void) -> c_int {
+    // SAFETY: `state` is the `StopSwitch` of the `CadicalAssuming` that is solving.
+    let stop = unsafe { &*(state as *const StopSwitch) };
+    c_int::from(stop.is_stopped())
+}
+
+impl AssumptionSolver for CadicalAssuming {
+    fn solve_assuming(&mut self, assumptions: &[Lit]) -> Answer<Model> {
+        let ptr = self.solver.ptr;
+        // SAFETY: live solver; the switch lives in `self` for the whole call.
+        let result = unsafe {
+            for l in assumptions {
+                ccadical_assume(ptr, l.to_dimacs() as c_int);
+            }
+            ccadical_set_terminate(
+                ptr,
+                &self.stop as *const StopSwitch as *const c_void,
+                Some(switch_thrown),
+            );
+            let r = ccadical_solve(ptr);
+            ccadical_set_terminate(ptr, std::ptr::null(), None);
+            r
+        };
+        match result {
+            10 => {
+                let mut model = Model::new(self.num_vars as usize);
+                for v in 1..=self.num_vars {
+                    // SAFETY: live solver in the SAT state.
+                    if unsafe { ccadical_val(ptr, v as c_int) } > 0 {
+                        model.set(v, true);
+                    }
+                }
+                Answer::Sat(model)
+            }
+            20 => Answer::Unsat,
+            _ => Answer::Unknown("CaDiCaL stopped".into()),
+        }
+    }
 }

@@ -42,7 +42,7 @@ pub struct SolveArgs {
     #[arg(long)]
     certify: bool,
     /// Cube and conquer: split on rows and columns by look-ahead, then solve the cubes under
-    /// assumptions with one incremental varisat per thread (`--solver` must be `auto` or `varisat`).
+    /// assumptions with one incremental solver per thread (`--solver auto`/`varisat`, or `lib:cadical`).
     #[arg(long)]
     cubes: bool,
     /// Threads for `--cubes` (default: every core).
@@ -123,12 +123,16 @@ fn run_cubes(
             "--certify is not supported with --cubes yet (cube refutations are not checked)".into(),
         ));
     }
-    if a.solver != "varisat" && a.solver != "auto" {
-        return Err(Error::Usage(format!(
-            "--cubes conquers with in-process varisat; --solver {} is not supported with it",
-            a.solver
-        )));
-    }
+    let factory = match a.solver.as_str() {
+        "varisat" | "auto" => VarisatAssuming::factory(),
+        "lib:cadical" => queens_sat::solve::cadical_backend::CadicalAssuming::factory(),
+        other => {
+            return Err(Error::Usage(format!(
+                "--cubes conquers with an in-process incremental solver (varisat or lib:cadical); \
+                 --solver {other} is not supported with it"
+            )));
+        }
+    };
     if a.enc.no_presolve {
         return Err(Error::Usage(
             "--cubes needs presolve (cubes are presolved); drop --no-presolve".into(),
@@ -146,13 +150,7 @@ fn run_cubes(
         timeout,
         cancel: Some(crate::cancel().clone()),
     };
-    let r = cubes::solve(
-        instance,
-        piece,
-        options,
-        VarisatAssuming::factory(),
-        &settings,
-    )?;
+    let r = cubes::solve(instance, piece, options, factory, &settings)?;
     let solver = format!(
         "varisat cubes ({} cubes, {} refuted by presolve in the split, {} jobs)",
         r.cubes, r.split.refuted, settings.jobs
