@@ -86,10 +86,7 @@ pub fn solve(
             walked: false,
         });
     }
-    // Local search finds unconstrained boards only: not under --symmetric or lex-leader
-    // constraints, and it needs presolve's live cells (the full encoding keeps dead cells).
-    let walkable =
-        options.symmetric.is_none() && options.lex_leader.is_empty() && problem.presolved;
+    let walkable = walkable(problem, options);
     let walk_budget = match backend {
         Backend::Walk if !walkable => {
             return Err(Error::Usage(
@@ -97,30 +94,20 @@ pub fn solve(
                     .into(),
             ));
         }
-        Backend::Walk => Some(timeout.unwrap_or(Duration::MAX)),
-        _ => settings.walk.filter(|_| walkable),
+        Backend::Walk => Some((
+            timeout.unwrap_or(Duration::MAX),
+            crate::walk::WalkSettings::default().max_tries,
+        )),
+        _ => settings
+            .walk
+            .filter(|_| walkable)
+            .map(|budget| (budget, prepass_tries(problem))),
     };
-    if let Some(budget) = walk_budget {
+    if let Some((budget, tries)) = walk_budget {
         let t1 = Instant::now();
-        let found = crate::walk::walk(
-            problem,
-            &crate::walk::WalkSettings {
-                deadline: t1.checked_add(budget),
-                // A pre-pass gets about 200 swap attempts per live cell; `walk` alone, the
-                // default budget.
-                max_tries: match backend {
-                    Backend::Walk => crate::walk::WalkSettings::default().max_tries,
-                    _ => 200 * problem.varmap.num_cells().max(1000),
-                },
-                cancel: settings.cancel.clone(),
-                ..crate::walk::WalkSettings::default()
-            },
-        );
+        let found = walk_pass(problem, options, budget, tries, settings.cancel.as_ref())?;
         let walked = t1.elapsed().as_secs_f64();
         if let Some(board) = found {
-            check_board(&board, problem, options).map_err(|why| {
-                Error::Solver(format!("local search returned a non-solution: {why}"))
-            })?;
             return Ok(SolveReport {
                 status: Answer::Sat(board),
                 stats,
@@ -236,6 +223,42 @@ pub fn solve(
     })
 }
 
+/// Local search finds unconstrained boards only: not under `--symmetric` or lex-leader
+/// constraints, and it needs presolve's live cells (the full encoding keeps dead cells).
+fn walkable(problem: &Problem, options: EncodeOptions) -> bool {
+    options.symmetric.is_none() && options.lex_leader.is_empty() && problem.presolved
+}
+
+/// The pre-pass's swap budget ([`SolveSettings::walk`]): about 200 attempts per live cell.
+fn prepass_tries(problem: &Problem) -> u64 {
+    200 * problem.varmap.num_cells().max(1000)
+}
+
+/// One local-search pass within `budget` and `tries`: a board that passed [`check_board`], or
+/// `None` when the search gave up.
+fn walk_pass(
+    problem: &Problem,
+    options: EncodeOptions,
+    budget: Duration,
+    tries: u64,
+    cancel: Option<&crate::interrupt::Cancel>,
+) -> Result<Option<Board>> {
+    let found = crate::walk::walk(
+        problem,
+        &crate::walk::WalkSettings {
+            deadline: Instant::now().checked_add(budget),
+            max_tries: tries,
+            cancel: cancel.cloned(),
+            ..crate::walk::WalkSettings::default()
+        },
+    );
+    if let Some(board) = &found {
+        check_board(board, problem, options)
+            .map_err(|why| Error::Solver(format!("local search returned a non-solution: {why}")))?;
+    }
+    Ok(found)
+}
+
 /// The independent checks every answered board passes: the instance (`verify`), and what the
 /// encoding demanded besides (`--symmetric`, `--break-symmetry lex`).
 fn check_board(
@@ -291,6 +314,38 @@ pub fn race(
     entrants: &[Entrant],
     settings: SolveSettings,
 ) -> Result<(usize, SolveReport)> {
+    // The local-search pre-pass runs once, before the race, not in every entrant.
+    if let (Some(budget), Some(first)) = (settings.walk, entrants.first())
+        && walkable(problem, first.options)
+        && problem.unsat.is_none()
+    {
+        let t0 = Instant::now();
+        let tries = prepass_tries(problem);
+        if let Some(board) = walk_pass(
+            problem,
+            first.options,
+            budget,
+            tries,
+            settings.cancel.as_ref(),
+        )? {
+            let stats = Encoder::with_options(problem, first.options).stats()?;
+            return Ok((
+                0,
+                SolveReport {
+                    status: Answer::Sat(board),
+                    stats,
+                    encode_seconds: 0.0,
+                    solve_seconds: t0.elapsed().as_secs_f64(),
+                    certificate: None,
+                    walked: true,
+                },
+            ));
+        }
+    }
+    let settings = SolveSettings {
+        walk: None,
+        ..settings
+    };
     // The winner raises the race's token, a child of the caller's: it stops the losers only.
     let cancel = settings.cancel.clone().unwrap_or_default().child();
     let (tx, rx) = std::sync::mpsc::channel();
