@@ -13,11 +13,26 @@ fn plural(piece: Piece) -> String {
     format!("{}s", piece.name)
 }
 
-/// Checks that `board` is a complete solution of `instance` for `piece`: exactly `n` pieces on
-/// the board, no two attacking each other, every pre-placed piece present and every blocked cell
-/// (or cell of an excluded diagonal) empty. Returns the first violation as a sentence.
-///
-/// Runs in O(n) expected time (hash maps per line family), so it also checks huge boards.
+/// The first thing wrong with a board: a sentence, and the cells it is about (the two attacking
+/// pieces, the misplaced or missing one; none for a wrong count or size).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    /// What is wrong, as one sentence.
+    pub message: String,
+    /// The cells involved.
+    pub cells: Vec<Cell>,
+}
+
+impl Violation {
+    fn new(message: String, cells: &[Cell]) -> Violation {
+        Violation {
+            message,
+            cells: cells.to_vec(),
+        }
+    }
+}
+
+/// [`check`], with the violation as its sentence.
 ///
 /// ```
 /// use queens_sat::{board::{Board, Cell}, instance::Instance, piece::QUEEN, verify::verify};
@@ -28,31 +43,50 @@ fn plural(piece: Piece) -> String {
 ///            "queens at (0,0) and (3,3) share a diagonal");
 /// ```
 pub fn verify(board: &Board, instance: &Instance, piece: Piece) -> Result<(), String> {
+    check(board, instance, piece).map_err(|v| v.message)
+}
+
+/// Checks that `board` is a complete solution of `instance` for `piece`: exactly `n` pieces on
+/// the board, no two attacking each other, every pre-placed piece present and every blocked cell
+/// (or cell of an excluded diagonal) empty. Returns the first [`Violation`].
+///
+/// Runs in O(n) expected time (hash maps per line family), so it also checks huge boards.
+///
+/// ```
+/// use queens_sat::{board::{Board, Cell}, instance::Instance, piece::QUEEN, verify::check};
+/// let bad = Board::new(4, vec![Cell::new(0, 0), Cell::new(1, 2), Cell::new(2, 1), Cell::new(3, 3)]);
+/// let v = check(&bad, &Instance::plain(4), QUEEN).unwrap_err();
+/// assert_eq!(v.cells, vec![Cell::new(0, 0), Cell::new(3, 3)]);
+/// ```
+pub fn check(board: &Board, instance: &Instance, piece: Piece) -> Result<(), Violation> {
     let n = board.n;
     if n != instance.n {
-        return Err(format!(
-            "board is {n}x{n} but the instance is {0}x{0}",
-            instance.n
+        return Err(Violation::new(
+            format!("board is {n}x{n} but the instance is {0}x{0}", instance.n),
+            &[],
         ));
     }
     let pieces = plural(piece);
     if let Some(c) = board.pieces.iter().find(|c| c.row >= n || c.col >= n) {
-        return Err(format!(
-            "{} at {c} is outside the {n}x{n} board",
-            piece.name
+        return Err(Violation::new(
+            format!("{} at {c} is outside the {n}x{n} board", piece.name),
+            &[],
         ));
     }
     let mut seen = HashSet::with_capacity(board.pieces.len());
     if let Some(c) = board.pieces.iter().find(|&&c| !seen.insert(c)) {
-        return Err(format!("two {pieces} on the same cell {c}"));
+        return Err(Violation::new(
+            format!("two {pieces} on the same cell {c}"),
+            &[*c],
+        ));
     }
     for &kind in piece.lines {
         let mut first: HashMap<u32, Cell> = HashMap::with_capacity(board.pieces.len());
         for &c in &board.pieces {
             if let Some(&prev) = first.get(&kind.key(c, n)) {
-                return Err(format!(
-                    "{pieces} at {prev} and {c} share a {}",
-                    kind.name()
+                return Err(Violation::new(
+                    format!("{pieces} at {prev} and {c} share a {}", kind.name()),
+                    &[prev, c],
                 ));
             }
             first.insert(kind.key(c, n), c);
@@ -61,21 +95,33 @@ pub fn verify(board: &Board, instance: &Instance, piece: Piece) -> Result<(), St
     for &c in &board.pieces {
         for (dr, dc) in piece.forward_leaps() {
             if let Some(q) = c.offset(dr, dc, n).filter(|q| seen.contains(q)) {
-                return Err(format!("{pieces} at {c} and {q} are a leap apart"));
+                return Err(Violation::new(
+                    format!("{pieces} at {c} and {q} are a leap apart"),
+                    &[c, q],
+                ));
             }
         }
     }
     if let Some(p) = instance.placed.iter().find(|p| !seen.contains(p)) {
-        return Err(format!("pre-placed {} at {p} is missing", piece.name));
+        return Err(Violation::new(
+            format!("pre-placed {} at {p} is missing", piece.name),
+            &[*p],
+        ));
     }
     let obstacles = instance.obstacles();
     if let Some(c) = board.pieces.iter().find(|&&c| obstacles.contains(c)) {
-        return Err(format!("{} at {c} is on a blocked cell", piece.name));
+        return Err(Violation::new(
+            format!("{} at {c} is on a blocked cell", piece.name),
+            &[*c],
+        ));
     }
     if board.pieces.len() != n as usize {
-        return Err(format!(
-            "the board has {} {pieces}, expected {n}",
-            board.pieces.len()
+        return Err(Violation::new(
+            format!(
+                "the board has {} {pieces}, expected {n}",
+                board.pieces.len()
+            ),
+            &[],
         ));
     }
     Ok(())

@@ -138,3 +138,54 @@ fn solve_format_svg_draws_the_verified_board() {
         &["svg"],
     );
 }
+
+/// `verify --format svg` draws the first violation as the attack line between the two pieces
+/// (exit 1, the sentence on stderr), and a valid board without one (exit 0).
+#[test]
+fn verify_format_svg_draws_the_violation() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, "Q...\n..Q.\n.Q..\n...Q\n").unwrap();
+    let r = common::run_expect(
+        dir.path(),
+        &["verify", bad.to_str().unwrap(), "--format", "svg"],
+        1,
+    );
+    assert!(
+        r.stderr.contains("(0,0) and (3,3) share a diagonal"),
+        "{}",
+        r.stderr
+    );
+    let doc = roxmltree::Document::parse(&r.stdout).expect("stdout is SVG");
+    let board = doc
+        .descendants()
+        .find(|n| n.attribute("class") == Some("board"))
+        .unwrap();
+    let num = |n: roxmltree::Node, k: &str| n.attribute(k).unwrap().parse::<f64>().unwrap();
+    let (s, x0, y0) = (
+        num(board, "data-cell"),
+        num(board, "data-x"),
+        num(board, "data-y"),
+    );
+    let centre = |r: f64, c: f64| (x0 + (c + 0.5) * s, y0 + (r + 0.5) * s);
+    let line = doc
+        .descendants()
+        .find(|n| n.attribute("class") == Some("attack"))
+        .expect("an attack line");
+    let mut ends = [
+        (num(line, "x1"), num(line, "y1")),
+        (num(line, "x2"), num(line, "y2")),
+    ];
+    ends.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let close = |a: (f64, f64), b: (f64, f64)| (a.0 - b.0).abs() < 0.01 && (a.1 - b.1).abs() < 0.01;
+    assert!(close(ends[0], centre(0.0, 0.0)), "{ends:?}");
+    assert!(close(ends[1], centre(3.0, 3.0)), "{ends:?}");
+    let good = dir.path().join("good.txt");
+    std::fs::write(&good, ".Q..\n...Q\nQ...\n..Q.\n").unwrap();
+    let r = common::run_expect(
+        dir.path(),
+        &["verify", good.to_str().unwrap(), "--format", "svg"],
+        0,
+    );
+    assert!(!r.stdout.contains("class=\"attack\""), "{}", r.stdout);
+}

@@ -12,7 +12,7 @@ mod run;
 pub mod varisat_backend;
 
 pub use backend::{Backend, Entrant, parse_portfolio};
-pub use run::{SolveReport, SolveSettings, available_memory, race, solve, varisat_bytes};
+pub use run::{SolveReport, SolveSettings, available_memory, prepass, race, solve, varisat_bytes};
 
 /// A total or partial assignment returned by a solver: `value(v)` for DIMACS variable `v >= 1`.
 #[derive(Clone, Debug, PartialEq, Eq)]

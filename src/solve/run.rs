@@ -229,6 +229,32 @@ fn walkable(problem: &Problem, options: EncodeOptions) -> bool {
     options.symmetric.is_none() && options.lex_leader.is_empty() && problem.presolved
 }
 
+/// The default strategy's local-search pre-pass on its own ([`SolveSettings::walk`]): a report
+/// with a verified board, or `None` when the search gave up or cannot apply (`--symmetric`,
+/// lex-leader, no presolve, presolve UNSAT).
+pub fn prepass(
+    problem: &Problem,
+    options: EncodeOptions,
+    budget: Duration,
+    cancel: Option<&crate::interrupt::Cancel>,
+) -> Result<Option<SolveReport>> {
+    if !walkable(problem, options) || problem.unsat.is_some() {
+        return Ok(None);
+    }
+    let t0 = Instant::now();
+    let Some(board) = walk_pass(problem, options, budget, prepass_tries(problem), cancel)? else {
+        return Ok(None);
+    };
+    Ok(Some(SolveReport {
+        status: Answer::Sat(board),
+        stats: Encoder::with_options(problem, options).stats()?,
+        encode_seconds: 0.0,
+        solve_seconds: t0.elapsed().as_secs_f64(),
+        certificate: None,
+        walked: true,
+    }))
+}
+
 /// The pre-pass's swap budget ([`SolveSettings::walk`]): about 200 attempts per live cell.
 fn prepass_tries(problem: &Problem) -> u64 {
     200 * problem.varmap.num_cells().max(1000)
@@ -316,31 +342,9 @@ pub fn race(
 ) -> Result<(usize, SolveReport)> {
     // The local-search pre-pass runs once, before the race, not in every entrant.
     if let (Some(budget), Some(first)) = (settings.walk, entrants.first())
-        && walkable(problem, first.options)
-        && problem.unsat.is_none()
+        && let Some(r) = prepass(problem, first.options, budget, settings.cancel.as_ref())?
     {
-        let t0 = Instant::now();
-        let tries = prepass_tries(problem);
-        if let Some(board) = walk_pass(
-            problem,
-            first.options,
-            budget,
-            tries,
-            settings.cancel.as_ref(),
-        )? {
-            let stats = Encoder::with_options(problem, first.options).stats()?;
-            return Ok((
-                0,
-                SolveReport {
-                    status: Answer::Sat(board),
-                    stats,
-                    encode_seconds: 0.0,
-                    solve_seconds: t0.elapsed().as_secs_f64(),
-                    certificate: None,
-                    walked: true,
-                },
-            ));
-        }
+        return Ok((0, r));
     }
     let settings = SolveSettings {
         walk: None,

@@ -64,6 +64,11 @@ pub struct SolveArgs {
 /// two at the price of sharing the cores.
 const AUTO_PORTFOLIO: &str = "varisat,lib:cadical";
 
+/// Boards with at most this many live cells after presolve go to cube-and-conquer under
+/// `--solver auto`. The hard instances of the tail have a few hundred (blocked n=56: ~400;
+/// excluded diagonals n=20: ~250); plain and large boards have thousands and more.
+const AUTO_CUBES_MAX_CELLS: u64 = 2000;
+
 /// The local-search budget of `--solver auto` (at most a tenth of `--timeout`). Plain and
 /// lightly constrained boards are found in milliseconds; on hard instances (near the phase
 /// transition, or UNSAT) the search gives up after its swap budget, long before this.
@@ -75,7 +80,35 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
     let (instance, piece) = a.inst.load()?;
     let options = a.enc.options(&stabiliser(&instance, &piece))?;
     if a.cubes {
-        return run_cubes(&a, &instance, piece, options, timeout);
+        return run_cubes(&a, &instance, piece, options, timeout, a.solver.as_str());
+    }
+    // The default on small boards (the hard completion / blocked / excluded-diagonal ones):
+    // local search, then cube-and-conquer with the linked CaDiCaL. Larger boards race the two
+    // CDCL solvers directly, where a look-ahead split would cost more than it saves.
+    let small = |p: &Problem| p.num_cells() <= AUTO_CUBES_MAX_CELLS && p.unsat.is_none();
+    if a.solver == "auto"
+        && !a.certify
+        && !a.enc.no_presolve
+        && options.symmetric.is_none()
+        && options.lex_leader.is_empty()
+    {
+        let problem = Problem::new(&instance, piece, true)?;
+        if small(&problem) {
+            let walk = timeout.map_or(AUTO_WALK, |t| AUTO_WALK.min(t / 10));
+            if let Some(r) = solve::prepass(&problem, options, walk, Some(crate::cancel()))? {
+                let what = Reported {
+                    instance: &instance,
+                    piece,
+                    amo: &options.amo.name(),
+                    solver: "walk",
+                    stats: r.stats,
+                    seconds: (r.encode_seconds, r.solve_seconds),
+                    certificate: None,
+                };
+                return Ok(print_answer(&r.status, &what, a.format));
+            }
+            return run_cubes(&a, &instance, piece, options, timeout, "lib:cadical");
+        }
     }
     let (solver, walk) = match a.solver.as_str() {
         "auto" => (AUTO_PORTFOLIO, Some(AUTO_WALK)),
@@ -125,13 +158,14 @@ fn run_cubes(
     piece: Piece,
     options: EncodeOptions,
     timeout: Option<std::time::Duration>,
+    solver: &str,
 ) -> Result<ExitCode> {
     if a.certify {
         return Err(Error::Usage(
             "--certify is not supported with --cubes yet (cube refutations are not checked)".into(),
         ));
     }
-    let factory = match a.solver.as_str() {
+    let factory = match solver {
         "varisat" | "auto" => VarisatAssuming::factory(),
         "lib:cadical" => queens_sat::solve::cadical_backend::CadicalAssuming::factory(),
         other => {
@@ -160,8 +194,15 @@ fn run_cubes(
     };
     let r = cubes::solve(instance, piece, options, factory, &settings)?;
     let solver = format!(
-        "varisat cubes ({} cubes, {} refuted by presolve in the split, {} jobs)",
-        r.cubes, r.split.refuted, settings.jobs
+        "{} cubes ({} cubes, {} refuted by presolve in the split, {} jobs)",
+        if solver == "lib:cadical" {
+            "lib:cadical"
+        } else {
+            "varisat"
+        },
+        r.cubes,
+        r.split.refuted,
+        settings.jobs
     );
     let what = Reported {
         instance,

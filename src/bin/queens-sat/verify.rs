@@ -7,7 +7,9 @@ use clap::Args;
 use queens_sat::board::Board;
 use queens_sat::instance::{Instance, read_instance_file};
 use queens_sat::piece::Piece;
-use queens_sat::verify::verify;
+use queens_sat::verify::check;
+
+use crate::args::OutputFormat;
 use queens_sat::{Error, Result};
 
 /// Arguments of `verify`.
@@ -24,6 +26,10 @@ pub struct VerifyArgs {
     /// Take only the first D excluded diagonals of the instance.
     #[arg(long, value_name = "D")]
     diags: Option<usize>,
+    /// `text` (the verdict on stderr) or `svg`: also the board as a picture on stdout, with the
+    /// first violation drawn (a red line between two attacking pieces).
+    #[arg(long, value_enum, default_value = "text")]
+    format: OutputFormat,
 }
 
 /// Runs `verify`.
@@ -39,7 +45,28 @@ pub fn run(a: VerifyArgs) -> Result<ExitCode> {
         },
     };
     let b = Board::new(drawn.n, drawn.placed);
-    match verify(&b, &instance, piece) {
+    let verdict = check(&b, &instance, piece);
+    match a.format {
+        OutputFormat::Json => {
+            return Err(Error::Usage("verify writes --format text or svg".into()));
+        }
+        OutputFormat::Svg => {
+            let (attack, caption) = match &verdict {
+                Ok(()) => (None, "valid".to_string()),
+                Err(v) => (
+                    match v.cells.as_slice() {
+                        [x, y] => Some((*x, *y)),
+                        _ => None,
+                    },
+                    format!("invalid: {}", v.message),
+                ),
+            };
+            let svg = queens_sat::svg::render(&instance, piece, &b.pieces, attack, &caption);
+            print!("{svg}");
+        }
+        OutputFormat::Text => {}
+    }
+    match verdict.map_err(|v| v.message) {
         Ok(()) => {
             eprintln!(
                 "valid: {} {}s on {}x{}",
