@@ -115,7 +115,9 @@ fn bench_hard(a: BenchArgs, exe: &std::path::Path) -> Result<ExitCode> {
         }
     };
     for s in &solvers {
-        if s != "varisat" && s != super::hard::CUBES {
+        // In-process names (`solve --solver` knows them); anything else is an external program.
+        let in_process = ["varisat", "auto", "walk", "lib:cadical", super::hard::CUBES];
+        if !in_process.contains(&s.as_str()) {
             resolve_solver(s)?;
         }
     }
