@@ -236,6 +236,61 @@ fn escape(s: &str) -> String {
         .replace('>', "&gt;")
 }
 
+/// Several boards of one instance side by side (up to 4 per row), each captioned, as one SVG
+/// document (`count --format svg`: one representative per symmetry class).
+pub fn grid(instance: &Instance, piece: Piece, boards: &[Board], title: &str) -> String {
+    let panels: Vec<String> = boards
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            render(
+                instance,
+                piece,
+                &b.pieces,
+                None,
+                &format!("class {}", i + 1),
+            )
+        })
+        .collect();
+    let size = |svg: &str, key: &str| -> f64 {
+        let at = svg
+            .find(&format!("{key}=\""))
+            .map_or(0, |i| i + key.len() + 2);
+        svg[at..]
+            .split('"')
+            .next()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0.0)
+    };
+    let (w, h) = panels
+        .first()
+        .map_or((360.0, 0.0), |p| (size(p, "width"), size(p, "height")));
+    let cols = boards.len().clamp(1, 4);
+    let rows = boards.len().div_ceil(cols);
+    let (width, height) = (w * cols as f64, h * rows as f64 + 28.0);
+    let mut o = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\">\n<title>{}</title>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<text x=\"8\" y=\"20\" font-family=\"sans-serif\" font-size=\"16\">{}</text>\n",
+        num(width),
+        num(height),
+        num(width),
+        num(height),
+        escape(title),
+        escape(title)
+    );
+    for (i, panel) in panels.iter().enumerate() {
+        let (x, y) = ((i % cols) as f64 * w, 28.0 + (i / cols) as f64 * h);
+        // A nested <svg> places the panel; drop its own XML namespace declaration.
+        let inner = panel.replacen(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\"",
+            &format!("<svg class=\"panel\" x=\"{}\" y=\"{}\"", num(x), num(y)),
+            1,
+        );
+        o.push_str(&inner);
+    }
+    o.push_str("</svg>\n");
+    o
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

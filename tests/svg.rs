@@ -134,7 +134,7 @@ fn solve_format_svg_draws_the_verified_board() {
     );
     common::assert_one_line_error(
         dir.path(),
-        &["count", "-n", "6", "--format", "svg"],
+        &["encode", "-n", "6", "--stats", "--format", "svg"],
         &["svg"],
     );
 }
@@ -188,4 +188,58 @@ fn verify_format_svg_draws_the_violation() {
         0,
     );
     assert!(!r.stdout.contains("class=\"attack\""), "{}", r.stdout);
+}
+
+/// `count --format svg`: one board per symmetry class, drawn as panels: 8-queens has 12
+/// classes (A002562), 6-queens one; every drawn board is a solution and no two panels are
+/// symmetric images of each other.
+#[test]
+fn count_format_svg_draws_one_board_per_class() {
+    use queens_sat::symmetry::Symmetry;
+    let dir = tempfile::tempdir().unwrap();
+    for (n, classes) in [(8u32, 12usize), (6, 1)] {
+        let r = common::run_expect(
+            dir.path(),
+            &["count", "-n", &n.to_string(), "--format", "svg"],
+            0,
+        );
+        let doc = roxmltree::Document::parse(&r.stdout).expect("stdout is SVG");
+        let panels: Vec<Vec<Cell>> = doc
+            .descendants()
+            .filter(|p| p.attribute("class") == Some("panel"))
+            .map(|p| {
+                let mut cells: Vec<Cell> = p
+                    .descendants()
+                    .filter(|x| x.attribute("class").is_some_and(|c| c.starts_with("piece")))
+                    .map(|x| {
+                        let at = |k: &str| x.attribute(k).unwrap().parse::<u32>().unwrap();
+                        Cell::new(at("data-row"), at("data-col"))
+                    })
+                    .collect();
+                cells.sort_unstable();
+                cells
+            })
+            .collect();
+        assert_eq!(panels.len(), classes, "n={n}");
+        let canon = |cells: &[Cell]| {
+            Symmetry::ALL
+                .iter()
+                .map(|g| {
+                    let mut img: Vec<Cell> = cells.iter().map(|&c| g.apply(c, n)).collect();
+                    img.sort_unstable();
+                    img
+                })
+                .min()
+                .unwrap()
+        };
+        let mut seen = std::collections::BTreeSet::new();
+        for cells in &panels {
+            let board = Board::new(n, cells.clone());
+            queens_sat::verify::verify(&board, &Instance::plain(n), QUEEN).unwrap();
+            assert!(
+                seen.insert(canon(cells)),
+                "two panels of one class: {cells:?}"
+            );
+        }
+    }
 }

@@ -2,6 +2,7 @@
 //! modulo symmetry (Burnside's lemma), by the SAT engine or the independent backtracking engine.
 
 pub mod backtrack;
+pub mod classes;
 pub mod dpll;
 pub mod sat;
 

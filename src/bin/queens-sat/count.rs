@@ -40,11 +40,6 @@ fn engine_parser() -> impl TypedValueParser<Value = Engine> {
 
 /// Runs `count`.
 pub fn run(a: CountArgs) -> Result<ExitCode> {
-    if a.format == OutputFormat::Svg {
-        return Err(Error::Usage(
-            "--format svg draws boards: it is for solve and decode".into(),
-        ));
-    }
     if a.enc.no_presolve {
         return Err(Error::Usage(
             "count always presolves its cubes; drop --no-presolve".into(),
@@ -52,6 +47,9 @@ pub fn run(a: CountArgs) -> Result<ExitCode> {
     }
     let (instance, piece) = a.inst.load()?;
     let options = a.enc.options(&stabiliser(&instance, &piece))?;
+    if a.format == OutputFormat::Svg {
+        return draw_classes(&instance, piece, options);
+    }
     let jobs = jobs_or_all_cores(a.jobs);
     if !options.lex_leader.is_empty() {
         let (classes, seconds) = count::timed(|| {
@@ -169,5 +167,46 @@ pub fn run(a: CountArgs) -> Result<ExitCode> {
             println!("seconds {seconds:.3}");
         }
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Boards drawn by `count --format svg`, at most.
+const MAX_DRAWN: usize = 12;
+
+/// `count --format svg`: one representative board per symmetry class (of the boards
+/// `--symmetric` keeps, when given), up to [`MAX_DRAWN`], as one SVG on stdout.
+fn draw_classes(
+    instance: &queens_sat::instance::Instance,
+    piece: queens_sat::piece::Piece,
+    options: queens_sat::encode::EncodeOptions,
+) -> Result<ExitCode> {
+    if !options.lex_leader.is_empty() {
+        return Err(Error::Usage(
+            "count --format svg draws class representatives itself; drop --break-symmetry".into(),
+        ));
+    }
+    let (boards, more) = queens_sat::count::classes::representatives(
+        instance,
+        piece,
+        options,
+        MAX_DRAWN,
+        crate::cancel(),
+    )?;
+    let which = options
+        .symmetric
+        .map_or(String::new(), |g| format!(" ({g}-symmetric)"));
+    let title = format!(
+        "{}-{}s{which}: {} class{}{}",
+        instance.n,
+        piece.name,
+        boards.len(),
+        if boards.len() == 1 { "" } else { "es" },
+        if more { " shown, more exist" } else { "" }
+    );
+    print!(
+        "{}",
+        queens_sat::svg::grid(instance, piece, &boards, &title)
+    );
+    eprintln!("{title}");
     Ok(ExitCode::SUCCESS)
 }
