@@ -24,7 +24,7 @@ use crate::encode::{ClauseSink, EncodeOptions, Encoder, Lit};
 use crate::interrupt::Cancel;
 use crate::presolve::Problem;
 use crate::solve::cubes::{AssumptionSolver, SolverFactory};
-use crate::solve::varisat_backend::StopSwitch;
+use crate::solve::varisat_backend::{StopSwitch, Timing};
 
 // Keeps the crate (and so its static CaDiCaL library) linked.
 use cadical as _;
@@ -127,15 +127,6 @@ extern "C" fn terminate(state: *const c_void) -> c_int {
     let late = stop.deadline.is_some_and(|d| Instant::now() >= d);
     let cancelled = stop.cancel.is_some_and(|c| c.is_cancelled());
     c_int::from(late || cancelled)
-}
-
-/// Timing of one [`solve`].
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Timing {
-    /// Seconds spent streaming the encoding into the solver.
-    pub encode: f64,
-    /// Seconds spent solving.
-    pub solve: f64,
 }
 
 /// Encodes `problem` into a fresh CaDiCaL and solves it within `timeout` (or until `cancel` is

@@ -124,7 +124,7 @@ pub fn run(mut solver: varisat::Solver<'static>, num_vars: u64) -> Answer {
     }
 }
 
-/// Timings of [`solve`].
+/// Timings of an in-process solve (varisat here, and [`super::cadical_backend`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Timing {
     /// Seconds spent encoding into the solver.
