@@ -19,6 +19,7 @@
 pub mod atomic;
 pub mod board;
 pub mod certify;
+pub mod cluster;
 pub mod count;
 pub mod cube;
 pub mod decode;

@@ -308,6 +308,68 @@ fn split(instance: &Instance, piece: &Piece, allowed: &[u64]) -> Vec<Task> {
         .collect()
 }
 
+/// The allowed columns per row: blocked cells and excluded diagonals removed, a row holding a
+/// pre-placed piece reduced to that column, and every cell a pre-placed piece attacks removed
+/// (so the search prunes at once, not when it reaches the piece's row).
+fn allowed_cells(instance: &Instance, piece: &Piece) -> Vec<u64> {
+    let n = instance.n;
+    let nn = n as usize;
+    let full = if nn == 64 { u64::MAX } else { (1u64 << nn) - 1 };
+    let obstacles = instance.obstacles();
+    let mut allowed = vec![full; nn];
+    for (r, mask) in allowed.iter_mut().enumerate() {
+        for c in 0..nn {
+            if obstacles.contains(Cell::new(r as u32, c as u32)) {
+                *mask &= !(1u64 << c);
+            }
+        }
+    }
+    for &p in &instance.placed {
+        for (r, mask) in allowed.iter_mut().enumerate() {
+            for c in 0..n {
+                let y = Cell::new(r as u32, c);
+                if y != p && piece.attack(p, y, n).is_some() {
+                    *mask &= !(1u64 << c);
+                }
+            }
+        }
+    }
+    for p in &instance.placed {
+        // Two pre-placed pieces in one row (or attacking each other) leave a row empty.
+        allowed[p.row as usize] &= 1u64 << p.col;
+    }
+    allowed
+}
+
+/// Counts only the solutions of `instance` that `g` maps to themselves, by the orbit search
+/// (placing whole orbits of `<g>` at a time); the cluster jobs' fixed-point tasks. Checks
+/// `cancel` once at the start.
+///
+/// ```
+/// use queens_sat::{count::backtrack::fixed_points, instance::Instance, piece::QUEEN, symmetry::Symmetry};
+/// assert_eq!(fixed_points(&Instance::plain(8), QUEEN, Symmetry::R180).unwrap(), 4);
+/// ```
+pub fn fixed_points(instance: &Instance, piece: Piece, g: Symmetry) -> Result<u64> {
+    let n = instance.n;
+    if n > MAX_N {
+        return Err(Error::Usage(format!(
+            "the backtrack engine handles n <= {MAX_N}, not {n}"
+        )));
+    }
+    supports(&piece)?;
+    let allowed = allowed_cells(instance, &piece);
+    Ok(Orbits {
+        n: n as usize,
+        allowed: &allowed,
+        piece: &piece,
+        row_col: vec![None; n as usize],
+        cols: 0,
+        diag: 0,
+        anti: 0,
+    }
+    .go(g, 0))
+}
+
 /// Whether the bitboard search models `piece`, or why not: it places one piece per row, so the
 /// piece must attack along rows, with leaps that change row (a leap within a row is not a row
 /// attack), and [`Piece::validate`] must hold. Every [`LineKind`] is modelled (row, column and
@@ -372,20 +434,7 @@ pub fn count_with(
     supports(&piece)?;
     let nn = n as usize;
     let full = if nn == 64 { u64::MAX } else { (1u64 << nn) - 1 };
-    let obstacles = instance.obstacles();
-    let mut allowed = vec![full; nn];
-    for (r, mask) in allowed.iter_mut().enumerate() {
-        for c in 0..nn {
-            if obstacles.contains(Cell::new(r as u32, c as u32)) {
-                *mask &= !(1u64 << c);
-            }
-        }
-    }
-    for p in &instance.placed {
-        let bit = 1u64 << p.col;
-        // Two pre-placed pieces in one row leave the row empty.
-        allowed[p.row as usize] &= bit;
-    }
+    let allowed = allowed_cells(instance, &piece);
     let leaps: Vec<(usize, i64)> = piece
         .forward_leaps()
         .filter(|&(dr, _)| dr > 0)

@@ -33,7 +33,7 @@ pub struct CountArgs {
     format: OutputFormat,
 }
 
-fn engine_parser() -> impl TypedValueParser<Value = Engine> {
+pub fn engine_parser() -> impl TypedValueParser<Value = Engine> {
     PossibleValuesParser::new(Engine::ALL.map(Engine::name))
         .map(|name| Engine::parse(&name).expect("a possible value is an engine"))
 }
@@ -80,20 +80,7 @@ pub fn run(a: CountArgs) -> Result<ExitCode> {
         });
         let total = total?;
         bar.finish();
-        match a.format {
-            OutputFormat::Json => print_json(&CountRecord {
-                total: Some(total),
-                symmetric: Some(g.name().into()),
-                seconds,
-                engine: "sat".into(),
-                ..CountRecord::default()
-            }),
-            OutputFormat::Text | OutputFormat::Svg => {
-                println!("total {total}");
-                println!("symmetric {g}");
-                println!("seconds {seconds:.3}");
-            }
-        }
+        print_symmetric(total, g, "sat", seconds, a.format);
         return Ok(ExitCode::SUCCESS);
     }
     let engines: Vec<Engine> = if a.cross_check {
@@ -149,8 +136,14 @@ pub fn run(a: CountArgs) -> Result<ExitCode> {
     } else {
         *seconds
     };
-    match a.format {
-        OutputFormat::Json => print_json(&CountRecord::of(c, &engine_name, seconds)),
+    print_counts(c, &engine_name, seconds, a.format);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Prints a full count (`count`, `merge` of a count job): total, unique, group, fixed points.
+pub fn print_counts(c: &count::Counts, engine_name: &str, seconds: f64, format: OutputFormat) {
+    match format {
+        OutputFormat::Json => print_json(&CountRecord::of(c, engine_name, seconds)),
         OutputFormat::Text | OutputFormat::Svg => {
             println!("total {}", c.total);
             println!("unique {}", c.unique);
@@ -167,7 +160,30 @@ pub fn run(a: CountArgs) -> Result<ExitCode> {
             println!("seconds {seconds:.3}");
         }
     }
-    Ok(ExitCode::SUCCESS)
+}
+
+/// Prints a `--symmetric g` count.
+pub fn print_symmetric(
+    total: u64,
+    g: queens_sat::symmetry::Symmetry,
+    engine: &str,
+    seconds: f64,
+    format: OutputFormat,
+) {
+    match format {
+        OutputFormat::Json => print_json(&CountRecord {
+            total: Some(total),
+            symmetric: Some(g.name().into()),
+            seconds,
+            engine: engine.into(),
+            ..CountRecord::default()
+        }),
+        OutputFormat::Text | OutputFormat::Svg => {
+            println!("total {total}");
+            println!("symmetric {g}");
+            println!("seconds {seconds:.3}");
+        }
+    }
 }
 
 /// Boards drawn by `count --format svg`, at most.

@@ -3,6 +3,7 @@
 
 mod args;
 mod bench;
+mod cluster;
 mod convert;
 mod count;
 mod decode;
@@ -53,6 +54,14 @@ enum Command {
     /// Benchmarks: DIMACS writing throughput and time to first solution; `bench hard`: every
     /// AMO encoding x backend on generated hard blocked and excluded-diagonal instances.
     Bench(bench::command::BenchArgs),
+    /// Split a count or a solve into a job folder for Slurm / GNU parallel: cubes, balanced
+    /// tasks, run-slurm.sbatch, run-parallel.sh, cubes.icnf.
+    Split(cluster::SplitArgs),
+    /// Run one task of a job folder (default: $SLURM_ARRAY_TASK_ID); writes results/I.json.
+    Work(cluster::WorkArgs),
+    /// Combine a job folder's results (same output as count / solve). Exit 10 solutions, 20
+    /// none, 1 on missing, failed, corrupt, duplicate or foreign results or UNKNOWN.
+    Merge(cluster::MergeArgs),
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
@@ -66,6 +75,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Convert(a) => convert::run(a),
         Command::Suite(a) => suite::run(a),
         Command::Bench(a) => bench::command::run(a),
+        Command::Split(a) => cluster::run_split(a),
+        Command::Work(a) => cluster::run_work(a),
+        Command::Merge(a) => cluster::run_merge(a),
     }
 }
 

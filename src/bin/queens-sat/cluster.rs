@@ -1,0 +1,309 @@
+//! `queens-sat split`, `work` and `merge`: cube-and-conquer jobs for Slurm, GNU parallel or a
+//! shell loop (the library's `cluster` module does the work).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Subcommand};
+use queens_sat::cluster::merge::{Merged, merge, status};
+use queens_sat::cluster::split::{SlurmOptions, SplitOptions, split};
+use queens_sat::cluster::task::{Ran, run_task};
+use queens_sat::cluster::{Folder, Kind};
+use queens_sat::count::Engine;
+use queens_sat::encode::Stats;
+use queens_sat::symmetry::stabiliser;
+use queens_sat::{Error, Result};
+
+use crate::args::{EncodingArgs, InstanceArgs, OutputFormat};
+
+/// Arguments of `split`.
+#[derive(Args)]
+pub struct SplitArgs {
+    #[command(subcommand)]
+    what: SplitWhat,
+}
+
+#[derive(Subcommand)]
+enum SplitWhat {
+    /// Split a count: border-first cubes merged by symmetry, plus one fixed-point line per
+    /// symmetry of the instance.
+    Count(SplitCountArgs),
+    /// Split a solve: look-ahead cubes, as `solve --cubes`.
+    Solve(SplitSolveArgs),
+}
+
+/// Options every split takes: where, how many tasks, Slurm resources.
+#[derive(Args)]
+struct JobArgs {
+    /// The job folder to write (must not exist, or be empty).
+    #[arg(short = 'o', long = "output", value_name = "DIR")]
+    output: PathBuf,
+    /// Number of tasks (Slurm array tasks / parallel jobs), balanced by estimated work.
+    #[arg(long, value_name = "T", default_value_t = 16)]
+    tasks: usize,
+    /// Number of cubes to aim for (count: at least, default 64 per task; solve: at most,
+    /// default 16 per task).
+    #[arg(long, value_name = "K")]
+    cubes: Option<usize>,
+    /// Slurm: `#SBATCH --time` of each array task (default: the partition's).
+    #[arg(long, value_name = "TIME")]
+    time: Option<String>,
+    /// Slurm: `#SBATCH --mem` of each array task (default: the partition's).
+    #[arg(long, value_name = "MEM")]
+    mem: Option<String>,
+    /// Slurm: `#SBATCH --partition`.
+    #[arg(long, value_name = "NAME")]
+    partition: Option<String>,
+    /// Slurm: `#SBATCH --cpus-per-task`, the threads of each task.
+    #[arg(long, value_name = "C", default_value_t = 1)]
+    cpus_per_task: usize,
+}
+
+/// Arguments of `split count`.
+#[derive(Args)]
+struct SplitCountArgs {
+    #[command(flatten)]
+    inst: InstanceArgs,
+    #[command(flatten)]
+    enc: EncodingArgs,
+    /// Engine of each cube (default: backtrack, the fastest; sat with --symmetric).
+    #[arg(long, value_parser = crate::count::engine_parser())]
+    engine: Option<Engine>,
+    #[command(flatten)]
+    job: JobArgs,
+}
+
+/// Arguments of `split solve`.
+#[derive(Args)]
+struct SplitSolveArgs {
+    #[command(flatten)]
+    inst: InstanceArgs,
+    #[command(flatten)]
+    enc: EncodingArgs,
+    /// Backend of each cube: lib:cadical, varisat, or an external DIMACS solver.
+    #[arg(long, default_value = "lib:cadical")]
+    solver: String,
+    /// Time limit per cube (seconds); a cube that reaches it leaves the job UNKNOWN.
+    #[arg(long, value_name = "SECS")]
+    timeout: Option<f64>,
+    #[command(flatten)]
+    job: JobArgs,
+}
+
+/// Runs `split`.
+pub fn run_split(a: SplitArgs) -> Result<ExitCode> {
+    let command: Vec<String> = std::env::args().collect();
+    let exe = std::env::current_exe().map_err(|e| Error::io("<current executable>", e))?;
+    let (kind, inst, enc, job, engine, solver, timeout) = match a.what {
+        SplitWhat::Count(c) => (Kind::Count, c.inst, c.enc, c.job, c.engine, None, None),
+        SplitWhat::Solve(s) => (
+            Kind::Solve,
+            s.inst,
+            s.enc,
+            s.job,
+            None,
+            Some(s.solver),
+            s.timeout,
+        ),
+    };
+    if enc.no_presolve {
+        return Err(Error::Usage(
+            "split always presolves its cubes; drop --no-presolve".into(),
+        ));
+    }
+    if let Some(t) = timeout {
+        crate::args::parse_timeout(t)?;
+    }
+    let (instance, piece) = inst.load()?;
+    let options = enc.options(&stabiliser(&instance, &piece))?;
+    let engine = engine.unwrap_or(if options.symmetric.is_some() {
+        Engine::Sat
+    } else {
+        Engine::Backtrack
+    });
+    let cubes = job.cubes.unwrap_or(match kind {
+        Kind::Count => 64 * job.tasks,
+        Kind::Solve => 16 * job.tasks,
+    });
+    let o = SplitOptions {
+        kind,
+        instance,
+        piece,
+        options,
+        engine,
+        solver: solver.unwrap_or_default(),
+        timeout,
+        tasks: job.tasks,
+        cubes,
+        slurm: SlurmOptions {
+            time: job.time,
+            mem: job.mem,
+            partition: job.partition,
+            cpus: job.cpus_per_task,
+        },
+        exe,
+        command,
+        cancel: crate::cancel().clone(),
+    };
+    let r = split(&job.output, &o)?;
+    let est = &r.task_estimates;
+    let max = est.iter().copied().fold(0.0, f64::max);
+    let min = est.iter().copied().fold(f64::INFINITY, f64::min);
+    eprintln!(
+        "{}: {} job {}: {} cube lines in {} tasks; estimated work {:.3e} (per task min {:.3e}, max {:.3e})",
+        job.output.display(),
+        kind.name(),
+        r.job.job_id,
+        r.job.cubes,
+        r.job.tasks,
+        r.job.estimate,
+        min,
+        max
+    );
+    eprintln!(
+        "run: sbatch --wait {0}/run-slurm.sbatch, or {0}/run-parallel.sh, or queens-sat work {0} --task I for I in 0..{1}; then queens-sat merge {0}",
+        job.output.display(),
+        r.job.tasks - 1
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Arguments of `work`.
+#[derive(Args)]
+pub struct WorkArgs {
+    /// The job folder (written by `split`).
+    #[arg(value_name = "DIR")]
+    dir: PathBuf,
+    /// The task to run (default: $SLURM_ARRAY_TASK_ID).
+    #[arg(long, value_name = "I")]
+    task: Option<usize>,
+    /// Threads for the task's cubes (default: 1).
+    #[arg(long, value_name = "J", default_value_t = 1)]
+    jobs: usize,
+    /// Run the task even when a valid result exists (the rewritten result is equivalent).
+    #[arg(long)]
+    redo: bool,
+}
+
+/// Runs `work`.
+pub fn run_work(a: WorkArgs) -> Result<ExitCode> {
+    let task = match a.task {
+        Some(t) => t,
+        None => {
+            let v = std::env::var("SLURM_ARRAY_TASK_ID").map_err(|_| {
+                Error::Usage("give --task I (or run inside a Slurm array job)".into())
+            })?;
+            v.parse().map_err(|_| {
+                Error::Usage(format!("SLURM_ARRAY_TASK_ID='{v}' is not a task number"))
+            })?
+        }
+    };
+    let folder = Folder::open(&a.dir)?;
+    match run_task(&folder, task, a.jobs.max(1), a.redo, crate::cancel())? {
+        Ran::Done(r) => eprintln!(
+            "task {task}: {} cube lines in {:.3} s -> {}",
+            r.lines.len(),
+            r.seconds,
+            folder.result_path(task).display()
+        ),
+        Ran::AlreadyDone(_) => eprintln!(
+            "task {task}: already done ({}); --redo runs it again",
+            folder.result_path(task).display()
+        ),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Arguments of `merge`.
+#[derive(Args)]
+pub struct MergeArgs {
+    /// The job folder.
+    #[arg(value_name = "DIR")]
+    dir: PathBuf,
+    /// Print progress instead: tasks done, running, failed, waiting, and an ETA.
+    #[arg(long)]
+    status: bool,
+    /// Output format (text or json).
+    #[arg(long, value_enum, default_value = "text")]
+    format: OutputFormat,
+}
+
+/// Runs `merge`. Exit 10 when there are solutions (a count > 0, or a board), 20 when there are
+/// none, 1 on missing, failed, corrupt, duplicate or foreign results, or an UNKNOWN solve.
+pub fn run_merge(a: MergeArgs) -> Result<ExitCode> {
+    let folder = Folder::open(&a.dir)?;
+    if a.status {
+        let s = status(&folder)?;
+        let eta = match s.eta_core_seconds {
+            Some(secs) => {
+                let running = s.running.max(1) as f64;
+                format!(
+                    "; about {:.0} core-seconds left (~{:.0} s at {} running)",
+                    secs,
+                    secs / running,
+                    s.running.max(1)
+                )
+            }
+            None => String::from("; no ETA before a task finishes"),
+        };
+        println!(
+            "{} job {}: {} tasks: {} done, {} running, {} failed, {} waiting{eta}",
+            folder.job.kind.name(),
+            folder.job.job_id,
+            folder.tasks.len(),
+            s.done,
+            s.running,
+            s.failed,
+            s.waiting
+        );
+        for p in &s.problems {
+            println!("  {}", p.0);
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let m = merge(&folder)?;
+    if !m.problems.is_empty() {
+        for p in &m.problems {
+            eprintln!("queens-sat: merge: {}", p.0);
+        }
+        eprintln!(
+            "queens-sat: error: {} problem(s) in {}; nothing merged",
+            m.problems.len(),
+            folder.dir.display()
+        );
+        return Ok(ExitCode::from(1));
+    }
+    let engine = folder.job.engine.clone().unwrap_or_default();
+    Ok(match m.answer.expect("no problems: an answer") {
+        Merged::Count(c) => {
+            crate::count::print_counts(
+                &c,
+                &format!("{engine} (cluster)"),
+                m.seconds,
+                a.format,
+            );
+            ExitCode::from(if c.total > 0 { 10 } else { 20 })
+        }
+        Merged::Symmetric(total, g) => {
+            crate::count::print_symmetric(total, g, &engine, m.seconds, a.format);
+            ExitCode::from(if total > 0 { 10 } else { 20 })
+        }
+        Merged::Solve(status) => {
+            let piece = folder.job.piece()?;
+            let solver = format!(
+                "{} (cluster)",
+                folder.job.solver.as_deref().unwrap_or("lib:cadical")
+            );
+            let what = crate::solve::Reported {
+                instance: &folder.instance,
+                piece,
+                amo: &folder.job.amo,
+                solver: &solver,
+                stats: Stats::default(),
+                seconds: (0.0, m.seconds),
+                certificate: None,
+            };
+            crate::solve::print_answer(&status, &what, a.format)
+        }
+    })
+}

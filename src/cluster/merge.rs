@@ -1,0 +1,355 @@
+//! `merge`: combine a job folder's results, with the guarantees of a local run, and `merge
+//! --status`: what is done, running, failed or missing, with an ETA.
+//!
+//! Every `results/*.json` is read. A result is used only if it parses, names this job's id and
+//! one of its tasks with that task's cube lines, carries a matching checksum, and no error; each
+//! task must have exactly one such file. Everything else is a [`Problem`] named by file:
+//! missing, failed, corrupt, foreign, or duplicate. A count is reported only when there is none.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+
+use crate::board::{Board, Cell};
+use crate::cluster::{CubeLine, Folder, Kind, RESULTS_DIR, TaskResult};
+use crate::count::Counts;
+use crate::error::{Error, Result};
+use crate::solve::Status;
+use crate::symmetry::{Symmetry, stabiliser};
+use crate::verify::{verify, verify_symmetric};
+
+/// What is wrong with a job's results: one line each, naming the file or task.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem(pub String);
+
+/// What [`merge`] found.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Merged {
+    /// A count: every cube and fixed-point line, Burnside checked.
+    Count(Counts),
+    /// A `--symmetric g` count: the number of g-invariant solutions.
+    Symmetric(u64, Symmetry),
+    /// A solve: a verified board, UNSAT (every cube of every task refuted), or UNKNOWN.
+    Solve(Status),
+}
+
+/// The merge: the answer when the results are complete and sound, and the problems found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Merge {
+    /// The answer; `None` when there are problems.
+    pub answer: Option<Merged>,
+    /// Missing, failed, corrupt, foreign or duplicate results.
+    pub problems: Vec<Problem>,
+    /// Sum of the tasks' seconds (the job's compute time).
+    pub seconds: f64,
+}
+
+/// Reads every result of `folder`: the valid one per task, and the problems.
+type Collected = (Vec<Option<TaskResult>>, Vec<Problem>, BTreeSet<usize>);
+
+/// Reads every result of `folder`: the valid one per task, the problems, and the tasks with a
+/// bad result (failed, corrupt, foreign under its name, or duplicated).
+fn collect(folder: &Folder) -> Result<Collected> {
+    let dir = folder.dir.join(RESULTS_DIR);
+    let mut files: Vec<PathBuf> = match std::fs::read_dir(&dir) {
+        Ok(entries) => entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .collect(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(e) => return Err(Error::io(dir.display().to_string(), e)),
+    };
+    files.sort();
+    let mut problems = Vec::new();
+    let mut bad = BTreeSet::new();
+    let mut by_task: BTreeMap<usize, Vec<(PathBuf, TaskResult)>> = BTreeMap::new();
+    for path in files {
+        let name = path.display().to_string();
+        // The task a file stands for by its name (`I.json`), if any.
+        if let Some(t) = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .and_then(|s| s.parse::<usize>().ok())
+            .filter(|&t| t < folder.tasks.len())
+        {
+            bad.insert(t);
+        }
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) => {
+                problems.push(Problem(format!("{name}: unreadable: {e}")));
+                continue;
+            }
+        };
+        let r: TaskResult = match serde_json::from_str(&text) {
+            Ok(r) => r,
+            Err(e) => {
+                problems.push(Problem(format!("{name}: corrupt result: {e}")));
+                continue;
+            }
+        };
+        if r.checksum != r.compute_checksum() {
+            problems.push(Problem(format!(
+                "{name}: corrupt result: its checksum does not match its content"
+            )));
+            continue;
+        }
+        if r.job_id != folder.job.job_id || r.version != folder.job.version {
+            problems.push(Problem(format!(
+                "{name}: foreign result: job {} (queens-sat {}), not this job {} (queens-sat {})",
+                r.job_id, r.version, folder.job.job_id, folder.job.version
+            )));
+            continue;
+        }
+        match folder.tasks.get(r.task) {
+            Some(t) if t.lines == r.lines => {}
+            _ => {
+                problems.push(Problem(format!(
+                    "{name}: foreign result: task {} with cube lines {:?} is not a task of this job",
+                    r.task, r.lines
+                )));
+                continue;
+            }
+        }
+        if let Some(e) = &r.error {
+            bad.insert(r.task);
+            problems.push(Problem(format!(
+                "{name}: task {} failed on {}: {e} (run it again: queens-sat work {} --task {})",
+                r.task,
+                r.host,
+                folder.dir.display(),
+                r.task
+            )));
+            continue;
+        }
+        by_task.entry(r.task).or_default().push((path, r));
+    }
+    let mut results: Vec<Option<TaskResult>> = vec![None; folder.tasks.len()];
+    for (task, mut found) in by_task {
+        if found.len() > 1 {
+            bad.insert(task);
+            let names: Vec<String> = found.iter().map(|(p, _)| p.display().to_string()).collect();
+            problems.push(Problem(format!(
+                "duplicate results for task {task}: {} (keep one; none is counted)",
+                names.join(", ")
+            )));
+            continue;
+        }
+        results[task] = found.pop().map(|(_, r)| r);
+    }
+    // A file named after a task only marks it bad when no valid result replaced it.
+    bad.retain(|&t| results[t].is_none() && !problems.is_empty());
+    let named_bad: BTreeSet<usize> = bad
+        .iter()
+        .copied()
+        .filter(|&t| {
+            let path = folder.result_path(t).display().to_string();
+            problems
+                .iter()
+                .any(|p| p.0.starts_with(&path) || p.0.contains(&format!("task {t}")))
+        })
+        .collect();
+    let bad = named_bad;
+    for (task, r) in results.iter().enumerate() {
+        if r.is_none() && !bad.contains(&task) {
+            let running = folder.started_path(task).exists();
+            problems.push(Problem(format!(
+                "missing result for task {task} ({}){}",
+                folder.result_path(task).display(),
+                if running {
+                    ": it started and has not finished (running, or killed)"
+                } else {
+                    ""
+                }
+            )));
+        }
+    }
+    Ok((results, problems, bad))
+}
+
+/// Merges the results of `folder`.
+pub fn merge(folder: &Folder) -> Result<Merge> {
+    let (results, problems, _) = collect(folder)?;
+    let seconds = results.iter().flatten().map(|r| r.seconds).sum();
+    if !problems.is_empty() {
+        return Ok(Merge {
+            answer: None,
+            problems,
+            seconds,
+        });
+    }
+    let results: Vec<TaskResult> = results.into_iter().flatten().collect();
+    let piece = folder.job.piece()?;
+    let instance = &folder.instance;
+    let answer = match folder.job.kind {
+        Kind::Count => {
+            let mut total: u64 = 0;
+            let mut fixed: BTreeMap<Symmetry, u64> = BTreeMap::new();
+            for r in &results {
+                let counts = r.counts.as_ref().ok_or_else(|| {
+                    Error::Solver(format!("task {}: a count result without counts", r.task))
+                })?;
+                if counts.len() != r.lines.len() {
+                    return Err(Error::Solver(format!(
+                        "task {}: {} counts for {} cube lines",
+                        r.task,
+                        counts.len(),
+                        r.lines.len()
+                    )));
+                }
+                for (&line, &k) in r.lines.iter().zip(counts) {
+                    match &folder.cubes[line] {
+                        CubeLine::Cube { weight, .. } => {
+                            total = total
+                                .checked_add(weight.checked_mul(k).ok_or_else(overflow)?)
+                                .ok_or_else(overflow)?;
+                        }
+                        CubeLine::Fixed(g) => {
+                            fixed.insert(*g, k);
+                        }
+                    }
+                }
+            }
+            match folder.job.symmetric()? {
+                Some(g) => Merged::Symmetric(total, g),
+                None => {
+                    let group = stabiliser(instance, &piece);
+                    let fixed: Vec<u64> = group
+                        .iter()
+                        .map(|g| match g {
+                            Symmetry::Id => Ok(total),
+                            g => fixed.get(g).copied().ok_or_else(|| {
+                                Error::Solver(format!("no fixed-point count for {g} in the job"))
+                            }),
+                        })
+                        .collect::<Result<_>>()?;
+                    let sum: u64 = fixed.iter().sum();
+                    let order = group.len() as u64;
+                    if !sum.is_multiple_of(order) {
+                        return Err(Error::Solver(format!(
+                            "Burnside check failed: the fixed-point counts {fixed:?} sum to {sum}, not a multiple of |group| = {order}"
+                        )));
+                    }
+                    Merged::Count(Counts {
+                        total,
+                        unique: sum / order,
+                        group,
+                        fixed,
+                    })
+                }
+            }
+        }
+        Kind::Solve => {
+            let mut board = None;
+            let mut unknown = Vec::new();
+            for r in &results {
+                if let Some(cells) = &r.board
+                    && board.is_none()
+                {
+                    let b = Board::new(
+                        instance.n,
+                        cells.iter().map(|&[r, c]| Cell::new(r, c)).collect(),
+                    );
+                    verify(&b, instance, piece)
+                        .and_then(|()| {
+                            folder
+                                .job
+                                .symmetric()
+                                .ok()
+                                .flatten()
+                                .map_or(Ok(()), |g| verify_symmetric(&b, g))
+                        })
+                        .map_err(|why| {
+                            Error::Solver(format!(
+                                "task {}'s board is not a solution: {why}",
+                                r.task
+                            ))
+                        })?;
+                    board = Some(b);
+                }
+                let answers = r.answers.as_ref().ok_or_else(|| {
+                    Error::Solver(format!("task {}: a solve result without answers", r.task))
+                })?;
+                for (line, a) in r.lines.iter().zip(answers) {
+                    if a != "UNSAT" {
+                        unknown.push(format!("cube line {line}: {a}"));
+                    }
+                }
+            }
+            Merged::Solve(match board {
+                Some(b) => Status::Sat(b),
+                None if unknown.is_empty() => Status::Unsat,
+                None => Status::Unknown(format!(
+                    "{} cube(s) not refuted ({})",
+                    unknown.len(),
+                    unknown.into_iter().take(3).collect::<Vec<_>>().join("; ")
+                )),
+            })
+        }
+    };
+    Ok(Merge {
+        answer: Some(answer),
+        problems,
+        seconds,
+    })
+}
+
+fn overflow() -> Error {
+    Error::TooLarge("the merged count overflows 64 bits".into())
+}
+
+/// `merge --status`: counts of tasks by state, and an ETA.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Progress {
+    /// Tasks with a valid result.
+    pub done: usize,
+    /// Tasks started and not finished (running, or killed without a result).
+    pub running: usize,
+    /// Tasks whose result records an error, or whose result is corrupt, foreign or duplicate.
+    pub failed: usize,
+    /// Tasks not started.
+    pub waiting: usize,
+    /// Estimated seconds of work left on one core, from the finished tasks' speed (work
+    /// estimate per second); `None` before any task finished.
+    pub eta_core_seconds: Option<f64>,
+    /// The problems (as in [`merge`]), for the listing.
+    pub problems: Vec<Problem>,
+}
+
+/// The job's progress.
+pub fn status(folder: &Folder) -> Result<Progress> {
+    let (results, problems, bad) = collect(folder)?;
+    let mut s = Progress {
+        done: 0,
+        running: 0,
+        failed: 0,
+        waiting: 0,
+        eta_core_seconds: None,
+        problems: Vec::new(),
+    };
+    let (mut est_done, mut secs_done, mut est_left) = (0.0, 0.0, 0.0);
+    for (task, r) in results.iter().enumerate() {
+        let est = folder.tasks[task].estimate;
+        match r {
+            Some(r) => {
+                s.done += 1;
+                est_done += est;
+                secs_done += r.seconds;
+            }
+            None => {
+                est_left += est;
+                if bad.contains(&task) {
+                    s.failed += 1;
+                } else if folder.started_path(task).exists() {
+                    s.running += 1;
+                } else {
+                    s.waiting += 1;
+                }
+            }
+        }
+    }
+    if est_done > 0.0 {
+        s.eta_core_seconds = Some(est_left * secs_done / est_done);
+    }
+    s.problems = problems;
+    Ok(s)
+}

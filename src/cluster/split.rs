@@ -1,0 +1,432 @@
+//! `split`: write a job folder (see [`super`]) for a count or a solve.
+//!
+//! - Counts use the border-first cubes of [`crate::cube::cubes`], merged by symmetry with
+//!   [`crate::cube::classes`] (each cube line carries its class size as weight), plus one `fixed
+//!   g` line per non-identity element of the instance's stabiliser (its fixed points, counted on
+//!   the whole instance by the orbit search or the symmetric encoding).
+//! - Solves use the look-ahead cubes of [`crate::cube::lookahead`], the ones `solve --cubes`
+//!   conquers locally.
+//!
+//! Tasks are balanced by estimated work ([`super::estimate`]) with the longest-first greedy rule
+//! (each cube to the least-loaded task, largest cubes first).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::cluster::estimate::tree_size;
+use crate::cluster::{
+    CUBES_FILE, CubeLine, ICNF_FILE, INSTANCE_FILE, JOB_FILE, Job, Kind, LOGS_DIR, PARALLEL_FILE,
+    RESULTS_DIR, SLURM_FILE, TASKS_FILE, Task, job_id, tasks_text,
+};
+use crate::count::Engine;
+use crate::cube::{self, Split};
+use crate::encode::EncodeOptions;
+use crate::error::{Error, Result};
+use crate::instance::Instance;
+use crate::interrupt::Cancel;
+use crate::piece::Piece;
+use crate::presolve::Problem;
+use crate::symmetry::{Symmetry, stabiliser};
+
+/// Probes per cube for the work estimate.
+const PROBES: usize = 32;
+
+/// Slurm resources written into `run-slurm.sbatch` as `#SBATCH` options.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SlurmOptions {
+    /// `--time` (for example `2:00:00`); absent: the partition's default.
+    pub time: Option<String>,
+    /// `--mem` (for example `2G`); absent: the partition's default.
+    pub mem: Option<String>,
+    /// `--partition`; absent: the default partition.
+    pub partition: Option<String>,
+    /// `--cpus-per-task`: threads of each task (`work --jobs`).
+    pub cpus: usize,
+}
+
+/// What to split and how.
+#[derive(Clone, Debug)]
+pub struct SplitOptions {
+    /// Count or solve.
+    pub kind: Kind,
+    /// The instance.
+    pub instance: Instance,
+    /// The piece.
+    pub piece: Piece,
+    /// Encoding (AMO, `--symmetric`); lex-leader constraints are refused.
+    pub options: EncodeOptions,
+    /// Count: the engine of each cube.
+    pub engine: Engine,
+    /// Solve: the backend of each cube (`lib:cadical`, `varisat`, or an external solver).
+    pub solver: String,
+    /// Solve: the time limit per cube, seconds.
+    pub timeout: Option<f64>,
+    /// Number of tasks (chunks of cubes).
+    pub tasks: usize,
+    /// Cubes to aim for (count: at least; solve: at most).
+    pub cubes: usize,
+    /// Slurm resources.
+    pub slurm: SlurmOptions,
+    /// The queens-sat binary the scripts run (overridable with `QUEENS_SAT=` at run time).
+    pub exe: PathBuf,
+    /// The command line, recorded in `job.json`.
+    pub command: Vec<String>,
+    /// Stops the split once raised.
+    pub cancel: Cancel,
+}
+
+/// What [`split`] wrote.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SplitReport {
+    /// The job.
+    pub job: Job,
+    /// Estimated work per task.
+    pub task_estimates: Vec<f64>,
+}
+
+/// Writes the job folder `dir` (which must not exist yet, or be empty). Everything is written
+/// into a temporary sibling folder first and renamed into place, so a failed split leaves
+/// nothing behind.
+pub fn split(dir: &Path, o: &SplitOptions) -> Result<SplitReport> {
+    if !o.options.lex_leader.is_empty() {
+        return Err(Error::Usage(
+            "split does not take --break-symmetry: cube weights already count each class once"
+                .into(),
+        ));
+    }
+    if o.tasks == 0 {
+        return Err(Error::Usage("--tasks must be at least 1".into()));
+    }
+    if dir.exists()
+        && std::fs::read_dir(dir)
+            .map_err(|e| Error::io(dir.display().to_string(), e))?
+            .next()
+            .is_some()
+    {
+        return Err(Error::Usage(format!(
+            "{}: the job folder exists and is not empty; choose another -o or remove it",
+            dir.display()
+        )));
+    }
+    crate::count::dpll::supports(&o.piece)?; // cubes branch on rows and columns
+    let instance = &o.instance;
+    let piece = o.piece;
+    let group = stabiliser(instance, &piece);
+    let lines: Vec<CubeLine> = match o.kind {
+        Kind::Count => {
+            if o.options.symmetric.is_some() && o.engine == Engine::Backtrack {
+                return Err(Error::Usage(
+                    "split count --symmetric counts with the sat or cdcl engine, not backtrack"
+                        .into(),
+                ));
+            }
+            let raw = cube::cubes(instance, piece, o.cubes.max(1), &o.cancel)?;
+            let classes = cube::classes(instance, raw, &group, o.options.symmetric);
+            let base = instance.placed.len();
+            let mut lines: Vec<CubeLine> = classes
+                .into_iter()
+                .map(|c| CubeLine::Cube {
+                    weight: c.weight,
+                    cells: c.instance.placed[base..].to_vec(),
+                })
+                .collect();
+            if o.options.symmetric.is_none() {
+                lines.extend(
+                    group
+                        .iter()
+                        .filter(|&&g| g != Symmetry::Id)
+                        .map(|&g| CubeLine::Fixed(g)),
+                );
+            }
+            lines
+        }
+        Kind::Solve => {
+            let split = Split {
+                max_cubes: o.cubes.max(1),
+                jobs: 2,
+                cancel: o.cancel.clone(),
+                ..Split::default()
+            };
+            let (cubes, _) = cube::lookahead(instance, piece, &split)?;
+            let base = instance.placed.len();
+            cubes
+                .into_iter()
+                .map(|c| CubeLine::Cube {
+                    weight: 1,
+                    cells: c.instance.placed[base..].to_vec(),
+                })
+                .collect()
+        }
+    };
+    // Estimates; a cube that presolve refutes is dropped (it has no solution).
+    let root = Problem::presolve(instance, piece)?;
+    let root_size = tree_size(&root, PROBES, 0);
+    let mut kept = Vec::new();
+    let mut estimates = Vec::new();
+    for (i, line) in lines.into_iter().enumerate() {
+        o.cancel.check()?;
+        let est = match &line {
+            CubeLine::Fixed(g) => match g {
+                // A quarter turn's orbits have four cells: a fourth of the rows to choose.
+                Symmetry::R90 | Symmetry::R270 => root_size.powf(0.25),
+                _ => root_size.sqrt(),
+            },
+            CubeLine::Cube { .. } => {
+                let problem = Problem::presolve(&line.instance(instance), piece)?;
+                if problem.unsat.is_some() {
+                    continue;
+                }
+                tree_size(&problem, PROBES, i as u64 + 1)
+            }
+        };
+        kept.push(line);
+        estimates.push(est.max(1.0));
+    }
+    let tasks = balance(&estimates, o.tasks);
+    let instance_text = crate::instance::write::to_board(
+        instance,
+        &format!(
+            "queens-sat {} job instance (n = {})",
+            env!("CARGO_PKG_VERSION"),
+            instance.n
+        ),
+    );
+    let mut cubes_text = format!(
+        "# queens-sat cubes: `weight r,c r,c ...` (cells added to {INSTANCE_FILE}; the count is multiplied by weight), or `fixed g`\n"
+    );
+    for line in &kept {
+        cubes_text += &line.to_text();
+        cubes_text.push('\n');
+    }
+    let tasks_tsv = tasks_text(&tasks);
+    let mut job = Job {
+        tool: env!("CARGO_PKG_NAME").into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        kind: o.kind,
+        command: o.command.clone(),
+        n: instance.n,
+        piece: piece.name.into(),
+        amo: o.options.amo.name().into(),
+        engine: (o.kind == Kind::Count).then(|| o.engine.name().to_string()),
+        solver: (o.kind == Kind::Solve).then(|| o.solver.clone()),
+        timeout: if o.kind == Kind::Solve {
+            o.timeout
+        } else {
+            None
+        },
+        symmetric: o.options.symmetric.map(|g| g.name().to_string()),
+        cubes: kept.len(),
+        tasks: tasks.len(),
+        job_id: String::new(),
+        estimate: estimates.iter().sum(),
+    };
+    job.job_id = job_id(&job, &instance_text, &cubes_text, &tasks_tsv);
+
+    // Write into a temporary sibling, then rename it into place.
+    let parent = match dir.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&parent).map_err(|e| Error::io(parent.display().to_string(), e))?;
+    let tmp = tempfile::Builder::new()
+        .prefix(".queens-sat-split-")
+        .tempdir_in(&parent)
+        .map_err(|e| Error::io(parent.display().to_string(), e))?;
+    let t = tmp.path();
+    let final_dir = std::path::absolute(dir).map_err(|e| Error::io(dir.display().to_string(), e))?;
+    let write = |name: &str, text: &str| -> Result<()> {
+        let path = t.join(name);
+        std::fs::write(&path, text).map_err(|e| Error::io(path.display().to_string(), e))
+    };
+    write(INSTANCE_FILE, &instance_text)?;
+    write(CUBES_FILE, &cubes_text)?;
+    write(TASKS_FILE, &tasks_tsv)?;
+    write(
+        JOB_FILE,
+        &(serde_json::to_string_pretty(&job).expect("a job serialises") + "\n"),
+    )?;
+    write(SLURM_FILE, &slurm_script(&job, &final_dir, &o.exe, &o.slurm))?;
+    write(PARALLEL_FILE, &parallel_script(&job, &o.exe))?;
+    for script in [SLURM_FILE, PARALLEL_FILE] {
+        use std::os::unix::fs::PermissionsExt;
+        let path = t.join(script);
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
+            .map_err(|e| Error::io(path.display().to_string(), e))?;
+    }
+    write_icnf(&t.join(ICNF_FILE), &root, o.options, &kept, &o.cancel)?;
+    for sub in [RESULTS_DIR, LOGS_DIR] {
+        std::fs::create_dir(t.join(sub)).map_err(|e| Error::io(sub, e))?;
+    }
+    if dir.exists() {
+        // Empty (checked above): rename replaces an empty directory.
+        std::fs::remove_dir(dir).map_err(|e| Error::io(dir.display().to_string(), e))?;
+    }
+    let kept_tmp = tmp.keep();
+    std::fs::rename(&kept_tmp, dir).map_err(|e| {
+        let _ = std::fs::remove_dir_all(&kept_tmp);
+        Error::io(dir.display().to_string(), e)
+    })?;
+    Ok(SplitReport {
+        job,
+        task_estimates: tasks.iter().map(|t| t.estimate).collect(),
+    })
+}
+
+/// Longest-first greedy balancing of `estimates` over at most `tasks` tasks (never more tasks
+/// than cube lines, at least one); each task's lines in increasing order.
+///
+/// ```
+/// use queens_sat::cluster::split::balance;
+/// let t = balance(&[5.0, 4.0, 3.0, 3.0, 1.0], 2);
+/// assert_eq!(t.iter().map(|t| t.estimate).collect::<Vec<_>>(), vec![8.0, 8.0]);
+/// ```
+pub fn balance(estimates: &[f64], tasks: usize) -> Vec<Task> {
+    let k = tasks.min(estimates.len()).max(1);
+    let mut out: Vec<Task> = (0..k)
+        .map(|_| Task {
+            lines: Vec::new(),
+            estimate: 0.0,
+        })
+        .collect();
+    let mut order: Vec<usize> = (0..estimates.len()).collect();
+    order.sort_by(|&a, &b| estimates[b].total_cmp(&estimates[a]).then(a.cmp(&b)));
+    for i in order {
+        let t = (0..k)
+            .min_by(|&a, &b| out[a].estimate.total_cmp(&out[b].estimate).then(a.cmp(&b)))
+            .expect("at least one task");
+        out[t].lines.push(i);
+        out[t].estimate += estimates[i];
+    }
+    for t in &mut out {
+        t.lines.sort_unstable();
+    }
+    out
+}
+
+/// Quotes `s` for a POSIX shell.
+fn shell_quote(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+:=,@%".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// `run-slurm.sbatch`: a job array with one array task per task.
+fn slurm_script(job: &Job, dir: &Path, exe: &Path, slurm: &SlurmOptions) -> String {
+    let d = dir.display().to_string();
+    let mut s = String::from("#!/bin/bash\n");
+    s += &format!(
+        "# queens-sat {} {} job {}: {} tasks over {} cube lines.\n",
+        job.version,
+        job.kind.name(),
+        job.job_id,
+        job.tasks,
+        job.cubes
+    );
+    s += "# Submit: sbatch run-slurm.sbatch   (add --wait to block until every task ends)\n";
+    s += "# Override resources on the command line, e.g. sbatch --time=4:00:00 run-slurm.sbatch.\n";
+    s += "# The folder must be on a file system the compute nodes share; QUEENS_SAT=/path/to/queens-sat\n";
+    s += "# in the environment picks another binary. Then: queens-sat merge <this folder>\n";
+    s += &format!(
+        "#SBATCH --job-name=queens-sat-{}-{}\n",
+        job.kind.name(),
+        &job.job_id[..8]
+    );
+    s += &format!("#SBATCH --array=0-{}\n", job.tasks - 1);
+    s += &format!("#SBATCH --cpus-per-task={}\n", slurm.cpus.max(1));
+    s += "#SBATCH --ntasks=1\n";
+    if let Some(t) = &slurm.time {
+        s += &format!("#SBATCH --time={t}\n");
+    }
+    if let Some(m) = &slurm.mem {
+        s += &format!("#SBATCH --mem={m}\n");
+    }
+    if let Some(p) = &slurm.partition {
+        s += &format!("#SBATCH --partition={p}\n");
+    }
+    s += &format!("#SBATCH --output={d}/{LOGS_DIR}/slurm-%A_%a.log\n");
+    s += "set -euo pipefail\n";
+    s += &format!(
+        "exec \"${{QUEENS_SAT:-{}}}\" work {} --task \"$SLURM_ARRAY_TASK_ID\" --jobs \"${{SLURM_CPUS_PER_TASK:-1}}\"\n",
+        shell_quote(&exe.display().to_string()),
+        shell_quote(&d)
+    );
+    s
+}
+
+/// `run-parallel.sh`: GNU parallel over the tasks; extra arguments go to parallel.
+fn parallel_script(job: &Job, exe: &Path) -> String {
+    let mut s = String::from("#!/bin/bash\n");
+    s += &format!(
+        "# queens-sat {} {} job {}: runs its {} tasks with GNU parallel.\n",
+        job.version,
+        job.kind.name(),
+        job.job_id,
+        job.tasks
+    );
+    s += "# Local by default (one task per core). Arguments go to parallel, e.g.\n";
+    s += "#   ./run-parallel.sh --jobs 4\n";
+    s += "#   ./run-parallel.sh --sshlogin 8/node1,8/node2   (the folder and the binary must be at\n";
+    s += "#   the same paths on every host, e.g. a shared file system)\n";
+    s += "# Finished tasks are skipped, so running it again resumes. Then: queens-sat merge <folder>\n";
+    s += "set -euo pipefail\n";
+    s += "DIR=\"$(cd \"$(dirname \"${BASH_SOURCE[0]}\")\" && pwd)\"\n";
+    s += &format!(
+        "QS=\"${{QUEENS_SAT:-{}}}\"\n",
+        shell_quote(&exe.display().to_string())
+    );
+    s += &format!(
+        "seq 0 {} | parallel --will-cite --joblog \"$DIR/{LOGS_DIR}/parallel.log\" \"$@\" \"$QS\" work \"$DIR\" --task {{}}\n",
+        job.tasks - 1
+    );
+    s
+}
+
+/// `cubes.icnf`: the instance's CNF (cell variables as in its DIMACS header) under `p inccnf`,
+/// then one `a` line per cube: its cells as positive assumptions.
+fn write_icnf(
+    path: &Path,
+    root: &Problem,
+    options: EncodeOptions,
+    lines: &[CubeLine],
+    cancel: &Cancel,
+) -> Result<()> {
+    let name = path.display().to_string();
+    let (buf, _) = crate::encode::file::write_cnf(Vec::new(), root, options, None)?;
+    let text = String::from_utf8(buf).expect("DIMACS is ASCII");
+    let mut out = std::io::BufWriter::new(
+        std::fs::File::create(path).map_err(|e| Error::io(&name, e))?,
+    );
+    let io = |e| Error::io(&name, e);
+    for line in text.lines() {
+        if line.starts_with("p cnf") {
+            writeln!(out, "c cubes: one `a` line per line of {CUBES_FILE} that is a cube")
+                .map_err(io)?;
+            writeln!(out, "p inccnf").map_err(io)?;
+        } else {
+            writeln!(out, "{line}").map_err(io)?;
+        }
+    }
+    for line in lines {
+        cancel.check()?;
+        if let CubeLine::Cube { cells, .. } = line {
+            write!(out, "a").map_err(io)?;
+            for &c in cells {
+                let Some(v) = root.varmap.var(c) else {
+                    // A cell presolve removed from the whole instance: the cube is empty.
+                    return Err(Error::Solver(format!(
+                        "internal error: cube cell {},{} is not live in the instance",
+                        c.row, c.col
+                    )));
+                };
+                write!(out, " {v}").map_err(io)?;
+            }
+            writeln!(out, " 0").map_err(io)?;
+        }
+    }
+    out.flush().map_err(io)
+}

@@ -1,0 +1,227 @@
+//! `work`: run one task of a job folder and write `results/I.json` atomically.
+//!
+//! - A task whose valid result already exists is skipped (so re-running a whole array or
+//!   `run-parallel.sh` resumes); `redo` runs it again, and the rewritten result is equivalent.
+//! - While it runs, `results/I.started` names the host and process (for `merge --status`); a
+//!   task killed halfway leaves that marker and no result, and its next run redoes it.
+//! - An error (a solver fault, a bad cube) is recorded in the result, which `merge` reports as
+//!   failed; an interruption writes nothing.
+//! - In a solve job, the task that finds a board also writes `SOLVED`; other tasks then skip
+//!   their remaining cubes (answer `SKIPPED`).
+
+use std::time::{Duration, Instant};
+
+use crate::board::Board;
+use crate::cluster::{CubeLine, Folder, Kind, SOLVED_MARK, TaskResult, host_name};
+use crate::count::Engine;
+use crate::count::backtrack;
+use crate::encode::EncodeOptions;
+use crate::encode::amo::AmoKind;
+use crate::encode::lex::SymmetrySet;
+use crate::error::{Error, Result};
+use crate::instance::Instance;
+use crate::interrupt::Cancel;
+use crate::piece::Piece;
+use crate::presolve::Problem;
+use crate::solve::{Answer, Backend, SolveSettings};
+use crate::verify::{verify, verify_symmetric};
+
+/// What [`run_task`] did.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ran {
+    /// The task ran; its result was written.
+    Done(TaskResult),
+    /// A valid result existed already; nothing ran.
+    AlreadyDone(TaskResult),
+}
+
+/// Reads `results/I.json` if it is a valid result of this job's task `task` (right job id,
+/// lines, checksum, no error).
+pub fn valid_result(folder: &Folder, task: usize) -> Option<TaskResult> {
+    let text = std::fs::read_to_string(folder.result_path(task)).ok()?;
+    let r: TaskResult = serde_json::from_str(&text).ok()?;
+    (r.job_id == folder.job.job_id
+        && r.task == task
+        && r.lines == folder.tasks[task].lines
+        && r.error.is_none()
+        && r.checksum == r.compute_checksum())
+    .then_some(r)
+}
+
+/// Runs task `task` of the job in `folder` on `jobs` threads.
+pub fn run_task(
+    folder: &Folder,
+    task: usize,
+    jobs: usize,
+    redo: bool,
+    cancel: &Cancel,
+) -> Result<Ran> {
+    let job = &folder.job;
+    let Some(t) = folder.tasks.get(task) else {
+        return Err(Error::Usage(format!(
+            "--task {task} is out of range: the job in {} has tasks 0..{}",
+            folder.dir.display(),
+            folder.tasks.len().saturating_sub(1)
+        )));
+    };
+    if !redo && let Some(r) = valid_result(folder, task) {
+        return Ok(Ran::AlreadyDone(r));
+    }
+    let started = folder.started_path(task);
+    crate::atomic::write_text_atomic(
+        &started,
+        &format!(
+            "{} {} {}\n",
+            host_name(),
+            std::process::id(),
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs())
+        ),
+    )?;
+    let t0 = Instant::now();
+    let piece = job.piece()?;
+    let options = EncodeOptions {
+        amo: AmoKind::parse(&job.amo)?,
+        symmetric: job.symmetric()?,
+        lex_leader: SymmetrySet::default(),
+    };
+    let lines: Vec<&CubeLine> = t.lines.iter().map(|&i| &folder.cubes[i]).collect();
+    let mut result = TaskResult {
+        tool: env!("CARGO_PKG_NAME").into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        job_id: job.job_id.clone(),
+        task,
+        lines: t.lines.clone(),
+        counts: None,
+        answers: None,
+        board: None,
+        error: None,
+        seconds: 0.0,
+        host: host_name(),
+        checksum: String::new(),
+    };
+    let outcome = match job.kind {
+        Kind::Count => {
+            let engine = Engine::parse(job.engine.as_deref().unwrap_or("sat"))?;
+            crate::work::run_all(&lines, jobs.max(1), cancel, &|_, _| {}, |line| {
+                count_line(line, &folder.instance, piece, options, engine, cancel)
+            })
+            .map(|counts| result.counts = Some(counts))
+        }
+        Kind::Solve => solve_lines(folder, &lines, piece, options, jobs, cancel).map(
+            |(answers, board)| {
+                result.answers = Some(answers);
+                result.board = board.map(|b| b.pieces.iter().map(|c| [c.row, c.col]).collect());
+            },
+        ),
+    };
+    // An interrupted task writes nothing, whatever its cubes answered.
+    cancel.check()?;
+    match outcome {
+        Ok(()) => {}
+        Err(Error::Interrupted) => return Err(Error::Interrupted),
+        Err(e) => result.error = Some(e.to_string()),
+    }
+    result.seconds = t0.elapsed().as_secs_f64();
+    result.checksum = result.compute_checksum();
+    crate::atomic::write_text_atomic(
+        &folder.result_path(task),
+        &(serde_json::to_string_pretty(&result).expect("a result serialises") + "\n"),
+    )?;
+    let _ = std::fs::remove_file(&started);
+    if let Some(e) = &result.error {
+        return Err(Error::Solver(format!(
+            "task {task} failed (recorded in {}): {e}",
+            folder.result_path(task).display()
+        )));
+    }
+    Ok(Ran::Done(result))
+}
+
+/// The count of one cube line: a cube's solutions (unweighted), or a `fixed g` line's fixed
+/// points on the whole instance.
+fn count_line(
+    line: &CubeLine,
+    base: &Instance,
+    piece: Piece,
+    options: EncodeOptions,
+    engine: Engine,
+    cancel: &Cancel,
+) -> Result<u64> {
+    match (line, engine) {
+        (CubeLine::Fixed(g), Engine::Backtrack) => backtrack::fixed_points(base, piece, *g),
+        (CubeLine::Fixed(g), _) => crate::count::count_symmetric(
+            base,
+            piece,
+            options.amo,
+            *g,
+            1,
+            cancel,
+        ),
+        (CubeLine::Cube { .. }, Engine::Backtrack) => {
+            Ok(backtrack::count_with(&line.instance(base), piece, &[], 1, cancel)?.total)
+        }
+        (CubeLine::Cube { .. }, Engine::Sat) => {
+            crate::count::dpll::count_cube_with(&line.instance(base), piece, options, cancel)
+        }
+        (CubeLine::Cube { .. }, Engine::Cdcl) => {
+            crate::count::sat::count_cube(&line.instance(base), piece, options)
+        }
+    }
+}
+
+/// Solves the task's cubes in order on `jobs` threads until one is SAT (or another task marked
+/// the job solved). Returns each line's answer and the verified board, if any.
+fn solve_lines(
+    folder: &Folder,
+    lines: &[&CubeLine],
+    piece: Piece,
+    options: EncodeOptions,
+    jobs: usize,
+    cancel: &Cancel,
+) -> Result<(Vec<String>, Option<Board>)> {
+    let job = &folder.job;
+    let backend = Backend::from_name(job.solver.as_deref().unwrap_or("lib:cadical"))?;
+    let solved_mark = folder.dir.join(crate::cluster::RESULTS_DIR).join(SOLVED_MARK);
+    let found = cancel.child();
+    let timeout = job.timeout.map(Duration::from_secs_f64);
+    let answers = crate::work::run_all(lines, jobs.max(1), cancel, &|_, _| {}, |line| {
+        if found.is_cancelled() || solved_mark.exists() {
+            return Ok((String::from("SKIPPED"), None));
+        }
+        let cube = line.instance(&folder.instance);
+        let problem = Problem::presolve(&cube, piece)?;
+        let settings = SolveSettings {
+            timeout,
+            cancel: Some(found.clone()),
+            ..SolveSettings::default()
+        };
+        let report = crate::solve::solve(&problem, options, &backend, settings)?;
+        Ok(match report.status {
+            Answer::Sat(board) => {
+                // Checked against the job's instance, not only the cube's.
+                verify(&board, &folder.instance, piece)
+                    .and_then(|()| options.symmetric.map_or(Ok(()), |g| verify_symmetric(&board, g)))
+                    .map_err(|why| Error::Solver(format!("a cube's board is not a solution: {why}")))?;
+                found.cancel();
+                (String::from("SAT"), Some(board))
+            }
+            Answer::Unsat => (String::from("UNSAT"), None),
+            Answer::Unknown(_) if found.is_cancelled() => (String::from("SKIPPED"), None),
+            Answer::Unknown(why) => (format!("UNKNOWN: {why}"), None),
+        })
+    })?;
+    let mut board = None;
+    let mut out = Vec::with_capacity(answers.len());
+    for (answer, b) in answers {
+        if board.is_none() {
+            board = b;
+        }
+        out.push(answer);
+    }
+    if board.is_some() {
+        crate::atomic::write_text_atomic(&solved_mark, &format!("{}\n", job.job_id))?;
+    }
+    Ok((out, board))
+}
