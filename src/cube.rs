@@ -41,6 +41,30 @@ pub fn cubes(
     target: usize,
     cancel: &crate::interrupt::Cancel,
 ) -> Result<Vec<Instance>> {
+    split_lines(instance, piece, target, false, cancel)
+}
+
+/// [`cubes`], but only stopping after whole rings of four lines (row 0, last row, column 0,
+/// last column, then row 1, ...), so that the branched lines are mapped onto themselves by every
+/// symmetry of the square and [`classes`] merges up to eight cubes into one (the cluster jobs'
+/// split: a partial ring keeps only the symmetries that fix it, and measured 3x the search on
+/// 17-queens).
+pub fn cubes_in_rings(
+    instance: &Instance,
+    piece: Piece,
+    target: usize,
+    cancel: &crate::interrupt::Cancel,
+) -> Result<Vec<Instance>> {
+    split_lines(instance, piece, target, true, cancel)
+}
+
+fn split_lines(
+    instance: &Instance,
+    piece: Piece,
+    target: usize,
+    rings: bool,
+    cancel: &crate::interrupt::Cancel,
+) -> Result<Vec<Instance>> {
     crate::count::dpll::supports(&piece)?; // cubes branch on rows and columns, as the DPLL counter does
     let n = instance.n;
     let base = instance.placed.len();
@@ -49,10 +73,12 @@ pub fn cubes(
         (n as usize - held.len()) / 2
     };
     let mut level = vec![instance.clone()];
+    let mut depth = 0;
     loop {
-        if level.len() >= target {
+        if level.len() >= target && (!rings || depth % 4 == 0) {
             return Ok(level);
         }
+        depth += 1;
         let mut next = Vec::new();
         let mut expanded = false;
         for inst in level {

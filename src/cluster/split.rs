@@ -120,7 +120,7 @@ pub fn split(dir: &Path, o: &SplitOptions) -> Result<SplitReport> {
                         .into(),
                 ));
             }
-            let raw = cube::cubes(instance, piece, o.cubes.max(1), &o.cancel)?;
+            let raw = cube::cubes_in_rings(instance, piece, o.cubes.max(1), &o.cancel)?;
             let classes = cube::classes(instance, raw, &group, o.options.symmetric);
             let base = instance.placed.len();
             let mut lines: Vec<CubeLine> = classes

@@ -127,7 +127,7 @@ pub fn run_task(
     result.checksum = result.compute_checksum();
     crate::atomic::write_text_atomic(
         &folder.result_path(task),
-        &(serde_json::to_string_pretty(&result).expect("a result serialises") + "\n"),
+        &(serde_json::to_string(&result).expect("a result serialises") + "\n"),
     )?;
     let _ = std::fs::remove_file(&started);
     if let Some(e) = &result.error {
