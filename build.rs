@@ -8,8 +8,16 @@
 use std::env;
 use std::path::Path;
 
-/// The solvers the external-solver tests use (their `missing_solver_*` cfg names).
-const SOLVERS: [&str; 4] = ["cadical", "minisat", "picosat", "cryptominisat5"];
+/// The external programs the tests use (their `missing_solver_*` cfg names): SAT solvers, GNU
+/// parallel and Slurm's sbatch.
+const SOLVERS: [&str; 6] = [
+    "cadical",
+    "minisat",
+    "picosat",
+    "cryptominisat5",
+    "parallel",
+    "sbatch",
+];
 
 fn main() {
     println!("cargo::rerun-if-env-changed=PATH");

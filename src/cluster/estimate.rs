@@ -50,11 +50,11 @@ pub fn tree_size(problem: &Problem, probes: usize, seed: u64) -> f64 {
         let mut nodes = 1.0;
         for row in &rows {
             free.clear();
-            free.extend(
-                row.iter()
-                    .copied()
-                    .filter(|&x| placed.iter().all(|&y| problem.piece.attack(x, y, n).is_none())),
-            );
+            free.extend(row.iter().copied().filter(|&x| {
+                placed
+                    .iter()
+                    .all(|&y| problem.piece.attack(x, y, n).is_none())
+            }));
             if free.is_empty() {
                 break;
             }

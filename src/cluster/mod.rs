@@ -306,7 +306,10 @@ fn parse_tasks(file: &str, text: &str, cubes: usize) -> Result<Vec<Task>> {
             )));
         };
         if index.parse::<usize>().ok() != Some(tasks.len()) {
-            return Err(bad(format!("expected task {}, found '{index}'", tasks.len())));
+            return Err(bad(format!(
+                "expected task {}, found '{index}'",
+                tasks.len()
+            )));
         }
         let lines = if lines == "-" {
             Vec::new()
@@ -470,7 +473,9 @@ mod tests {
         ] {
             assert_eq!(CubeLine::parse("c", 1, &line.to_text()).unwrap(), line);
         }
-        let e = CubeLine::parse("cubes", 7, "2 0,3 x").unwrap_err().to_string();
+        let e = CubeLine::parse("cubes", 7, "2 0,3 x")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("cubes:7") && e.contains("'x'"), "{e}");
     }
 

@@ -206,7 +206,7 @@ pub fn split(dir: &Path, o: &SplitOptions) -> Result<SplitReport> {
         command: o.command.clone(),
         n: instance.n,
         piece: piece.name.into(),
-        amo: o.options.amo.name().into(),
+        amo: o.options.amo.name(),
         engine: (o.kind == Kind::Count).then(|| o.engine.name().to_string()),
         solver: (o.kind == Kind::Solve).then(|| o.solver.clone()),
         timeout: if o.kind == Kind::Solve {
@@ -233,7 +233,8 @@ pub fn split(dir: &Path, o: &SplitOptions) -> Result<SplitReport> {
         .tempdir_in(&parent)
         .map_err(|e| Error::io(parent.display().to_string(), e))?;
     let t = tmp.path();
-    let final_dir = std::path::absolute(dir).map_err(|e| Error::io(dir.display().to_string(), e))?;
+    let final_dir =
+        std::path::absolute(dir).map_err(|e| Error::io(dir.display().to_string(), e))?;
     let write = |name: &str, text: &str| -> Result<()> {
         let path = t.join(name);
         std::fs::write(&path, text).map_err(|e| Error::io(path.display().to_string(), e))
@@ -245,7 +246,10 @@ pub fn split(dir: &Path, o: &SplitOptions) -> Result<SplitReport> {
         JOB_FILE,
         &(serde_json::to_string_pretty(&job).expect("a job serialises") + "\n"),
     )?;
-    write(SLURM_FILE, &slurm_script(&job, &final_dir, &o.exe, &o.slurm))?;
+    write(
+        SLURM_FILE,
+        &slurm_script(&job, &final_dir, &o.exe, &o.slurm),
+    )?;
     write(PARALLEL_FILE, &parallel_script(&job, &o.exe))?;
     for script in [SLURM_FILE, PARALLEL_FILE] {
         use std::os::unix::fs::PermissionsExt;
@@ -272,8 +276,9 @@ pub fn split(dir: &Path, o: &SplitOptions) -> Result<SplitReport> {
     })
 }
 
-/// Longest-first greedy balancing of `estimates` over at most `tasks` tasks (never more tasks
-/// than cube lines, at least one); each task's lines in increasing order.
+/// Longest-first greedy balancing of `estimates` over `tasks` tasks (at least one; with fewer
+/// cube lines than tasks, some tasks are empty, so that the job always has the tasks asked
+/// for); each task's lines in increasing order.
 ///
 /// ```
 /// use queens_sat::cluster::split::balance;
@@ -281,7 +286,7 @@ pub fn split(dir: &Path, o: &SplitOptions) -> Result<SplitReport> {
 /// assert_eq!(t.iter().map(|t| t.estimate).collect::<Vec<_>>(), vec![8.0, 8.0]);
 /// ```
 pub fn balance(estimates: &[f64], tasks: usize) -> Vec<Task> {
-    let k = tasks.min(estimates.len()).max(1);
+    let k = tasks.max(1);
     let mut out: Vec<Task> = (0..k)
         .map(|_| Task {
             lines: Vec::new(),
@@ -398,14 +403,16 @@ fn write_icnf(
     let name = path.display().to_string();
     let (buf, _) = crate::encode::file::write_cnf(Vec::new(), root, options, None)?;
     let text = String::from_utf8(buf).expect("DIMACS is ASCII");
-    let mut out = std::io::BufWriter::new(
-        std::fs::File::create(path).map_err(|e| Error::io(&name, e))?,
-    );
+    let mut out =
+        std::io::BufWriter::new(std::fs::File::create(path).map_err(|e| Error::io(&name, e))?);
     let io = |e| Error::io(&name, e);
     for line in text.lines() {
         if line.starts_with("p cnf") {
-            writeln!(out, "c cubes: one `a` line per line of {CUBES_FILE} that is a cube")
-                .map_err(io)?;
+            writeln!(
+                out,
+                "c cubes: one `a` line per line of {CUBES_FILE} that is a cube"
+            )
+            .map_err(io)?;
             writeln!(out, "p inccnf").map_err(io)?;
         } else {
             writeln!(out, "{line}").map_err(io)?;

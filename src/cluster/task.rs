@@ -109,12 +109,12 @@ pub fn run_task(
             })
             .map(|counts| result.counts = Some(counts))
         }
-        Kind::Solve => solve_lines(folder, &lines, piece, options, jobs, cancel).map(
-            |(answers, board)| {
+        Kind::Solve => {
+            solve_lines(folder, &lines, piece, options, jobs, cancel).map(|(answers, board)| {
                 result.answers = Some(answers);
                 result.board = board.map(|b| b.pieces.iter().map(|c| [c.row, c.col]).collect());
-            },
-        ),
+            })
+        }
     };
     // An interrupted task writes nothing, whatever its cubes answered.
     cancel.check()?;
@@ -151,14 +151,9 @@ fn count_line(
 ) -> Result<u64> {
     match (line, engine) {
         (CubeLine::Fixed(g), Engine::Backtrack) => backtrack::fixed_points(base, piece, *g),
-        (CubeLine::Fixed(g), _) => crate::count::count_symmetric(
-            base,
-            piece,
-            options.amo,
-            *g,
-            1,
-            cancel,
-        ),
+        (CubeLine::Fixed(g), _) => {
+            crate::count::count_symmetric(base, piece, options.amo, *g, 1, cancel)
+        }
         (CubeLine::Cube { .. }, Engine::Backtrack) => {
             Ok(backtrack::count_with(&line.instance(base), piece, &[], 1, cancel)?.total)
         }
@@ -183,7 +178,10 @@ fn solve_lines(
 ) -> Result<(Vec<String>, Option<Board>)> {
     let job = &folder.job;
     let backend = Backend::from_name(job.solver.as_deref().unwrap_or("lib:cadical"))?;
-    let solved_mark = folder.dir.join(crate::cluster::RESULTS_DIR).join(SOLVED_MARK);
+    let solved_mark = folder
+        .dir
+        .join(crate::cluster::RESULTS_DIR)
+        .join(SOLVED_MARK);
     let found = cancel.child();
     let timeout = job.timeout.map(Duration::from_secs_f64);
     let answers = crate::work::run_all(lines, jobs.max(1), cancel, &|_, _| {}, |line| {
@@ -202,8 +200,14 @@ fn solve_lines(
             Answer::Sat(board) => {
                 // Checked against the job's instance, not only the cube's.
                 verify(&board, &folder.instance, piece)
-                    .and_then(|()| options.symmetric.map_or(Ok(()), |g| verify_symmetric(&board, g)))
-                    .map_err(|why| Error::Solver(format!("a cube's board is not a solution: {why}")))?;
+                    .and_then(|()| {
+                        options
+                            .symmetric
+                            .map_or(Ok(()), |g| verify_symmetric(&board, g))
+                    })
+                    .map_err(|why| {
+                        Error::Solver(format!("a cube's board is not a solution: {why}"))
+                    })?;
                 found.cancel();
                 (String::from("SAT"), Some(board))
             }

@@ -276,12 +276,7 @@ pub fn run_merge(a: MergeArgs) -> Result<ExitCode> {
     let engine = folder.job.engine.clone().unwrap_or_default();
     Ok(match m.answer.expect("no problems: an answer") {
         Merged::Count(c) => {
-            crate::count::print_counts(
-                &c,
-                &format!("{engine} (cluster)"),
-                m.seconds,
-                a.format,
-            );
+            crate::count::print_counts(&c, &format!("{engine} (cluster)"), m.seconds, a.format);
             ExitCode::from(if c.total > 0 { 10 } else { 20 })
         }
         Merged::Symmetric(total, g) => {

@@ -1,0 +1,385 @@
+//! Cluster jobs end to end: `split` -> tasks run by a shell loop, GNU parallel, or a real Slurm
+//! (`sbatch --wait`) -> `merge`, against the published counts (OEIS A000170 / A002562 for
+//! queens, A051223 / A051224 for amazons) and the brute-force oracle; and the faults `merge`
+//! must name: missing, corrupt, foreign and duplicate results, and a task killed halfway.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::{BIN, run_expect};
+
+/// `split KIND ARGS -o DIR --tasks T`, checked to succeed; returns DIR as a string.
+fn split(d: &Path, name: &str, kind: &str, args: &[&str], tasks: usize) -> String {
+    let dir = d.join(name).display().to_string();
+    let t = tasks.to_string();
+    let mut all: Vec<&str> = vec!["split", kind];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["-o", &dir, "--tasks", &t]);
+    run_expect(d, &all, 0);
+    dir
+}
+
+/// Runs every task with `work`, one process each.
+fn work_all(d: &Path, dir: &str, tasks: usize) {
+    for i in 0..tasks {
+        run_expect(d, &["work", dir, "--task", &i.to_string()], 0);
+    }
+}
+
+/// `total` and `unique` from `merge`'s text output (exit 10: solutions exist).
+fn merged_counts(d: &Path, dir: &str) -> (u64, u64) {
+    let r = run_expect(d, &["merge", dir], 10);
+    let get = |key: &str| -> u64 {
+        r.stdout
+            .lines()
+            .find_map(|l| l.strip_prefix(key)?.trim().parse().ok())
+            .unwrap_or_else(|| panic!("no '{key}' in merge output:\n{}", r.stdout))
+    };
+    (get("total "), get("unique "))
+}
+
+/// Lines of a merge failure (exit 1) on stderr.
+fn merge_problems(d: &Path, dir: &str) -> String {
+    let r = run_expect(d, &["merge", dir], 1);
+    assert!(r.stdout.is_empty(), "merge printed a result:\n{}", r.stdout);
+    r.stderr
+}
+
+#[test]
+fn counts_through_a_shell_loop_match_the_published_tables() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    // queens n=11: 2680 / 341; amazons n=13: 1876 / 239; each engine that counts cubes.
+    for (args, tasks, want) in [
+        (&["-n", "11"][..], 4, (2680, 341)),
+        (&["-n", "11", "--engine", "sat"][..], 3, (2680, 341)),
+        (&["-n", "10", "--engine", "cdcl"][..], 2, (724, 92)),
+        (&["-n", "13", "--piece", "amazon"][..], 5, (1876, 239)),
+        (
+            &["-n", "12", "--piece", "amazon", "--engine", "sat"][..],
+            2,
+            (156, 22),
+        ),
+    ] {
+        let name = format!("job-{}", args.join("_"));
+        let dir = split(d, &name, "count", args, tasks);
+        work_all(d, &dir, tasks);
+        assert_eq!(merged_counts(d, &dir), want, "{args:?}");
+    }
+    // --symmetric r90 on 12-queens: 8 boards (A033148).
+    let dir = split(d, "sym", "count", &["-n", "12", "--symmetric", "r90"], 2);
+    work_all(d, &dir, 2);
+    let r = run_expect(d, &["merge", &dir, "--format", "json"], 10);
+    let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap();
+    assert_eq!(v["total"], 8);
+    assert_eq!(v["symmetric"], "r90");
+}
+
+#[test]
+fn json_merge_has_the_fixed_points_and_the_job_folder_is_complete() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let dir = split(d, "q12", "count", &["-n", "12"], 3);
+    for f in [
+        "job.json",
+        "instance.txt",
+        "cubes",
+        "tasks.tsv",
+        "cubes.icnf",
+        "run-slurm.sbatch",
+        "run-parallel.sh",
+    ] {
+        assert!(Path::new(&dir).join(f).is_file(), "{f} missing");
+    }
+    let icnf = std::fs::read_to_string(Path::new(&dir).join("cubes.icnf")).unwrap();
+    assert!(icnf.lines().any(|l| l == "p inccnf"));
+    let cubes = std::fs::read_to_string(Path::new(&dir).join("cubes")).unwrap();
+    let cube_lines = cubes
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("fixed"))
+        .count();
+    assert_eq!(
+        icnf.lines().filter(|l| l.starts_with("a ")).count(),
+        cube_lines
+    );
+    let sbatch = std::fs::read_to_string(Path::new(&dir).join("run-slurm.sbatch")).unwrap();
+    assert!(sbatch.contains("#SBATCH --array=0-2"), "{sbatch}");
+    work_all(d, &dir, 3);
+    let r = run_expect(d, &["merge", &dir, "--format", "json"], 10);
+    let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap();
+    // 12-queens: 14200 / 1787, 8 fixed by r90 (A033148), 80 by r180 (A032522).
+    assert_eq!(v["total"], 14200);
+    assert_eq!(v["unique"], 1787);
+    assert_eq!(v["fixed"]["r90"], 8);
+    assert_eq!(v["fixed"]["r180"], 80);
+    let s = run_expect(d, &["merge", &dir, "--status"], 0);
+    assert!(
+        s.stdout.contains("3 done, 0 running, 0 failed, 0 waiting"),
+        "{}",
+        s.stdout
+    );
+}
+
+#[test]
+fn faults_are_named_and_never_counted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let dir = split(d, "q10", "count", &["-n", "10"], 3);
+    let other = split(d, "q9", "count", &["-n", "9"], 3);
+    work_all(d, &dir, 3);
+    work_all(d, &other, 3);
+    let res = |job: &str, i: usize| Path::new(job).join("results").join(format!("{i}.json"));
+    assert_eq!(merged_counts(d, &dir), (724, 92));
+
+    // Deleted: named missing.
+    let saved = std::fs::read_to_string(res(&dir, 1)).unwrap();
+    std::fs::remove_file(res(&dir, 1)).unwrap();
+    let e = merge_problems(d, &dir);
+    assert!(e.contains("missing result for task 1"), "{e}");
+    let s = run_expect(d, &["merge", &dir, "--status"], 0);
+    assert!(
+        s.stdout.contains("2 done, 0 running, 0 failed, 1 waiting"),
+        "{}",
+        s.stdout
+    );
+
+    // Corrupted: a count changed by hand (valid JSON), then a truncated file.
+    let mut v: serde_json::Value = serde_json::from_str(&saved).unwrap();
+    let c0 = v["counts"][0].as_u64().unwrap();
+    v["counts"][0] = serde_json::json!(c0 + 1);
+    std::fs::write(res(&dir, 1), v.to_string()).unwrap();
+    let e = merge_problems(d, &dir);
+    assert!(e.contains("1.json: corrupt result"), "{e}");
+    std::fs::write(res(&dir, 1), &saved[..saved.len() / 2]).unwrap();
+    let e = merge_problems(d, &dir);
+    assert!(e.contains("1.json: corrupt result"), "{e}");
+
+    // Foreign: task 1 of the 9-queens job in the 10-queens job's folder.
+    std::fs::copy(res(&other, 1), res(&dir, 1)).unwrap();
+    let e = merge_problems(d, &dir);
+    assert!(e.contains("1.json: foreign result"), "{e}");
+
+    // Re-run: the task is redone (the foreign file is not a valid result) and all is well.
+    run_expect(d, &["work", &dir, "--task", "1"], 0);
+    assert_eq!(merged_counts(d, &dir), (724, 92));
+
+    // Duplicate: a second copy of task 2's result under another name is named, not counted.
+    std::fs::copy(res(&dir, 2), Path::new(&dir).join("results/2-copy.json")).unwrap();
+    let e = merge_problems(d, &dir);
+    assert!(e.contains("duplicate results for task 2"), "{e}");
+    std::fs::remove_file(Path::new(&dir).join("results/2-copy.json")).unwrap();
+
+    // Rewriting a result is harmless; a finished task is skipped unless --redo.
+    let r = run_expect(d, &["work", &dir, "--task", "0"], 0);
+    assert!(r.stderr.contains("already done"), "{}", r.stderr);
+    run_expect(d, &["work", &dir, "--task", "0", "--redo"], 0);
+    assert_eq!(merged_counts(d, &dir), (724, 92));
+
+    // Bad task numbers and folders are one-line errors.
+    common::assert_one_line_error(d, &["work", &dir, "--task", "3"], &["--task 3", "0..2"]);
+    common::assert_one_line_error(d, &["merge", "no-such-dir"], &["no-such-dir/job.json"]);
+    // A folder that is not empty is not overwritten.
+    common::assert_one_line_error(
+        d,
+        &["split", "count", "-n", "8", "-o", &dir],
+        &["not empty"],
+    );
+}
+
+#[test]
+fn a_task_killed_halfway_leaves_no_result_and_is_redone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    // One task of 16-queens: seconds of work, killed after a fraction of it.
+    let dir = split(d, "q16", "count", &["-n", "16"], 1);
+    let mut child = Command::new(BIN)
+        .args(["work", &dir, "--task", "0"])
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    child.kill().unwrap(); // SIGKILL: no chance to clean up
+    child.wait().unwrap();
+    let results = Path::new(&dir).join("results");
+    assert!(
+        !results.join("0.json").exists(),
+        "a killed task left a result"
+    );
+    assert!(results.join("0.started").exists());
+    let s = run_expect(d, &["merge", &dir, "--status"], 0);
+    assert!(s.stdout.contains("0 done, 1 running"), "{}", s.stdout);
+    let e = merge_problems(d, &dir);
+    assert!(
+        e.contains("missing result for task 0") && e.contains("started"),
+        "{e}"
+    );
+    // The next run redoes it; 16-queens: 14772512 / 1846955.
+    run_expect(d, &["work", &dir, "--task", "0"], 0);
+    assert!(!results.join("0.started").exists());
+    assert_eq!(merged_counts(d, &dir), (14_772_512, 1_846_955));
+}
+
+/// Blocked instances from the generator with their verdicts: the job's answer must equal the
+/// brute-force oracle's (n = 8) and the local `solve` (n = 28).
+#[test]
+fn solve_jobs_agree_with_the_oracle_and_local_solve() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let mut seen = [false; 2];
+    for seed in 1..=12 {
+        let file = d.join(format!("b8-{seed}.txt")).display().to_string();
+        run_expect(
+            d,
+            &[
+                "generate",
+                "blocked",
+                "-n",
+                "8",
+                "-m",
+                "24",
+                "--min-free",
+                "1",
+                "--seed",
+                &seed.to_string(),
+                "--format",
+                "board",
+                "-o",
+                &file,
+            ],
+            0,
+        );
+        let text = std::fs::read_to_string(&file).unwrap();
+        let inst = queens_sat::instance::parse_board(&file, &text).unwrap();
+        let sat = !common::oracle::instance_solutions(&inst, "queen").is_empty();
+        seen[sat as usize] = true;
+        let dir = split(d, &format!("s8-{seed}"), "solve", &["--instance", &file], 2);
+        work_all(d, &dir, 2);
+        let r = run_expect(d, &["merge", &dir], if sat { 10 } else { 20 });
+        if sat {
+            let board = d.join(format!("board-{seed}.txt"));
+            std::fs::write(&board, &r.stdout).unwrap();
+            run_expect(
+                d,
+                &["verify", &board.display().to_string(), "--instance", &file],
+                0,
+            );
+        }
+    }
+    assert_eq!(
+        seen,
+        [true, true],
+        "the sample needs SAT and UNSAT instances"
+    );
+}
+
+/// Generated blocked n=28 instances: seed 1 is SAT, seed 3 UNSAT (checked against `solve`).
+fn hard_pair(d: &Path) -> [(String, i32); 2] {
+    [1, 3].map(|seed| {
+        let file = d.join(format!("b28-{seed}.txt")).display().to_string();
+        run_expect(
+            d,
+            &[
+                "generate",
+                "blocked",
+                "-n",
+                "28",
+                "-m",
+                "595",
+                "--min-free",
+                "1",
+                "--seed",
+                &seed.to_string(),
+                "--format",
+                "board",
+                "-o",
+                &file,
+            ],
+            0,
+        );
+        let local = common::run(d, &["solve", "--instance", &file]).code;
+        assert!(local == 10 || local == 20, "local solve gave {local}");
+        (file, local)
+    })
+}
+
+#[test]
+#[cfg_attr(missing_solver_parallel, ignore = "GNU parallel is not installed")]
+fn gnu_parallel_runs_count_and_solve_jobs() {
+    common::require_solver("parallel");
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let run_script = |dir: &str| {
+        let out = Command::new(Path::new(dir).join("run-parallel.sh"))
+            .args(["--jobs", "2"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "run-parallel.sh failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    let dir = split(d, "q11", "count", &["-n", "11"], 6);
+    run_script(&dir);
+    assert_eq!(merged_counts(d, &dir), (2680, 341));
+    let dir = split(d, "a13", "count", &["-n", "13", "--piece", "amazon"], 6);
+    run_script(&dir);
+    assert_eq!(merged_counts(d, &dir), (1876, 239));
+    // Running it again resumes: every task is already done.
+    run_script(&dir);
+    assert_eq!(merged_counts(d, &dir), (1876, 239));
+    let pair = hard_pair(d);
+    let mut codes = Vec::new();
+    for (i, (file, local)) in pair.iter().enumerate() {
+        let dir = split(d, &format!("solve{i}"), "solve", &["--instance", file], 4);
+        run_script(&dir);
+        run_expect(d, &["merge", &dir], *local);
+        codes.push(*local);
+    }
+    codes.sort();
+    assert_eq!(codes, [10, 20], "one SAT and one UNSAT instance");
+}
+
+#[test]
+#[cfg_attr(missing_solver_sbatch, ignore = "Slurm (sbatch) is not installed")]
+fn slurm_runs_count_and_solve_jobs() {
+    common::require_solver("sbatch");
+    let up = Command::new("sinfo").args(["-h", "-o", "%T"]).output();
+    assert!(
+        up.as_ref().is_ok_and(|o| o.status.success()
+            && String::from_utf8_lossy(&o.stdout).lines().any(|l| {
+                l.starts_with("idle") || l.starts_with("mixed") || l.starts_with("alloc")
+            })),
+        "no Slurm node is up (start one with: bash .ci/slurm-setup.sh): {up:?}"
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let sbatch = |dir: &str| {
+        let out = Command::new("sbatch")
+            .args(["--wait", &format!("{dir}/run-slurm.sbatch")])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "sbatch --wait failed:\n{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    let dir = split(d, "q11", "count", &["-n", "11"], 4);
+    sbatch(&dir);
+    assert_eq!(merged_counts(d, &dir), (2680, 341));
+    let logs = std::fs::read_dir(Path::new(&dir).join("logs"))
+        .unwrap()
+        .count();
+    assert_eq!(logs, 4, "one Slurm log per array task");
+    let dir = split(d, "a13", "count", &["-n", "13", "--piece", "amazon"], 4);
+    sbatch(&dir);
+    assert_eq!(merged_counts(d, &dir), (1876, 239));
+    for (i, (file, local)) in hard_pair(d).iter().enumerate() {
+        let dir = split(d, &format!("solve{i}"), "solve", &["--instance", file], 3);
+        sbatch(&dir);
+        run_expect(d, &["merge", &dir], *local);
+    }
+}
