@@ -74,6 +74,17 @@ fn split_lines(
     };
     let mut level = vec![instance.clone()];
     let mut depth = 0;
+    // Rings from the border inwards: row k, row n-1-k, column k, column n-1-k.
+    let ring_order: Vec<(bool, u32)> = (0..n.div_ceil(2))
+        .flat_map(|k| {
+            let far = n - 1 - k;
+            if far == k {
+                vec![(true, k), (false, k)] // the middle lines of an odd board
+            } else {
+                vec![(true, k), (true, far), (false, k), (false, far)]
+            }
+        })
+        .collect();
     loop {
         if level.len() >= target && (!rings || depth % 4 == 0) {
             return Ok(level);
@@ -91,6 +102,34 @@ fn split_lines(
             let mut col_len = vec![0u32; n as usize];
             for (c, _) in map.cells() {
                 col_len[c.col as usize] += 1;
+            }
+            // Rings: the same line for every cube of a level, so that every symmetry maps the
+            // set of branched lines onto itself; a line a piece already holds is passed over.
+            if rings {
+                let line = ring_order
+                    .get(depth - 1)
+                    .copied()
+                    .filter(|_| inst.placed.len() - base < max_depth);
+                match line {
+                    Some((is_row, i)) => {
+                        expanded = true;
+                        let cells: Vec<Cell> = map
+                            .cells()
+                            .map(|(c, _)| c)
+                            .filter(|c| if is_row { c.row == i } else { c.col == i })
+                            .collect();
+                        for &cell in &cells {
+                            let mut child = inst.clone();
+                            child.placed.push(cell);
+                            next.push(child);
+                        }
+                        if cells.is_empty() {
+                            next.push(inst); // held by a piece (presolve refutes an empty line)
+                        }
+                    }
+                    None => next.push(inst),
+                }
+                continue;
             }
             // (distance to the border, rows before columns, index): (line is a row, index).
             let line = (0..n)
