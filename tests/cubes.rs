@@ -185,6 +185,77 @@ fn cube_solve_with_lib_cadical_agrees_with_the_oracle() {
     }
 }
 
+/// `solve --cubes --certify`: every answer agrees with the oracle, and every UNSAT carries a
+/// certificate naming the cube refutations and the coverage proof.
+#[test]
+fn certified_cube_solve_agrees_with_the_oracle() {
+    use queens_sat::solve::Backend;
+    use queens_sat::solve::cubes::solve_certified;
+    let mut covered = 0;
+    for (piece, seed, count, max_n, backend) in [
+        (QUEEN, 25, 24, 9, Backend::Varisat),
+        (QUEEN, 26, 16, 9, Backend::LibCadical),
+        (AMAZON, 27, 8, 11, Backend::LibCadical),
+    ] {
+        for inst in &random_instances(seed, count, max_n) {
+            let expected = instance_solutions(inst, piece.name);
+            let settings = CubeSettings {
+                jobs: 2,
+                split: Split {
+                    easy_cells: 4,
+                    max_cubes: 16,
+                    ..Split::default()
+                },
+                ..CubeSettings::default()
+            };
+            let options = EncodeOptions::from(AmoKind::Pairwise);
+            let c = solve_certified(inst, piece, options, &backend, &settings).unwrap();
+            match c.report.status {
+                Answer::Sat(board) => {
+                    assert!(expected.contains(&sorted(&board.pieces)), "{inst:?}");
+                    assert!(c.certificate.is_none());
+                }
+                Answer::Unsat => {
+                    assert!(
+                        expected.is_empty(),
+                        "{inst:?}: UNSAT but the oracle has solutions"
+                    );
+                    let cert = c.certificate.expect("a certified UNSAT");
+                    assert!(
+                        c.report.cubes == 0 || cert.checker.contains("cube coverage"),
+                        "{cert:?}"
+                    );
+                    covered += usize::from(c.report.cubes > 0);
+                }
+                Answer::Unknown(why) => panic!("{inst:?}: UNKNOWN: {why}"),
+            }
+        }
+    }
+    // Plain amazons have no solution for n = 2..9 (A051223), and these boards are split.
+    for n in 7..=9 {
+        for backend in [Backend::Varisat, Backend::LibCadical] {
+            let settings = CubeSettings {
+                jobs: 2,
+                split: Split {
+                    max_cubes: 64,
+                    ..Split::default()
+                },
+                ..CubeSettings::default()
+            };
+            let options = EncodeOptions::from(AmoKind::Pairwise);
+            let c =
+                solve_certified(&Instance::plain(n), AMAZON, options, &backend, &settings).unwrap();
+            assert_eq!(c.report.status, Answer::Unsat, "amazons n={n}");
+            let cert = c.certificate.expect("a certified UNSAT");
+            if c.report.cubes > 0 {
+                assert!(cert.checker.contains("cube coverage"), "{cert:?}");
+                covered += 1;
+            }
+        }
+    }
+    assert!(covered > 0, "no UNSAT instance was split into cubes");
+}
+
 #[test]
 fn cube_solve_answers_plain_boards_and_unsat_sizes() {
     for n in 1..=11 {
@@ -195,7 +266,7 @@ fn cube_solve_answers_plain_boards_and_unsat_sizes() {
 }
 
 #[test]
-fn cli_solve_cubes_answers_verified_boards_and_rejects_certify() {
+fn cli_solve_cubes_answers_verified_boards_and_certifies() {
     let dir = tempfile::TempDir::new().unwrap();
     let d = dir.path();
     // A completion instance: the printed board must be one of the oracle's solutions.
@@ -223,11 +294,42 @@ fn cli_solve_cubes_answers_verified_boards_and_rejects_certify() {
         &["solve", "-n", "10", "--piece", "amazon", "--cubes"],
         10,
     );
-    common::assert_one_line_error(
-        d,
-        &["solve", "-n", "8", "--cubes", "--certify"],
-        &["--certify", "--cubes"],
-    );
+    // --certify: UNSAT comes with the cube refutations and the coverage checked.
+    for solver in ["varisat", "lib:cadical"] {
+        let r = common::run_expect(
+            d,
+            &[
+                "solve",
+                "-n",
+                "9",
+                "--piece",
+                "amazon",
+                "--cubes",
+                "--certify",
+                "--solver",
+                solver,
+                "--format",
+                "json",
+            ],
+            20,
+        );
+        let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap();
+        let how = v["certified"].as_str().unwrap_or_default();
+        assert!(how.contains("cube coverage"), "{solver}: {}", r.stdout);
+        common::run_expect(
+            d,
+            &[
+                "solve",
+                "--instance",
+                "c.txt",
+                "--cubes",
+                "--certify",
+                "--solver",
+                solver,
+            ],
+            10,
+        );
+    }
     common::assert_one_line_error(
         d,
         &["solve", "-n", "8", "--cubes", "--solver", "cadical"],

@@ -195,7 +195,13 @@ fn solve_lines(
             cancel: Some(found.clone()),
             ..SolveSettings::default()
         };
-        let report = crate::solve::solve(&problem, options, &backend, settings)?;
+        let report = match crate::solve::solve(&problem, options, &backend, settings) {
+            // Stopped because another cube of this task found a board (not by a signal).
+            Err(Error::Interrupted) if !cancel.is_cancelled() => {
+                return Ok((String::from("SKIPPED"), None));
+            }
+            r => r?,
+        };
         Ok(match report.status {
             Answer::Sat(board) => {
                 // Checked against the job's instance, not only the cube's.

@@ -160,11 +160,6 @@ fn run_cubes(
     timeout: Option<std::time::Duration>,
     solver: &str,
 ) -> Result<ExitCode> {
-    if a.certify {
-        return Err(Error::Usage(
-            "--certify is not supported with --cubes yet (cube refutations are not checked)".into(),
-        ));
-    }
     let factory = match solver {
         "varisat" | "auto" => VarisatAssuming::factory(),
         "lib:cadical" => queens_sat::solve::cadical_backend::CadicalAssuming::factory(),
@@ -192,6 +187,31 @@ fn run_cubes(
         timeout,
         cancel: Some(crate::cancel().clone()),
     };
+    if a.certify {
+        let backend = queens_sat::solve::Backend::from_name(match solver {
+            "auto" => "varisat",
+            other => other,
+        })?;
+        let c = cubes::solve_certified(instance, piece, options, &backend, &settings)?;
+        let r = c.report;
+        let solver = format!(
+            "{} cubes, certified ({} cubes, {} refuted by presolve in the split, {} jobs)",
+            backend.name(),
+            r.cubes,
+            r.split.refuted,
+            settings.jobs
+        );
+        let what = Reported {
+            instance,
+            piece,
+            amo: &options.amo.name(),
+            solver: &solver,
+            stats: r.stats,
+            seconds: (r.split_seconds, r.solve_seconds),
+            certificate: c.certificate.as_ref(),
+        };
+        return Ok(print_answer(&r.status, &what, a.format));
+    }
     let r = cubes::solve(instance, piece, options, factory, &settings)?;
     let solver = format!(
         "{} cubes ({} cubes, {} refuted by presolve in the split, {} jobs)",
