@@ -20,7 +20,7 @@
 //!
 //! When every clause is over cell variables and is a negative pair or a positive clause (the
 //! clauses of `--amo pairwise`, which `auto` uses on lines of up to 64 cells), the same search
-//! runs on bit masks ([`Bits`]): a cell set true clears its conflict mask from the open cells,
+//! runs on bit masks (`Bits`): a cell set true clears its conflict mask from the open cells,
 //! and the choice of the unsatisfied positive clause with the fewest open cells doubles as unit
 //! propagation (none open: conflict; one: a single branch). Profiled on 15-queens, the
 //! implication-list propagation took 70 % of the time; the masks made the count 4x faster.
