@@ -322,3 +322,34 @@ fn lib_cadical_matches_oracle_and_certifies_unsat() {
     }
     assert!(sat > 100 && unsat > 100, "{sat} SAT, {unsat} UNSAT");
 }
+
+/// The linked Kissat (`--solver lib:kissat`) against the oracle, with and without presolve.
+#[test]
+fn lib_kissat_matches_oracle() {
+    let (mut sat, mut unsat) = (0, 0);
+    for (i, inst) in random_instances(0x5eed_0004, 60, 8).iter().enumerate() {
+        let piece = if i % 2 == 0 { QUEEN } else { AMAZON };
+        let expected = instance_solutions(inst, piece.name);
+        for amo in [AmoKind::Pairwise, AmoKind::Product, AmoKind::Sequential] {
+            for presolve in [true, false] {
+                let problem = Problem::new(inst, piece, presolve).unwrap();
+                let what = format!("{} {inst:?} amo={amo} presolve={presolve}", piece.name);
+                let r = solve(&problem, amo, &Backend::LibKissat, None).unwrap();
+                match &r.status {
+                    Status::Sat(board) => {
+                        let cells: Vec<(u32, u32)> =
+                            board.pieces.iter().map(|c| (c.row, c.col)).collect();
+                        assert!(expected.contains(&cells), "not an oracle solution: {what}");
+                        sat += 1;
+                    }
+                    Status::Unsat => {
+                        assert!(expected.is_empty(), "UNSAT but solutions exist: {what}");
+                        unsat += 1;
+                    }
+                    Status::Unknown(w) => panic!("unknown ({w}): {what}"),
+                }
+            }
+        }
+    }
+    assert!(sat > 50 && unsat > 50, "{sat} SAT, {unsat} UNSAT");
+}

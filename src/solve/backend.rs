@@ -18,6 +18,8 @@ pub enum Backend {
     Walk,
     /// CaDiCaL linked into the binary ([`super::cadical_backend`]), `lib:cadical`.
     LibCadical,
+    /// Kissat linked into the binary ([`super::kissat_backend`]), `lib:kissat`.
+    LibKissat,
 }
 
 impl Backend {
@@ -28,19 +30,22 @@ impl Backend {
             Backend::External(s) => s.name(),
             Backend::Walk => "walk".into(),
             Backend::LibCadical => "lib:cadical".into(),
+            Backend::LibKissat => "lib:kissat".into(),
         }
     }
 }
 
 impl Backend {
     /// The backend a `--solver` name stands for: `varisat` is the in-process CDCL solver,
-    /// `walk` the in-process local search, `lib:cadical` the linked CaDiCaL, anything else an
+    /// `walk` the in-process local search, `lib:cadical` the linked CaDiCaL, `lib:kissat` the linked
+    /// Kissat, anything else an
     /// external DIMACS solver on PATH or a path to one.
     pub fn from_name(name: &str) -> Result<Backend> {
         match name {
             "varisat" => Ok(Backend::Varisat),
             "walk" => Ok(Backend::Walk),
             "lib:cadical" => Ok(Backend::LibCadical),
+            "lib:kissat" => Ok(Backend::LibKissat),
             _ => Ok(Backend::External(ExternalSolver::new(name)?)),
         }
     }

@@ -7,6 +7,7 @@ mod backend;
 pub mod cadical_backend;
 pub mod cubes;
 pub mod external;
+pub mod kissat_backend;
 pub mod output;
 mod run;
 pub mod varisat_backend;

@@ -149,6 +149,20 @@ pub fn solve(
             }
             (answer, timing.encode, timing.solve)
         }
+        Backend::LibKissat => {
+            if certify {
+                return Err(Error::Usage(
+                    "--certify needs a proof, and lib:kissat is built without proof tracing; use lib:cadical, varisat or the external kissat".into(),
+                ));
+            }
+            let (answer, timing) = crate::solve::kissat_backend::solve(
+                problem,
+                options,
+                timeout,
+                settings.cancel.as_ref(),
+            );
+            (answer, timing.encode, timing.solve)
+        }
         Backend::Varisat => {
             check_memory(&stats)?;
             let (answer, timing) = varisat_backend::solve(

@@ -30,7 +30,8 @@ pub struct SolveArgs {
     enc: EncodingArgs,
     /// Solver: `auto` (the default strategy: local search with a small budget, then varisat and
     /// the linked CaDiCaL raced),
-    /// `varisat` (in-process CDCL), `walk` (in-process local search: SAT or UNKNOWN), or an
+    /// `varisat` (in-process CDCL), `lib:cadical` / `lib:kissat` (linked CaDiCaL / Kissat),
+    /// `walk` (in-process local search: SAT or UNKNOWN), or an
     /// external DIMACS solver name or path; a comma-separated list races a portfolio, each
     /// entry optionally with its own `--amo`.
     #[arg(long, default_value = "auto")]
