@@ -87,6 +87,9 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
     // local search, then cube-and-conquer with the linked CaDiCaL. Larger boards race the two
     // CDCL solvers directly, where a look-ahead split would cost more than it saves.
     let small = |p: &Problem| p.num_cells() <= AUTO_CUBES_MAX_CELLS && p.unsat.is_none();
+    // The presolved problem, when the default strategy already built it (large boards go on to
+    // the race with it instead of presolving again).
+    let mut presolved = None;
     if a.solver == "auto"
         && !a.certify
         && !a.enc.no_presolve
@@ -110,13 +113,17 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
             }
             return run_cubes(&a, &instance, piece, options, timeout, "lib:cadical");
         }
+        presolved = Some(problem);
     }
     let (solver, walk) = match a.solver.as_str() {
         "auto" => (AUTO_PORTFOLIO, Some(AUTO_WALK)),
         other => (other, None),
     };
     let entrants = parse_portfolio(solver, options)?;
-    let problem = Problem::new(&instance, piece, !a.enc.no_presolve)?;
+    let problem = match presolved {
+        Some(p) => p,
+        None => Problem::new(&instance, piece, !a.enc.no_presolve)?,
+    };
     let settings = SolveSettings {
         timeout,
         certify: a.certify,
