@@ -6,6 +6,8 @@
 
 mod common;
 
+use common::XorShift as Rng;
+
 use std::collections::BTreeSet;
 
 use common::oracle::instance_solutions;
@@ -210,16 +212,6 @@ fn oracle_classes(sols: &BTreeSet<Sol>, n: u32, group: &[&str]) -> usize {
         })
         .collect();
     canon.len()
-}
-
-struct Rng(u64);
-impl Rng {
-    fn below(&mut self, m: u32) -> u32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % m as u64) as u32
-    }
 }
 
 fn check(inst: &Instance, piece: Piece) {

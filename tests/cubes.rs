@@ -4,6 +4,8 @@
 
 mod common;
 
+use common::Rng;
+
 use std::collections::BTreeSet;
 
 use common::oracle::instance_solutions;
@@ -18,17 +20,6 @@ use queens_sat::solve::Answer;
 use queens_sat::solve::cadical_backend::CadicalAssuming;
 use queens_sat::solve::cubes::{CubeSettings, SolverFactory, VarisatAssuming, solve};
 use queens_sat::verify::verify;
-
-/// A small deterministic PRNG (xorshift64*).
-struct Rng(u64);
-impl Rng {
-    fn below(&mut self, m: u32) -> u32 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        ((self.0.wrapping_mul(0x2545F4914F6CDD1D) >> 33) % m.max(1) as u64) as u32
-    }
-}
 
 /// Random instances with n <= max_n of four kinds: completion, blocked, both, excluded diagonals.
 fn random_instances(seed: u64, count: usize, max_n: u32) -> Vec<Instance> {

@@ -7,6 +7,9 @@
 //!   below, independent of the crate's geometry), declares UNSAT only when there is no solution,
 //!   and the SAT verdict, the verified board and the count are unchanged.
 
+mod common;
+
+use common::Rng;
 use std::collections::BTreeSet;
 
 use queens_sat::board::Cell;
@@ -18,17 +21,6 @@ use queens_sat::piece::{AMAZON, LineKind, Piece, QUEEN};
 use queens_sat::presolve::Problem;
 use queens_sat::solve::{Backend, Status, solve};
 use queens_sat::verify::verify;
-
-/// A small deterministic PRNG (xorshift64*), so the random cases are fixed.
-struct Rng(u64);
-impl Rng {
-    fn below(&mut self, m: u32) -> u32 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        ((self.0.wrapping_mul(0x2545F4914F6CDD1D) >> 33) % m as u64) as u32
-    }
-}
 
 // ---------------------------------------------------------------------------------------------
 // Graph level.

@@ -5,6 +5,8 @@
 
 mod common;
 
+use common::Rng;
+
 use std::collections::BTreeSet;
 
 use common::oracle::instance_solutions;
@@ -61,17 +63,6 @@ fn cnf_solutions(problem: &Problem, amo: AmoKind) -> BTreeSet<Vec<(u32, u32)>> {
         solver.add_clause(&block);
     }
     out
-}
-
-/// A small deterministic PRNG (xorshift64*), so the random instances are fixed.
-struct Rng(u64);
-impl Rng {
-    fn below(&mut self, m: u32) -> u32 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        ((self.0.wrapping_mul(0x2545F4914F6CDD1D) >> 33) % m as u64) as u32
-    }
 }
 
 fn random_instances(seed: u64, count: usize, max_n: u32) -> Vec<Instance> {

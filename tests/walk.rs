@@ -4,6 +4,8 @@
 
 mod common;
 
+use common::XorShift as Rng;
+
 use common::oracle::instance_solutions;
 
 use queens_sat::board::Cell;
@@ -12,16 +14,6 @@ use queens_sat::piece::{AMAZON, LineKind, QUEEN};
 use queens_sat::presolve::Problem;
 use queens_sat::verify::verify;
 use queens_sat::walk::{WalkSettings, walk};
-
-struct Rng(u64);
-impl Rng {
-    fn below(&mut self, m: u32) -> u32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % m as u64) as u32
-    }
-}
 
 fn settings(seed: u64) -> WalkSettings {
     WalkSettings {

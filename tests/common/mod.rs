@@ -229,3 +229,29 @@ pub fn assert_process_gone(pid: i32) {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
+
+/// A small deterministic PRNG (xorshift64*), so the random test cases are fixed.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// A number in `0..m` (0 when `m` is 0).
+    pub fn below(&mut self, m: u32) -> u32 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        ((self.0.wrapping_mul(0x2545F4914F6CDD1D) >> 33) % m.max(1) as u64) as u32
+    }
+}
+
+/// The plain xorshift64 generator (Marsaglia 2003) that the count and walk tests draw from.
+pub struct XorShift(pub u64);
+
+impl XorShift {
+    /// A number in `0..m`.
+    pub fn below(&mut self, m: u32) -> u32 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % m as u64) as u32
+    }
+}
