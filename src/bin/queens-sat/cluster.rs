@@ -238,7 +238,7 @@ pub fn run_merge(a: MergeArgs) -> Result<ExitCode> {
             Some(secs) => {
                 let running = s.running.max(1) as f64;
                 format!(
-                    "; about {:.0} core-seconds left (~{:.0} s at {} running)",
+                    "; about {:.1} core-seconds left (~{:.1} s at {} running)",
                     secs,
                     secs / running,
                     s.running.max(1)
