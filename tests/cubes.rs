@@ -326,4 +326,32 @@ fn cli_solve_cubes_answers_verified_boards_and_certifies() {
         &["solve", "-n", "8", "--cubes", "--solver", "cadical"],
         &["--cubes", "cadical"],
     );
+    // A lying cube refutation: an external "cadical" that answers UNSAT for every cube with a
+    // proof that does not refute it. --certify must end in an error, never UNSAT.
+    let liar = d.join("cadical-liar");
+    std::fs::write(
+        &liar,
+        "#!/bin/sh\n# args: --no-binary CNF PROOF\necho '1 0' > \"$3\"\necho '0' >> \"$3\"\necho 's UNSATISFIABLE'\nexit 20\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&liar, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let liar = liar.display().to_string();
+    for n in ["8", "9"] {
+        let msg = common::assert_one_line_error(
+            d,
+            &[
+                "solve",
+                "-n",
+                n,
+                "--piece",
+                "amazon",
+                "--cubes",
+                "--certify",
+                "--solver",
+                &liar,
+            ],
+            &["does not check"],
+        );
+        assert!(!msg.contains("UNSAT:"), "{msg}");
+    }
 }

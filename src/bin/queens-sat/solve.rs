@@ -70,6 +70,10 @@ const AUTO_PORTFOLIO: &str = "varisat,lib:cadical";
 /// excluded diagonals n=20: ~250); plain and large boards have thousands and more.
 const AUTO_CUBES_MAX_CELLS: u64 = 2000;
 
+/// The budget of `--solver auto`'s plain CaDiCaL run before cube-and-conquer (at most a tenth of
+/// `--timeout`).
+const AUTO_PROBE: std::time::Duration = std::time::Duration::from_millis(500);
+
 /// The local-search budget of `--solver auto` (at most a tenth of `--timeout`). Plain and
 /// lightly constrained boards are found in milliseconds; on hard instances (near the phase
 /// transition, or UNSAT) the search gives up after its swap budget, long before this.
@@ -111,7 +115,31 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
                 };
                 return Ok(print_answer(&r.status, &what, a.format));
             }
-            return run_cubes(&a, &instance, piece, options, timeout, "lib:cadical");
+            // A short plain CDCL run first: most instances of the tail set fall in well under a
+            // second, where the look-ahead split alone costs about that much.
+            let t0 = std::time::Instant::now();
+            let probe = timeout.map_or(AUTO_PROBE, |t| AUTO_PROBE.min(t / 10));
+            let settings = SolveSettings {
+                timeout: Some(probe),
+                cancel: Some(crate::cancel().clone()),
+                ..SolveSettings::default()
+            };
+            let r = solve::solve(&problem, options, &solve::Backend::LibCadical, settings)?;
+            if !matches!(r.status, Status::Unknown(_)) {
+                let what = Reported {
+                    instance: &instance,
+                    piece,
+                    amo: &options.amo.name(),
+                    solver: "lib:cadical (probe)",
+                    stats: r.stats,
+                    seconds: (r.encode_seconds, r.solve_seconds),
+                    certificate: None,
+                };
+                return Ok(print_answer(&r.status, &what, a.format));
+            }
+            crate::cancel().check()?;
+            let left = timeout.map(|t| t.saturating_sub(t0.elapsed()).max(probe / 100));
+            return run_cubes(&a, &instance, piece, options, left, "lib:cadical");
         }
         presolved = Some(problem);
     }
@@ -168,16 +196,6 @@ fn run_cubes(
     timeout: Option<std::time::Duration>,
     solver: &str,
 ) -> Result<ExitCode> {
-    let factory = match solver {
-        "varisat" | "auto" => VarisatAssuming::factory(),
-        "lib:cadical" => queens_sat::solve::cadical_backend::CadicalAssuming::factory(),
-        other => {
-            return Err(Error::Usage(format!(
-                "--cubes conquers with an in-process incremental solver (varisat or lib:cadical); \
-                 --solver {other} is not supported with it"
-            )));
-        }
-    };
     if a.enc.no_presolve {
         return Err(Error::Usage(
             "--cubes needs presolve (cubes are presolved); drop --no-presolve".into(),
@@ -220,6 +238,17 @@ fn run_cubes(
         };
         return Ok(print_answer(&r.status, &what, a.format));
     }
+    let factory = match solver {
+        "varisat" | "auto" => VarisatAssuming::factory(),
+        "lib:cadical" => queens_sat::solve::cadical_backend::CadicalAssuming::factory(),
+        other => {
+            return Err(Error::Usage(format!(
+                "--cubes conquers with an in-process incremental solver (varisat or lib:cadical); \
+                 --solver {other} is not supported with it (with --certify, each cube is solved \
+                 on its own, by any solver that certifies)"
+            )));
+        }
+    };
     let r = cubes::solve(instance, piece, options, factory, &settings)?;
     let solver = format!(
         "{} cubes ({} cubes, {} refuted by presolve in the split, {} jobs)",
