@@ -1,4 +1,5 @@
-//! Build-time probe for the external SAT solvers the tests exercise.
+//! Build-time probe for the external solvers the tests exercise (SAT solvers, and clasp, CBC and
+//! MiniZinc for the exported formats).
 //!
 //! For each solver in [`SOLVERS`] that is not on `PATH`, emits `--cfg missing_solver_NAME`, so
 //! its tests are marked `#[ignore]` and the test harness reports them as *ignored* (never as
@@ -9,7 +10,15 @@ use std::env;
 use std::path::Path;
 
 /// The solvers the external-solver tests use (their `missing_solver_*` cfg names).
-const SOLVERS: [&str; 4] = ["cadical", "minisat", "picosat", "cryptominisat5"];
+const SOLVERS: [&str; 7] = [
+    "cadical",
+    "minisat",
+    "picosat",
+    "cryptominisat5",
+    "clasp",
+    "cbc",
+    "minizinc",
+];
 
 fn main() {
     println!("cargo::rerun-if-env-changed=PATH");
