@@ -55,15 +55,26 @@ pub(crate) fn write<W: Write>(
         };
     }
     let vars = problem.num_cells();
-    let (constraints, _) = count_01(problem);
+    let constraints = count_01(problem);
     header += &format!("\\ size {vars} {constraints}\n");
     out.str(&header);
-    // Cells by variable (index var - 1), so a term is two integers to format.
+    // Cells by variable (index var - 1), and the names' two halves `x_R_` and `C` formatted
+    // once per row and column: a term is then two copies (O(n) extra memory).
     let cells: Vec<Cell> = problem.varmap.cells().map(|(c, _)| c).collect();
+    let row_part: Vec<Box<[u8]>> = (0..problem.n)
+        .map(|r| format!("x_{r}_").into_bytes().into_boxed_slice())
+        .collect();
+    let col_part: Vec<Box<[u8]>> = (0..problem.n)
+        .map(|c| c.to_string().into_bytes().into_boxed_slice())
+        .collect();
+    let name = |out: &mut TextOut<W>, c: Cell| {
+        out.push(&row_part[c.row as usize]);
+        out.push(&col_part[c.col as usize]);
+    };
     out.str("Minimize\n obj:");
     if let Some(&c) = cells.first() {
         out.str(" 0 ");
-        out.cell_name(c);
+        name(out, c);
     }
     out.str("\nSubject To\n");
     let stopped = std::cell::Cell::new(false);
@@ -75,42 +86,43 @@ pub(crate) fn write<W: Write>(
                 exactly_one,
                 vars,
             } => {
-                out.raw(b" ");
-                out.str(line_tag(kind));
-                out.raw(b"_");
+                out.push(b" ");
+                out.push(line_tag(kind).as_bytes());
+                out.push(b"_");
                 out.num(key as u64);
-                out.raw(b":");
+                out.push(b":");
                 for (i, v) in vars.iter().enumerate() {
                     if i > 0 {
-                        out.raw(if i % TERMS_PER_LINE == 0 {
+                        out.push(if i % TERMS_PER_LINE == 0 {
                             b"\n   + "
                         } else {
                             b" + "
                         });
                     } else {
-                        out.raw(b" ");
+                        out.push(b" ");
                     }
-                    out.cell_name(cells[v.var() as usize - 1]);
+                    name(out, cells[v.var() as usize - 1]);
                 }
-                out.raw(if exactly_one { b" = 1\n" } else { b" <= 1\n" });
+                out.push(if exactly_one { b" = 1\n" } else { b" <= 1\n" });
             }
             Constraint::Leap { index, a, b } => {
-                out.raw(b" leap_");
+                out.push(b" leap_");
                 out.num(index);
-                out.raw(b": ");
-                out.cell_name(cells[a as usize - 1]);
-                out.raw(b" + ");
-                out.cell_name(cells[b as usize - 1]);
-                out.raw(b" <= 1\n");
+                out.push(b": ");
+                name(out, cells[a as usize - 1]);
+                out.push(b" + ");
+                name(out, cells[b as usize - 1]);
+                out.push(b" <= 1\n");
             }
             Constraint::Unit { var, value } => {
-                out.raw(b" fix_");
+                out.push(b" fix_");
                 out.num(var as u64);
-                out.raw(b": ");
-                out.cell_name(cells[var as usize - 1]);
-                out.raw(if value { b" = 1\n" } else { b" = 0\n" });
+                out.push(b": ");
+                name(out, cells[var as usize - 1]);
+                out.push(if value { b" = 1\n" } else { b" = 0\n" });
             }
         }
+        out.end_item();
         stopped.set(out.stopped());
     });
     if !cells.is_empty() {
@@ -118,7 +130,7 @@ pub(crate) fn write<W: Write>(
         for chunk in cells.chunks(TERMS_PER_LINE) {
             for &c in chunk {
                 out.raw(b" ");
-                out.cell_name(c);
+                name(out, c);
             }
             out.raw(b"\n");
         }

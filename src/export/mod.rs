@@ -24,7 +24,7 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use crate::atomic::write_atomic;
-use crate::board::{Board, Cell};
+use crate::board::Board;
 use crate::encode::amo::AmoKind;
 use crate::encode::dimacs::Header;
 use crate::encode::dimacs::{HeaderFields, comment_header};
@@ -320,9 +320,28 @@ pub(crate) fn walk_01(
     (count + index, terms + 2 * index)
 }
 
-/// Constraint count and term count of the 0-1 model (a counting pass for headers).
-pub(crate) fn count_01(problem: &Problem) -> (u64, u64) {
-    walk_01(problem, &|| false, |_| ())
+/// Number of constraints [`walk_01`] calls back with, for headers written before the body:
+/// line sizes are counted per key (no line is built) and leap pairs are counted.
+pub(crate) fn count_01(problem: &Problem) -> u64 {
+    let n = problem.n;
+    let map = &problem.varmap;
+    let mut count = problem.units.len() as u64;
+    let wanted = |len: u32, exactly_one: bool| len >= 2 || (exactly_one && len == 1);
+    for &kind in problem.piece.lines {
+        let exactly_one = kind.needs_exactly_one(n);
+        if kind == LineKind::Row {
+            count += (0..n)
+                .filter(|&r| wanted(map.row_len(r), exactly_one))
+                .count() as u64;
+            continue;
+        }
+        let mut len = vec![0u32; kind.count(n) as usize];
+        for (cell, _) in map.cells() {
+            len[kind.key(cell, n) as usize] += 1;
+        }
+        count += len.iter().filter(|&&l| wanted(l, exactly_one)).count() as u64;
+    }
+    count + Encoder::new(problem, AmoKind::DEFAULT).leap_pairs(|_, _| ())
 }
 
 /// A line's short name in LP constraint names and MiniZinc comments.
@@ -382,6 +401,21 @@ impl<W: Write> TextOut<W> {
         }
     }
 
+    /// Appends a short piece without the flush check: callers end each constraint with
+    /// [`TextOut::raw`] (or [`TextOut::end_item`]), which flushes a full buffer.
+    #[inline]
+    pub(crate) fn push(&mut self, text: &[u8]) {
+        self.buf.extend_from_slice(text);
+    }
+
+    /// Flushes the buffer when it is full (after a constraint written with [`TextOut::push`]).
+    #[inline]
+    pub(crate) fn end_item(&mut self) {
+        if self.buf.len() >= BUF_SIZE {
+            self.flush_buf();
+        }
+    }
+
     /// Appends a string.
     #[inline]
     pub(crate) fn str(&mut self, text: &str) {
@@ -393,15 +427,6 @@ impl<W: Write> TextOut<W> {
     pub(crate) fn num(&mut self, x: u64) {
         let s = self.fmt.format(x);
         self.buf.extend_from_slice(s.as_bytes());
-    }
-
-    /// Appends `x_R_C`, the LP name of a cell.
-    #[inline]
-    pub(crate) fn cell_name(&mut self, c: Cell) {
-        self.buf.extend_from_slice(b"x_");
-        self.num(c.row as u64);
-        self.buf.push(b'_');
-        self.num(c.col as u64);
     }
 
     fn finish(mut self) -> io::Result<(W, u64)> {

@@ -40,7 +40,7 @@ pub(crate) fn write<W: Write>(
         };
     }
     let vars = problem.num_cells();
-    let (constraints, _) = count_01(problem);
+    let constraints = count_01(problem);
     out.str("* #variable= ");
     out.num(vars);
     out.str(" #constraint= ");
@@ -56,30 +56,31 @@ pub(crate) fn write<W: Write>(
                 let coef: &[u8] = if exactly_one { b"+1 x" } else { b"-1 x" };
                 for (i, v) in vars.iter().enumerate() {
                     if i > 0 {
-                        out.raw(b" ");
+                        out.push(b" ");
                     }
-                    out.raw(coef);
+                    out.push(coef);
                     out.num(v.var() as u64);
                 }
-                out.raw(if exactly_one {
+                out.push(if exactly_one {
                     b" = 1 ;\n"
                 } else {
                     b" >= -1 ;\n"
                 });
             }
             Constraint::Leap { a, b, .. } => {
-                out.raw(b"-1 x");
+                out.push(b"-1 x");
                 out.num(a as u64);
-                out.raw(b" -1 x");
+                out.push(b" -1 x");
                 out.num(b as u64);
-                out.raw(b" >= -1 ;\n");
+                out.push(b" >= -1 ;\n");
             }
             Constraint::Unit { var, value } => {
-                out.raw(b"+1 x");
+                out.push(b"+1 x");
                 out.num(var as u64);
-                out.raw(if value { b" = 1 ;\n" } else { b" = 0 ;\n" });
+                out.push(if value { b" = 1 ;\n" } else { b" = 0 ;\n" });
             }
         }
+        out.end_item();
         stopped.set(out.stopped());
     });
     debug_assert!(out.stopped() || written == constraints);
