@@ -127,7 +127,8 @@ pub fn parse_output(source: &str, text: &str, num_vars: usize) -> Result<Answer>
         if line.is_empty() || line.starts_with('c') {
             continue;
         }
-        let (tag, rest) = line.split_at(1);
+        let first = line.chars().next().map_or(1, char::len_utf8);
+        let (tag, rest) = line.split_at(first);
         if !rest.is_empty() && !rest.starts_with(char::is_whitespace) {
             return Err(Error::parse(
                 source,
