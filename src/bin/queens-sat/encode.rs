@@ -61,9 +61,14 @@ pub fn run(a: EncodeArgs) -> Result<ExitCode> {
                 unsat: problem.unsat.clone(),
             }),
             OutputFormat::Text | OutputFormat::Svg => {
+                let (clauses, literals) = match format {
+                    Format::Dimacs => ("clauses", "literals"),
+                    Format::Mzn => ("constraints", "domain_values"),
+                    Format::Opb | Format::Lp => ("constraints", "terms"),
+                };
                 println!("vars {}", stats.vars);
-                println!("clauses {}", stats.clauses);
-                println!("literals {}", stats.literals);
+                println!("{clauses} {}", stats.clauses);
+                println!("{literals} {}", stats.literals);
                 println!("cell_vars {}", problem.num_cells());
                 if let Some(why) = &problem.unsat {
                     println!("presolve UNSAT: {why}");
