@@ -1,4 +1,5 @@
-//! Build-time probe for the external SAT solvers the tests exercise.
+//! Build-time probe for the external programs the tests exercise (SAT solvers; clasp, CBC and
+//! MiniZinc for the exported formats; GNU parallel and Slurm's sbatch for cluster jobs).
 //!
 //! For each solver in [`SOLVERS`] that is not on `PATH`, emits `--cfg missing_solver_NAME`, so
 //! its tests are marked `#[ignore]` and the test harness reports them as *ignored* (never as
@@ -8,13 +9,16 @@
 use std::env;
 use std::path::Path;
 
-/// The external programs the tests use (their `missing_solver_*` cfg names): SAT solvers, GNU
-/// parallel and Slurm's sbatch.
-const SOLVERS: [&str; 6] = [
+/// The external programs the tests use (their `missing_solver_*` cfg names): SAT solvers, the
+/// exported formats' solvers (clasp, CBC, MiniZinc), GNU parallel and Slurm's sbatch.
+const SOLVERS: [&str; 9] = [
     "cadical",
     "minisat",
     "picosat",
     "cryptominisat5",
+    "clasp",
+    "cbc",
+    "minizinc",
     "parallel",
     "sbatch",
 ];

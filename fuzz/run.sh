@@ -5,7 +5,7 @@
 set -u
 cd "$(dirname "$0")"
 secs=${1:-600}
-for t in board param diags header output; do
+for t in board param diags header output answers; do
   mkdir -p corpus/$t
   cp -n seeds/$t/* corpus/$t/ 2>/dev/null
   RUSTC_BOOTSTRAP=1 cargo fuzz run "$t" corpus/$t -- -max_total_time="$secs" -max_len=4096 \

@@ -25,6 +25,7 @@ pub mod cube;
 pub mod decode;
 pub mod encode;
 pub mod error;
+pub mod export;
 pub mod generate;
 pub mod instance;
 pub mod interrupt;

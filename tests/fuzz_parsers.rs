@@ -6,10 +6,12 @@ use proptest::prelude::*;
 use queens_sat::encode::amo::AmoKind;
 use queens_sat::encode::dimacs::read_header;
 use queens_sat::encode::file::write_cnf;
+use queens_sat::export::{Format, lp, mzn, opb};
 use queens_sat::instance::{Instance, parse_board, parse_diags, parse_param, read_instance};
 use queens_sat::piece::QUEEN;
 use queens_sat::presolve::Problem;
 use queens_sat::solve::output::parse_output;
+use queens_sat::varmap::VarMap;
 
 const BOARD: &str =
     "# a completion instance\nQ . . . x\n. . . . .\n. x . . .\n. . . . .\n. . . . .\n";
@@ -17,6 +19,11 @@ const PARAM: &str = "language ESSENCE' 1.0\n$ prob080\nletting n be 8\nletting b
 const DIAGS: &str = "n = 8\nnumdiags = 3\ndiags = [[7,1],\n [7,0], [3,1]]\n";
 const OUTPUT: &str = "c comment\ns SATISFIABLE\nv 1 -2 3 -4\nv 5 0\n";
 const MINISAT: &str = "SAT\n1 -2 3 -4 5 0\n";
+const PB_ANSWER: &str = "c clasp\nc Answer: 1\nv x1 -x2 x3\nv -x4 x5\ns SATISFIABLE\n";
+const CBC_ANSWER: &str =
+    "Optimal - objective value 0.00000000\n      1 x_0_1   1   0\n      7 x_1_3   1   0\n";
+const MZN_ANSWER: &str =
+    "q = [1, 3, 0, 2];\n----------\nq = [2, 0, 3, 1];\n----------\n==========\n";
 
 fn header_sample() -> String {
     let mut inst = Instance::plain(6);
@@ -30,7 +37,7 @@ fn header_sample() -> String {
 /// A near-valid mutation: up to 6 edits (replace, insert, delete) with bytes drawn from the
 /// characters these formats use.
 fn mutate(sample: &str, edits: &[(usize, u8, u8)]) -> String {
-    const ALPHABET: &[u8] = b"Qx.# \n[],-0123456789=letnbgdiasvcpSAT\t$";
+    const ALPHABET: &[u8] = b"Qx.# \n[],-0123456789=letnbgdiasvcpSAT\t$*%\\_;>";
     let mut bytes = sample.as_bytes().to_vec();
     for &(pos, op, ch) in edits {
         if bytes.is_empty() {
@@ -64,6 +71,20 @@ fn all_parsers(text: &str) {
     one_line(read_instance("f", text, None));
     one_line(read_header("f", text.as_bytes()));
     one_line(parse_output("f", text, 10));
+    one_line(opb::parse_output("f", text, 10));
+    one_line(lp::parse_cbc("f", text, &VarMap::row_major(4)));
+    one_line(mzn::parse_output("f", text, 4));
+}
+
+/// The header of a small completion instance in `format` (DIMACS has [`header_sample`]).
+fn export_sample(format: Format) -> String {
+    let mut inst = Instance::plain(6);
+    inst.placed = vec![queens_sat::board::Cell::new(0, 1)];
+    inst.blocked = vec![queens_sat::board::Cell::new(5, 5)];
+    let p = Problem::presolve(&inst, QUEEN).unwrap();
+    let (bytes, _) =
+        queens_sat::export::write(format, Vec::new(), &p, AmoKind::DEFAULT, Some("x.txt")).unwrap();
+    String::from_utf8(bytes).unwrap()
 }
 
 proptest! {
@@ -76,11 +97,16 @@ proptest! {
 
     #[test]
     fn near_valid_mutations(
-        which in 0usize..6,
+        which in 0usize..12,
         edits in proptest::collection::vec((any::<usize>(), any::<u8>(), any::<u8>()), 1..6),
     ) {
         let header = header_sample();
-        let sample = [BOARD, PARAM, DIAGS, OUTPUT, MINISAT, header.as_str()][which];
+        let [opb_file, lp_file, mzn_file] =
+            [Format::Opb, Format::Lp, Format::Mzn].map(export_sample);
+        let sample = [
+            BOARD, PARAM, DIAGS, OUTPUT, MINISAT, header.as_str(), PB_ANSWER, CBC_ANSWER,
+            MZN_ANSWER, opb_file.as_str(), lp_file.as_str(), mzn_file.as_str(),
+        ][which];
         all_parsers(&mutate(sample, &edits));
     }
 }
@@ -94,4 +120,11 @@ fn samples_parse() {
     assert!(parse_output("f", MINISAT, 10).is_ok());
     let h = read_header("f", header_sample().as_bytes()).unwrap();
     assert_eq!(h.instance.n, 6);
+    assert!(opb::parse_output("f", PB_ANSWER, 10).is_ok());
+    assert!(lp::parse_cbc("f", CBC_ANSWER, &VarMap::row_major(4)).is_ok());
+    assert!(mzn::parse_output("f", MZN_ANSWER, 4).is_ok());
+    for format in [Format::Opb, Format::Lp, Format::Mzn] {
+        let h = read_header("f", export_sample(format).as_bytes()).unwrap();
+        assert_eq!((h.format, h.instance.n), (format, 6));
+    }
 }

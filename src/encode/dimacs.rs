@@ -24,8 +24,10 @@ use std::io::{self, BufRead, Write};
 use super::{ClauseSink, Encoder, Lit, Stats};
 use crate::board::Cell;
 use crate::error::{Error, Result};
+use crate::export::Format;
 use crate::instance::{ExcludedDiagonal, Instance};
 use crate::piece::{LineKind, Piece};
+use crate::presolve::Problem;
 use crate::symmetry::Symmetry;
 use crate::varmap::VarMap;
 
@@ -133,6 +135,8 @@ mod tests {
 /// Everything the header records: enough to decode and verify a model from the file alone.
 #[derive(Clone, Debug)]
 pub struct Header {
+    /// The file's format, from its comment style (and its `format` line).
+    pub format: Format,
     /// Tool version that wrote the file.
     pub version: String,
     /// The piece.
@@ -168,24 +172,84 @@ pub fn write_header<W: Write>(
     stats: &Stats,
 ) {
     let problem = encoder.problem();
-    let amo = encoder.amo().name();
+    let lex: Vec<Symmetry> = encoder.lex_leader().elements().collect();
+    let text = comment_header(
+        "c ",
+        &HeaderFields {
+            format: None,
+            amo: &encoder.amo().name(),
+            symmetric: encoder.symmetry(),
+            lex_leader: &lex,
+            instance_name,
+        },
+        problem,
+    );
+    w.write_raw(text.as_bytes());
+    let map = &problem.varmap;
+    let mut fmt = itoa::Buffer::new();
+    w.write_raw(b"c p show");
+    for v in 1..=map.num_cells() {
+        w.write_raw(b" ");
+        w.write_raw(fmt.format(v).as_bytes());
+    }
+    w.write_raw(b" 0\n");
+    w.write_raw(format!("p cnf {} {}\n", stats.vars, stats.clauses).as_bytes());
+}
+
+/// What a comment header records besides the problem itself.
+#[derive(Clone, Copy, Debug)]
+pub struct HeaderFields<'a> {
+    /// The export format's name (`format opb`); `None` for DIMACS, whose header has no such line.
+    pub format: Option<&'a str>,
+    /// The AMO encoding's name (`none` for formats that state at-most-one natively).
+    pub amo: &'a str,
+    /// `--symmetric`.
+    pub symmetric: Option<Symmetry>,
+    /// `--break-symmetry lex`: the group's elements.
+    pub lex_leader: &'a [Symmetry],
+    /// The instance file name, if any.
+    pub instance_name: Option<&'a str>,
+}
+
+/// The queens-sat comment header of `problem`, every line starting with `prefix` (`"c "` for
+/// DIMACS, `"* "` for OPB, `"\\ "` for LP, `"% "` for MiniZinc): tool and version, piece, n,
+/// amo, instance, presolve, the placed / blocked / excluded lists, symmetry constraints,
+/// presolve's UNSAT reason and the cell map. [`read_header`] reads it back under any of these
+/// prefixes.
+pub fn comment_header(prefix: &str, fields: &HeaderFields, problem: &Problem) -> String {
     let mut s = String::new();
     let inst = &problem.instance;
-    s += &format!(
-        "c {} {}\nc piece {}\nc n {}\nc amo {}\nc instance {}\nc presolve {}\n",
+    let mut line = |text: &str| {
+        s += prefix;
+        s += text;
+        s.push('\n');
+    };
+    line(&format!(
+        "{} {}",
         env!("CARGO_PKG_NAME"),
-        env!("CARGO_PKG_VERSION"),
-        problem.piece.name,
-        problem.n,
-        amo,
+        env!("CARGO_PKG_VERSION")
+    ));
+    if let Some(f) = fields.format {
+        line(&format!("format {f}"));
+    }
+    line(&format!("piece {}", problem.piece.name));
+    line(&format!("n {}", problem.n));
+    line(&format!("amo {}", fields.amo));
+    line(&format!(
+        "instance {}",
         // A comment line must stay one line, whatever the file name holds.
-        instance_name.map_or("none".to_string(), |s| s.escape_debug().to_string()),
+        fields
+            .instance_name
+            .map_or("none".to_string(), |s| s.escape_debug().to_string())
+    ));
+    line(&format!(
+        "presolve {}",
         if problem.presolved { "on" } else { "off" }
-    );
+    ));
     let cell = |c: &Cell| format!("{},{}", c.row, c.col);
     let mut list = |key: &str, items: Vec<String>| {
         for chunk in items.chunks(16) {
-            s += &format!("c {key} {}\n", chunk.join(" "));
+            line(&format!("{key} {}", chunk.join(" ")));
         }
     };
     list("placed", problem.fixed.iter().map(cell).collect());
@@ -204,36 +268,28 @@ pub fn write_header<W: Write>(
             })
             .collect(),
     );
-    if let Some(g) = encoder.symmetry() {
-        s += &format!("c symmetric {g}\n");
+    if let Some(g) = fields.symmetric {
+        line(&format!("symmetric {g}"));
     }
-    let lex: Vec<&str> = encoder.lex_leader().elements().map(|g| g.name()).collect();
-    if !lex.is_empty() {
-        s += &format!("c lex-leader {}\n", lex.join(" "));
+    if !fields.lex_leader.is_empty() {
+        let names: Vec<&str> = fields.lex_leader.iter().map(|g| g.name()).collect();
+        line(&format!("lex-leader {}", names.join(" ")));
     }
     if let Some(reason) = &problem.unsat {
-        s += &format!("c unsat {reason}\n");
+        line(&format!("unsat {reason}"));
     }
     let map = &problem.varmap;
     if map.is_row_major() {
-        s += "c cells rowmajor\n";
+        line("cells rowmajor");
     } else {
-        s += &format!("c cells {}\n", map.num_cells());
+        line(&format!("cells {}", map.num_cells()));
         for r in 0..problem.n {
             if map.row_len(r) > 0 {
-                s += &format!("c row {r} {}\n", ranges(map.row_cols(r)));
+                line(&format!("row {r} {}", ranges(map.row_cols(r))));
             }
         }
     }
-    w.write_raw(s.as_bytes());
-    let mut fmt = itoa::Buffer::new();
-    w.write_raw(b"c p show");
-    for v in 1..=map.num_cells() {
-        w.write_raw(b" ");
-        w.write_raw(fmt.format(v).as_bytes());
-    }
-    w.write_raw(b" 0\n");
-    w.write_raw(format!("p cnf {} {}\n", stats.vars, stats.clauses).as_bytes());
+    s
 }
 
 /// Compresses ascending columns into "0-2,5,7".
@@ -266,8 +322,10 @@ fn ranges(cols: impl Iterator<Item = u32>) -> String {
     out
 }
 
-/// Reads a queens-sat header (the comment lines up to and including `p cnf`) from `input`,
-/// named `file` in errors. Clause lines after `p cnf` are never read.
+/// Reads a queens-sat header from `input`, named `file` in errors: a DIMACS file's `c` lines up
+/// to and including `p cnf`, or an exported file's leading comment block (`*` OPB, `\\` LP, `%`
+/// MiniZinc; see [`crate::export`]), told apart by the first line. Nothing after the header is
+/// read.
 pub fn read_header(file: &str, input: impl BufRead) -> Result<Header> {
     let mut version = None;
     let mut piece = None;
@@ -287,38 +345,44 @@ pub fn read_header(file: &str, input: impl BufRead) -> Result<Header> {
     let mut rows: Vec<RowRanges> = Vec::new();
     let mut declared_cells = None;
     let mut pcnf = None;
+    // The comment style is the first line's: `c`/`p` DIMACS, `*` OPB, `\\` LP, `%` MiniZinc.
+    let mut style: Option<Format> = None;
+    let mut declared_format: Option<(usize, String)> = None;
     for (i, line) in input.lines().enumerate() {
         let ln = i + 1;
         let line = line.map_err(|e| Error::parse(file, ln, format!("cannot read: {e}")))?;
         let line = line.trim();
-        if let Some(rest) = line.strip_prefix("p cnf") {
-            let nums: Vec<&str> = rest.split_whitespace().collect();
-            let parse = |s: &str| {
-                s.parse::<u64>().map_err(|_| {
-                    Error::parse(file, ln, format!("bad number '{s}' in 'p cnf' line"))
-                })
-            };
-            if nums.len() != 2 {
+        let f = *style.get_or_insert_with(|| Format::detect(line));
+        let body = if f == Format::Dimacs {
+            if let Some(rest) = line.strip_prefix("p cnf") {
+                pcnf = Some(two_counts(file, ln, rest, line, "'p cnf'")?);
+                break;
+            }
+            let Some(body) = line.strip_prefix('c') else {
                 return Err(Error::parse(
                     file,
                     ln,
-                    format!("malformed 'p cnf' line '{line}'"),
+                    format!(
+                        "expected a comment or 'p cnf' line, found '{}'",
+                        truncate(line)
+                    ),
                 ));
+            };
+            body
+        } else {
+            // The header is the leading block of comment lines.
+            match line.strip_prefix(f.comment_char()) {
+                Some(body) => body,
+                None => break,
             }
-            pcnf = Some((parse(nums[0])?, parse(nums[1])?));
-            break;
-        }
-        let Some(body) = line.strip_prefix('c') else {
-            return Err(Error::parse(
-                file,
-                ln,
-                format!(
-                    "expected a comment or 'p cnf' line, found '{}'",
-                    truncate(line)
-                ),
-            ));
         };
         let body = body.trim();
+        if f == Format::Opb && body.starts_with("#variable=") {
+            // `* #variable= V #constraint= C`
+            let rest = body.replace("#variable=", " ").replace("#constraint=", " ");
+            pcnf = Some(two_counts(file, ln, &rest, line, "'#variable='")?);
+            continue;
+        }
         let (key, val) = body.split_once(' ').unwrap_or((body, ""));
         let val = val.trim();
         let bad = |what: &str| Error::parse(file, ln, format!("bad {what} '{}'", truncate(val)));
@@ -369,6 +433,10 @@ pub fn read_header(file: &str, input: impl BufRead) -> Result<Header> {
                 }
             }
             "unsat" => unsat = Some(val.to_string()),
+            "format" => declared_format = Some((ln, val.to_string())),
+            "size" if f != Format::Dimacs => {
+                pcnf = Some(two_counts(file, ln, val, line, "'size'")?);
+            }
             "symmetric" => {
                 symmetric = Some(Symmetry::by_name(val).ok_or_else(|| bad("symmetry element"))?);
             }
@@ -403,10 +471,15 @@ pub fn read_header(file: &str, input: impl BufRead) -> Result<Header> {
             _ => {} // other comments (p show, notes) are ignored
         }
     }
+    let format = style.unwrap_or(Format::Dimacs);
     let missing = |what: &str| {
+        let (kind, c) = match format {
+            Format::Dimacs => ("CNF", 'c'),
+            other => (other.name(), other.comment_char()),
+        };
         Error::parse_file(
             file,
-            format!("not a queens-sat CNF header: missing 'c {what}' line"),
+            format!("not a queens-sat {kind} header: missing '{c} {what}' line"),
         )
     };
     let version = version.ok_or_else(|| missing(env!("CARGO_PKG_NAME")))?;
@@ -415,8 +488,31 @@ pub fn read_header(file: &str, input: impl BufRead) -> Result<Header> {
     if !(1..=crate::board::MAX_N).contains(&n) {
         return Err(Error::parse_file(file, format!("n = {n} is out of range")));
     }
-    let (num_vars, num_clauses) =
-        pcnf.ok_or_else(|| Error::parse_file(file, "missing 'p cnf' line"))?;
+    match declared_format {
+        Some((ln, name)) if name != format.name() => {
+            return Err(Error::parse(
+                file,
+                ln,
+                format!(
+                    "format '{}' does not match the file's {} comment lines",
+                    truncate(&name),
+                    format.name()
+                ),
+            ));
+        }
+        None if format != Format::Dimacs => {
+            return Err(missing(&format!("format {}", format.name())));
+        }
+        _ => {}
+    }
+    let (num_vars, num_clauses) = pcnf.ok_or_else(|| {
+        let what = match format {
+            Format::Dimacs => "missing 'p cnf' line",
+            Format::Opb => "missing '* #variable= V #constraint= C' line",
+            Format::Lp | Format::Mzn => "missing 'size' comment line",
+        };
+        Error::parse_file(file, what)
+    })?;
     let in_range = |c: &Cell| c.row < n && c.col < n;
     if let Some(c) = placed.iter().chain(&blocked).find(|c| !in_range(c)) {
         return Err(Error::parse_file(
@@ -430,6 +526,11 @@ pub fn read_header(file: &str, input: impl BufRead) -> Result<Header> {
             format!("excluded diagonal key {} is out of range", e.key),
         ));
     }
+    // The cells are variables of the model, except in MiniZinc (one integer per row).
+    let cell_limit = match format {
+        Format::Mzn => n as u64 * n as u64,
+        _ => num_vars,
+    };
     let varmap = match row_major.ok_or_else(|| missing("cells"))? {
         true => VarMap::row_major(n),
         false => {
@@ -438,7 +539,7 @@ pub fn read_header(file: &str, input: impl BufRead) -> Result<Header> {
                 .iter()
                 .flat_map(|(_, _, ranges)| ranges.iter().map(|&(a, b)| (b - a) as u64 + 1))
                 .sum();
-            if Some(listed) != declared_cells || listed > num_vars {
+            if Some(listed) != declared_cells || listed > cell_limit {
                 return Err(Error::parse_file(
                     file,
                     format!(
@@ -463,7 +564,7 @@ pub fn read_header(file: &str, input: impl BufRead) -> Result<Header> {
             VarMap::from_rows(n, per_row)
         }
     };
-    if varmap.num_cells() > num_vars && unsat.is_none() {
+    if varmap.num_cells() > cell_limit && unsat.is_none() {
         return Err(Error::parse_file(
             file,
             format!(
@@ -473,6 +574,7 @@ pub fn read_header(file: &str, input: impl BufRead) -> Result<Header> {
         ));
     }
     Ok(Header {
+        format,
         version,
         piece,
         amo: amo.ok_or_else(|| missing("amo"))?,
@@ -491,6 +593,28 @@ pub fn read_header(file: &str, input: impl BufRead) -> Result<Header> {
         num_vars,
         num_clauses,
     })
+}
+
+/// Two counts `V C` (a `p cnf`, `#variable=` or `size` line's numbers).
+fn two_counts(file: &str, ln: usize, rest: &str, line: &str, what: &str) -> Result<(u64, u64)> {
+    let nums: Vec<&str> = rest.split_whitespace().collect();
+    let parse = |s: &str| {
+        s.parse::<u64>().map_err(|_| {
+            Error::parse(
+                file,
+                ln,
+                format!("bad number '{}' in {what} line", truncate(s)),
+            )
+        })
+    };
+    if nums.len() != 2 {
+        return Err(Error::parse(
+            file,
+            ln,
+            format!("malformed {what} line '{}'", truncate(line)),
+        ));
+    }
+    Ok((parse(nums[0])?, parse(nums[1])?))
 }
 
 fn truncate(s: &str) -> String {

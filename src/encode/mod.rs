@@ -314,6 +314,12 @@ impl<'a> Encoder<'a> {
     /// one cell only when they need at-least-one), in kind order and then key order; literals
     /// run along the line in variable order.
     fn for_each_line(&self, mut f: impl FnMut(bool, &[Lit])) {
+        self.for_each_line_keyed(|_, _, exactly_one, lits| f(exactly_one, lits));
+    }
+
+    /// [`Encoder::for_each_line`] with each line's kind and key: `f(kind, key, exactly_one,
+    /// lits)`. The exporters (`crate::export`) walk the problem through this.
+    pub(crate) fn for_each_line_keyed(&self, mut f: impl FnMut(LineKind, u32, bool, &[Lit])) {
         let p = self.problem;
         let n = p.n;
         let map = &p.varmap;
@@ -328,7 +334,7 @@ impl<'a> Encoder<'a> {
                         let first = map.row_first_var(r);
                         buf.clear();
                         buf.extend((first..first + len).map(Lit::pos));
-                        f(exactly_one, &buf);
+                        f(kind, r, exactly_one, &buf);
                     }
                 }
                 continue;
@@ -354,14 +360,14 @@ impl<'a> Encoder<'a> {
             for k in 0..lines {
                 let line = &buf[start[k] as usize..start[k + 1] as usize];
                 if line.len() >= 2 || (exactly_one && line.len() == 1) {
-                    f(exactly_one, line);
+                    f(kind, k as u32, exactly_one, line);
                 }
             }
         }
     }
 
     /// Calls `f(a, b)` for every pair of live cells a leap apart; returns the pair count.
-    fn leap_pairs(&self, mut f: impl FnMut(u32, u32)) -> u64 {
+    pub(crate) fn leap_pairs(&self, mut f: impl FnMut(u32, u32)) -> u64 {
         let p = self.problem;
         let mut count = 0;
         if p.piece.leaps.is_empty() {

@@ -1,5 +1,5 @@
-//! `queens-sat decode`: rebuild and verify a board from any solver's answer, using only the CNF
-//! file's header.
+//! `queens-sat decode`: rebuild and verify a board from any solver's answer, using only the
+//! header of the file it solved (DIMACS, OPB, LP or MiniZinc, told apart by the header).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -7,8 +7,8 @@ use std::process::ExitCode;
 use clap::Args;
 use queens_sat::encode::Stats;
 use queens_sat::encode::dimacs::read_header;
+use queens_sat::export::decode_answer_file;
 use queens_sat::solve::Answer;
-use queens_sat::solve::output::parse_output_file;
 use queens_sat::verify::{verify, verify_lex_leader, verify_symmetric};
 use queens_sat::{Error, Result};
 
@@ -18,10 +18,12 @@ use crate::solve::{Reported, print_answer};
 /// Arguments of `decode`.
 #[derive(Args)]
 pub struct DecodeArgs {
-    /// The CNF written by `queens-sat encode`.
-    #[arg(long, value_name = "FILE.cnf")]
+    /// The file written by `queens-sat encode`: DIMACS, or `--to opb|lp|mzn` (read by its header).
+    #[arg(long, visible_alias = "file", value_name = "FILE")]
     cnf: PathBuf,
-    /// The solver's output (SAT-competition `s`/`v` lines, or a minisat result file).
+    /// The solver's output: for DIMACS SAT-competition `s`/`v` lines or a minisat result file;
+    /// for OPB PB-competition `s`/`v` lines (clasp); for LP CBC's solution file (`cbc F.lp solve
+    /// solu OUT`); for MiniZinc its default output.
     #[arg(long, value_name = "OUTPUT")]
     model: PathBuf,
     /// Output format.
@@ -34,9 +36,7 @@ pub fn run(a: DecodeArgs) -> Result<ExitCode> {
     let name = a.cnf.display().to_string();
     let file = std::fs::File::open(&a.cnf).map_err(|e| Error::io(&name, e))?;
     let header = read_header(&name, std::io::BufReader::new(file))?;
-    let answer = parse_output_file(&a.model, header.num_vars as usize)?;
-    let board =
-        answer.map(|m| queens_sat::decode::decode(&header.varmap, &header.instance.placed, &m));
+    let board = decode_answer_file(&header, &a.model)?;
     if let Answer::Sat(b) = &board {
         // The instance, and what the header says the CNF also demanded.
         verify(b, &header.instance, header.piece)

@@ -1,11 +1,12 @@
-//! `queens-sat encode`: write the DIMACS CNF of an instance, or only its size (`--stats`).
+//! `queens-sat encode`: write the DIMACS CNF of an instance (or its OPB, LP or MiniZinc model,
+//! `--to`), or only its size (`--stats`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use queens_sat::encode::Encoder;
-use queens_sat::encode::file::{Output, export_cnf};
+use queens_sat::encode::file::Output;
+use queens_sat::export::{self, Format};
 use queens_sat::presolve::Problem;
 use queens_sat::report::StatsRecord;
 use queens_sat::symmetry::stabiliser;
@@ -23,9 +24,14 @@ pub struct EncodeArgs {
     /// Output path; `-` for stdout.
     #[arg(short = 'o', long = "output", value_name = "PATH")]
     output: Option<String>,
-    /// Print variable, clause and literal counts without writing a file.
+    /// Print variable, clause and literal counts without writing a file (for --to opb/lp/mzn:
+    /// variables, constraints and terms).
     #[arg(long)]
     stats: bool,
+    /// Output format: dimacs (CNF, SAT solvers), opb (pseudo-Boolean), lp (CPLEX LP, MIP
+    /// solvers) or mzn (MiniZinc). `--amo`, `--symmetric` and `--break-symmetry` are for dimacs.
+    #[arg(long, value_name = "FORMAT", default_value = "dimacs")]
+    to: String,
     /// Report format.
     #[arg(long, value_enum, default_value = "text")]
     format: OutputFormat,
@@ -38,12 +44,13 @@ pub fn run(a: EncodeArgs) -> Result<ExitCode> {
             "--format svg draws boards: it is for solve and decode".into(),
         ));
     }
+    let format = Format::parse(&a.to)?;
     let (instance, piece) = a.inst.load()?;
     let options = a.enc.options(&stabiliser(&instance, &piece))?;
     let amo = options.amo;
     let problem = Problem::new(&instance, piece, !a.enc.no_presolve)?;
     if a.stats {
-        let stats = Encoder::with_options(&problem, options).stats()?;
+        let stats = export::stats(format, &problem, options)?;
         match a.format {
             OutputFormat::Json => print_json(&StatsRecord {
                 n: instance.n,
@@ -54,9 +61,14 @@ pub fn run(a: EncodeArgs) -> Result<ExitCode> {
                 unsat: problem.unsat.clone(),
             }),
             OutputFormat::Text | OutputFormat::Svg => {
+                let (clauses, literals) = match format {
+                    Format::Dimacs => ("clauses", "literals"),
+                    Format::Mzn => ("constraints", "domain_values"),
+                    Format::Opb | Format::Lp => ("constraints", "terms"),
+                };
                 println!("vars {}", stats.vars);
-                println!("clauses {}", stats.clauses);
-                println!("literals {}", stats.literals);
+                println!("{clauses} {}", stats.clauses);
+                println!("{literals} {}", stats.literals);
                 println!("cell_vars {}", problem.num_cells());
                 if let Some(why) = &problem.unsat {
                     println!("presolve UNSAT: {why}");
@@ -71,23 +83,22 @@ pub fn run(a: EncodeArgs) -> Result<ExitCode> {
         None => {
             let dir = PathBuf::from("cnf-out");
             std::fs::create_dir_all(&dir).map_err(|e| Error::io("cnf-out", e))?;
-            let mut file = format!(
-                "{}-{}-{}",
-                piece.name,
-                instance.n,
-                amo.name().replace(':', "")
-            );
+            let mut file = format!("{}-{}", piece.name, instance.n);
+            if format == Format::Dimacs {
+                file += &format!("-{}", amo.name().replace(':', ""));
+            }
             if let Some(g) = options.symmetric {
                 file += &format!("-{g}");
             }
             if let Some(stem) = a.inst.stem() {
                 file += &format!("-{stem}");
             }
-            Output::File(dir.join(file + ".cnf"))
+            Output::File(dir.join(file + "." + format.extension()))
         }
     };
-    let report = export_cnf(
+    let report = export::export(
         &out,
+        format,
         &problem,
         options,
         a.inst.name().as_deref(),
@@ -95,10 +106,15 @@ pub fn run(a: EncodeArgs) -> Result<ExitCode> {
     )?;
     if let Output::File(path) = &out {
         eprintln!(
-            "wrote {} ({} vars, {} clauses, {} bytes)",
+            "wrote {} ({} vars, {} {}, {} bytes)",
             path.display(),
             report.stats.vars,
             report.stats.clauses,
+            if format == Format::Dimacs {
+                "clauses"
+            } else {
+                "constraints"
+            },
             report.bytes
         );
     }

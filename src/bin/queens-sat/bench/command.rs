@@ -28,6 +28,9 @@ pub struct BenchArgs {
         conflicts_with = "table"
     )]
     memory: Option<Vec<u32>>,
+    /// Instead: only the export throughput table (DIMACS, OPB, LP, MiniZinc).
+    #[arg(long, conflicts_with_all = ["table", "memory", "count"])]
+    export: bool,
     /// Instead: counting speed, queens 8..=Q and amazons 10..=A (e.g. 14,15).
     #[arg(
         long,
@@ -84,6 +87,10 @@ enum BenchTable {
 /// Runs `bench` (its solves run as child processes of this very binary).
 pub fn run(a: BenchArgs) -> Result<ExitCode> {
     let exe = std::env::current_exe().map_err(|e| Error::io("current executable", e))?;
+    if a.export {
+        super::export_table(a.quick)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     match (a.table, a.memory.as_deref(), a.count.as_deref()) {
         (Some(BenchTable::Hard), _, _) => return bench_hard(a, &exe),
         (None, Some(ns), _) => super::memory(ns)?,

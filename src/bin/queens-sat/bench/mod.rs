@@ -1,4 +1,5 @@
-//! `queens-sat bench`: DIMACS writing throughput and time to first solution, as tables.
+//! `queens-sat bench`: DIMACS and export (OPB, LP, MiniZinc) writing throughput and time to
+//! first solution, as tables.
 //! Speed targets live here, never in timed tests.
 
 pub mod command;
@@ -32,6 +33,8 @@ const PAIRWISE_MAX_N: u32 = 200;
 /// every run starts from a fresh process and a run past the time limit is really stopped.
 pub fn run(quick: bool, exe: &Path) -> Result<()> {
     write_table(quick)?;
+    println!();
+    export_table(quick)?;
     println!();
     let queens: &[u32] = if quick {
         &[50, 100, 200]
@@ -81,6 +84,60 @@ fn write_table(quick: bool) -> Result<()> {
                 mb / secs
             );
             let _ = std::fs::remove_file(path);
+        }
+    }
+    Ok(())
+}
+
+/// Export throughput per format (`bench --export`, and part of `bench`): presolve + walk +
+/// formatting into a sink (no file, so no disk or fsync in the numbers), best of 3, on plain
+/// queens and amazons. DIMACS rows use `--amo pairwise` (no auxiliaries, like the 0-1 models;
+/// only up to n = 200) and `auto`. Rates per constraint (clause), per term (literal; domain value
+/// for MiniZinc) and per byte.
+pub fn export_table(quick: bool) -> Result<()> {
+    use queens_sat::export::{self, Format};
+    use queens_sat::piece::AMAZON;
+    println!("## Export encode + write to a sink (best of 3)");
+    println!(
+        "| piece | n | format | constraints | terms | MB | seconds | M constraints/s | M terms/s | MB/s |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|---|");
+    let sizes: &[(u32, bool)] = if quick {
+        &[(100, false), (200, true)]
+    } else {
+        &[(200, false), (2000, false), (1000, true)]
+    };
+    for &(n, amazon) in sizes {
+        let piece = if amazon { AMAZON } else { QUEEN };
+        let mut runs: Vec<(Format, AmoKind, &str)> = Vec::new();
+        if n <= PAIRWISE_MAX_N {
+            runs.push((Format::Dimacs, AmoKind::Pairwise, "dimacs pairwise"));
+        }
+        runs.push((Format::Dimacs, AmoKind::DEFAULT, "dimacs auto"));
+        for f in [Format::Opb, Format::Lp, Format::Mzn] {
+            runs.push((f, AmoKind::DEFAULT, f.name()));
+        }
+        for (format, amo, name) in runs {
+            let mut best = f64::INFINITY;
+            let mut report = None;
+            for _ in 0..3 {
+                let t = Instant::now();
+                let problem = Problem::presolve(&Instance::plain(n), piece)?;
+                let (_, r) = export::write(format, std::io::sink(), &problem, amo, None)?;
+                best = best.min(t.elapsed().as_secs_f64());
+                report = Some(r);
+            }
+            let (r, secs) = (report.expect("three runs"), best);
+            let mb = r.bytes as f64 / 1e6;
+            println!(
+                "| {} | {n} | {name} | {} | {} | {mb:.1} | {secs:.3} | {:.2} | {:.1} | {:.0} |",
+                piece.name,
+                r.stats.clauses,
+                r.stats.literals,
+                r.stats.clauses as f64 / secs / 1e6,
+                r.stats.literals as f64 / secs / 1e6,
+                mb / secs
+            );
         }
     }
     Ok(())
