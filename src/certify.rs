@@ -101,6 +101,19 @@ pub fn check_drat(
     options: EncodeOptions,
     proof_path: &Path,
 ) -> Result<Certificate> {
+    check_drat_until(problem, options, proof_path, &|| false)?
+        .ok_or_else(|| Error::Solver("the proof check was stopped".into()))
+}
+
+/// [`check_drat`] that asks `stop` between chunks of the proof (a time limit, a cancel token)
+/// and gives `Ok(None)` when it says so: checking a long proof can take longer than finding it,
+/// and a solve's time limit and cancel cover the check too.
+pub fn check_drat_until(
+    problem: &Problem,
+    options: EncodeOptions,
+    proof_path: &Path,
+    stop: &dyn Fn() -> bool,
+) -> Result<Option<Certificate>> {
     use std::io::BufRead;
     let name = proof_path.display().to_string();
     let file = std::fs::File::open(proof_path).map_err(|e| Error::io(&name, e))?;
@@ -130,6 +143,9 @@ pub fn check_drat(
                 }
             }
         }
+        if stop() {
+            return Ok(None);
+        }
         // `check` resumes where the last chunk stopped; it reports ok once the empty clause is
         // derived, a failed step with its index, and otherwise "not yet refuted".
         let result = checker.check(&chunk);
@@ -140,10 +156,10 @@ pub fn check_drat(
                 let line = line.map_err(|e| Error::io(&name, e))?;
                 parse_drat_line(&name, i + 1, &line, &mut num_vars)?;
             }
-            return Ok(Certificate {
+            return Ok(Some(Certificate {
                 checker: "DRAT proof checked by dratify".into(),
                 steps: result.steps,
-            });
+            }));
         }
         if result.failed_step >= 0 || eof {
             return Err(Error::Solver(format!(

@@ -12,7 +12,7 @@ use std::path::Path;
 use std::process::Command;
 
 use common::oracle::instance_solutions;
-use common::{assert_one_line_error, require_solver, run_expect};
+use common::{XorShift, assert_one_line_error, require_solver, run_expect};
 use queens_sat::board::Cell;
 use queens_sat::encode::dimacs::read_header;
 use queens_sat::export::mzn::{MznStatus, parse_output};
@@ -22,24 +22,6 @@ use queens_sat::piece::{AMAZON, LineKind, Piece, QUEEN};
 use queens_sat::presolve::Problem;
 use queens_sat::solve::Answer;
 use queens_sat::verify::verify;
-
-/// A seeded xorshift64 generator (the instances are the same on every run).
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    fn below(&mut self, k: u64) -> u64 {
-        self.next() % k
-    }
-}
 
 /// One test case: a name, the instance, the piece, presolve on or off.
 struct Case {
@@ -58,13 +40,12 @@ fn cases(seed: u64, count: usize) -> Vec<Case> {
     for i in 0..count {
         let piece = if i % 3 == 2 { AMAZON } else { QUEEN };
         let n = if piece == AMAZON {
-            8 + rng.below(3) as u32
+            8 + rng.below(3)
         } else {
-            4 + rng.below(6) as u32
+            4 + rng.below(6)
         };
         let mut inst = Instance::plain(n);
-        let cell =
-            |rng: &mut XorShift| Cell::new(rng.below(n as u64) as u32, rng.below(n as u64) as u32);
+        let cell = |rng: &mut XorShift| Cell::new(rng.below(n), rng.below(n));
         let kind = match i % 4 {
             0 => "plain",
             1 => {
@@ -79,7 +60,7 @@ fn cases(seed: u64, count: usize) -> Vec<Case> {
                 "completion"
             }
             2 => {
-                let m = rng.below((n * n / 4) as u64 + 1);
+                let m = rng.below(n * n / 4 + 1);
                 for _ in 0..m {
                     let c = cell(&mut rng);
                     if !inst.blocked.contains(&c) {
@@ -98,7 +79,7 @@ fn cases(seed: u64, count: usize) -> Vec<Case> {
                     };
                     let e = ExcludedDiagonal {
                         kind,
-                        key: rng.below(2 * n as u64 - 1) as u32,
+                        key: rng.below(2 * n - 1),
                     };
                     if !inst.excluded.contains(&e) {
                         inst.excluded.push(e);

@@ -55,6 +55,25 @@ impl From<Option<Duration>> for SolveSettings {
     }
 }
 
+/// Why a certified UNSAT became UNKNOWN: the time limit or a cancel came during the proof check.
+const PROOF_CHECK_STOPPED: &str = "time limit or cancel during the proof check";
+
+/// Checks a DRAT proof for [`solve`], within what is left of `settings`' time limit (counted
+/// from `t0`) and until its cancel token is raised: `None` when stopped.
+fn check_proof(
+    problem: &Problem,
+    options: EncodeOptions,
+    proof: &std::path::Path,
+    t0: Instant,
+    settings: &SolveSettings,
+) -> Result<Option<Certificate>> {
+    let stop = || {
+        settings.timeout.is_some_and(|t| t0.elapsed() >= t)
+            || settings.cancel.as_ref().is_some_and(|c| c.is_cancelled())
+    };
+    crate::certify::check_drat_until(problem, options, proof, &stop)
+}
+
 /// Encodes `problem`, solves it with `backend` within `timeout`, decodes and verifies the model.
 /// A model that fails verification is an [`Error::Solver`], never a board.
 pub fn solve(
@@ -144,8 +163,12 @@ pub fn solve(
                 settings.cancel.as_ref(),
                 proof.as_deref(),
             )?;
+            let mut answer = answer;
             if let (Answer::Unsat, Some(proof)) = (&answer, &proof) {
-                certificate = Some(crate::certify::check_drat(problem, options, proof)?);
+                certificate = check_proof(problem, options, proof, t0, &settings)?;
+                if certificate.is_none() {
+                    answer = Answer::Unknown(PROOF_CHECK_STOPPED.into());
+                }
             }
             (answer, timing.encode, timing.solve)
         }
@@ -202,9 +225,12 @@ pub fn solve(
                 }
                 ext.proof = Some(dir.path().join("proof.drat"));
             }
-            let answer = ext.solve_file(&cnf, stats.vars as usize)?;
+            let mut answer = ext.solve_file(&cnf, stats.vars as usize)?;
             if let (true, Answer::Unsat, Some(proof)) = (certify, &answer, &ext.proof) {
-                certificate = Some(crate::certify::check_drat(problem, options, proof)?);
+                certificate = check_proof(problem, options, proof, t0, &settings)?;
+                if certificate.is_none() {
+                    answer = Answer::Unknown(PROOF_CHECK_STOPPED.into());
+                }
             }
             (answer, enc, t1.elapsed().as_secs_f64())
         }

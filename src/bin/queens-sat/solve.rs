@@ -70,10 +70,6 @@ const AUTO_PORTFOLIO: &str = "varisat,lib:cadical";
 /// excluded diagonals n=20: ~250); plain and large boards have thousands and more.
 const AUTO_CUBES_MAX_CELLS: u64 = 2000;
 
-/// The budget of `--solver auto`'s plain CaDiCaL run before cube-and-conquer (at most a tenth of
-/// `--timeout`).
-const AUTO_PROBE: std::time::Duration = std::time::Duration::from_millis(500);
-
 /// The local-search budget of `--solver auto` (at most a tenth of `--timeout`). Plain and
 /// lightly constrained boards are found in milliseconds; on hard instances (near the phase
 /// transition, or UNSAT) the search gives up after its swap budget, long before this.
@@ -88,20 +84,21 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
         return run_cubes(&a, &instance, piece, options, timeout, a.solver.as_str());
     }
     // The default on small boards (the hard completion / blocked / excluded-diagonal ones):
-    // local search, then cube-and-conquer with the linked CaDiCaL. Larger boards race the two
+    // local search, then cube-and-conquer with the linked CaDiCaL (with --certify, every cube's
+    // refutation and the cubes' coverage checked). Larger boards race the two
     // CDCL solvers directly, where a look-ahead split would cost more than it saves.
     let small = |p: &Problem| p.num_cells() <= AUTO_CUBES_MAX_CELLS && p.unsat.is_none();
     // The presolved problem, when the default strategy already built it (large boards go on to
     // the race with it instead of presolving again).
     let mut presolved = None;
     if a.solver == "auto"
-        && !a.certify
         && !a.enc.no_presolve
         && options.symmetric.is_none()
         && options.lex_leader.is_empty()
     {
         let problem = Problem::new(&instance, piece, true)?;
         if small(&problem) {
+            let t0 = std::time::Instant::now();
             let walk = timeout.map_or(AUTO_WALK, |t| AUTO_WALK.min(t / 10));
             if let Some(r) = solve::prepass(&problem, options, walk, Some(crate::cancel()))? {
                 let what = Reported {
@@ -115,30 +112,12 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
                 };
                 return Ok(print_answer(&r.status, &what, a.format));
             }
-            // A short plain CDCL run first: most instances of the tail set fall in well under a
-            // second, where the look-ahead split alone costs about that much.
-            let t0 = std::time::Instant::now();
-            let probe = timeout.map_or(AUTO_PROBE, |t| AUTO_PROBE.min(t / 10));
-            let settings = SolveSettings {
-                timeout: Some(probe),
-                cancel: Some(crate::cancel().clone()),
-                ..SolveSettings::default()
-            };
-            let r = solve::solve(&problem, options, &solve::Backend::LibCadical, settings)?;
-            if !matches!(r.status, Status::Unknown(_)) {
-                let what = Reported {
-                    instance: &instance,
-                    piece,
-                    amo: &options.amo.name(),
-                    solver: "lib:cadical (probe)",
-                    stats: r.stats,
-                    seconds: (r.encode_seconds, r.solve_seconds),
-                    certificate: None,
-                };
-                return Ok(print_answer(&r.status, &what, a.format));
-            }
             crate::cancel().check()?;
-            let left = timeout.map(|t| t.saturating_sub(t0.elapsed()).max(probe / 100));
+            // What the walk left of the time limit (never zero: zero would mean no limit).
+            let left = timeout.map(|t| {
+                t.saturating_sub(t0.elapsed())
+                    .max(std::time::Duration::from_millis(1))
+            });
             return run_cubes(&a, &instance, piece, options, left, "lib:cadical");
         }
         presolved = Some(problem);
