@@ -53,7 +53,8 @@ for seed in $(seq 1 "$seeds"); do
     inst=$dir/b$seed.txt
     "$qs" generate blocked -n 48 -m 1962 --min-free 1 --seed "$seed" -o "$inst"
     for f in dimacs opb lp mzn; do
-        "$qs" encode --instance "$inst" --to $f -o "$dir/b$seed.$f" >/dev/null
+        "$qs" encode --instance "$inst" --to $f -o "$dir/b$seed.$f" >/dev/null 2>"$dir/encode.err" ||
+            { cat "$dir/encode.err" >&2; exit 1; }
     done
     declare -A r
     r[cadical]=$(run "$dir/ans.cadical" "$dir/b$seed.dimacs" cadical -q "$dir/b$seed.dimacs")
