@@ -24,7 +24,6 @@ use crate::interrupt::Cancel;
 use crate::piece::Piece;
 use crate::presolve::Problem;
 use crate::solve::{Answer, Backend, SolveSettings};
-use crate::verify::{verify, verify_symmetric};
 
 /// What [`run_task`] did.
 #[derive(Clone, Debug, PartialEq)]
@@ -205,15 +204,7 @@ fn solve_lines(
         Ok(match report.status {
             Answer::Sat(board) => {
                 // Checked against the job's instance, not only the cube's.
-                verify(&board, &folder.instance, piece)
-                    .and_then(|()| {
-                        options
-                            .symmetric
-                            .map_or(Ok(()), |g| verify_symmetric(&board, g))
-                    })
-                    .map_err(|why| {
-                        Error::Solver(format!("a cube's board is not a solution: {why}"))
-                    })?;
+                crate::solve::cubes::check_cube_board(&board, &folder.instance, piece, options)?;
                 found.cancel();
                 (String::from("SAT"), Some(board))
             }

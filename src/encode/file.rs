@@ -1,14 +1,12 @@
-//! Writing a problem's CNF with its header: to any writer ([`write_cnf`]), or to stdout or a file
-//! replaced atomically ([`export_cnf`]).
+//! Writing a problem's CNF with its header to any writer ([`write_cnf`]); to stdout or a file
+//! replaced atomically, in this or another format, see [`crate::export::export`].
 
 use std::io::Write;
 use std::path::PathBuf;
 
-use crate::atomic::write_atomic;
 use crate::encode::dimacs::{DimacsWriter, write_header};
 use crate::encode::{EncodeOptions, Encoder, Stats};
 use crate::error::{Error, Result};
-use crate::interrupt::{Cancel, CancelWrite};
 use crate::presolve::Problem;
 
 /// Where a DIMACS file goes.
@@ -55,32 +53,4 @@ pub fn write_cnf<W: Write>(
         )));
     }
     Ok((w, WriteReport { stats, bytes }))
-}
-
-/// Writes the CNF to `out`; a file target is replaced atomically, and nothing is left at the
-/// target path when anything fails, including a raised `cancel` ([`Error::Interrupted`]).
-pub fn export_cnf(
-    out: &Output,
-    problem: &Problem,
-    options: impl Into<EncodeOptions>,
-    instance_name: Option<&str>,
-    cancel: &Cancel,
-) -> Result<WriteReport> {
-    let options = options.into();
-    match out {
-        Output::Stdout => {
-            let stdout = CancelWrite::new(std::io::stdout().lock(), cancel.clone());
-            Ok(write_cnf(stdout, problem, options, instance_name)?.1)
-        }
-        Output::File(path) => write_atomic(path, |f| {
-            let f = CancelWrite::new(f, cancel.clone());
-            let (_, report) =
-                write_cnf(f, problem, options, instance_name).map_err(|e| match e {
-                    // Name the real target instead of the writer's placeholder.
-                    Error::Io { source, .. } => Error::io(path.display().to_string(), source),
-                    other => other,
-                })?;
-            Ok(report)
-        }),
-    }
 }

@@ -137,6 +137,23 @@ pub struct CubeReport {
     pub solve_seconds: f64,
 }
 
+/// Checks a board found in a cube against the whole instance (not only the cube), and for the
+/// symmetry that `options` asks for: a board that fails is a solver fault, never an answer.
+pub(crate) fn check_cube_board(
+    board: &Board,
+    instance: &Instance,
+    piece: Piece,
+    options: EncodeOptions,
+) -> Result<()> {
+    verify(board, instance, piece)
+        .and_then(|()| {
+            options
+                .symmetric
+                .map_or(Ok(()), |g| verify_symmetric(board, g))
+        })
+        .map_err(|why| Error::Solver(format!("a cube's board is not a solution: {why}")))
+}
+
 /// The assumptions of a cube against the root's variables: its own pieces true, and every root
 /// cell that the cube's presolve found dead false. `None` when a cube piece is not a live root
 /// cell (no solution uses that cell, so the cube is empty).
@@ -229,16 +246,7 @@ pub fn solve(
                             Answer::Unknown(why) => return Ok(Outcome::Stopped(why)),
                             Answer::Sat(model) => {
                                 let board = decode(&root.varmap, &root.fixed, &model);
-                                verify(&board, &root.instance, piece)
-                                    .and_then(|()| match options.symmetric {
-                                        Some(g) => verify_symmetric(&board, g),
-                                        None => Ok(()),
-                                    })
-                                    .map_err(|why| {
-                                        Error::Solver(format!(
-                                            "a cube solver returned a model that is not a solution: {why}"
-                                        ))
-                                    })?;
+                                check_cube_board(&board, &root.instance, piece, options)?;
                                 return Ok(Outcome::Found(board));
                             }
                         }
@@ -410,15 +418,7 @@ pub fn solve_certified(
         };
         Ok(match r.status {
             Answer::Sat(board) => {
-                verify(&board, &root.instance, piece)
-                    .and_then(|()| {
-                        options
-                            .symmetric
-                            .map_or(Ok(()), |g| verify_symmetric(&board, g))
-                    })
-                    .map_err(|why| {
-                        Error::Solver(format!("a cube's board is not a solution: {why}"))
-                    })?;
+                check_cube_board(&board, &root.instance, piece, options)?;
                 found.cancel();
                 Done::Board(board)
             }

@@ -11,7 +11,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use queens_sat::encode::amo::AmoKind;
-use queens_sat::encode::file::{self as cnf_file, Output};
+use queens_sat::encode::file::Output;
 use queens_sat::error::{Error, Result};
 use queens_sat::instance::Instance;
 use queens_sat::piece::QUEEN;
@@ -65,8 +65,9 @@ fn write_table(quick: bool) -> Result<()> {
             for _ in 0..3 {
                 let t = Instant::now();
                 let problem = Problem::presolve(&Instance::plain(n), QUEEN)?;
-                let r = cnf_file::export_cnf(
+                let r = queens_sat::export::export(
                     &Output::File(path.clone()),
+                    queens_sat::export::Format::Dimacs,
                     &problem,
                     amo,
                     None,
