@@ -331,8 +331,9 @@ fn lines(problem: &Problem) -> Vec<Vec<Cell>> {
 /// included (a child that presolve refutes leaves none). Children that presolve refutes are
 /// dropped, so a line with no surviving child refutes its cube; a line with one surviving child
 /// is a forced move. Stops when every cube is easy (`split.easy_cells`) or there are
-/// `split.max_cubes` cubes. The cubes (weight 1) partition the solutions of `instance`: a
-/// solution places exactly one piece on the split line, and each child fixes a different one.
+/// `split.max_cubes` cubes, returned with the fewest live cells first. The cubes (weight 1)
+/// partition the solutions of `instance`: a solution places exactly one piece on the split line,
+/// and each child fixes a different one.
 pub fn lookahead(
     instance: &Instance,
     piece: Piece,
@@ -405,9 +406,14 @@ pub fn lookahead(
         // A live cube always has a live line (it needs a piece on every free row).
         open.extend(best.expect("a live cube has a live line").children);
     }
-    let cubes = done
+    // Fewest live cells first. Measured with `solve` (64 cubes, 2 cores) on the 105 satisfiable
+    // instances of two 128-instance tail samples, two runs each: sum 80-81 s against 92-93 s in
+    // split order (max 12.4-13.5 s against 16.6-17.0 s); most-cells-first was worse (114 s).
+    // On 70 UNSAT instances the order changes little (88.7 s against 85.9 s).
+    let mut nodes: Vec<Node> = done.into_iter().chain(open).collect();
+    nodes.sort_by_key(|n| n.cells);
+    let cubes = nodes
         .into_iter()
-        .chain(open)
         .map(|node| Cube {
             instance: node.instance,
             weight: 1,
