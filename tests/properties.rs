@@ -7,7 +7,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
-use queens_sat::certify::check_drat;
+use queens_sat::certify::{check_drat, check_drat_until};
 use queens_sat::encode::amo::AmoKind;
 use queens_sat::encode::{EncodeOptions, Encoder, VecSink};
 use queens_sat::generate::Generator;
@@ -352,6 +352,27 @@ fn a_varisat_proof_checks_and_a_truncated_one_does_not() {
     assert_eq!(cert.checker, "DRAT proof checked by dratify");
     // Without its empty clause (and what leads to it), the proof refutes nothing.
     assert!(check_drat(&problem, options, &proof_file(dir.path(), "")).is_err());
+}
+
+/// A solve's time limit and cancel cover the proof check: `check_drat_until` stops when asked
+/// (`None`, never a certificate), and checks the same proof when not.
+#[test]
+fn a_proof_check_stops_when_asked() {
+    let (problem, options) = unsat_problem();
+    let proof = varisat_proof(&problem, options);
+    let dir = tempfile::tempdir().unwrap();
+    let path = proof_file(dir.path(), &proof);
+    let stopped = check_drat_until(&problem, options, &path, &|| true).unwrap();
+    assert!(stopped.is_none(), "a stopped check must not certify");
+    let asked = std::cell::Cell::new(0);
+    let cert = check_drat_until(&problem, options, &path, &|| {
+        asked.set(asked.get() + 1);
+        false
+    })
+    .unwrap()
+    .expect("the proof checks");
+    assert_eq!(cert.checker, "DRAT proof checked by dratify");
+    assert!(asked.get() >= 1, "the check never asked whether to stop");
 }
 
 proptest! {
