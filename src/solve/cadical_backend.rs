@@ -42,6 +42,8 @@ unsafe extern "C" {
         terminate: Option<extern "C" fn(*const c_void) -> c_int>,
     );
     fn ccadical_set_option(ptr: *mut c_void, name: *const c_char, val: c_int);
+    #[cfg(test)]
+    fn ccadical_get_option(ptr: *mut c_void, name: *const c_char) -> c_int;
     fn ccadical_trace_proof(ptr: *mut c_void, file: *mut libc::FILE, name: *const c_char) -> c_int;
     fn ccadical_close_proof(ptr: *mut c_void);
 }
@@ -280,6 +282,34 @@ impl AssumptionSolver for CadicalAssuming {
             }
             20 => Answer::Unsat,
             _ => Answer::Unknown("CaDiCaL stopped".into()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// CaDiCaL ignores an unknown option name (and reads it as 0), so each tuned option must
+    /// differ from a fresh solver's value and read back as set.
+    #[test]
+    fn cube_options_are_real_cadical_options() {
+        let stop = StopSwitch::new();
+        let tuned = CadicalAssuming::new(&stop);
+        let fresh = Cadical::new();
+        for (name, value) in CUBE_OPTIONS {
+            // SAFETY: live solvers; valid option names.
+            let (now, default) = unsafe {
+                (
+                    ccadical_get_option(tuned.solver.ptr, name.as_ptr()),
+                    ccadical_get_option(fresh.ptr, name.as_ptr()),
+                )
+            };
+            assert_eq!(now, *value, "{name:?}");
+            assert_ne!(
+                default, *value,
+                "{name:?} is not a CaDiCaL option or not a change"
+            );
         }
     }
 }
