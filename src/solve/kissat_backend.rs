@@ -1,7 +1,7 @@
 //! The linked Kissat backend (`--solver lib:kissat`): Kissat 3.1.1 inside the binary.
 //!
 //! Chosen over `rustsat-kissat` (Kissat 4.0.4) because the `cat_solver` crate compiles Kissat's
-//! vendored C sources with `cc` alone, like the `cadical` crate, while `rustsat-kissat` needs
+//! vendored C sources with `cc` alone, like `pindakaas-cadical` for CaDiCaL, while `rustsat-kissat` needs
 //! libclang for bindgen, which the README's fresh machine lacks. Its safe wrapper does not expose
 //! the terminate callback, so, as for CaDiCaL, this module declares the few functions of
 //! Kissat's C API (`kissat.h`) it needs; they are in the static library the crate links.
