@@ -176,6 +176,45 @@ fn cube_solve_with_lib_cadical_agrees_with_the_oracle() {
     }
 }
 
+/// Re-splitting (`Split::resplit_after_ms`): with a threshold of 0 ms, every cube of the first
+/// split that a worker takes after the first two refuted ones is split again. The answers still
+/// agree with the oracle, with both solvers and 1 or 2 workers, and some runs really re-split.
+#[test]
+fn re_split_cubes_agree_with_the_oracle() {
+    let mut resplit_runs = 0;
+    for (piece, seed, count, max_n) in [(QUEEN, 25, 40, 9), (AMAZON, 26, 12, 11)] {
+        for inst in &random_instances(seed, count, max_n) {
+            for (jobs, factory) in [
+                (1, VarisatAssuming::factory()),
+                (2, CadicalAssuming::factory()),
+            ] {
+                let split = Split {
+                    max_cubes: 6,
+                    easy_cells: 0,
+                    resplit_after_ms: Some(0),
+                    resplit_cubes: 3,
+                    ..Split::default()
+                };
+                check_with(inst, piece, split.clone(), jobs, factory);
+                let settings = CubeSettings {
+                    jobs,
+                    split,
+                    ..CubeSettings::default()
+                };
+                let options = EncodeOptions::from(AmoKind::Pairwise);
+                let r = solve(inst, piece, options, factory, &settings).unwrap();
+                if r.resplit > 0 {
+                    resplit_runs += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        resplit_runs >= 10,
+        "only {resplit_runs} runs re-split a cube"
+    );
+}
+
 /// `solve --cubes --certify`: every answer agrees with the oracle, and every UNSAT carries a
 /// certificate naming the cube refutations and the coverage proof.
 #[test]

@@ -8,11 +8,18 @@
 //! are stopped. UNSAT needs every cube refuted (by the split's presolve or by a solver). The cubes
 //! partition the solutions (see [`crate::cube::lookahead`]), so this is exact.
 //!
+//! When the instance turns out hard (the first split's cubes refuted so far took
+//! [`Split::resplit_after_ms`] each on average), every cube of the first split that no worker has
+//! started yet is split again by look-ahead before it is solved (into up to
+//! [`Split::resplit_cubes`] cubes): smaller cubes cut the total refutation work on the hardest
+//! excluded-diagonal instances, while easy instances never pay for a deeper split.
+//!
 //! The solver is behind the small [`AssumptionSolver`] trait, so another incremental backend
 //! plugs in with one implementation and one factory ([`SolverFactory`]).
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, mpsc};
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use varisat::ExtendFormula;
@@ -20,7 +27,7 @@ use varisat::ExtendFormula;
 use super::varisat_backend::StopSwitch;
 use super::{Answer, Model, Status};
 use crate::board::Board;
-use crate::cube::{self, Split, SplitStats};
+use crate::cube::{self, Cube, Split, SplitStats};
 use crate::decode::decode;
 use crate::encode::{ClauseSink, EncodeOptions, Encoder, Lit, Stats};
 use crate::error::{Error, Result};
@@ -129,6 +136,9 @@ pub struct CubeReport {
     pub cubes: usize,
     /// Cubes the solvers refuted (all of them when UNSAT).
     pub refuted: usize,
+    /// Cubes of the first split that were split again ([`Split::resplit_after_ms`]; the
+    /// certified solve does not re-split).
+    pub resplit: usize,
     /// What the split did (cubes refuted by presolve, presolves run).
     pub split: SplitStats,
     /// Seconds spent splitting.
@@ -177,6 +187,152 @@ fn assumptions(root: &Problem, cube: &Instance, piece: Piece) -> Result<Option<V
     Ok(Some(lits))
 }
 
+/// What conquering one cube gave.
+enum Step {
+    /// No solution in the cube.
+    Refuted,
+    /// The cube was split again into these cubes.
+    Split(Vec<Cube>),
+    /// A verified board.
+    Found(Board),
+    /// Stopped or failed.
+    Stopped(String),
+}
+
+/// Solves one cube on `solver` (holding the root encoding). With `resplit` set, the cube is first
+/// split again by look-ahead into up to `split.resplit_cubes` cubes, which go back to the queue.
+fn conquer(
+    solver: &mut dyn AssumptionSolver,
+    root: &Problem,
+    cube: &Cube,
+    piece: Piece,
+    options: EncodeOptions,
+    split: &Split,
+    resplit: bool,
+) -> Result<Step> {
+    if resplit {
+        let again = Split {
+            max_cubes: split.resplit_cubes.max(2),
+            jobs: 1,
+            ..split.clone()
+        };
+        let (children, _) = cube::lookahead(&cube.instance, piece, &again)?;
+        if children.is_empty() {
+            return Ok(Step::Refuted);
+        }
+        if children.len() > 1 {
+            return Ok(Step::Split(children));
+        }
+    }
+    let Some(lits) = assumptions(root, &cube.instance, piece)? else {
+        return Ok(Step::Refuted);
+    };
+    Ok(match solver.solve_assuming(&lits) {
+        Answer::Unsat => Step::Refuted,
+        Answer::Unknown(why) => Step::Stopped(why),
+        Answer::Sat(model) => {
+            let board = decode(&root.varmap, &root.fixed, &model);
+            check_cube_board(&board, &root.instance, piece, options)?;
+            Step::Found(board)
+        }
+    })
+}
+
+/// The cubes still to conquer, shared by the workers (each with whether it came from the first
+/// split): a worker takes one, and may put back the cubes it split it into. The work is over
+/// when the queue is empty and no worker holds a cube.
+struct Queue {
+    state: Mutex<QueueState>,
+    changed: Condvar,
+}
+
+struct QueueState {
+    cubes: VecDeque<(Cube, bool)>,
+    busy: usize,
+    closed: bool,
+}
+
+impl Queue {
+    fn new(cubes: Vec<Cube>) -> Queue {
+        Queue {
+            state: Mutex::new(QueueState {
+                cubes: cubes.into_iter().map(|c| (c, true)).collect(),
+                busy: 0,
+                closed: false,
+            }),
+            changed: Condvar::new(),
+        }
+    }
+
+    /// The next cube, or `None` when every cube is done, the queue closed or `stop` thrown.
+    fn take(&self, stop: &StopSwitch) -> Option<(Cube, bool)> {
+        let mut st = self.state.lock().expect("cube queue");
+        loop {
+            if st.closed || stop.is_stopped() {
+                return None;
+            }
+            if let Some(c) = st.cubes.pop_front() {
+                st.busy += 1;
+                return Some(c);
+            }
+            if st.busy == 0 {
+                return None;
+            }
+            st = self
+                .changed
+                .wait_timeout(st, Duration::from_millis(20))
+                .expect("cube queue")
+                .0;
+        }
+    }
+
+    /// Puts `cubes` first in line (depth first: a split cube's children come next).
+    fn push_front(&self, cubes: Vec<Cube>) {
+        let mut st = self.state.lock().expect("cube queue");
+        for c in cubes.into_iter().rev() {
+            st.cubes.push_front((c, false));
+        }
+    }
+
+    /// The cube taken last by a worker is done (refuted or split).
+    fn finish(&self) {
+        let mut st = self.state.lock().expect("cube queue");
+        st.busy -= 1;
+        drop(st);
+        self.changed.notify_all();
+    }
+
+    /// Ends the work for every worker (an answer or a failure).
+    fn close(&self) {
+        self.state.lock().expect("cube queue").closed = true;
+        self.changed.notify_all();
+    }
+}
+
+/// The solve times of the first split's cubes refuted so far (microseconds, count).
+#[derive(Default)]
+struct CubeCost {
+    micros: AtomicU64,
+    count: AtomicU64,
+}
+
+impl CubeCost {
+    fn add(&self, d: Duration) {
+        self.micros
+            .fetch_add(d.as_micros() as u64, Ordering::Relaxed);
+        self.count.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Whether the cubes took at least `after_ms` milliseconds each on average (two or more refuted).
+    fn is_hard(&self, after_ms: Option<u64>) -> bool {
+        let Some(after_ms) = after_ms else {
+            return false;
+        };
+        let n = self.count.load(Ordering::Relaxed);
+        n >= 2 && self.micros.load(Ordering::Relaxed) >= after_ms * 1000 * n
+    }
+}
+
 /// What a worker thread ended with.
 enum Outcome {
     /// Every cube it took was refuted.
@@ -203,52 +359,89 @@ pub fn solve(
     let (cubes, split) = cube::lookahead(instance, piece, &settings.split)?;
     let split_seconds = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
-    let report = |status, refuted| CubeReport {
+    let report = |status, refuted, handed: usize, resplit: usize| CubeReport {
         status,
+        resplit,
         stats,
-        cubes: cubes.len(),
+        cubes: handed,
         refuted,
         split,
         split_seconds,
         solve_seconds: t1.elapsed().as_secs_f64(),
     };
     if cubes.is_empty() {
-        return Ok(report(Answer::Unsat, 0));
+        return Ok(report(Answer::Unsat, 0, 0, 0));
     }
     let jobs = settings.jobs.max(1).min(cubes.len());
     let switches: Vec<StopSwitch> = (0..jobs).map(|_| StopSwitch::new()).collect();
     let stop_all = || switches.iter().for_each(StopSwitch::stop);
-    let next = AtomicUsize::new(0);
+    let handed = AtomicUsize::new(cubes.len());
+    let queue = Queue::new(cubes.clone());
+    let cost = CubeCost::default();
+    let resplit_count = AtomicUsize::new(0);
     let error: Mutex<Option<Error>> = Mutex::new(None);
     let (tx, rx) = mpsc::channel::<Outcome>();
     let outcomes: Vec<Outcome> = std::thread::scope(|s| {
         for stop in &switches {
             let tx = tx.clone();
-            let (root, encoder, cubes, next, error) = (&root, &encoder, &cubes, &next, &error);
+            let (root, encoder, queue, handed, error, cost, resplit_count) = (
+                &root,
+                &encoder,
+                &queue,
+                &handed,
+                &error,
+                &cost,
+                &resplit_count,
+            );
             s.spawn(move || {
                 let outcome = (|| -> Result<Outcome> {
                     let mut solver = factory(stop);
                     encoder.encode(solver.as_mut());
                     let mut refuted = 0;
                     loop {
-                        if stop.is_stopped() {
-                            return Ok(Outcome::Stopped("stopped".into()));
+                        let Some((cube, first)) = queue.take(stop) else {
+                            return Ok(if stop.is_stopped() {
+                                Outcome::Stopped("stopped".into())
+                            } else {
+                                Outcome::Refuted(refuted)
+                            });
+                        };
+                        let resplit = first && cost.is_hard(settings.split.resplit_after_ms);
+                        if resplit {
+                            resplit_count.fetch_add(1, Ordering::Relaxed);
                         }
-                        let Some(cube) = cubes.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                            return Ok(Outcome::Refuted(refuted));
-                        };
-                        let Some(lits) = assumptions(root, &cube.instance, piece)? else {
-                            refuted += 1;
-                            continue;
-                        };
-                        match solver.solve_assuming(&lits) {
-                            Answer::Unsat => refuted += 1,
-                            Answer::Unknown(why) => return Ok(Outcome::Stopped(why)),
-                            Answer::Sat(model) => {
-                                let board = decode(&root.varmap, &root.fixed, &model);
-                                check_cube_board(&board, &root.instance, piece, options)?;
-                                return Ok(Outcome::Found(board));
+                        let t = Instant::now();
+                        let step = conquer(
+                            solver.as_mut(),
+                            root,
+                            &cube,
+                            piece,
+                            options,
+                            &settings.split,
+                            resplit,
+                        );
+                        if first && !resplit && matches!(step, Ok(Step::Refuted)) {
+                            cost.add(t.elapsed());
+                        }
+                        let done = match step {
+                            Err(e) => Err(e),
+                            Ok(Step::Refuted) => {
+                                refuted += 1;
+                                Ok(None)
                             }
+                            Ok(Step::Split(children)) => {
+                                handed.fetch_add(children.len(), Ordering::Relaxed);
+                                // The cube itself is replaced by its children.
+                                handed.fetch_sub(1, Ordering::Relaxed);
+                                queue.push_front(children);
+                                Ok(None)
+                            }
+                            Ok(Step::Found(board)) => Ok(Some(Outcome::Found(board))),
+                            Ok(Step::Stopped(why)) => Ok(Some(Outcome::Stopped(why))),
+                        };
+                        queue.finish();
+                        if let Some(outcome) = done? {
+                            return Ok(outcome);
                         }
                     }
                 })();
@@ -257,6 +450,9 @@ pub fn solve(
                     error.lock().expect("error slot").get_or_insert(e);
                     Outcome::Stopped(why)
                 });
+                if !matches!(outcome, Outcome::Refuted(_)) {
+                    queue.close();
+                }
                 let _ = tx.send(outcome);
             });
         }
@@ -287,11 +483,15 @@ pub fn solve(
     if let Some(e) = error.into_inner().expect("error slot") {
         return Err(e);
     }
+    let handed = handed.into_inner();
+    let resplit = resplit_count.into_inner();
     let mut refuted = 0;
     let mut why = None;
     for o in outcomes {
         match o {
-            Outcome::Found(board) => return Ok(report(Answer::Sat(board), refuted)),
+            Outcome::Found(board) => {
+                return Ok(report(Answer::Sat(board), refuted, handed, resplit));
+            }
             Outcome::Refuted(k) => refuted += k,
             Outcome::Stopped(w) => why = why.or(Some(w)),
         }
@@ -300,15 +500,17 @@ pub fn solve(
         return Err(Error::Interrupted);
     }
     match why {
-        None => Ok(report(Answer::Unsat, refuted)),
+        None => Ok(report(Answer::Unsat, refuted, handed, resplit)),
         Some(_) if deadline.is_some_and(|d| Instant::now() >= d) => Ok(report(
             Answer::Unknown(format!(
                 "time limit of {} s reached",
                 settings.timeout.unwrap_or_default().as_secs_f64()
             )),
             refuted,
+            handed,
+            resplit,
         )),
-        Some(w) => Ok(report(Answer::Unknown(w), refuted)),
+        Some(w) => Ok(report(Answer::Unknown(w), refuted, handed, resplit)),
     }
 }
 
@@ -377,6 +579,7 @@ pub fn solve_certified(
                 stats,
                 cubes: 0,
                 refuted: 0,
+                resplit: 0,
                 split: SplitStats::default(),
                 split_seconds: 0.0,
                 solve_seconds: t0.elapsed().as_secs_f64(),
@@ -439,6 +642,7 @@ pub fn solve_certified(
                         stats,
                         cubes: cubes.len(),
                         refuted,
+                        resplit: 0,
                         split,
                         split_seconds,
                         solve_seconds: t1.elapsed().as_secs_f64(),
@@ -461,6 +665,7 @@ pub fn solve_certified(
         stats,
         cubes: cubes.len(),
         refuted,
+        resplit: 0,
         split,
         split_seconds,
         solve_seconds: t1.elapsed().as_secs_f64(),

@@ -230,13 +230,15 @@ fn run_cubes(
     };
     let r = cubes::solve(instance, piece, options, factory, &settings)?;
     let solver = format!(
-        "{} cubes ({} cubes, {} refuted by presolve in the split, {} jobs)",
+        "{} cubes ({} cubes, {} of the first split split again, {} refuted by presolve in the \
+         split, {} jobs)",
         if solver == "lib:cadical" {
             "lib:cadical"
         } else {
             "varisat"
         },
         r.cubes,
+        r.resplit,
         r.split.refuted,
         settings.jobs
     );
