@@ -18,7 +18,7 @@ use queens_sat::instance::{ExcludedDiagonal, Instance};
 use queens_sat::piece::{AMAZON, LineKind, Piece, QUEEN};
 use queens_sat::solve::Answer;
 use queens_sat::solve::cadical_backend::CadicalAssuming;
-use queens_sat::solve::cubes::{CubeSettings, SolverFactory, VarisatAssuming, solve};
+use queens_sat::solve::cubes::{CubeReport, CubeSettings, SolverFactory, VarisatAssuming, solve};
 use queens_sat::verify::verify;
 
 /// Random instances with n <= max_n of four kinds: completion, blocked, both, excluded diagonals.
@@ -116,7 +116,14 @@ fn check(inst: &Instance, piece: Piece, split: Split, jobs: usize) {
     check_with(inst, piece, split, jobs, VarisatAssuming::factory());
 }
 
-fn check_with(inst: &Instance, piece: Piece, split: Split, jobs: usize, factory: &SolverFactory) {
+/// Solves `inst` by cubes and checks the answer against the oracle; returns the report.
+fn check_with(
+    inst: &Instance,
+    piece: Piece,
+    split: Split,
+    jobs: usize,
+    factory: &SolverFactory,
+) -> CubeReport {
     let expected = instance_solutions(inst, piece.name);
     let settings = CubeSettings {
         jobs,
@@ -125,9 +132,9 @@ fn check_with(inst: &Instance, piece: Piece, split: Split, jobs: usize, factory:
     };
     let options = EncodeOptions::from(AmoKind::Pairwise);
     let r = solve(inst, piece, options, factory, &settings).unwrap();
-    match r.status {
+    match &r.status {
         Answer::Sat(board) => {
-            verify(&board, inst, piece).unwrap();
+            verify(board, inst, piece).unwrap();
             assert!(
                 expected.contains(&sorted(&board.pieces)),
                 "{inst:?}: a board the oracle does not know"
@@ -139,6 +146,7 @@ fn check_with(inst: &Instance, piece: Piece, split: Split, jobs: usize, factory:
         ),
         Answer::Unknown(why) => panic!("{inst:?}: UNKNOWN without a time limit: {why}"),
     }
+    r
 }
 
 #[test]
@@ -195,15 +203,7 @@ fn re_split_cubes_agree_with_the_oracle() {
                     resplit_cubes: 3,
                     ..Split::default()
                 };
-                check_with(inst, piece, split.clone(), jobs, factory);
-                let settings = CubeSettings {
-                    jobs,
-                    split,
-                    ..CubeSettings::default()
-                };
-                let options = EncodeOptions::from(AmoKind::Pairwise);
-                let r = solve(inst, piece, options, factory, &settings).unwrap();
-                if r.resplit > 0 {
+                if check_with(inst, piece, split, jobs, factory).resplit > 0 {
                     resplit_runs += 1;
                 }
             }
