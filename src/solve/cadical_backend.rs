@@ -212,8 +212,8 @@ pub struct CadicalAssuming {
 /// sum 465 s, median 13.1 s; with these 4 unsolved, sum 380 s, median 9.5 s, and every solved
 /// instance faster. On the whole 660-instance tail set (`bench hard --tail --amo auto`), one run
 /// before and one after: 656 solved both times, median 0.53 -> 0.48 s, p90 4.00 -> 3.55, p99
-/// 15.47 -> 13.25, slowest solved 17.8 -> 16.5 s, instances over 10 s 20 -> 12. On 8 mid-hard ones (5-13 s) `stabilizeonly` alone took the sum from 83 to
-/// 70 s, `elim=0` alone to 73, both with `subsume=0` to 65; CaDiCaL's `unsat` configuration
+/// 15.47 -> 13.25, slowest solved 17.8 -> 16.5 s, instances over 10 s 20 -> 12. On 8 mid-hard
+/// ones (5-13 s) `stabilizeonly` alone took the sum from 83 to 70 s, `elim=0` alone to 73, both with `subsume=0` to 65; CaDiCaL's `unsat` configuration
 /// (`stabilize=0`, `walk=0`) gave 85 and `phase=0` 89. Sharing learned units and binaries
 /// between the workers gave 63 against 65 (noise), sharing clauses up to 30 literals 102.
 /// (Those numbers are CaDiCaL 1.9.5's.) Checked again on CaDiCaL 2.1.3, same 8 instances:

@@ -376,7 +376,7 @@ pub fn solve(
     let switches: Vec<StopSwitch> = (0..jobs).map(|_| StopSwitch::new()).collect();
     let stop_all = || switches.iter().for_each(StopSwitch::stop);
     let handed = AtomicUsize::new(cubes.len());
-    let queue = Queue::new(cubes.clone());
+    let queue = Queue::new(cubes);
     let cost = CubeCost::default();
     let resplit_count = AtomicUsize::new(0);
     let error: Mutex<Option<Error>> = Mutex::new(None);
@@ -430,9 +430,8 @@ pub fn solve(
                                 Ok(None)
                             }
                             Ok(Step::Split(children)) => {
-                                handed.fetch_add(children.len(), Ordering::Relaxed);
-                                // The cube itself is replaced by its children.
-                                handed.fetch_sub(1, Ordering::Relaxed);
+                                // The cube is replaced by its children (at least two).
+                                handed.fetch_add(children.len() - 1, Ordering::Relaxed);
                                 queue.push_front(children);
                                 Ok(None)
                             }
