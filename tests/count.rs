@@ -332,6 +332,7 @@ fn exported_lex_leader_cnf_counts_classes() {
             amo: AmoKind::Sequential,
             symmetric: None,
             lex_leader: SymmetrySet::of(&stabiliser(&inst, &QUEEN)),
+            implied: Default::default(),
         };
         let (bytes, _) = write_cnf(Vec::new(), &problem, options, None).unwrap();
         let text = String::from_utf8(bytes).unwrap();

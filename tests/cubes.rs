@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::Rng;
+use common::random_instances;
 
 use std::collections::BTreeSet;
 
@@ -14,45 +14,12 @@ use queens_sat::board::Cell;
 use queens_sat::cube::{Split, lookahead};
 use queens_sat::encode::EncodeOptions;
 use queens_sat::encode::amo::AmoKind;
-use queens_sat::instance::{ExcludedDiagonal, Instance};
-use queens_sat::piece::{AMAZON, LineKind, Piece, QUEEN};
+use queens_sat::instance::Instance;
+use queens_sat::piece::{AMAZON, Piece, QUEEN};
 use queens_sat::solve::Answer;
 use queens_sat::solve::cadical_backend::CadicalAssuming;
 use queens_sat::solve::cubes::{CubeReport, CubeSettings, SolverFactory, VarisatAssuming, solve};
 use queens_sat::verify::verify;
-
-/// Random instances with n <= max_n of four kinds: completion, blocked, both, excluded diagonals.
-fn random_instances(seed: u64, count: usize, max_n: u32) -> Vec<Instance> {
-    let mut rng = Rng(seed);
-    (0..count)
-        .map(|i| {
-            let n = 4 + rng.below(max_n - 3);
-            let mut inst = Instance::plain(n);
-            let cell = |rng: &mut Rng| Cell::new(rng.below(n), rng.below(n));
-            match i % 4 {
-                0 => inst.placed = (0..rng.below(3)).map(|_| cell(&mut rng)).collect(),
-                1 => inst.blocked = (0..rng.below(n * 3)).map(|_| cell(&mut rng)).collect(),
-                2 => {
-                    inst.placed = (0..rng.below(2)).map(|_| cell(&mut rng)).collect();
-                    inst.blocked = (0..rng.below(n * 2)).map(|_| cell(&mut rng)).collect();
-                }
-                _ => {
-                    inst.excluded = (0..rng.below(n + 2))
-                        .map(|_| ExcludedDiagonal {
-                            kind: if rng.below(2) == 0 {
-                                LineKind::Diagonal
-                            } else {
-                                LineKind::AntiDiagonal
-                            },
-                            key: rng.below(2 * n - 1),
-                        })
-                        .collect();
-                }
-            }
-            inst
-        })
-        .collect()
-}
 
 /// Splits that cut deep (every cube split down to single cells when allowed) and shallow.
 fn splits() -> [Split; 3] {

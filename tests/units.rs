@@ -11,6 +11,7 @@ use common::Plain;
 use common::oracle;
 use queens_sat::board::{Board, Cell};
 use queens_sat::encode::amo::AmoKind;
+use queens_sat::encode::implied::Implied;
 use queens_sat::encode::lex::SymmetrySet;
 use queens_sat::encode::{EncodeOptions, Encoder, Lit, StatsSink, VecSink};
 use queens_sat::instance::{ExcludedDiagonal, Instance};
@@ -288,6 +289,7 @@ mod encoder {
             amo: AmoKind::Pairwise,
             symmetric: Some(Symmetry::R180),
             lex_leader: SymmetrySet::default(),
+            implied: Default::default(),
         };
         let got = clauses(&p, options);
         assert_eq!(got[got.len() - 2..], [vec![1], vec![-1]]);
@@ -343,16 +345,18 @@ mod encoder {
                 for piece in [QUEEN, AMAZON] {
                     for presolve in [true, false] {
                         let p = Problem::new(inst, piece, presolve).unwrap();
-                        for (symmetric, lex_leader) in [
-                            (None, SymmetrySet::default()),
-                            (Some(Symmetry::R180), SymmetrySet::default()),
-                            (Some(Symmetry::FlipD), SymmetrySet::default()),
-                            (None, group),
+                        for (symmetric, lex_leader, implied) in [
+                            (None, SymmetrySet::default(), Implied::None),
+                            (None, SymmetrySet::default(), Implied::Sums),
+                            (Some(Symmetry::R180), SymmetrySet::default(), Implied::None),
+                            (Some(Symmetry::FlipD), SymmetrySet::default(), Implied::Sums),
+                            (None, group, Implied::None),
                         ] {
                             let options = EncodeOptions {
                                 amo,
                                 symmetric,
                                 lex_leader,
+                                implied,
                             };
                             let enc = Encoder::with_options(&p, options);
                             let mut sink = VecSink::default();

@@ -84,6 +84,7 @@ pub fn run_task(
         amo: AmoKind::parse(&job.amo)?,
         symmetric: job.symmetric()?,
         lex_leader: SymmetrySet::default(),
+        implied: Default::default(),
     };
     let lines: Vec<&CubeLine> = t.lines.iter().map(|&i| &folder.cubes[i]).collect();
     let mut result = TaskResult {

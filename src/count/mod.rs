@@ -119,6 +119,7 @@ pub fn count_with_progress(
                     amo,
                     symmetric: (g != Symmetry::Id).then_some(g),
                     lex_leader: SymmetrySet::default(),
+                    implied: Default::default(),
                 };
                 let conquer = if engine == Engine::Cdcl {
                     sat::Conquer::Cdcl
@@ -162,6 +163,7 @@ pub fn count_symmetric(
             amo,
             symmetric: Some(g),
             lex_leader: SymmetrySet::default(),
+            implied: Default::default(),
         },
         &stabiliser(instance, &piece),
         jobs,
@@ -191,6 +193,7 @@ pub fn count_lex_leaders(
         amo,
         symmetric: None,
         lex_leader: SymmetrySet::of(&stabiliser(instance, &piece)),
+        implied: Default::default(),
     };
     // No cube merging: lex-leader constraints are not symmetric themselves.
     sat::count(

@@ -180,6 +180,7 @@ pub fn write_header<W: Write>(
             amo: &encoder.amo().name(),
             symmetric: encoder.symmetry(),
             lex_leader: &lex,
+            implied: encoder.implied(),
             instance_name,
         },
         problem,
@@ -207,6 +208,8 @@ pub struct HeaderFields<'a> {
     pub symmetric: Option<Symmetry>,
     /// `--break-symmetry lex`: the group's elements.
     pub lex_leader: &'a [Symmetry],
+    /// `--implied`: redundant constraints in the file (a note: they change no model's board).
+    pub implied: super::implied::Implied,
     /// The instance file name, if any.
     pub instance_name: Option<&'a str>,
 }
@@ -274,6 +277,9 @@ pub fn comment_header(prefix: &str, fields: &HeaderFields, problem: &Problem) ->
     if !fields.lex_leader.is_empty() {
         let names: Vec<&str> = fields.lex_leader.iter().map(|g| g.name()).collect();
         line(&format!("lex-leader {}", names.join(" ")));
+    }
+    if fields.implied != super::implied::Implied::None {
+        line(&format!("implied {}", fields.implied.name()));
     }
     if let Some(reason) = &problem.unsat {
         line(&format!("unsat {reason}"));

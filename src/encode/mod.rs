@@ -12,6 +12,7 @@
 pub mod amo;
 pub mod dimacs;
 pub mod file;
+pub mod implied;
 pub mod lex;
 mod sink;
 pub mod symmetric;
@@ -132,6 +133,8 @@ pub struct EncodeOptions {
     pub symmetric: Option<Symmetry>,
     /// `--break-symmetry lex`: keep one board per class under this group (lex-leader).
     pub lex_leader: lex::SymmetrySet,
+    /// `--implied`: redundant constraints every solution satisfies ([`implied`]).
+    pub implied: implied::Implied,
 }
 
 impl From<AmoKind> for EncodeOptions {
@@ -140,6 +143,7 @@ impl From<AmoKind> for EncodeOptions {
             amo,
             symmetric: None,
             lex_leader: lex::SymmetrySet::default(),
+            implied: implied::Implied::None,
         }
     }
 }
@@ -162,6 +166,7 @@ pub struct Encoder<'a> {
     amo: AmoKind,
     symmetric: Option<Symmetry>,
     lex_leader: lex::SymmetrySet,
+    implied: implied::Implied,
 }
 
 impl<'a> Encoder<'a> {
@@ -172,6 +177,7 @@ impl<'a> Encoder<'a> {
             amo,
             symmetric: None,
             lex_leader: lex::SymmetrySet::default(),
+            implied: implied::Implied::None,
         }
     }
 
@@ -179,7 +185,13 @@ impl<'a> Encoder<'a> {
     pub fn with_options(problem: &'a Problem, options: EncodeOptions) -> Encoder<'a> {
         let mut e = Encoder::new(problem, options.amo).with_symmetry(options.symmetric);
         e.lex_leader = options.lex_leader;
+        e.implied = options.implied;
         e
+    }
+
+    /// The implied constraints emitted ([`implied`]).
+    pub fn implied(&self) -> implied::Implied {
+        self.implied
     }
 
     /// The group whose lex-leader constraints are emitted (empty: none).
@@ -247,6 +259,14 @@ impl<'a> Encoder<'a> {
             s.literals += sink.stats.literals;
             s.vars += vars.count() as u64;
         }
+        if self.implied != implied::Implied::None {
+            let mut sink = StatsSink::default();
+            let mut vars = VarAlloc::new(0);
+            implied::encode(p, self.implied, &mut vars, &mut sink);
+            s.clauses += sink.stats.clauses;
+            s.literals += sink.stats.literals;
+            s.vars += vars.count() as u64;
+        }
         if let Some(g) = self.symmetric {
             let feasible = symmetric::for_each_clause(p, g, |c| {
                 s.clauses += 1;
@@ -297,6 +317,7 @@ impl<'a> Encoder<'a> {
         });
         self.leap_pairs(|a, b| counter.add_clause(&[Lit::neg(a), Lit::neg(b)]));
         lex::encode(p, self.lex_leader, &mut vars, &mut counter);
+        implied::encode(p, self.implied, &mut vars, &mut counter);
         let mut total_vars = vars.count() as u64;
         if let Some(g) = self.symmetric
             && !symmetric::for_each_clause(p, g, |c| counter.add_clause(c))

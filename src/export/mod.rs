@@ -259,6 +259,7 @@ fn header_text(format: Format, problem: &Problem, instance_name: Option<&str>) -
             amo: "none",
             symmetric: None,
             lex_leader: &[],
+            implied: crate::encode::implied::Implied::None,
             instance_name,
         },
         problem,

@@ -255,3 +255,40 @@ impl XorShift {
         (self.0 % m as u64) as u32
     }
 }
+
+/// Random instances with n <= max_n of four kinds: completion, blocked, both, excluded diagonals.
+pub fn random_instances(
+    seed: u64,
+    count: usize,
+    max_n: u32,
+) -> Vec<queens_sat::instance::Instance> {
+    let mut rng = Rng(seed);
+    (0..count)
+        .map(|i| {
+            let n = 4 + rng.below(max_n - 3);
+            let mut inst = queens_sat::instance::Instance::plain(n);
+            let cell = |rng: &mut Rng| queens_sat::board::Cell::new(rng.below(n), rng.below(n));
+            match i % 4 {
+                0 => inst.placed = (0..rng.below(3)).map(|_| cell(&mut rng)).collect(),
+                1 => inst.blocked = (0..rng.below(n * 3)).map(|_| cell(&mut rng)).collect(),
+                2 => {
+                    inst.placed = (0..rng.below(2)).map(|_| cell(&mut rng)).collect();
+                    inst.blocked = (0..rng.below(n * 2)).map(|_| cell(&mut rng)).collect();
+                }
+                _ => {
+                    inst.excluded = (0..rng.below(n + 2))
+                        .map(|_| queens_sat::instance::ExcludedDiagonal {
+                            kind: if rng.below(2) == 0 {
+                                queens_sat::piece::LineKind::Diagonal
+                            } else {
+                                queens_sat::piece::LineKind::AntiDiagonal
+                            },
+                            key: rng.below(2 * n - 1),
+                        })
+                        .collect();
+                }
+            }
+            inst
+        })
+        .collect()
+}

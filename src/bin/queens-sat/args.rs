@@ -8,6 +8,7 @@ use std::time::Duration;
 use clap::Args;
 use queens_sat::encode::EncodeOptions;
 use queens_sat::encode::amo::AmoKind;
+use queens_sat::encode::implied::Implied;
 use queens_sat::encode::lex::SymmetrySet;
 use queens_sat::instance::{Instance, read_instance_file};
 use queens_sat::piece::Piece;
@@ -95,6 +96,11 @@ pub struct EncodingArgs {
     /// `lex`: lex-leader constraints keep one board per class modulo the instance's symmetries.
     #[arg(long, value_name = "METHOD")]
     pub break_symmetry: Option<String>,
+    /// Redundant constraints every solution satisfies: `sums` (the used diagonals' keys add up
+    /// to n(n-1), one BDD per diagonal kind) or `none`. Default: `sums` in the default
+    /// strategy's cube solver, `none` everywhere else.
+    #[arg(long, value_name = "WHICH")]
+    pub implied: Option<String>,
 }
 
 impl EncodingArgs {
@@ -111,6 +117,7 @@ impl EncodingArgs {
         };
         Ok(EncodeOptions {
             lex_leader,
+            implied: Implied::parse(self.implied.as_deref().unwrap_or("none"))?,
             amo: AmoKind::parse(&self.amo)?,
             symmetric: self
                 .symmetric

@@ -8,6 +8,7 @@ use queens_sat::certify::Certificate;
 use queens_sat::cube::Split;
 use queens_sat::encode::EncodeOptions;
 use queens_sat::encode::Stats;
+use queens_sat::encode::implied::Implied;
 use queens_sat::instance::Instance;
 use queens_sat::piece::Piece;
 use queens_sat::presolve::Problem;
@@ -80,6 +81,11 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
     let timeout = a.timeout.map(parse_timeout).transpose()?;
     let (instance, piece) = a.inst.load()?;
     let options = a.enc.options(&stabiliser(&instance, &piece))?;
+    if a.certify && options.implied != Implied::None {
+        return Err(Error::Usage(
+            "--certify checks refutations of the plain model; drop --implied".into(),
+        ));
+    }
     if a.cubes {
         return run_cubes(&a, &instance, piece, options, timeout, a.solver.as_str());
     }
@@ -118,6 +124,15 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
                 t.saturating_sub(t0.elapsed())
                     .max(std::time::Duration::from_millis(1))
             });
+            // The cube solver gets the diagonal-sum constraints unless told otherwise (not
+            // under --certify: a certificate covers the plain model only).
+            let options = match (&a.enc.implied, a.certify) {
+                (None, false) => EncodeOptions {
+                    implied: Implied::Sums,
+                    ..options
+                },
+                _ => options,
+            };
             return run_cubes(&a, &instance, piece, options, left, "lib:cadical");
         }
         presolved = Some(problem);
