@@ -164,6 +164,24 @@ fn diagonal_sum<S: ClauseSink + ?Sized>(
     bdd.emit(&lits, vars, sink);
 }
 
+/// Whether [`encode`] emits anything for `problem` (false for [`Implied::None`], for a piece
+/// without the row/column permutation, and when every BDD is over [`MAX_NODES`]).
+///
+/// ```
+/// use queens_sat::encode::implied::{emits, Implied};
+/// use queens_sat::{instance::Instance, piece::QUEEN, presolve::Problem};
+/// let small = Problem::presolve(&Instance::plain(8), QUEEN).unwrap();
+/// assert!(emits(&small, Implied::Sums) && !emits(&small, Implied::None));
+/// let large = Problem::presolve(&Instance::plain(200), QUEEN).unwrap();
+/// assert!(!emits(&large, Implied::Sums));
+/// ```
+pub fn emits(problem: &Problem, implied: Implied) -> bool {
+    let mut sink = super::StatsSink::default();
+    let mut vars = VarAlloc::new(0);
+    encode(problem, implied, &mut vars, &mut sink);
+    sink.stats.clauses > 0
+}
+
 /// `u <-> OR(cells)`; a one-cell diagonal is its cell.
 fn indicator<S: ClauseSink + ?Sized>(cells: &[u32], vars: &mut VarAlloc, sink: &mut S) -> Lit {
     if let [one] = cells {

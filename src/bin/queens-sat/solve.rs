@@ -234,7 +234,10 @@ fn run_cubes(
     }
     let factory = match solver {
         "varisat" | "auto" => VarisatAssuming::factory(),
-        "lib:cadical" => queens_sat::solve::cadical_backend::CadicalAssuming::factory(),
+        "lib:cadical" => queens_sat::solve::cadical_backend::CadicalAssuming::factory_for(
+            &Problem::presolve(instance, piece)?,
+            options,
+        ),
         other => {
             return Err(Error::Usage(format!(
                 "--cubes conquers with an in-process incremental solver (varisat or lib:cadical); \

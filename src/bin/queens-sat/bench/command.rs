@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::Args;
 use queens_sat::encode::EncodeOptions;
 use queens_sat::encode::amo::AmoKind;
+use queens_sat::encode::implied::Implied;
 use queens_sat::solve::external::resolve_solver;
 use queens_sat::solve::parse_portfolio;
 use queens_sat::{Error, Result};
@@ -75,6 +76,10 @@ pub struct BenchArgs {
     /// With `hard`: write the cactus plot (instances solved against time) to this SVG.
     #[arg(long, value_name = "FILE.svg")]
     cactus: Option<PathBuf>,
+    /// With `hard`: pass `--implied WHICH` to every run (`none` measures the default strategy
+    /// without its implied diagonal-sum constraints).
+    #[arg(long, value_name = "WHICH")]
+    implied: Option<String>,
 }
 
 /// The tables `queens-sat bench TABLE` prints.
@@ -153,6 +158,7 @@ fn bench_hard(a: BenchArgs, exe: &std::path::Path) -> Result<ExitCode> {
         tail: a.tail,
         sample: a.sample,
         cactus: a.cactus,
+        implied: a.implied.map(|name| Implied::parse(&name)).transpose()?,
     };
     super::hard::run(exe, &opts)?;
     Ok(ExitCode::SUCCESS)

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 
 use queens_sat::atomic::write_text_atomic;
 use queens_sat::encode::amo::AmoKind;
+use queens_sat::encode::implied::Implied;
 use queens_sat::error::{Error, Result};
 use queens_sat::generate::Generator;
 use queens_sat::instance::{Format, write::write as write_instance};
@@ -264,6 +265,8 @@ pub struct HardOptions {
     pub sample: Option<usize>,
     /// Write the cactus plot (SVG) here.
     pub cactus: Option<PathBuf>,
+    /// `--implied` for every run (`None`: each run's default).
+    pub implied: Option<Implied>,
 }
 
 /// What one run gave: the verdict of the child (the project's one answer type), or why it
@@ -320,7 +323,7 @@ pub fn run(exe: &Path, opts: &HardOptions) -> Result<()> {
         opts.jobs.max(1),
         crate::cancel(),
         &|done, total| progress.update(done, total),
-        |&(i, c)| run_child(exe, &files[i], &configs[c], opts.timeout),
+        |&(i, c)| run_child(exe, &files[i], &configs[c], opts.timeout, opts.implied),
     );
     progress.finish();
     let results: BTreeMap<(usize, usize), RunResult> = tasks.iter().copied().zip(runs?).collect();
@@ -418,7 +421,13 @@ fn write_file(dir: &Path, inst: &HardInstance) -> Result<PathBuf> {
 }
 
 /// Runs `exe solve --instance file --solver S --amo A --timeout T --format json`.
-fn run_child(exe: &Path, file: &Path, config: &Config, timeout: u32) -> Result<RunResult> {
+fn run_child(
+    exe: &Path,
+    file: &Path,
+    config: &Config,
+    timeout: u32,
+    implied: Option<Implied>,
+) -> Result<RunResult> {
     let amo = config.amo.name();
     let cubes = config.solver == CUBES;
     let solver: &OsStr = if cubes {
@@ -436,6 +445,10 @@ fn run_child(exe: &Path, file: &Path, config: &Config, timeout: u32) -> Result<R
     ];
     if cubes {
         args.push("--cubes".as_ref());
+    }
+    if let Some(i) = implied {
+        args.push("--implied".as_ref());
+        args.push(i.name().as_ref());
     }
     let child = super::solve_child_json(exe, &args, timeout)?;
     let outcome = child.report.and_then(|record| record.answer());
@@ -765,6 +778,7 @@ mod tests {
             tail: false,
             sample: None,
             cactus: None,
+            implied: None,
         };
         let r = |sat: Option<bool>, seconds: f64| RunResult {
             outcome: Ok(match sat {
