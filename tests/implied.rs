@@ -185,3 +185,113 @@ fn infeasible_sums_are_refuted_at_the_root() {
     assert!(lone(Implied::Sums), "expected the empty-BDD contradiction");
     assert!(!lone(Implied::None));
 }
+
+/// The command line: `encode --implied sums` writes the constraints and says so in the header,
+/// `solve` answers the same with and without them (the default strategy uses them on this
+/// board), and the commands that cannot use them refuse them in one line.
+#[test]
+fn cli_implied_sums() {
+    use common::{assert_one_line_error, run_expect};
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // 12 excluded diagonals on n = 12: UNSAT (checked against the oracle below).
+    run_expect(
+        d,
+        &[
+            "generate",
+            "diagonals",
+            "-n",
+            "12",
+            "--min-free",
+            "1",
+            "--seed",
+            "3",
+            "-o",
+            "d.txt",
+        ],
+        0,
+    );
+    let text = std::fs::read_to_string(d.join("d.txt")).unwrap();
+    let inst = queens_sat::instance::read_instance("d.txt", &text, Some(12)).unwrap();
+    let expected = instance_solutions(&inst, "queen");
+    let with = &["--instance", "d.txt", "--diags", "12", "--implied", "sums"];
+    let mut args = vec!["encode", "-o", "s.cnf"];
+    args.extend(with);
+    run_expect(d, &args, 0);
+    let cnf = std::fs::read_to_string(d.join("s.cnf")).unwrap();
+    assert!(cnf.lines().any(|l| l == "c implied sums"), "header");
+    run_expect(
+        d,
+        &[
+            "encode",
+            "--instance",
+            "d.txt",
+            "--diags",
+            "12",
+            "-o",
+            "p.cnf",
+        ],
+        0,
+    );
+    let plain = std::fs::read_to_string(d.join("p.cnf")).unwrap();
+    let p_line = |t: &str| -> Vec<u64> {
+        let l = t.lines().find(|l| l.starts_with("p cnf")).unwrap();
+        l.split_whitespace()
+            .skip(2)
+            .map(|x| x.parse().unwrap())
+            .collect()
+    };
+    assert!(p_line(&cnf)[0] > p_line(&plain)[0], "no auxiliaries added");
+    assert!(!plain.contains("c implied"));
+    let code = if expected.is_empty() { 20 } else { 10 };
+    for solver in ["auto", "varisat", "lib:cadical"] {
+        for implied in ["none", "sums"] {
+            run_expect(
+                d,
+                &[
+                    "solve",
+                    "--instance",
+                    "d.txt",
+                    "--diags",
+                    "12",
+                    "--solver",
+                    solver,
+                    "--implied",
+                    implied,
+                ],
+                code,
+            );
+        }
+    }
+    assert_one_line_error(
+        d,
+        &["count", "-n", "6", "--implied", "sums"],
+        &["--implied"],
+    );
+    assert_one_line_error(
+        d,
+        &["solve", "-n", "6", "--certify", "--implied", "sums"],
+        &["--certify", "--implied"],
+    );
+    assert_one_line_error(
+        d,
+        &["solve", "-n", "6", "--implied", "sum"],
+        &["sum", "sums"],
+    );
+    assert_one_line_error(
+        d,
+        &[
+            "encode",
+            "-n",
+            "8",
+            "--to",
+            "opb",
+            "--implied",
+            "sums",
+            "-o",
+            "x.opb",
+        ],
+        &["DIMACS-only", "--implied"],
+    );
+    assert!(!d.join("x.opb").exists());
+}

@@ -83,6 +83,10 @@ impl Implied {
 /// Largest BDD (nodes, per diagonal kind) that is emitted; a larger one is left out.
 pub const MAX_NODES: usize = 10_000;
 
+/// Most items (diagonals) a BDD is built over: the construction recurses once per item, and a
+/// board with that many diagonals is far over [`MAX_NODES`] anyway (n = 56 needs ~560,000).
+const MAX_ITEMS: usize = 1_000;
+
 /// Emits the implied constraints `implied` of `problem`, allocating auxiliaries from `vars`.
 /// Nothing is emitted for [`Implied::None`], for a piece that does not need a piece on every
 /// row and every column, or for a problem presolve proved unsatisfiable.
@@ -215,8 +219,12 @@ struct Bdd {
 }
 
 impl Bdd {
-    /// Builds the BDD, or `None` when it would have more than `max_nodes` nodes.
+    /// Builds the BDD, or `None` when it would have more than `max_nodes` nodes or has more
+    /// than [`MAX_ITEMS`] items (the construction recurses once per item).
     fn build(weights: &[u64], target: u64, max_nodes: usize) -> Option<Bdd> {
+        if weights.len() > MAX_ITEMS {
+            return None;
+        }
         let mut suffix = vec![0u64; weights.len() + 1];
         for i in (0..weights.len()).rev() {
             suffix[i] = suffix[i + 1] + weights[i];
@@ -370,5 +378,8 @@ mod tests {
         let weights: Vec<u64> = (1..=60).collect();
         assert!(Bdd::build(&weights, 900, 100).is_none());
         assert!(Bdd::build(&weights, 900, 1_000_000).is_some());
+        // Many items: refused before any recursion (a 20,000-queens board has 39,999).
+        let many = vec![1u64; MAX_ITEMS + 1];
+        assert!(Bdd::build(&many, 0, usize::MAX).is_none());
     }
 }

@@ -122,8 +122,8 @@ impl std::fmt::Display for Format {
 }
 
 /// Writes `problem` in `format` to `w` with its header. `options` matter for DIMACS only (the
-/// AMO encoding and symmetry constraints); the other formats state at-most-one natively and
-/// reject `--symmetric` and `--break-symmetry` with a usage error.
+/// AMO encoding, symmetry and implied constraints); the other formats state at-most-one natively
+/// and reject `--symmetric`, `--break-symmetry` and `--implied` with a usage error.
 pub fn write<W: Write>(
     format: Format,
     w: W,
@@ -135,9 +135,12 @@ pub fn write<W: Write>(
     if format == Format::Dimacs {
         return write_cnf(w, problem, options, instance_name);
     }
-    if options.symmetric.is_some() || !options.lex_leader.is_empty() {
+    if options.symmetric.is_some()
+        || !options.lex_leader.is_empty()
+        || options.implied != crate::encode::implied::Implied::None
+    {
         return Err(Error::Usage(format!(
-            "--symmetric and --break-symmetry are DIMACS-only; --to {format} writes the plain model"
+            "--symmetric, --break-symmetry and --implied are DIMACS-only; --to {format} writes the plain model"
         )));
     }
     if format == Format::Mzn && !problem.piece.lines.contains(&LineKind::Row) {

@@ -104,6 +104,17 @@ pub struct EncodingArgs {
 }
 
 impl EncodingArgs {
+    /// For the commands that do not pass `--implied` on (`count`, `split`): a usage error
+    /// unless it is absent or `none`, so it is never silently ignored.
+    pub fn reject_implied(&self, command: &str) -> Result<()> {
+        match self.implied.as_deref() {
+            None | Some("none") => Ok(()),
+            Some(other) => Err(Error::Usage(format!(
+                "{command} does not take --implied {other}: implied constraints change no count, only solve times (use it with solve or encode)"
+            ))),
+        }
+    }
+
     /// Validates the names; `group` is the stabiliser used by `--break-symmetry lex`.
     pub fn options(&self, group: &[Symmetry]) -> Result<EncodeOptions> {
         let lex_leader = match self.break_symmetry.as_deref() {

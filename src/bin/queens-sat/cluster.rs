@@ -114,6 +114,7 @@ pub fn run_split(a: SplitArgs) -> Result<ExitCode> {
     if let Some(t) = timeout {
         crate::args::parse_timeout(t)?;
     }
+    enc.reject_implied("split")?;
     let (instance, piece) = inst.load()?;
     let options = enc.options(&stabiliser(&instance, &piece))?;
     let engine = engine.unwrap_or(if options.symmetric.is_some() {

@@ -45,6 +45,7 @@ pub fn run(a: CountArgs) -> Result<ExitCode> {
             "count always presolves its cubes; drop --no-presolve".into(),
         ));
     }
+    a.enc.reject_implied("count")?;
     let (instance, piece) = a.inst.load()?;
     let options = a.enc.options(&stabiliser(&instance, &piece))?;
     if a.format == OutputFormat::Svg {
