@@ -87,7 +87,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
         ));
     }
     if a.cubes {
-        return run_cubes(&a, &instance, piece, options, timeout, a.solver.as_str());
+        return run_cubes(&a, &instance, piece, None, options, timeout, &a.solver);
     }
     // The default on small boards (the hard completion / blocked / excluded-diagonal ones):
     // local search, then cube-and-conquer with the linked CaDiCaL (with --certify, every cube's
@@ -133,7 +133,15 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
                 },
                 _ => options,
             };
-            return run_cubes(&a, &instance, piece, options, left, "lib:cadical");
+            return run_cubes(
+                &a,
+                &instance,
+                piece,
+                Some(&problem),
+                options,
+                left,
+                "lib:cadical",
+            );
         }
         presolved = Some(problem);
     }
@@ -181,11 +189,12 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
     Ok(print_answer(&r.status, &what, a.format))
 }
 
-/// Runs `solve --cubes`.
+/// Runs `solve --cubes` (`presolved`: the presolved problem when the caller has it already).
 fn run_cubes(
     a: &SolveArgs,
     instance: &Instance,
     piece: Piece,
+    presolved: Option<&Problem>,
     options: EncodeOptions,
     timeout: Option<std::time::Duration>,
     solver: &str,
@@ -234,10 +243,13 @@ fn run_cubes(
     }
     let factory = match solver {
         "varisat" | "auto" => VarisatAssuming::factory(),
-        "lib:cadical" => queens_sat::solve::cadical_backend::CadicalAssuming::factory_for(
-            &Problem::presolve(instance, piece)?,
-            options,
-        ),
+        "lib:cadical" => {
+            let problem = match presolved {
+                Some(p) => std::borrow::Cow::Borrowed(p),
+                None => std::borrow::Cow::Owned(Problem::presolve(instance, piece)?),
+            };
+            queens_sat::solve::cadical_backend::CadicalAssuming::factory_for(&problem, options)
+        }
         other => {
             return Err(Error::Usage(format!(
                 "--cubes conquers with an in-process incremental solver (varisat or lib:cadical); \
