@@ -251,21 +251,20 @@ impl<'a> Encoder<'a> {
         let leaps = self.leap_pairs(|_, _| ());
         s.clauses += leaps;
         s.literals += 2 * leaps;
-        if !self.lex_leader.is_empty() {
+        // Parts with auxiliaries are counted by running them into a counting sink.
+        let mut add = |emit: &dyn Fn(&mut VarAlloc, &mut StatsSink)| {
             let mut sink = StatsSink::default();
             let mut vars = VarAlloc::new(0);
-            lex::encode(p, self.lex_leader, &mut vars, &mut sink);
+            emit(&mut vars, &mut sink);
             s.clauses += sink.stats.clauses;
             s.literals += sink.stats.literals;
             s.vars += vars.count() as u64;
+        };
+        if !self.lex_leader.is_empty() {
+            add(&|vars, sink| lex::encode(p, self.lex_leader, vars, sink));
         }
         if self.implied != implied::Implied::None {
-            let mut sink = StatsSink::default();
-            let mut vars = VarAlloc::new(0);
-            implied::encode(p, self.implied, &mut vars, &mut sink);
-            s.clauses += sink.stats.clauses;
-            s.literals += sink.stats.literals;
-            s.vars += vars.count() as u64;
+            add(&|vars, sink| implied::encode(p, self.implied, vars, sink));
         }
         if let Some(g) = self.symmetric {
             let feasible = symmetric::for_each_clause(p, g, |c| {
