@@ -194,7 +194,7 @@ fn cli_implied_sums() {
     use common::{assert_one_line_error, run_expect};
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    // 12 excluded diagonals on n = 12: UNSAT (checked against the oracle below).
+    // Excluded diagonals on n = 12 (12 out: UNSAT, 4 out: SAT; the oracle decides below).
     run_expect(
         d,
         &[
@@ -243,26 +243,40 @@ fn cli_implied_sums() {
     };
     assert!(p_line(&cnf)[0] > p_line(&plain)[0], "no auxiliaries added");
     assert!(!plain.contains("c implied"));
-    let code = if expected.is_empty() { 20 } else { 10 };
-    for solver in ["auto", "varisat", "lib:cadical"] {
-        for implied in ["none", "sums"] {
-            run_expect(
-                d,
-                &[
-                    "solve",
-                    "--instance",
-                    "d.txt",
-                    "--diags",
-                    "12",
-                    "--solver",
-                    solver,
-                    "--implied",
-                    implied,
-                ],
-                code,
-            );
+    assert!(expected.is_empty(), "12 diagonals out: UNSAT by the oracle");
+    // Every backend, with and without the sums, on the UNSAT prefix and on a SAT one (4
+    // diagonals out), each verdict the oracle's.
+    let mut verdicts = Vec::new();
+    for diags in [12, 4] {
+        let inst = queens_sat::instance::read_instance("d.txt", &text, Some(diags)).unwrap();
+        let code = if instance_solutions(&inst, "queen").is_empty() {
+            20
+        } else {
+            10
+        };
+        verdicts.push(code);
+        let diags = diags.to_string();
+        for solver in ["auto", "varisat", "lib:cadical"] {
+            for implied in ["none", "sums"] {
+                run_expect(
+                    d,
+                    &[
+                        "solve",
+                        "--instance",
+                        "d.txt",
+                        "--diags",
+                        &diags,
+                        "--solver",
+                        solver,
+                        "--implied",
+                        implied,
+                    ],
+                    code,
+                );
+            }
         }
     }
+    assert_eq!(verdicts, [20, 10], "one UNSAT and one SAT prefix");
     assert_one_line_error(
         d,
         &["count", "-n", "6", "--implied", "sums"],
