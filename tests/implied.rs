@@ -280,7 +280,18 @@ fn cli_implied_sums() {
     assert_one_line_error(
         d,
         &["count", "-n", "6", "--implied", "sums"],
-        &["--implied"],
+        &["count", "--implied"],
+    );
+    assert_one_line_error(
+        d,
+        &["split", "count", "-n", "8", "-o", "q8", "--implied", "sums"],
+        &["split", "--implied"],
+    );
+    assert!(!d.join("q8").exists(), "a refused split writes nothing");
+    assert_one_line_error(
+        d,
+        &["count", "-n", "6", "--implied", "bogus"],
+        &["bogus", "none, sums"],
     );
     assert_one_line_error(
         d,

@@ -107,10 +107,11 @@ impl EncodingArgs {
     /// For the commands that do not pass `--implied` on (`count`, `split`): a usage error
     /// unless it is absent or `none`, so it is never silently ignored.
     pub fn reject_implied(&self, command: &str) -> Result<()> {
-        match self.implied.as_deref() {
-            None | Some("none") => Ok(()),
+        match self.implied.as_deref().map(Implied::parse).transpose()? {
+            None | Some(Implied::None) => Ok(()),
             Some(other) => Err(Error::Usage(format!(
-                "{command} does not take --implied {other}: implied constraints change no count, only solve times (use it with solve or encode)"
+                "{command} does not take --implied {}: implied constraints change no count, only solve times (use it with solve or encode)",
+                other.name()
             ))),
         }
     }
