@@ -2134,3 +2134,49 @@ fn bench_hard_quick_runs_and_cross_checks() {
     let r = run_expect(dir.path(), &["bench", "hard", "--amo", "nope"], 1);
     assert!(r.stderr.contains("unknown --amo 'nope'"), "{}", r.stderr);
 }
+
+/// Regression (issue 26): `solve --cubes --break-symmetry lex` is accepted, answers the
+/// lex-leader board of its class (checked here with the verifier's own lex test), and the
+/// summary names the cube solver.
+#[test]
+fn solve_cubes_with_lex_leader_constraints() {
+    use queens_sat::board::{self, Board};
+    use queens_sat::symmetry::Symmetry;
+    use queens_sat::verify::verify_lex_leader;
+    let dir = tempdir();
+    for solver in ["varisat", "lib:cadical"] {
+        let r = run_expect(
+            dir.path(),
+            &[
+                "solve",
+                "-n",
+                "8",
+                "--cubes",
+                "--solver",
+                solver,
+                "--break-symmetry",
+                "lex",
+            ],
+            10,
+        );
+        let d = assert_solution(&r.stdout, 8, false);
+        let board = Board::new(
+            8,
+            d.queens
+                .iter()
+                .map(|&(r, c)| board::Cell::new(r as u32, c as u32))
+                .collect(),
+        );
+        verify_lex_leader(&board, &Symmetry::ALL).unwrap();
+        assert!(
+            r.stderr.contains(&format!("solver={solver} cubes (")),
+            "{}",
+            r.stderr
+        );
+    }
+    run_expect(
+        dir.path(),
+        &["solve", "-n", "3", "--cubes", "--break-symmetry", "lex"],
+        20,
+    );
+}

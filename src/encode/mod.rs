@@ -15,6 +15,7 @@ pub mod implied;
 pub mod lex;
 mod sink;
 pub mod symmetric;
+pub mod text;
 
 pub use sink::{ClauseSink, StatsSink, VecSink};
 

@@ -20,7 +20,7 @@ use std::os::raw::{c_int, c_void};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::answer::{Answer, Model};
+use crate::answer::Answer;
 use crate::encode::{ClauseSink, EncodeOptions, Encoder, Lit};
 use crate::interrupt::Cancel;
 use crate::presolve::Problem;
@@ -105,25 +105,13 @@ pub fn solve(
         done.store(true, Ordering::Relaxed);
         r
     });
-    let answer = match result {
-        10 => {
-            let vars = stats.vars as usize;
-            let mut model = Model::new(vars);
-            for v in 1..=vars as u32 {
-                // SAFETY: live solver in the SAT state; v is a declared variable.
-                if unsafe { kissat_value(solver.ptr, v as c_int) } > 0 {
-                    model.set(v, true);
-                }
-            }
-            Answer::Sat(model)
-        }
-        20 => Answer::Unsat,
-        _ if cancel.is_some_and(|c| c.is_cancelled()) => Answer::Unknown("cancelled".into()),
-        _ => Answer::Unknown(format!(
-            "time limit of {} s reached",
-            timeout.unwrap_or_default().as_secs_f64()
-        )),
-    };
+    // SAFETY (the value calls): live solver in the SAT state; v is a declared variable.
+    let answer = Answer::from_ipasir(
+        result,
+        stats.vars as usize,
+        |v| unsafe { kissat_value(solver.ptr, v as c_int) } > 0,
+        || super::traits::stopped_why(cancel, timeout),
+    );
     (
         answer,
         Timing {

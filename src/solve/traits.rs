@@ -72,3 +72,18 @@ pub trait AssumptionSolver: ClauseSink {
 
 /// Builds one solver per worker thread (inside that thread, so solvers need not be `Send`); the solver must stop soon after the switch is thrown.
 pub type SolverFactory = dyn Fn(&StopSwitch) -> Box<dyn AssumptionSolver> + Sync;
+
+/// Why a linked solver stopped without an answer: `cancel` raised, else the time limit.
+pub fn stopped_why(
+    cancel: Option<&crate::interrupt::Cancel>,
+    timeout: Option<std::time::Duration>,
+) -> String {
+    if cancel.is_some_and(|c| c.is_cancelled()) {
+        "cancelled".into()
+    } else {
+        format!(
+            "time limit of {} s reached",
+            timeout.unwrap_or_default().as_secs_f64()
+        )
+    }
+}
