@@ -33,6 +33,7 @@ pub mod interrupt;
 pub mod matching;
 pub mod piece;
 pub mod presolve;
+pub mod prng;
 pub mod process;
 pub mod progress;
 pub mod report;

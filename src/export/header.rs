@@ -22,6 +22,8 @@
 
 use std::io::{BufRead, Write};
 
+use itertools::Itertools;
+
 use super::Format;
 use crate::board::Cell;
 use crate::encode::dimacs::DimacsWriter;
@@ -177,8 +179,10 @@ pub fn comment_header(prefix: &str, fields: &HeaderFields, problem: &Problem) ->
         line(&format!("symmetric {g}"));
     }
     if !fields.lex_leader.is_empty() {
-        let names: Vec<&str> = fields.lex_leader.iter().map(|g| g.name()).collect();
-        line(&format!("lex-leader {}", names.join(" ")));
+        line(&format!(
+            "lex-leader {}",
+            fields.lex_leader.iter().map(|g| g.name()).join(" ")
+        ));
     }
     if fields.implied != Implied::None {
         line(&format!("implied {}", fields.implied.name()));
