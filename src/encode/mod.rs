@@ -225,6 +225,16 @@ impl<'a> Encoder<'a> {
         self.symmetric
     }
 
+    /// The options this encoder was built with.
+    pub fn options(&self) -> EncodeOptions {
+        EncodeOptions {
+            amo: self.amo,
+            symmetric: self.symmetric,
+            lex_leader: self.lex_leader,
+            implied: self.implied,
+        }
+    }
+
     /// The problem being encoded.
     pub fn problem(&self) -> &'a Problem {
         self.problem

@@ -20,11 +20,11 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use crate::answer::{Answer, Model};
-use crate::encode::{ClauseSink, EncodeOptions, Encoder, Lit};
+use crate::encode::{ClauseSink, EncodeOptions, Lit};
 use crate::interrupt::Cancel;
 use crate::presolve::Problem;
 use crate::solve::traits::{AssumptionSolver, SolverFactory};
-use crate::solve::traits::{StopSwitch, Timing, stopped_why};
+use crate::solve::traits::{Encoded, Formula, StopSwitch, Timing, stopped_why};
 
 #[cfg(test)]
 use pindakaas_cadical::ccadical_get_option;
@@ -132,12 +132,22 @@ pub fn solve(
     cancel: Option<&Cancel>,
     proof: Option<&Path>,
 ) -> crate::Result<(Answer, Timing)> {
+    solve_formula(&Encoded { problem, options }, timeout, cancel, proof)
+}
+
+/// [`solve`] on any [`Formula`].
+pub fn solve_formula(
+    formula: &dyn Formula,
+    timeout: Option<Duration>,
+    cancel: Option<&Cancel>,
+    proof: Option<&Path>,
+) -> crate::Result<(Answer, Timing)> {
     let t0 = Instant::now();
     let mut solver = Cadical::new();
     if let Some(path) = proof {
         solver.trace_proof(path)?;
     }
-    let stats = Encoder::with_options(problem, options).encode(&mut solver);
+    let vars = formula.load(&mut solver);
     let encode = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
     let stop = Stop {
@@ -158,7 +168,7 @@ pub fn solve(
     // SAFETY (the value calls): live solver in the SAT state; v is a declared variable.
     let answer = Answer::from_ipasir(
         result,
-        stats.vars as usize,
+        vars as usize,
         |v| unsafe { ccadical_val(solver.ptr, v as c_int) } > 0,
         || stopped_why(stop.cancel, timeout),
     );

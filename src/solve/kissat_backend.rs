@@ -21,10 +21,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::answer::Answer;
-use crate::encode::{ClauseSink, EncodeOptions, Encoder, Lit};
+use crate::encode::{ClauseSink, EncodeOptions, Lit};
 use crate::interrupt::Cancel;
 use crate::presolve::Problem;
-use crate::solve::traits::Timing;
+use crate::solve::traits::{Encoded, Formula, Timing};
 
 // Keeps the crate (and so its static Kissat library) linked.
 use cat_solver as _;
@@ -79,9 +79,18 @@ pub fn solve(
     timeout: Option<Duration>,
     cancel: Option<&Cancel>,
 ) -> (Answer, Timing) {
+    solve_formula(&Encoded { problem, options }, timeout, cancel)
+}
+
+/// [`solve`] on any [`Formula`].
+pub fn solve_formula(
+    formula: &dyn Formula,
+    timeout: Option<Duration>,
+    cancel: Option<&Cancel>,
+) -> (Answer, Timing) {
     let t0 = Instant::now();
     let mut solver = Kissat::new();
-    let stats = Encoder::with_options(problem, options).encode(&mut solver);
+    let vars = formula.load(&mut solver);
     let encode = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
     let deadline = timeout.and_then(|t| t1.checked_add(t));
@@ -108,7 +117,7 @@ pub fn solve(
     // SAFETY (the value calls): live solver in the SAT state; v is a declared variable.
     let answer = Answer::from_ipasir(
         result,
-        stats.vars as usize,
+        vars as usize,
         |v| unsafe { kissat_value(solver.ptr, v as c_int) } > 0,
         || super::traits::stopped_why(cancel, timeout),
     );

@@ -87,3 +87,26 @@ pub fn stopped_why(
         )
     }
 }
+
+/// Clauses to load into a solver: the encoding of a problem ([`Encoded`]), or any CNF (the
+/// tests load a pigeonhole formula, hard for CDCL by construction, to exercise the stop paths).
+pub trait Formula: Send + Sync {
+    /// Adds every clause to `sink`; returns the number of variables.
+    fn load(&self, sink: &mut dyn ClauseSink) -> u64;
+}
+
+/// A problem with its encoding options, as a [`Formula`].
+pub struct Encoded<'a> {
+    /// The problem.
+    pub problem: &'a crate::presolve::Problem,
+    /// How to encode it.
+    pub options: crate::encode::EncodeOptions,
+}
+
+impl Formula for Encoded<'_> {
+    fn load(&self, sink: &mut dyn ClauseSink) -> u64 {
+        crate::encode::Encoder::with_options(self.problem, self.options)
+            .encode(sink)
+            .vars
+    }
+}
