@@ -14,7 +14,7 @@
 //! (see [`mzn`]). Presolve's work carries over: the models range over the live cells only.
 //!
 //! Adding a format is one file here plus one [`Format`] variant (with its name, extension and
-//! comment character) and its arms in [`write`] and [`decode_answer`].
+//! comment character) and its arms in [`write()`] and [`decode_answer`].
 
 pub mod dimacs;
 pub mod header;

@@ -18,7 +18,7 @@ use crate::solve::{Backend, Entrant, varisat_backend};
 /// Everything [`solve`] measured.
 #[derive(Clone, Debug)]
 pub struct SolveReport {
-    /// The verdict; a board here has passed [`verify`].
+    /// The verdict; a board here has passed [`crate::verify::accept`].
     pub status: Answer<Board>,
     /// Size of the CNF.
     pub stats: Stats,

@@ -17,7 +17,7 @@ use crate::encode::{ClauseSink, Lit};
 /// proof in 8 KiB blocks, so the search stops within a few hundred conflicts (milliseconds).
 /// DRAT output only adds the serialisation of learned and deleted clauses; the search itself
 /// is unchanged. That costs about 10 % CPU (n = 1000 product 5.0 -> 5.5 s, n = 400 sequential
-/// 3.5 -> 3.9 s), so [`solve`] only arms a switch when there is a time limit or a `cancel`.
+/// 3.5 -> 3.9 s), so [`super::varisat_backend::solve`] only arms a switch when there is a time limit or a `cancel`.
 #[derive(Clone, Debug, Default)]
 pub struct StopSwitch(Arc<AtomicBool>);
 
