@@ -117,6 +117,22 @@ pub fn solve(
     let t0 = Instant::now();
     let encoder = Encoder::with_options(problem, options);
     let stats = encoder.stats()?;
+    // What a backend can certify is declared in its capabilities (local search never answers
+    // UNSAT, so it needs no proof).
+    let caps = backend.capabilities();
+    if certify && caps.unsat && !caps.proofs {
+        return Err(Error::Usage(match backend {
+            Backend::External(ext) => format!(
+                "--certify with an external solver needs one that writes DRAT proofs (cadical, kissat), not {}",
+                ext.name()
+            ),
+            other => format!(
+                "--certify needs a proof, and {} writes none; use {} or an external solver that writes DRAT (cadical, kissat)",
+                other.name(),
+                super::BackendInfo::names_with(|c| c.proofs)
+            ),
+        }));
+    }
     if problem.unsat.is_some() {
         if certify && problem.presolved {
             // Presolve's argument is not a checked proof: refute the full encoding instead.
@@ -125,7 +141,7 @@ pub fn solve(
         }
         return Ok(SolveReport {
             encode_seconds: t0.elapsed().as_secs_f64(),
-            ..SolveReport::new(Answer::Unsat, stats, "presolve", options.amo)
+            ..SolveReport::new(Answer::Unsat, stats, backend.name(), options.amo)
         });
     }
     let walkable = walkable(problem, options);
@@ -195,11 +211,6 @@ pub fn solve(
             (answer, timing.encode, timing.solve)
         }
         Backend::LibKissat => {
-            if certify {
-                return Err(Error::Usage(
-                    "--certify needs a proof, and lib:kissat is built without proof tracing; use lib:cadical, varisat or the external kissat".into(),
-                ));
-            }
             let (answer, timing) = crate::solve::kissat_backend::solve(
                 problem,
                 options,
@@ -239,12 +250,6 @@ pub fn solve(
             }
             ext.cancel = settings.cancel.clone();
             if certify {
-                if !ext.writes_drat() {
-                    return Err(Error::Usage(format!(
-                        "--certify with an external solver needs one that writes DRAT proofs (cadical, kissat), not {}",
-                        ext.name()
-                    )));
-                }
                 ext.proof = Some(dir.path().join("proof.drat"));
             }
             let mut answer = ext.solve_file(&cnf, stats.vars as usize)?;
