@@ -25,7 +25,11 @@ class UsageError(Error, ValueError):
 
 
 class IoError(Error, OSError):
-    """An I/O failure on a named path (``filename``)."""
+    """An I/O failure on a named path (``filename``; ``errno`` and ``strerror`` as usual)."""
+
+    def __str__(self) -> str:
+        # The CLI's message, not OSError's "[Errno N] ..." rendering.
+        return str(self.args[0]) if self.args else ""
 
 
 class NotFoundError(IoError, FileNotFoundError):
