@@ -8,16 +8,20 @@
 //!
 //! `cargo run --release --example matching_stats -- [--cnf DIR] FILE[:DIAGS]...`
 
+#[path = "../tests/common/hall.rs"]
+mod hall;
+
+use hall::hall_clauses;
 use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
 use queens_sat::board::Cell;
 use queens_sat::encode::amo::AmoKind;
-use queens_sat::encode::file::write_cnf;
+use queens_sat::export::dimacs::write_cnf;
 use queens_sat::instance::{Instance, read_instance_file};
-use queens_sat::matching::{Filter, hall_clauses};
 use queens_sat::piece::QUEEN;
+use queens_sat::presolve::Filter;
 use queens_sat::presolve::Problem;
 
 /// The live cells of the shortest row or column of `p`.

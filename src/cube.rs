@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 
 use crate::board::Cell;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::instance::Instance;
 use crate::piece::Piece;
 use crate::presolve::Problem;
@@ -65,7 +65,9 @@ fn split_lines(
     rings: bool,
     cancel: &crate::interrupt::Cancel,
 ) -> Result<Vec<Instance>> {
-    crate::count::dpll::supports(&piece)?; // cubes branch on rows and columns, as the DPLL counter does
+    piece
+        .rows_and_columns("the cube split")
+        .map_err(Error::Usage)?; // cubes branch on rows and columns
     let n = instance.n;
     let base = instance.placed.len();
     let max_depth = {
@@ -358,7 +360,9 @@ pub fn lookahead(
     piece: Piece,
     split: &Split,
 ) -> Result<(Vec<Cube>, SplitStats)> {
-    crate::count::dpll::supports(&piece)?; // the split relies on one piece per row and column
+    piece
+        .rows_and_columns("the cube split")
+        .map_err(Error::Usage)?; // one piece per row and column
     let mut stats = SplitStats::default();
     let root = Problem::presolve(instance, piece)?;
     stats.presolves += 1;

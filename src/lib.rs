@@ -16,6 +16,7 @@
 
 #![warn(missing_docs)]
 
+pub mod answer;
 pub mod atomic;
 pub mod board;
 pub mod certify;

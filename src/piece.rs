@@ -147,6 +147,30 @@ impl Piece {
         })
     }
 
+    /// Checks that the piece attacks along rows and columns (besides [`Piece::validate`]), so that a
+    /// solution holds exactly one piece per row and per column: what the cube split and the SAT
+    /// counter branch on. `engine` names the caller in the error.
+    ///
+    /// ```
+    /// use queens_sat::piece::{LineKind, Piece, QUEEN};
+    /// assert!(QUEEN.rows_and_columns("the split").is_ok());
+    /// let rook_less = Piece { name: "no-columns", lines: &[LineKind::Row, LineKind::Diagonal], leaps: &[] };
+    /// assert!(rook_less.rows_and_columns("the split").unwrap_err().contains("no column lines"));
+    /// ```
+    pub fn rows_and_columns(&self, engine: &str) -> Result<(), String> {
+        self.validate()?;
+        for kind in [LineKind::Row, LineKind::Column] {
+            if !self.lines.contains(&kind) {
+                return Err(format!(
+                    "{engine} needs a piece that attacks along rows and columns ({} has no {} lines)",
+                    self.name,
+                    kind.name()
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// Checks what every engine relies on: the piece attacks along rows or columns (a family of
     /// `n` lines, so placing `n` pieces fills each of its lines once), no line family is listed
     /// twice, no leap is `(0, 0)`, and the leaps are closed under negation (attacks are mutual).

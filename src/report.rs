@@ -7,12 +7,12 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::answer::Status;
 use crate::board::Board;
 use crate::count::Counts;
 use crate::encode::Stats;
 use crate::instance::Instance;
 use crate::piece::Piece;
-use crate::solve::Status;
 
 /// One answer of `solve` or `decode`.
 ///
@@ -58,8 +58,8 @@ pub struct SolveRecord {
 impl SolveRecord {
     /// The verdict the record states, as the project's answer type; an unknown status label is
     /// an error message.
-    pub fn answer(&self) -> std::result::Result<crate::solve::Answer<()>, String> {
-        use crate::solve::Answer;
+    pub fn answer(&self) -> std::result::Result<crate::answer::Answer<()>, String> {
+        use crate::answer::Answer;
         match self.status.as_str() {
             "SAT" => Ok(Answer::Sat(())),
             "UNSAT" => Ok(Answer::Unsat),

@@ -321,8 +321,8 @@ fn lex_leader_counts_classes() {
 #[test]
 fn exported_lex_leader_cnf_counts_classes() {
     use queens_sat::encode::EncodeOptions;
-    use queens_sat::encode::file::write_cnf;
     use queens_sat::encode::lex::SymmetrySet;
+    use queens_sat::export::dimacs::write_cnf;
     use queens_sat::presolve::Problem;
     use varisat::ExtendFormula;
     for (n, _, unique, _, _) in &QUEENS[..8] {

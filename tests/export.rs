@@ -14,7 +14,7 @@ use std::process::Command;
 use common::oracle::instance_solutions;
 use common::{XorShift, assert_one_line_error, require_solver, run_expect};
 use queens_sat::board::Cell;
-use queens_sat::encode::dimacs::read_header;
+use queens_sat::export::header::read_header;
 use queens_sat::export::mzn::{MznStatus, parse_output};
 use queens_sat::export::{Format, decode_answer, write};
 use queens_sat::instance::{ExcludedDiagonal, Instance};

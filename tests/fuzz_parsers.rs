@@ -4,13 +4,13 @@
 
 use proptest::prelude::*;
 use queens_sat::encode::amo::AmoKind;
-use queens_sat::encode::dimacs::read_header;
-use queens_sat::encode::file::write_cnf;
+use queens_sat::export::dimacs::write_cnf;
+use queens_sat::export::header::read_header;
+use queens_sat::export::output::parse_output;
 use queens_sat::export::{Format, lp, mzn, opb};
 use queens_sat::instance::{Instance, parse_board, parse_diags, parse_param, read_instance};
 use queens_sat::piece::QUEEN;
 use queens_sat::presolve::Problem;
-use queens_sat::solve::output::parse_output;
 use queens_sat::varmap::VarMap;
 
 const BOARD: &str =

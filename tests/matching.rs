@@ -8,17 +8,21 @@
 //!   and the SAT verdict, the verified board and the count are unchanged.
 
 mod common;
+#[path = "common/hall.rs"]
+mod hall;
 
 use common::Rng;
 use std::collections::BTreeSet;
 
+use hall::hall_clauses;
 use queens_sat::board::Cell;
 use queens_sat::count::{Engine, count};
 use queens_sat::encode::amo::AmoKind;
 use queens_sat::instance::{ExcludedDiagonal, Instance};
-use queens_sat::matching::{Filter, filter, hall_clauses, mandatory, max_matching, regin};
+use queens_sat::matching::{mandatory, max_matching, regin};
 use queens_sat::piece::{AMAZON, LineKind, Piece, QUEEN};
 use queens_sat::presolve::Problem;
+use queens_sat::presolve::filter::{Filter, filter};
 use queens_sat::solve::{Backend, Status, solve};
 use queens_sat::verify::verify;
 

@@ -58,7 +58,7 @@ fn expected_live(inst: &Instance, piece: &str) -> BTreeSet<(u32, u32)> {
 mod presolve {
     //! The attack propagation alone (`Filter::None`); tests/matching.rs tests the matching filter.
     use super::*;
-    use queens_sat::matching::Filter;
+    use queens_sat::presolve::Filter;
 
     #[test]
     fn a_placed_queen_removes_its_lines_and_attacked_cells() {

@@ -3,7 +3,7 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    if let Err(e) = queens_sat::solve::output::parse_output_bytes("fuzz", data, 64) {
+    if let Err(e) = queens_sat::export::output::parse_output_bytes("fuzz", data, 64) {
         assert!(!e.to_string().contains('\n'));
     }
 });

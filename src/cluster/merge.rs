@@ -9,11 +9,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
+use crate::answer::Status;
 use crate::board::{Board, Cell};
 use crate::cluster::{CubeLine, Folder, Kind, RESULTS_DIR, TaskResult};
 use crate::count::Counts;
 use crate::error::{Error, Result};
-use crate::solve::Status;
 use crate::symmetry::{Symmetry, stabiliser};
 use crate::verify::{verify, verify_symmetric};
 

@@ -401,7 +401,7 @@ fn write_icnf(
     cancel: &Cancel,
 ) -> Result<()> {
     let name = path.display().to_string();
-    let (buf, _) = crate::encode::file::write_cnf(Vec::new(), root, options, None)?;
+    let (buf, _) = crate::export::dimacs::write_cnf(Vec::new(), root, options, None)?;
     let text = String::from_utf8(buf).expect("DIMACS is ASCII");
     let mut out =
         std::io::BufWriter::new(std::fs::File::create(path).map_err(|e| Error::io(&name, e))?);

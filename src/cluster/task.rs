@@ -11,6 +11,7 @@
 
 use std::time::{Duration, Instant};
 
+use crate::answer::Answer;
 use crate::board::Board;
 use crate::cluster::{CubeLine, Folder, Kind, SOLVED_MARK, TaskResult, host_name};
 use crate::count::Engine;
@@ -23,7 +24,7 @@ use crate::instance::Instance;
 use crate::interrupt::Cancel;
 use crate::piece::Piece;
 use crate::presolve::Problem;
-use crate::solve::{Answer, Backend, SolveSettings};
+use crate::solve::{Backend, SolveSettings};
 
 /// What [`run_task`] did.
 #[derive(Clone, Debug, PartialEq)]

@@ -4,6 +4,7 @@
 
 use varisat::ExtendFormula;
 
+use crate::answer::Model;
 use crate::board::{Board, Cell};
 use crate::decode::decode;
 use crate::encode::{EncodeOptions, Encoder, VecSink};
@@ -12,7 +13,6 @@ use crate::instance::Instance;
 use crate::interrupt::Cancel;
 use crate::piece::Piece;
 use crate::presolve::Problem;
-use crate::solve::Model;
 use crate::symmetry::{Symmetry, stabiliser};
 use crate::verify::verify;
 

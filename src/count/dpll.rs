@@ -32,7 +32,7 @@ use crate::encode::{ClauseSink, EncodeOptions, Encoder, Lit};
 use crate::error::{Error, Result};
 use crate::instance::Instance;
 use crate::interrupt::Cancel;
-use crate::piece::{LineKind, Piece};
+use crate::piece::Piece;
 use crate::presolve::Problem;
 
 /// Literal code: `2 * var + (negative as u32)`.
@@ -398,18 +398,9 @@ impl Dpll {
 /// assert!(supports(&rook_less).is_err());
 /// ```
 pub fn supports(piece: &Piece) -> Result<()> {
-    piece.validate().map_err(Error::Usage)?;
-    for kind in [LineKind::Row, LineKind::Column] {
-        if !piece.lines.contains(&kind) {
-            return Err(Error::Usage(format!(
-                "the SAT counting engine needs a piece that attacks along rows and columns ({} \
-                 has no {} lines)",
-                piece.name,
-                kind.name()
-            )));
-        }
-    }
-    Ok(())
+    piece
+        .rows_and_columns("the SAT counting engine")
+        .map_err(Error::Usage)
 }
 
 /// Counts the models of one cube (a completion instance), projected on the cell variables.

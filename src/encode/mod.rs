@@ -11,7 +11,6 @@
 
 pub mod amo;
 pub mod dimacs;
-pub mod file;
 pub mod implied;
 pub mod lex;
 mod sink;

@@ -24,11 +24,11 @@
 use std::io::Write;
 
 use super::{Constraint, TextOut, count_01, header_text, line_tag, walk_01};
+use crate::answer::{Answer, Model};
 use crate::board::Cell;
 use crate::encode::Stats;
 use crate::error::{Error, Result};
 use crate::presolve::Problem;
-use crate::solve::{Answer, Model};
 use crate::varmap::VarMap;
 
 /// Terms per output line in constraints and in the `Binary` section.

@@ -1,10 +1,10 @@
 //! Export to other solver families' formats, and decoding their answers.
 //!
-//! One [`Problem`], four formats ([`Format`]): DIMACS CNF (the encoder and [`crate::encode::file`]),
+//! One [`Problem`], four formats ([`Format`]): DIMACS CNF (the encoder and [`crate::export::dimacs`]),
 //! OPB for pseudo-Boolean solvers ([`opb`]), CPLEX LP for MIP solvers ([`lp`]) and MiniZinc for
 //! CP solvers ([`mzn`]). Every file starts with the same queens-sat comment header
-//! ([`crate::encode::dimacs::comment_header`]) under its format's comment character, so
-//! [`crate::encode::dimacs::read_header`] reads any of them back and [`decode_answer`] turns the
+//! ([`crate::export::header::comment_header`]) under its format's comment character, so
+//! [`crate::export::header::read_header`] reads any of them back and [`decode_answer`] turns the
 //! matching solver's output into a board.
 //!
 //! The 0-1 models (OPB and LP) use the cell variables of the DIMACS file, with the same
@@ -16,25 +16,28 @@
 //! Adding a format is one file here plus one [`Format`] variant (with its name, extension and
 //! comment character) and its arms in [`write`] and [`decode_answer`].
 
+pub mod dimacs;
+pub mod header;
 pub mod lp;
 pub mod mzn;
 pub mod opb;
+pub mod output;
 
 use std::io::{self, Write};
 use std::path::Path;
 
+use crate::answer::Answer;
 use crate::atomic::write_atomic;
 use crate::board::Board;
 use crate::encode::amo::AmoKind;
-use crate::encode::dimacs::Header;
-use crate::encode::dimacs::{HeaderFields, comment_header};
-use crate::encode::file::{Output, WriteReport, write_cnf};
 use crate::encode::{EncodeOptions, Encoder, Lit, Stats};
 use crate::error::{Error, Result};
+use crate::export::dimacs::{Output, WriteReport, write_cnf};
+use crate::export::header::Header;
+use crate::export::header::{HeaderFields, comment_header};
 use crate::interrupt::{Cancel, CancelWrite};
 use crate::piece::LineKind;
 use crate::presolve::Problem;
-use crate::solve::Answer;
 
 /// An export format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -214,7 +217,7 @@ pub fn stats(
 /// `header`, read in the header's format:
 ///
 /// - DIMACS: SAT-competition `s`/`v` lines or a minisat result file
-///   ([`crate::solve::output::parse_output`]);
+///   ([`crate::export::output::parse_output`]);
 /// - OPB: PB-competition `s`/`v` lines with `x5` / `-x5` literals (clasp's output);
 /// - LP: CBC's solution file (`cbc FILE.lp solve solu OUT`), see [`lp::parse_cbc`];
 /// - MiniZinc: the default output of `minizinc` (the first solution), see [`mzn::parse_output`].
@@ -224,7 +227,7 @@ pub fn decode_answer(header: &Header, source: &str, text: &str) -> Result<Answer
     let vars = usize::try_from(header.num_vars)
         .map_err(|_| Error::parse_file(source, "too many variables"))?;
     let model = match header.format {
-        Format::Dimacs => crate::solve::output::parse_output(source, text, vars)?,
+        Format::Dimacs => crate::export::output::parse_output(source, text, vars)?,
         Format::Opb => opb::parse_output(source, text, vars)?,
         Format::Lp => lp::parse_cbc(source, text, &header.varmap)?,
         Format::Mzn => {

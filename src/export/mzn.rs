@@ -29,12 +29,12 @@
 use std::io::Write;
 
 use super::{TextOut, header_text};
+use crate::answer::Answer;
 use crate::board::{Board, Cell};
 use crate::encode::Stats;
 use crate::error::{Error, Result};
 use crate::piece::LineKind;
 use crate::presolve::Problem;
-use crate::solve::Answer;
 
 /// Writes `problem` as MiniZinc to `out`; returns variables (one per row), constraint items and
 /// domain values listed. The piece must ride along rows (checked by [`super::write`]).

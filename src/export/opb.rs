@@ -17,10 +17,10 @@
 use std::io::Write;
 
 use super::{Constraint, TextOut, count_01, header_text, walk_01};
+use crate::answer::{Answer, Model};
 use crate::encode::Stats;
 use crate::error::{Error, Result};
 use crate::presolve::Problem;
-use crate::solve::{Answer, Model};
 
 /// Writes `problem` as OPB to `out`; returns variables, constraints and terms.
 pub(crate) fn write<W: Write>(

@@ -20,7 +20,7 @@ use std::os::raw::{c_char, c_int, c_void};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use super::{Answer, Model};
+use crate::answer::{Answer, Model};
 use crate::encode::{ClauseSink, EncodeOptions, Encoder, Lit};
 use crate::interrupt::Cancel;
 use crate::presolve::Problem;

@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 use varisat::ExtendFormula;
 
 use super::varisat_backend::StopSwitch;
-use super::{Answer, Model, Status};
+use crate::answer::{Answer, Model, Status};
 use crate::board::Board;
 use crate::cube::{self, Cube, Split, SplitStats};
 use crate::decode::decode;

@@ -17,8 +17,8 @@ use std::process::{Command, ExitStatus};
 use std::time::Duration;
 
 use super::Answer;
-use super::output::{parse_output, parse_output_bytes};
 use crate::error::{Error, Result};
+use crate::export::output::{parse_output, parse_output_bytes};
 use crate::process::Ended;
 
 /// Default cap on a solver's output (stdout, or the result file): 256 MiB.
@@ -346,7 +346,7 @@ fn human_bytes(n: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solve::Model;
+    use crate::answer::Model;
     use std::thread;
     use std::time::Instant;
 

@@ -3,14 +3,15 @@
 
 use std::time::{Duration, Instant};
 
+use crate::answer::Answer;
 use crate::board::Board;
 use crate::certify::Certificate;
 use crate::decode::decode;
-use crate::encode::file::write_cnf;
 use crate::encode::{EncodeOptions, Encoder, Stats};
 use crate::error::{Error, Result};
+use crate::export::dimacs::write_cnf;
 use crate::presolve::Problem;
-use crate::solve::{Answer, Backend, Entrant, varisat_backend};
+use crate::solve::{Backend, Entrant, varisat_backend};
 use crate::verify::{verify, verify_lex_leader, verify_symmetric};
 
 /// Everything [`solve`] measured.

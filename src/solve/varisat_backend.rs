@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use varisat::ExtendFormula;
 
-use super::{Answer, Model};
+use crate::answer::{Answer, Model};
 use crate::encode::{ClauseSink, EncodeOptions, Encoder, Lit};
 use crate::presolve::Problem;
 

@@ -18,16 +18,17 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::answer::Status;
 use crate::atomic::{write_atomic, write_text_atomic};
 use crate::encode::amo::AmoKind;
-use crate::encode::file::write_cnf;
 use crate::error::{Error, Result};
+use crate::export::dimacs::write_cnf;
 use crate::instance::Instance;
 use crate::interrupt::{Cancel, CancelWrite};
 use crate::piece::Piece;
 use crate::presolve::Problem;
 use crate::progress::Progress;
-use crate::solve::{self, Backend, Status};
+use crate::solve::{self, Backend};
 use manifest::{HashingWriter, Row};
 use recipe::Recipe;
 

@@ -6,8 +6,8 @@ use std::process::ExitCode;
 
 use clap::Args;
 use queens_sat::encode::Stats;
-use queens_sat::encode::dimacs::read_header;
 use queens_sat::export::decode_answer_file;
+use queens_sat::export::header::read_header;
 use queens_sat::solve::Answer;
 use queens_sat::verify::{verify, verify_lex_leader, verify_symmetric};
 use queens_sat::{Error, Result};

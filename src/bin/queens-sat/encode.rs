@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use queens_sat::encode::file::Output;
+use queens_sat::export::dimacs::Output;
 use queens_sat::export::{self, Format};
 use queens_sat::presolve::Problem;
 use queens_sat::report::StatsRecord;

@@ -11,8 +11,8 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use queens_sat::encode::amo::AmoKind;
-use queens_sat::encode::file::Output;
 use queens_sat::error::{Error, Result};
+use queens_sat::export::dimacs::Output;
 use queens_sat::instance::Instance;
 use queens_sat::piece::QUEEN;
 use queens_sat::presolve::Problem;

@@ -14,9 +14,11 @@ use std::collections::{HashMap, HashSet};
 use crate::board::Cell;
 use crate::error::{Error, Result};
 use crate::instance::Instance;
-use crate::matching::{self, Filter};
+pub mod filter;
+
 use crate::piece::{LineKind, Piece};
 use crate::varmap::VarMap;
+pub use filter::Filter;
 
 /// Largest variable count a DIMACS file (and most solvers) can address.
 pub const MAX_VARS: u64 = i32::MAX as u64;
@@ -57,14 +59,14 @@ impl Problem {
         Problem::presolve_with(instance, piece, Filter::default())
     }
 
-    /// [`Problem::presolve`], then the all-different filter `filter` (see [`crate::matching`]):
+    /// [`Problem::presolve`], then the all-different filter `filter` (see [`filter`]):
     /// live cells that lie in no solution of the row/column matching (and, with
     /// [`Filter::AllDifferent`], of the diagonal all-different constraints) drop out, and a
     /// graph without a perfect matching makes the problem unsatisfiable. The solutions are the
     /// same for every `filter`.
     pub fn presolve_with(instance: &Instance, piece: Piece, filter: Filter) -> Result<Problem> {
         let mut problem = Problem::presolve_plain(instance, piece)?;
-        matching::filter(&mut problem, filter);
+        filter::filter(&mut problem, filter);
         Ok(problem)
     }
 

@@ -16,7 +16,7 @@
 
 use std::path::Path;
 
-use super::{Answer, Model};
+use crate::answer::{Answer, Model};
 use crate::error::{Error, Result};
 
 /// The reason carried by [`Answer::Unknown`] when a solver says UNKNOWN / INDET.

@@ -4,9 +4,10 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use crate::encode::dimacs::{DimacsWriter, write_header};
+use crate::encode::dimacs::DimacsWriter;
 use crate::encode::{EncodeOptions, Encoder, Stats};
 use crate::error::{Error, Result};
+use crate::export::header::write_header;
 use crate::presolve::Problem;
 
 /// Where a DIMACS file goes.
