@@ -14,6 +14,8 @@ python="${PYTHON:-python3}"
 if [ ! -x "$venv/bin/python" ]; then
     "$python" -m venv "$venv"
 fi
+# maturin's build hook (no build isolation below) runs `maturin` from PATH.
+export PATH="$venv/bin:$PATH"
 pip=("$venv/bin/python" -m pip --quiet --disable-pip-version-check)
 "${pip[@]}" install maturin pytest python-sat numpy
 # Builds the extension (cargo, release) and installs the package; re-run on every call so the

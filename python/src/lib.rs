@@ -618,7 +618,7 @@ impl PyFormula {
     #[pyo3(signature = (path, format = "dimacs"))]
     fn write(&self, py: Python<'_>, path: PathBuf, format: &str) -> PyResult<()> {
         let format = py_ok(export::Format::parse(format))?;
-        let out = queens_sat::encode::file::Output::File(path);
+        let out = queens_sat::export::dimacs::Output::File(path);
         work::run(py, None, |cancel| {
             export::export(&out, format, &self.problem, self.options, None, cancel).map(|_| ())
         })
@@ -647,7 +647,7 @@ impl PyFormula {
             .into_iter()
             .filter(|&l| l > 0 && (l as u64) <= self.stats.vars)
             .map(|l| l as u32);
-        let model = queens_sat::solve::Model::from_true_vars(nv, true_vars);
+        let model = queens_sat::answer::Model::from_true_vars(nv, true_vars);
         let board = queens_sat::decode::decode(&self.problem.varmap, &self.problem.fixed, &model);
         let instance = &self.instance;
         queens_sat::verify::check(&board, &instance.inner, instance.piece)

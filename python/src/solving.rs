@@ -11,7 +11,7 @@ use queens_sat::instance::Instance;
 use queens_sat::interrupt::Cancel;
 use queens_sat::piece::Piece;
 use queens_sat::report::SolveRecord;
-use queens_sat::solve::Status;
+use queens_sat::answer::{Answer, Status};
 
 use crate::errors::usage;
 use crate::{PyBoard, PyInstance, encode_options, work};
@@ -164,7 +164,7 @@ impl PyResult_ {
     #[getter]
     fn reason(&self) -> Option<String> {
         match &self.status {
-            queens_sat::solve::Answer::Unknown(why) => Some(why.clone()),
+            Answer::Unknown(why) => Some(why.clone()),
             _ => None,
         }
     }
@@ -221,7 +221,7 @@ impl PyResult_ {
 
     fn __repr__(&self) -> String {
         let what = match &self.status {
-            queens_sat::solve::Answer::Unknown(why) => format!("UNKNOWN ({why})"),
+            Answer::Unknown(why) => format!("UNKNOWN ({why})"),
             s => s.label().to_string(),
         };
         format!(
