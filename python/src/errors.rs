@@ -74,8 +74,12 @@ pub fn panic_error(payload: Box<dyn std::any::Any + Send>) -> PyErr {
         .or_else(|| payload.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "unknown panic".into());
     Python::attach(|py| {
-        exception(py, "InternalError", &format!("internal error (a bug): {what}"))
-            .map(PyErr::from_value)
-            .unwrap_or_else(|_| PyRuntimeError::new_err(what))
+        exception(
+            py,
+            "InternalError",
+            &format!("internal error (a bug): {what}"),
+        )
+        .map(PyErr::from_value)
+        .unwrap_or_else(|_| PyRuntimeError::new_err(what))
     })
 }

@@ -20,12 +20,12 @@ use queens_sat::encode::amo::AmoKind;
 use queens_sat::encode::implied::Implied;
 use queens_sat::encode::lex::SymmetrySet;
 use queens_sat::encode::{ClauseSink, EncodeOptions, Encoder, Lit, Stats};
+use queens_sat::export;
 use queens_sat::generate::Generator;
 use queens_sat::instance::{self as inst, ExcludedDiagonal, Format, Instance};
 use queens_sat::piece::{LineKind, Piece};
 use queens_sat::presolve::Problem;
 use queens_sat::symmetry::{Symmetry, stabiliser};
-use queens_sat::export;
 
 use errors::{to_py, usage};
 
@@ -362,11 +362,7 @@ impl PyBoard {
         if self.board.n as usize > SHOWN {
             cols.push("...".into());
         }
-        format!(
-            "Board(n={}, columns=[{}])",
-            self.board.n,
-            cols.join(", ")
-        )
+        format!("Board(n={}, columns=[{}])", self.board.n, cols.join(", "))
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -825,7 +821,14 @@ fn generated(
 #[pyfunction]
 fn generate_completion(py: Python<'_>, n: i64, m: u32, seed: u64) -> PyResult<PyInstance> {
     let command = format!("completion -n {n} -m {m}");
-    generated(py, Generator::Completion { m }, n, seed, command, Format::Param)
+    generated(
+        py,
+        Generator::Completion { m },
+        n,
+        seed,
+        command,
+        Format::Param,
+    )
 }
 
 #[pyfunction]

@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use pyo3::prelude::*;
+use queens_sat::answer::{Answer, Status};
 use queens_sat::certify::Certificate;
 use queens_sat::encode::implied::Implied;
 use queens_sat::encode::{EncodeOptions, Stats};
@@ -11,7 +12,6 @@ use queens_sat::instance::Instance;
 use queens_sat::interrupt::Cancel;
 use queens_sat::piece::Piece;
 use queens_sat::report::SolveRecord;
-use queens_sat::answer::{Answer, Status};
 
 use crate::errors::usage;
 use crate::{PyBoard, PyInstance, encode_options, work};
