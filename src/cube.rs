@@ -346,25 +346,26 @@ fn lines(problem: &Problem) -> Vec<Vec<Cell>> {
         .collect()
 }
 
-/// Splits `instance` for solving, by look-ahead on lines: at each step the cube with the most
+/// Splits the presolved `root` for solving, by look-ahead on lines: at each step the cube with the most
 /// live cells is split on the row or column (among the `split.candidates` with the fewest live
 /// cells) whose children leave the fewest live cells in total after presolve, matching filter
 /// included (a child that presolve refutes leaves none). Children that presolve refutes are
 /// dropped, so a line with no surviving child refutes its cube; a line with one surviving child
 /// is a forced move. Stops when every cube is easy (`split.easy_cells`) or there are
 /// `split.max_cubes` cubes, returned with the fewest live cells first. The cubes (weight 1)
-/// partition the solutions of `instance`: a solution places exactly one piece on the split line,
+/// partition the solutions of the root's instance: a solution places exactly one piece on the split line,
 /// and each child fixes a different one.
-pub fn lookahead(
-    instance: &Instance,
-    piece: Piece,
-    split: &Split,
-) -> Result<(Vec<Cube>, SplitStats)> {
+pub fn lookahead(root: &Problem, split: &Split) -> Result<(Vec<Cube>, SplitStats)> {
+    let (instance, piece) = (&root.instance, root.piece);
     piece
         .rows_and_columns("the cube split")
         .map_err(Error::Usage)?; // one piece per row and column
+    if !root.presolved {
+        return Err(Error::Usage(
+            "the cube split needs a presolved problem (cubes are presolved)".into(),
+        ));
+    }
     let mut stats = SplitStats::default();
-    let root = Problem::presolve(instance, piece)?;
     stats.presolves += 1;
     if root.unsat.is_some() {
         stats.refuted += 1;

@@ -68,6 +68,18 @@ impl SolveRecord {
         }
     }
 
+    /// The record of a solve's report (what `solve --format json` prints).
+    pub fn of(report: &crate::solve::SolveReport, instance: &Instance, piece: Piece) -> Self {
+        let mut rec =
+            SolveRecord::new(&report.status, instance, piece, &report.amo, &report.solver);
+        rec.vars = report.stats.vars;
+        rec.clauses = report.stats.clauses;
+        rec.encode_seconds = report.encode_seconds;
+        rec.solve_seconds = report.solve_seconds;
+        rec.certified = report.certificate.as_ref().map(|c| c.checker.clone());
+        rec
+    }
+
     /// The record of `status` for `instance`; the board rows show blocked cells as `x`.
     pub fn new(
         status: &Status,

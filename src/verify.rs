@@ -179,3 +179,29 @@ pub fn verify_lex_leader(board: &Board, elements: &[Symmetry]) -> Result<(), Str
     }
     Ok(())
 }
+
+/// The one acceptance check of every answered board (solve, cubes, cluster merge, decode): the
+/// instance ([`verify`]), and what the encoding demanded besides: `symmetric` (`--symmetric`,
+/// [`verify_symmetric`]) and the lex-leader group (`--break-symmetry lex`,
+/// [`verify_lex_leader`]; empty for none).
+///
+/// ```
+/// use queens_sat::{board::{Board, Cell}, instance::Instance, piece::QUEEN, symmetry::Symmetry,
+///                  verify::accept};
+/// let mirror = Board::new(4, vec![Cell::new(0, 2), Cell::new(1, 0), Cell::new(2, 3), Cell::new(3, 1)]);
+/// assert!(accept(&mirror, &Instance::plain(4), QUEEN, Some(Symmetry::R90), &[]).is_ok());
+/// assert!(accept(&mirror, &Instance::plain(4), QUEEN, None, &[Symmetry::FlipV]).is_err());
+/// ```
+pub fn accept(
+    board: &Board,
+    instance: &Instance,
+    piece: Piece,
+    symmetric: Option<Symmetry>,
+    lex_leader: &[Symmetry],
+) -> Result<(), String> {
+    verify(board, instance, piece)?;
+    if let Some(g) = symmetric {
+        verify_symmetric(board, g)?;
+    }
+    verify_lex_leader(board, lex_leader)
+}

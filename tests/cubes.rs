@@ -16,9 +16,13 @@ use queens_sat::encode::EncodeOptions;
 use queens_sat::encode::amo::AmoKind;
 use queens_sat::instance::Instance;
 use queens_sat::piece::{AMAZON, Piece, QUEEN};
+use queens_sat::presolve::Problem;
 use queens_sat::solve::Answer;
+use queens_sat::solve::SolveReport;
 use queens_sat::solve::cadical_backend::CadicalAssuming;
-use queens_sat::solve::cubes::{CubeReport, CubeSettings, SolverFactory, VarisatAssuming, solve};
+use queens_sat::solve::cubes::{CubeSettings, solve};
+use queens_sat::solve::traits::SolverFactory;
+use queens_sat::solve::varisat_backend::VarisatAssuming;
 use queens_sat::verify::verify;
 
 /// Splits that cut deep (every cube split down to single cells when allowed) and shallow.
@@ -58,7 +62,8 @@ fn lookahead_cubes_partition_the_solutions() {
         for inst in random_instances(seed, 40, 8) {
             let all = instance_solutions(&inst, piece.name);
             for split in splits() {
-                let (cubes, _) = lookahead(&inst, piece, &split).unwrap();
+                let root = Problem::presolve(&inst, piece).unwrap();
+                let (cubes, _) = lookahead(&root, &split).unwrap();
                 // Splitting stops once there are max_cubes cubes; the last split adds at most
                 // one line's worth.
                 assert!(cubes.len() < split.max_cubes.max(1) + inst.n as usize);
@@ -90,7 +95,7 @@ fn check_with(
     split: Split,
     jobs: usize,
     factory: &SolverFactory,
-) -> CubeReport {
+) -> SolveReport {
     let expected = instance_solutions(inst, piece.name);
     let settings = CubeSettings {
         jobs,
@@ -98,7 +103,8 @@ fn check_with(
         ..CubeSettings::default()
     };
     let options = EncodeOptions::from(AmoKind::Pairwise);
-    let r = solve(inst, piece, options, factory, &settings).unwrap();
+    let root = Problem::presolve(inst, piece).unwrap();
+    let r = solve(&root, options, factory, &settings).unwrap();
     match &r.status {
         Answer::Sat(board) => {
             verify(board, inst, piece).unwrap();
@@ -170,7 +176,12 @@ fn re_split_cubes_agree_with_the_oracle() {
                     resplit_cubes: 3,
                     ..Split::default()
                 };
-                if check_with(inst, piece, split, jobs, factory).resplit > 0 {
+                if check_with(inst, piece, split, jobs, factory)
+                    .cubes
+                    .unwrap()
+                    .resplit
+                    > 0
+                {
                     resplit_runs += 1;
                 }
             }
@@ -187,7 +198,7 @@ fn re_split_cubes_agree_with_the_oracle() {
 #[test]
 fn certified_cube_solve_agrees_with_the_oracle() {
     use queens_sat::solve::Backend;
-    use queens_sat::solve::cubes::solve_certified;
+    use queens_sat::solve::certified_cubes::solve_certified;
     let mut covered = 0;
     for (piece, seed, count, max_n, backend) in [
         (QUEEN, 25, 24, 9, Backend::Varisat),
@@ -206,8 +217,9 @@ fn certified_cube_solve_agrees_with_the_oracle() {
                 ..CubeSettings::default()
             };
             let options = EncodeOptions::from(AmoKind::Pairwise);
-            let c = solve_certified(inst, piece, options, &backend, &settings).unwrap();
-            match c.report.status {
+            let root = Problem::presolve(inst, piece).unwrap();
+            let c = solve_certified(&root, options, &backend, &settings).unwrap();
+            match c.status.clone() {
                 Answer::Sat(board) => {
                     assert!(expected.contains(&sorted(&board.pieces)), "{inst:?}");
                     assert!(c.certificate.is_none());
@@ -219,10 +231,10 @@ fn certified_cube_solve_agrees_with_the_oracle() {
                     );
                     let cert = c.certificate.expect("a certified UNSAT");
                     assert!(
-                        c.report.cubes == 0 || cert.checker.contains("cube coverage"),
+                        c.cubes.unwrap().cubes == 0 || cert.checker.contains("cube coverage"),
                         "{cert:?}"
                     );
-                    covered += usize::from(c.report.cubes > 0);
+                    covered += usize::from(c.cubes.unwrap().cubes > 0);
                 }
                 Answer::Unknown(why) => panic!("{inst:?}: UNKNOWN: {why}"),
             }
@@ -240,11 +252,11 @@ fn certified_cube_solve_agrees_with_the_oracle() {
                 ..CubeSettings::default()
             };
             let options = EncodeOptions::from(AmoKind::Pairwise);
-            let c =
-                solve_certified(&Instance::plain(n), AMAZON, options, &backend, &settings).unwrap();
-            assert_eq!(c.report.status, Answer::Unsat, "amazons n={n}");
+            let root = Problem::presolve(&Instance::plain(n), AMAZON).unwrap();
+            let c = solve_certified(&root, options, &backend, &settings).unwrap();
+            assert_eq!(c.status, Answer::Unsat, "amazons n={n}");
             let cert = c.certificate.expect("a certified UNSAT");
-            if c.report.cubes > 0 {
+            if c.cubes.unwrap().cubes > 0 {
                 assert!(cert.checker.contains("cube coverage"), "{cert:?}");
                 covered += 1;
             }

@@ -129,9 +129,9 @@ fn cube_solve_with_implied_sums_agrees_with_the_oracle() {
             },
             ..CubeSettings::default()
         };
+        let root = queens_sat::presolve::Problem::presolve(&inst, piece).unwrap();
         let r = cubes::solve(
-            &inst,
-            piece,
+            &root,
             sums(AmoKind::Pairwise),
             CadicalAssuming::factory(),
             &settings,

@@ -15,7 +15,6 @@ use crate::cluster::{CubeLine, Folder, Kind, RESULTS_DIR, TaskResult};
 use crate::count::Counts;
 use crate::error::{Error, Result};
 use crate::symmetry::{Symmetry, stabiliser};
-use crate::verify::{verify, verify_symmetric};
 
 /// What is wrong with a job's results: one line each, naming the file or task.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -249,15 +248,10 @@ pub fn merge(folder: &Folder) -> Result<Merge> {
                         instance.n,
                         cells.iter().map(|&[r, c]| Cell::new(r, c)).collect(),
                     );
-                    verify(&b, instance, piece)
-                        .and_then(|()| {
-                            folder
-                                .job
-                                .symmetric()
-                                .ok()
-                                .flatten()
-                                .map_or(Ok(()), |g| verify_symmetric(&b, g))
-                        })
+                    folder
+                        .job
+                        .options()?
+                        .accept(&b, instance, piece)
                         .map_err(|why| {
                             Error::Solver(format!(
                                 "task {}'s board is not a solution: {why}",

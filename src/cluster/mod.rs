@@ -122,6 +122,21 @@ impl Job {
         Piece::parse(&self.piece)
     }
 
+    /// The job's encoding options (`--amo`, `--symmetric`; lex-leader constraints are refused
+    /// by `split`).
+    pub fn options(&self) -> Result<crate::encode::EncodeOptions> {
+        Ok(crate::encode::EncodeOptions {
+            symmetric: self.symmetric()?,
+            ..crate::encode::EncodeOptions::from(crate::encode::amo::AmoKind::parse(&self.amo)?)
+        })
+    }
+
+    /// The solver of a solve job's cubes: the one it was split with, else the library's default
+    /// strategy (`auto`).
+    pub fn solver_name(&self) -> &str {
+        self.solver.as_deref().unwrap_or("auto")
+    }
+
     /// The `--symmetric` element, if any.
     pub fn symmetric(&self) -> Result<Option<Symmetry>> {
         self.symmetric

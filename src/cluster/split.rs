@@ -57,7 +57,7 @@ pub struct SplitOptions {
     pub options: EncodeOptions,
     /// Count: the engine of each cube.
     pub engine: Engine,
-    /// Solve: the backend of each cube (`lib:cadical`, `varisat`, or an external solver).
+    /// Solve: the solver of each cube, as `solve --solver` (`auto`, a backend, a portfolio).
     pub solver: String,
     /// Solve: the time limit per cube, seconds.
     pub timeout: Option<f64>,
@@ -147,7 +147,7 @@ pub fn split(dir: &Path, o: &SplitOptions) -> Result<SplitReport> {
                 cancel: o.cancel.clone(),
                 ..Split::default()
             };
-            let (cubes, _) = cube::lookahead(instance, piece, &split)?;
+            let (cubes, _) = cube::lookahead(&Problem::presolve(instance, piece)?, &split)?;
             let base = instance.placed.len();
             cubes
                 .into_iter()

@@ -17,14 +17,11 @@ use crate::cluster::{CubeLine, Folder, Kind, SOLVED_MARK, TaskResult, host_name}
 use crate::count::Engine;
 use crate::count::backtrack;
 use crate::encode::EncodeOptions;
-use crate::encode::amo::AmoKind;
-use crate::encode::lex::SymmetrySet;
 use crate::error::{Error, Result};
 use crate::instance::Instance;
 use crate::interrupt::Cancel;
 use crate::piece::Piece;
-use crate::presolve::Problem;
-use crate::solve::{Backend, SolveSettings};
+use crate::solve::Solver;
 
 /// What [`run_task`] did.
 #[derive(Clone, Debug, PartialEq)]
@@ -81,12 +78,7 @@ pub fn run_task(
     )?;
     let t0 = Instant::now();
     let piece = job.piece()?;
-    let options = EncodeOptions {
-        amo: AmoKind::parse(&job.amo)?,
-        symmetric: job.symmetric()?,
-        lex_leader: SymmetrySet::default(),
-        implied: Default::default(),
-    };
+    let options = job.options()?;
     let lines: Vec<&CubeLine> = t.lines.iter().map(|&i| &folder.cubes[i]).collect();
     let mut result = TaskResult {
         tool: env!("CARGO_PKG_NAME").into(),
@@ -178,25 +170,27 @@ fn solve_lines(
     cancel: &Cancel,
 ) -> Result<(Vec<String>, Option<Board>)> {
     let job = &folder.job;
-    let backend = Backend::from_name(job.solver.as_deref().unwrap_or("lib:cadical"))?;
     let solved_mark = folder
         .dir
         .join(crate::cluster::RESULTS_DIR)
         .join(SOLVED_MARK);
     let found = cancel.child();
     let timeout = job.timeout.map(Duration::from_secs_f64);
+    // The task's lines share the cores; a cube solved by cube-and-conquer gets the rest.
+    let jobs = jobs.max(1);
+    let cube_jobs = (std::thread::available_parallelism().map_or(1, |n| n.get()) / jobs).max(1);
     let answers = crate::work::run_all(lines, jobs.max(1), cancel, &|_, _| {}, |line| {
         if found.is_cancelled() || solved_mark.exists() {
             return Ok((String::from("SKIPPED"), None));
         }
         let cube = line.instance(&folder.instance);
-        let problem = Problem::presolve(&cube, piece)?;
-        let settings = SolveSettings {
-            timeout,
-            cancel: Some(found.clone()),
-            ..SolveSettings::default()
-        };
-        let report = match crate::solve::solve(&problem, options, &backend, settings) {
+        let solver = Solver::new(&cube, piece)
+            .options(options)
+            .solver(job.solver_name())
+            .timeout(timeout)
+            .jobs(Some(cube_jobs))
+            .cancel(found.clone());
+        let report = match solver.solve() {
             // Stopped because another cube of this task found a board (not by a signal).
             Err(Error::Interrupted) if !cancel.is_cancelled() => {
                 return Ok((String::from("SKIPPED"), None));
@@ -206,7 +200,11 @@ fn solve_lines(
         Ok(match report.status {
             Answer::Sat(board) => {
                 // Checked against the job's instance, not only the cube's.
-                crate::solve::cubes::check_cube_board(&board, &folder.instance, piece, options)?;
+                options
+                    .accept(&board, &folder.instance, piece)
+                    .map_err(|why| {
+                        Error::Solver(format!("a cube's board is not a solution: {why}"))
+                    })?;
                 found.cancel();
                 (String::from("SAT"), Some(board))
             }

@@ -147,6 +147,20 @@ impl From<AmoKind> for EncodeOptions {
     }
 }
 
+impl EncodeOptions {
+    /// The one acceptance check of an answered board ([`crate::verify::accept`]): the instance,
+    /// and what these options demanded besides (`--symmetric`, the lex-leader group).
+    pub fn accept(
+        &self,
+        board: &crate::board::Board,
+        instance: &crate::instance::Instance,
+        piece: crate::piece::Piece,
+    ) -> std::result::Result<(), String> {
+        let lex: Vec<Symmetry> = self.lex_leader.elements().collect();
+        crate::verify::accept(board, instance, piece, self.symmetric, &lex)
+    }
+}
+
 /// Encodes one [`Problem`] with one AMO encoding.
 ///
 /// ```

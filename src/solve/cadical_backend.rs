@@ -24,8 +24,8 @@ use crate::answer::{Answer, Model};
 use crate::encode::{ClauseSink, EncodeOptions, Encoder, Lit};
 use crate::interrupt::Cancel;
 use crate::presolve::Problem;
-use crate::solve::cubes::{AssumptionSolver, SolverFactory};
-use crate::solve::varisat_backend::{StopSwitch, Timing};
+use crate::solve::traits::{AssumptionSolver, SolverFactory};
+use crate::solve::traits::{StopSwitch, Timing};
 
 // Keeps the crate (and so its static CaDiCaL library) linked.
 use pindakaas_cadical as _;

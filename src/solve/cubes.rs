@@ -22,95 +22,17 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
-use varisat::ExtendFormula;
-
-use super::varisat_backend::StopSwitch;
-use crate::answer::{Answer, Model, Status};
+use super::SolveReport;
+use super::traits::{AssumptionSolver, SolverFactory, StopSwitch};
+use crate::answer::Answer;
 use crate::board::Board;
 use crate::cube::{self, Cube, Split, SplitStats};
 use crate::decode::decode;
-use crate::encode::{ClauseSink, EncodeOptions, Encoder, Lit, Stats};
+use crate::encode::{EncodeOptions, Encoder, Lit};
 use crate::error::{Error, Result};
 use crate::instance::Instance;
 use crate::piece::Piece;
 use crate::presolve::Problem;
-use crate::verify::{verify, verify_symmetric};
-
-/// An incremental SAT solver that answers under assumptions and keeps what it learned between
-/// calls. Clauses arrive through [`ClauseSink`] (DIMACS variables from 1).
-pub trait AssumptionSolver: ClauseSink {
-    /// Solves the clauses added so far with every literal of `assumptions` forced true. `Unsat`
-    /// means no model extends the assumptions (the clause set stays usable); `Unknown` means
-    /// the search was stopped (its [`StopSwitch`] thrown) or failed.
-    fn solve_assuming(&mut self, assumptions: &[Lit]) -> Answer<Model>;
-}
-
-/// Builds one solver per worker thread (inside that thread, so solvers need not be `Send`); the solver must stop soon after the switch is thrown.
-pub type SolverFactory = dyn Fn(&StopSwitch) -> Box<dyn AssumptionSolver> + Sync;
-
-/// varisat as an [`AssumptionSolver`].
-pub struct VarisatAssuming {
-    solver: varisat::Solver<'static>,
-    num_vars: u32,
-    buf: Vec<varisat::Lit>,
-}
-
-impl VarisatAssuming {
-    /// A fresh varisat solver that stops when `stop` is thrown (through its proof writer, see
-    /// [`StopSwitch`]).
-    pub fn new(stop: &StopSwitch) -> VarisatAssuming {
-        let mut solver = varisat::Solver::new();
-        // DRAT proofs reject assumptions; the native format takes them.
-        solver.write_proof(stop.clone(), varisat::ProofFormat::Varisat);
-        VarisatAssuming {
-            solver,
-            num_vars: 0,
-            buf: Vec::with_capacity(64),
-        }
-    }
-
-    /// The [`SolverFactory`] of varisat.
-    pub fn factory() -> &'static SolverFactory {
-        &|stop| Box::new(VarisatAssuming::new(stop))
-    }
-}
-
-impl ClauseSink for VarisatAssuming {
-    fn add_clause(&mut self, lits: &[Lit]) {
-        self.buf.clear();
-        for l in lits {
-            self.num_vars = self.num_vars.max(l.var());
-            self.buf
-                .push(varisat::Lit::from_dimacs(l.to_dimacs() as isize));
-        }
-        self.solver.add_clause(&self.buf);
-    }
-}
-
-impl AssumptionSolver for VarisatAssuming {
-    fn solve_assuming(&mut self, assumptions: &[Lit]) -> Answer<Model> {
-        let lits: Vec<varisat::Lit> = assumptions
-            .iter()
-            .map(|l| varisat::Lit::from_dimacs(l.to_dimacs() as isize))
-            .collect();
-        self.solver.assume(&lits);
-        match self.solver.solve() {
-            Ok(true) => {
-                let true_vars = self
-                    .solver
-                    .model()
-                    .unwrap_or_default()
-                    .into_iter()
-                    .filter(|l| l.is_positive())
-                    .map(|l| l.to_dimacs() as u32)
-                    .filter(|&v| v <= self.num_vars);
-                Answer::Sat(Model::from_true_vars(self.num_vars as usize, true_vars))
-            }
-            Ok(false) => Answer::Unsat,
-            Err(e) => Answer::Unknown(format!("varisat stopped: {e}")),
-        }
-    }
-}
 
 /// Settings of [`solve`].
 #[derive(Clone, Debug, Default)]
@@ -125,13 +47,9 @@ pub struct CubeSettings {
     pub cancel: Option<crate::interrupt::Cancel>,
 }
 
-/// The result of [`solve`].
-#[derive(Clone, Debug)]
-pub struct CubeReport {
-    /// The verified answer.
-    pub status: Status,
-    /// Size of the root encoding (each thread holds one copy).
-    pub stats: Stats,
+/// How a cube-and-conquer solve went ([`SolveReport::cubes`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CubeStats {
     /// Cubes handed to the solvers.
     pub cubes: usize,
     /// Cubes the solvers refuted (all of them when UNSAT).
@@ -141,26 +59,39 @@ pub struct CubeReport {
     pub resplit: usize,
     /// What the split did (cubes refuted by presolve, presolves run).
     pub split: SplitStats,
-    /// Seconds spent splitting.
-    pub split_seconds: f64,
-    /// Seconds spent conquering (wall clock).
-    pub solve_seconds: f64,
+    /// Worker threads.
+    pub jobs: usize,
 }
 
-/// Checks a board found in a cube against the whole instance (not only the cube), and for the
-/// symmetry that `options` asks for: a board that fails is a solver fault, never an answer.
+impl CubeStats {
+    /// The `solver` text of a cube-and-conquer report: who conquered, and how the cubes went.
+    pub fn describe(&self, backend: &str, certified: bool) -> String {
+        if certified {
+            format!(
+                "{backend} cubes, certified ({} cubes, {} refuted by presolve in the split, {} jobs)",
+                self.cubes, self.split.refuted, self.jobs
+            )
+        } else {
+            format!(
+                "{backend} cubes ({} cubes, {} of the first split split again, {} refuted by \
+                 presolve in the split, {} jobs)",
+                self.cubes, self.resplit, self.split.refuted, self.jobs
+            )
+        }
+    }
+}
+
+/// Checks a board found in a cube against the whole instance (not only the cube), and for what
+/// `options` demand ([`EncodeOptions::accept`]): a board that fails is a solver fault, never an
+/// answer.
 pub(crate) fn check_cube_board(
     board: &Board,
     instance: &Instance,
     piece: Piece,
     options: EncodeOptions,
 ) -> Result<()> {
-    verify(board, instance, piece)
-        .and_then(|()| {
-            options
-                .symmetric
-                .map_or(Ok(()), |g| verify_symmetric(board, g))
-        })
+    options
+        .accept(board, instance, piece)
         .map_err(|why| Error::Solver(format!("a cube's board is not a solution: {why}")))
 }
 
@@ -216,7 +147,7 @@ fn conquer(
             jobs: 1,
             ..split.clone()
         };
-        let (children, _) = cube::lookahead(&cube.instance, piece, &again)?;
+        let (children, _) = cube::lookahead(&Problem::presolve(&cube.instance, piece)?, &again)?;
         if children.is_empty() {
             return Ok(Step::Refuted);
         }
@@ -343,36 +274,39 @@ enum Outcome {
     Stopped(String),
 }
 
-/// Solves `instance` by cube and conquer with the solvers of `factory`.
+/// Solves the presolved `root` by cube and conquer with the solvers of `factory`. The report's
+/// `encode_seconds` is the time spent splitting; its `solver` says `cubes` (the caller names the
+/// backend, see [`CubeStats::describe`]).
 pub fn solve(
-    instance: &Instance,
-    piece: Piece,
+    root: &Problem,
     options: EncodeOptions,
     factory: &SolverFactory,
     settings: &CubeSettings,
-) -> Result<CubeReport> {
+) -> Result<SolveReport> {
     let t0 = Instant::now();
     let deadline = settings.timeout.map(|t| t0 + t);
-    let root = Problem::presolve(instance, piece)?;
-    let encoder = Encoder::with_options(&root, options);
+    let piece = root.piece;
+    let encoder = Encoder::with_options(root, options);
     let stats = encoder.stats()?;
-    let (cubes, split) = cube::lookahead(instance, piece, &settings.split)?;
+    let (cubes, split) = cube::lookahead(root, &settings.split)?;
     let split_seconds = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
-    let report = |status, refuted, handed: usize, resplit: usize| CubeReport {
-        status,
-        resplit,
-        stats,
-        cubes: handed,
-        refuted,
-        split,
-        split_seconds,
+    let jobs = settings.jobs.max(1).min(cubes.len().max(1));
+    let report = |status, refuted, handed: usize, resplit: usize| SolveReport {
+        encode_seconds: split_seconds,
         solve_seconds: t1.elapsed().as_secs_f64(),
+        cubes: Some(CubeStats {
+            cubes: handed,
+            refuted,
+            resplit,
+            split,
+            jobs,
+        }),
+        ..SolveReport::new(status, stats, "cubes", options.amo)
     };
     if cubes.is_empty() {
         return Ok(report(Answer::Unsat, 0, 0, 0));
     }
-    let jobs = settings.jobs.max(1).min(cubes.len());
     let switches: Vec<StopSwitch> = (0..jobs).map(|_| StopSwitch::new()).collect();
     let stop_all = || switches.iter().for_each(StopSwitch::stop);
     let handed = AtomicUsize::new(cubes.len());
@@ -384,15 +318,8 @@ pub fn solve(
     let outcomes: Vec<Outcome> = std::thread::scope(|s| {
         for stop in &switches {
             let tx = tx.clone();
-            let (root, encoder, queue, handed, error, cost, resplit_count) = (
-                &root,
-                &encoder,
-                &queue,
-                &handed,
-                &error,
-                &cost,
-                &resplit_count,
-            );
+            let (encoder, queue, handed, error, cost, resplit_count) =
+                (&encoder, &queue, &handed, &error, &cost, &resplit_count);
             s.spawn(move || {
                 let outcome = (|| -> Result<Outcome> {
                     let mut solver = factory(stop);
@@ -510,224 +437,5 @@ pub fn solve(
             resplit,
         )),
         Some(w) => Ok(report(Answer::Unknown(w), refuted, handed, resplit)),
-    }
-}
-
-/// What [`solve_certified`] established besides the answer.
-#[derive(Clone, Debug)]
-pub struct CertifiedReport {
-    /// The answer, cubes, split and timings (as [`solve`]).
-    pub report: CubeReport,
-    /// For UNSAT: who checked the cube refutations and the coverage, and the proof steps checked.
-    pub certificate: Option<crate::certify::Certificate>,
-}
-
-/// Cube and conquer with checked refutations (`solve --cubes --certify`): each cube is solved
-/// on its own by `backend` with `--certify` (varisat's self-checking proof, or CaDiCaL's DRAT
-/// proof replayed by dratify), and UNSAT also needs the cubes shown to cover the search space:
-/// the root encoding plus one clause per cube that excludes it (the negation of its pieces) must
-/// be refuted too, by varisat with its self-checking proof. Cubes that the split dropped with
-/// the matching filter are absent from that formula, so the coverage proof refutes them as well.
-/// Presolve is trusted as in `solve --certify` (a presolve UNSAT is re-proved on the full
-/// encoding).
-pub fn solve_certified(
-    instance: &Instance,
-    piece: Piece,
-    options: EncodeOptions,
-    backend: &super::Backend,
-    settings: &CubeSettings,
-) -> Result<CertifiedReport> {
-    let t0 = Instant::now();
-    let deadline = settings.timeout.map(|t| t0 + t);
-    let left = || {
-        deadline.map(|d| {
-            d.saturating_duration_since(Instant::now())
-                .max(Duration::from_millis(1))
-        })
-    };
-    let cancel = settings.cancel.clone().unwrap_or_default();
-    let root = Problem::presolve(instance, piece)?;
-    let encoder = Encoder::with_options(&root, options);
-    let stats = encoder.stats()?;
-    let certified = |r: &super::SolveReport| -> Result<crate::certify::Certificate> {
-        r.certificate.clone().ok_or_else(|| {
-            Error::Solver(
-                "an UNSAT answer under --certify came without a checked refutation".into(),
-            )
-        })
-    };
-    if root.unsat.is_some() {
-        let r = super::run::solve(
-            &root,
-            options,
-            backend,
-            super::SolveSettings {
-                timeout: settings.timeout,
-                certify: true,
-                cancel: Some(cancel.clone()),
-                walk: None,
-            },
-        )?;
-        let certificate = match r.status {
-            Answer::Unsat => Some(certified(&r)?),
-            _ => None,
-        };
-        return Ok(CertifiedReport {
-            report: CubeReport {
-                status: r.status,
-                stats,
-                cubes: 0,
-                refuted: 0,
-                resplit: 0,
-                split: SplitStats::default(),
-                split_seconds: 0.0,
-                solve_seconds: t0.elapsed().as_secs_f64(),
-            },
-            certificate,
-        });
-    }
-    let (cubes, split) = cube::lookahead(instance, piece, &settings.split)?;
-    let split_seconds = t0.elapsed().as_secs_f64();
-    let t1 = Instant::now();
-    let found = cancel.child();
-    // Per cube: a board, a checked refutation (its checker and steps), or why not.
-    enum Done {
-        Board(Board),
-        Refuted(crate::certify::Certificate),
-        Open(String),
-    }
-    let results = crate::work::run_all(&cubes, settings.jobs.max(1), &cancel, &|_, _| {}, |c| {
-        if found.is_cancelled() {
-            return Ok(Done::Open("stopped: another cube found a board".into()));
-        }
-        let p = Problem::presolve(&c.instance, piece)?;
-        let r = match super::run::solve(
-            &p,
-            options,
-            backend,
-            super::SolveSettings {
-                timeout: left(),
-                certify: true,
-                cancel: Some(found.clone()),
-                walk: None,
-            },
-        ) {
-            // Stopped because another cube found a board (not by the caller).
-            Err(Error::Interrupted) if !cancel.is_cancelled() => {
-                return Ok(Done::Open("stopped: another cube found a board".into()));
-            }
-            r => r?,
-        };
-        Ok(match r.status {
-            Answer::Sat(board) => {
-                check_cube_board(&board, &root.instance, piece, options)?;
-                found.cancel();
-                Done::Board(board)
-            }
-            Answer::Unsat => Done::Refuted(certified(&r)?),
-            Answer::Unknown(why) => Done::Open(why),
-        })
-    })?;
-    let mut steps = 0;
-    let mut checkers: Vec<String> = Vec::new();
-    let mut open = None;
-    let mut refuted = 0;
-    for d in results {
-        match d {
-            Done::Board(b) => {
-                return Ok(CertifiedReport {
-                    report: CubeReport {
-                        status: Answer::Sat(b),
-                        stats,
-                        cubes: cubes.len(),
-                        refuted,
-                        resplit: 0,
-                        split,
-                        split_seconds,
-                        solve_seconds: t1.elapsed().as_secs_f64(),
-                    },
-                    certificate: None,
-                });
-            }
-            Done::Refuted(c) => {
-                refuted += 1;
-                steps += c.steps;
-                if !checkers.contains(&c.checker) {
-                    checkers.push(c.checker);
-                }
-            }
-            Done::Open(why) => open = open.or(Some(why)),
-        }
-    }
-    let report = |status| CubeReport {
-        status,
-        stats,
-        cubes: cubes.len(),
-        refuted,
-        resplit: 0,
-        split,
-        split_seconds,
-        solve_seconds: t1.elapsed().as_secs_f64(),
-    };
-    if let Some(why) = open {
-        return Ok(CertifiedReport {
-            report: report(Answer::Unknown(why)),
-            certificate: None,
-        });
-    }
-    // Coverage: root encoding + "not this cube" for every cube must be UNSAT.
-    let stop = StopSwitch::new();
-    let (mut solver, vars) =
-        super::varisat_backend::load_stoppable(&encoder, true, Some(stop.clone()));
-    for c in &cubes {
-        let clause: Option<Vec<varisat::Lit>> = c.instance.placed[root.instance.placed.len()..]
-            .iter()
-            .map(|&cell| {
-                root.varmap
-                    .var(cell)
-                    .map(|v| varisat::Lit::from_dimacs(-(v as isize)))
-            })
-            .collect();
-        // A cube with a cell that is not live at the root is empty: it covers nothing.
-        if let Some(clause) = clause {
-            solver.add_clause(&clause);
-        }
-    }
-    let watchdog = {
-        let stop = stop.clone();
-        let cancel = cancel.clone();
-        std::thread::spawn(move || {
-            while !stop.is_stopped() {
-                if cancel.is_cancelled() || deadline.is_some_and(|d| Instant::now() >= d) {
-                    stop.stop();
-                    break;
-                }
-                std::thread::sleep(Duration::from_millis(20));
-            }
-        })
-    };
-    let coverage = super::varisat_backend::run(solver, vars);
-    stop.stop();
-    let _ = watchdog.join();
-    cancel.check()?;
-    match coverage {
-        Answer::Unsat => {
-            checkers.push("cube coverage: varisat self-checking proof".into());
-            Ok(CertifiedReport {
-                report: report(Answer::Unsat),
-                certificate: Some(crate::certify::Certificate {
-                    checker: format!("{} cubes refuted ({})", refuted, checkers.join("; ")),
-                    steps,
-                }),
-            })
-        }
-        Answer::Sat(_) => Err(Error::Solver(
-            "the cubes do not cover the search space: a model of the root encoding avoids every cube"
-                .into(),
-        )),
-        Answer::Unknown(why) => Ok(CertifiedReport {
-            report: report(Answer::Unknown(format!("coverage check: {why}"))),
-            certificate: None,
-        }),
     }
 }

@@ -24,7 +24,7 @@ use crate::answer::{Answer, Model};
 use crate::encode::{ClauseSink, EncodeOptions, Encoder, Lit};
 use crate::interrupt::Cancel;
 use crate::presolve::Problem;
-use crate::solve::varisat_backend::Timing;
+use crate::solve::traits::Timing;
 
 // Keeps the crate (and so its static Kissat library) linked.
 use cat_solver as _;

@@ -7,12 +7,13 @@ use crate::answer::Answer;
 use crate::board::Board;
 use crate::certify::Certificate;
 use crate::decode::decode;
+use crate::encode::amo::AmoKind;
 use crate::encode::{EncodeOptions, Encoder, Stats};
 use crate::error::{Error, Result};
 use crate::export::dimacs::write_cnf;
 use crate::presolve::Problem;
+use crate::solve::cubes::CubeStats;
 use crate::solve::{Backend, Entrant, varisat_backend};
-use crate::verify::{verify, verify_lex_leader, verify_symmetric};
 
 /// Everything [`solve`] measured.
 #[derive(Clone, Debug)]
@@ -27,9 +28,34 @@ pub struct SolveReport {
     pub solve_seconds: f64,
     /// For a certified UNSAT (`--certify`): who checked the refutation.
     pub certificate: Option<Certificate>,
-    /// The board came from the local-search pre-pass ([`SolveSettings::walk`]), not from the
-    /// backend.
-    pub walked: bool,
+    /// Who answered, as `solve` prints it: a backend's name, `walk` (the local-search
+    /// pre-pass), `portfolio winner: NAME --amo A`, or a cube-and-conquer summary.
+    pub solver: String,
+    /// The at-most-one encoding of the answering entrant (its `--amo` name).
+    pub amo: String,
+    /// Cube-and-conquer only: how the cubes went.
+    pub cubes: Option<CubeStats>,
+}
+
+impl SolveReport {
+    /// A report of `status` with no solver run yet (zero seconds, no certificate, no cubes).
+    pub fn new(
+        status: Answer<Board>,
+        stats: Stats,
+        solver: impl Into<String>,
+        amo: AmoKind,
+    ) -> SolveReport {
+        SolveReport {
+            status,
+            stats,
+            encode_seconds: 0.0,
+            solve_seconds: 0.0,
+            certificate: None,
+            solver: solver.into(),
+            amo: amo.name(),
+            cubes: None,
+        }
+    }
 }
 
 /// How to run a solve: a time limit, whether UNSAT must come with a checked proof, and a flag
@@ -98,12 +124,8 @@ pub fn solve(
             return solve(&full, options, backend, settings);
         }
         return Ok(SolveReport {
-            status: Answer::Unsat,
-            stats,
             encode_seconds: t0.elapsed().as_secs_f64(),
-            solve_seconds: 0.0,
-            certificate: None,
-            walked: false,
+            ..SolveReport::new(Answer::Unsat, stats, "presolve", options.amo)
         });
     }
     let walkable = walkable(problem, options);
@@ -129,12 +151,9 @@ pub fn solve(
         let walked = t1.elapsed().as_secs_f64();
         if let Some(board) = found {
             return Ok(SolveReport {
-                status: Answer::Sat(board),
-                stats,
                 encode_seconds: t0.elapsed().as_secs_f64() - walked,
                 solve_seconds: walked,
-                certificate: None,
-                walked: true,
+                ..SolveReport::new(Answer::Sat(board), stats, "walk", options.amo)
             });
         }
         if matches!(backend, Backend::Walk) {
@@ -142,12 +161,14 @@ pub fn solve(
                 c.check()?;
             }
             return Ok(SolveReport {
-                status: Answer::Unknown("local search gave up".into()),
-                stats,
                 encode_seconds: t0.elapsed().as_secs_f64() - walked,
                 solve_seconds: walked,
-                certificate: None,
-                walked: false,
+                ..SolveReport::new(
+                    Answer::Unknown("local search gave up".into()),
+                    stats,
+                    "walk",
+                    options.amo,
+                )
             });
         }
     }
@@ -239,12 +260,14 @@ pub fn solve(
     let status = match answer {
         Answer::Sat(model) => {
             let board = decode(&problem.varmap, &problem.fixed, &model);
-            check_board(&board, problem, options).map_err(|why| {
-                Error::Solver(format!(
-                    "{} returned a model that is not a solution: {why}",
-                    backend.name()
-                ))
-            })?;
+            options
+                .accept(&board, &problem.instance, problem.piece)
+                .map_err(|why| {
+                    Error::Solver(format!(
+                        "{} returned a model that is not a solution: {why}",
+                        backend.name()
+                    ))
+                })?;
             Answer::Sat(board)
         }
         Answer::Unsat => Answer::Unsat,
@@ -255,12 +278,10 @@ pub fn solve(
         Answer::Unknown(why) => Answer::Unknown(why),
     };
     Ok(SolveReport {
-        status,
-        stats,
         encode_seconds,
         solve_seconds,
         certificate,
-        walked: false,
+        ..SolveReport::new(status, stats, backend.name(), options.amo)
     })
 }
 
@@ -287,12 +308,13 @@ pub fn prepass(
         return Ok(None);
     };
     Ok(Some(SolveReport {
-        status: Answer::Sat(board),
-        stats: Encoder::with_options(problem, options).stats()?,
-        encode_seconds: 0.0,
         solve_seconds: t0.elapsed().as_secs_f64(),
-        certificate: None,
-        walked: true,
+        ..SolveReport::new(
+            Answer::Sat(board),
+            Encoder::with_options(problem, options).stats()?,
+            "walk",
+            options.amo,
+        )
     }))
 }
 
@@ -301,7 +323,7 @@ fn prepass_tries(problem: &Problem) -> u64 {
     200 * problem.varmap.num_cells().max(1000)
 }
 
-/// One local-search pass within `budget` and `tries`: a board that passed [`check_board`], or
+/// One local-search pass within `budget` and `tries`: a board that passed [`EncodeOptions::accept`], or
 /// `None` when the search gave up.
 fn walk_pass(
     problem: &Problem,
@@ -320,26 +342,11 @@ fn walk_pass(
         },
     );
     if let Some(board) = &found {
-        check_board(board, problem, options)
+        options
+            .accept(board, &problem.instance, problem.piece)
             .map_err(|why| Error::Solver(format!("local search returned a non-solution: {why}")))?;
     }
     Ok(found)
-}
-
-/// The independent checks every answered board passes: the instance (`verify`), and what the
-/// encoding demanded besides (`--symmetric`, `--break-symmetry lex`).
-fn check_board(
-    board: &Board,
-    problem: &Problem,
-    options: EncodeOptions,
-) -> std::result::Result<(), String> {
-    let lex: Vec<_> = options.lex_leader.elements().collect();
-    verify(board, &problem.instance, problem.piece)
-        .and_then(|()| match options.symmetric {
-            Some(g) => verify_symmetric(board, g),
-            None => Ok(()),
-        })
-        .and_then(|()| verify_lex_leader(board, &lex))
 }
 
 /// Estimated peak memory of varisat holding a CNF of this size: about 8 bytes per literal
@@ -412,7 +419,7 @@ pub fn race(
             match result {
                 Ok(r) if !matches!(r.status, Answer::Unknown(_)) => {
                     cancel.cancel();
-                    return Ok((i, r));
+                    return Ok((i, winner(r, &entrants[i])));
                 }
                 Ok(r) => {
                     unknown.get_or_insert((i, r));
@@ -428,9 +435,15 @@ pub fn race(
             }
         }
         match (unknown, first_error) {
-            (Some(u), _) => Ok(u),
+            (Some((i, r)), _) => Ok((i, winner(r, &entrants[i]))),
             (None, Some(e)) => Err(e),
             (None, None) => Err(Error::Usage("no solver to race".into())),
         }
     })
+}
+
+/// A race's report names its winner (unless the pre-pass answered).
+fn winner(mut r: SolveReport, entrant: &Entrant) -> SolveReport {
+    r.solver = format!("portfolio winner: {}", entrant.label());
+    r
 }

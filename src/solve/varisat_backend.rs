@@ -1,7 +1,5 @@
 //! The in-process backend: the `varisat` CDCL solver as a [`ClauseSink`].
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -10,6 +8,9 @@ use varisat::ExtendFormula;
 use crate::answer::{Answer, Model};
 use crate::encode::{ClauseSink, EncodeOptions, Encoder, Lit};
 use crate::presolve::Problem;
+
+use super::traits::{AssumptionSolver, SolverFactory};
+pub use super::traits::{StopSwitch, Timing};
 
 /// Adapts a varisat solver to [`ClauseSink`], converting literals through one reused buffer.
 pub struct VarisatSink<'s, 'a> {
@@ -36,49 +37,6 @@ impl ClauseSink for VarisatSink<'_, '_> {
                 .map(|l| varisat::Lit::from_dimacs(l.to_dimacs() as isize)),
         );
         self.solver.add_clause(&self.buf);
-    }
-}
-
-/// A stop switch for a running varisat search.
-///
-/// varisat has no interrupt call, but it stops its search (with a proof I/O error) as soon as
-/// writing its proof fails. [`load`] gives every solver a binary DRAT proof that goes to this
-/// writer: it discards the bytes until the switch is thrown, then fails. varisat buffers its
-/// proof in 8 KiB blocks, so the search stops within a few hundred conflicts (milliseconds).
-/// DRAT output only adds the serialisation of learned and deleted clauses; the search itself
-/// is unchanged. That costs about 10 % CPU (n = 1000 product 5.0 -> 5.5 s, n = 400 sequential
-/// 3.5 -> 3.9 s), so [`solve`] only arms a switch when there is a time limit or a `cancel`.
-#[derive(Clone, Debug, Default)]
-pub struct StopSwitch(Arc<AtomicBool>);
-
-impl StopSwitch {
-    /// A switch that is not thrown.
-    pub fn new() -> StopSwitch {
-        StopSwitch::default()
-    }
-
-    /// Stops the solver this switch was given to.
-    pub fn stop(&self) {
-        self.0.store(true, Ordering::SeqCst);
-    }
-
-    /// Whether [`StopSwitch::stop`] was called.
-    pub fn is_stopped(&self) -> bool {
-        self.0.load(Ordering::SeqCst)
-    }
-}
-
-impl std::io::Write for StopSwitch {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        if self.is_stopped() {
-            Err(std::io::Error::other("search stopped"))
-        } else {
-            Ok(buf.len())
-        }
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
     }
 }
 
@@ -122,15 +80,6 @@ pub fn run(mut solver: varisat::Solver<'static>, num_vars: u64) -> Answer {
         Ok(false) => Answer::Unsat,
         Err(e) => Answer::Unknown(format!("varisat stopped: {e}")),
     }
-}
-
-/// Timings of an in-process solve (varisat here, and [`super::cadical_backend`]).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Timing {
-    /// Seconds spent encoding into the solver.
-    pub encode: f64,
-    /// Seconds spent solving.
-    pub solve: f64,
 }
 
 /// Encodes `problem` with `options` into varisat and solves it, giving up after `timeout`
@@ -202,6 +151,70 @@ pub fn solve(
             Err(mpsc::RecvTimeoutError::Disconnected) => {
                 return unknown("the solver thread failed".into());
             }
+        }
+    }
+}
+
+/// varisat as an [`AssumptionSolver`].
+pub struct VarisatAssuming {
+    solver: varisat::Solver<'static>,
+    num_vars: u32,
+    buf: Vec<varisat::Lit>,
+}
+
+impl VarisatAssuming {
+    /// A fresh varisat solver that stops when `stop` is thrown (through its proof writer, see
+    /// [`StopSwitch`]).
+    pub fn new(stop: &StopSwitch) -> VarisatAssuming {
+        let mut solver = varisat::Solver::new();
+        // DRAT proofs reject assumptions; the native format takes them.
+        solver.write_proof(stop.clone(), varisat::ProofFormat::Varisat);
+        VarisatAssuming {
+            solver,
+            num_vars: 0,
+            buf: Vec::with_capacity(64),
+        }
+    }
+
+    /// The [`SolverFactory`] of varisat.
+    pub fn factory() -> &'static SolverFactory {
+        &|stop| Box::new(VarisatAssuming::new(stop))
+    }
+}
+
+impl ClauseSink for VarisatAssuming {
+    fn add_clause(&mut self, lits: &[Lit]) {
+        self.buf.clear();
+        for l in lits {
+            self.num_vars = self.num_vars.max(l.var());
+            self.buf
+                .push(varisat::Lit::from_dimacs(l.to_dimacs() as isize));
+        }
+        self.solver.add_clause(&self.buf);
+    }
+}
+
+impl AssumptionSolver for VarisatAssuming {
+    fn solve_assuming(&mut self, assumptions: &[Lit]) -> Answer<Model> {
+        let lits: Vec<varisat::Lit> = assumptions
+            .iter()
+            .map(|l| varisat::Lit::from_dimacs(l.to_dimacs() as isize))
+            .collect();
+        self.solver.assume(&lits);
+        match self.solver.solve() {
+            Ok(true) => {
+                let true_vars = self
+                    .solver
+                    .model()
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter(|l| l.is_positive())
+                    .map(|l| l.to_dimacs() as u32)
+                    .filter(|&v| v <= self.num_vars);
+                Answer::Sat(Model::from_true_vars(self.num_vars as usize, true_vars))
+            }
+            Ok(false) => Answer::Unsat,
+            Err(e) => Answer::Unknown(format!("varisat stopped: {e}")),
         }
     }
 }

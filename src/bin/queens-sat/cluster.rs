@@ -11,6 +11,8 @@ use queens_sat::cluster::task::{Ran, run_task};
 use queens_sat::cluster::{Folder, Kind};
 use queens_sat::count::Engine;
 use queens_sat::encode::Stats;
+use queens_sat::encode::amo::AmoKind;
+use queens_sat::solve::SolveReport;
 use queens_sat::symmetry::stabiliser;
 use queens_sat::{Error, Result};
 
@@ -80,8 +82,8 @@ struct SplitSolveArgs {
     inst: InstanceArgs,
     #[command(flatten)]
     enc: EncodingArgs,
-    /// Backend of each cube: lib:cadical, varisat, or an external DIMACS solver.
-    #[arg(long, default_value = "lib:cadical")]
+    /// Solver of each cube, as `solve --solver` (default: the library's default strategy).
+    #[arg(long, default_value = "auto")]
     solver: String,
     /// Time limit per cube (seconds); a cube that reaches it leaves the job UNKNOWN.
     #[arg(long, value_name = "SECS")]
@@ -286,20 +288,17 @@ pub fn run_merge(a: MergeArgs) -> Result<ExitCode> {
         }
         Merged::Solve(status) => {
             let piece = folder.job.piece()?;
-            let solver = format!(
-                "{} (cluster)",
-                folder.job.solver.as_deref().unwrap_or("lib:cadical")
-            );
-            let what = crate::solve::Reported {
-                instance: &folder.instance,
-                piece,
-                amo: &folder.job.amo,
-                solver: &solver,
-                stats: Stats::default(),
-                seconds: (0.0, m.seconds),
-                certificate: None,
+            let report = SolveReport {
+                solve_seconds: m.seconds,
+                amo: folder.job.amo.clone(),
+                ..SolveReport::new(
+                    status,
+                    Stats::default(),
+                    format!("{} (cluster)", folder.job.solver_name()),
+                    AmoKind::DEFAULT,
+                )
             };
-            crate::solve::print_answer(&status, &what, a.format)
+            crate::solve::print_answer(&report, &folder.instance, piece, a.format)
         }
     })
 }

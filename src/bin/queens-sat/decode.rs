@@ -6,14 +6,16 @@ use std::process::ExitCode;
 
 use clap::Args;
 use queens_sat::encode::Stats;
+use queens_sat::encode::amo::AmoKind;
 use queens_sat::export::decode_answer_file;
 use queens_sat::export::header::read_header;
 use queens_sat::solve::Answer;
-use queens_sat::verify::{verify, verify_lex_leader, verify_symmetric};
+use queens_sat::solve::SolveReport;
+use queens_sat::verify::accept;
 use queens_sat::{Error, Result};
 
 use crate::args::OutputFormat;
-use crate::solve::{Reported, print_answer};
+use crate::solve::print_answer;
 
 /// Arguments of `decode`.
 #[derive(Args)]
@@ -39,31 +41,33 @@ pub fn run(a: DecodeArgs) -> Result<ExitCode> {
     let board = decode_answer_file(&header, &a.model)?;
     if let Answer::Sat(b) = &board {
         // The instance, and what the header says the CNF also demanded.
-        verify(b, &header.instance, header.piece)
-            .and_then(|()| match header.symmetric {
-                Some(g) => verify_symmetric(b, g),
-                None => Ok(()),
-            })
-            .and_then(|()| verify_lex_leader(b, &header.lex_leader))
-            .map_err(|why| {
-                Error::Solver(format!(
-                    "the model in {} is not a solution: {why}",
-                    a.model.display()
-                ))
-            })?;
+        accept(
+            b,
+            &header.instance,
+            header.piece,
+            header.symmetric,
+            &header.lex_leader,
+        )
+        .map_err(|why| {
+            Error::Solver(format!(
+                "the model in {} is not a solution: {why}",
+                a.model.display()
+            ))
+        })?;
     }
-    let what = Reported {
-        instance: &header.instance,
-        piece: header.piece,
-        amo: &header.amo,
-        solver: "external",
-        stats: Stats {
-            vars: header.num_vars,
-            clauses: header.num_clauses,
-            ..Stats::default()
-        },
-        seconds: (0.0, 0.0),
-        certificate: None,
+    let stats = Stats {
+        vars: header.num_vars,
+        clauses: header.num_clauses,
+        ..Stats::default()
     };
-    Ok(print_answer(&board, &what, a.format))
+    let report = SolveReport {
+        amo: header.amo.clone(),
+        ..SolveReport::new(board, stats, "external", AmoKind::DEFAULT)
+    };
+    Ok(print_answer(
+        &report,
+        &header.instance,
+        header.piece,
+        a.format,
+    ))
 }

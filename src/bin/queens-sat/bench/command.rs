@@ -9,7 +9,7 @@ use queens_sat::encode::EncodeOptions;
 use queens_sat::encode::amo::AmoKind;
 use queens_sat::encode::implied::Implied;
 use queens_sat::solve::external::resolve_solver;
-use queens_sat::solve::parse_portfolio;
+use queens_sat::solve::{BackendInfo, parse_portfolio};
 use queens_sat::{Error, Result};
 
 /// Arguments of `bench`.
@@ -127,9 +127,11 @@ fn bench_hard(a: BenchArgs, exe: &std::path::Path) -> Result<ExitCode> {
         }
     };
     for s in &solvers {
-        // In-process names (`solve --solver` knows them); anything else is an external program.
-        let in_process = ["varisat", "auto", "walk", "lib:cadical", super::hard::CUBES];
-        if !in_process.contains(&s.as_str()) {
+        // The default strategy, cube-and-conquer and the backend table's in-process names need
+        // no program; anything else is an external one.
+        let in_process = ["auto", super::hard::CUBES].contains(&s.as_str())
+            || BackendInfo::find(s).is_some_and(|b| b.caps.in_process);
+        if !in_process {
             resolve_solver(s)?;
         }
     }

@@ -1,0 +1,296 @@
+//! One library call for every way `solve` answers ([`Solver`]): the default strategy (`auto`),
+//! one named backend, a portfolio race, or cube-and-conquer. The binary, cluster tasks, the
+//! Python package and the examples all call this, so they share one answer path.
+//!
+//! The default strategy, on a presolved problem without `--symmetric` or lex-leader
+//! constraints:
+//! - boards with at most [`AUTO_CUBES_MAX_CELLS`] live cells (the hard completion, blocked and
+//!   excluded-diagonal instances): local search with a small budget ([`AUTO_WALK`]), then
+//!   cube-and-conquer with the linked CaDiCaL on every core, the encoding carrying the implied
+//!   diagonal sums ([`crate::encode::implied`]; with `certify`, certified cubes without them);
+//! - larger boards: the same local search, then varisat and the linked CaDiCaL raced
+//!   ([`AUTO_PORTFOLIO`]).
+//!
+//! With `--symmetric`, lex-leader constraints or without presolve, `auto` is the race alone.
+//!
+//! ```
+//! use queens_sat::{instance::Instance, piece::QUEEN, solve::Solver};
+//! let report = Solver::new(&Instance::plain(8), QUEEN).solve().unwrap();
+//! let board = report.status.sat().expect("8 queens fit");
+//! assert_eq!(board.pieces.len(), 8); // verified before it was returned
+//! ```
+
+use std::time::{Duration, Instant};
+
+use super::cubes::{self, CubeSettings};
+use super::{Backend, BackendInfo, SolveReport, SolveSettings, parse_portfolio};
+use crate::cube::Split;
+use crate::encode::EncodeOptions;
+use crate::encode::amo::AmoKind;
+use crate::encode::implied::Implied;
+use crate::error::{Error, Result};
+use crate::instance::Instance;
+use crate::interrupt::Cancel;
+use crate::piece::Piece;
+use crate::presolve::Problem;
+
+/// What `auto` races once local search gives up on a large board: the two in-process CDCL
+/// solvers, each on its own thread. Neither dominates: CaDiCaL is several times faster on most
+/// hard blocked and excluded-diagonal instances, varisat on some large loosely constrained ones
+/// (external cadical took 215-344 s on plain n=1000, varisat 5-15 s), so the race takes the
+/// better of the two at the price of sharing the cores.
+pub const AUTO_PORTFOLIO: &str = "varisat,lib:cadical";
+
+/// Boards with at most this many live cells after presolve go to cube-and-conquer under `auto`.
+/// The hard instances of the tail have a few hundred (blocked n=56: ~400; excluded diagonals
+/// n=20: ~250); plain and large boards have thousands and more.
+pub const AUTO_CUBES_MAX_CELLS: u64 = 2000;
+
+/// The local-search budget of `auto` (at most a tenth of the time limit). Plain and lightly
+/// constrained boards are found in milliseconds; on hard instances (near the phase transition,
+/// or UNSAT) the search gives up after its swap budget, long before this.
+pub const AUTO_WALK: Duration = Duration::from_secs(1);
+
+/// The backend that conquers the default strategy's cubes.
+const AUTO_CUBE_BACKEND: &str = "lib:cadical";
+
+/// A solve of one instance, configured step by step; [`Solver::solve`] runs it.
+#[derive(Clone)]
+pub struct Solver<'a> {
+    instance: &'a Instance,
+    piece: Piece,
+    presolved: Option<&'a Problem>,
+    options: EncodeOptions,
+    implied: Option<Implied>,
+    solver: String,
+    presolve: bool,
+    timeout: Option<Duration>,
+    certify: bool,
+    cubes: bool,
+    max_cubes: usize,
+    jobs: Option<usize>,
+    cancel: Cancel,
+}
+
+impl<'a> Solver<'a> {
+    /// The default strategy on `instance` with `piece`: `auto`, presolve on, the default
+    /// encoding, no time limit, every core.
+    pub fn new(instance: &'a Instance, piece: Piece) -> Solver<'a> {
+        Solver {
+            instance,
+            piece,
+            presolved: None,
+            options: EncodeOptions::from(AmoKind::DEFAULT),
+            implied: None,
+            solver: "auto".into(),
+            presolve: true,
+            timeout: None,
+            certify: false,
+            cubes: false,
+            max_cubes: Split::default().max_cubes,
+            jobs: None,
+            cancel: Cancel::new(),
+        }
+    }
+
+    /// The same, on a problem the caller has presolved already (it is not presolved again).
+    pub fn for_problem(problem: &'a Problem) -> Solver<'a> {
+        Solver {
+            presolved: Some(problem),
+            presolve: problem.presolved,
+            ..Solver::new(&problem.instance, problem.piece)
+        }
+    }
+
+    /// How to encode (`--amo`, `--symmetric`, `--break-symmetry`). Implied constraints other
+    /// than none in `options` count as chosen ([`Solver::implied`]).
+    pub fn options(mut self, options: EncodeOptions) -> Self {
+        if options.implied != Implied::None {
+            self.implied = Some(options.implied);
+        }
+        self.options = options;
+        self
+    }
+
+    /// `--implied`: chosen implied constraints, `none` included. Unchosen, the default
+    /// strategy's cube solver uses [`Implied::Sums`] and everything else none.
+    pub fn implied(mut self, implied: Implied) -> Self {
+        self.implied = Some(implied);
+        self
+    }
+
+    /// `--solver`: `auto`, a [`BACKENDS`](super::BACKENDS) name, an external program, or a
+    /// comma-separated portfolio.
+    pub fn solver(mut self, solver: impl Into<String>) -> Self {
+        self.solver = solver.into();
+        self
+    }
+
+    /// `--no-presolve` when false (the full `n*n` encoding with unit clauses).
+    pub fn presolve(mut self, presolve: bool) -> Self {
+        self.presolve = presolve;
+        self
+    }
+
+    /// Give up (UNKNOWN) after this long; `None`: no limit.
+    pub fn timeout(mut self, timeout: Option<Duration>) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// `--certify`: accept UNSAT only with a checked refutation.
+    pub fn certify(mut self, certify: bool) -> Self {
+        self.certify = certify;
+        self
+    }
+
+    /// `--cubes`: cube-and-conquer with the chosen solver (`auto` conquers with varisat), split
+    /// into at most `max_cubes` cubes.
+    pub fn cubes(mut self, max_cubes: usize) -> Self {
+        self.cubes = true;
+        self.max_cubes = max_cubes.max(1);
+        self
+    }
+
+    /// Threads for cube-and-conquer; `None`: every core.
+    pub fn jobs(mut self, jobs: Option<usize>) -> Self {
+        self.jobs = jobs;
+        self
+    }
+
+    /// Stop when `cancel` is raised: the solve then ends with [`Error::Interrupted`].
+    pub fn cancel(mut self, cancel: Cancel) -> Self {
+        self.cancel = cancel;
+        self
+    }
+
+    /// Runs the solve. A SAT answer's board has passed the independent checks
+    /// ([`EncodeOptions::accept`]); a model that fails them is an [`Error::Solver`].
+    pub fn solve(&self) -> Result<SolveReport> {
+        if self.certify && self.implied.is_some_and(|i| i != Implied::None) {
+            return Err(Error::Usage(
+                "--certify checks refutations of the plain model; drop --implied".into(),
+            ));
+        }
+        let options = EncodeOptions {
+            implied: self.implied.unwrap_or(Implied::None),
+            ..self.options
+        };
+        if self.cubes {
+            if !self.presolve {
+                return Err(Error::Usage(
+                    "--cubes needs presolve (cubes are presolved); drop --no-presolve".into(),
+                ));
+            }
+            let root = self.problem(true)?;
+            let solver = match self.solver.as_str() {
+                "auto" => "varisat",
+                other => other,
+            };
+            return self.conquer(&root, options, self.timeout, solver);
+        }
+        let plain = options.symmetric.is_none() && options.lex_leader.is_empty();
+        let problem = self.problem(self.presolve)?;
+        let (portfolio, walk) = if self.solver == "auto" {
+            if self.presolve && plain && problem.unsat.is_none() {
+                let t0 = Instant::now();
+                if problem.num_cells() <= AUTO_CUBES_MAX_CELLS {
+                    if let Some(r) =
+                        super::prepass(&problem, options, self.walk_budget(), Some(&self.cancel))?
+                    {
+                        return Ok(r);
+                    }
+                    self.cancel.check()?;
+                    // What the walk left of the time limit (never zero: zero would mean no limit).
+                    let left = self
+                        .timeout
+                        .map(|t| t.saturating_sub(t0.elapsed()).max(Duration::from_millis(1)));
+                    // The diagonal sums, unless chosen otherwise (not under certify: a
+                    // certificate covers the plain model only).
+                    let implied = match (self.implied, self.certify) {
+                        (Some(i), _) => i,
+                        (None, true) => Implied::None,
+                        (None, false) => Implied::Sums,
+                    };
+                    let options = EncodeOptions { implied, ..options };
+                    return self.conquer(&problem, options, left, AUTO_CUBE_BACKEND);
+                }
+            }
+            (AUTO_PORTFOLIO, Some(self.walk_budget()))
+        } else {
+            (self.solver.as_str(), None)
+        };
+        let entrants = parse_portfolio(portfolio, options)?;
+        let settings = SolveSettings {
+            timeout: self.timeout,
+            certify: self.certify,
+            cancel: Some(self.cancel.clone()),
+            walk,
+        };
+        match entrants.as_slice() {
+            [one] => super::solve(&problem, one.options, &one.backend, settings),
+            _ => super::race(&problem, &entrants, settings).map(|(_, r)| r),
+        }
+    }
+
+    /// The local-search budget: [`AUTO_WALK`], at most a tenth of the time limit.
+    fn walk_budget(&self) -> Duration {
+        self.timeout.map_or(AUTO_WALK, |t| AUTO_WALK.min(t / 10))
+    }
+
+    /// The problem: the caller's presolved one, or presolved (or full) here.
+    fn problem(&self, presolve: bool) -> Result<std::borrow::Cow<'a, Problem>> {
+        match self.presolved {
+            Some(p) if p.presolved == presolve => Ok(std::borrow::Cow::Borrowed(p)),
+            _ => Ok(std::borrow::Cow::Owned(Problem::new(
+                self.instance,
+                self.piece,
+                presolve,
+            )?)),
+        }
+    }
+
+    /// Cube-and-conquer on the presolved `root` with the backend named `solver` (certified
+    /// cubes under `certify`).
+    fn conquer(
+        &self,
+        root: &Problem,
+        options: EncodeOptions,
+        timeout: Option<Duration>,
+        solver: &str,
+    ) -> Result<SolveReport> {
+        let jobs = self
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .max(1);
+        let settings = CubeSettings {
+            jobs,
+            split: Split {
+                max_cubes: self.max_cubes,
+                jobs,
+                cancel: self.cancel.clone(),
+                ..Split::default()
+            },
+            timeout,
+            cancel: Some(self.cancel.clone()),
+        };
+        let backend = Backend::from_name(solver)?;
+        let mut report = if self.certify {
+            super::certified_cubes::solve_certified(root, options, &backend, &settings)?
+        } else {
+            let Some(factory) = backend.capabilities().incremental else {
+                return Err(Error::Usage(format!(
+                    "--cubes conquers with an in-process incremental solver ({}); --solver \
+                     {solver} is not supported with it (with --certify, each cube is solved on \
+                     its own, by any solver that certifies)",
+                    BackendInfo::names_with(|c| c.incremental.is_some())
+                )));
+            };
+            cubes::solve(root, options, factory(root, options), &settings)?
+        };
+        if let Some(c) = &report.cubes {
+            report.solver = c.describe(&backend.name(), self.certify);
+        }
+        Ok(report)
+    }
+}
