@@ -5,15 +5,15 @@ use std::time::Duration;
 
 use pyo3::prelude::*;
 use queens_sat::answer::{Answer, Status};
-use queens_sat::certify::Certificate;
 use queens_sat::encode::implied::Implied;
 use queens_sat::encode::{EncodeOptions, Stats};
 use queens_sat::instance::Instance;
 use queens_sat::interrupt::Cancel;
 use queens_sat::piece::Piece;
 use queens_sat::report::SolveRecord;
+use queens_sat::solve::{SolveReport, Solver};
 
-use crate::errors::usage;
+use crate::errors::{self, usage};
 use crate::{PyBoard, PyInstance, encode_options, work};
 
 /// `jobs=`: a positive thread count, or every core.
@@ -40,73 +40,31 @@ fn timeout(secs: Option<f64>) -> PyResult<Option<Duration>> {
     .transpose()
 }
 
-/// What one solve found and measured.
-struct Solved {
-    status: Status,
-    stats: Stats,
-    encode_seconds: f64,
-    solve_seconds: f64,
-    certificate: Option<Certificate>,
-    solver: String,
-}
-
-/// The one call into the library's solving strategy.
-///
-/// Until the library's `Solver` builder lands (issue 26), this is the CLI's non-cube path:
-/// `auto` races varisat and the linked CaDiCaL after a short local-search pre-pass; any other
-/// spec is one backend or a portfolio. `jobs` is for the builder's cube solver.
+/// The one call into the library's solving strategy ([`Solver`]: the default strategy, one
+/// backend, or a portfolio), stopped by `cancel`.
 #[allow(clippy::too_many_arguments)]
 fn run_solve(
     instance: &Instance,
     piece: Piece,
     options: EncodeOptions,
+    implied: Option<Implied>,
     solver: &str,
     timeout: Option<Duration>,
     certify: bool,
-    _jobs: usize,
+    jobs: Option<usize>,
     cancel: &Cancel,
-) -> queens_sat::Result<Solved> {
-    use queens_sat::presolve::Problem;
-    use queens_sat::solve::{SolveSettings, parse_portfolio, race, solve};
-    const AUTO_WALK: Duration = Duration::from_secs(1);
-    let (spec, walk) = match solver {
-        "auto" => ("varisat,lib:cadical", Some(AUTO_WALK)),
-        other => (other, None),
-    };
-    let entrants = parse_portfolio(spec, options)?;
-    let problem = Problem::new(instance, piece, true)?;
-    let settings = SolveSettings {
-        timeout,
-        certify,
-        cancel: Some(cancel.clone()),
-        walk: walk.map(|w| timeout.map_or(w, |t| w.min(t / 10))),
-    };
-    let (r, entrant) = match entrants.as_slice() {
-        [one] => (
-            solve(&problem, one.options, &one.backend, settings)?,
-            one.clone(),
-        ),
-        _ => {
-            let (winner, r) = race(&problem, &entrants, settings)?;
-            (r, entrants[winner].clone())
-        }
-    };
-    cancel.check()?;
-    let solver = if r.walked {
-        "walk".to_string()
-    } else if entrants.len() > 1 {
-        format!("portfolio winner: {}", entrant.label())
-    } else {
-        entrant.backend.name()
-    };
-    Ok(Solved {
-        status: r.status,
-        stats: r.stats,
-        encode_seconds: r.encode_seconds,
-        solve_seconds: r.solve_seconds,
-        certificate: r.certificate,
-        solver,
-    })
+) -> queens_sat::Result<SolveReport> {
+    let mut s = Solver::new(instance, piece)
+        .options(options)
+        .solver(solver)
+        .timeout(timeout)
+        .certify(certify)
+        .jobs(jobs)
+        .cancel(cancel.clone());
+    if let Some(i) = implied {
+        s = s.implied(i);
+    }
+    s.solve()
 }
 
 /// The answer of `solve`: a status, a verified board when SAT, and what `solve --format json`
@@ -249,22 +207,23 @@ pub fn solve(
     symmetric: Option<&str>,
     break_symmetry: Option<&str>,
 ) -> PyResult<PyResult_> {
-    let options = encode_options(instance, amo, implied, symmetric, break_symmetry)?;
-    if certify && options.implied != Implied::None {
-        return Err(usage(
-            "--certify checks refutations of the plain model; drop --implied",
-        ));
-    }
+    // `implied=None` leaves the choice to the strategy (the diagonal sums in its cube solver).
+    let options = encode_options(instance, amo, None, symmetric, break_symmetry)?;
+    let implied = implied
+        .map(|name| Implied::parse(name).map_err(errors::to_py))
+        .transpose()?;
     let timeout = timeout(timeout_secs)?;
-    let jobs = jobs(jobs_)?;
+    if jobs_ == Some(0) {
+        return Err(usage("jobs must be at least 1"));
+    }
     let (inst, piece) = (&instance.inner, instance.piece);
     let s = work::run(py, None, |cancel| {
-        run_solve(inst, piece, options, solver, timeout, certify, jobs, cancel)
+        run_solve(inst, piece, options, implied, solver, timeout, certify, jobs_, cancel)
     })?;
     Ok(PyResult_ {
         status: s.status,
         instance: instance.clone(),
-        amo: options.amo.name(),
+        amo: s.amo,
         solver: s.solver,
         stats: s.stats,
         encode_seconds: s.encode_seconds,
