@@ -150,7 +150,7 @@ impl PyInstance {
 
     /// Reads an instance file in any format the CLI reads.
     #[staticmethod]
-    #[pyo3(signature = (path, piece = "queen", diags = None))]
+    #[pyo3(signature = (path, *, piece = "queen", diags = None))]
     fn read(py: Python<'_>, path: PathBuf, piece: &str, diags: Option<usize>) -> PyResult<Self> {
         let piece = py_ok(Piece::parse(piece))?;
         let inner = py.detach(|| inst::read_instance_file(&path, diags));
@@ -159,7 +159,7 @@ impl PyInstance {
 
     /// Parses instance text in any format the CLI reads.
     #[staticmethod]
-    #[pyo3(signature = (text, piece = "queen", diags = None, name = "<input>"))]
+    #[pyo3(signature = (text, *, piece = "queen", diags = None, name = "<input>"))]
     fn parse(text: &str, piece: &str, diags: Option<usize>, name: &str) -> PyResult<Self> {
         let piece = py_ok(Piece::parse(piece))?;
         let inner = py_ok(inst::read_instance(name, text, diags))?;

@@ -218,7 +218,9 @@ pub fn solve(
     }
     let (inst, piece) = (&instance.inner, instance.piece);
     let s = work::run(py, None, |cancel| {
-        run_solve(inst, piece, options, implied, solver, timeout, certify, jobs_, cancel)
+        run_solve(
+            inst, piece, options, implied, solver, timeout, certify, jobs_, cancel,
+        )
     })?;
     Ok(PyResult_ {
         status: s.status,
