@@ -20,8 +20,9 @@ Long calls (``encode``, ``solve``, ``count``) release the GIL and stop on Ctrl-C
 
 from __future__ import annotations
 
+import importlib
 import sys
-from typing import Callable, Optional, Union
+from typing import Any, Callable, Optional, Union
 
 from . import _native, generate
 from ._errors import (
@@ -178,10 +179,11 @@ def _progress_callback(progress: Progress) -> Optional[Callable[[int, int], obje
         return progress
     if progress is not True:
         raise TypeError("progress must be a callable (done, total), True or None")
+    tqdm: Any = None
     try:
-        from tqdm import tqdm  # type: ignore[import-not-found]
+        tqdm = importlib.import_module("tqdm").tqdm
     except ImportError:
-        tqdm = None
+        pass
     if tqdm is not None:
         bar = tqdm(unit="cube", desc="count")
 

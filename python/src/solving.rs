@@ -173,6 +173,11 @@ impl PyResult_ {
         serde_json::to_string(&self.record()).expect("report records serialise")
     }
 
+    /// The record `solve --format json` prints, as a dict.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        py.import("json")?.call_method1("loads", (self.to_json(),))
+    }
+
     fn __bool__(&self) -> bool {
         self.status.sat().is_some()
     }

@@ -114,6 +114,7 @@ def test_instance_fields() -> None:
 def test_result_matches_the_json_record(cli: Path) -> None:
     r = qs.solve(qs.Instance(10), solver="varisat")
     rec = json.loads(r.to_json())
+    assert r.to_dict() == rec
     out = subprocess.run(
         [cli, "solve", "-n", "10", "--solver", "varisat", "--format", "json"], capture_output=True, text=True
     )
