@@ -246,6 +246,33 @@ impl PyInstance {
         h.finish()
     }
 
+    /// Pickling (multiprocessing): the constructor's arguments.
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> (
+        Bound<'py, PyAny>,
+        (
+            u32,
+            &'static str,
+            Vec<(u32, u32)>,
+            Vec<(u32, u32)>,
+            Vec<(&'static str, u32)>,
+        ),
+    ) {
+        let me = slf.get();
+        (
+            slf.get_type().into_any(),
+            (
+                me.inner.n,
+                me.piece.name,
+                me.placed(),
+                me.blocked(),
+                me.excluded(),
+            ),
+        )
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Instance(n={}, piece='{}', placed={}, blocked={}, excluded={})",
@@ -381,6 +408,33 @@ impl PyBoard {
 
     fn __len__(&self) -> usize {
         self.board.pieces.len()
+    }
+
+    /// Pickling (multiprocessing): side, pieces and the instance answered.
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(
+        Bound<'py, PyAny>,
+        (u32, Vec<(u32, u32)>, Option<PyInstance>),
+    )> {
+        let me = slf.get();
+        Ok((
+            slf.get_type().getattr("_restore")?,
+            (me.board.n, me.pieces(), me.instance.clone()),
+        ))
+    }
+
+    #[staticmethod]
+    fn _restore(
+        n: i64,
+        pieces: Vec<(i64, i64)>,
+        instance: Option<Bound<'_, PyInstance>>,
+    ) -> PyResult<Self> {
+        Ok(PyBoard {
+            instance: instance.map(|i| i.get().clone()),
+            ..PyBoard::new(n, pieces)?
+        })
     }
 
     /// The board as SVG, as `solve --format svg` draws it (a board that is not a solution of

@@ -37,3 +37,22 @@ def test_two_threads_count_and_encode_at_once() -> None:
         fa, fb = pool.submit(a), pool.submit(b)
         assert fa.result() == 724
         assert fb.result() == qs.encode(qs.Instance(150), amo="pairwise").num_clauses
+
+
+def test_pickle_and_processes() -> None:
+    import pickle
+    from concurrent.futures import ProcessPoolExecutor
+
+    inst = qs.Instance(9, piece="amazon", placed=[(0, 1)], blocked=[(2, 2)], excluded=[("diagonal", 3)])
+    assert pickle.loads(pickle.dumps(inst)) == inst
+    r = qs.solve(qs.Instance(10, piece="amazon"))
+    b = pickle.loads(pickle.dumps(r.board))
+    assert b == r.board and b.instance == r.board.instance and str(b) == str(r.board)
+    instances = [qs.generate.blocked(8, 20, min_free=1, seed=s) for s in range(4)]
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        statuses = list(pool.map(_status_of, instances))
+    assert statuses == [_status_of(i) for i in instances]
+
+
+def _status_of(inst: qs.Instance) -> str:
+    return qs.solve(inst).status.value
