@@ -64,6 +64,34 @@ pub enum Answer<T = Model> {
     Unknown(String),
 }
 
+impl Answer<Model> {
+    /// The answer of an IPASIR-style solver call (CaDiCaL, Kissat): `10` SAT with the model read
+    /// through `is_true` (asked for each variable `1..=num_vars`), `20` UNSAT, anything else
+    /// UNKNOWN with the reason `why` gives.
+    ///
+    /// ```
+    /// use queens_sat::answer::Answer;
+    /// let a = Answer::from_ipasir(10, 3, |v| v == 2, || unreachable!());
+    /// assert!(a.sat().is_some_and(|m| m.value(2) && !m.value(1)));
+    /// assert_eq!(Answer::from_ipasir(0, 3, |_| true, || "stopped".into()), Answer::Unknown("stopped".into()));
+    /// ```
+    pub fn from_ipasir(
+        code: i32,
+        num_vars: usize,
+        mut is_true: impl FnMut(u32) -> bool,
+        why: impl FnOnce() -> String,
+    ) -> Answer<Model> {
+        match code {
+            10 => Answer::Sat(Model::from_true_vars(
+                num_vars,
+                (1..=num_vars as u32).filter(|&v| is_true(v)),
+            )),
+            20 => Answer::Unsat,
+            _ => Answer::Unknown(why()),
+        }
+    }
+}
+
 /// A verified answer: SAT comes with a board that passed [`verify`](crate::verify::verify).
 pub type Status = Answer<crate::board::Board>;
 

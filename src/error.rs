@@ -85,3 +85,26 @@ impl std::error::Error for Error {}
 
 /// Result with the crate's [`Error`].
 pub type Result<T> = std::result::Result<T, Error>;
+
+/// How many characters of an offending value an error message quotes ([`clip`]).
+pub const CLIP_CHARS: usize = 40;
+
+/// An offending value as an error message quotes it: control characters shown as `?` (so the
+/// message stays one line) and at most [`CLIP_CHARS`] characters, then `...`.
+///
+/// ```
+/// use queens_sat::error::clip;
+/// assert_eq!(clip("a\tb"), "a?b");
+/// assert_eq!(clip(&"x".repeat(50)), format!("{}...", "x".repeat(40)));
+/// ```
+pub fn clip(s: &str) -> String {
+    let mut out: String = s
+        .chars()
+        .take(CLIP_CHARS)
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect();
+    if s.chars().nth(CLIP_CHARS).is_some() {
+        out.push_str("...");
+    }
+    out
+}

@@ -1,18 +1,27 @@
 //! queens-sat: N-queens and N-amazons (with completion, blocked cells and excluded diagonals)
 //! as SAT.
 //!
-//! Pipeline: [`instance`] readers -> [`presolve`] ([`presolve::Problem`], [`varmap::VarMap`])
-//! -> [`encode`] (AMO encodings streaming into a [`encode::ClauseSink`]) -> [`solve`] backends
-//! ([`solve::solve`] strings encode, solve, decode and verify together) -> [`decode`] ->
-//! [`verify`]. The command line lives in the binary (`src/bin/queens-sat/`), never here.
+//! The default strategy, in five lines: read an instance, solve, get a board that the
+//! independent checker ([`verify`]) accepted.
 //!
 //! ```
-//! use queens_sat::{encode::amo::AmoKind, instance::Instance, piece::QUEEN,
-//!                  solve::{solve, Backend, Status}, presolve::Problem};
-//! let problem = Problem::presolve(&Instance::plain(8), QUEEN).unwrap();
-//! let report = solve(&problem, AmoKind::Sequential, &Backend::Varisat, None).unwrap();
-//! assert!(matches!(report.status, Status::Sat(_)));
+//! use queens_sat::{board::Cell, instance::read_instance, piece::QUEEN, solve::Solver};
+//! let text = "..Q.....\n........\n...x....\n........\n........\n........\n........\n........\n";
+//! let instance = read_instance("example", text, None).unwrap();
+//! let report = Solver::new(&instance, QUEEN).solve().unwrap();
+//! assert!(report.status.sat().is_some_and(|b| b.pieces.contains(&Cell::new(0, 2))));
 //! ```
+//!
+//! [`solve::Solver`] also runs one named backend, a portfolio or cube-and-conquer, with a time
+//! limit, `certify` and a cancel token; `examples/` has a solve from a file, a CNF streamed into
+//! a file or your own sink, and a count with symmetry.
+//!
+//! Pipeline, each stage a module that imports only the ones before it: [`instance`] readers ->
+//! [`presolve`] ([`presolve::Problem`], [`varmap::VarMap`]) -> [`encode`] (AMO encodings
+//! streaming into an [`encode::ClauseSink`]) -> [`solve`] (backends in one table, strategies)
+//! -> [`decode`] -> [`verify`]; [`answer`] holds what every stage answers, [`export`] every file
+//! format on both sides, [`count`] the exact counters. The command line lives in the binary
+//! (`src/bin/queens-sat/`), never here.
 
 #![warn(missing_docs)]
 
@@ -33,6 +42,7 @@ pub mod interrupt;
 pub mod matching;
 pub mod piece;
 pub mod presolve;
+pub mod prng;
 pub mod process;
 pub mod progress;
 pub mod report;

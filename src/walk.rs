@@ -53,23 +53,6 @@ impl Default for WalkSettings {
     }
 }
 
-/// SplitMix64: small, fast and good enough to drive a local search.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, m: usize) -> usize {
-        (((self.next() >> 32) * m as u64) >> 32) as usize
-    }
-}
-
 /// The search state: one piece per free row, attack counters per line and the number of
 /// attacking pairs.
 struct State<'a> {
@@ -185,7 +168,7 @@ pub fn walk(problem: &Problem, settings: &WalkSettings) -> Option<Board> {
     let mut leaps: Vec<(i32, i32)> = problem.piece.leaps.to_vec();
     leaps.sort_unstable();
     leaps.dedup();
-    let mut rng = Rng(settings.seed);
+    let mut rng = crate::prng::Prng::new(settings.seed);
     let mut tries = 0u64;
     let out_of_time = |tries: u64| {
         settings.deadline.is_some_and(|d| Instant::now() >= d)

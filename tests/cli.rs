@@ -1610,18 +1610,22 @@ fn count_text_and_json() {
         "{}",
         r.stdout
     );
+    let t = std::time::Instant::now();
     let r = run_expect(
         dir.path(),
         &["count", "-n", "10", "--piece", "amazon", "--format", "json"],
         0,
     );
+    let wall = t.elapsed().as_secs_f64();
     let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap();
     assert_eq!(v["total"], 4);
     assert_eq!(v["unique"], 1);
     assert_eq!(v["engine"], "sat");
     assert_eq!(v["group"].as_array().unwrap().len(), 8);
     assert_eq!(v["fixed"]["id"], 4);
-    assert!(v["seconds"].as_f64().unwrap() >= 0.0);
+    // The counting time is part of the process's run time.
+    let seconds = v["seconds"].as_f64().unwrap();
+    assert!((0.0..=wall).contains(&seconds), "{seconds} s of {wall} s");
     // Burnside, from the printed numbers.
     let sum: u64 = v["fixed"]
         .as_object()
@@ -1837,20 +1841,43 @@ fn decode_checks_the_recorded_symmetry_and_lex_leader() {
     );
 }
 
+/// With the available memory stated (`QUEENS_SAT_AVAILABLE_MEMORY`, the same figure on every
+/// host), an in-process solve that needs more is refused up front with a one-line error, and
+/// one that fits runs.
 #[test]
 fn oversized_in_process_solve_is_refused_up_front() {
     let dir = tempdir();
+    let with_memory = |bytes: &str, args: &[&str]| {
+        std::process::Command::new(common::BIN)
+            .args(args)
+            .current_dir(dir.path())
+            .env(queens_sat::solve::MEMORY_ENV, bytes)
+            .output()
+            .unwrap()
+    };
+    // Pairwise 200-queens: 13.3 M clauses, about 217 MB by the estimate.
+    let args = [
+        "solve", "-n", "200", "--amo", "pairwise", "--solver", "varisat",
+    ];
     let t = std::time::Instant::now();
-    let msg = assert_one_line_error(
-        dir.path(),
-        &[
-            "solve", "-n", "1500", "--amo", "pairwise", "--solver", "varisat",
-        ],
-        &["needs an estimated", "GB", "available"],
-    );
+    let out = with_memory("100000000", &args);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(out.stdout.is_empty());
+    assert_eq!(err.lines().count(), 1, "{err}");
+    for needle in ["needs an estimated", "GB", "only 0.1 GB is available"] {
+        assert!(err.contains(needle), "{needle}: {err}");
+    }
     assert!(
         t.elapsed().as_secs() < 5,
-        "refusal must come before any allocation: {msg}"
+        "refusal must come before any allocation: {err}"
+    );
+    let out = with_memory("1000000000000", &args);
+    assert_eq!(
+        out.status.code(),
+        Some(10),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
     );
 }
 
@@ -2133,4 +2160,50 @@ fn bench_hard_quick_runs_and_cross_checks() {
     // A bad encoding name is a one-line usage error before any run.
     let r = run_expect(dir.path(), &["bench", "hard", "--amo", "nope"], 1);
     assert!(r.stderr.contains("unknown --amo 'nope'"), "{}", r.stderr);
+}
+
+/// Regression (issue 26): `solve --cubes --break-symmetry lex` is accepted, answers the
+/// lex-leader board of its class (checked here with the verifier's own lex test), and the
+/// summary names the cube solver.
+#[test]
+fn solve_cubes_with_lex_leader_constraints() {
+    use queens_sat::board::{self, Board};
+    use queens_sat::symmetry::Symmetry;
+    use queens_sat::verify::verify_lex_leader;
+    let dir = tempdir();
+    for solver in ["varisat", "lib:cadical"] {
+        let r = run_expect(
+            dir.path(),
+            &[
+                "solve",
+                "-n",
+                "8",
+                "--cubes",
+                "--solver",
+                solver,
+                "--break-symmetry",
+                "lex",
+            ],
+            10,
+        );
+        let d = assert_solution(&r.stdout, 8, false);
+        let board = Board::new(
+            8,
+            d.queens
+                .iter()
+                .map(|&(r, c)| board::Cell::new(r as u32, c as u32))
+                .collect(),
+        );
+        verify_lex_leader(&board, &Symmetry::ALL).unwrap();
+        assert!(
+            r.stderr.contains(&format!("solver={solver} cubes (")),
+            "{}",
+            r.stderr
+        );
+    }
+    run_expect(
+        dir.path(),
+        &["solve", "-n", "3", "--cubes", "--break-symmetry", "lex"],
+        20,
+    );
 }

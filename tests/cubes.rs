@@ -373,3 +373,125 @@ fn cli_solve_cubes_answers_verified_boards_and_certifies() {
         assert!(!msg.contains("UNSAT:"), "{msg}");
     }
 }
+
+/// A solver that ignores its clauses and assumptions and always answers one fixed model.
+struct Liar {
+    model: queens_sat::answer::Model,
+}
+
+impl queens_sat::encode::ClauseSink for Liar {
+    fn add_clause(&mut self, _: &[queens_sat::encode::Lit]) {}
+}
+
+impl queens_sat::solve::traits::AssumptionSolver for Liar {
+    fn solve_assuming(&mut self, _: &[queens_sat::encode::Lit]) -> Answer {
+        Answer::Sat(self.model.clone())
+    }
+}
+
+/// Regression (issue 26): the cube path checked a found board against the instance and
+/// `--symmetric` but not against the lex-leader constraints. A solver that answers the 4-queens
+/// board that is not its class's lex-leader must be caught as a solver fault under
+/// `--break-symmetry lex`, and accepted without it.
+#[test]
+fn cube_solve_checks_lex_leader_boards() {
+    use queens_sat::board::{Board, Cell};
+    use queens_sat::encode::lex::SymmetrySet;
+    use queens_sat::symmetry::{Symmetry, stabiliser};
+    use queens_sat::verify::verify_lex_leader;
+    let inst = Instance::plain(4);
+    let root = Problem::presolve(&inst, QUEEN).unwrap();
+    let group = stabiliser(&inst, &QUEEN);
+    let elements: Vec<Symmetry> = SymmetrySet::of(&group).elements().collect();
+    let a = Board::new(
+        4,
+        [(0, 1), (1, 3), (2, 0), (3, 2)]
+            .map(|(r, c)| Cell::new(r, c))
+            .into(),
+    );
+    let b = Board::new(
+        4,
+        [(0, 2), (1, 0), (2, 3), (3, 1)]
+            .map(|(r, c)| Cell::new(r, c))
+            .into(),
+    );
+    let follower = [a, b]
+        .into_iter()
+        .find(|x| verify_lex_leader(x, &elements).is_err())
+        .expect("one of the two 4-queens boards is not the leader");
+    let vars: Vec<u32> = follower
+        .pieces
+        .iter()
+        .map(|&c| root.varmap.var(c).unwrap())
+        .collect();
+    let num_vars = root.num_cells() as usize;
+    let liar = move |_: &queens_sat::solve::traits::StopSwitch| {
+        Box::new(Liar {
+            model: queens_sat::answer::Model::from_true_vars(num_vars, vars.clone()),
+        }) as Box<dyn queens_sat::solve::traits::AssumptionSolver>
+    };
+    let settings = CubeSettings {
+        jobs: 1,
+        split: Split {
+            max_cubes: 1,
+            ..Split::default()
+        },
+        ..CubeSettings::default()
+    };
+    let plain = EncodeOptions::from(AmoKind::Pairwise);
+    let r = solve(&root, plain, &liar, &settings).unwrap();
+    assert_eq!(r.status, Answer::Sat(follower.clone()));
+    let lex = EncodeOptions {
+        lex_leader: SymmetrySet::of(&group),
+        ..plain
+    };
+    let err = solve(&root, lex, &liar, &settings).unwrap_err();
+    assert!(
+        err.to_string().contains("lex-leader"),
+        "not caught as a lex-leader fault: {err}"
+    );
+}
+
+/// `solve --cubes --break-symmetry lex` through the library call, with both incremental
+/// backends: every answer is its class's lex-leader and agrees with the oracle's verdict.
+#[test]
+fn cube_solve_with_lex_leader_constraints_agrees_with_the_oracle() {
+    use queens_sat::encode::lex::SymmetrySet;
+    use queens_sat::solve::Solver;
+    use queens_sat::symmetry::{Symmetry, stabiliser};
+    use queens_sat::verify::verify_lex_leader;
+    for n in 1..=9 {
+        let inst = Instance::plain(n);
+        for piece in [QUEEN, AMAZON] {
+            let group = stabiliser(&inst, &piece);
+            let options = EncodeOptions {
+                lex_leader: SymmetrySet::of(&group),
+                ..EncodeOptions::from(AmoKind::Pairwise)
+            };
+            let elements: Vec<Symmetry> = options.lex_leader.elements().collect();
+            let expected = !instance_solutions(&inst, piece.name).is_empty();
+            for solver in ["varisat", "lib:cadical"] {
+                let r = Solver::new(&inst, piece)
+                    .options(options)
+                    .solver(solver)
+                    .cubes(8)
+                    .jobs(Some(2))
+                    .solve()
+                    .unwrap();
+                match &r.status {
+                    Answer::Sat(board) => {
+                        assert!(expected, "{} n={n}: SAT against the oracle", piece.name);
+                        verify_lex_leader(board, &elements).unwrap();
+                    }
+                    Answer::Unsat => assert!(!expected, "{} n={n}: UNSAT", piece.name),
+                    Answer::Unknown(why) => panic!("{} n={n}: {why}", piece.name),
+                }
+                assert!(
+                    r.solver.starts_with(&format!("{solver} cubes (")),
+                    "{}",
+                    r.solver
+                );
+            }
+        }
+    }
+}

@@ -15,6 +15,7 @@ pub mod implied;
 pub mod lex;
 mod sink;
 pub mod symmetric;
+pub mod text;
 
 pub use sink::{ClauseSink, StatsSink, VecSink};
 
@@ -222,6 +223,16 @@ impl<'a> Encoder<'a> {
     /// The symmetry the models are restricted to, if any.
     pub fn symmetry(&self) -> Option<Symmetry> {
         self.symmetric
+    }
+
+    /// The options this encoder was built with.
+    pub fn options(&self) -> EncodeOptions {
+        EncodeOptions {
+            amo: self.amo,
+            symmetric: self.symmetric,
+            lex_leader: self.lex_leader,
+            implied: self.implied,
+        }
     }
 
     /// The problem being encoded.

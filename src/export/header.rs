@@ -22,12 +22,14 @@
 
 use std::io::{BufRead, Write};
 
+use itertools::Itertools;
+
 use super::Format;
 use crate::board::Cell;
 use crate::encode::dimacs::DimacsWriter;
 use crate::encode::implied::Implied;
 use crate::encode::{Encoder, Stats};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, clip};
 use crate::instance::{ExcludedDiagonal, Instance};
 use crate::piece::{LineKind, Piece};
 use crate::presolve::Problem;
@@ -177,8 +179,10 @@ pub fn comment_header(prefix: &str, fields: &HeaderFields, problem: &Problem) ->
         line(&format!("symmetric {g}"));
     }
     if !fields.lex_leader.is_empty() {
-        let names: Vec<&str> = fields.lex_leader.iter().map(|g| g.name()).collect();
-        line(&format!("lex-leader {}", names.join(" ")));
+        line(&format!(
+            "lex-leader {}",
+            fields.lex_leader.iter().map(|g| g.name()).join(" ")
+        ));
     }
     if fields.implied != Implied::None {
         line(&format!("implied {}", fields.implied.name()));
@@ -270,10 +274,7 @@ pub fn read_header(file: &str, input: impl BufRead) -> Result<Header> {
                 return Err(Error::parse(
                     file,
                     ln,
-                    format!(
-                        "expected a comment or 'p cnf' line, found '{}'",
-                        truncate(line)
-                    ),
+                    format!("expected a comment or 'p cnf' line, found '{}'", clip(line)),
                 ));
             };
             body
@@ -293,7 +294,7 @@ pub fn read_header(file: &str, input: impl BufRead) -> Result<Header> {
         }
         let (key, val) = body.split_once(' ').unwrap_or((body, ""));
         let val = val.trim();
-        let bad = |what: &str| Error::parse(file, ln, format!("bad {what} '{}'", truncate(val)));
+        let bad = |what: &str| Error::parse(file, ln, format!("bad {what} '{}'", clip(val)));
         let num = |s: &str, what: &str| s.parse::<u32>().map_err(|_| bad(what));
         let cell = |s: &str| -> Result<Cell> {
             let (r, c) = s.split_once(',').ok_or_else(|| bad("cell list"))?;
@@ -403,7 +404,7 @@ pub fn read_header(file: &str, input: impl BufRead) -> Result<Header> {
                 ln,
                 format!(
                     "format '{}' does not match the file's {} comment lines",
-                    truncate(&name),
+                    clip(&name),
                     format.name()
                 ),
             ));
@@ -507,32 +508,18 @@ pub fn read_header(file: &str, input: impl BufRead) -> Result<Header> {
 fn two_counts(file: &str, ln: usize, rest: &str, line: &str, what: &str) -> Result<(u64, u64)> {
     let nums: Vec<&str> = rest.split_whitespace().collect();
     let parse = |s: &str| {
-        s.parse::<u64>().map_err(|_| {
-            Error::parse(
-                file,
-                ln,
-                format!("bad number '{}' in {what} line", truncate(s)),
-            )
-        })
+        s.parse::<u64>()
+            .map_err(|_| Error::parse(file, ln, format!("bad number '{}' in {what} line", clip(s))))
     };
     if nums.len() != 2 {
         return Err(Error::parse(
             file,
             ln,
-            format!("malformed {what} line '{}'", truncate(line)),
+            format!("malformed {what} line '{}'", clip(line)),
         ));
     }
     Ok((parse(nums[0])?, parse(nums[1])?))
 }
-
-fn truncate(s: &str) -> String {
-    if s.chars().count() > 40 {
-        format!("{}...", s.chars().take(40).collect::<String>())
-    } else {
-        s.to_string()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

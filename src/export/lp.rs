@@ -145,11 +145,7 @@ pub(crate) fn write<W: Write>(
 }
 
 fn quote(s: &str) -> String {
-    if s.chars().count() > 40 {
-        format!("'{}...'", s.chars().take(40).collect::<String>())
-    } else {
-        format!("'{s}'")
-    }
+    format!("'{}'", crate::error::clip(s))
 }
 
 /// Parses CBC's solution file (`cbc FILE.lp solve solu OUT`) for the model whose cells are

@@ -14,7 +14,7 @@
 //! (see [`mzn`]). Presolve's work carries over: the models range over the live cells only.
 //!
 //! Adding a format is one file here plus one [`Format`] variant (with its name, extension and
-//! comment character) and its arms in [`write`] and [`decode_answer`].
+//! comment character) and its arms in [`write()`] and [`decode_answer`].
 
 pub mod dimacs;
 pub mod header;
@@ -30,6 +30,7 @@ use crate::answer::Answer;
 use crate::atomic::write_atomic;
 use crate::board::Board;
 use crate::encode::amo::AmoKind;
+use crate::encode::text::TextOut;
 use crate::encode::{EncodeOptions, Encoder, Lit, Stats};
 use crate::error::{Error, Result};
 use crate::export::dimacs::{Output, WriteReport, write_cnf};
@@ -358,90 +359,5 @@ pub(crate) fn line_tag(kind: LineKind) -> &'static str {
         LineKind::Column => "col",
         LineKind::Diagonal => "diag",
         LineKind::AntiDiagonal => "anti",
-    }
-}
-
-const BUF_SIZE: usize = 1 << 20;
-
-/// A buffered text writer with sticky I/O errors (reported by [`TextOut::finish`]) and
-/// allocation-free integer formatting.
-pub(crate) struct TextOut<W: Write> {
-    out: W,
-    buf: Vec<u8>,
-    error: Option<io::Error>,
-    bytes: u64,
-    fmt: itoa::Buffer,
-}
-
-impl<W: Write> TextOut<W> {
-    fn new(out: W) -> TextOut<W> {
-        TextOut {
-            out,
-            buf: Vec::with_capacity(BUF_SIZE + 4096),
-            error: None,
-            bytes: 0,
-            fmt: itoa::Buffer::new(),
-        }
-    }
-
-    /// Whether a write failed (the rest is skipped).
-    pub(crate) fn stopped(&self) -> bool {
-        self.error.is_some()
-    }
-
-    fn flush_buf(&mut self) {
-        if self.error.is_none()
-            && let Err(e) = self.out.write_all(&self.buf)
-        {
-            self.error = Some(e);
-        }
-        self.bytes += self.buf.len() as u64;
-        self.buf.clear();
-    }
-
-    /// Appends raw text.
-    #[inline]
-    pub(crate) fn raw(&mut self, text: &[u8]) {
-        self.buf.extend_from_slice(text);
-        if self.buf.len() >= BUF_SIZE {
-            self.flush_buf();
-        }
-    }
-
-    /// Appends a short piece without the flush check: callers end each constraint with
-    /// [`TextOut::raw`] (or [`TextOut::end_item`]), which flushes a full buffer.
-    #[inline]
-    pub(crate) fn push(&mut self, text: &[u8]) {
-        self.buf.extend_from_slice(text);
-    }
-
-    /// Flushes the buffer when it is full (after a constraint written with [`TextOut::push`]).
-    #[inline]
-    pub(crate) fn end_item(&mut self) {
-        if self.buf.len() >= BUF_SIZE {
-            self.flush_buf();
-        }
-    }
-
-    /// Appends a string.
-    #[inline]
-    pub(crate) fn str(&mut self, text: &str) {
-        self.raw(text.as_bytes());
-    }
-
-    /// Appends a decimal integer.
-    #[inline]
-    pub(crate) fn num(&mut self, x: u64) {
-        let s = self.fmt.format(x);
-        self.buf.extend_from_slice(s.as_bytes());
-    }
-
-    fn finish(mut self) -> io::Result<(W, u64)> {
-        self.flush_buf();
-        if let Some(e) = self.error.take() {
-            return Err(e);
-        }
-        self.out.flush()?;
-        Ok((self.out, self.bytes))
     }
 }

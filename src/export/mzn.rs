@@ -172,11 +172,7 @@ pub fn board(q: &[u32]) -> Board {
 }
 
 fn quote(s: &str) -> String {
-    if s.chars().count() > 40 {
-        format!("'{}...'", s.chars().take(40).collect::<String>())
-    } else {
-        format!("'{s}'")
-    }
+    format!("'{}'", crate::error::clip(s))
 }
 
 /// Parses MiniZinc's default output for the model of an `n x n` board: solutions

@@ -3,7 +3,7 @@
 
 use super::{Instance, check_n};
 use crate::board::Cell;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, clip};
 
 /// A token of a parameter or excluded-diagonals file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,18 +30,6 @@ pub(super) struct Pair {
     pub(super) b: i64,
     pub(super) line: usize,
 }
-
-/// Shortens a long token for a message.
-fn clip(s: &str) -> String {
-    const MAX: usize = 40;
-    if s.chars().count() <= MAX {
-        s.to_string()
-    } else {
-        let head: String = s.chars().take(MAX).collect();
-        format!("{head}...")
-    }
-}
-
 /// Splits `text` into tokens. Each character of `comments` starts a comment running to the end
 /// of its line; with `skip_language`, a line starting with the word `language` is ignored.
 pub(super) fn tokenize(

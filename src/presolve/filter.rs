@@ -17,6 +17,8 @@
 
 use std::collections::HashSet;
 
+use itertools::Itertools;
+
 use crate::board::Cell;
 use crate::matching::regin;
 use crate::piece::LineKind;
@@ -178,13 +180,15 @@ pub fn filter(problem: &mut Problem, which: Filter) -> FilterStats {
     stats
 }
 
+/// At most eight numbers of `xs`, then `...` if there are more.
 fn list(xs: &[u32]) -> String {
     const SHOW: usize = 8;
-    let mut s: Vec<String> = xs.iter().take(SHOW).map(|x| x.to_string()).collect();
+    let head = xs.iter().take(SHOW).join(", ");
     if xs.len() > SHOW {
-        s.push("...".into());
+        format!("{head}, ...")
+    } else {
+        head
     }
-    s.join(", ")
 }
 
 /// Removes the cells in no perfect matching of free rows x free columns.

@@ -3,9 +3,8 @@
 //! The `pindakaas-cadical` crate compiles CaDiCaL's vendored C++ sources with `cc` alone (no
 //! libclang, unlike `rustsat-cadical`, which generates bindings with bindgen), so the README's two
 //! commands keep working on a machine with only g++. It replaced the `cadical` crate (CaDiCaL
-//! 1.9.5): 23 % less time on the mid-hard tail instances. This module declares the few functions
-//! of CaDiCaL's C API (`ccadical.h`) it needs itself; they are in the static library the crate
-//! links.
+//! 1.9.5): 23 % less time on the mid-hard tail instances. The C API comes from the crate; this module declares only
+//! the two proof-tracing functions of `ccadical.h` that the crate leaves out.
 //!
 //! - The instance is streamed into the solver through [`ClauseSink`] (no CNF text, no copy).
 //! - The time limit and the cancel token are polled by CaDiCaL's terminate callback.
@@ -21,30 +20,22 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use crate::answer::{Answer, Model};
-use crate::encode::{ClauseSink, EncodeOptions, Encoder, Lit};
+use crate::encode::{ClauseSink, EncodeOptions, Lit};
 use crate::interrupt::Cancel;
 use crate::presolve::Problem;
 use crate::solve::traits::{AssumptionSolver, SolverFactory};
-use crate::solve::traits::{StopSwitch, Timing};
+use crate::solve::traits::{Encoded, Formula, StopSwitch, Timing, stopped_why};
 
-// Keeps the crate (and so its static CaDiCaL library) linked.
-use pindakaas_cadical as _;
+#[cfg(test)]
+use pindakaas_cadical::ccadical_get_option;
+use pindakaas_cadical::{
+    ccadical_add, ccadical_assume, ccadical_init, ccadical_release, ccadical_set_option,
+    ccadical_set_terminate, ccadical_solve, ccadical_val,
+};
 
+// The proof-tracing functions of CaDiCaL's C API, which `pindakaas-cadical` does not declare;
+// the rest comes from the crate.
 unsafe extern "C" {
-    fn ccadical_init() -> *mut c_void;
-    fn ccadical_release(ptr: *mut c_void);
-    fn ccadical_add(ptr: *mut c_void, lit: c_int);
-    fn ccadical_assume(ptr: *mut c_void, lit: c_int);
-    fn ccadical_solve(ptr: *mut c_void) -> c_int;
-    fn ccadical_val(ptr: *mut c_void, lit: c_int) -> c_int;
-    fn ccadical_set_terminate(
-        ptr: *mut c_void,
-        state: *const c_void,
-        terminate: Option<extern "C" fn(*const c_void) -> c_int>,
-    );
-    fn ccadical_set_option(ptr: *mut c_void, name: *const c_char, val: c_int);
-    #[cfg(test)]
-    fn ccadical_get_option(ptr: *mut c_void, name: *const c_char) -> c_int;
     fn ccadical_trace_proof(ptr: *mut c_void, file: *mut libc::FILE, name: *const c_char) -> c_int;
     fn ccadical_close_proof(ptr: *mut c_void);
 }
@@ -124,7 +115,7 @@ struct Stop<'a> {
     cancel: Option<&'a Cancel>,
 }
 
-extern "C" fn terminate(state: *const c_void) -> c_int {
+unsafe extern "C" fn terminate(state: *mut c_void) -> c_int {
     // SAFETY: `state` is the `Stop` that `solve` keeps alive for the whole search.
     let stop = unsafe { &*(state as *const Stop) };
     let late = stop.deadline.is_some_and(|d| Instant::now() >= d);
@@ -141,12 +132,22 @@ pub fn solve(
     cancel: Option<&Cancel>,
     proof: Option<&Path>,
 ) -> crate::Result<(Answer, Timing)> {
+    solve_formula(&Encoded { problem, options }, timeout, cancel, proof)
+}
+
+/// [`solve`] on any [`Formula`].
+pub fn solve_formula(
+    formula: &dyn Formula,
+    timeout: Option<Duration>,
+    cancel: Option<&Cancel>,
+    proof: Option<&Path>,
+) -> crate::Result<(Answer, Timing)> {
     let t0 = Instant::now();
     let mut solver = Cadical::new();
     if let Some(path) = proof {
         solver.trace_proof(path)?;
     }
-    let stats = Encoder::with_options(problem, options).encode(&mut solver);
+    let vars = formula.load(&mut solver);
     let encode = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
     let stop = Stop {
@@ -157,32 +158,20 @@ pub fn solve(
     let result = unsafe {
         ccadical_set_terminate(
             solver.ptr,
-            &stop as *const Stop as *const c_void,
+            &stop as *const Stop as *mut c_void,
             Some(terminate),
         );
         let r = ccadical_solve(solver.ptr);
-        ccadical_set_terminate(solver.ptr, std::ptr::null(), None);
+        ccadical_set_terminate(solver.ptr, std::ptr::null_mut(), None);
         r
     };
-    let answer = match result {
-        10 => {
-            let vars = stats.vars as usize;
-            let mut model = Model::new(vars);
-            for v in 1..=vars as u32 {
-                // SAFETY: live solver in the SAT state; v is a declared variable.
-                if unsafe { ccadical_val(solver.ptr, v as c_int) } > 0 {
-                    model.set(v, true);
-                }
-            }
-            Answer::Sat(model)
-        }
-        20 => Answer::Unsat,
-        _ if stop.cancel.is_some_and(|c| c.is_cancelled()) => Answer::Unknown("cancelled".into()),
-        _ => Answer::Unknown(format!(
-            "time limit of {} s reached",
-            timeout.unwrap_or_default().as_secs_f64()
-        )),
-    };
+    // SAFETY (the value calls): live solver in the SAT state; v is a declared variable.
+    let answer = Answer::from_ipasir(
+        result,
+        vars as usize,
+        |v| unsafe { ccadical_val(solver.ptr, v as c_int) } > 0,
+        || stopped_why(stop.cancel, timeout),
+    );
     solver.close_proof();
     Ok((
         answer,
@@ -279,7 +268,7 @@ impl ClauseSink for CadicalAssuming {
     }
 }
 
-extern "C" fn switch_thrown(state: *const c_void) -> c_int {
+unsafe extern "C" fn switch_thrown(state: *mut c_void) -> c_int {
     // SAFETY: `state` is the `StopSwitch` of the `CadicalAssuming` that is solving.
     let stop = unsafe { &*(state as *const StopSwitch) };
     c_int::from(stop.is_stopped())
@@ -295,27 +284,20 @@ impl AssumptionSolver for CadicalAssuming {
             }
             ccadical_set_terminate(
                 ptr,
-                &self.stop as *const StopSwitch as *const c_void,
+                &self.stop as *const StopSwitch as *mut c_void,
                 Some(switch_thrown),
             );
             let r = ccadical_solve(ptr);
-            ccadical_set_terminate(ptr, std::ptr::null(), None);
+            ccadical_set_terminate(ptr, std::ptr::null_mut(), None);
             r
         };
-        match result {
-            10 => {
-                let mut model = Model::new(self.num_vars as usize);
-                for v in 1..=self.num_vars {
-                    // SAFETY: live solver in the SAT state.
-                    if unsafe { ccadical_val(ptr, v as c_int) } > 0 {
-                        model.set(v, true);
-                    }
-                }
-                Answer::Sat(model)
-            }
-            20 => Answer::Unsat,
-            _ => Answer::Unknown("CaDiCaL stopped".into()),
-        }
+        // SAFETY (the value calls): live solver in the SAT state.
+        Answer::from_ipasir(
+            result,
+            self.num_vars as usize,
+            |v| unsafe { ccadical_val(ptr, v as c_int) } > 0,
+            || "CaDiCaL stopped".into(),
+        )
     }
 }
 

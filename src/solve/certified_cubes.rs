@@ -53,7 +53,7 @@ pub fn solve_certified(
     };
     if root.unsat.is_some() {
         let r = super::solve(
-            &root,
+            root,
             options,
             backend,
             SolveSettings {

@@ -5,7 +5,7 @@
 //! on a time limit, an oversized output or any early return the whole process group is killed
 //! with `SIGKILL`, so no solver process (nor any child it started) outlives the call.
 //!
-//! The answer is parsed by [`super::output`] and cross-checked against the exit status
+//! The answer is parsed by [`crate::export::output`] and cross-checked against the exit status
 //! (10 = SAT, 20 = UNSAT by convention).
 
 use std::fs;

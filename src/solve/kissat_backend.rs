@@ -20,11 +20,11 @@ use std::os::raw::{c_int, c_void};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::answer::{Answer, Model};
-use crate::encode::{ClauseSink, EncodeOptions, Encoder, Lit};
+use crate::answer::Answer;
+use crate::encode::{ClauseSink, EncodeOptions, Lit};
 use crate::interrupt::Cancel;
 use crate::presolve::Problem;
-use crate::solve::traits::Timing;
+use crate::solve::traits::{Encoded, Formula, Timing};
 
 // Keeps the crate (and so its static Kissat library) linked.
 use cat_solver as _;
@@ -79,9 +79,18 @@ pub fn solve(
     timeout: Option<Duration>,
     cancel: Option<&Cancel>,
 ) -> (Answer, Timing) {
+    solve_formula(&Encoded { problem, options }, timeout, cancel)
+}
+
+/// [`solve`] on any [`Formula`].
+pub fn solve_formula(
+    formula: &dyn Formula,
+    timeout: Option<Duration>,
+    cancel: Option<&Cancel>,
+) -> (Answer, Timing) {
     let t0 = Instant::now();
     let mut solver = Kissat::new();
-    let stats = Encoder::with_options(problem, options).encode(&mut solver);
+    let vars = formula.load(&mut solver);
     let encode = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
     let deadline = timeout.and_then(|t| t1.checked_add(t));
@@ -105,25 +114,13 @@ pub fn solve(
         done.store(true, Ordering::Relaxed);
         r
     });
-    let answer = match result {
-        10 => {
-            let vars = stats.vars as usize;
-            let mut model = Model::new(vars);
-            for v in 1..=vars as u32 {
-                // SAFETY: live solver in the SAT state; v is a declared variable.
-                if unsafe { kissat_value(solver.ptr, v as c_int) } > 0 {
-                    model.set(v, true);
-                }
-            }
-            Answer::Sat(model)
-        }
-        20 => Answer::Unsat,
-        _ if cancel.is_some_and(|c| c.is_cancelled()) => Answer::Unknown("cancelled".into()),
-        _ => Answer::Unknown(format!(
-            "time limit of {} s reached",
-            timeout.unwrap_or_default().as_secs_f64()
-        )),
-    };
+    // SAFETY (the value calls): live solver in the SAT state; v is a declared variable.
+    let answer = Answer::from_ipasir(
+        result,
+        vars as usize,
+        |v| unsafe { kissat_value(solver.ptr, v as c_int) } > 0,
+        || super::traits::stopped_why(cancel, timeout),
+    );
     (
         answer,
         Timing {

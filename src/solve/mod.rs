@@ -19,5 +19,7 @@ pub mod varisat_backend;
 
 pub use crate::answer::{Answer, Model, Status};
 pub use backend::{BACKENDS, Backend, BackendInfo, Capabilities, Entrant, parse_portfolio};
-pub use run::{SolveReport, SolveSettings, available_memory, prepass, race, solve, varisat_bytes};
+pub use run::{
+    MEMORY_ENV, SolveReport, SolveSettings, available_memory, prepass, race, solve, varisat_bytes,
+};
 pub use strategy::Solver;

@@ -274,11 +274,14 @@ impl<'a> Solver<'a> {
             timeout,
             cancel: Some(self.cancel.clone()),
         };
-        let backend = Backend::from_name(solver)?;
-        let mut report = if self.certify {
-            super::certified_cubes::solve_certified(root, options, &backend, &settings)?
+        let (backend, mut report) = if self.certify {
+            let backend = Backend::from_name(solver)?;
+            let r = super::certified_cubes::solve_certified(root, options, &backend, &settings)?;
+            (backend, r)
         } else {
-            let Some(factory) = backend.capabilities().incremental else {
+            // Only an in-process incremental backend of the table conquers cubes (an external
+            // name is refused before it is looked up on PATH).
+            let Some(factory) = BackendInfo::find(solver).and_then(|b| b.caps.incremental) else {
                 return Err(Error::Usage(format!(
                     "--cubes conquers with an in-process incremental solver ({}); --solver \
                      {solver} is not supported with it (with --certify, each cube is solved on \
@@ -286,7 +289,9 @@ impl<'a> Solver<'a> {
                     BackendInfo::names_with(|c| c.incremental.is_some())
                 )));
             };
-            cubes::solve(root, options, factory(root, options), &settings)?
+            let backend = Backend::from_name(solver)?;
+            let r = cubes::solve(root, options, factory(root, options), &settings)?;
+            (backend, r)
         };
         if let Some(c) = &report.cubes {
             report.solver = c.describe(&backend.name(), self.certify);

@@ -17,7 +17,7 @@ use crate::encode::{ClauseSink, Lit};
 /// proof in 8 KiB blocks, so the search stops within a few hundred conflicts (milliseconds).
 /// DRAT output only adds the serialisation of learned and deleted clauses; the search itself
 /// is unchanged. That costs about 10 % CPU (n = 1000 product 5.0 -> 5.5 s, n = 400 sequential
-/// 3.5 -> 3.9 s), so [`solve`] only arms a switch when there is a time limit or a `cancel`.
+/// 3.5 -> 3.9 s), so [`super::varisat_backend::solve`] only arms a switch when there is a time limit or a `cancel`.
 #[derive(Clone, Debug, Default)]
 pub struct StopSwitch(Arc<AtomicBool>);
 
@@ -72,3 +72,41 @@ pub trait AssumptionSolver: ClauseSink {
 
 /// Builds one solver per worker thread (inside that thread, so solvers need not be `Send`); the solver must stop soon after the switch is thrown.
 pub type SolverFactory = dyn Fn(&StopSwitch) -> Box<dyn AssumptionSolver> + Sync;
+
+/// Why a linked solver stopped without an answer: `cancel` raised, else the time limit.
+pub fn stopped_why(
+    cancel: Option<&crate::interrupt::Cancel>,
+    timeout: Option<std::time::Duration>,
+) -> String {
+    if cancel.is_some_and(|c| c.is_cancelled()) {
+        "cancelled".into()
+    } else {
+        format!(
+            "time limit of {} s reached",
+            timeout.unwrap_or_default().as_secs_f64()
+        )
+    }
+}
+
+/// Clauses to load into a solver: the encoding of a problem ([`Encoded`]), or any CNF (the
+/// tests load a pigeonhole formula, hard for CDCL by construction, to exercise the stop paths).
+pub trait Formula: Send + Sync {
+    /// Adds every clause to `sink`; returns the number of variables.
+    fn load(&self, sink: &mut dyn ClauseSink) -> u64;
+}
+
+/// A problem with its encoding options, as a [`Formula`].
+pub struct Encoded<'a> {
+    /// The problem.
+    pub problem: &'a crate::presolve::Problem,
+    /// How to encode it.
+    pub options: crate::encode::EncodeOptions,
+}
+
+impl Formula for Encoded<'_> {
+    fn load(&self, sink: &mut dyn ClauseSink) -> u64 {
+        crate::encode::Encoder::with_options(self.problem, self.options)
+            .encode(sink)
+            .vars
+    }
+}

@@ -9,7 +9,7 @@ use crate::answer::{Answer, Model};
 use crate::encode::{ClauseSink, EncodeOptions, Encoder, Lit};
 use crate::presolve::Problem;
 
-use super::traits::{AssumptionSolver, SolverFactory};
+use super::traits::{AssumptionSolver, Encoded, Formula, SolverFactory};
 pub use super::traits::{StopSwitch, Timing};
 
 /// Adapts a varisat solver to [`ClauseSink`], converting literals through one reused buffer.
@@ -51,6 +51,22 @@ pub fn load_stoppable(
     certify: bool,
     stop: Option<StopSwitch>,
 ) -> (varisat::Solver<'static>, u64) {
+    load_formula(
+        &Encoded {
+            problem: encoder.problem(),
+            options: encoder.options(),
+        },
+        certify,
+        stop,
+    )
+}
+
+/// [`load_stoppable`] for any [`Formula`].
+pub fn load_formula(
+    formula: &dyn Formula,
+    certify: bool,
+    stop: Option<StopSwitch>,
+) -> (varisat::Solver<'static>, u64) {
     let mut solver = varisat::Solver::new();
     if let Some(stop) = stop {
         solver.write_proof(stop, varisat::ProofFormat::BinaryDrat);
@@ -60,8 +76,8 @@ pub fn load_stoppable(
         // solver with an error instead of an UNSAT.
         solver.enable_self_checking();
     }
-    let stats = encoder.encode(&mut VarisatSink::new(&mut solver));
-    (solver, stats.vars)
+    let vars = formula.load(&mut VarisatSink::new(&mut solver));
+    (solver, vars)
 }
 
 /// Runs a loaded solver to the end.
@@ -97,15 +113,40 @@ pub fn solve(
     certify: bool,
     cancel: Option<&crate::interrupt::Cancel>,
 ) -> (Answer, Timing) {
+    /// The problem, owned by the search thread.
+    struct Owned(Problem, EncodeOptions);
+    impl Formula for Owned {
+        fn load(&self, sink: &mut dyn ClauseSink) -> u64 {
+            Encoded {
+                problem: &self.0,
+                options: self.1,
+            }
+            .load(sink)
+        }
+    }
+    solve_formula(
+        std::sync::Arc::new(Owned(problem.clone(), options)),
+        timeout,
+        certify,
+        cancel,
+    )
+}
+
+/// [`solve`] on any [`Formula`] (shared with the search thread).
+pub fn solve_formula(
+    formula: std::sync::Arc<dyn Formula>,
+    timeout: Option<Duration>,
+    certify: bool,
+    cancel: Option<&crate::interrupt::Cancel>,
+) -> (Answer, Timing) {
     let stop = StopSwitch::new();
     // A root token (the process's SIGINT / SIGTERM token) ends the wait, and the process exits
     // right after it: no switch, no proof overhead. A time limit or a child token (a race the
     // search may lose while the process goes on) needs the switch.
     let switch = (timeout.is_some() || cancel.is_some_and(|c| c.is_child())).then(|| stop.clone());
-    let job = move |problem: &Problem| {
+    let job = move |formula: &dyn Formula| {
         let t0 = Instant::now();
-        let (solver, vars) =
-            load_stoppable(&Encoder::with_options(problem, options), certify, switch);
+        let (solver, vars) = load_formula(formula, certify, switch);
         let encode = t0.elapsed().as_secs_f64();
         let t1 = Instant::now();
         let answer = run(solver, vars);
@@ -115,10 +156,9 @@ pub fn solve(
     // The search runs on its own thread so that this one can notice the time limit and
     // SIGINT / SIGTERM (crate::interrupt), and stop it.
     let (tx, rx) = mpsc::channel();
-    let owned = problem.clone();
     let started = Instant::now();
     std::thread::spawn(move || {
-        let _ = tx.send(job(&owned));
+        let _ = tx.send(job(formula.as_ref()));
     });
     let unknown = |why: String| {
         stop.stop();

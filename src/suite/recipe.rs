@@ -21,7 +21,7 @@
 //! several values (at most one may); it is the x axis of `--plot`. With none, it is `n`.
 
 use crate::encode::amo::AmoKind;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, clip};
 use crate::generate::Generator;
 use crate::piece::{PIECES, Piece};
 
@@ -554,20 +554,6 @@ pub fn int_list(text: &str, what: &str) -> std::result::Result<Vec<i64>, String>
     }
     Ok(out)
 }
-
-fn clip(s: &str) -> String {
-    const MAX: usize = 40;
-    let clean: String = s
-        .chars()
-        .map(|c| if c.is_control() { '?' } else { c })
-        .collect();
-    if clean.chars().count() <= MAX {
-        clean
-    } else {
-        clean.chars().take(MAX).collect::<String>() + "..."
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

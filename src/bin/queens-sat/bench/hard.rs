@@ -17,6 +17,7 @@ use queens_sat::encode::implied::Implied;
 use queens_sat::error::{Error, Result};
 use queens_sat::generate::Generator;
 use queens_sat::instance::{Format, write::write as write_instance};
+use queens_sat::prng::Prng;
 use queens_sat::solve::Answer;
 
 /// Kinds of hard instance, in table order.
@@ -193,20 +194,12 @@ pub fn tail_instances() -> Vec<HardInstance> {
 }
 
 /// A seeded subset of `k` instances of `set` (all of them when `k >= set.len()`), in set order:
-/// a Fisher-Yates shuffle driven by xorshift64* from `seed`, so a sample is reproducible.
+/// a Fisher-Yates shuffle driven by the library's [`Prng`] from `seed`, so a sample is
+/// reproducible. (Samples drawn before 2026-11-25 came from an xorshift64* shuffle, so the
+/// instances behind older sample tables in docs/benchmarks.md differ.)
 pub fn sample(set: Vec<HardInstance>, k: usize, seed: u64) -> Vec<HardInstance> {
-    let mut state = seed.max(1);
-    let mut next = move || {
-        state ^= state >> 12;
-        state ^= state << 25;
-        state ^= state >> 27;
-        state.wrapping_mul(0x2545F4914F6CDD1D)
-    };
     let mut idx: Vec<usize> = (0..set.len()).collect();
-    for i in (1..idx.len()).rev() {
-        let j = (next() % (i as u64 + 1)) as usize;
-        idx.swap(i, j);
-    }
+    Prng::new(seed).shuffle(&mut idx);
     idx.truncate(k);
     idx.sort_unstable();
     idx.into_iter().map(|i| set[i].clone()).collect()

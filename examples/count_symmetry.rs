@@ -1,0 +1,33 @@
+//! Count the n-queens solutions with the fixed points of every symmetry of the board, and the
+//! classes modulo the group by Burnside's lemma (`queens-sat count -n N`).
+//!
+//! ```sh
+//! cargo run --release --example count_symmetry -- 10
+//! ```
+
+use queens_sat::count::{Engine, count};
+use queens_sat::encode::amo::AmoKind;
+use queens_sat::instance::Instance;
+use queens_sat::piece::QUEEN;
+
+fn main() -> queens_sat::Result<()> {
+    let n: u32 = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(8);
+    let c = count(
+        &Instance::plain(n),
+        QUEEN,
+        AmoKind::DEFAULT,
+        Engine::Backtrack,
+        2,
+    )?;
+    println!(
+        "{n}-queens: {} solutions, {} modulo symmetry",
+        c.total, c.unique
+    );
+    for (g, fixed) in c.group.iter().zip(&c.fixed) {
+        println!("  fixed by {g}: {fixed}");
+    }
+    Ok(())
+}
