@@ -464,6 +464,9 @@ struct Bits {
     nw: usize,
     cancel: Cancel,
     nodes: u64,
+    /// Set once `cancel` was seen raised: every open node then returns at once (the token
+    /// itself is only polled every 65536 nodes).
+    stopped: bool,
 }
 
 impl Bits {
@@ -540,6 +543,7 @@ impl Bits {
             falses,
             cancel: Cancel::new(),
             nodes: 0,
+            stopped: false,
         })
     }
 
@@ -572,7 +576,8 @@ impl Bits {
     /// clause) are the clauses no true cell satisfies yet.
     fn search(&mut self, open: Mask, unsat: u128) -> u64 {
         self.nodes += 1;
-        if self.nodes & 0xFFFF == 0 && self.cancel.is_cancelled() {
+        if self.stopped || (self.nodes & 0xFFFF == 0 && self.cancel.is_cancelled()) {
+            self.stopped = true;
             return 0; // the caller reports the interrupt
         }
         // The unsatisfied positive clause with the fewest open cells: none is a conflict, one is

@@ -1,0 +1,254 @@
+"""queens_sat: N-queens and N-amazons (completion, blocked cells, excluded diagonals) as SAT.
+
+The same library as the ``queens-sat`` command line, from Python: the default solving
+strategy, verified boards, exact counts and the exact CNF (for PySAT and friends).
+
+>>> import queens_sat as qs
+>>> r = qs.solve(qs.Instance(8))
+>>> r.status
+<Status.SAT: 'SAT'>
+>>> qs.verify(r.board, qs.Instance(8))          # raises VerifyError if it were not a solution
+>>> qs.count(qs.Instance(8)).unique
+12
+>>> f = qs.encode(qs.Instance(8), amo="pairwise")
+>>> f.num_vars, f.var(0, 0), f.cell(64)
+(64, 1, (7, 7))
+
+Long calls (``encode``, ``solve``, ``count``) release the GIL and stop on Ctrl-C
+(``KeyboardInterrupt``) within a fraction of a second.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Any, Callable, Optional, Union
+
+from . import _native, generate
+from ._errors import (
+    Error,
+    InternalError,
+    InterruptedError,
+    IoError,
+    NotFoundError,
+    ParseError,
+    PermissionDeniedError,
+    SolverError,
+    TooLargeError,
+    UsageError,
+    VerifyError,
+)
+from ._native import Board, Counts, Formula, Instance, Result
+from ._status import Status
+
+__version__: str = _native.__version__
+
+#: Largest board side.
+MAX_N: int = _native.MAX_N
+
+__all__ = [
+    "Board",
+    "Counts",
+    "Error",
+    "Formula",
+    "Instance",
+    "InternalError",
+    "InterruptedError",
+    "IoError",
+    "MAX_N",
+    "NotFoundError",
+    "ParseError",
+    "PermissionDeniedError",
+    "Result",
+    "SolverError",
+    "Status",
+    "TooLargeError",
+    "UsageError",
+    "VerifyError",
+    "count",
+    "encode",
+    "generate",
+    "solve",
+    "verify",
+]
+
+Progress = Union[bool, Callable[[int, int], object], None]
+
+
+def _instance(instance: Union[Instance, int]) -> Instance:
+    """An ``Instance``; a plain int ``n`` is the empty ``n x n`` board."""
+    if isinstance(instance, Instance):
+        return instance
+    if isinstance(instance, int) and not isinstance(instance, bool):
+        return Instance(instance)
+    raise TypeError(
+        f"expected a queens_sat.Instance or a board side (int), not {type(instance).__name__}"
+    )
+
+
+def _opt_str(name: str, value: Optional[str]) -> Optional[str]:
+    if value is not None and not isinstance(value, str):
+        raise TypeError(f"{name} must be a str or None, not {type(value).__name__}")
+    return value
+
+
+def solve(
+    instance: Union[Instance, int],
+    *,
+    solver: str = "auto",
+    timeout: Optional[float] = None,
+    certify: bool = False,
+    jobs: Optional[int] = None,
+    amo: str = "auto",
+    implied: Optional[str] = None,
+    symmetric: Optional[str] = None,
+    break_symmetry: Optional[str] = None,
+) -> Result:
+    """Solves ``instance`` like ``queens-sat solve``: a ``Result`` whose ``board`` is verified.
+
+    ``solver`` is any ``--solver`` spec: ``auto`` (the default strategy), ``varisat``,
+    ``lib:cadical``, ``lib:kissat``, ``walk``, an external solver's name or path, or a
+    comma-separated portfolio. ``timeout`` (seconds) works for every solver: past it the
+    status is ``UNKNOWN``. ``certify`` accepts UNSAT only with a checked refutation.
+    ``jobs`` bounds the threads of the cube solver (default: every core).
+
+    >>> r = solve(Instance(4, placed=[(0, 0)]))
+    >>> r.status, r.board
+    (<Status.UNSAT: 'UNSAT'>, None)
+    >>> r = solve(Instance(6), solver="varisat", timeout=10)
+    >>> r.status is Status.SAT, len(r.board.pieces)
+    (True, 6)
+    """
+    inst = _instance(instance)
+    if timeout is not None and not isinstance(timeout, (int, float)):
+        raise TypeError(f"timeout must be a number of seconds, not {type(timeout).__name__}")
+    return _native.solve(
+        inst,
+        solver,
+        None if timeout is None else float(timeout),
+        bool(certify),
+        jobs,
+        amo,
+        _opt_str("implied", implied),
+        _opt_str("symmetric", symmetric),
+        _opt_str("break_symmetry", break_symmetry),
+    )
+
+
+def encode(
+    instance: Union[Instance, int],
+    *,
+    amo: str = "auto",
+    implied: Optional[str] = None,
+    symmetric: Optional[str] = None,
+    break_symmetry: Optional[str] = None,
+    presolve: bool = True,
+) -> Formula:
+    """Encodes ``instance`` as CNF, exactly as ``queens-sat encode`` does (same clauses, same
+    variable numbering), held in memory.
+
+    ``amo`` is the at-most-one encoding (``auto``, ``pairwise``, ``sequential``, ``product``,
+    ...); ``symmetric`` keeps only the boards one symmetry maps to themselves; ``break_symmetry
+    ="lex"`` keeps one board per class; ``implied="sums"`` adds the diagonal-sum constraints;
+    ``presolve=False`` keeps all ``n*n`` cell variables.
+
+    >>> f = encode(Instance(4), amo="pairwise")
+    >>> f.num_vars, f.num_clauses
+    (16, 84)
+    >>> f.clauses[0]
+    [1, 2, 3, 4]
+    >>> f.decode([2, 8, 9, 15]).columns
+    [1, 3, 0, 2]
+    """
+    inst = _instance(instance)
+    return _native.encode(
+        inst,
+        amo,
+        _opt_str("implied", implied),
+        _opt_str("symmetric", symmetric),
+        _opt_str("break_symmetry", break_symmetry),
+        bool(presolve),
+    )
+
+
+def _progress_callback(progress: Progress) -> Optional[Callable[[int, int], object]]:
+    """``progress=True``: a tqdm bar when tqdm is installed, else a line on stderr."""
+    if progress is None or progress is False:
+        return None
+    if callable(progress):
+        return progress
+    if progress is not True:
+        raise TypeError("progress must be a callable (done, total), True or None")
+    tqdm: Any = None
+    try:
+        tqdm = importlib.import_module("tqdm").tqdm
+    except ImportError:
+        pass
+    if tqdm is not None:
+        bar = tqdm(unit="cube", desc="count")
+
+        def update(done: int, total: int) -> None:
+            if bar.total != total:
+                bar.total = total
+            bar.n = done
+            bar.refresh()
+
+        return update
+
+    def line(done: int, total: int) -> None:
+        end = "\n" if done >= total else ""
+        print(f"\rcount: {done}/{total} cubes", end=end, file=sys.stderr, flush=True)
+
+    return line
+
+
+def count(
+    instance: Union[Instance, int],
+    *,
+    symmetric: Optional[str] = None,
+    engine: str = "auto",
+    jobs: Optional[int] = None,
+    amo: str = "auto",
+    progress: Progress = None,
+) -> Counts:
+    """Counts the solutions of ``instance`` like ``queens-sat count``: ``total``, ``unique``
+    (classes modulo the instance's symmetries, by Burnside's lemma, checked to divide exactly)
+    and ``fixed_points`` (solutions each symmetry maps to themselves).
+
+    ``engine`` is ``auto`` (= ``sat``, cube-and-conquer model counting), ``cdcl`` or
+    ``backtrack`` (an independent bitboard counter, n <= 64). ``symmetric`` counts only the
+    boards one symmetry maps to themselves (``unique`` is then None). ``progress`` is a callable
+    ``(done, total)`` called on this thread as cubes finish, or True for a tqdm bar.
+
+    >>> c = count(Instance(8))
+    >>> c.total, c.unique, c.fixed_points["r90"]
+    (92, 12, 0)
+    >>> count(Instance(8), symmetric="r180").total
+    4
+    """
+    inst = _instance(instance)
+    return _native.count(
+        inst,
+        amo,
+        _opt_str("symmetric", symmetric),
+        engine,
+        jobs,
+        _progress_callback(progress),
+    )
+
+
+def verify(board: Board, instance: Union[Instance, int]) -> None:
+    """Checks that ``board`` is a complete solution of ``instance``; raises ``VerifyError``
+    with the first violation (``.cells`` holds the cells at fault).
+
+    >>> verify(Board.from_columns([1, 3, 0, 2]), Instance(4))
+    >>> try:
+    ...     verify(Board.from_columns([0, 2, 1, 3]), Instance(4))
+    ... except VerifyError as e:
+    ...     print(e, e.cells)
+    queens at (0,0) and (3,3) share a diagonal [(0, 0), (3, 3)]
+    """
+    if not isinstance(board, Board):
+        raise TypeError(f"expected a queens_sat.Board, not {type(board).__name__}")
+    _native.verify(board, _instance(instance))
+

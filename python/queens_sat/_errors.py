@@ -1,0 +1,64 @@
+"""The exceptions of queens_sat: one ``Error`` base, one subclass per kind of failure.
+
+Every message is the command line's one-line message (without its ``queens-sat: error:``
+prefix). Bad arguments are also ``ValueError`` s, missing files ``FileNotFoundError`` s.
+"""
+
+from __future__ import annotations
+
+from typing import List, Optional, Tuple
+
+
+class Error(Exception):
+    """Base class of every error queens_sat raises."""
+
+
+class ParseError(Error, ValueError):
+    """Bad input in an instance file or text; ``file`` and ``line`` (1-based, or None) say where."""
+
+    file: Optional[str] = None
+    line: Optional[int] = None
+
+
+class UsageError(Error, ValueError):
+    """A bad argument value or combination (unknown encoding, piece, format; n out of range)."""
+
+
+class IoError(Error, OSError):
+    """An I/O failure on a named path (``filename``; ``errno`` and ``strerror`` as usual)."""
+
+    def __str__(self) -> str:
+        # The CLI's message, not OSError's "[Errno N] ..." rendering.
+        return str(self.args[0]) if self.args else ""
+
+
+class NotFoundError(IoError, FileNotFoundError):
+    """A file that does not exist."""
+
+
+class PermissionDeniedError(IoError, PermissionError):
+    """A file that may not be read or written."""
+
+
+class SolverError(Error, RuntimeError):
+    """A solver misbehaved: crash, bad output, a model that fails verification."""
+
+
+class TooLargeError(Error, ValueError):
+    """An instance too large to encode (beyond DIMACS' 32-bit variable range)."""
+
+
+class InterruptedError(Error):
+    """The work was cancelled (Ctrl-C itself raises ``KeyboardInterrupt``)."""
+
+
+class InternalError(Error, RuntimeError):
+    """A bug inside queens_sat (a Rust panic, caught before it could abort Python)."""
+
+
+class VerifyError(Error, ValueError):
+    """A board that is not a solution: ``message`` says why, ``cells`` lists the cells at fault
+    (the two attacking pieces, the missing or misplaced one)."""
+
+    cells: List[Tuple[int, int]] = []
+    message: str = ""

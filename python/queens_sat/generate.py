@@ -1,0 +1,38 @@
+"""Seeded instance generators: the same instances, and with ``Instance.to_text()`` the same
+bytes, as ``queens-sat generate``.
+
+>>> from queens_sat import generate
+>>> inst = generate.blocked(8, 10, min_free=1, seed=1)
+>>> inst.n, len(inst.blocked)
+(8, 10)
+>>> inst.to_text().splitlines()[0].startswith("$ queens-sat")
+True
+>>> generate.completion(8, 3, seed=2) == generate.completion(8, 3, seed=2)
+True
+"""
+
+from __future__ import annotations
+
+from . import _native
+from ._native import Instance
+
+__all__ = ["completion", "blocked", "diagonals"]
+
+
+def completion(n: int, m: int, *, seed: int) -> Instance:
+    """``m`` non-attacking pre-placed queens on an ``n x n`` board (csplib prob079
+    queens-gen-fast.py); ``to_text()`` gives ``generate completion`` 's parameter file."""
+    return _native.generate_completion(n, m, seed)
+
+
+def blocked(n: int, m: int, *, min_free: int, seed: int) -> Instance:
+    """``m`` blocked cells keeping at least ``min_free`` free cells in every row and column
+    (csplib prob080 blocked-gen.py); ``to_text()`` gives ``generate blocked`` 's parameter file."""
+    return _native.generate_blocked(n, m, min_free, seed)
+
+
+def diagonals(n: int, *, min_free: int, seed: int) -> Instance:
+    """An ordered list of excluded diagonals keeping ``min_free`` free cells per row and column
+    (csplib prob079 queens-diag-gen.py); its prefixes are the instances
+    (``Instance.parse(inst.to_text(), diags=D)`` takes the first ``D``)."""
+    return _native.generate_diagonals(n, min_free, seed)

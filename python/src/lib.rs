@@ -1,0 +1,954 @@
+//! `queens_sat._native`: the Python bindings of the queens-sat library (PyO3, abi3).
+//!
+//! The Python package `queens_sat` (python/queens_sat/) wraps this module with keyword-only
+//! functions, docstrings, the `Status` enum and the exception hierarchy; everything that does
+//! work is here, calling the library. Long calls (encode, solve, count) run through
+//! [`work::run`]: GIL released, Ctrl-C honoured.
+
+mod errors;
+mod solving;
+mod work;
+
+use std::path::PathBuf;
+
+use pyo3::exceptions::PyImportError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use queens_sat::board::{Board, Cell, MAX_N};
+use queens_sat::count::{self, Engine};
+use queens_sat::encode::amo::AmoKind;
+use queens_sat::encode::implied::Implied;
+use queens_sat::encode::lex::SymmetrySet;
+use queens_sat::encode::{ClauseSink, EncodeOptions, Encoder, Lit, Stats};
+use queens_sat::export;
+use queens_sat::generate::Generator;
+use queens_sat::instance::{self as inst, ExcludedDiagonal, Format, Instance};
+use queens_sat::piece::{LineKind, Piece};
+use queens_sat::presolve::Problem;
+use queens_sat::symmetry::{Symmetry, stabiliser};
+
+use errors::{to_py, usage};
+
+/// A library result as a Python one.
+fn py_ok<T>(r: queens_sat::Result<T>) -> PyResult<T> {
+    r.map_err(to_py)
+}
+
+/// `(row, col)` pairs as cells of an `n x n` board; a cell outside it is a `ValueError`.
+fn cells(n: u32, what: &str, pairs: Vec<(i64, i64)>) -> PyResult<Vec<Cell>> {
+    pairs
+        .into_iter()
+        .map(|(r, c)| {
+            if r < 0 || c < 0 || r >= n as i64 || c >= n as i64 {
+                Err(usage(format!(
+                    "{what} cell ({r},{c}) is outside the {n}x{n} board"
+                )))
+            } else {
+                Ok(Cell::new(r as u32, c as u32))
+            }
+        })
+        .collect()
+}
+
+fn pairs(cells: &[Cell]) -> Vec<(u32, u32)> {
+    cells.iter().map(|c| (c.row, c.col)).collect()
+}
+
+/// A board side `1..=65536`, or the CLI's message.
+fn side(n: i64) -> PyResult<u32> {
+    if n < 1 || n > MAX_N as i64 {
+        return Err(usage(format!("-n {n} is out of range (1..={MAX_N})")));
+    }
+    Ok(n as u32)
+}
+
+fn instance_format(name: &str) -> PyResult<Format> {
+    match name {
+        "board" => Ok(Format::Board),
+        "param" => Ok(Format::Param),
+        "diags" => Ok(Format::Diags),
+        other => Err(usage(format!(
+            "unknown instance format '{other}' (known: board, param, diags)"
+        ))),
+    }
+}
+
+fn format_name(f: Format) -> &'static str {
+    match f {
+        Format::Board => "board",
+        Format::Param => "param",
+        Format::Diags => "diags",
+    }
+}
+
+/// An instance: board side, piece, pre-placed pieces, blocked cells and excluded diagonals.
+#[pyclass(module = "queens_sat", name = "Instance", frozen)]
+#[derive(Clone)]
+pub struct PyInstance {
+    pub(crate) inner: Instance,
+    pub(crate) piece: Piece,
+    /// The generator's comment and default format (`generate.*`), for [`PyInstance::to_text`].
+    origin: Option<(String, Format)>,
+}
+
+impl PyInstance {
+    fn new_plain(inner: Instance, piece: Piece) -> PyInstance {
+        PyInstance {
+            inner,
+            piece,
+            origin: None,
+        }
+    }
+}
+
+#[pymethods]
+impl PyInstance {
+    #[new]
+    #[pyo3(signature = (n, piece = "queen", placed = Vec::new(), blocked = Vec::new(), excluded = Vec::new()))]
+    fn new(
+        n: i64,
+        piece: &str,
+        placed: Vec<(i64, i64)>,
+        blocked: Vec<(i64, i64)>,
+        excluded: Vec<(String, i64)>,
+    ) -> PyResult<PyInstance> {
+        let n = side(n)?;
+        let piece = py_ok(Piece::parse(piece))?;
+        let excluded = excluded
+            .into_iter()
+            .map(|(kind, key)| {
+                let kind = match kind.as_str() {
+                    "diagonal" => LineKind::Diagonal,
+                    "anti-diagonal" => LineKind::AntiDiagonal,
+                    other => {
+                        return Err(usage(format!(
+                            "unknown diagonal kind '{other}' (known: diagonal, anti-diagonal)"
+                        )));
+                    }
+                };
+                if key < 0 || key >= kind.count(n) as i64 {
+                    return Err(usage(format!(
+                        "{} key {key} is out of range (0..{})",
+                        kind.name(),
+                        kind.count(n)
+                    )));
+                }
+                Ok(ExcludedDiagonal {
+                    kind,
+                    key: key as u32,
+                })
+            })
+            .collect::<PyResult<_>>()?;
+        let inner = Instance {
+            n,
+            placed: cells(n, "placed", placed)?,
+            blocked: cells(n, "blocked", blocked)?,
+            excluded,
+        };
+        Ok(PyInstance::new_plain(inner, piece))
+    }
+
+    /// Reads an instance file in any format the CLI reads.
+    #[staticmethod]
+    #[pyo3(signature = (path, *, piece = "queen", diags = None))]
+    fn read(py: Python<'_>, path: PathBuf, piece: &str, diags: Option<usize>) -> PyResult<Self> {
+        let piece = py_ok(Piece::parse(piece))?;
+        let inner = py.detach(|| inst::read_instance_file(&path, diags));
+        Ok(PyInstance::new_plain(py_ok(inner)?, piece))
+    }
+
+    /// Parses instance text in any format the CLI reads.
+    #[staticmethod]
+    #[pyo3(signature = (text, *, piece = "queen", diags = None, name = "<input>"))]
+    fn parse(text: &str, piece: &str, diags: Option<usize>, name: &str) -> PyResult<Self> {
+        let piece = py_ok(Piece::parse(piece))?;
+        let inner = py_ok(inst::read_instance(name, text, diags))?;
+        Ok(PyInstance::new_plain(inner, piece))
+    }
+
+    #[getter]
+    fn n(&self) -> u32 {
+        self.inner.n
+    }
+
+    #[getter]
+    fn piece(&self) -> &'static str {
+        self.piece.name
+    }
+
+    #[getter]
+    fn placed(&self) -> Vec<(u32, u32)> {
+        pairs(&self.inner.placed)
+    }
+
+    #[getter]
+    fn blocked(&self) -> Vec<(u32, u32)> {
+        pairs(&self.inner.blocked)
+    }
+
+    #[getter]
+    fn excluded(&self) -> Vec<(&'static str, u32)> {
+        self.inner
+            .excluded
+            .iter()
+            .map(|e| (e.kind.name(), e.key))
+            .collect()
+    }
+
+    /// The same instance with another piece.
+    fn with_piece(&self, piece: &str) -> PyResult<PyInstance> {
+        Ok(PyInstance {
+            piece: py_ok(Piece::parse(piece))?,
+            ..self.clone()
+        })
+    }
+
+    /// The instance as file text: `board`, `param` or `diags` (default: the generator's
+    /// format for generated instances, with the CLI's comment, else `board`).
+    #[pyo3(signature = (format = None))]
+    fn to_text(&self, format: Option<&str>) -> PyResult<String> {
+        let (comment, default) = match &self.origin {
+            Some((c, f)) => (c.as_str(), *f),
+            None => ("queens_sat (Python)", Format::Board),
+        };
+        let format = format.map(instance_format).transpose()?.unwrap_or(default);
+        py_ok(inst::write::write(&self.inner, format, comment))
+    }
+
+    /// The generator's default format (`param` or `diags`), or `board`.
+    #[getter]
+    fn default_format(&self) -> &'static str {
+        format_name(self.origin.as_ref().map_or(Format::Board, |o| o.1))
+    }
+
+    /// The symmetries of the board that map the instance to itself (identity first).
+    fn symmetries(&self) -> Vec<&'static str> {
+        stabiliser(&self.inner, &self.piece)
+            .into_iter()
+            .map(|g| g.name())
+            .collect()
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<PyInstance>()
+            .is_ok_and(|o| o.get().inner == self.inner && o.get().piece == self.piece)
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.inner.n.hash(&mut h);
+        self.inner.placed.hash(&mut h);
+        self.inner.blocked.hash(&mut h);
+        self.inner.excluded.hash(&mut h);
+        self.piece.name.hash(&mut h);
+        h.finish()
+    }
+
+    /// Pickling (multiprocessing): the constructor's arguments.
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> (
+        Bound<'py, PyAny>,
+        (
+            u32,
+            &'static str,
+            Vec<(u32, u32)>,
+            Vec<(u32, u32)>,
+            Vec<(&'static str, u32)>,
+        ),
+    ) {
+        let me = slf.get();
+        (
+            slf.get_type().into_any(),
+            (
+                me.inner.n,
+                me.piece.name,
+                me.placed(),
+                me.blocked(),
+                me.excluded(),
+            ),
+        )
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Instance(n={}, piece='{}', placed={}, blocked={}, excluded={})",
+            self.inner.n,
+            self.piece.name,
+            self.inner.placed.len(),
+            self.inner.blocked.len(),
+            self.inner.excluded.len()
+        )
+    }
+
+    /// The empty instance drawn as SVG (pre-placed pieces, blocked cells, excluded diagonals).
+    fn _repr_svg_(&self) -> String {
+        let caption = format!("{}-{}s: instance", self.inner.n, self.piece.name);
+        queens_sat::svg::render(&self.inner, self.piece, &[], None, &caption)
+    }
+}
+
+/// A placement of pieces: a solver's verified answer, or a board built for `verify`.
+#[pyclass(module = "queens_sat", name = "Board", frozen)]
+#[derive(Clone)]
+pub struct PyBoard {
+    pub(crate) board: Board,
+    /// The instance the board answers (blocked cells shown as `x`, SVG), when known.
+    pub(crate) instance: Option<PyInstance>,
+}
+
+#[pymethods]
+impl PyBoard {
+    #[new]
+    #[pyo3(signature = (n, pieces))]
+    fn new(n: i64, pieces: Vec<(i64, i64)>) -> PyResult<PyBoard> {
+        let n = side(n)?;
+        Ok(PyBoard {
+            board: Board::new(n, cells(n, "piece", pieces)?),
+            instance: None,
+        })
+    }
+
+    /// The board with one piece per row, in column `columns[row]` (`None`: an empty row).
+    #[staticmethod]
+    fn from_columns(columns: Vec<Option<i64>>) -> PyResult<PyBoard> {
+        let n = side(columns.len() as i64)?;
+        let pieces = columns
+            .iter()
+            .enumerate()
+            .filter_map(|(r, c)| c.map(|c| (r as i64, c)))
+            .collect();
+        Ok(PyBoard {
+            board: Board::new(n, cells(n, "piece", pieces)?),
+            instance: None,
+        })
+    }
+
+    #[getter]
+    fn n(&self) -> u32 {
+        self.board.n
+    }
+
+    #[getter]
+    fn pieces(&self) -> Vec<(u32, u32)> {
+        pairs(&self.board.pieces)
+    }
+
+    /// The column of each row's piece (`None` for a row without one; the first if several).
+    #[getter]
+    fn columns(&self) -> Vec<Option<u32>> {
+        let mut cols = vec![None; self.board.n as usize];
+        for c in self.board.pieces.iter().rev() {
+            cols[c.row as usize] = Some(c.col);
+        }
+        cols
+    }
+
+    /// The instance this board answers, if known.
+    #[getter]
+    fn instance(&self) -> Option<PyInstance> {
+        self.instance.clone()
+    }
+
+    /// A 0/1 `numpy` array of shape `(n, n)` with a 1 on every piece.
+    fn to_numpy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let np = py.import("numpy").map_err(|_| {
+            PyImportError::new_err("Board.to_numpy needs numpy (pip install numpy)")
+        })?;
+        let n = self.board.n as usize;
+        let arr = np.call_method1("zeros", ((n, n), "uint8"))?;
+        if !self.board.pieces.is_empty() {
+            let rows: Vec<u32> = self.board.pieces.iter().map(|c| c.row).collect();
+            let cols: Vec<u32> = self.board.pieces.iter().map(|c| c.col).collect();
+            arr.set_item((rows, cols), 1)?;
+        }
+        Ok(arr)
+    }
+
+    fn __str__(&self) -> String {
+        match &self.instance {
+            Some(i) => {
+                let obstacles = i.inner.obstacles();
+                self.board.to_text(|c| obstacles.contains(c))
+            }
+            None => self.board.to_text(|_| false),
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        const SHOWN: usize = 16;
+        let mut cols: Vec<String> = self
+            .columns()
+            .iter()
+            .take(SHOWN)
+            .map(|c| c.map_or("None".into(), |c| c.to_string()))
+            .collect();
+        if self.board.n as usize > SHOWN {
+            cols.push("...".into());
+        }
+        format!("Board(n={}, columns=[{}])", self.board.n, cols.join(", "))
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<PyBoard>()
+            .is_ok_and(|o| o.get().board == self.board)
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.board.n.hash(&mut h);
+        self.board.pieces.hash(&mut h);
+        h.finish()
+    }
+
+    fn __len__(&self) -> usize {
+        self.board.pieces.len()
+    }
+
+    /// Pickling (multiprocessing): side, pieces and the instance answered.
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(
+        Bound<'py, PyAny>,
+        (u32, Vec<(u32, u32)>, Option<PyInstance>),
+    )> {
+        let me = slf.get();
+        Ok((
+            slf.get_type().getattr("_restore")?,
+            (me.board.n, me.pieces(), me.instance.clone()),
+        ))
+    }
+
+    #[staticmethod]
+    fn _restore(
+        n: i64,
+        pieces: Vec<(i64, i64)>,
+        instance: Option<Bound<'_, PyInstance>>,
+    ) -> PyResult<Self> {
+        Ok(PyBoard {
+            instance: instance.map(|i| i.get().clone()),
+            ..PyBoard::new(n, pieces)?
+        })
+    }
+
+    /// The board as SVG, as `solve --format svg` draws it (a board that is not a solution of
+    /// its instance is drawn with the first two attacking pieces marked).
+    fn _repr_svg_(&self) -> String {
+        let (instance, piece) = match &self.instance {
+            Some(i) => (i.inner.clone(), i.piece),
+            None => (Instance::plain(self.board.n), queens_sat::piece::QUEEN),
+        };
+        match queens_sat::svg::solution_svg(&self.board, &instance, piece) {
+            Ok(svg) => svg,
+            Err(_) => {
+                let v = queens_sat::verify::check(&self.board, &instance, piece).err();
+                let attack = v.as_ref().and_then(|v| match v.cells.as_slice() {
+                    [a, b] => Some((*a, *b)),
+                    _ => None,
+                });
+                let caption = format!(
+                    "{}-{}s: {}",
+                    self.board.n,
+                    piece.name,
+                    v.map_or("not a solution".into(), |v| v.message)
+                );
+                queens_sat::svg::render(&instance, piece, &self.board.pieces, attack, &caption)
+            }
+        }
+    }
+}
+
+/// Parses the encoding options the CLI takes (`--amo`, `--implied`, `--symmetric`,
+/// `--break-symmetry`), with its messages.
+pub(crate) fn encode_options(
+    instance: &PyInstance,
+    amo: &str,
+    implied: Option<&str>,
+    symmetric: Option<&str>,
+    break_symmetry: Option<&str>,
+) -> PyResult<EncodeOptions> {
+    let lex_leader = match break_symmetry {
+        None => SymmetrySet::default(),
+        Some("lex") => SymmetrySet::of(&stabiliser(&instance.inner, &instance.piece)),
+        Some(other) => {
+            return Err(usage(format!(
+                "unknown --break-symmetry '{other}' (known: lex)"
+            )));
+        }
+    };
+    Ok(EncodeOptions {
+        amo: py_ok(AmoKind::parse(amo))?,
+        symmetric: symmetric.map(symmetry).transpose()?,
+        lex_leader,
+        implied: py_ok(Implied::parse(implied.unwrap_or("none")))?,
+    })
+}
+
+fn symmetry(name: &str) -> PyResult<Symmetry> {
+    Symmetry::by_name(name).ok_or_else(|| {
+        let known: Vec<&str> = Symmetry::ALL.iter().map(|g| g.name()).collect();
+        usage(format!(
+            "unknown --symmetric '{name}' (known: {})",
+            known.join(", ")
+        ))
+    })
+}
+
+/// Clauses as one flat literal buffer and the end offset of each clause.
+#[derive(Default)]
+struct FlatSink {
+    lits: Vec<i32>,
+    ends: Vec<usize>,
+    cancel: Option<queens_sat::interrupt::Cancel>,
+}
+
+impl ClauseSink for FlatSink {
+    #[inline]
+    fn add_clause(&mut self, lits: &[Lit]) {
+        self.lits.extend(lits.iter().map(|l| l.to_dimacs()));
+        self.ends.push(self.lits.len());
+    }
+
+    fn stopped(&self) -> bool {
+        self.cancel.as_ref().is_some_and(|c| c.is_cancelled())
+    }
+}
+
+/// A CNF of an instance, held in memory, with the map between cells and variables.
+#[pyclass(module = "queens_sat", name = "Formula", frozen)]
+pub struct PyFormula {
+    instance: PyInstance,
+    problem: Problem,
+    options: EncodeOptions,
+    stats: Stats,
+    lits: Vec<i32>,
+    ends: Vec<usize>,
+}
+
+impl PyFormula {
+    fn clause(&self, i: usize) -> &[i32] {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.lits[start..self.ends[i]]
+    }
+
+    /// The clauses as a list of lists of ints, built in bulk: one int object per variable and
+    /// sign (shared by every clause that uses it), lists filled through the C API, and Python's
+    /// cyclic garbage collector paused meanwhile (millions of new lists would otherwise trigger
+    /// it over and over: three times slower at n=200 pairwise).
+    fn clause_lists<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let gc = py.import("gc")?;
+        let was_enabled = gc.call_method0("isenabled")?.is_truthy()?;
+        if was_enabled {
+            gc.call_method0("disable")?;
+        }
+        let result = self.build_lists(py);
+        if was_enabled {
+            gc.call_method0("enable")?;
+        }
+        result
+    }
+
+    fn build_lists<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        use pyo3::ffi;
+        let nv = self.stats.vars as i64;
+        // Every literal -nv..=nv once (index l + nv); owned here, increfed per use.
+        let ints: Vec<Bound<'py, PyAny>> = (-nv..=nv)
+            .map(|l| l.into_pyobject(py).expect("ints convert").into_any())
+            .collect();
+        let new_list = |len: usize| -> PyResult<Bound<'py, PyList>> {
+            // SAFETY: PyList_New returns a new reference or null with an exception set.
+            unsafe {
+                let ptr = ffi::PyList_New(len as ffi::Py_ssize_t);
+                if ptr.is_null() {
+                    return Err(PyErr::fetch(py));
+                }
+                Ok(Bound::from_owned_ptr(py, ptr).cast_into_unchecked())
+            }
+        };
+        let outer = new_list(self.ends.len())?;
+        for i in 0..self.ends.len() {
+            let c = self.clause(i);
+            let inner = new_list(c.len())?;
+            for (j, &l) in c.iter().enumerate() {
+                let item = ints[(l as i64 + nv) as usize].clone().into_ptr();
+                // SAFETY: `inner` is a fresh list of len c.len(); PyList_SetItem steals `item`.
+                unsafe { ffi::PyList_SetItem(inner.as_ptr(), j as ffi::Py_ssize_t, item) };
+            }
+            // SAFETY: as above; the outer list takes the inner one's reference.
+            unsafe { ffi::PyList_SetItem(outer.as_ptr(), i as ffi::Py_ssize_t, inner.into_ptr()) };
+        }
+        Ok(outer)
+    }
+}
+
+#[pymethods]
+impl PyFormula {
+    #[getter]
+    fn num_vars(&self) -> u64 {
+        self.stats.vars
+    }
+
+    #[getter]
+    fn num_clauses(&self) -> u64 {
+        self.stats.clauses
+    }
+
+    #[getter]
+    fn num_literals(&self) -> u64 {
+        self.stats.literals
+    }
+
+    /// Variables of board cells (`1..=num_cells`); auxiliaries follow them.
+    #[getter]
+    fn num_cells(&self) -> u64 {
+        self.problem.num_cells()
+    }
+
+    #[getter]
+    fn amo(&self) -> String {
+        self.options.amo.name()
+    }
+
+    #[getter]
+    fn instance(&self) -> PyInstance {
+        self.instance.clone()
+    }
+
+    /// Why presolve proved the instance UNSAT (the CNF is then a fixed contradiction).
+    #[getter]
+    fn presolve_unsat(&self) -> Option<String> {
+        self.problem.unsat.clone()
+    }
+
+    /// The clauses, a list of lists of DIMACS literals.
+    #[getter]
+    fn clauses<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        self.clause_lists(py)
+    }
+
+    /// The literals of every clause one after another, each clause ended by a 0 (the DIMACS
+    /// body), as a flat `array('i')`.
+    fn to_array<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let mut flat = Vec::with_capacity(self.lits.len() + self.ends.len());
+        let mut start = 0;
+        for &end in &self.ends {
+            flat.extend_from_slice(&self.lits[start..end]);
+            flat.push(0i32);
+            start = end;
+        }
+        let bytes: Vec<u8> = flat.iter().flat_map(|x| x.to_ne_bytes()).collect();
+        let array = py.import("array")?.getattr("array")?;
+        let arr = array.call1(("i",))?;
+        arr.call_method1("frombytes", (pyo3::types::PyBytes::new(py, &bytes),))?;
+        Ok(arr)
+    }
+
+    /// A `pysat.formula.CNF` with these clauses (no copy of the lists is made by PySAT).
+    fn to_pysat<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let cnf_class = py
+            .import("pysat.formula")
+            .and_then(|m| m.getattr("CNF"))
+            .map_err(|_| {
+                PyImportError::new_err("Formula.to_pysat needs PySAT (pip install python-sat)")
+            })?;
+        let cnf = cnf_class.call0()?;
+        cnf.setattr("clauses", self.clause_lists(py)?)?;
+        cnf.setattr("nv", self.stats.vars)?;
+        Ok(cnf)
+    }
+
+    /// Writes the formula (`dimacs`), or the instance's `opb`, `lp` or `mzn` model, with the
+    /// CLI's header; the file is replaced atomically.
+    #[pyo3(signature = (path, format = "dimacs"))]
+    fn write(&self, py: Python<'_>, path: PathBuf, format: &str) -> PyResult<()> {
+        let format = py_ok(export::Format::parse(format))?;
+        let out = queens_sat::export::dimacs::Output::File(path);
+        work::run(py, None, |cancel| {
+            export::export(&out, format, &self.problem, self.options, None, cancel).map(|_| ())
+        })
+    }
+
+    /// The variable of cell `(row, col)`, or `None` when presolve removed the cell.
+    fn var(&self, row: i64, col: i64) -> PyResult<Option<u32>> {
+        let n = self.problem.n;
+        let cell = cells(n, "the", vec![(row, col)])?[0];
+        Ok(self.problem.varmap.var(cell))
+    }
+
+    /// The cell `(row, col)` of variable `var`, or `None` for an auxiliary variable.
+    fn cell(&self, var: i64) -> Option<(u32, u32)> {
+        u32::try_from(var)
+            .ok()
+            .and_then(|v| self.problem.varmap.cell(v))
+            .map(|c| (c.row, c.col))
+    }
+
+    /// The verified board of a model (an iterable of DIMACS literals, as PySAT's
+    /// `get_model()`; positive ones are true); `VerifyError` if it is not a solution.
+    fn decode(&self, model: Vec<i64>) -> PyResult<PyBoard> {
+        let nv = usize::try_from(self.stats.vars).unwrap_or(usize::MAX);
+        let true_vars = model
+            .into_iter()
+            .filter(|&l| l > 0 && (l as u64) <= self.stats.vars)
+            .map(|l| l as u32);
+        let model = queens_sat::answer::Model::from_true_vars(nv, true_vars);
+        let board = queens_sat::decode::decode(&self.problem.varmap, &self.problem.fixed, &model);
+        let instance = &self.instance;
+        queens_sat::verify::check(&board, &instance.inner, instance.piece)
+            .map_err(|v| errors::verify_error(&v))?;
+        Ok(PyBoard {
+            board,
+            instance: Some(instance.clone()),
+        })
+    }
+
+    fn __len__(&self) -> usize {
+        self.ends.len()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Formula(n={}, amo='{}', num_vars={}, num_clauses={})",
+            self.problem.n,
+            self.options.amo.name(),
+            self.stats.vars,
+            self.stats.clauses
+        )
+    }
+}
+
+#[pyfunction]
+#[pyo3(signature = (instance, amo, implied, symmetric, break_symmetry, presolve))]
+fn encode(
+    py: Python<'_>,
+    instance: &PyInstance,
+    amo: &str,
+    implied: Option<&str>,
+    symmetric: Option<&str>,
+    break_symmetry: Option<&str>,
+    presolve: bool,
+) -> PyResult<PyFormula> {
+    let options = encode_options(instance, amo, implied, symmetric, break_symmetry)?;
+    let (problem, stats, sink) = work::run(py, None, |cancel| {
+        let problem = Problem::new(&instance.inner, instance.piece, presolve)?;
+        let encoder = Encoder::with_options(&problem, options);
+        let stats = encoder.stats()?;
+        let mut sink = FlatSink {
+            lits: Vec::with_capacity(stats.literals as usize),
+            ends: Vec::with_capacity(stats.clauses as usize),
+            cancel: Some(cancel.clone()),
+        };
+        encoder.encode(&mut sink);
+        cancel.check()?;
+        Ok((problem, stats, sink))
+    })?;
+    Ok(PyFormula {
+        instance: instance.clone(),
+        problem,
+        options,
+        stats,
+        lits: sink.lits,
+        ends: sink.ends,
+    })
+}
+
+/// Solution counts of an instance.
+#[pyclass(module = "queens_sat", name = "Counts", frozen, get_all)]
+pub struct PyCounts {
+    /// Solutions (with `symmetric=`: the solutions that symmetry maps to themselves).
+    total: u64,
+    /// Solutions modulo the instance's symmetries (Burnside); `None` with `symmetric=`.
+    unique: Option<u64>,
+    /// Solutions each symmetry of the instance maps to themselves, by symmetry name.
+    fixed_points: Py<PyDict>,
+    /// The symmetries of the instance, identity first.
+    group: Vec<&'static str>,
+    /// The engine that counted.
+    engine: String,
+    /// Seconds spent counting.
+    seconds: f64,
+}
+
+#[pymethods]
+impl PyCounts {
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!(
+            "Counts(total={}, unique={}, fixed_points={})",
+            self.total,
+            self.unique.map_or("None".into(), |u| u.to_string()),
+            self.fixed_points.bind(py).repr()?
+        ))
+    }
+}
+
+#[pyfunction(name = "count")]
+#[pyo3(signature = (instance, amo, symmetric, engine, jobs, progress))]
+fn count_instance(
+    py: Python<'_>,
+    instance: &PyInstance,
+    amo: &str,
+    symmetric: Option<&str>,
+    engine: &str,
+    jobs: Option<usize>,
+    progress: Option<Bound<'_, PyAny>>,
+) -> PyResult<PyCounts> {
+    let amo = py_ok(AmoKind::parse(amo))?;
+    let engine = py_ok(Engine::parse(match engine {
+        "auto" => "sat",
+        other => other,
+    }))?;
+    let symmetric = symmetric.map(symmetry).transpose()?;
+    let jobs = solving::jobs(jobs)?;
+    let counter = work::Progress::default();
+    let tracked = progress.as_ref().map(|cb| (&counter, cb));
+    let t0 = std::time::Instant::now();
+    let fixed_points = PyDict::new(py);
+    let (inst, piece) = (&instance.inner, instance.piece);
+    if let Some(g) = symmetric {
+        let total = work::run(py, tracked, |cancel| {
+            count::count_symmetric(inst, piece, amo, g, jobs, cancel)
+        })?;
+        fixed_points.set_item(g.name(), total)?;
+        return Ok(PyCounts {
+            total,
+            unique: None,
+            fixed_points: fixed_points.unbind(),
+            group: vec![g.name()],
+            engine: engine.name().into(),
+            seconds: t0.elapsed().as_secs_f64(),
+        });
+    }
+    let c = work::run(py, tracked, |cancel| {
+        let progress = |done: usize, total: usize| counter.update(done, total);
+        count::count_with_progress(inst, piece, amo, engine, jobs, &progress, cancel)
+    })?;
+    for (g, f) in c.group.iter().zip(&c.fixed) {
+        fixed_points.set_item(g.name(), f)?;
+    }
+    Ok(PyCounts {
+        total: c.total,
+        unique: Some(c.unique),
+        fixed_points: fixed_points.unbind(),
+        group: c.group.iter().map(|g| g.name()).collect(),
+        engine: engine.name().into(),
+        seconds: t0.elapsed().as_secs_f64(),
+    })
+}
+
+#[pyfunction]
+fn verify(board: &PyBoard, instance: &PyInstance) -> PyResult<()> {
+    queens_sat::verify::check(&board.board, &instance.inner, instance.piece)
+        .map_err(|v| errors::verify_error(&v))
+}
+
+/// A generated instance with the CLI's comment (`queens-sat VERSION generate ...`).
+fn generated(
+    py: Python<'_>,
+    generator: Generator,
+    n: i64,
+    seed: u64,
+    command: String,
+    format: Format,
+) -> PyResult<PyInstance> {
+    let n = side(n)?;
+    let inner = py_ok(py.detach(|| generator.instance(n, seed)))?;
+    let mut comment = format!(
+        "queens-sat {} generate {command} --seed {seed} (ChaCha8 seed {seed})",
+        env!("CARGO_PKG_VERSION")
+    );
+    if let Generator::Diagonals { .. } = generator {
+        comment += "\nevery prefix is an instance: --diags D takes the first D";
+    }
+    Ok(PyInstance {
+        inner,
+        piece: queens_sat::piece::QUEEN,
+        origin: Some((comment, format)),
+    })
+}
+
+#[pyfunction]
+fn generate_completion(py: Python<'_>, n: i64, m: u32, seed: u64) -> PyResult<PyInstance> {
+    let command = format!("completion -n {n} -m {m}");
+    generated(
+        py,
+        Generator::Completion { m },
+        n,
+        seed,
+        command,
+        Format::Param,
+    )
+}
+
+#[pyfunction]
+fn generate_blocked(
+    py: Python<'_>,
+    n: i64,
+    m: u32,
+    min_free: u32,
+    seed: u64,
+) -> PyResult<PyInstance> {
+    let command = format!("blocked -n {n} -m {m} --min-free {min_free}");
+    let generator = Generator::Blocked { m, min_free };
+    generated(py, generator, n, seed, command, Format::Param)
+}
+
+#[pyfunction]
+fn generate_diagonals(py: Python<'_>, n: i64, min_free: u32, seed: u64) -> PyResult<PyInstance> {
+    let command = format!("diagonals -n {n} --min-free {min_free}");
+    let generator = Generator::Diagonals {
+        min_free,
+        diags: None,
+        to_completion: false,
+    };
+    generated(py, generator, n, seed, command, Format::Diags)
+}
+
+/// The names the CLI accepts for `--amo`, `--symmetric` and `count --engine`.
+#[pyfunction]
+fn names(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("amo", AmoKind::names())?;
+    d.set_item(
+        "symmetric",
+        Symmetry::ALL.iter().map(|g| g.name()).collect::<Vec<_>>(),
+    )?;
+    d.set_item(
+        "engine",
+        Engine::ALL.iter().map(|e| e.name()).collect::<Vec<_>>(),
+    )?;
+    d.set_item(
+        "format",
+        export::Format::ALL
+            .iter()
+            .map(|f| f.name())
+            .collect::<Vec<_>>(),
+    )?;
+    Ok(d)
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("MAX_N", MAX_N)?;
+    m.add("DEFAULT_AMO", AmoKind::DEFAULT.name())?;
+    m.add_class::<PyInstance>()?;
+    m.add_class::<PyBoard>()?;
+    m.add_class::<PyFormula>()?;
+    m.add_class::<PyCounts>()?;
+    m.add_class::<solving::PyResult_>()?;
+    m.add_function(wrap_pyfunction!(encode, m)?)?;
+    m.add_function(wrap_pyfunction!(count_instance, m)?)?;
+    m.add_function(wrap_pyfunction!(verify, m)?)?;
+    m.add_function(wrap_pyfunction!(solving::solve, m)?)?;
+    m.add_function(wrap_pyfunction!(generate_completion, m)?)?;
+    m.add_function(wrap_pyfunction!(generate_blocked, m)?)?;
+    m.add_function(wrap_pyfunction!(generate_diagonals, m)?)?;
+    m.add_function(wrap_pyfunction!(names, m)?)?;
+    Ok(())
+}

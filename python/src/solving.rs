@@ -1,0 +1,240 @@
+//! `solve`: the library's default strategy (or any `--solver` spec) on an instance, returning a
+//! verified board and the fields of `solve --format json`.
+
+use std::time::Duration;
+
+use pyo3::prelude::*;
+use queens_sat::answer::{Answer, Status};
+use queens_sat::encode::implied::Implied;
+use queens_sat::encode::{EncodeOptions, Stats};
+use queens_sat::instance::Instance;
+use queens_sat::interrupt::Cancel;
+use queens_sat::piece::Piece;
+use queens_sat::report::SolveRecord;
+use queens_sat::solve::{SolveReport, Solver};
+
+use crate::errors::{self, usage};
+use crate::{PyBoard, PyInstance, encode_options, work};
+
+/// `jobs=`: a positive thread count, or every core.
+pub fn jobs(jobs: Option<usize>) -> PyResult<usize> {
+    match jobs {
+        Some(0) => Err(usage("jobs must be at least 1")),
+        Some(j) => Ok(j),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
+/// `timeout=` in seconds, checked like the CLI's `--timeout`.
+fn timeout(secs: Option<f64>) -> PyResult<Option<Duration>> {
+    secs.map(|s| {
+        Duration::try_from_secs_f64(s)
+            .ok()
+            .filter(|d| !d.is_zero())
+            .ok_or_else(|| {
+                usage(format!(
+                    "--timeout {s} must be a positive number of seconds"
+                ))
+            })
+    })
+    .transpose()
+}
+
+/// The one call into the library's solving strategy ([`Solver`]: the default strategy, one
+/// backend, or a portfolio), stopped by `cancel`.
+#[allow(clippy::too_many_arguments)]
+fn run_solve(
+    instance: &Instance,
+    piece: Piece,
+    options: EncodeOptions,
+    implied: Option<Implied>,
+    solver: &str,
+    timeout: Option<Duration>,
+    certify: bool,
+    jobs: Option<usize>,
+    cancel: &Cancel,
+) -> queens_sat::Result<SolveReport> {
+    let mut s = Solver::new(instance, piece)
+        .options(options)
+        .solver(solver)
+        .timeout(timeout)
+        .certify(certify)
+        .jobs(jobs)
+        .cancel(cancel.clone());
+    if let Some(i) = implied {
+        s = s.implied(i);
+    }
+    s.solve()
+}
+
+/// The answer of `solve`: a status, a verified board when SAT, and what `solve --format json`
+/// reports.
+#[pyclass(module = "queens_sat", name = "Result", frozen)]
+pub struct PyResult_ {
+    status: Status,
+    instance: PyInstance,
+    amo: String,
+    solver: String,
+    stats: Stats,
+    encode_seconds: f64,
+    solve_seconds: f64,
+    certified: Option<String>,
+}
+
+impl PyResult_ {
+    fn record(&self) -> SolveRecord {
+        let mut rec = SolveRecord::new(
+            &self.status,
+            &self.instance.inner,
+            self.instance.piece,
+            &self.amo,
+            &self.solver,
+        );
+        rec.vars = self.stats.vars;
+        rec.clauses = self.stats.clauses;
+        rec.encode_seconds = self.encode_seconds;
+        rec.solve_seconds = self.solve_seconds;
+        rec.certified = self.certified.clone();
+        rec
+    }
+}
+
+#[pymethods]
+impl PyResult_ {
+    /// `Status.SAT`, `Status.UNSAT` or `Status.UNKNOWN`.
+    #[getter]
+    fn status<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        py.import("queens_sat._status")?
+            .getattr("Status")?
+            .call1((self.status.label(),))
+    }
+
+    /// The verified board when SAT, else `None`.
+    #[getter]
+    fn board(&self) -> Option<PyBoard> {
+        self.status.sat().map(|b| PyBoard {
+            board: b.clone(),
+            instance: Some(self.instance.clone()),
+        })
+    }
+
+    /// Why the answer is UNKNOWN (`None` otherwise).
+    #[getter]
+    fn reason(&self) -> Option<String> {
+        match &self.status {
+            Answer::Unknown(why) => Some(why.clone()),
+            _ => None,
+        }
+    }
+
+    #[getter]
+    fn instance(&self) -> PyInstance {
+        self.instance.clone()
+    }
+
+    #[getter]
+    fn solver(&self) -> &str {
+        &self.solver
+    }
+
+    #[getter]
+    fn amo(&self) -> &str {
+        &self.amo
+    }
+
+    #[getter]
+    fn vars(&self) -> u64 {
+        self.stats.vars
+    }
+
+    #[getter]
+    fn clauses(&self) -> u64 {
+        self.stats.clauses
+    }
+
+    #[getter]
+    fn encode_seconds(&self) -> f64 {
+        self.encode_seconds
+    }
+
+    #[getter]
+    fn solve_seconds(&self) -> f64 {
+        self.solve_seconds
+    }
+
+    /// Who checked the refutation of a certified UNSAT.
+    #[getter]
+    fn certified(&self) -> Option<String> {
+        self.certified.clone()
+    }
+
+    /// The record `solve --format json` prints, as JSON text.
+    fn to_json(&self) -> String {
+        serde_json::to_string(&self.record()).expect("report records serialise")
+    }
+
+    /// The record `solve --format json` prints, as a dict.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        py.import("json")?.call_method1("loads", (self.to_json(),))
+    }
+
+    fn __bool__(&self) -> bool {
+        self.status.sat().is_some()
+    }
+
+    fn __repr__(&self) -> String {
+        let what = match &self.status {
+            Answer::Unknown(why) => format!("UNKNOWN ({why})"),
+            s => s.label().to_string(),
+        };
+        format!(
+            "Result({what}, n={}, piece='{}', solver='{}', seconds={:.3})",
+            self.instance.inner.n,
+            self.instance.piece.name,
+            self.solver,
+            self.encode_seconds + self.solve_seconds
+        )
+    }
+}
+
+#[pyfunction]
+#[pyo3(signature = (instance, solver, timeout_secs, certify, jobs_, amo, implied, symmetric, break_symmetry))]
+#[allow(clippy::too_many_arguments)]
+pub fn solve(
+    py: Python<'_>,
+    instance: &PyInstance,
+    solver: &str,
+    timeout_secs: Option<f64>,
+    certify: bool,
+    jobs_: Option<usize>,
+    amo: &str,
+    implied: Option<&str>,
+    symmetric: Option<&str>,
+    break_symmetry: Option<&str>,
+) -> PyResult<PyResult_> {
+    // `implied=None` leaves the choice to the strategy (the diagonal sums in its cube solver).
+    let options = encode_options(instance, amo, None, symmetric, break_symmetry)?;
+    let implied = implied
+        .map(|name| Implied::parse(name).map_err(errors::to_py))
+        .transpose()?;
+    let timeout = timeout(timeout_secs)?;
+    if jobs_ == Some(0) {
+        return Err(usage("jobs must be at least 1"));
+    }
+    let (inst, piece) = (&instance.inner, instance.piece);
+    let s = work::run(py, None, |cancel| {
+        run_solve(
+            inst, piece, options, implied, solver, timeout, certify, jobs_, cancel,
+        )
+    })?;
+    Ok(PyResult_ {
+        status: s.status,
+        instance: instance.clone(),
+        amo: s.amo,
+        solver: s.solver,
+        stats: s.stats,
+        encode_seconds: s.encode_seconds,
+        solve_seconds: s.solve_seconds,
+        certified: s.certificate.map(|c| c.checker),
+    })
+}

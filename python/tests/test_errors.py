@@ -1,0 +1,141 @@
+"""Error types and the CLI's one-line messages: bad files, bad arguments, oversized boards."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import queens_sat as qs
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    path = tmp_path / "nope.txt"
+    with pytest.raises(FileNotFoundError) as e:
+        qs.Instance.read(path)
+    assert isinstance(e.value, qs.NotFoundError) and isinstance(e.value, qs.Error)
+    assert str(e.value).startswith(f"{path}: No such file or directory")
+    assert e.value.filename == str(path)
+    assert e.value.errno == 2
+
+
+def test_bad_board_text(tmp_path: Path) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_text("Q..\n.?.\n...\n")
+    with pytest.raises(qs.ParseError) as e:
+        qs.Instance.read(path)
+    assert isinstance(e.value, ValueError)
+    assert str(e.value).startswith(f"{path}:2: ")
+    assert e.value.file == str(path) and e.value.line == 2
+
+
+def test_parse_error_names_the_source() -> None:
+    with pytest.raises(qs.ParseError, match=r"^<input>:2: "):
+        qs.Instance.parse("Q..\n.Q\n...\n")
+
+
+def test_not_utf8(tmp_path: Path) -> None:
+    path = tmp_path / "bin.txt"
+    path.write_bytes(b"\xff\xfe\n")
+    with pytest.raises(qs.ParseError, match="not UTF-8"):
+        qs.Instance.read(path)
+
+
+def test_diags_on_a_board_file() -> None:
+    with pytest.raises(qs.UsageError, match="--diags applies to excluded-diagonals files"):
+        qs.Instance.parse("Q...\n....\n....\n....\n", diags=2)
+
+
+@pytest.mark.parametrize("n", [0, -3, qs.MAX_N + 1])
+def test_board_side_out_of_range(n: int) -> None:
+    with pytest.raises(qs.UsageError, match=rf"^-n {n} is out of range \(1..=65536\)$"):
+        qs.Instance(n)
+    with pytest.raises(ValueError):
+        qs.solve(n)
+
+
+def test_oversized_board_is_too_large() -> None:
+    # 65536^2 cell variables exceed DIMACS' 32-bit range: a clean error, at once.
+    with pytest.raises(qs.TooLargeError, match="^too large: "):
+        qs.encode(qs.Instance(qs.MAX_N))
+
+
+def test_cells_outside_the_board() -> None:
+    with pytest.raises(ValueError, match=r"blocked cell \(4,0\) is outside the 4x4 board"):
+        qs.Instance(4, blocked=[(4, 0)])
+
+
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        ({"amo": "nope"}, "unknown --amo 'nope'"),
+        ({"symmetric": "r45"}, "unknown --symmetric 'r45' (known: "),
+        ({"break_symmetry": "sort"}, "unknown --break-symmetry 'sort' (known: lex)"),
+        ({"implied": "all"}, "--implied"),
+    ],
+)
+def test_bad_encode_options(kwargs: dict, message: str) -> None:
+    with pytest.raises(qs.UsageError) as e:
+        qs.encode(qs.Instance(6), **kwargs)
+    assert message in str(e.value)
+
+
+def test_bad_solve_arguments() -> None:
+    with pytest.raises(qs.UsageError, match="must be a positive number of seconds"):
+        qs.solve(8, timeout=0)
+    with pytest.raises(qs.UsageError, match="must be a positive number of seconds"):
+        qs.solve(8, timeout=-1.5)
+    with pytest.raises(TypeError):
+        qs.solve(8, timeout="5")  # type: ignore[arg-type]
+    with pytest.raises(qs.UsageError, match="unknown solver|not found|no such|solver"):
+        qs.solve(8, solver="no-such-solver-xyz")
+    with pytest.raises(qs.UsageError, match="drop --implied"):
+        qs.solve(8, certify=True, implied="sums")
+    with pytest.raises(ValueError, match="jobs must be at least 1"):
+        qs.solve(8, jobs=0)
+
+
+def test_bad_piece_and_types() -> None:
+    with pytest.raises(qs.UsageError, match=r"unknown --piece 'king' \(known: queen, amazon\)"):
+        qs.Instance(8, piece="king")
+    with pytest.raises(TypeError):
+        qs.Instance("8")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="expected tuple of length 2"):
+        qs.Instance(8, blocked=[(1, 2, 3)])  # type: ignore[list-item]
+    with pytest.raises(TypeError):
+        qs.solve("8")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        qs.verify([(0, 0)], 1)  # type: ignore[arg-type]
+
+
+def test_bad_count_arguments() -> None:
+    with pytest.raises(qs.UsageError, match="unknown --engine 'fast'"):
+        qs.count(8, engine="fast")
+    with pytest.raises(TypeError):
+        qs.count(8, progress=5)  # type: ignore[arg-type]
+
+
+def test_write_formats(tmp_path: Path) -> None:
+    f = qs.encode(qs.Instance(6))
+    with pytest.raises(qs.UsageError, match="unknown --to format 'xml'"):
+        f.write(tmp_path / "x.xml", format="xml")
+    with pytest.raises(FileNotFoundError):
+        f.write(tmp_path / "no" / "such" / "dir.cnf")
+    g = qs.encode(qs.Instance(6), symmetric="r180")
+    with pytest.raises(qs.UsageError, match="DIMACS-only"):
+        g.write(tmp_path / "x.opb", format="opb")
+
+
+def test_verify_error_carries_the_cells() -> None:
+    with pytest.raises(qs.VerifyError) as e:
+        qs.verify(qs.Board.from_columns([0, 2, 1, 3]), qs.Instance(4))
+    assert str(e.value) == "queens at (0,0) and (3,3) share a diagonal"
+    assert e.value.cells == [(0, 0), (3, 3)]
+    with pytest.raises(qs.VerifyError, match="board is 4x4 but the instance is 5x5"):
+        qs.verify(qs.Board.from_columns([1, 3, 0, 2]), qs.Instance(5))
+
+
+def test_decode_rejects_a_non_solution() -> None:
+    f = qs.encode(qs.Instance(4))
+    with pytest.raises(qs.VerifyError):
+        f.decode([1, 6, 11, 16])

@@ -1,0 +1,120 @@
+"""Ctrl-C (SIGINT) stops a running solve or count quickly; timeouts work for every solver; the
+GIL is released while the library works."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+
+import pytest
+
+import queens_sat as qs
+
+# Blocked n=56 near the phase transition (the README's hard example family): seed 2 takes
+# every solver well over 10 s (measured in test_hard_is_hard). Plain large boards are no good
+# here: local search solves them at once, and a linked solver reads their millions of clauses
+# before it first looks at its stop flag.
+HARD = qs.generate.blocked(56, 2734, min_free=1, seed=2)
+
+
+def hard() -> qs.Instance:
+    return HARD
+
+
+def sigint_after(seconds: float) -> threading.Timer:
+    t = threading.Timer(seconds, lambda: os.kill(os.getpid(), signal.SIGINT))
+    t.start()
+    return t
+
+
+def threads_now() -> int:
+    return threading.active_count()
+
+
+def test_hard_is_hard() -> None:
+    t0 = time.monotonic()
+    r = qs.solve(hard(), solver="varisat", timeout=2.0)
+    assert r.status is qs.Status.UNKNOWN, "the hard instance got solved: pick a harder one"
+    assert time.monotonic() - t0 < 4.0
+
+
+@pytest.mark.parametrize("solver", ["varisat", "lib:cadical", "auto"])
+def test_ctrl_c_stops_a_solve(solver: str) -> None:
+    before = threads_now()
+    delay = 0.5
+    timer = sigint_after(delay)
+    t0 = time.monotonic()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            r = qs.solve(hard(), solver=solver)
+            timer.cancel()  # answered before the signal: no stray SIGINT later
+            pytest.fail(f"not interrupted: {r} (the hard instance got easy)")
+    finally:
+        timer.cancel()
+    stopped = time.monotonic() - t0 - delay
+    timer.join()
+    assert stopped < 0.5, f"took {stopped:.2f} s to stop after SIGINT"
+    assert threads_now() == before
+
+
+def test_ctrl_c_stops_a_count() -> None:
+    # n=17 takes minutes; at 2.5 s the cubes are being counted (the split before them polls
+    # its token once per presolve, coarser).
+    timer = sigint_after(2.5)
+    t0 = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        qs.count(qs.Instance(17), jobs=2)
+    stopped = time.monotonic() - t0 - 2.5
+    timer.join()
+    assert stopped < 0.5, f"took {stopped:.2f} s to stop after SIGINT"
+
+
+def test_ctrl_c_stops_an_encode() -> None:
+    timer = sigint_after(0.2)
+    t0 = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        qs.encode(qs.Instance(600), amo="pairwise")
+    stopped = time.monotonic() - t0 - 0.2
+    timer.join()
+    assert stopped < 0.5, f"took {stopped:.2f} s to stop after SIGINT"
+
+
+def test_work_after_an_interrupt_is_normal() -> None:
+    timer = sigint_after(0.3)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            qs.solve(hard(), solver="varisat")
+    finally:
+        timer.cancel()
+    timer.join()
+    assert qs.solve(qs.Instance(8)).status is qs.Status.SAT
+
+
+@pytest.mark.parametrize("solver", ["varisat", "lib:cadical", "lib:kissat", "walk", "auto", "varisat,lib:cadical"])
+def test_timeout_works_for_every_solver(solver: str) -> None:
+    t0 = time.monotonic()
+    r = qs.solve(hard(), solver=solver, timeout=1.0)
+    took = time.monotonic() - t0
+    assert r.status in (qs.Status.UNKNOWN, qs.Status.SAT)
+    if r.status is qs.Status.UNKNOWN:
+        assert r.reason
+    assert took < 3.0, f"{solver} took {took:.2f} s with timeout=1"
+
+
+def test_gil_is_released_during_solve() -> None:
+    ticks = []
+    done = threading.Event()
+
+    def ticker() -> None:
+        while not done.is_set():
+            ticks.append(time.monotonic())
+            time.sleep(0.01)
+
+    t = threading.Thread(target=ticker)
+    t.start()
+    qs.solve(hard(), solver="varisat", timeout=1.0)
+    done.set()
+    t.join()
+    assert len(ticks) > 30, f"the other thread ran only {len(ticks)} times in 1 s"
