@@ -135,3 +135,36 @@ fn assert_winner(json: &str, entrants: &[&str]) {
     assert_eq!(v["status"], "SAT");
     assert_eq!(v["queens"].as_array().unwrap().len(), 40);
 }
+
+/// The time limit covers loading the clauses too: pairwise 400-queens (about 100 M clauses,
+/// seconds of loading into a linked solver) stops loading and answers UNKNOWN soon after a
+/// 0.5 s limit, instead of loading everything first.
+#[test]
+fn linked_solvers_stop_while_loading_a_huge_encoding() {
+    let dir = tempfile::tempdir().unwrap();
+    for solver in ["lib:cadical", "lib:kissat"] {
+        let t = Instant::now();
+        let r = common::run_expect(
+            dir.path(),
+            &[
+                "solve",
+                "-n",
+                "400",
+                "--amo",
+                "pairwise",
+                "--solver",
+                solver,
+                "--timeout",
+                "0.5",
+            ],
+            1,
+        );
+        assert!(r.stdout.starts_with("UNKNOWN"), "{solver}: {}", r.stdout);
+        assert!(r.stderr.contains("time limit"), "{solver}: {}", r.stderr);
+        assert!(
+            t.elapsed() < Duration::from_secs(5),
+            "{solver}: {:?}",
+            t.elapsed()
+        );
+    }
+}

@@ -24,7 +24,7 @@ use crate::encode::{ClauseSink, EncodeOptions, Lit};
 use crate::interrupt::Cancel;
 use crate::presolve::Problem;
 use crate::solve::traits::{AssumptionSolver, SolverFactory};
-use crate::solve::traits::{Encoded, Formula, StopSwitch, Timing, stopped_why};
+use crate::solve::traits::{Encoded, Formula, StopSwitch, Timing, Watched, stopped_why};
 
 #[cfg(test)]
 use pindakaas_cadical::ccadical_get_option;
@@ -147,13 +147,23 @@ pub fn solve_formula(
     if let Some(path) = proof {
         solver.trace_proof(path)?;
     }
-    let vars = formula.load(&mut solver);
-    let encode = t0.elapsed().as_secs_f64();
-    let t1 = Instant::now();
-    let stop = Stop {
-        deadline: timeout.and_then(|t| t1.checked_add(t)),
+    // The time limit counts from here, loading included (a huge encoding stops loading early).
+    let deadline = timeout.and_then(|t| t0.checked_add(t));
+    let mut watched = Watched {
+        inner: &mut solver,
+        deadline,
         cancel,
     };
+    let vars = formula.load(&mut watched);
+    let over = watched.is_over();
+    let encode = t0.elapsed().as_secs_f64();
+    let t1 = Instant::now();
+    if over {
+        solver.close_proof();
+        let timing = Timing { encode, solve: 0.0 };
+        return Ok((Answer::Unknown(stopped_why(cancel, timeout)), timing));
+    }
+    let stop = Stop { deadline, cancel };
     // SAFETY: `stop` outlives the search (the callback is only called inside ccadical_solve).
     let result = unsafe {
         ccadical_set_terminate(

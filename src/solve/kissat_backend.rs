@@ -24,7 +24,7 @@ use crate::answer::Answer;
 use crate::encode::{ClauseSink, EncodeOptions, Lit};
 use crate::interrupt::Cancel;
 use crate::presolve::Problem;
-use crate::solve::traits::{Encoded, Formula, Timing};
+use crate::solve::traits::{Encoded, Formula, Timing, Watched, stopped_why};
 
 // Keeps the crate (and so its static Kissat library) linked.
 use cat_solver as _;
@@ -90,10 +90,21 @@ pub fn solve_formula(
 ) -> (Answer, Timing) {
     let t0 = Instant::now();
     let mut solver = Kissat::new();
-    let vars = formula.load(&mut solver);
+    // The time limit counts from here, loading included (a huge encoding stops loading early).
+    let deadline = timeout.and_then(|t| t0.checked_add(t));
+    let mut watched = Watched {
+        inner: &mut solver,
+        deadline,
+        cancel,
+    };
+    let vars = formula.load(&mut watched);
+    let over = watched.is_over();
     let encode = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
-    let deadline = timeout.and_then(|t| t1.checked_add(t));
+    if over {
+        let timing = Timing { encode, solve: 0.0 };
+        return (Answer::Unknown(stopped_why(cancel, timeout)), timing);
+    }
     let done = AtomicBool::new(false);
     let ptr = solver.ptr as usize;
     let result = std::thread::scope(|s| {
@@ -119,7 +130,7 @@ pub fn solve_formula(
         result,
         vars as usize,
         |v| unsafe { kissat_value(solver.ptr, v as c_int) } > 0,
-        || super::traits::stopped_why(cancel, timeout),
+        || stopped_why(cancel, timeout),
     );
     (
         answer,

@@ -110,3 +110,35 @@ impl Formula for Encoded<'_> {
             .vars
     }
 }
+
+/// A clause sink that reports itself stopped once `deadline` passes or `cancel` is raised, so
+/// that loading a huge encoding into a linked solver ends early (the encoder polls
+/// [`ClauseSink::stopped`] once per line).
+pub struct Watched<'a> {
+    /// Where the clauses go.
+    pub inner: &'a mut dyn ClauseSink,
+    /// Give up at this instant.
+    pub deadline: Option<std::time::Instant>,
+    /// Give up when raised.
+    pub cancel: Option<&'a crate::interrupt::Cancel>,
+}
+
+impl Watched<'_> {
+    /// Whether the time is up or the token raised.
+    pub fn is_over(&self) -> bool {
+        self.deadline
+            .is_some_and(|d| std::time::Instant::now() >= d)
+            || self.cancel.is_some_and(|c| c.is_cancelled())
+    }
+}
+
+impl ClauseSink for Watched<'_> {
+    #[inline]
+    fn add_clause(&mut self, lits: &[Lit]) {
+        self.inner.add_clause(lits);
+    }
+
+    fn stopped(&self) -> bool {
+        self.inner.stopped() || self.is_over()
+    }
+}
