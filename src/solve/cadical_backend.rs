@@ -24,7 +24,7 @@ use crate::encode::{ClauseSink, EncodeOptions, Lit};
 use crate::interrupt::Cancel;
 use crate::presolve::Problem;
 use crate::solve::traits::{AssumptionSolver, SolverFactory};
-use crate::solve::traits::{Encoded, Formula, StopSwitch, Timing, Watched, stopped_why};
+use crate::solve::traits::{Encoded, Formula, StopSwitch, Timing, load_watched, stopped_why};
 
 #[cfg(test)]
 use pindakaas_cadical::ccadical_get_option;
@@ -149,13 +149,7 @@ pub fn solve_formula(
     }
     // The time limit counts from here, loading included (a huge encoding stops loading early).
     let deadline = timeout.and_then(|t| t0.checked_add(t));
-    let mut watched = Watched {
-        inner: &mut solver,
-        deadline,
-        cancel,
-    };
-    let vars = formula.load(&mut watched);
-    let over = watched.is_over();
+    let (vars, over) = load_watched(formula, &mut solver, deadline, cancel);
     let encode = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
     if over {

@@ -24,7 +24,7 @@ use crate::answer::Answer;
 use crate::encode::{ClauseSink, EncodeOptions, Lit};
 use crate::interrupt::Cancel;
 use crate::presolve::Problem;
-use crate::solve::traits::{Encoded, Formula, Timing, Watched, stopped_why};
+use crate::solve::traits::{Encoded, Formula, Timing, load_watched, stopped_why};
 
 // Keeps the crate (and so its static Kissat library) linked.
 use cat_solver as _;
@@ -92,13 +92,7 @@ pub fn solve_formula(
     let mut solver = Kissat::new();
     // The time limit counts from here, loading included (a huge encoding stops loading early).
     let deadline = timeout.and_then(|t| t0.checked_add(t));
-    let mut watched = Watched {
-        inner: &mut solver,
-        deadline,
-        cancel,
-    };
-    let vars = formula.load(&mut watched);
-    let over = watched.is_over();
+    let (vars, over) = load_watched(formula, &mut solver, deadline, cancel);
     let encode = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
     if over {

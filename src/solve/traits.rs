@@ -142,3 +142,20 @@ impl ClauseSink for Watched<'_> {
         self.inner.stopped() || self.is_over()
     }
 }
+
+/// Loads `formula` into `sink` until `deadline` or `cancel` ([`Watched`]): the number of
+/// variables, and whether the load was cut short.
+pub fn load_watched(
+    formula: &dyn Formula,
+    sink: &mut dyn ClauseSink,
+    deadline: Option<std::time::Instant>,
+    cancel: Option<&crate::interrupt::Cancel>,
+) -> (u64, bool) {
+    let mut watched = Watched {
+        inner: sink,
+        deadline,
+        cancel,
+    };
+    let vars = formula.load(&mut watched);
+    (vars, watched.is_over())
+}
