@@ -177,18 +177,15 @@ pub fn oracle_count(inst: &Plain) -> u64 {
 /// Tests that need a solver also carry
 /// `#[cfg_attr(missing_solver_NAME, ignore = "...")]`: `build.rs` sets that cfg when the solver
 /// is missing at build time (never under `CI=true`), so the harness reports such tests as
-/// ignored instead of running them. This check catches the rest (a solver removed after the
-/// build, or a missing one under CI): the test fails, it never passes without running.
+/// ignored instead of running them (a test can only be reported ignored from a build-time
+/// attribute). This check catches the rest (a solver removed after the build, or a missing one
+/// under CI) with the product's own lookup (`resolve_solver`, as `--solver NAME` uses): the test
+/// fails, it never passes without running.
 #[allow(dead_code)]
 pub fn require_solver(name: &str) {
-    let found = std::env::var_os("PATH").is_some_and(|path| {
-        std::env::split_paths(&path).any(|d| !d.as_os_str().is_empty() && d.join(name).is_file())
-    });
-    assert!(
-        found,
-        "external solver '{name}' is not on PATH (install it, or rebuild so that build.rs marks \
-         its tests ignored)"
-    );
+    if let Err(e) = queens_sat::solve::external::resolve_solver(name) {
+        panic!("{e} (install it, or rebuild so that build.rs marks its tests ignored)");
+    }
 }
 
 /// [`assert_process_gone`] for the process id a fake solver wrote to `pid_file`.
