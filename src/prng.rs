@@ -49,6 +49,14 @@ impl Prng {
         }
     }
 
+    /// A nearly uniform integer in `0..k` (`k >= 1`) without a division: the high word of a
+    /// 64 x 64-bit product (bias below `k / 2^64`). For hot loops such as the local search;
+    /// the generators use the exact [`Prng::below`], whose draws are pinned by tests.
+    #[inline]
+    pub fn index(&mut self, k: usize) -> usize {
+        ((u128::from(self.next_u64()) * k as u128) >> 64) as usize
+    }
+
     /// A fair coin: `below(2) == 1`.
     pub fn coin(&mut self) -> bool {
         self.below(2) == 1

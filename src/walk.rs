@@ -180,7 +180,7 @@ pub fn walk(problem: &Problem, settings: &WalkSettings) -> Option<Board> {
         // A random perfect matching of the free rows onto the free columns.
         for a in adj.iter_mut() {
             for k in (1..a.len()).rev() {
-                a.swap(k, rng.below(k + 1));
+                a.swap(k, rng.index(k + 1));
             }
         }
         let matching = crate::matching::max_matching(&adj, n);
@@ -231,7 +231,7 @@ pub fn walk(problem: &Problem, settings: &WalkSettings) -> Option<Board> {
                     let c2 = if cands.len() <= 32 {
                         cands[t] as usize
                     } else {
-                        cands[rng.below(cands.len())] as usize
+                        cands[rng.index(cands.len())] as usize
                     };
                     let j = owner[c2];
                     if j == usize::MAX || j == i || !s.is_live(s.rows[j], ci) {
@@ -241,7 +241,7 @@ pub fn walk(problem: &Problem, settings: &WalkSettings) -> Option<Board> {
                     s.swap(i, j);
                     let better = match choice {
                         None => true,
-                        Some((d, _)) => delta < d || (delta == d && rng.below(2) == 0),
+                        Some((d, _)) => delta < d || (delta == d && rng.index(2) == 0),
                     };
                     if better {
                         choice = Some((delta, j));
@@ -249,7 +249,7 @@ pub fn walk(problem: &Problem, settings: &WalkSettings) -> Option<Board> {
                 }
                 if let Some((delta, j)) = choice {
                     // Keep improvements, sideways moves now and then, and rare uphill moves.
-                    if delta < 0 || (delta == 0 && rng.below(2) == 0) || rng.below(50) == 0 {
+                    if delta < 0 || (delta == 0 && rng.index(2) == 0) || rng.index(50) == 0 {
                         let (a, b) = (s.col[i], s.col[j]);
                         s.swap(i, j);
                         owner[a] = j;
