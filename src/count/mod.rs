@@ -4,6 +4,7 @@
 pub mod backtrack;
 pub mod classes;
 pub mod dpll;
+pub mod fast;
 pub mod sat;
 
 use std::time::Instant;
