@@ -5,9 +5,10 @@
 //! piece attacks is already removed from the allowed columns of every row, so a row holding a
 //! pre-placed piece needs no search at all: this module drops those rows and searches only the
 //! *free* rows, moving the diagonal masks by the gap between consecutive free rows (two or more
-//! columns across a dropped row). The search itself is an explicit-stack bitwise depth-first
-//! search whose last two free rows are unrolled (the last one is a popcount), and which prunes a
-//! placement as soon as the next free row has no free cell. An amazon's knight leaps are two
+//! columns across a dropped row). The search itself is a recursive bitwise depth-first search
+//! that prunes a placement as soon as the next free row or the one after it has no free cell,
+//! and counts the last two free rows at once, by a popcount formula without a loop (see the
+//! tail function in `recursive!`). An amazon's knight leaps are two
 //! more masks: the piece of the current free row and the one of the free row before it, shifted
 //! by the column offset of the leap that reaches the next free row (if any).
 //!
@@ -130,42 +131,24 @@ pub fn count_rows(allowed: &[u64], fixed: &[bool], shape: Shape) -> u64 {
         return u64::from(plan.rows[0].count_ones());
     }
     plan.gap.push(0); // never read: the last free row is counted by popcount
+    let (rows, gap, first) = (&plan.rows[1..], &plan.gap[..], plan.rows[0]);
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("popcnt")
             && std::arch::is_x86_feature_detected!("bmi1")
         {
-            // SAFETY: the processor has the features the function is compiled with.
-            if std::env::var_os("QS_DFS").is_some() {
-                return unsafe { search_popcnt(&plan, shape) };
-            }
-            let (r, g, f) = (&plan.rows[1..], &plan.gap[..], plan.rows[0]);
+            // SAFETY: the processor has the features the functions are compiled with.
             return unsafe {
-                match (shape, std::env::var_os("QS_LOOP").is_some()) {
-                    (Shape::Queen, false) => rec_popcnt::<false, true>(r, g, f, 0, 0, 0, 0),
-                    (Shape::Amazon, false) => rec_popcnt::<true, true>(r, g, f, 0, 0, 0, 0),
-                    (Shape::Queen, true) => rec_popcnt::<false, false>(r, g, f, 0, 0, 0, 0),
-                    (Shape::Amazon, true) => rec_popcnt::<true, false>(r, g, f, 0, 0, 0, 0),
+                match shape {
+                    Shape::Queen => rec_popcnt::<false>(rows, gap, first, 0, 0, 0, 0),
+                    Shape::Amazon => rec_popcnt::<true>(rows, gap, first, 0, 0, 0, 0),
                 }
             };
         }
     }
-    search_plain(&plan, shape)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "popcnt,bmi1")]
-fn search_popcnt(plan: &Plan, shape: Shape) -> u64 {
     match shape {
-        Shape::Queen => search::<false>(plan),
-        Shape::Amazon => search::<true>(plan),
-    }
-}
-
-fn search_plain(plan: &Plan, shape: Shape) -> u64 {
-    match shape {
-        Shape::Queen => search::<false>(plan),
-        Shape::Amazon => search::<true>(plan),
+        Shape::Queen => rec_plain::<false>(rows, gap, first, 0, 0, 0, 0),
+        Shape::Amazon => rec_plain::<true>(rows, gap, first, 0, 0, 0, 0),
     }
 }
 
@@ -177,97 +160,6 @@ fn leap(bit: u64, dist: u32) -> u64 {
         1 => bit << 2 | bit >> 2,
         2 => bit << 1 | bit >> 1,
         _ => 0,
-    }
-}
-
-/// The depth-first search over the free rows of `plan`. With `KNIGHT`, the piece also leaps like
-/// a knight. Bits shifted past the board's last column are harmless: the allowed masks drop them.
-#[inline(always)]
-fn search<const KNIGHT: bool>(plan: &Plan) -> u64 {
-    let rows = &plan.rows[..];
-    let gap = &plan.gap[..];
-    let k = rows.len();
-    if k == 1 {
-        return u64::from(rows[0].count_ones());
-    }
-    // Per depth d (a free row): the cells still to try, and the attacks on this row.
-    let mut free = [0u64; 64];
-    let mut cols = [0u64; 64];
-    let mut diag = [0u64; 64];
-    let mut anti = [0u64; 64];
-    // The column bit of the piece placed on free row d (for the knight's two-row leaps).
-    let mut placed = [0u64; 64];
-    // The leaps onto free row j from the piece on free row j - 2 (already shifted).
-    let mut leaps = [0u64; 64];
-    let last = k - 1;
-    let mut total = 0u64;
-    free[0] = rows[0];
-    let mut d = 0usize;
-    loop {
-        let f = free[d];
-        if f == 0 {
-            if d == 0 {
-                return total;
-            }
-            d -= 1;
-            continue;
-        }
-        let bit = f & f.wrapping_neg();
-        free[d] = f ^ bit;
-        let s = gap[d];
-        let c = cols[d] | bit;
-        let dg = (diag[d] | bit) << s;
-        let an = (anti[d] | bit) >> s;
-        let mut block = c | dg | an;
-        let mut from_prev = 0;
-        if KNIGHT {
-            block |= leap(bit, s) | leaps[d + 1];
-            placed[d] = bit;
-            // The piece on row d leaps two free rows ahead when both gaps are one.
-            from_prev = if d + 2 <= last && s == 1 && gap[d + 1] == 1 {
-                bit << 1 | bit >> 1
-            } else {
-                0
-            };
-        }
-        let next = rows[d + 1] & !block;
-        if next == 0 {
-            continue;
-        }
-        if d + 1 == last {
-            total += u64::from(next.count_ones());
-            continue;
-        }
-        if d + 2 == last {
-            // The last two free rows, unrolled: one popcount per cell of the next row.
-            let s2 = gap[d + 1];
-            let row = rows[last];
-            let mut g = next;
-            while g != 0 {
-                let b = g & g.wrapping_neg();
-                g ^= b;
-                let mut blk = c | b | (dg | b) << s2 | (an | b) >> s2;
-                if KNIGHT {
-                    blk |= leap(b, s2) | from_prev;
-                }
-                total += u64::from((row & !blk).count_ones());
-            }
-            continue;
-        }
-        // Look one free row further: if the pieces so far leave it no cell, whatever goes on
-        // the next row, the placement is dead.
-        let s2 = gap[d + 1];
-        if rows[d + 2] & !(c | dg << s2 | an >> s2) == 0 {
-            continue;
-        }
-        d += 1;
-        free[d] = next;
-        cols[d] = c;
-        diag[d] = dg;
-        anti[d] = an;
-        if KNIGHT {
-            leaps[d + 1] = from_prev;
-        }
     }
 }
 
@@ -303,7 +195,7 @@ macro_rules! recursive {
         }
 
         $(#[$attr])?
-        fn $name<const KNIGHT: bool, const TAIL: bool>(
+        fn $name<const KNIGHT: bool>(
             rows: &[u64],
             gap: &[u32],
             mut free: u64,
@@ -340,22 +232,11 @@ macro_rules! recursive {
                 if next == 0 {
                     continue;
                 }
-                if !deeper && TAIL {
+                if !deeper {
                     total += $tail::<KNIGHT>(next, c, dg, an, from_prev, s2, row2);
-                } else if !deeper {
-                    let mut g = next;
-                    while g != 0 {
-                        let b = g & g.wrapping_neg();
-                        g ^= b;
-                        let mut blk = c | b | (dg | b) << s2 | (an | b) >> s2;
-                        if KNIGHT {
-                            blk |= leap(b, s2) | from_prev;
-                        }
-                        total += u64::from((row2 & !blk).count_ones());
-                    }
                 } else if row2 & !(c | dg << s2 | an >> s2 | from_prev) != 0 {
                     // Looked one free row further: the pieces so far leave it a cell.
-                    total += $name::<KNIGHT, TAIL>(&rows[1..], &gap[1..], next, c, dg, an, from_prev);
+                    total += $name::<KNIGHT>(&rows[1..], &gap[1..], next, c, dg, an, from_prev);
                 }
             }
             total
