@@ -211,8 +211,19 @@ impl Task {
                 }
             }
         }
+        // A task cell's row allows that cell alone, and nothing if another task cell attacks it
+        // (the two-row prefixes of the general split are not checked for that).
+        let n = n as u32;
         for c in &self.cells {
-            a[c.row as usize] = allowed[c.row as usize] & 1 << c.col;
+            let attacked = self
+                .cells
+                .iter()
+                .any(|&x| x != *c && piece.attack(x, *c, n).is_some());
+            a[c.row as usize] = if attacked {
+                0
+            } else {
+                allowed[c.row as usize] & 1 << c.col
+            };
         }
         a
     }
