@@ -280,7 +280,9 @@ mod tests {
     fn attack_masks() {
         assert_eq!(Shape::Queen.attacks((0, 0), 2, 8), 0b101);
         assert_eq!(Shape::Amazon.attacks((0, 0), 1, 8), 0b111);
-        assert_eq!(Shape::Amazon.attacks((3, 4), 1, 8), 0b0011_0101);
+        assert_eq!(Shape::Amazon.attacks((3, 4), 1, 8), 0b0111_1100);
+        assert_eq!(Shape::Amazon.attacks((3, 4), 2, 8), 0b0111_1100);
+        assert_eq!(Shape::Amazon.attacks((3, 4), 0, 8), 0b1001_0010);
         assert_eq!(Shape::Queen.attacks((3, 4), 3, 8), 0xff);
     }
 }
