@@ -244,6 +244,78 @@ macro_rules! recursive {
     };
 }
 
+/// A cheap estimate of the work of [`count_rows`] on the same board: the number of placements
+/// of the first `depth` free rows (queen attacks only; an amazon's leaps are left out), or
+/// `u64::MAX` beyond `limit` (counting stops there). Of several images of one task under the
+/// instance's symmetries (the same count), the engine searches the one with the smallest estimate.
+pub fn estimate(allowed: &[u64], fixed: &[bool], depth: usize, limit: u64) -> u64 {
+    let mut rows = Vec::new();
+    let mut gaps = Vec::new();
+    let mut last: Option<usize> = None;
+    for (r, (&mask, &f)) in allowed.iter().zip(fixed).enumerate() {
+        if f {
+            if mask.count_ones() != 1 {
+                return 0;
+            }
+            continue;
+        }
+        gaps.push(last.map_or(0, |p| (r - p) as u32));
+        rows.push(mask);
+        last = Some(r);
+    }
+    let depth = depth.min(rows.len());
+    if depth == 0 {
+        return 1;
+    }
+    fn go(
+        rows: &[u64],
+        gaps: &[u32],
+        d: usize,
+        free: u64,
+        c: u64,
+        dg: u64,
+        an: u64,
+        left: &mut u64,
+    ) -> u64 {
+        if d + 1 == rows.len() {
+            let n = u64::from(free.count_ones());
+            *left = left.saturating_sub(n);
+            return n;
+        }
+        let mut total = 0;
+        let mut f = free;
+        let s = gaps[d + 1];
+        while f != 0 && *left > 0 {
+            let bit = f & f.wrapping_neg();
+            f ^= bit;
+            let (c2, d2, a2) = (c | bit, (dg | bit) << s, (an | bit) >> s);
+            total += go(
+                rows,
+                gaps,
+                d + 1,
+                rows[d + 1] & !(c2 | d2 | a2),
+                c2,
+                d2,
+                a2,
+                left,
+            );
+        }
+        total
+    }
+    let mut left = limit;
+    let total = go(
+        &rows[..depth],
+        &gaps[..depth],
+        0,
+        rows[0],
+        0,
+        0,
+        0,
+        &mut left,
+    );
+    if left == 0 { u64::MAX } else { total }
+}
+
 #[cfg(target_arch = "x86_64")]
 recursive!(
     rec_popcnt,
