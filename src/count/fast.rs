@@ -267,14 +267,14 @@ pub fn estimate(allowed: &[u64], fixed: &[bool], depth: usize, limit: u64) -> u6
     if depth == 0 {
         return 1;
     }
+    /// Placements of free rows `d..`: `free` the cells of row `d`, `at` the columns and both
+    /// diagonals attacked on it.
     fn go(
         rows: &[u64],
         gaps: &[u32],
         d: usize,
         free: u64,
-        c: u64,
-        dg: u64,
-        an: u64,
+        at: (u64, u64, u64),
         left: &mut u64,
     ) -> u64 {
         if d + 1 == rows.len() {
@@ -282,23 +282,16 @@ pub fn estimate(allowed: &[u64], fixed: &[bool], depth: usize, limit: u64) -> u6
             *left = left.saturating_sub(n);
             return n;
         }
+        let (c, dg, an) = at;
         let mut total = 0;
         let mut f = free;
         let s = gaps[d + 1];
         while f != 0 && *left > 0 {
             let bit = f & f.wrapping_neg();
             f ^= bit;
-            let (c2, d2, a2) = (c | bit, (dg | bit) << s, (an | bit) >> s);
-            total += go(
-                rows,
-                gaps,
-                d + 1,
-                rows[d + 1] & !(c2 | d2 | a2),
-                c2,
-                d2,
-                a2,
-                left,
-            );
+            let next = (c | bit, (dg | bit) << s, (an | bit) >> s);
+            let cells = rows[d + 1] & !(next.0 | next.1 | next.2);
+            total += go(rows, gaps, d + 1, cells, next, left);
         }
         total
     }
@@ -308,9 +301,7 @@ pub fn estimate(allowed: &[u64], fixed: &[bool], depth: usize, limit: u64) -> u6
         &gaps[..depth],
         0,
         rows[0],
-        0,
-        0,
-        0,
+        (0, 0, 0),
         &mut left,
     );
     if left == 0 { u64::MAX } else { total }
