@@ -33,7 +33,7 @@ pub struct BenchArgs {
     #[arg(long, conflicts_with_all = ["table", "memory", "count"])]
     export: bool,
     /// Instead: counting speed, queens 8..=Q and amazons 10..=A (e.g. 16,17): the SAT engine
-    /// (queens n <= 12, amazons n <= 13), the general backtrack search and the specialised one
+    /// (queens n <= 12, amazons n <= 13), the general row-by-row search and the specialised one
     /// (`count --engine backtrack`), checked against each other and the published tables.
     #[arg(
         long,

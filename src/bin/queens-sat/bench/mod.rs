@@ -360,9 +360,9 @@ pub fn memory(ns: &[u32]) -> Result<()> {
 
 /// Counting speed (`queens-sat bench --count Q,A`), queens `8..=max_queens` and amazons
 /// `10..=max_amazons`: the SAT engine (queens n <= 12, amazons n <= 13: beyond, it takes minutes
-/// to hours), the general backtrack search (the engine before issue 29) and the specialised one
-/// that `count --engine backtrack` runs, once per entry of `threads`; each timing the fastest of
-/// `repeat` runs. Every engine must give the same counts, and the published ones where known.
+/// to hours), the general row-by-row search (the search before issue 29, on the current border
+/// split) and the specialised one that `count --engine backtrack` runs, once per entry of
+/// `threads`; each timing the fastest of `repeat` runs. Every engine must give the same counts, and the published ones where known.
 pub fn count_table(
     max_queens: u32,
     max_amazons: u32,
