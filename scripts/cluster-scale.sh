@@ -2,6 +2,8 @@
 # Scale benchmark of the cluster path (issue 12): split -> run-parallel.sh -> merge against a
 # plain `count` on the same machine, checked against the published counts; prints a table.
 # Usage: scripts/cluster-scale.sh [QUEENS_SAT]   (default: target/release/queens-sat)
+# SCALE_18=1 adds queens n = 18; SCALE_19=1 adds queens n = 19 and amazons n = 19, 20 (hours
+# on 2 cores). The expected counts are the published ones (src/count/reference.rs).
 set -euo pipefail
 Q="$(realpath "${1:-target/release/queens-sat}")"
 W="$(mktemp -d)"
@@ -32,4 +34,9 @@ row queens-17 32 "95815104 / 11977939" -n 17
 row amazons-18 32 "8924976 / 1115871" -n 18 --piece amazon
 if [ "${SCALE_18:-0}" = 1 ]; then
   row queens-18 100 "666090624 / 83263591" -n 18
+fi
+if [ "${SCALE_19:-0}" = 1 ]; then
+  row queens-19 400 "4968057848 / 621012754" -n 19
+  row amazons-19 100 "64492432 / 8062150" -n 19 --piece amazon
+  row amazons-20 400 "495864256 / 61984976" -n 20 --piece amazon
 fi

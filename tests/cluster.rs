@@ -220,6 +220,80 @@ fn a_task_killed_halfway_leaves_no_result_and_is_redone() {
     assert_eq!(merged_counts(d, &dir), (14_772_512, 1_846_955));
 }
 
+/// A whole run killed halfway (the shell loop and the task it was running, by process group)
+/// and run again: the finished tasks are skipped, not redone (their results are untouched), the
+/// killed one is redone, and the merged count is the published one, no task counted twice.
+#[test]
+fn a_run_killed_halfway_resumes_without_double_counting() {
+    use std::os::unix::process::CommandExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let tasks = 8;
+    let dir = split(d, "q16", "count", &["-n", "16"], tasks);
+    let results = Path::new(&dir).join("results");
+    let script = format!(
+        "for t in $(seq 0 {}); do '{BIN}' work '{dir}' --task $t || exit 1; done",
+        tasks - 1
+    );
+    let done = || {
+        (0..tasks)
+            .filter(|t| results.join(format!("{t}.json")).exists())
+            .count()
+    };
+    let mut child = Command::new("sh")
+        .args(["-c", &script])
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    let pgid = child.id() as i32;
+    let t0 = std::time::Instant::now();
+    while done() < 3 && t0.elapsed().as_secs() < 120 {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    // SAFETY: kill(2) on the process group this test created; no memory is involved.
+    unsafe { libc::kill(-pgid, libc::SIGKILL) };
+    child.wait().unwrap();
+    let finished = done();
+    assert!(
+        (3..tasks).contains(&finished),
+        "killed after {finished} of {tasks} tasks"
+    );
+    let s = run_expect(d, &["merge", &dir, "--status"], 0);
+    assert!(
+        s.stdout.contains(&format!("{finished} done")),
+        "{}",
+        s.stdout
+    );
+    let e = merge_problems(d, &dir);
+    assert!(e.contains("missing result for task"), "{e}");
+    let stamp = |t: usize| {
+        let p = results.join(format!("{t}.json"));
+        (
+            std::fs::metadata(&p).unwrap().modified().unwrap(),
+            std::fs::read_to_string(&p).unwrap(),
+        )
+    };
+    let before: Vec<_> = (0..tasks)
+        .filter(|t| results.join(format!("{t}.json")).exists())
+        .map(|t| (t, stamp(t)))
+        .collect();
+    // The same loop again, to the end.
+    let status = Command::new("sh").args(["-c", &script]).status().unwrap();
+    assert!(status.success());
+    for (t, old) in &before {
+        assert_eq!(&stamp(*t), old, "task {t} was redone");
+    }
+    assert_eq!(done(), tasks);
+    let started: Vec<_> = std::fs::read_dir(&results)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".started"))
+        .collect();
+    assert!(started.is_empty(), "markers left: {started:?}");
+    // 16-queens: 14772512 / 1846955 (A000170 / A002562).
+    assert_eq!(merged_counts(d, &dir), (14_772_512, 1_846_955));
+}
+
 /// Blocked instances from the generator with their verdicts: the job's answer must equal the
 /// brute-force oracle's (n = 8) and the local `solve` (n = 28).
 #[test]

@@ -2,6 +2,7 @@
 //! nothing of CNF. Used to cross-check the SAT engine (`--engine backtrack`, `--cross-check`).
 
 use crate::board::Cell;
+use crate::count::fast::{self, Shape};
 use crate::error::{Error, Result};
 use crate::instance::Instance;
 use crate::piece::{LineKind, Piece};
@@ -175,6 +176,9 @@ impl Orbits<'_> {
 /// columns `clear`), counted `weight` times.
 struct Task {
     cells: Vec<Cell>,
+    /// Other images of `cells` under the instance's symmetries (same count): the specialised
+    /// search takes the one it estimates cheapest.
+    images: Vec<Vec<Cell>>,
     clear: u64,
     weight: u64,
 }
@@ -183,25 +187,46 @@ impl Task {
     /// The allowed columns per row inside this task: the task's cells, and elsewhere the cells
     /// they do not attack (so the row-by-row search prunes at once, not when it reaches them).
     fn allowed(&self, allowed: &[u64], piece: &Piece) -> Vec<u64> {
-        let n = allowed.len() as u32;
+        let n = allowed.len();
         let mut a: Vec<u64> = allowed.iter().map(|&m| m & !self.clear).collect();
-        for &x in &self.cells {
-            for (r, mask) in a.iter_mut().enumerate() {
-                for c in 0..n {
-                    let y = Cell::new(r as u32, c);
-                    let hit = piece.lines.iter().any(|k| k.key(x, n) == k.key(y, n))
-                        || piece.leaps.iter().any(|&(dr, dc)| {
-                            i64::from(x.row) + i64::from(dr) == i64::from(y.row)
-                                && i64::from(x.col) + i64::from(dc) == i64::from(y.col)
-                        });
-                    if hit {
-                        *mask &= !(1 << c);
+        if let Some(shape) = Shape::of(piece) {
+            for x in &self.cells {
+                let x = (x.row as usize, x.col as usize);
+                for (r, mask) in a.iter_mut().enumerate() {
+                    *mask &= !shape.attacks(x, r, n);
+                }
+            }
+        } else {
+            let n = n as u32;
+            for &x in &self.cells {
+                for (r, mask) in a.iter_mut().enumerate() {
+                    for c in 0..n {
+                        let y = Cell::new(r as u32, c);
+                        let hit = piece.lines.iter().any(|k| k.key(x, n) == k.key(y, n))
+                            || piece.leaps.iter().any(|&(dr, dc)| {
+                                i64::from(x.row) + i64::from(dr) == i64::from(y.row)
+                                    && i64::from(x.col) + i64::from(dc) == i64::from(y.col)
+                            });
+                        if hit {
+                            *mask &= !(1 << c);
+                        }
                     }
                 }
             }
         }
+        // A task cell's row allows that cell alone, and nothing if another task cell attacks it
+        // (the two-row prefixes of the general split are not checked for that).
+        let n = n as u32;
         for c in &self.cells {
-            a[c.row as usize] = allowed[c.row as usize] & 1 << c.col;
+            let attacked = self
+                .cells
+                .iter()
+                .any(|&x| x != *c && piece.attack(x, *c, n).is_some());
+            a[c.row as usize] = if attacked {
+                0
+            } else {
+                allowed[c.row as usize] & 1 << c.col
+            };
         }
         a
     }
@@ -265,10 +290,21 @@ fn split(instance: &Instance, piece: &Piece, allowed: &[u64]) -> Vec<Task> {
                         }
                         images.sort_unstable();
                         images.dedup();
+                        // Every image has the same completions: search the one whose side
+                        // pieces sit lowest (the free rows then come first, and the top-down
+                        // search prunes earlier; about 17% less work at n = 15).
+                        let key = |img: &Vec<Cell>| {
+                            let side = || img.iter().filter(|c| c.row != 0 && c.row != m);
+                            let lowest = side().map(|c| c.row).min().unwrap_or(0);
+                            let sum: u32 = side().map(|c| c.row).sum();
+                            std::cmp::Reverse((lowest, sum))
+                        };
+                        images.sort_by_key(|img| key(img));
                         tasks.push(Task {
-                            cells,
-                            clear: 1 | 1 << m,
+                            cells: images[0].clone(),
                             weight: images.len() as u64,
+                            images,
+                            clear: 1 | 1 << m,
                         });
                     }
                 }
@@ -301,6 +337,7 @@ fn split(instance: &Instance, piece: &Piece, allowed: &[u64]) -> Vec<Task> {
             };
             Some(Task {
                 cells,
+                images: Vec::new(),
                 clear: 0,
                 weight,
             })
@@ -418,12 +455,80 @@ pub fn count(instance: &Instance, piece: Piece, group: &[Symmetry], jobs: usize)
 }
 
 /// [`count`], stopped between tasks (with [`Error::Interrupted`]) once `cancel` is raised.
+/// Queens and amazons go through the specialised search ([`count_fast`]), other pieces through
+/// the general row-by-row search ([`count_general`]); both give the same tally.
 pub fn count_with(
     instance: &Instance,
     piece: Piece,
     group: &[Symmetry],
     jobs: usize,
     cancel: &crate::interrupt::Cancel,
+) -> Result<Tally> {
+    let shape = Shape::of(&piece);
+    count_impl(instance, piece, group, jobs, cancel, shape)
+}
+
+/// [`count_with`] through the specialised search of [`super::fast`] (the tasks' pre-placed
+/// rows dropped, an explicit-stack bitwise search), which models queens and amazons on any
+/// instance (pre-placed pieces, blocked cells, excluded diagonals). Refuses other pieces with
+/// a usage error; [`count_general`] counts them.
+///
+/// ```
+/// use queens_sat::{count::backtrack::count_fast, instance::Instance, interrupt::Cancel};
+/// use queens_sat::{piece::{LineKind, Piece, QUEEN}, symmetry::Symmetry};
+/// let t = count_fast(&Instance::plain(8), QUEEN, &Symmetry::ALL, 1, &Cancel::new()).unwrap();
+/// assert_eq!(t.total, 92);
+/// let rook = Piece { name: "rook", lines: &[LineKind::Row, LineKind::Column], leaps: &[] };
+/// assert!(count_fast(&Instance::plain(4), rook, &[Symmetry::Id], 1, &Cancel::new()).is_err());
+/// ```
+pub fn count_fast(
+    instance: &Instance,
+    piece: Piece,
+    group: &[Symmetry],
+    jobs: usize,
+    cancel: &crate::interrupt::Cancel,
+) -> Result<Tally> {
+    let Some(shape) = Shape::of(&piece) else {
+        return Err(Error::Usage(format!(
+            "the specialised backtrack search models queens and amazons (all four lines, no leaps \
+             or the eight knight leaps), not {}; the general search counts it",
+            piece.name
+        )));
+    };
+    count_impl(instance, piece, group, jobs, cancel, Some(shape))
+}
+
+/// [`count_with`] through the general row-by-row search (any piece [`supports`] accepts); the
+/// reference the specialised search is tested against.
+pub fn count_general(
+    instance: &Instance,
+    piece: Piece,
+    group: &[Symmetry],
+    jobs: usize,
+    cancel: &crate::interrupt::Cancel,
+) -> Result<Tally> {
+    count_impl(instance, piece, group, jobs, cancel, None)
+}
+
+/// How many free rows [`fast::estimate`] looks at to pick the cheapest image of a task, by
+/// callgrind on n = 14-15: each image costs a few microseconds, the pick saves 11 % of the
+/// queens' search at n = 15 (depth 3; 15 % at depth 4) and of the amazons' at n = 15, which only
+/// pays once the tasks are big enough.
+fn estimate_depth(shape: Shape, n: u32) -> usize {
+    match (shape, n) {
+        (_, 16..) => 4,
+        (Shape::Queen, 14..) => 3,
+        _ => 0,
+    }
+}
+
+fn count_impl(
+    instance: &Instance,
+    piece: Piece,
+    group: &[Symmetry],
+    jobs: usize,
+    cancel: &crate::interrupt::Cancel,
+    shape: Option<Shape>,
 ) -> Result<Tally> {
     let n = instance.n;
     if n > MAX_N {
@@ -463,7 +568,41 @@ pub fn count_with(
     };
     let tasks = split(instance, &piece, &allowed);
     let parts = crate::work::run_all(&tasks, jobs.max(1), cancel, &|_, _| {}, |task| {
-        Ok(task.weight * mk(task.allowed(&allowed, &piece)).go(0, 0, 0, 0))
+        let count = match shape {
+            Some(shape) => {
+                // Rows holding a task cell or a pre-placed piece: their attacks are out of `a`.
+                let prepare = |t: &Task| {
+                    let a = t.allowed(&allowed, &piece);
+                    let mut fixed = vec![false; nn];
+                    for c in t.cells.iter().chain(&instance.placed) {
+                        fixed[c.row as usize] = true;
+                    }
+                    (a, fixed)
+                };
+                let mut best = prepare(task);
+                let depth = estimate_depth(shape, n);
+                if depth > 0 && task.images.len() > 1 {
+                    let mut best_est = u64::MAX;
+                    for img in &task.images {
+                        let t = Task {
+                            cells: img.clone(),
+                            images: Vec::new(),
+                            clear: task.clear,
+                            weight: 1,
+                        };
+                        let (a, fixed) = prepare(&t);
+                        let e = fast::estimate(&a, &fixed, depth, best_est);
+                        if e < best_est {
+                            best_est = e;
+                            best = (a, fixed);
+                        }
+                    }
+                }
+                fast::count_rows(&best.0, &best.1, shape)
+            }
+            None => mk(task.allowed(&allowed, &piece)).go(0, 0, 0, 0),
+        };
+        Ok(task.weight * count)
     })?;
     let total: u64 = parts.iter().sum();
     let fixed = group

@@ -4,6 +4,8 @@
 pub mod backtrack;
 pub mod classes;
 pub mod dpll;
+pub mod fast;
+pub mod reference;
 pub mod sat;
 
 use std::time::Instant;

@@ -32,7 +32,9 @@ pub struct BenchArgs {
     /// Instead: only the export throughput table (DIMACS, OPB, LP, MiniZinc).
     #[arg(long, conflicts_with_all = ["table", "memory", "count"])]
     export: bool,
-    /// Instead: counting speed, queens 8..=Q and amazons 10..=A (e.g. 14,15).
+    /// Instead: counting speed, queens 8..=Q and amazons 10..=A (e.g. 16,17): the SAT engine
+    /// (queens n <= 12, amazons n <= 13), the general row-by-row search and the specialised one
+    /// (`count --engine backtrack`), checked against each other and the published tables.
     #[arg(
         long,
         value_delimiter = ',',
@@ -40,6 +42,12 @@ pub struct BenchArgs {
         conflicts_with = "table"
     )]
     count: Option<Vec<u32>>,
+    /// With --count: thread counts of the specialised engine's columns (default: all cores).
+    #[arg(long, value_delimiter = ',', value_name = "T,...", requires = "count")]
+    threads: Option<Vec<usize>>,
+    /// With --count: runs per timing, the fastest reported (for a machine under load).
+    #[arg(long, default_value_t = 1, value_name = "R", requires = "count")]
+    repeat: usize,
     /// AMO encoding for --count (default pairwise); with `hard`, the encodings raced,
     /// comma-separated, or `all` (default).
     #[arg(long)]
@@ -99,11 +107,22 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
     match (a.table, a.memory.as_deref(), a.count.as_deref()) {
         (Some(BenchTable::Hard), _, _) => return bench_hard(a, &exe),
         (None, Some(ns), _) => super::memory(ns)?,
-        (None, None, Some([q, ams])) => super::count_table(
-            *q,
-            *ams,
-            AmoKind::parse(a.amo.as_deref().unwrap_or("pairwise"))?,
-        )?,
+        (None, None, Some([q, ams])) => {
+            let all = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let threads = a.threads.clone().unwrap_or_else(|| vec![all]);
+            if threads.is_empty() || threads.contains(&0) || a.repeat == 0 {
+                return Err(Error::Usage(
+                    "--threads takes counts >= 1, --repeat at least 1".into(),
+                ));
+            }
+            super::count_table(
+                *q,
+                *ams,
+                AmoKind::parse(a.amo.as_deref().unwrap_or("pairwise"))?,
+                &threads,
+                a.repeat,
+            )?
+        }
         (None, None, Some(_)) => return Err(Error::Usage("--count takes Q,A".into())),
         (None, None, None) => super::run(a.quick, &exe)?,
     }

@@ -1,0 +1,266 @@
+//! The specialised backtrack search (`count::fast`, issue 29) against the published tables, the
+//! general row-by-row search, the SAT engine and the brute-force oracle.
+//!
+//! Coverage: queens n <= 15 and amazons n <= 16 against the published totals and unique counts
+//! (and the published quarter- and half-turn fixed points of queens; no reflection fixes a
+//! solution for n >= 2); the general search on every fixed point of every element for queens
+//! n <= 13 and amazons n <= 15; the SAT engine on totals, fixed points and unique counts for
+//! queens n <= 11 and amazons n <= 12 (the SAT engine is the slow part; `tests/count.rs` runs
+//! all engines on queens to 12 and amazons to 13 as well); random instances n <= 9 with
+//! pre-placed pieces, blocked cells and excluded diagonals against all three and the oracle.
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use common::XorShift as Rng;
+use common::oracle::instance_solutions;
+
+use queens_sat::board::Cell;
+use queens_sat::count::backtrack::{Tally, count_fast, count_general};
+use queens_sat::count::reference::{AMAZONS, QUEENS};
+use queens_sat::count::{Engine, count, count_symmetric};
+use queens_sat::encode::amo::AmoKind;
+use queens_sat::instance::{ExcludedDiagonal, Instance};
+use queens_sat::interrupt::Cancel;
+use queens_sat::piece::{AMAZON, LineKind, Piece, QUEEN};
+use queens_sat::symmetry::{Symmetry, stabiliser};
+
+fn fast(inst: &Instance, piece: Piece) -> Tally {
+    count_fast(inst, piece, &Symmetry::ALL, 2, &Cancel::new()).unwrap()
+}
+
+fn general(inst: &Instance, piece: Piece) -> Tally {
+    count_general(inst, piece, &Symmetry::ALL, 2, &Cancel::new()).unwrap()
+}
+
+/// `fixed[i]` for `Symmetry::ALL[i]`.
+fn fixed(t: &Tally, g: Symmetry) -> u64 {
+    t.fixed[Symmetry::ALL.iter().position(|&x| x == g).unwrap()]
+}
+
+/// Burnside over the whole group: the classes of a plain board.
+fn burnside(t: &Tally) -> u64 {
+    let sum: u64 = t.fixed.iter().sum();
+    assert_eq!(sum % 8, 0, "Burnside does not divide: {t:?}");
+    sum / 8
+}
+
+#[test]
+fn queens_match_the_published_tables_up_to_15() {
+    for row in &QUEENS[..15] {
+        let n = row.n;
+        let t = fast(&Instance::plain(n), QUEEN);
+        assert_eq!(t.total, row.total, "total n={n}");
+        assert_eq!(fixed(&t, Symmetry::Id), row.total, "id n={n}");
+        assert_eq!(Some(fixed(&t, Symmetry::R90)), row.r90, "r90 n={n}");
+        assert_eq!(Some(fixed(&t, Symmetry::R270)), row.r90, "r270 n={n}");
+        assert_eq!(Some(fixed(&t, Symmetry::R180)), row.r180, "r180 n={n}");
+        for g in [
+            Symmetry::FlipH,
+            Symmetry::FlipV,
+            Symmetry::FlipD,
+            Symmetry::FlipA,
+        ] {
+            let want = if n == 1 { 1 } else { 0 };
+            assert_eq!(fixed(&t, g), want, "{g} n={n}");
+        }
+        assert_eq!(burnside(&t), row.unique, "unique n={n}");
+        // And through the public entry point, with its own Burnside check.
+        let c = count(
+            &Instance::plain(n),
+            QUEEN,
+            AmoKind::Product,
+            Engine::Backtrack,
+            2,
+        )
+        .unwrap();
+        assert_eq!((c.total, c.unique), (row.total, row.unique), "count n={n}");
+        assert_eq!(c.fixed, t.fixed, "count n={n}");
+    }
+}
+
+#[test]
+fn amazons_match_the_published_tables_up_to_16() {
+    for row in &AMAZONS[..16] {
+        let n = row.n;
+        let t = fast(&Instance::plain(n), AMAZON);
+        assert_eq!(t.total, row.total, "total n={n}");
+        assert_eq!(burnside(&t), row.unique, "unique n={n}");
+        // The quarter turns are inverse to each other: same fixed points.
+        assert_eq!(fixed(&t, Symmetry::R90), fixed(&t, Symmetry::R270), "n={n}");
+    }
+}
+
+#[test]
+fn fast_and_general_searches_agree_on_every_fixed_point() {
+    for n in 1..=13 {
+        assert_eq!(
+            fast(&Instance::plain(n), QUEEN),
+            general(&Instance::plain(n), QUEEN),
+            "queens n={n}"
+        );
+    }
+    for n in 1..=15 {
+        assert_eq!(
+            fast(&Instance::plain(n), AMAZON),
+            general(&Instance::plain(n), AMAZON),
+            "amazons n={n}"
+        );
+    }
+}
+
+#[test]
+fn fast_search_agrees_with_the_sat_engine() {
+    let rows = (1..=11)
+        .map(|n| (QUEEN, n))
+        .chain((1..=12).map(|n| (AMAZON, n)));
+    for (piece, n) in rows {
+        let inst = Instance::plain(n);
+        let t = fast(&inst, piece);
+        let sat = count(&inst, piece, AmoKind::Product, Engine::Sat, 2).unwrap();
+        let what = format!("{} n={n}", piece.name);
+        assert_eq!(sat.group, Symmetry::ALL.to_vec(), "{what}");
+        assert_eq!(sat.fixed, t.fixed, "{what}");
+        assert_eq!(sat.unique, burnside(&t), "{what}");
+        // The SAT engine's own symmetric encoding for the turns (a separate CNF).
+        for g in [Symmetry::R90, Symmetry::R180] {
+            let s = count_symmetric(&inst, piece, AmoKind::Sequential, g, 2, &Cancel::new());
+            assert_eq!(s.unwrap(), fixed(&t, g), "{what} {g}");
+        }
+    }
+}
+
+/// From n = 14 the engine picks, per task, the image its estimate finds cheapest: on boards
+/// with a partly broken symmetry (blocked cells symmetric under one element) it must still
+/// count exactly what the general search counts.
+#[test]
+fn image_choice_on_symmetric_blocked_boards_keeps_counts() {
+    let cases = [
+        (QUEEN, 14, Symmetry::R180, vec![(0, 3), (2, 7), (5, 5)]),
+        (QUEEN, 14, Symmetry::FlipV, vec![(1, 1), (6, 2)]),
+        (QUEEN, 15, Symmetry::R90, vec![(0, 4)]),
+        (AMAZON, 16, Symmetry::FlipD, vec![(3, 8), (0, 5)]),
+    ];
+    for (piece, n, g, cells) in cases {
+        let mut inst = Instance::plain(n);
+        for (r, c) in cells {
+            let mut x = Cell::new(r, c);
+            for _ in 0..4 {
+                inst.blocked.push(x);
+                x = g.apply(x, n);
+            }
+        }
+        inst.blocked.sort_unstable();
+        inst.blocked.dedup();
+        let group = stabiliser(&inst, &piece);
+        assert!(group.len() > 1, "{g} keeps a symmetry");
+        let a = count_fast(&inst, piece, &group, 2, &Cancel::new()).unwrap();
+        let b = count_general(&inst, piece, &group, 2, &Cancel::new()).unwrap();
+        assert_eq!(a, b, "{} n={n} {g}", piece.name);
+        assert!(a.total > 0, "{} n={n} {g}", piece.name);
+    }
+}
+
+/// Random instances n <= 9: pre-placed pieces (some attacking each other), blocked cells and
+/// excluded diagonals, mixed; every fixed point against the oracle's solutions, and the totals
+/// and unique counts against the general search and the SAT engine.
+#[test]
+fn random_instances_keep_their_counts() {
+    let mut rng = Rng(0x0029_fa57_c0de);
+    let mut nonzero = 0;
+    let mut symmetric = 0;
+    for i in 0..160 {
+        let n = 4 + rng.below(6); // 4..=9
+        let mut inst = Instance::plain(n);
+        let cell = |rng: &mut Rng| Cell::new(rng.below(n), rng.below(n));
+        if i % 2 == 0 {
+            inst.placed = (0..rng.below(4)).map(|_| cell(&mut rng)).collect();
+        }
+        if i % 3 != 0 {
+            inst.blocked = (0..rng.below(2 * n)).map(|_| cell(&mut rng)).collect();
+        }
+        if i % 5 < 2 {
+            inst.excluded = (0..rng.below(4))
+                .map(|_| ExcludedDiagonal {
+                    kind: if rng.below(2) == 0 {
+                        LineKind::Diagonal
+                    } else {
+                        LineKind::AntiDiagonal
+                    },
+                    key: rng.below(2 * n - 1),
+                })
+                .collect();
+        }
+        if i % 7 == 3 {
+            // Symmetric obstacles: the images of the blocked cells under a random element.
+            let g = Symmetry::ALL[rng.below(8) as usize];
+            let images: Vec<Cell> = inst.blocked.iter().map(|&c| g.apply(c, n)).collect();
+            inst.blocked.extend(images);
+            inst.placed.clear();
+            inst.excluded.clear();
+        }
+        inst.placed.sort_unstable();
+        inst.placed.dedup();
+        inst.blocked.sort_unstable();
+        inst.blocked.dedup();
+        inst.blocked.retain(|b| !inst.placed.contains(b));
+        let piece = if i % 3 == 1 { AMAZON } else { QUEEN };
+        let sols = instance_solutions(&inst, piece.name);
+        let t = fast(&inst, piece);
+        let what = format!("{} {inst:?}", piece.name);
+        assert_eq!(t.total, sols.len() as u64, "total {what}");
+        for (g, &f) in Symmetry::ALL.iter().zip(&t.fixed) {
+            let want = sols
+                .iter()
+                .filter(|s| {
+                    let img: BTreeSet<(u32, u32)> = s
+                        .iter()
+                        .map(|&(r, c)| {
+                            let x = g.apply(Cell::new(r, c), n);
+                            (x.row, x.col)
+                        })
+                        .collect();
+                    img == s.iter().copied().collect()
+                })
+                .count() as u64;
+            assert_eq!(f, want, "fixed {g} {what}");
+        }
+        assert_eq!(t, general(&inst, piece), "general {what}");
+        let c = count(&inst, piece, AmoKind::Product, Engine::Backtrack, 2).unwrap();
+        let sat = count(&inst, piece, AmoKind::Product, Engine::Sat, 2).unwrap();
+        assert_eq!(c, sat, "sat {what}");
+        if t.total > 0 {
+            nonzero += 1;
+        }
+        if stabiliser(&inst, &piece).len() > 1 {
+            symmetric += 1;
+        }
+    }
+    assert!(nonzero > 40, "too few instances with solutions: {nonzero}");
+    assert!(symmetric > 20, "too few symmetric instances: {symmetric}");
+}
+
+/// Pieces the specialised search does not model are refused with a clear message, and the
+/// engine's entry point counts them with the general search instead.
+#[test]
+fn other_pieces_fall_back_to_the_general_search() {
+    let rook = Piece {
+        name: "rook",
+        lines: &[LineKind::Row, LineKind::Column],
+        leaps: &[],
+    };
+    let e = count_fast(
+        &Instance::plain(5),
+        rook,
+        &[Symmetry::Id],
+        1,
+        &Cancel::new(),
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("queens and amazons"), "{e}");
+    let t =
+        queens_sat::count::backtrack::count(&Instance::plain(6), rook, &Symmetry::ALL, 2).unwrap();
+    assert_eq!(t.total, 720); // 6! permutations
+    assert_eq!(t, general(&Instance::plain(6), rook));
+}
