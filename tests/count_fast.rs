@@ -21,7 +21,7 @@ use queens_sat::count::backtrack::{Tally, count_fast, count_general};
 use queens_sat::count::reference::{AMAZONS, QUEENS};
 use queens_sat::count::{Engine, count, count_symmetric};
 use queens_sat::encode::amo::AmoKind;
-use queens_sat::instance::{ExcludedDiagonal, Instance};
+use queens_sat::instance::Instance;
 use queens_sat::interrupt::Cancel;
 use queens_sat::piece::{AMAZON, LineKind, Piece, QUEEN};
 use queens_sat::symmetry::{Symmetry, stabiliser};
@@ -181,16 +181,10 @@ fn random_instances_keep_their_counts() {
             inst.blocked = (0..rng.below(2 * n)).map(|_| cell(&mut rng)).collect();
         }
         if i % 5 < 2 {
-            inst.excluded = (0..rng.below(4))
-                .map(|_| ExcludedDiagonal {
-                    kind: if rng.below(2) == 0 {
-                        LineKind::Diagonal
-                    } else {
-                        LineKind::AntiDiagonal
-                    },
-                    key: rng.below(2 * n - 1),
-                })
-                .collect();
+            inst.excluded = {
+                let k = rng.below(4);
+                common::random_excluded(k, n, |m| rng.below(m))
+            };
         }
         if i % 7 == 3 {
             // Symmetric obstacles: the images of the blocked cells under a random element.

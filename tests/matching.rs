@@ -18,7 +18,7 @@ use hall::hall_clauses;
 use queens_sat::board::Cell;
 use queens_sat::count::{Engine, count};
 use queens_sat::encode::amo::AmoKind;
-use queens_sat::instance::{ExcludedDiagonal, Instance};
+use queens_sat::instance::Instance;
 use queens_sat::matching::{mandatory, max_matching, regin};
 use queens_sat::piece::{AMAZON, LineKind, Piece, QUEEN};
 use queens_sat::presolve::Problem;
@@ -244,16 +244,10 @@ fn random_instances(seed: u64, count: usize) -> Vec<Instance> {
                         .collect();
                 }
                 _ => {
-                    inst.excluded = (0..rng.below(n + 1))
-                        .map(|_| ExcludedDiagonal {
-                            kind: if rng.below(2) == 0 {
-                                LineKind::Diagonal
-                            } else {
-                                LineKind::AntiDiagonal
-                            },
-                            key: rng.below(2 * n - 1),
-                        })
-                        .collect();
+                    inst.excluded = {
+                        let k = rng.below(n + 1);
+                        common::random_excluded(k, n, |m| rng.below(m))
+                    };
                     inst.blocked = (0..rng.below(n)).map(|_| cell(&mut rng)).collect();
                 }
             }

@@ -9,8 +9,8 @@ use common::XorShift as Rng;
 use common::oracle::instance_solutions;
 
 use queens_sat::board::Cell;
-use queens_sat::instance::{ExcludedDiagonal, Instance};
-use queens_sat::piece::{AMAZON, LineKind, QUEEN};
+use queens_sat::instance::Instance;
+use queens_sat::piece::{AMAZON, QUEEN};
 use queens_sat::presolve::Problem;
 use queens_sat::verify::verify;
 use queens_sat::walk::{WalkSettings, walk};
@@ -35,16 +35,10 @@ fn boards_are_oracle_solutions_and_unsat_is_never_answered() {
             0 => inst.placed = vec![cell(&mut rng)],
             1 => inst.blocked = (0..rng.below(2 * n)).map(|_| cell(&mut rng)).collect(),
             2 => {
-                inst.excluded = (0..1 + rng.below(3))
-                    .map(|_| ExcludedDiagonal {
-                        kind: if rng.below(2) == 0 {
-                            LineKind::Diagonal
-                        } else {
-                            LineKind::AntiDiagonal
-                        },
-                        key: rng.below(2 * n - 1),
-                    })
-                    .collect()
+                inst.excluded = {
+                    let k = 1 + rng.below(3);
+                    common::random_excluded(k, n, |m| rng.below(m))
+                }
             }
             _ => {}
         }

@@ -289,3 +289,24 @@ pub fn random_instances(
         })
         .collect()
 }
+
+/// `count` random excluded diagonals of an `n x n` board, drawn with `below(m)` (a uniform
+/// integer in `0..m`): per diagonal its kind, then its key.
+#[allow(dead_code)]
+pub fn random_excluded(
+    count: u32,
+    n: u32,
+    mut below: impl FnMut(u32) -> u32,
+) -> Vec<queens_sat::instance::ExcludedDiagonal> {
+    use queens_sat::piece::LineKind;
+    (0..count)
+        .map(|_| queens_sat::instance::ExcludedDiagonal {
+            kind: if below(2) == 0 {
+                LineKind::Diagonal
+            } else {
+                LineKind::AntiDiagonal
+            },
+            key: below(2 * n - 1),
+        })
+        .collect()
+}
