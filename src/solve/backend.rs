@@ -24,6 +24,9 @@ pub enum Backend {
     LibCadical,
     /// Kissat linked into the binary ([`super::kissat_backend`]), `lib:kissat`.
     LibKissat,
+    /// The bit-parallel backtracking search ([`super::bitboard`]), in-process, queens and
+    /// amazons on boards up to 64.
+    Bitboard,
 }
 
 impl Backend {
@@ -35,6 +38,7 @@ impl Backend {
             Backend::Walk => "walk".into(),
             Backend::LibCadical => "lib:cadical".into(),
             Backend::LibKissat => "lib:kissat".into(),
+            Backend::Bitboard => "bitboard".into(),
         }
     }
 }
@@ -123,6 +127,17 @@ pub const BACKENDS: &[BackendInfo] = &[
         name: "lib:kissat",
         about: "Kissat 3.1.1 linked in (no proofs, not incremental)",
         make: || Backend::LibKissat,
+        caps: Capabilities {
+            in_process: true,
+            unsat: true,
+            proofs: false,
+            incremental: None,
+        },
+    },
+    BackendInfo {
+        name: "bitboard",
+        about: "in-process bit-parallel backtracking, queens and amazons, n <= 64 (no proofs)",
+        make: || Backend::Bitboard,
         caps: Capabilities {
             in_process: true,
             unsat: true,

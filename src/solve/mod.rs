@@ -7,6 +7,7 @@
 //! assumption types of [`traits`]. [`cubes`] and [`certified_cubes`] conquer look-ahead cubes.
 
 mod backend;
+pub mod bitboard;
 pub mod cadical_backend;
 pub mod certified_cubes;
 pub mod cubes;

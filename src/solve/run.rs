@@ -188,9 +188,12 @@ pub fn solve(
             });
         }
     }
+    if matches!(backend, Backend::Bitboard) {
+        return bitboard(problem, options, timeout, &settings, t0, stats);
+    }
     let mut certificate = None;
     let (answer, encode_seconds, solve_seconds) = match backend {
-        Backend::Walk => unreachable!("answered above"),
+        Backend::Walk | Backend::Bitboard => unreachable!("answered above"),
         Backend::LibCadical => {
             let dir = tempfile::tempdir().map_err(|e| Error::io("temp dir", e))?;
             let proof = certify.then(|| dir.path().join("proof.drat"));
@@ -287,6 +290,48 @@ pub fn solve(
         solve_seconds,
         certificate,
         ..SolveReport::new(status, stats, backend.name(), options.amo)
+    })
+}
+
+/// `--solver bitboard`: the bit-parallel search on the presolved cells; its board passes the same
+/// checks as a decoded model.
+fn bitboard(
+    problem: &Problem,
+    options: EncodeOptions,
+    timeout: Option<Duration>,
+    settings: &SolveSettings,
+    t0: Instant,
+    stats: crate::encode::Stats,
+) -> Result<SolveReport> {
+    if !walkable(problem, options) {
+        return Err(Error::Usage(
+            "--solver bitboard needs a presolved problem without --symmetric or --break-symmetry"
+                .into(),
+        ));
+    }
+    let t1 = Instant::now();
+    let found = super::bitboard::search(problem, timeout, settings.cancel.as_ref())?;
+    let status = match found.answer {
+        Answer::Sat(board) => {
+            options
+                .accept(&board, &problem.instance, problem.piece)
+                .map_err(|why| {
+                    Error::Solver(format!(
+                        "bitboard found a board that is not a solution: {why}"
+                    ))
+                })?;
+            Answer::Sat(board)
+        }
+        Answer::Unknown(_) if settings.cancel.as_ref().is_some_and(|c| c.is_cancelled()) => {
+            return Err(Error::Interrupted);
+        }
+        Answer::Unknown(why) => Answer::Unknown(why),
+        Answer::Unsat => Answer::Unsat,
+    };
+    Ok(SolveReport {
+        encode_seconds: t1.duration_since(t0).as_secs_f64(),
+        solve_seconds: t1.elapsed().as_secs_f64(),
+        ..SolveReport::new(status, stats, "bitboard", options.amo)
     })
 }
 

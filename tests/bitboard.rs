@@ -1,0 +1,150 @@
+//! `--solver bitboard` (src/solve/bitboard.rs): verdicts and boards against the brute-force
+//! oracle on random small instances, verdicts against the SAT path on excluded-diagonal
+//! instances of the tail's family, and its refusals and stops.
+
+mod common;
+
+use std::time::Duration;
+
+use common::oracle::instance_solutions;
+use queens_sat::Error;
+use queens_sat::generate::Generator;
+use queens_sat::instance::Instance;
+use queens_sat::interrupt::Cancel;
+use queens_sat::piece::{AMAZON, LineKind, Piece, QUEEN};
+use queens_sat::solve::Solver;
+use queens_sat::solve::bitboard::search;
+use queens_sat::symmetry::Symmetry;
+
+/// Random instances n <= 9 (pre-placed, blocked, both, excluded diagonals), queens and amazons:
+/// the verdict is the oracle's, the board one of the oracle's solutions (and verified by the
+/// library's checker on the way out of `Solver`).
+#[test]
+fn random_instances_match_the_oracle() {
+    let mut sat = 0;
+    let mut unsat = 0;
+    for (i, inst) in common::random_instances(0xB17_B0A2D, 240, 9)
+        .into_iter()
+        .enumerate()
+    {
+        let (piece, name) = if i % 3 == 2 {
+            (AMAZON, "amazon")
+        } else {
+            (QUEEN, "queen")
+        };
+        let expected = instance_solutions(&inst, name);
+        let report = Solver::new(&inst, piece)
+            .solver("bitboard")
+            .solve()
+            .unwrap_or_else(|e| panic!("case {i}: {e}"));
+        match report.status.sat() {
+            Some(board) => {
+                let cells: Vec<(u32, u32)> = board.pieces.iter().map(|c| (c.row, c.col)).collect();
+                assert!(
+                    expected.contains(&cells),
+                    "case {i} ({name}, n={}): {cells:?} is not a solution",
+                    inst.n
+                );
+                sat += 1;
+            }
+            None => {
+                assert!(
+                    expected.is_empty(),
+                    "case {i} ({name}, n={}): UNSAT but the oracle has {} solutions ({})",
+                    inst.n,
+                    expected.len(),
+                    report.status.label()
+                );
+                assert_eq!(report.status.label(), "UNSAT", "case {i}");
+                unsat += 1;
+            }
+        }
+    }
+    // Both verdicts are exercised.
+    assert!(sat > 60 && unsat > 30, "{sat} SAT, {unsat} UNSAT");
+}
+
+/// Excluded-diagonal instances n = 16 and 18 around their 50 % point: the bitboard search and
+/// the default strategy (CDCL cube-and-conquer) give the same verdict, each board verified.
+#[test]
+fn agrees_with_the_sat_path_on_excluded_diagonals() {
+    let mut verdicts = [0; 2];
+    for (n, d) in [(16usize, 16usize), (16, 18), (18, 14), (18, 16)] {
+        for seed in 1..=4 {
+            let generator = Generator::Diagonals {
+                min_free: 1,
+                diags: Some(d),
+                to_completion: false,
+            };
+            let inst = generator.instance(n as u32, seed).unwrap();
+            let bit = Solver::new(&inst, QUEEN)
+                .solver("bitboard")
+                .solve()
+                .unwrap();
+            let cdcl = Solver::new(&inst, QUEEN).solve().unwrap();
+            assert_eq!(
+                bit.status.label(),
+                cdcl.status.label(),
+                "n={n} d={d} seed {seed}"
+            );
+            verdicts[usize::from(bit.status.sat().is_some())] += 1;
+        }
+    }
+    assert!(verdicts[0] > 0 && verdicts[1] > 0, "{verdicts:?}");
+}
+
+/// The time limit and the cancel token stop the search (UNKNOWN / interrupted), on an instance
+/// that the search does not finish within a minute (excluded diagonals n = 30, 31 diagonals).
+#[test]
+fn time_limit_and_cancel_stop_it() {
+    let generator = Generator::Diagonals {
+        min_free: 1,
+        diags: Some(31),
+        to_completion: false,
+    };
+    let inst = generator.instance(30, 101).unwrap();
+    let t0 = std::time::Instant::now();
+    let r = Solver::new(&inst, QUEEN)
+        .solver("bitboard")
+        .timeout(Some(Duration::from_millis(200)))
+        .solve()
+        .unwrap();
+    assert_eq!(r.status.label(), "UNKNOWN");
+    assert!(t0.elapsed() < Duration::from_secs(5), "{:?}", t0.elapsed());
+    let cancel = Cancel::new();
+    cancel.cancel();
+    let e = Solver::new(&inst, QUEEN)
+        .solver("bitboard")
+        .cancel(cancel)
+        .solve()
+        .unwrap_err();
+    assert!(matches!(e, Error::Interrupted), "{e}");
+}
+
+/// Pieces it does not model, boards over 64 and `--symmetric` are refused with a usage error.
+#[test]
+fn refusals() {
+    let rook = Piece {
+        name: "rook",
+        lines: &[LineKind::Row, LineKind::Column],
+        leaps: &[],
+    };
+    let p = queens_sat::presolve::Problem::presolve(&Instance::plain(6), rook).unwrap();
+    let e = search(&p, None, None).unwrap_err();
+    assert!(e.to_string().contains("queens and amazons"), "{e}");
+    let e = Solver::new(&Instance::plain(65), QUEEN)
+        .solver("bitboard")
+        .solve()
+        .unwrap_err();
+    assert!(e.to_string().contains("at most 64"), "{e}");
+    let options = queens_sat::encode::EncodeOptions {
+        symmetric: Some(Symmetry::ALL[2]),
+        ..queens_sat::encode::EncodeOptions::from(queens_sat::encode::amo::AmoKind::DEFAULT)
+    };
+    let e = Solver::new(&Instance::plain(8), QUEEN)
+        .solver("bitboard")
+        .options(options)
+        .solve()
+        .unwrap_err();
+    assert!(e.to_string().contains("--symmetric"), "{e}");
+}
