@@ -154,8 +154,16 @@ pub fn render_by_n(title: &str, timeout: f64, series: &[ByN]) -> Result<String> 
         .flat_map(|s| s.points.iter().flat_map(|p| [p.1, p.2]))
         .flatten()
         .fold(timeout.max(MIN_SECONDS * 10.0), f64::max);
+    // The time axis starts a decade below the fastest statistic (not below MIN_SECONDS).
+    let t_min = series
+        .iter()
+        .flat_map(|s| s.points.iter().flat_map(|p| [p.1, p.2]))
+        .flatten()
+        .fold(timeout, f64::min)
+        .max(MIN_SECONDS);
+    let t_low = 10f64.powf((t_min / 10.0).log10().floor()).max(MIN_SECONDS);
     let (x0, x1) = (f64::from(n0) - 1.0, f64::from(n1) + 1.0);
-    let at = |v: Option<f64>| v.unwrap_or(timeout).max(MIN_SECONDS);
+    let at = |v: Option<f64>| v.unwrap_or(timeout).max(t_low);
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (1000, 700)).into_drawing_area();
@@ -165,7 +173,7 @@ pub fn render_by_n(title: &str, timeout: f64, series: &[ByN]) -> Result<String> 
             .margin(15)
             .x_label_area_size(45)
             .y_label_area_size(70)
-            .build_cartesian_2d(x0..x1, (MIN_SECONDS..t_max * 3.0).log_scale())
+            .build_cartesian_2d(x0..x1, (t_low..t_max * 3.0).log_scale())
             .map_err(|e| fail(e.to_string()))?;
         chart
             .configure_mesh()

@@ -662,7 +662,8 @@ fn run_child(
     let outcome = child.report.and_then(|record| record.answer());
     Ok(RunResult {
         outcome,
-        seconds: child.seconds,
+        // Milliseconds, as the CSV holds them: a resumed report equals the first one.
+        seconds: (child.seconds * 1000.0).round() / 1000.0,
     })
 }
 
