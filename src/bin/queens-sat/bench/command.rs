@@ -76,7 +76,8 @@ pub struct BenchArgs {
     #[arg(long, value_name = "FILE.csv")]
     csv: Option<PathBuf>,
     /// With `hard --csv FILE`: keep FILE's rows, run only the (instance, solver, amo) runs not
-    /// in it, and report old and new runs together.
+    /// in it, and report old and new runs together (UNKNOWN and ERROR rows count as done:
+    /// delete them to run them again, e.g. under a longer --timeout).
     #[arg(long, requires = "csv")]
     resume: bool,
     /// With `hard`: the tail set (blocked n = 28/48/50/56 at 100 seeds, excluded diagonals
