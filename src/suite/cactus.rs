@@ -1,6 +1,7 @@
 //! Tail statistics and the cactus plot of a benchmark: per configuration the solved count and
 //! the median, p90, p99 and maximum solve time, and the picture solver papers use (instances
-//! solved against time, one line per configuration).
+//! solved against time, one line per configuration), and the median and maximum time against the
+//! board side for a family swept over n.
 
 use plotters::prelude::*;
 
@@ -123,6 +124,142 @@ pub fn render_cactus(title: &str, series: &[(String, Vec<f64>)]) -> Result<Strin
     Ok(svg)
 }
 
+/// One configuration's points in [`render_by_n`]: per board side `n`, the median and the maximum
+/// seconds, `None` where the statistic falls on an unsolved run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ByN {
+    /// Legend text (the configuration).
+    pub label: String,
+    /// `(n, median, max)` in increasing `n`.
+    pub points: Vec<(u32, Option<f64>, Option<f64>)>,
+}
+
+/// Draws median (solid line, dots) and maximum (dashed line, triangles) seconds against `n` on a
+/// logarithmic time axis, one pair of lines per series, with the time limit `timeout` as a grey
+/// line; a statistic that falls on an unsolved run is drawn at the time limit as a cross labelled
+/// `unsolved`. Returns the SVG text.
+pub fn render_by_n(title: &str, timeout: f64, series: &[ByN]) -> Result<String> {
+    let fail = |e: String| Error::io("<plot>", std::io::Error::other(e));
+    let ns: Vec<u32> = series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.0))
+        .collect();
+    let (Some(&n0), Some(&n1)) = (ns.iter().min(), ns.iter().max()) else {
+        return Err(Error::Usage(
+            "nothing to plot: no excluded-diagonal runs".into(),
+        ));
+    };
+    let t_max = series
+        .iter()
+        .flat_map(|s| s.points.iter().flat_map(|p| [p.1, p.2]))
+        .flatten()
+        .fold(timeout.max(MIN_SECONDS * 10.0), f64::max);
+    // The time axis starts a decade below the fastest statistic (not below MIN_SECONDS).
+    let t_min = series
+        .iter()
+        .flat_map(|s| s.points.iter().flat_map(|p| [p.1, p.2]))
+        .flatten()
+        .fold(timeout, f64::min)
+        .max(MIN_SECONDS);
+    let t_low = 10f64.powf((t_min / 10.0).log10().floor()).max(MIN_SECONDS);
+    let (x0, x1) = (f64::from(n0) - 1.0, f64::from(n1) + 1.0);
+    let at = |v: Option<f64>| v.unwrap_or(timeout).max(t_low);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (1000, 700)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| fail(e.to_string()))?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 24))
+            .margin(15)
+            .x_label_area_size(45)
+            .y_label_area_size(70)
+            .build_cartesian_2d(x0..x1, (t_low..t_max * 3.0).log_scale())
+            .map_err(|e| fail(e.to_string()))?;
+        chart
+            .configure_mesh()
+            .x_desc("n (board side)")
+            .y_desc("time (s)")
+            .x_label_formatter(&|v| format!("{v:.0}"))
+            .y_label_formatter(&|v| format!("{v:.0e}"))
+            .draw()
+            .map_err(|e| fail(e.to_string()))?;
+        let grey = RGBColor(150, 150, 150);
+        chart
+            .draw_series(DashedLineSeries::new(
+                vec![(x0, timeout), (x1, timeout)],
+                6,
+                4,
+                grey.stroke_width(1),
+            ))
+            .map_err(|e| fail(e.to_string()))?;
+        chart
+            .draw_series(std::iter::once(Text::new(
+                format!("timeout {timeout} s"),
+                (x0 + 0.1, timeout * 1.25),
+                ("sans-serif", 13).into_font().color(&grey),
+            )))
+            .map_err(|e| fail(e.to_string()))?;
+        for (i, s) in series.iter().enumerate() {
+            let c = Palette99::pick(i).to_rgba();
+            let median: Vec<(f64, f64)> =
+                s.points.iter().map(|p| (f64::from(p.0), at(p.1))).collect();
+            let max: Vec<(f64, f64)> = s.points.iter().map(|p| (f64::from(p.0), at(p.2))).collect();
+            chart
+                .draw_series(LineSeries::new(median.clone(), c.stroke_width(2)))
+                .map_err(|e| fail(e.to_string()))?
+                .label(format!("{} median", s.label))
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2))
+                });
+            chart
+                .draw_series(median.iter().map(|&p| Circle::new(p, 3, c.filled())))
+                .map_err(|e| fail(e.to_string()))?;
+            chart
+                .draw_series(DashedLineSeries::new(max.clone(), 8, 5, c.stroke_width(2)))
+                .map_err(|e| fail(e.to_string()))?
+                .label(format!("{} max", s.label))
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 8, y)], c.stroke_width(2))
+                });
+            chart
+                .draw_series(max.iter().map(|&p| TriangleMarker::new(p, 5, c.filled())))
+                .map_err(|e| fail(e.to_string()))?;
+            // Statistics that fall on an unsolved run: a cross at the time limit and a label.
+            let unsolved: Vec<(f64, f64)> = s
+                .points
+                .iter()
+                .filter(|p| p.1.is_none() || p.2.is_none())
+                .map(|p| (f64::from(p.0), timeout))
+                .collect();
+            chart
+                .draw_series(
+                    unsolved
+                        .iter()
+                        .map(|&p| Cross::new(p, 7, c.stroke_width(2))),
+                )
+                .map_err(|e| fail(e.to_string()))?;
+            chart
+                .draw_series(unsolved.iter().map(|&(x, y)| {
+                    Text::new(
+                        "unsolved",
+                        (x + 0.08, y / 1.6),
+                        ("sans-serif", 12).into_font().color(&c),
+                    )
+                }))
+                .map_err(|e| fail(e.to_string()))?;
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .position(SeriesLabelPosition::UpperLeft)
+            .draw()
+            .map_err(|e| fail(e.to_string()))?;
+        root.present().map_err(|e| fail(e.to_string()))?;
+    }
+    Ok(svg)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,6 +280,35 @@ mod tests {
             (99, Some(51.0), Some(100.0), None)
         );
         assert_eq!(tail(&[]).median, None);
+    }
+
+    #[test]
+    fn by_n_plot_labels_lines_and_unsolved_marks() {
+        let series = vec![
+            ByN {
+                label: "auto".into(),
+                points: vec![(22, Some(0.5), Some(2.0)), (24, Some(1.0), None)],
+            },
+            ByN {
+                label: "cadical".into(),
+                points: vec![(22, Some(0.7), Some(3.0)), (24, None, None)],
+            },
+        ];
+        let svg = render_by_n("frontier", 20.0, &series).unwrap();
+        assert!(svg.starts_with("<svg"));
+        for needle in [
+            "frontier",
+            "n (board side)",
+            "auto median",
+            "auto max",
+            "cadical median",
+            "cadical max",
+            "timeout 20 s",
+            "unsolved",
+        ] {
+            assert!(svg.contains(needle), "missing {needle}");
+        }
+        assert!(render_by_n("t", 1.0, &[]).is_err());
     }
 
     #[test]

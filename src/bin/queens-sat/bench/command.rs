@@ -70,20 +70,39 @@ pub struct BenchArgs {
     /// With `hard`: runs at a time (default 1, so that runs do not share cores).
     #[arg(long, default_value_t = 1)]
     jobs: usize,
-    /// With `hard`: also write every run (instance, configuration, status, seconds) to this CSV.
+    /// With `hard`: also write every run (instance, group, n, seed, solver, amo, status,
+    /// seconds) to this CSV, a row as each run ends (an existing file is replaced, unless
+    /// --resume).
     #[arg(long, value_name = "FILE.csv")]
     csv: Option<PathBuf>,
+    /// With `hard --csv FILE`: keep FILE's rows, run only the (instance, solver, amo) runs not
+    /// in it, and report old and new runs together (UNKNOWN and ERROR rows count as done:
+    /// delete them to run them again, e.g. under a longer --timeout).
+    #[arg(long, requires = "csv")]
+    resume: bool,
     /// With `hard`: the tail set (blocked n = 28/48/50/56 at 100 seeds, excluded diagonals
     /// n = 20/21 at 20 seeds per point) instead of the standard set; `cubes` in --solvers runs
     /// `solve --cubes`.
     #[arg(long)]
     tail: bool,
+    /// With `hard`: the frontier set (excluded diagonals n = 22..30 around the 50 % point of
+    /// P(SAT), 3 prefix lengths x 20 seeds per n) instead of the standard set, with a per-n
+    /// table.
+    #[arg(long, conflicts_with_all = ["tail", "quick"])]
+    frontier: bool,
+    /// With `hard`: only list the instance names of the set (after --sample), one per line.
+    #[arg(long)]
+    list: bool,
     /// With `hard`: run a seeded subset of K instances (the seed is --seeds).
     #[arg(long, value_name = "K")]
     sample: Option<usize>,
     /// With `hard`: write the cactus plot (instances solved against time) to this SVG.
     #[arg(long, value_name = "FILE.svg")]
     cactus: Option<PathBuf>,
+    /// With `hard`: write median and max seconds against n of the excluded-diagonal runs
+    /// (log-scale time, one pair of lines per configuration) to this SVG.
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
     /// With `hard`: pass `--implied WHICH` to every run (`none` measures the default strategy
     /// without its implied diagonal-sum constraints).
     #[arg(long, value_name = "WHICH")]
@@ -176,9 +195,18 @@ fn bench_hard(a: BenchArgs, exe: &std::path::Path) -> Result<ExitCode> {
         amos,
         portfolios: a.portfolio,
         csv: a.csv,
-        tail: a.tail,
+        resume: a.resume,
+        set: if a.frontier {
+            super::hard::HardSet::Frontier
+        } else if a.tail {
+            super::hard::HardSet::Tail
+        } else {
+            super::hard::HardSet::Standard
+        },
         sample: a.sample,
         cactus: a.cactus,
+        plot: a.plot,
+        list: a.list,
         implied: a.implied.map(|name| Implied::parse(&name)).transpose()?,
     };
     super::hard::run(exe, &opts)?;

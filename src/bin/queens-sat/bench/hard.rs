@@ -6,7 +6,7 @@
 //! really stopped and each starts from a fresh process. Answers are cross-checked: if one
 //! configuration says SAT and another UNSAT on the same instance, the bench fails.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ffi::OsStr;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -175,22 +175,57 @@ pub fn tail_instances() -> Vec<HardInstance> {
         }
     }
     for (n, [d0, d1], seeds) in TAIL_DIAGONALS {
-        for d in d0..=d1 {
-            for seed in 1..=seeds {
-                out.push(HardInstance {
-                    group: Group::Diagonals,
-                    n,
-                    generator: Generator::Diagonals {
-                        min_free: 1,
-                        diags: Some(d),
-                        to_completion: false,
-                    },
-                    seed,
-                });
-            }
-        }
+        diagonal_family(&mut out, n, d0..=d1, seeds);
     }
     out
+}
+
+/// The frontier set's excluded-diagonal families (issue 28): `(n, prefix lengths, seeds)`, the
+/// prefix lengths of `generate diagonals --min-free 1` (named `diag-n{n}-d{d}-s{s}` as in the
+/// tail set) around the 50 % point of P(SAT), past the tail set's n = 20, 21.
+///
+/// Provisional values (2026-11-25), to be replaced by the measured 50 % points: the lead's sweep
+/// of P(SAT) against the prefix length at each n (see docs/benchmarks.md) sets them.
+pub const FRONTIER_DIAGONALS: &[(u32, [usize; 3], u64)] = &[
+    (22, [18, 19, 20], 20),
+    (24, [20, 21, 22], 20),
+    (26, [27, 28, 29], 20),
+    (28, [28, 29, 30], 20),
+    (30, [30, 31, 32], 20),
+];
+
+/// The frontier set (issue 28): for each row of [`FRONTIER_DIAGONALS`], every listed prefix
+/// length at seeds `1..=seeds`, excluded diagonals solved directly: 300 instances.
+pub fn frontier_instances() -> Vec<HardInstance> {
+    let mut out = Vec::new();
+    for &(n, ds, seeds) in FRONTIER_DIAGONALS {
+        diagonal_family(&mut out, n, ds, seeds);
+    }
+    out
+}
+
+/// Appends excluded-diagonal instances (solved directly) of side `n`: each prefix length of
+/// `diags` at seeds `1..=seeds`.
+fn diagonal_family(
+    out: &mut Vec<HardInstance>,
+    n: u32,
+    diags: impl IntoIterator<Item = usize>,
+    seeds: u64,
+) {
+    for d in diags {
+        for seed in 1..=seeds {
+            out.push(HardInstance {
+                group: Group::Diagonals,
+                n,
+                generator: Generator::Diagonals {
+                    min_free: 1,
+                    diags: Some(d),
+                    to_completion: false,
+                },
+                seed,
+            });
+        }
+    }
 }
 
 /// A seeded subset of `k` instances of `set` (all of them when `k >= set.len()`), in set order:
@@ -232,6 +267,17 @@ impl Config {
     }
 }
 
+/// The instance sets of `bench hard`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HardSet {
+    /// [`instances`] (smaller with `quick`).
+    Standard,
+    /// [`tail_instances`].
+    Tail,
+    /// [`frontier_instances`].
+    Frontier,
+}
+
 /// Options of `bench hard`.
 #[derive(Clone, Debug)]
 pub struct HardOptions {
@@ -250,14 +296,20 @@ pub struct HardOptions {
     /// Extra portfolio configurations (`solve --solver` values with commas), run with the
     /// default encoding for entries that name none.
     pub portfolios: Vec<String>,
-    /// Also write every run as a CSV row here.
+    /// Also write every run as a CSV row here, as it finishes.
     pub csv: Option<PathBuf>,
-    /// Run the tail set ([`tail_instances`]) instead of the standard set.
-    pub tail: bool,
+    /// Read the runs already in `csv` back and run only the others.
+    pub resume: bool,
+    /// The instance set.
+    pub set: HardSet,
     /// Run a seeded subset of this many instances ([`sample`]).
     pub sample: Option<usize>,
     /// Write the cactus plot (SVG) here.
     pub cactus: Option<PathBuf>,
+    /// Write the plot of median and maximum seconds against n (SVG) here.
+    pub plot: Option<PathBuf>,
+    /// Only print the instance names of the set (after `sample`), one per line.
+    pub list: bool,
     /// `--implied` for every run (`None`: each run's default).
     pub implied: Option<Implied>,
 }
@@ -276,20 +328,24 @@ pub struct RunResult {
 }
 
 /// Runs the hard bench and prints its tables. `exe` is the `queens-sat` binary.
+///
+/// With a CSV, each run's row is appended as the run ends; with `resume`, the runs already in the
+/// CSV are read back, not run again, and reported (and cross-checked) with the new ones.
 pub fn run(exe: &Path, opts: &HardOptions) -> Result<()> {
-    let set = if opts.tail {
-        tail_instances()
-    } else {
-        instances(opts.quick, opts.seeds)
+    let set = match opts.set {
+        HardSet::Standard => instances(opts.quick, opts.seeds),
+        HardSet::Tail => tail_instances(),
+        HardSet::Frontier => frontier_instances(),
     };
     let set = match opts.sample {
         Some(k) => sample(set, k, 0x5EED_u64 ^ opts.seeds),
         None => set,
     };
-    let dir = tempfile::tempdir().map_err(|e| Error::io("temp dir", e))?;
-    let mut files = Vec::with_capacity(set.len());
-    for inst in &set {
-        files.push(write_file(dir.path(), inst)?);
+    if opts.list {
+        for inst in &set {
+            println!("{}", inst.name());
+        }
+        return Ok(());
     }
     let default_amo = AmoKind::DEFAULT;
     let configs: Vec<Config> = opts
@@ -306,26 +362,74 @@ pub fn run(exe: &Path, opts: &HardOptions) -> Result<()> {
             amo: default_amo,
         }))
         .collect();
+    let mut results: BTreeMap<(usize, usize), RunResult> = BTreeMap::new();
+    let log = match &opts.csv {
+        Some(path) => {
+            if opts.resume {
+                let old = super::runs_csv::read(path)?;
+                let read_back = old.len();
+                let index: HashMap<super::runs_csv::Key, (usize, usize)> = (0..set.len())
+                    .flat_map(|i| (0..configs.len()).map(move |c| (i, c)))
+                    .map(|(i, c)| (super::runs_csv::key(&set[i], &configs[c]), (i, c)))
+                    .collect();
+                let mut outside = 0;
+                for row in old {
+                    match index.get(&row.key) {
+                        // A repeated row: the first one counts.
+                        Some(k) => {
+                            results.entry(*k).or_insert(row.result);
+                        }
+                        None => outside += 1,
+                    }
+                }
+                println!(
+                    "{}: {read_back} earlier runs read back (--resume), {} of this bench, {outside} of other instances or configurations (kept, not reported); {} to run",
+                    path.display(),
+                    results.len(),
+                    set.len() * configs.len() - results.len()
+                );
+            }
+            Some(super::runs_csv::Log::open(path, opts.resume)?)
+        }
+        None => None,
+    };
     // Instance-major order: the configurations of one instance run close together in time.
     let tasks: Vec<(usize, usize)> = (0..set.len())
         .flat_map(|i| (0..configs.len()).map(move |c| (i, c)))
+        .filter(|k| !results.contains_key(k))
         .collect();
+    let dir = tempfile::tempdir().map_err(|e| Error::io("temp dir", e))?;
+    let mut files: BTreeMap<usize, PathBuf> = BTreeMap::new();
+    for &(i, _) in &tasks {
+        if let std::collections::btree_map::Entry::Vacant(e) = files.entry(i) {
+            e.insert(write_file(dir.path(), &set[i])?);
+        }
+    }
     let progress = queens_sat::progress::Progress::stderr("bench hard");
     let runs = queens_sat::work::run_all(
         &tasks,
         opts.jobs.max(1),
         crate::cancel(),
         &|done, total| progress.update(done, total),
-        |&(i, c)| run_child(exe, &files[i], &configs[c], opts.timeout, opts.implied),
+        |&(i, c)| {
+            let r = run_child(exe, &files[&i], &configs[c], opts.timeout, opts.implied)?;
+            // A run that ended as the bench was stopped may have been cut short: no row for it.
+            crate::cancel().check()?;
+            if let Some(log) = &log {
+                log.append(&set[i], &configs[c], &r)?;
+            }
+            Ok(r)
+        },
     );
     progress.finish();
-    let results: BTreeMap<(usize, usize), RunResult> = tasks.iter().copied().zip(runs?).collect();
-    if let Some(path) = &opts.csv {
-        write_csv(path, &set, &configs, &results)?;
-    }
+    results.extend(tasks.iter().copied().zip(runs?));
     let report = report(&set, &configs, &results, opts);
     print!("{}", report.text);
     print!("{}", tail_table(&set, &configs, &results));
+    let by_n = by_n(&set, &configs, &results);
+    if matches!(opts.set, HardSet::Tail | HardSet::Frontier) && !by_n.is_empty() {
+        print!("{}", by_n_table(&configs, &by_n));
+    }
     if let Some(path) = &opts.cactus {
         let series: Vec<(String, Vec<f64>)> = configs
             .iter()
@@ -350,6 +454,19 @@ pub fn run(exe: &Path, opts: &HardOptions) -> Result<()> {
         )?;
         println!("cactus plot: {}", path.display());
     }
+    if let Some(path) = &opts.plot {
+        let series = by_n_series(&configs, &by_n);
+        let title = format!(
+            "queens-sat bench hard: excluded diagonals, {} instances, timeout {} s",
+            set.iter().filter(|i| i.group != Group::Blocked).count(),
+            opts.timeout
+        );
+        write_text_atomic(
+            path,
+            &queens_sat::suite::cactus::render_by_n(&title, f64::from(opts.timeout), &series)?,
+        )?;
+        println!("plot: {}", path.display());
+    }
     if report.problems.is_empty() {
         Ok(())
     } else {
@@ -358,6 +475,104 @@ pub fn run(exe: &Path, opts: &HardOptions) -> Result<()> {
             report.problems.join("; ")
         )))
     }
+}
+
+/// One configuration's runs on the diagonal instances of one family and side n.
+#[derive(Clone, Debug)]
+pub struct NStats {
+    /// Runs (instances run by this configuration).
+    pub instances: usize,
+    /// Runs answered SAT.
+    pub sat: usize,
+    /// Runs answered UNSAT.
+    pub unsat: usize,
+    /// Solved count, median, p90, max ([`queens_sat::suite::cactus::tail`]).
+    pub tail: queens_sat::suite::cactus::Tail,
+}
+
+/// Per (configuration, diagonal group, n): the statistics of the excluded-diagonal runs
+/// (solved directly or reduced to completion); blocked instances are left out.
+pub fn by_n(
+    set: &[HardInstance],
+    configs: &[Config],
+    results: &BTreeMap<(usize, usize), RunResult>,
+) -> BTreeMap<(usize, Group, u32), NStats> {
+    let mut runs: BTreeMap<(usize, Group, u32), Vec<&RunResult>> = BTreeMap::new();
+    for (&(i, c), r) in results {
+        let inst = &set[i];
+        if inst.group != Group::Blocked && c < configs.len() {
+            runs.entry((c, inst.group, inst.n)).or_default().push(r);
+        }
+    }
+    runs.into_iter()
+        .map(|(k, rs)| {
+            let count = |a: fn(&Outcome) -> bool| rs.iter().filter(|r| a(&r.outcome)).count();
+            let times: Vec<Option<f64>> = rs
+                .iter()
+                .map(|r| {
+                    matches!(r.outcome, Ok(Answer::Sat(()) | Answer::Unsat)).then_some(r.seconds)
+                })
+                .collect();
+            let stats = NStats {
+                instances: rs.len(),
+                sat: count(|o| matches!(o, Ok(Answer::Sat(())))),
+                unsat: count(|o| matches!(o, Ok(Answer::Unsat))),
+                tail: queens_sat::suite::cactus::tail(&times),
+            };
+            (k, stats)
+        })
+        .collect()
+}
+
+/// The per-n table of [`by_n`]: per configuration and n, instances, solved, SAT, UNSAT,
+/// median, p90 and max seconds (`-`: the statistic falls on an unsolved run).
+pub fn by_n_table(configs: &[Config], by_n: &BTreeMap<(usize, Group, u32), NStats>) -> String {
+    let cell = |v: Option<f64>| v.map_or("-".to_string(), |s| format!("{s:.2}"));
+    let mut text = String::from(
+        "\nPer n, excluded diagonals (seconds; `-`: falls on an unsolved run):\n\n| configuration | family | n | instances | solved | SAT | UNSAT | median | p90 | max |\n|---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    for (&(c, group, n), s) in by_n {
+        let _ = writeln!(
+            text,
+            "| {} | {} | {n} | {} | {} | {} | {} | {} | {} | {} |",
+            configs[c].label(),
+            group.title(),
+            s.instances,
+            s.tail.solved,
+            s.sat,
+            s.unsat,
+            cell(s.tail.median),
+            cell(s.tail.p90),
+            cell(s.tail.max)
+        );
+    }
+    text
+}
+
+/// The lines of the `--plot` picture: one per configuration and diagonal group (the group named
+/// only when the reduced instances are there too).
+fn by_n_series(
+    configs: &[Config],
+    by_n: &BTreeMap<(usize, Group, u32), NStats>,
+) -> Vec<queens_sat::suite::cactus::ByN> {
+    let both = by_n.keys().any(|k| k.1 == Group::Completion)
+        && by_n.keys().any(|k| k.1 == Group::Diagonals);
+    let mut series: BTreeMap<(usize, Group), queens_sat::suite::cactus::ByN> = BTreeMap::new();
+    for (&(c, group, n), s) in by_n {
+        series
+            .entry((c, group))
+            .or_insert_with(|| queens_sat::suite::cactus::ByN {
+                label: if both {
+                    format!("{} {}", configs[c].label(), group.title())
+                } else {
+                    configs[c].label()
+                },
+                points: Vec::new(),
+            })
+            .points
+            .push((n, s.tail.median, s.tail.max));
+    }
+    series.into_values().collect()
 }
 
 /// Per configuration: solved count, median, p90, p99 and max seconds, and the sum over solved
@@ -447,47 +662,9 @@ fn run_child(
     let outcome = child.report.and_then(|record| record.answer());
     Ok(RunResult {
         outcome,
-        seconds: child.seconds,
+        // Milliseconds, as the CSV holds them: a resumed report equals the first one.
+        seconds: (child.seconds * 1000.0).round() / 1000.0,
     })
-}
-
-/// Per-run CSV: instance, group, n, seed, solver, amo, status, seconds. Written with
-/// `csv::Writer`, so fields holding commas (portfolio names such as `varisat,cadical`) are
-/// quoted.
-fn write_csv(
-    path: &Path,
-    set: &[HardInstance],
-    configs: &[Config],
-    results: &BTreeMap<(usize, usize), RunResult>,
-) -> Result<()> {
-    let io = |e: csv::Error| Error::Solver(format!("{}: {e}", path.display()));
-    let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record([
-        "instance", "group", "n", "seed", "solver", "amo", "status", "seconds",
-    ])
-    .map_err(io)?;
-    for (&(i, c), r) in results {
-        let status = match &r.outcome {
-            Ok(answer) => answer.label(),
-            Err(_) => "ERROR",
-        };
-        let inst = &set[i];
-        w.write_record([
-            inst.name(),
-            inst.group.title().to_string(),
-            inst.n.to_string(),
-            inst.seed.to_string(),
-            configs[c].solver.to_string(),
-            configs[c].amo.to_string(),
-            status.to_string(),
-            format!("{:.3}", r.seconds),
-        ])
-        .map_err(io)?;
-    }
-    let bytes = w
-        .into_inner()
-        .map_err(|e| Error::Solver(format!("{}: {e}", path.display())))?;
-    write_text_atomic(path, &String::from_utf8_lossy(&bytes))
 }
 
 /// The printed tables and the problems found (wrong answers, failed runs).
@@ -747,6 +924,66 @@ mod tests {
     }
 
     #[test]
+    fn frontier_set_is_named_and_generates() {
+        let set = frontier_instances();
+        assert_eq!(set.len(), 300);
+        let mut names: Vec<String> = set.iter().map(HardInstance::name).collect();
+        assert_eq!(names[0], "diag-n22-d18-s1");
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), set.len());
+        for inst in &set {
+            assert_eq!(inst.group, Group::Diagonals);
+            let i = inst.generator.instance(inst.n, inst.seed).unwrap();
+            let Generator::Diagonals { diags: Some(d), .. } = inst.generator else {
+                panic!("{inst:?}")
+            };
+            assert_eq!((i.n, i.excluded.len()), (inst.n, d));
+        }
+    }
+
+    #[test]
+    fn per_n_table_counts_unsolved_as_slowest() {
+        let set: Vec<HardInstance> = frontier_instances()
+            .into_iter()
+            .filter(|i| i.seed <= 2 && i.n <= 24)
+            .collect();
+        let configs = vec![Config {
+            solver: "auto".into(),
+            amo: AmoKind::DEFAULT,
+        }];
+        let mut results = BTreeMap::new();
+        for (i, inst) in set.iter().enumerate() {
+            let outcome = match (inst.n, inst.seed) {
+                (24, 1) => Ok(Answer::Unknown("time limit".into())),
+                (_, 1) => Ok(Answer::Sat(())),
+                _ => Ok(Answer::Unsat),
+            };
+            results.insert(
+                (i, 0),
+                RunResult {
+                    outcome,
+                    seconds: i as f64,
+                },
+            );
+        }
+        let stats = by_n(&set, &configs, &results);
+        let text = by_n_table(&configs, &stats);
+        // n = 22: 6 runs at 0..=5 s; n = 24: seed 1 unsolved, seed 2 solved at 7, 9, 11 s.
+        assert!(
+            text.contains("| auto auto | diagonals | 22 | 6 | 6 | 3 | 3 | 2.00 | 5.00 | 5.00 |"),
+            "{text}"
+        );
+        assert!(
+            text.contains("| auto auto | diagonals | 24 | 6 | 3 | 0 | 3 | 11.00 | - | - |"),
+            "{text}"
+        );
+        let series = by_n_series(&configs, &stats);
+        assert_eq!(series.len(), 1);
+        assert_eq!(series[0].points[1], (24, Some(11.0), None));
+    }
+
+    #[test]
     fn report_flags_disagreement_and_ranks() {
         let set: Vec<HardInstance> = instances(true, 1).into_iter().take(2).collect();
         let configs = vec![
@@ -768,9 +1005,12 @@ mod tests {
             amos: vec![AmoKind::Product, AmoKind::Pairwise],
             portfolios: Vec::new(),
             csv: None,
-            tail: false,
+            resume: false,
+            set: HardSet::Standard,
             sample: None,
             cactus: None,
+            plot: None,
+            list: false,
             implied: None,
         };
         let r = |sat: Option<bool>, seconds: f64| RunResult {

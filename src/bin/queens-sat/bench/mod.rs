@@ -4,6 +4,7 @@
 
 pub mod command;
 pub mod hard;
+pub mod runs_csv;
 
 use std::ffi::OsStr;
 use std::path::Path;
