@@ -54,6 +54,28 @@ pub const AUTO_WALK: Duration = Duration::from_secs(1);
 /// The backend that conquers the default strategy's cubes.
 const AUTO_CUBE_BACKEND: &str = "lib:cadical";
 
+/// The two sides of [`Solver::race_bitboard`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BitboardRace {
+    Bitboard,
+    Cubes,
+}
+
+impl BitboardRace {
+    fn name(self) -> &'static str {
+        match self {
+            BitboardRace::Bitboard => "the bitboard search",
+            BitboardRace::Cubes => "cube-and-conquer",
+        }
+    }
+
+    /// Whether the default strategy races the bitboard search on `problem` with `jobs` threads:
+    /// queens and amazons up to n = 64, and a core left for the cubes.
+    fn applies(problem: &Problem, jobs: usize) -> bool {
+        jobs >= 2 && problem.n <= 64 && crate::count::fast::Shape::of(&problem.piece).is_some()
+    }
+}
+
 /// A solve of one instance, configured step by step; [`Solver::solve`] runs it.
 #[derive(Clone)]
 pub struct Solver<'a> {
@@ -213,6 +235,9 @@ impl<'a> Solver<'a> {
                         (None, false) => Implied::Sums,
                     };
                     let options = EncodeOptions { implied, ..options };
+                    if !self.certify && BitboardRace::applies(&problem, self.threads()) {
+                        return self.race_bitboard(&problem, options, left);
+                    }
                     return self.conquer(&problem, options, left, AUTO_CUBE_BACKEND);
                 }
             }
@@ -250,6 +275,100 @@ impl<'a> Solver<'a> {
         }
     }
 
+    /// Threads to use: `jobs`, or every core.
+    fn threads(&self) -> usize {
+        self.jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .max(1)
+    }
+
+    /// The default strategy's conqueror on two or more cores: the bit-parallel search
+    /// ([`super::bitboard`]) on one thread raced against cube-and-conquer on the others; the
+    /// first definite answer stops the other. Two verdicts that disagree are a solver fault.
+    fn race_bitboard(
+        &self,
+        problem: &Problem,
+        options: EncodeOptions,
+        timeout: Option<Duration>,
+    ) -> Result<SolveReport> {
+        // The winner raises the race's token, a child of the caller's: it stops the loser only.
+        let stop = self.cancel.child();
+        let settings = SolveSettings {
+            timeout,
+            certify: false,
+            cancel: Some(stop.clone()),
+            walk: None,
+        };
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::scope(|s| {
+            let bit_tx = tx.clone();
+            let bit_settings = settings.clone();
+            s.spawn(move || {
+                let r = super::solve(problem, options, &Backend::Bitboard, bit_settings);
+                let _ = bit_tx.send((BitboardRace::Bitboard, r));
+            });
+            let cube_stop = stop.clone();
+            s.spawn(move || {
+                let r = self.conquer_with(
+                    problem,
+                    options,
+                    timeout,
+                    AUTO_CUBE_BACKEND,
+                    self.threads() - 1,
+                    &cube_stop,
+                );
+                let _ = tx.send((BitboardRace::Cubes, r));
+            });
+            let mut answered: Option<(BitboardRace, SolveReport)> = None;
+            let mut unknown = None;
+            let mut error = None;
+            for (who, result) in rx.iter() {
+                match result {
+                    Ok(r) if !matches!(r.status, crate::answer::Answer::Unknown(_)) => {
+                        stop.cancel();
+                        if let Some((first, a)) = &answered
+                            && a.status.label() != r.status.label()
+                        {
+                            return Err(Error::Solver(format!(
+                                "{} answered {} but {} {}",
+                                first.name(),
+                                a.status.label(),
+                                who.name(),
+                                r.status.label()
+                            )));
+                        }
+                        answered.get_or_insert((who, r));
+                    }
+                    Ok(r) => {
+                        unknown.get_or_insert(r);
+                    }
+                    // The loser, stopped by the winner (or both, by the caller).
+                    Err(Error::Interrupted) if answered.is_some() => {}
+                    Err(Error::Interrupted) => {
+                        stop.cancel();
+                        error.get_or_insert(Error::Interrupted);
+                    }
+                    Err(e) => {
+                        stop.cancel();
+                        error.get_or_insert(e);
+                    }
+                }
+            }
+            self.cancel.check()?;
+            match (answered, error, unknown) {
+                (Some((who, mut r)), _, _) => {
+                    if who == BitboardRace::Bitboard {
+                        r.solver = "bitboard (raced against cubes)".into();
+                    }
+                    Ok(r)
+                }
+                (None, Some(e), _) => Err(e),
+                (None, None, Some(r)) => Ok(r),
+                (None, None, None) => Err(Error::Solver("the race gave no answer".into())),
+            }
+        })
+    }
+
     /// Cube-and-conquer on the presolved `root` with the backend named `solver` (certified
     /// cubes under `certify`).
     fn conquer(
@@ -259,20 +378,30 @@ impl<'a> Solver<'a> {
         timeout: Option<Duration>,
         solver: &str,
     ) -> Result<SolveReport> {
-        let jobs = self
-            .jobs
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-            .max(1);
+        self.conquer_with(root, options, timeout, solver, self.threads(), &self.cancel)
+    }
+
+    /// [`Solver::conquer`] on `jobs` threads, stopped by `cancel`.
+    fn conquer_with(
+        &self,
+        root: &Problem,
+        options: EncodeOptions,
+        timeout: Option<Duration>,
+        solver: &str,
+        jobs: usize,
+        cancel: &Cancel,
+    ) -> Result<SolveReport> {
+        let jobs = jobs.max(1);
         let settings = CubeSettings {
             jobs,
             split: Split {
                 max_cubes: self.max_cubes,
                 jobs,
-                cancel: self.cancel.clone(),
+                cancel: cancel.clone(),
                 ..Split::default()
             },
             timeout,
-            cancel: Some(self.cancel.clone()),
+            cancel: Some(cancel.clone()),
         };
         let (backend, mut report) = if self.certify {
             let backend = Backend::from_name(solver)?;
