@@ -54,6 +54,11 @@ pub const AUTO_WALK: Duration = Duration::from_secs(1);
 /// The backend that conquers the default strategy's cubes.
 const AUTO_CUBE_BACKEND: &str = "lib:cadical";
 
+/// What is left of `timeout` since `t0` (never zero: zero would mean no limit).
+fn left_of(timeout: Option<Duration>, t0: Instant) -> Option<Duration> {
+    timeout.map(|t| t.saturating_sub(t0.elapsed()).max(Duration::from_millis(1)))
+}
+
 /// The two sides of [`Solver::race_bitboard`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum BitboardRace {
@@ -217,16 +222,6 @@ impl<'a> Solver<'a> {
             if self.presolve && plain && problem.unsat.is_none() {
                 let t0 = Instant::now();
                 if problem.num_cells() <= AUTO_CUBES_MAX_CELLS {
-                    if let Some(r) =
-                        super::prepass(&problem, options, self.walk_budget(), Some(&self.cancel))?
-                    {
-                        return Ok(r);
-                    }
-                    self.cancel.check()?;
-                    // What the walk left of the time limit (never zero: zero would mean no limit).
-                    let left = self
-                        .timeout
-                        .map(|t| t.saturating_sub(t0.elapsed()).max(Duration::from_millis(1)));
                     // The diagonal sums, unless chosen otherwise (not under certify: a
                     // certificate covers the plain model only).
                     let implied = match (self.implied, self.certify) {
@@ -234,11 +229,18 @@ impl<'a> Solver<'a> {
                         (None, true) => Implied::None,
                         (None, false) => Implied::Sums,
                     };
-                    let options = EncodeOptions { implied, ..options };
+                    let with_sums = EncodeOptions { implied, ..options };
                     if !self.certify && BitboardRace::applies(&problem, self.threads()) {
-                        return self.race_bitboard(&problem, options, left);
+                        return self.race_bitboard(&problem, options, with_sums);
                     }
-                    return self.conquer(&problem, options, left, AUTO_CUBE_BACKEND);
+                    if let Some(r) =
+                        super::prepass(&problem, options, self.walk_budget(), Some(&self.cancel))?
+                    {
+                        return Ok(r);
+                    }
+                    self.cancel.check()?;
+                    let left = left_of(self.timeout, t0);
+                    return self.conquer(&problem, with_sums, left, AUTO_CUBE_BACKEND);
                 }
             }
             (AUTO_PORTFOLIO, Some(self.walk_budget()))
@@ -282,15 +284,18 @@ impl<'a> Solver<'a> {
             .max(1)
     }
 
-    /// The default strategy's conqueror on two or more cores: the bit-parallel search
-    /// ([`super::bitboard`]) on one thread raced against cube-and-conquer on the others; the
-    /// first definite answer stops the other. Two verdicts that disagree are a solver fault.
+    /// The default strategy on two or more cores: the bit-parallel search ([`super::bitboard`])
+    /// on one thread, from the start, raced against local search then cube-and-conquer (encoded
+    /// with `with_sums`) on the others; the first definite answer stops the other. Two verdicts
+    /// that disagree are a solver fault.
     fn race_bitboard(
         &self,
         problem: &Problem,
         options: EncodeOptions,
-        timeout: Option<Duration>,
+        with_sums: EncodeOptions,
     ) -> Result<SolveReport> {
+        let t0 = Instant::now();
+        let timeout = self.timeout;
         // The winner raises the race's token, a child of the caller's: it stops the loser only.
         let stop = self.cancel.child();
         let settings = SolveSettings {
@@ -309,14 +314,19 @@ impl<'a> Solver<'a> {
             });
             let cube_stop = stop.clone();
             s.spawn(move || {
-                let r = self.conquer_with(
-                    problem,
-                    options,
-                    timeout,
-                    AUTO_CUBE_BACKEND,
-                    self.threads() - 1,
-                    &cube_stop,
-                );
+                let walked = super::prepass(problem, options, self.walk_budget(), Some(&cube_stop));
+                let r = match walked {
+                    Ok(Some(found)) => Ok(found),
+                    Ok(None) => self.conquer_with(
+                        problem,
+                        with_sums,
+                        left_of(timeout, t0),
+                        AUTO_CUBE_BACKEND,
+                        self.threads() - 1,
+                        &cube_stop,
+                    ),
+                    Err(e) => Err(e),
+                };
                 let _ = tx.send((BitboardRace::Cubes, r));
             });
             let mut answered: Option<(BitboardRace, SolveReport)> = None;

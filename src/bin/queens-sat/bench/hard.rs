@@ -184,14 +184,21 @@ pub fn tail_instances() -> Vec<HardInstance> {
 /// prefix lengths of `generate diagonals --min-free 1` (named `diag-n{n}-d{d}-s{s}` as in the
 /// tail set) around the 50 % point of P(SAT), past the tail set's n = 20, 21.
 ///
-/// Provisional values (2026-11-25), to be replaced by the measured 50 % points: the lead's sweep
-/// of P(SAT) against the prefix length at each n (see docs/benchmarks.md) sets them.
+/// The 50 % points come from a sweep (2026-11-25): for each seed, SAT is monotone in the prefix
+/// length (a longer prefix only removes cells), so the threshold of each seed was bisected
+/// between a SAT and an UNSAT prefix (default `solve`, 60-110 s limit, seeds 1..6 at n = 22, 24,
+/// 1..4 above, plus seed 101 of the issue). First UNSAT prefix per seed: n = 22: 18, 21, 21, 24,
+/// 25, 28 (50 % at 21-23); n = 24: 18 or less, 21-23, 26-27, 29, 29, one unresolved (about 25);
+/// n = 26: 25, 26, and 24-26 unresolved for two; n = 28: 32-36 (31 SAT, 33-34 unresolved),
+/// 28-36; n = 30: unresolved between 20 and 38 for three seeds, and 28-34 for seed 101. The
+/// unresolved probes (UNKNOWN at 60 s) sit at the threshold, so the rows for n >= 26 are the
+/// best estimate, not a measured crossing.
 pub const FRONTIER_DIAGONALS: &[(u32, [usize; 3], u64)] = &[
-    (22, [18, 19, 20], 20),
-    (24, [20, 21, 22], 20),
-    (26, [27, 28, 29], 20),
-    (28, [28, 29, 30], 20),
-    (30, [30, 31, 32], 20),
+    (22, [21, 22, 23], 20),
+    (24, [24, 25, 26], 20),
+    (26, [24, 25, 26], 20),
+    (28, [31, 32, 33], 20),
+    (30, [31, 32, 33], 20),
 ];
 
 /// The frontier set (issue 28): for each row of [`FRONTIER_DIAGONALS`], every listed prefix
@@ -928,7 +935,7 @@ mod tests {
         let set = frontier_instances();
         assert_eq!(set.len(), 300);
         let mut names: Vec<String> = set.iter().map(HardInstance::name).collect();
-        assert_eq!(names[0], "diag-n22-d18-s1");
+        assert_eq!(names[0], "diag-n22-d21-s1");
         names.sort();
         names.dedup();
         assert_eq!(names.len(), set.len());
