@@ -5,9 +5,12 @@
 //! The default strategy, on a presolved problem without `--symmetric` or lex-leader
 //! constraints:
 //! - boards with at most [`AUTO_CUBES_MAX_CELLS`] live cells (the hard completion, blocked and
-//!   excluded-diagonal instances): local search with a small budget ([`AUTO_WALK`]), then
-//!   cube-and-conquer with the linked CaDiCaL on every core, the encoding carrying the implied
-//!   diagonal sums ([`crate::encode::implied`]; with `certify`, certified cubes without them);
+//!   excluded-diagonal instances): on two or more cores, for queens and amazons up to n = 64,
+//!   the bitboard search ([`super::bitboard`]) on one thread raced against local search with a
+//!   small budget ([`AUTO_WALK`]) then cube-and-conquer with the linked CaDiCaL on the other
+//!   threads, the encoding carrying the implied diagonal sums ([`crate::encode::implied`]);
+//!   otherwise (one core, other pieces, `certify`) the local search then cube-and-conquer on
+//!   every core (with `certify`, certified cubes without the sums);
 //! - larger boards: the same local search, then varisat and the linked CaDiCaL raced
 //!   ([`AUTO_PORTFOLIO`]).
 //!
