@@ -28,11 +28,13 @@ use crate::cube::Split;
 use crate::encode::EncodeOptions;
 use crate::encode::amo::AmoKind;
 use crate::encode::implied::Implied;
+use crate::encode::lex::SymmetrySet;
 use crate::error::{Error, Result};
 use crate::instance::Instance;
 use crate::interrupt::Cancel;
 use crate::piece::Piece;
 use crate::presolve::Problem;
+use crate::symmetry::{Symmetry, stabiliser};
 
 /// What `auto` races once local search gives up on a large board: the two in-process CDCL
 /// solvers, each on its own thread. Neither dominates: CaDiCaL is several times faster on most
@@ -70,6 +72,7 @@ pub struct Solver<'a> {
     max_cubes: usize,
     jobs: Option<usize>,
     cancel: Cancel,
+    symmetry: bool,
 }
 
 impl<'a> Solver<'a> {
@@ -90,6 +93,7 @@ impl<'a> Solver<'a> {
             max_cubes: Split::default().max_cubes,
             jobs: None,
             cancel: Cancel::new(),
+            symmetry: true,
         }
     }
 
@@ -164,6 +168,15 @@ impl<'a> Solver<'a> {
         self
     }
 
+    /// Whether the default strategy's cube solver searches modulo the instance's symmetries
+    /// (lex-leader constraints for its stabiliser, see the module doc); default on.
+    /// `--break-symmetry none` turns it off. Named solvers, `--cubes` and explicit
+    /// `--symmetric` / `--break-symmetry lex` never add constraints of their own.
+    pub fn auto_symmetry(mut self, on: bool) -> Self {
+        self.symmetry = on;
+        self
+    }
+
     /// Runs the solve. A SAT answer's board has passed the independent checks
     /// ([`EncodeOptions::accept`]); a model that fails them is an [`Error::Solver`].
     pub fn solve(&self) -> Result<SolveReport> {
@@ -212,8 +225,26 @@ impl<'a> Solver<'a> {
                         (None, true) => Implied::None,
                         (None, false) => Implied::Sums,
                     };
-                    let options = EncodeOptions { implied, ..options };
-                    return self.conquer(&problem, options, left, AUTO_CUBE_BACKEND);
+                    // Modulo the instance's symmetries (not under certify: a certificate
+                    // covers the plain model only).
+                    let group = match self.symmetry && !self.certify {
+                        true => stabiliser(&problem.instance, &problem.piece),
+                        false => Vec::new(),
+                    };
+                    let lex_leader = match group.len() > 1 {
+                        true => SymmetrySet::of(&group),
+                        false => SymmetrySet::default(),
+                    };
+                    let options = EncodeOptions {
+                        implied,
+                        lex_leader,
+                        ..options
+                    };
+                    let mut report = self.conquer(&problem, options, left, AUTO_CUBE_BACKEND)?;
+                    if group.len() > 1 {
+                        report.solver.push_str(&modulo(&group));
+                    }
+                    return Ok(report);
                 }
             }
             (AUTO_PORTFOLIO, Some(self.walk_budget()))
@@ -298,4 +329,15 @@ impl<'a> Solver<'a> {
         }
         Ok(report)
     }
+}
+
+/// The suffix of a report's `solver` label for a search modulo `group`: ` mod r180`,
+/// ` mod r90,r180,r270` (the non-identity elements).
+fn modulo(group: &[Symmetry]) -> String {
+    let names: Vec<&str> = group
+        .iter()
+        .filter(|&&g| g != Symmetry::Id)
+        .map(|g| g.name())
+        .collect();
+    format!(" mod {}", names.join(","))
 }

@@ -59,6 +59,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
         .timeout(timeout)
         .certify(a.certify)
         .jobs(a.jobs)
+        .auto_symmetry(a.enc.break_symmetry.as_deref() != Some("none"))
         .cancel(crate::cancel().clone());
     if a.enc.implied.is_some() {
         solver = solver.implied(options.implied);
