@@ -23,7 +23,7 @@ use queens_sat::piece::{AMAZON, LineKind, Piece, QUEEN};
 use queens_sat::presolve::Problem;
 use queens_sat::solve::cadical_backend::CadicalAssuming;
 use queens_sat::solve::cubes::{CubeSettings, solve};
-use queens_sat::solve::{Answer, Solver};
+use queens_sat::solve::{Answer, AutoSymmetry, Solver};
 use queens_sat::symmetry::{Symmetry, stabiliser};
 use queens_sat::verify::verify_lex_leader;
 
@@ -119,35 +119,59 @@ fn cells(board: &Board) -> Vec<(u32, u32)> {
     v
 }
 
-/// `auto` on symmetric instances: the oracle's verdict and one of its boards; an UNSAT answer
-/// that reached the cube solver says which symmetries it searched modulo.
+/// `auto` on symmetric instances, with the symmetry handling on every instance kind and as
+/// measured (excluded diagonals only): the oracle's verdict and one of its boards; an answer
+/// of the cube solver says which symmetries it searched modulo, and only those.
 #[test]
 fn auto_on_symmetric_instances_agrees_with_the_oracle() {
-    let mut modulo = 0;
+    let mut modulo = [0; 2];
     for (piece, seed) in [(QUEEN, 281), (AMAZON, 282)] {
         for (inst, g) in symmetric_instances(seed, 60) {
             let all = instance_solutions(&inst, piece.name);
-            let report = Solver::new(&inst, piece).solve().unwrap();
-            match &report.status {
-                Answer::Sat(b) => assert!(all.contains(&cells(b)), "{inst:?}: not a solution"),
-                Answer::Unsat => assert!(all.is_empty(), "{inst:?} ({g}): UNSAT, has solutions"),
-                Answer::Unknown(w) => panic!("{inst:?}: unknown ({w})"),
-            }
-            let group = stabiliser(&inst, &piece);
-            if report.solver.contains("cubes") {
-                assert!(group.len() > 1);
-                let names: Vec<&str> = group[1..].iter().map(|g| g.name()).collect();
-                let suffix = format!(" mod {}", names.join(","));
-                assert!(
-                    report.solver.ends_with(&suffix),
-                    "{inst:?}: {} lacks {suffix}",
-                    report.solver
-                );
-                modulo += 1;
+            let problem = Problem::presolve(&inst, piece).unwrap();
+            for (k, when) in [AutoSymmetry::Always, AutoSymmetry::Measured]
+                .into_iter()
+                .enumerate()
+            {
+                let report = Solver::new(&inst, piece)
+                    .auto_symmetry(when)
+                    .solve()
+                    .unwrap();
+                match &report.status {
+                    Answer::Sat(b) => assert!(all.contains(&cells(b)), "{inst:?}: not a solution"),
+                    Answer::Unsat => {
+                        assert!(all.is_empty(), "{inst:?} ({g}): UNSAT, has solutions")
+                    }
+                    Answer::Unknown(w) => panic!("{inst:?}: unknown ({w})"),
+                }
+                let group = when.group(&problem);
+                if k == 0 {
+                    assert_eq!(group, stabiliser(&inst, &piece));
+                } else {
+                    assert_eq!(
+                        group.is_empty(),
+                        inst.excluded.is_empty() || !inst.blocked.is_empty()
+                    );
+                }
+                if report.solver.contains("cubes") && group.len() > 1 {
+                    let names: Vec<&str> = group[1..].iter().map(|g| g.name()).collect();
+                    let suffix = format!(" mod {}", names.join(","));
+                    assert!(
+                        report.solver.ends_with(&suffix),
+                        "{inst:?}: {} lacks {suffix}",
+                        report.solver
+                    );
+                    modulo[k] += 1;
+                } else {
+                    assert!(!report.solver.contains(" mod "), "{}", report.solver);
+                }
             }
         }
     }
-    assert!(modulo >= 10, "only {modulo} solves reached the cube solver");
+    assert!(
+        modulo[0] >= 10 && modulo[1] >= 3,
+        "only {modulo:?} solves reached the cube solver modulo symmetries"
+    );
 }
 
 /// The cube solver of the default strategy with the lex-leader constraints of the stabiliser
@@ -194,7 +218,7 @@ fn lex_leader_cubes_with_implied_sums_agree_with_the_oracle() {
 }
 
 /// An instance with only the identity in its stabiliser is solved as before (no lex-leader
-/// constraints, no ` mod` in the label), and `auto_symmetry(false)` never adds them.
+/// constraints, no ` mod` in the label), and [`AutoSymmetry::Off`] never adds them.
 #[test]
 fn trivial_stabiliser_and_switched_off_solve_as_before() {
     let mut checked = 0;
@@ -202,7 +226,7 @@ fn trivial_stabiliser_and_switched_off_solve_as_before() {
         let piece: Piece = QUEEN;
         let all = instance_solutions(&inst, piece.name);
         let off = Solver::new(&inst, piece)
-            .auto_symmetry(false)
+            .auto_symmetry(AutoSymmetry::Off)
             .solve()
             .unwrap();
         assert!(!off.solver.contains(" mod "), "{}", off.solver);
@@ -220,7 +244,10 @@ fn trivial_stabiliser_and_switched_off_solve_as_before() {
         }) {
             broken.blocked.push(c);
             let all = instance_solutions(&broken, piece.name);
-            let r = Solver::new(&broken, piece).solve().unwrap();
+            let r = Solver::new(&broken, piece)
+                .auto_symmetry(AutoSymmetry::Always)
+                .solve()
+                .unwrap();
             assert!(!r.solver.contains(" mod "), "{}", r.solver);
             match &r.status {
                 Answer::Sat(b) => assert!(all.contains(&cells(b))),
@@ -236,30 +263,58 @@ fn trivial_stabiliser_and_switched_off_solve_as_before() {
     );
 }
 
-/// `solve` names the symmetries in its summary, and `--break-symmetry none` turns them off:
-/// plain 3-queens is UNSAT and has the whole group.
+/// `solve` names the symmetries in its summary; `--break-symmetry none` turns them off and
+/// `cubes` on for every instance kind. 6-queens without the diagonals and anti-diagonals of
+/// keys 2 and 3 (flip_v maps each diagonal onto the anti-diagonal of its key) is UNSAT, and
+/// presolve does not see it; plain 3-queens is UNSAT and has the whole group.
 #[test]
 fn cli_names_the_symmetries_and_none_turns_them_off() {
     let dir = tempfile::tempdir().unwrap();
-    let r = common::run_expect(dir.path(), &["solve", "-n", "3"], 20);
+    let f = dir.path().join("d.txt");
+    std::fs::write(
+        &f,
+        "n = 6\nnumdiags = 4\ndiags = [[2,0],[2,1],[3,0],[3,1]]\n",
+    )
+    .unwrap();
+    let f = f.to_str().unwrap();
+    let r = common::run_expect(dir.path(), &["solve", "--instance", f], 20);
     assert!(
-        r.stderr.contains("cubes")
-            && r.stderr
-                .contains(" mod r90,r180,r270,flip_h,flip_v,flip_d,flip_a "),
+        r.stderr.contains("cubes") && r.stderr.contains(" mod ") && r.stderr.contains("flip_v"),
         "{}",
         r.stderr
     );
-    let r = common::run_expect(
-        dir.path(),
-        &["solve", "-n", "3", "--break-symmetry", "none"],
-        20,
-    );
+    let none = ["solve", "--instance", f, "--break-symmetry", "none"];
+    let r = common::run_expect(dir.path(), &none, 20);
     assert!(
         r.stderr.contains("cubes") && !r.stderr.contains(" mod "),
         "{}",
         r.stderr
     );
     // Under --certify the certificate covers the plain model: no symmetry handling.
-    let r = common::run_expect(dir.path(), &["solve", "-n", "3", "--certify"], 20);
+    let r = common::run_expect(dir.path(), &["solve", "--instance", f, "--certify"], 20);
     assert!(!r.stderr.contains(" mod "), "{}", r.stderr);
+    // A plain board is not an excluded-diagonal instance: only `cubes` adds the constraints.
+    let r = common::run_expect(dir.path(), &["solve", "-n", "3"], 20);
+    assert!(
+        r.stderr.contains("cubes") && !r.stderr.contains(" mod "),
+        "{}",
+        r.stderr
+    );
+    let r = common::run_expect(
+        dir.path(),
+        &["solve", "-n", "3", "--break-symmetry", "cubes"],
+        20,
+    );
+    assert!(
+        r.stderr
+            .contains(" mod r90,r180,r270,flip_h,flip_v,flip_d,flip_a "),
+        "{}",
+        r.stderr
+    );
+    // Only solve takes `cubes`.
+    common::assert_one_line_error(
+        dir.path(),
+        &["count", "-n", "5", "--break-symmetry", "cubes"],
+        &["cubes"],
+    );
 }

@@ -11,6 +11,16 @@
 //! - larger boards: the same local search, then varisat and the linked CaDiCaL raced
 //!   ([`AUTO_PORTFOLIO`]).
 //!
+//! On an excluded-diagonal instance whose stabiliser ([`crate::symmetry::stabiliser`]) has more
+//! than the identity, the cube solver searches modulo it: its encoding carries the lex-leader
+//! constraints of the stabiliser ([`crate::encode::lex`]) besides the implied sums, so each
+//! symmetry class of boards is searched once and an UNSAT proof covers one board per class. The
+//! local search is not restricted (the user asked for any board), and a board the cube solver
+//! finds is a solution of the instance itself, reported as it is (checked against the instance
+//! and the lex-leader condition it was solved under); the report's `solver` label ends in
+//! ` mod G` (e.g. ` mod flip_v`). [`AutoSymmetry`] sets where this applies: by default only on
+//! excluded-diagonal instances, where it measured faster; not under `certify`.
+//!
 //! With `--symmetric`, lex-leader constraints or without presolve, `auto` is the race alone.
 //!
 //! ```
@@ -56,6 +66,42 @@ pub const AUTO_WALK: Duration = Duration::from_secs(1);
 /// The backend that conquers the default strategy's cubes.
 const AUTO_CUBE_BACKEND: &str = "lib:cadical";
 
+/// When the default strategy's cube solver adds lex-leader constraints for the instance's
+/// stabiliser ([`crate::symmetry::stabiliser`]), so that it searches one board per symmetry
+/// class. The walk pre-pass is never restricted (any board is an answer), and a board found
+/// under the constraints is a solution of the instance itself, reported as it is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum AutoSymmetry {
+    /// Never (`--break-symmetry none`).
+    Off,
+    /// Where it measured faster: instances whose unavailable cells are excluded diagonals only
+    /// (no blocked cell) and whose stabiliser has more than the identity. On blocked boards
+    /// closed under r180 or r90 it did not pay (docs/benchmarks.md, "Solving modulo the
+    /// instance's symmetries").
+    #[default]
+    Measured,
+    /// On every instance with more than the identity in its stabiliser (`--break-symmetry
+    /// cubes`).
+    Always,
+}
+
+impl AutoSymmetry {
+    /// The group the cube solver searches modulo on `problem`: its stabiliser, or nothing when
+    /// the setting or the instance kind leaves it out (or the stabiliser is the identity alone).
+    pub fn group(self, problem: &Problem) -> Vec<Symmetry> {
+        let inst = &problem.instance;
+        let wanted = match self {
+            AutoSymmetry::Off => false,
+            AutoSymmetry::Measured => !inst.excluded.is_empty() && inst.blocked.is_empty(),
+            AutoSymmetry::Always => true,
+        };
+        match wanted {
+            true => stabiliser(inst, &problem.piece),
+            false => Vec::new(),
+        }
+    }
+}
+
 /// A solve of one instance, configured step by step; [`Solver::solve`] runs it.
 #[derive(Clone)]
 pub struct Solver<'a> {
@@ -72,7 +118,7 @@ pub struct Solver<'a> {
     max_cubes: usize,
     jobs: Option<usize>,
     cancel: Cancel,
-    symmetry: bool,
+    symmetry: AutoSymmetry,
 }
 
 impl<'a> Solver<'a> {
@@ -93,7 +139,7 @@ impl<'a> Solver<'a> {
             max_cubes: Split::default().max_cubes,
             jobs: None,
             cancel: Cancel::new(),
-            symmetry: true,
+            symmetry: AutoSymmetry::default(),
         }
     }
 
@@ -168,12 +214,12 @@ impl<'a> Solver<'a> {
         self
     }
 
-    /// Whether the default strategy's cube solver searches modulo the instance's symmetries
-    /// (lex-leader constraints for its stabiliser, see the module doc); default on.
-    /// `--break-symmetry none` turns it off. Named solvers, `--cubes` and explicit
-    /// `--symmetric` / `--break-symmetry lex` never add constraints of their own.
-    pub fn auto_symmetry(mut self, on: bool) -> Self {
-        self.symmetry = on;
+    /// When the default strategy's cube solver searches modulo the instance's symmetries
+    /// (lex-leader constraints for its stabiliser, see [`AutoSymmetry`]). Named solvers,
+    /// `--cubes` and explicit `--symmetric` / `--break-symmetry lex` never add constraints of
+    /// their own.
+    pub fn auto_symmetry(mut self, when: AutoSymmetry) -> Self {
+        self.symmetry = when;
         self
     }
 
@@ -227,9 +273,9 @@ impl<'a> Solver<'a> {
                     };
                     // Modulo the instance's symmetries (not under certify: a certificate
                     // covers the plain model only).
-                    let group = match self.symmetry && !self.certify {
-                        true => stabiliser(&problem.instance, &problem.piece),
-                        false => Vec::new(),
+                    let group = match self.certify {
+                        false => self.symmetry.group(&problem),
+                        true => Vec::new(),
                     };
                     let lex_leader = match group.len() > 1 {
                         true => SymmetrySet::of(&group),
