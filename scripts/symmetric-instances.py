@@ -79,6 +79,7 @@ def diags(n, seed, gens, target, out):
         f.write(f"n = {n}\nnumdiags = {len(chosen)}\ndiags = [" + ",".join(f"[{k},{t}]" for k, t in chosen) + "]\n")
     return len(chosen)
 if __name__ == "__main__":
+    os.makedirs(os.path.dirname(os.path.abspath(sys.argv[-1])), exist_ok=True)
     kind = sys.argv[1]
     if kind == "blocked":
         n, m, seed, gens, out = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5].split("+"), sys.argv[6]
