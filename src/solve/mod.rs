@@ -23,4 +23,4 @@ pub use backend::{BACKENDS, Backend, BackendInfo, Capabilities, Entrant, parse_p
 pub use run::{
     MEMORY_ENV, SolveReport, SolveSettings, available_memory, prepass, race, solve, varisat_bytes,
 };
-pub use strategy::Solver;
+pub use strategy::{AutoSymmetry, Solver};

@@ -14,6 +14,16 @@
 //! - larger boards: the same local search, then varisat and the linked CaDiCaL raced
 //!   ([`AUTO_PORTFOLIO`]).
 //!
+//! On an excluded-diagonal instance whose stabiliser ([`crate::symmetry::stabiliser`]) has more
+//! than the identity, the cube solver searches modulo it: its encoding carries the lex-leader
+//! constraints of the stabiliser ([`crate::encode::lex`]) besides the implied sums, so each
+//! symmetry class of boards is searched once and an UNSAT proof covers one board per class. The
+//! local search is not restricted (the user asked for any board), and a board the cube solver
+//! finds is a solution of the instance itself, reported as it is (checked against the instance
+//! and the lex-leader condition it was solved under); the report's `solver` label ends in
+//! ` mod G` (e.g. ` mod flip_v`). [`AutoSymmetry`] sets where this applies: by default only on
+//! excluded-diagonal instances, where it measured faster; not under `certify`.
+//!
 //! With `--symmetric`, lex-leader constraints or without presolve, `auto` is the race alone.
 //!
 //! ```
@@ -31,11 +41,13 @@ use crate::cube::Split;
 use crate::encode::EncodeOptions;
 use crate::encode::amo::AmoKind;
 use crate::encode::implied::Implied;
+use crate::encode::lex::SymmetrySet;
 use crate::error::{Error, Result};
 use crate::instance::Instance;
 use crate::interrupt::Cancel;
 use crate::piece::Piece;
 use crate::presolve::Problem;
+use crate::symmetry::{Symmetry, stabiliser};
 
 /// What `auto` races once local search gives up on a large board: the two in-process CDCL
 /// solvers, each on its own thread. Neither dominates: CaDiCaL is several times faster on most
@@ -84,6 +96,42 @@ impl BitboardRace {
     }
 }
 
+/// When the default strategy's cube solver adds lex-leader constraints for the instance's
+/// stabiliser ([`crate::symmetry::stabiliser`]), so that it searches one board per symmetry
+/// class. The walk pre-pass is never restricted (any board is an answer), and a board found
+/// under the constraints is a solution of the instance itself, reported as it is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum AutoSymmetry {
+    /// Never (`--break-symmetry none`).
+    Off,
+    /// Where it measured faster: instances whose unavailable cells are excluded diagonals only
+    /// (no blocked cell) and whose stabiliser has more than the identity. On blocked boards
+    /// closed under r180 or r90 it did not pay (docs/benchmarks.md, "Solving modulo the
+    /// instance's symmetries").
+    #[default]
+    Measured,
+    /// On every instance with more than the identity in its stabiliser (`--break-symmetry
+    /// cubes`).
+    Always,
+}
+
+impl AutoSymmetry {
+    /// The group the cube solver searches modulo on `problem`: its stabiliser, or nothing when
+    /// the setting or the instance kind leaves it out (or the stabiliser is the identity alone).
+    pub fn group(self, problem: &Problem) -> Vec<Symmetry> {
+        let inst = &problem.instance;
+        let wanted = match self {
+            AutoSymmetry::Off => false,
+            AutoSymmetry::Measured => !inst.excluded.is_empty() && inst.blocked.is_empty(),
+            AutoSymmetry::Always => true,
+        };
+        match wanted {
+            true => stabiliser(inst, &problem.piece),
+            false => Vec::new(),
+        }
+    }
+}
+
 /// A solve of one instance, configured step by step; [`Solver::solve`] runs it.
 #[derive(Clone)]
 pub struct Solver<'a> {
@@ -100,6 +148,7 @@ pub struct Solver<'a> {
     max_cubes: usize,
     jobs: Option<usize>,
     cancel: Cancel,
+    symmetry: AutoSymmetry,
 }
 
 impl<'a> Solver<'a> {
@@ -120,6 +169,7 @@ impl<'a> Solver<'a> {
             max_cubes: Split::default().max_cubes,
             jobs: None,
             cancel: Cancel::new(),
+            symmetry: AutoSymmetry::default(),
         }
     }
 
@@ -194,6 +244,15 @@ impl<'a> Solver<'a> {
         self
     }
 
+    /// When the default strategy's cube solver searches modulo the instance's symmetries
+    /// (lex-leader constraints for its stabiliser, see [`AutoSymmetry`]). Named solvers,
+    /// `--cubes` and explicit `--symmetric` / `--break-symmetry lex` never add constraints of
+    /// their own.
+    pub fn auto_symmetry(mut self, when: AutoSymmetry) -> Self {
+        self.symmetry = when;
+        self
+    }
+
     /// Runs the solve. A SAT answer's board has passed the independent checks
     /// ([`EncodeOptions::accept`]); a model that fails them is an [`Error::Solver`].
     pub fn solve(&self) -> Result<SolveReport> {
@@ -232,9 +291,23 @@ impl<'a> Solver<'a> {
                         (None, true) => Implied::None,
                         (None, false) => Implied::Sums,
                     };
-                    let with_sums = EncodeOptions { implied, ..options };
+                    // Modulo the instance's symmetries (not under certify: a certificate
+                    // covers the plain model only).
+                    let group = match self.certify {
+                        false => self.symmetry.group(&problem),
+                        true => Vec::new(),
+                    };
+                    let (lex_leader, suffix) = match group.len() > 1 {
+                        true => (SymmetrySet::of(&group), modulo(&group)),
+                        false => (SymmetrySet::default(), String::new()),
+                    };
+                    let with_sums = EncodeOptions {
+                        implied,
+                        lex_leader,
+                        ..options
+                    };
                     if !self.certify && BitboardRace::applies(&problem, self.threads()) {
-                        return self.race_bitboard(&problem, options, with_sums);
+                        return self.race_bitboard(&problem, options, with_sums, &suffix);
                     }
                     if let Some(r) =
                         super::prepass(&problem, options, self.walk_budget(), Some(&self.cancel))?
@@ -243,7 +316,9 @@ impl<'a> Solver<'a> {
                     }
                     self.cancel.check()?;
                     let left = left_of(self.timeout, t0);
-                    return self.conquer(&problem, with_sums, left, AUTO_CUBE_BACKEND);
+                    let mut report = self.conquer(&problem, with_sums, left, AUTO_CUBE_BACKEND)?;
+                    report.solver.push_str(&suffix);
+                    return Ok(report);
                 }
             }
             (AUTO_PORTFOLIO, Some(self.walk_budget()))
@@ -290,12 +365,13 @@ impl<'a> Solver<'a> {
     /// The default strategy on two or more cores: the bit-parallel search ([`super::bitboard`])
     /// on one thread, from the start, raced against local search then cube-and-conquer (encoded
     /// with `with_sums`) on the others; the first definite answer stops the other. Two verdicts
-    /// that disagree are a solver fault.
+    /// that disagree are a solver fault. `suffix` ends the cubes' `solver` label (` mod G`).
     fn race_bitboard(
         &self,
         problem: &Problem,
         options: EncodeOptions,
         with_sums: EncodeOptions,
+        suffix: &str,
     ) -> Result<SolveReport> {
         let t0 = Instant::now();
         let timeout = self.timeout;
@@ -320,14 +396,19 @@ impl<'a> Solver<'a> {
                 let walked = super::prepass(problem, options, self.walk_budget(), Some(&cube_stop));
                 let r = match walked {
                     Ok(Some(found)) => Ok(found),
-                    Ok(None) => self.conquer_with(
-                        problem,
-                        with_sums,
-                        left_of(timeout, t0),
-                        AUTO_CUBE_BACKEND,
-                        self.threads() - 1,
-                        &cube_stop,
-                    ),
+                    Ok(None) => self
+                        .conquer_with(
+                            problem,
+                            with_sums,
+                            left_of(timeout, t0),
+                            AUTO_CUBE_BACKEND,
+                            self.threads() - 1,
+                            &cube_stop,
+                        )
+                        .map(|mut r| {
+                            r.solver.push_str(suffix);
+                            r
+                        }),
                     Err(e) => Err(e),
                 };
                 let _ = tx.send((BitboardRace::Cubes, r));
@@ -371,7 +452,7 @@ impl<'a> Solver<'a> {
             match (answered, error, unknown) {
                 (Some((who, mut r)), _, _) => {
                     if who == BitboardRace::Bitboard {
-                        r.solver = "bitboard (raced against cubes)".into();
+                        r.solver = "bitboard".into();
                     }
                     Ok(r)
                 }
@@ -440,4 +521,15 @@ impl<'a> Solver<'a> {
         }
         Ok(report)
     }
+}
+
+/// The suffix of a report's `solver` label for a search modulo `group`: ` mod r180`,
+/// ` mod r90,r180,r270` (the non-identity elements).
+fn modulo(group: &[Symmetry]) -> String {
+    let names: Vec<&str> = group
+        .iter()
+        .filter(|&&g| g != Symmetry::Id)
+        .map(|g| g.name())
+        .collect();
+    format!(" mod {}", names.join(","))
 }

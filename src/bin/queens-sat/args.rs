@@ -94,6 +94,9 @@ pub struct EncodingArgs {
     #[arg(long, value_name = "ELEMENT")]
     pub symmetric: Option<String>,
     /// `lex`: lex-leader constraints keep one board per class modulo the instance's symmetries.
+    /// `none`: no symmetry handling at all (by default the default strategy's cube solver
+    /// searches modulo the symmetries of excluded-diagonal instances, reporting any board it
+    /// finds). `cubes`: that on every instance kind (blocked and completion too).
     #[arg(long, value_name = "METHOD")]
     pub break_symmetry: Option<String>,
     /// Redundant constraints every solution satisfies: `sums` (the used diagonals' keys add up
@@ -119,11 +122,17 @@ impl EncodingArgs {
     /// Validates the names; `group` is the stabiliser used by `--break-symmetry lex`.
     pub fn options(&self, group: &[Symmetry]) -> Result<EncodeOptions> {
         let lex_leader = match self.break_symmetry.as_deref() {
-            None => SymmetrySet::default(),
+            None | Some("none") => SymmetrySet::default(),
+            Some("cubes") => {
+                return Err(Error::Usage(
+                    "--break-symmetry cubes is for solve's default strategy (its cube solver)"
+                        .into(),
+                ));
+            }
             Some("lex") => SymmetrySet::of(group),
             Some(other) => {
                 return Err(Error::Usage(format!(
-                    "unknown --break-symmetry '{other}' (known: lex)"
+                    "unknown --break-symmetry '{other}' (known: lex, none, cubes)"
                 )));
             }
         };

@@ -10,7 +10,7 @@ use queens_sat::cube::Split;
 use queens_sat::instance::Instance;
 use queens_sat::piece::Piece;
 use queens_sat::report::SolveRecord;
-use queens_sat::solve::{BackendInfo, SolveReport, Solver};
+use queens_sat::solve::{AutoSymmetry, BackendInfo, SolveReport, Solver};
 use queens_sat::symmetry::stabiliser;
 
 use crate::args::{EncodingArgs, InstanceArgs, OutputFormat, parse_timeout, print_json};
@@ -36,8 +36,9 @@ pub struct SolveArgs {
     /// incremental in-process backend).
     #[arg(long)]
     cubes: bool,
-    /// Threads for `--cubes` (default: every core).
-    #[arg(long, value_name = "J", requires = "cubes")]
+    /// Threads (default: every core): the cube workers of `--cubes`; under the default strategy
+    /// the bitboard search's thread plus the cube workers (one: no bitboard race).
+    #[arg(long, value_name = "J")]
     jobs: Option<usize>,
     /// With `--cubes`: split until there are this many cubes.
     #[arg(long, value_name = "K", requires = "cubes", default_value_t = Split::default().max_cubes)]
@@ -48,9 +49,18 @@ pub struct SolveArgs {
 }
 
 /// Runs `solve`: one call of the library's [`Solver`], then the printed answer.
-pub fn run(a: SolveArgs) -> Result<ExitCode> {
+pub fn run(mut a: SolveArgs) -> Result<ExitCode> {
     let timeout = a.timeout.map(parse_timeout).transpose()?;
     let (instance, piece) = a.inst.load()?;
+    // The default strategy's own symmetry handling; `lex` is an encoding option.
+    let symmetry = match a.enc.break_symmetry.as_deref() {
+        Some("none") => AutoSymmetry::Off,
+        Some("cubes") => AutoSymmetry::Always,
+        _ => AutoSymmetry::Measured,
+    };
+    if symmetry == AutoSymmetry::Always {
+        a.enc.break_symmetry = None;
+    }
     let options = a.enc.options(&stabiliser(&instance, &piece))?;
     let mut solver = Solver::new(&instance, piece)
         .options(options)
@@ -59,6 +69,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
         .timeout(timeout)
         .certify(a.certify)
         .jobs(a.jobs)
+        .auto_symmetry(symmetry)
         .cancel(crate::cancel().clone());
     if a.enc.implied.is_some() {
         solver = solver.implied(options.implied);
