@@ -469,7 +469,7 @@ pub fn count_with(
 }
 
 /// [`count_with`] through the specialised search of [`super::fast`] (the tasks' pre-placed
-/// rows dropped, a recursive bitwise search), which models queens and amazons on any
+/// rows dropped, an iterative bitwise search), which models queens and amazons on any
 /// instance (pre-placed pieces, blocked cells, excluded diagonals). Refuses other pieces with
 /// a usage error; [`count_general`] counts them.
 ///
