@@ -166,25 +166,7 @@ pub fn count_rows(allowed: &[u64], fixed: &[bool], shape: Shape) -> u64 {
     if plan.len == 1 {
         return u64::from(plan.levels[0].row.count_ones());
     }
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("popcnt")
-            && std::arch::is_x86_feature_detected!("bmi1")
-            && std::arch::is_x86_feature_detected!("bmi2")
-        {
-            // SAFETY: the processor has the features the functions are compiled with.
-            return unsafe {
-                match shape {
-                    Shape::Queen => search_bmi2::<false>(&plan),
-                    Shape::Amazon => search_bmi2::<true>(&plan),
-                }
-            };
-        }
-    }
-    match shape {
-        Shape::Queen => search_plain::<false>(&plan),
-        Shape::Amazon => search_plain::<true>(&plan),
-    }
+    search(&plan, shape)
 }
 
 /// The search, compiled once per instruction set (`$attr`).
@@ -313,66 +295,56 @@ macro_rules! kernel {
 }
 
 /// A cheap estimate of the work of [`count_rows`] on the same board: the number of placements
-/// of the first `depth` free rows (queen attacks only; an amazon's leaps are left out), or
-/// `u64::MAX` beyond `limit` (counting stops there). Of several images of one task under the
-/// instance's symmetries (the same count), the engine searches the one with the smallest estimate.
+/// of the first `depth` free rows (queen attacks only; an amazon's leaps are left out), counted
+/// by the same search as [`count_rows`], or `u64::MAX` if it reaches `limit`. Of several images
+/// of one task under the instance's symmetries (the same count), the engine searches the one
+/// with the smallest estimate.
+///
+/// ```
+/// use queens_sat::count::fast::estimate;
+/// let n = 8;
+/// let allowed = vec![(1u64 << n) - 1; n];
+/// // Two queens on the first two rows: 8 * 8 less 8 shared columns less 14 diagonal pairs.
+/// assert_eq!(estimate(&allowed, &vec![false; n], 2, u64::MAX), 42);
+/// assert_eq!(estimate(&allowed, &vec![false; n], 2, 42), u64::MAX);
+/// ```
 pub fn estimate(allowed: &[u64], fixed: &[bool], depth: usize, limit: u64) -> u64 {
-    let mut rows = Vec::new();
-    let mut gaps = Vec::new();
-    let mut last: Option<usize> = None;
-    for (r, (&mask, &f)) in allowed.iter().zip(fixed).enumerate() {
-        if f {
-            if mask.count_ones() != 1 {
-                return 0;
-            }
-            continue;
+    assert_eq!(allowed.len(), fixed.len(), "estimate: one flag per row");
+    assert!(allowed.len() <= 64, "estimate: n <= 64");
+    let mut plan = match Plan::new(allowed, fixed) {
+        Ok(plan) => plan,
+        Err(count) => return count,
+    };
+    plan.len = plan.len.min(depth);
+    let total = match plan.len {
+        0 => 1,
+        1 => u64::from(plan.levels[0].row.count_ones()),
+        _ => search(&plan, Shape::Queen),
+    };
+    if total >= limit { u64::MAX } else { total }
+}
+
+/// The search over `plan` (at least two free rows), in the build the processor runs best.
+fn search(plan: &Plan, shape: Shape) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("popcnt")
+            && std::arch::is_x86_feature_detected!("bmi1")
+            && std::arch::is_x86_feature_detected!("bmi2")
+        {
+            // SAFETY: the processor has the features the functions are compiled with.
+            return unsafe {
+                match shape {
+                    Shape::Queen => search_bmi2::<false>(plan),
+                    Shape::Amazon => search_bmi2::<true>(plan),
+                }
+            };
         }
-        gaps.push(last.map_or(0, |p| (r - p) as u32));
-        rows.push(mask);
-        last = Some(r);
     }
-    let depth = depth.min(rows.len());
-    if depth == 0 {
-        return 1;
+    match shape {
+        Shape::Queen => search_plain::<false>(plan),
+        Shape::Amazon => search_plain::<true>(plan),
     }
-    /// Placements of free rows `d..`: `free` the cells of row `d`, `at` the columns and both
-    /// diagonals attacked on it.
-    fn go(
-        rows: &[u64],
-        gaps: &[u32],
-        d: usize,
-        free: u64,
-        at: (u64, u64, u64),
-        left: &mut u64,
-    ) -> u64 {
-        if d + 1 == rows.len() {
-            let n = u64::from(free.count_ones());
-            *left = left.saturating_sub(n);
-            return n;
-        }
-        let (c, dg, an) = at;
-        let mut total = 0;
-        let mut f = free;
-        let s = gaps[d + 1];
-        while f != 0 && *left > 0 {
-            let bit = f & f.wrapping_neg();
-            f ^= bit;
-            let next = (c | bit, (dg | bit) << s, (an | bit) >> s);
-            let cells = rows[d + 1] & !(next.0 | next.1 | next.2);
-            total += go(rows, gaps, d + 1, cells, next, left);
-        }
-        total
-    }
-    let mut left = limit;
-    let total = go(
-        &rows[..depth],
-        &gaps[..depth],
-        0,
-        rows[0],
-        (0, 0, 0),
-        &mut left,
-    );
-    if left == 0 { u64::MAX } else { total }
 }
 
 #[cfg(target_arch = "x86_64")]
