@@ -263,18 +263,18 @@ macro_rules! kernel {
                         if cells == 0 {
                             continue;
                         }
-                        if free != 0 {
-                            let i = sp & 63;
-                            st_free[i] = free;
-                            st_cols[i] = cols;
-                            st_diag[i] = diag;
-                            st_anti[i] = anti;
-                            if KNIGHT {
-                                st_leaps[i] = leaps_in;
-                            }
-                            st_d[i] = d;
-                            sp += 1;
+                        // The row goes on the stack if it has cells left: written always,
+                        // kept by moving `sp` (no branch to mispredict).
+                        let i = sp & 63;
+                        st_free[i] = free;
+                        st_cols[i] = cols;
+                        st_diag[i] = diag;
+                        st_anti[i] = anti;
+                        if KNIGHT {
+                            st_leaps[i] = leaps_in;
                         }
+                        st_d[i] = d;
+                        sp += usize::from(free != 0);
                         d += 1;
                         (free, cols, diag, anti, leaps_in) = (cells, c, dg, an, to_after);
                         continue 'level;
