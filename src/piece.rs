@@ -249,3 +249,73 @@ impl Piece {
         None
     }
 }
+
+/// The attack shapes the bitboard searches model (the specialised counter
+/// [`crate::count::fast`] and the first-solution search `solve::bitboard`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// Rows, columns and both diagonals (the queen).
+    Queen,
+    /// A queen's lines plus the eight knight leaps (the amazon).
+    Amazon,
+}
+
+impl Shape {
+    /// The shape of `piece`, if the specialised search models it: all four line kinds, and no
+    /// leaps or exactly the eight knight leaps.
+    ///
+    /// ```
+    /// use queens_sat::piece::Shape;
+    /// use queens_sat::piece::{AMAZON, LineKind, Piece, QUEEN};
+    /// assert_eq!(Shape::of(&QUEEN), Some(Shape::Queen));
+    /// assert_eq!(Shape::of(&AMAZON), Some(Shape::Amazon));
+    /// let rook = Piece { name: "rook", lines: &[LineKind::Row, LineKind::Column], leaps: &[] };
+    /// assert_eq!(Shape::of(&rook), None);
+    /// ```
+    pub fn of(piece: &Piece) -> Option<Shape> {
+        if !LineKind::ALL.iter().all(|k| piece.lines.contains(k)) {
+            return None;
+        }
+        let knight =
+            |(dr, dc): (i32, i32)| (dr.abs(), dc.abs()) == (1, 2) || (dr.abs(), dc.abs()) == (2, 1);
+        let mut leaps: Vec<(i32, i32)> = piece.leaps.to_vec();
+        leaps.sort_unstable();
+        leaps.dedup();
+        match leaps.len() {
+            0 => Some(Shape::Queen),
+            8 if leaps.iter().all(|&l| knight(l)) => Some(Shape::Amazon),
+            _ => None,
+        }
+    }
+
+    /// The columns of row `r` that a piece of this shape on `x = (row, col)` attacks (its own
+    /// cell included), on a board of side `n <= 64`.
+    pub fn attacks(self, (xr, xc): (usize, usize), r: usize, n: usize) -> u64 {
+        if r == xr {
+            return full(n);
+        }
+        let d = r.abs_diff(xr);
+        let mut m = 1u64 << xc;
+        if xc + d < n {
+            m |= 1 << (xc + d);
+        }
+        if xc >= d {
+            m |= 1 << (xc - d);
+        }
+        if self == Shape::Amazon && d <= 2 {
+            let k = 3 - d; // a knight leap one row away moves 2 columns, two rows away 1
+            if xc + k < n {
+                m |= 1 << (xc + k);
+            }
+            if xc >= k {
+                m |= 1 << (xc - k);
+            }
+        }
+        m
+    }
+}
+
+/// The bit mask of an `n`-column row (bit `c` for column `c`).
+pub fn full(n: usize) -> u64 {
+    if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
+}

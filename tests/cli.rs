@@ -463,8 +463,13 @@ fn solve_json_fields_agree() {
     assert_eq!(v["n"], 8);
     assert_eq!(v["piece"], "queen");
     assert_eq!(v["amo"].as_str(), Some(default_amo(dir.path()).as_str()));
-    // The default strategy (`--solver auto`): its local-search pre-pass finds plain boards.
-    assert_eq!(v["solver"], "walk");
+    // The default strategy (`--solver auto`): on a small board its local search and the bitboard
+    // search race, and either may answer first.
+    assert!(
+        v["solver"] == "walk" || v["solver"] == "bitboard",
+        "{}",
+        v["solver"]
+    );
     let r = run_expect(
         dir.path(),
         &[

@@ -17,76 +17,7 @@
 //! run time when the processor has them; BMI2 shifts by a register without tying up `cl`) and
 //! once without.
 
-use crate::piece::{LineKind, Piece};
-
-/// The attack shapes the specialised search models.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Shape {
-    /// Rows, columns and both diagonals (the queen).
-    Queen,
-    /// A queen's lines plus the eight knight leaps (the amazon).
-    Amazon,
-}
-
-impl Shape {
-    /// The shape of `piece`, if the specialised search models it: all four line kinds, and no
-    /// leaps or exactly the eight knight leaps.
-    ///
-    /// ```
-    /// use queens_sat::count::fast::Shape;
-    /// use queens_sat::piece::{AMAZON, LineKind, Piece, QUEEN};
-    /// assert_eq!(Shape::of(&QUEEN), Some(Shape::Queen));
-    /// assert_eq!(Shape::of(&AMAZON), Some(Shape::Amazon));
-    /// let rook = Piece { name: "rook", lines: &[LineKind::Row, LineKind::Column], leaps: &[] };
-    /// assert_eq!(Shape::of(&rook), None);
-    /// ```
-    pub fn of(piece: &Piece) -> Option<Shape> {
-        if !LineKind::ALL.iter().all(|k| piece.lines.contains(k)) {
-            return None;
-        }
-        let knight =
-            |(dr, dc): (i32, i32)| (dr.abs(), dc.abs()) == (1, 2) || (dr.abs(), dc.abs()) == (2, 1);
-        let mut leaps: Vec<(i32, i32)> = piece.leaps.to_vec();
-        leaps.sort_unstable();
-        leaps.dedup();
-        match leaps.len() {
-            0 => Some(Shape::Queen),
-            8 if leaps.iter().all(|&l| knight(l)) => Some(Shape::Amazon),
-            _ => None,
-        }
-    }
-
-    /// The columns of row `r` that a piece of this shape on `x = (row, col)` attacks (its own
-    /// cell included), on a board of side `n <= 64`.
-    pub fn attacks(self, (xr, xc): (usize, usize), r: usize, n: usize) -> u64 {
-        if r == xr {
-            return full(n);
-        }
-        let d = r.abs_diff(xr);
-        let mut m = 1u64 << xc;
-        if xc + d < n {
-            m |= 1 << (xc + d);
-        }
-        if xc >= d {
-            m |= 1 << (xc - d);
-        }
-        if self == Shape::Amazon && d <= 2 {
-            let k = 3 - d; // a knight leap one row away moves 2 columns, two rows away 1
-            if xc + k < n {
-                m |= 1 << (xc + k);
-            }
-            if xc >= k {
-                m |= 1 << (xc - k);
-            }
-        }
-        m
-    }
-}
-
-/// The mask of an `n`-column row.
-pub fn full(n: usize) -> u64 {
-    if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
-}
+pub use crate::piece::{Shape, full};
 
 /// One free row of a task, with what the search needs to move the attacks onto it from the
 /// free row above.

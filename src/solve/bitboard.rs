@@ -21,9 +21,9 @@ use std::time::{Duration, Instant};
 
 use crate::answer::Answer;
 use crate::board::{Board, Cell};
-use crate::count::fast::{Shape, full};
 use crate::error::{Error, Result};
 use crate::interrupt::Cancel;
+use crate::piece::{Shape, full};
 use crate::presolve::Problem;
 
 /// Search nodes between two looks at the clock and the cancel token.

@@ -92,7 +92,7 @@ impl BitboardRace {
     /// Whether the default strategy races the bitboard search on `problem` with `jobs` threads:
     /// queens and amazons up to n = 64, and a core left for the cubes.
     fn applies(problem: &Problem, jobs: usize) -> bool {
-        jobs >= 2 && problem.n <= 64 && crate::count::fast::Shape::of(&problem.piece).is_some()
+        jobs >= 2 && problem.n <= 64 && crate::piece::Shape::of(&problem.piece).is_some()
     }
 }
 
