@@ -1244,10 +1244,19 @@ fn timeout_kills_a_hanging_solver() {
     );
     let elapsed = t0.elapsed();
 
+    // SIGKILL is delivered asynchronously: on a loaded machine the killed process may not have
+    // been scheduled to die yet when `solve` returns, so give it a bounded moment to do so.
+    let alive = |pid: u32| process_state(pid).is_some_and(|s| s != 'Z' && s != 'X');
     let leaked = fs::read_to_string(d.join("sleep.pid"))
         .ok()
         .and_then(|s| s.trim().parse::<u32>().ok())
-        .filter(|&pid| process_state(pid).is_some_and(|s| s != 'Z'));
+        .filter(|&pid| {
+            let until = Instant::now() + Duration::from_secs(3);
+            while alive(pid) && Instant::now() < until {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            alive(pid)
+        });
     if let Some(pid) = leaked {
         // Clean up the one process this test started, by its id, before failing.
         let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
