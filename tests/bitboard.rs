@@ -97,6 +97,31 @@ fn agrees_with_the_sat_path_on_excluded_diagonals() {
     assert!(verdicts[0] > 0 && verdicts[1] > 0, "{verdicts:?}");
 }
 
+/// Blocked n = 48 at the tail's density (keys of up to 94: the two-word path of the implied-sum
+/// bounds): the bitboard search and the linked CaDiCaL give the same verdict.
+#[test]
+fn agrees_with_the_sat_path_on_blocked_48() {
+    let mut verdicts = [0; 2];
+    for seed in [1, 2, 3, 5, 6, 7] {
+        let generator = Generator::Blocked {
+            m: 1962,
+            min_free: 1,
+        };
+        let inst = generator.instance(48, seed).unwrap();
+        let bit = Solver::new(&inst, QUEEN)
+            .solver("bitboard")
+            .solve()
+            .unwrap();
+        let cdcl = Solver::new(&inst, QUEEN)
+            .solver("lib:cadical")
+            .solve()
+            .unwrap();
+        assert_eq!(bit.status.label(), cdcl.status.label(), "seed {seed}");
+        verdicts[usize::from(bit.status.sat().is_some())] += 1;
+    }
+    assert!(verdicts[0] > 0 && verdicts[1] > 0, "{verdicts:?}");
+}
+
 /// The time limit and the cancel token stop the search (UNKNOWN / interrupted), on an instance
 /// that the search does not finish within a minute (excluded diagonals n = 30, 31 diagonals).
 #[test]
