@@ -41,8 +41,14 @@ pub fn cubes(
     target: usize,
     cancel: &crate::interrupt::Cancel,
 ) -> Result<Vec<Instance>> {
-    split_lines(instance, piece, target, false, cancel)
+    split_lines(instance, piece, target, None, cancel)
 }
+
+/// The most cubes a ring of [`cubes_in_rings`] may make (or 16 times the target, if more): a ring
+/// that would make more is not branched, and the cubes of the rings before it are returned.
+/// (`split count -n 16 --tasks 400` aimed at 25,600 cubes, more than the first ring's; the
+/// second ring's would have been hundreds of millions.)
+pub const MAX_RING_CUBES: usize = 1 << 20;
 
 /// [`cubes`], but only stopping after whole rings of four lines (row 0, last row, column 0,
 /// last column, then row 1, ...), so that the branched lines are mapped onto themselves by every
@@ -55,16 +61,20 @@ pub fn cubes_in_rings(
     target: usize,
     cancel: &crate::interrupt::Cancel,
 ) -> Result<Vec<Instance>> {
-    split_lines(instance, piece, target, true, cancel)
+    let cap = target.saturating_mul(16).max(MAX_RING_CUBES);
+    split_lines(instance, piece, target, Some(cap), cancel)
 }
 
+/// Branches line by line until `target` cubes; `rings`: whole rings only, a ring that would make
+/// more than that many cubes is not branched.
 fn split_lines(
     instance: &Instance,
     piece: Piece,
     target: usize,
-    rings: bool,
+    rings: Option<usize>,
     cancel: &crate::interrupt::Cancel,
 ) -> Result<Vec<Instance>> {
+    let (cap, rings) = (rings.unwrap_or(usize::MAX), rings.is_some());
     piece
         .rows_and_columns("the cube split")
         .map_err(Error::Usage)?; // cubes branch on rows and columns
@@ -76,6 +86,9 @@ fn split_lines(
     };
     let mut level = vec![instance.clone()];
     let mut depth = 0;
+    // Rings: the level at the start of the ring being branched, kept in case the ring grows past
+    // the cap (a ring multiplies the cubes by up to four line lengths at once).
+    let mut ring_start: Option<Vec<Instance>> = None;
     // Rings from the border inwards: row k, row n-1-k, column k, column n-1-k.
     let ring_order: Vec<(bool, u32)> = (0..n.div_ceil(2))
         .flat_map(|k| {
@@ -91,11 +104,18 @@ fn split_lines(
         if level.len() >= target && (!rings || depth % 4 == 0) {
             return Ok(level);
         }
+        if rings && depth % 4 == 0 {
+            ring_start = Some(level.clone());
+        }
         depth += 1;
         let mut next = Vec::new();
         let mut expanded = false;
         for inst in level {
             cancel.check()?;
+            if rings && next.len() > cap {
+                // This ring would make too many cubes: stop at the last whole ring.
+                return Ok(ring_start.take().unwrap_or_default());
+            }
             let problem = Problem::presolve(&inst, piece)?;
             if problem.unsat.is_some() {
                 continue;
@@ -444,4 +464,25 @@ pub fn lookahead(root: &Problem, split: &Split) -> Result<(Vec<Cube>, SplitStats
         })
         .collect();
     Ok((cubes, stats))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::interrupt::Cancel;
+    use crate::piece::QUEEN;
+
+    /// A target past the first ring's cubes branches a second ring, unless that ring would pass
+    /// the cap: then the first ring's cubes come back, not a partial ring.
+    #[test]
+    fn a_ring_past_the_cap_is_not_branched() {
+        let inst = Instance::plain(10);
+        let cancel = Cancel::default();
+        let first = cubes_in_rings(&inst, QUEEN, 1, &cancel).unwrap();
+        let want = first.len() + 1;
+        let second = split_lines(&inst, QUEEN, want, Some(usize::MAX), &cancel).unwrap();
+        assert!(second.len() > 4 * first.len(), "{} {}", second.len(), first.len());
+        let capped = split_lines(&inst, QUEEN, want, Some(2 * first.len()), &cancel).unwrap();
+        assert_eq!(capped, first);
+    }
 }

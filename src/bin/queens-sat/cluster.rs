@@ -43,8 +43,9 @@ struct JobArgs {
     /// Number of tasks (Slurm array tasks / parallel jobs), balanced by estimated work.
     #[arg(long, value_name = "T", default_value_t = 16)]
     tasks: usize,
-    /// Number of cubes to aim for (count: at least, default 64 per task; solve: at most,
-    /// default 16 per task).
+    /// Number of cubes to aim for (count: at least, default 64 per task, in whole rings of
+    /// border lines, but no ring that would make over 16 times that or 2^20 cubes; solve: at
+    /// most, default 16 per task).
     #[arg(long, value_name = "K")]
     cubes: Option<usize>,
     /// Slurm: `#SBATCH --time` of each array task (default: the partition's).
