@@ -481,7 +481,12 @@ mod tests {
         let first = cubes_in_rings(&inst, QUEEN, 1, &cancel).unwrap();
         let want = first.len() + 1;
         let second = split_lines(&inst, QUEEN, want, Some(usize::MAX), &cancel).unwrap();
-        assert!(second.len() > 4 * first.len(), "{} {}", second.len(), first.len());
+        assert!(
+            second.len() > 4 * first.len(),
+            "{} {}",
+            second.len(),
+            first.len()
+        );
         let capped = split_lines(&inst, QUEEN, want, Some(2 * first.len()), &cancel).unwrap();
         assert_eq!(capped, first);
     }
