@@ -64,6 +64,19 @@ fn random_instances_match_the_oracle() {
     assert!(sat > 60 && unsat > 30, "{sat} SAT, {unsat} UNSAT");
 }
 
+/// Solves `inst` with the bitboard search and with the CDCL path alone (the default strategy
+/// races the bitboard search itself), asserts the same verdict, and returns whether it is SAT
+/// (each board verified on the way out of `Solver`).
+fn same_verdict(inst: &Instance, what: &str) -> bool {
+    let bit = Solver::new(inst, QUEEN).solver("bitboard").solve().unwrap();
+    let cdcl = Solver::new(inst, QUEEN)
+        .solver("lib:cadical")
+        .solve()
+        .unwrap();
+    assert_eq!(bit.status.label(), cdcl.status.label(), "{what}");
+    bit.status.sat().is_some()
+}
+
 /// Excluded-diagonal instances n = 16 and 18 around their 50 % point: the bitboard search and
 /// the linked CaDiCaL give the same verdict, each board verified.
 #[test]
@@ -77,21 +90,8 @@ fn agrees_with_the_sat_path_on_excluded_diagonals() {
                 to_completion: false,
             };
             let inst = generator.instance(n as u32, seed).unwrap();
-            let bit = Solver::new(&inst, QUEEN)
-                .solver("bitboard")
-                .solve()
-                .unwrap();
-            // The CDCL path alone (the default strategy races the bitboard search itself).
-            let cdcl = Solver::new(&inst, QUEEN)
-                .solver("lib:cadical")
-                .solve()
-                .unwrap();
-            assert_eq!(
-                bit.status.label(),
-                cdcl.status.label(),
-                "n={n} d={d} seed {seed}"
-            );
-            verdicts[usize::from(bit.status.sat().is_some())] += 1;
+            let sat = same_verdict(&inst, &format!("n={n} d={d} seed {seed}"));
+            verdicts[usize::from(sat)] += 1;
         }
     }
     assert!(verdicts[0] > 0 && verdicts[1] > 0, "{verdicts:?}");
@@ -108,16 +108,8 @@ fn agrees_with_the_sat_path_on_blocked_48() {
             min_free: 1,
         };
         let inst = generator.instance(48, seed).unwrap();
-        let bit = Solver::new(&inst, QUEEN)
-            .solver("bitboard")
-            .solve()
-            .unwrap();
-        let cdcl = Solver::new(&inst, QUEEN)
-            .solver("lib:cadical")
-            .solve()
-            .unwrap();
-        assert_eq!(bit.status.label(), cdcl.status.label(), "seed {seed}");
-        verdicts[usize::from(bit.status.sat().is_some())] += 1;
+        let sat = same_verdict(&inst, &format!("blocked n=48 seed {seed}"));
+        verdicts[usize::from(sat)] += 1;
     }
     assert!(verdicts[0] > 0 && verdicts[1] > 0, "{verdicts:?}");
 }

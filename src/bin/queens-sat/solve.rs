@@ -119,6 +119,12 @@ pub fn print_answer(
             }
             let why = match (status, &r.certificate) {
                 (Status::Unknown(w), _) => format!(" ({w})"),
+                (_, Some(c)) if c.steps > 0 => {
+                    format!(
+                        " (certified: {}; {} proof steps checked)",
+                        c.checker, c.steps
+                    )
+                }
                 (_, Some(c)) => format!(" (certified: {})", c.checker),
                 _ => String::new(),
             };
