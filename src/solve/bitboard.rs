@@ -18,7 +18,8 @@
 //!   they can still reach, and those diagonals' keys must add up to what the open rows and free
 //!   columns give; the node fails when the smallest (largest) reachable keys already overshoot
 //!   (fall short of) that sum. On ten frontier instances n = 22..30: 1.5-22x fewer nodes, 2.5x
-//!   fewer in all, 1.6x less time (docs/benchmarks.md).
+//!   fewer in all, 1.6x less time (docs/benchmarks.md). Boards up to 32 only, where every key
+//!   fits one word: on blocked n = 56 they cut little and cost 1.6-2.1x the time.
 //!
 //! The search is compiled twice, the second time with `popcnt`, `bmi1`, `bmi2` and `lzcnt`, and
 //! the processor picks at run time (as the counting kernel does).
@@ -146,7 +147,6 @@ macro_rules! searcher {
         $go:ident,
         $column:ident,
         $place:ident,
-        $sums:ident,
         $within:ident,
         $low:ident
         $(, $attr:meta)?
@@ -190,17 +190,15 @@ macro_rules! searcher {
             if cols_free & !once != 0 {
                 return false;
             }
-            let sums = if open.len() < SUMS_FROM {
-                true
-            } else if n <= 32 {
+            // The implied sums (boards up to 32: on blocked n = 48..56 they cut little and
+            // two-word keys cost more than they saved, 1.6-2.1x the time).
+            if n <= 32 && open.len() >= SUMS_FROM {
                 let (k, cols) = (open.len() as u32, key_sum(cols_free));
-                Self::$within(u128::from(anti), k, rows + cols)
-                    && Self::$within(u128::from(main), k, cols + k * (n - 1) - rows)
-            } else {
-                self.$sums(open, masks, cols_free)
-            };
-            if !sums {
-                return false;
+                if !Self::$within(anti, k, rows + cols)
+                    || !Self::$within(main, k, cols + k * (n - 1) - rows)
+                {
+                    return false;
+                }
             }
             let single = cols_free & once & !twice;
             let double = cols_free & twice & !thrice;
@@ -293,52 +291,16 @@ macro_rules! searcher {
             false
         }
 
-        /// The implied diagonal sums: the open rows' pieces take `k = open.len()` distinct
-        /// diagonals of each kind among those their rows can still reach, and the keys of those
-        /// diagonals (`r + c`, and `c - r + n - 1`) sum to what the open rows and the free
-        /// columns give. False when the `k` smallest reachable keys of a kind already exceed
-        /// that sum, or its `k` largest fall short of it (or fewer than `k` are reachable).
-        $(#[$attr])?
-        #[inline]
-        fn $sums(&self, open: &[u8], masks: &[u64; 64], cols_free: u64) -> bool {
-            let n = self.n as u32;
-            let k = open.len() as u32;
-            let cols = key_sum(cols_free);
-            let (mut anti, mut main) = (0u128, 0u128);
-            let mut rows = 0u32;
-            for &r in open {
-                let m = u128::from(masks[r as usize]);
-                anti |= m << r;
-                main |= (m << (n - 1)) >> r;
-                rows += u32::from(r);
-            }
-            Self::$within(anti, k, rows + cols) && Self::$within(main, k, cols + k * (n - 1) - rows)
-        }
-
         /// Whether some `k` distinct keys of the set `keys` can sum to `target`, by the
         /// bounds: the `k` smallest sum to at most `target`, the `k` largest to at least it.
         $(#[$attr])?
         #[inline]
-        fn $within(keys: u128, k: u32, target: u32) -> bool {
-            let (lo, hi) = (keys as u64, (keys >> 64) as u64);
-            let c = lo.count_ones();
-            let p = c + hi.count_ones();
-            if p < k {
+        fn $within(keys: u64, k: u32, target: u32) -> bool {
+            let p = keys.count_ones();
+            if p < k || key_sum($low(keys, k)) > target {
                 return false;
             }
-            // The sum of the `j` smallest keys.
-            let smallest = |j: u32| {
-                if j <= c {
-                    key_sum($low(lo, j))
-                } else {
-                    key_sum(lo) + key_sum($low(hi, j - c)) + 64 * (j - c)
-                }
-            };
-            if smallest(k) > target {
-                return false;
-            }
-            let all = key_sum(lo) + key_sum(hi) + 64 * hi.count_ones();
-            all - smallest(p - k) >= target
+            key_sum(keys) - key_sum($low(keys, p - k)) >= target
         }
         }
     };
@@ -349,7 +311,6 @@ searcher!(
     go_bmi2,
     column_bmi2,
     place_bmi2,
-    sums_bmi2,
     within_bmi2,
     low_bits_bmi2,
     target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")
@@ -358,7 +319,6 @@ searcher!(
     go_plain,
     column_plain,
     place_plain,
-    sums_plain,
     within_plain,
     low_bits_plain
 );
@@ -437,8 +397,8 @@ mod tests {
     use super::*;
 
     /// The bounds by sorting: the `k` smallest and the `k` largest keys of `keys`.
-    fn bounds(keys: u128, k: u32) -> Option<(u32, u32)> {
-        let all: Vec<u32> = (0..128).filter(|&i| keys >> i & 1 == 1).collect();
+    fn bounds(keys: u64, k: u32) -> Option<(u32, u32)> {
+        let all: Vec<u32> = (0..64).filter(|&i| keys >> i & 1 == 1).collect();
         let k = k as usize;
         (all.len() >= k).then(|| {
             let least = all[..k].iter().sum();
@@ -447,8 +407,8 @@ mod tests {
         })
     }
 
-    /// `within` in both builds and `key_sum` against sorting, on pseudo-random key sets that
-    /// straddle the two words, for every `k` and the targets around both bounds.
+    /// `within` in both builds and `key_sum` against sorting, on pseudo-random key sets of
+    /// every width and density, for every `k` and the targets around both bounds.
     #[test]
     fn sum_bounds_agree_with_sorting() {
         let mut x = 0x9E37_79B9_7F4A_7C15u64;
@@ -458,42 +418,31 @@ mod tests {
             x ^= x << 17;
             x
         };
-        for round in 0..300 {
-            let keys =
-                (u128::from(next()) << 64 | u128::from(next())) & !(u128::MAX << (round % 128));
-            let keys = if round % 3 == 0 {
-                keys & u128::from(next())
-            } else {
-                keys
-            };
-            assert_eq!(
-                key_sum(keys as u64)
-                    + key_sum((keys >> 64) as u64)
-                    + 64 * ((keys >> 64) as u64).count_ones(),
-                (0..128).filter(|&i| keys >> i & 1 == 1).sum::<u32>()
-            );
+        #[cfg(target_arch = "x86_64")]
+        let fast = std::arch::is_x86_feature_detected!("bmi2")
+            && std::arch::is_x86_feature_detected!("popcnt")
+            && std::arch::is_x86_feature_detected!("lzcnt")
+            && std::arch::is_x86_feature_detected!("bmi1");
+        for round in 0..400u32 {
+            let keys = next() & (u64::MAX >> (round % 64));
+            let keys = if round % 3 == 0 { keys & next() } else { keys };
+            let keys = if round == 7 { u64::MAX } else { keys };
+            let want_sum: u32 = (0..64).filter(|&i| keys >> i & 1 == 1).sum();
+            assert_eq!(key_sum(keys), want_sum);
             for k in 0..=keys.count_ones() + 1 {
-                for target in [0, 1, 63, 64, 500, 4000] {
-                    let want = bounds(keys, k).is_some_and(|(lo, hi)| lo <= target && target <= hi);
-                    assert_eq!(
-                        Search::within_plain(keys, k, target),
-                        want,
-                        "{keys:#x} {k} {target}"
-                    );
-                }
+                let mut targets = vec![0, 1, 63, 64, 500, 2000];
                 if let Some((lo, hi)) = bounds(keys, k) {
-                    for target in [lo.saturating_sub(1), lo, hi, hi + 1] {
-                        let want = lo <= target && target <= hi;
-                        assert_eq!(Search::within_plain(keys, k, target), want);
-                        #[cfg(target_arch = "x86_64")]
-                        if std::arch::is_x86_feature_detected!("bmi2")
-                            && std::arch::is_x86_feature_detected!("popcnt")
-                            && std::arch::is_x86_feature_detected!("lzcnt")
-                        {
-                            // SAFETY: the processor has the features the function is built with.
-                            let got = unsafe { Search::within_bmi2(keys, k, target) };
-                            assert_eq!(got, want, "{keys:#x} {k} {target}");
-                        }
+                    targets.extend([lo.saturating_sub(1), lo, hi, hi + 1]);
+                }
+                for target in targets {
+                    let want = bounds(keys, k).is_some_and(|(lo, hi)| lo <= target && target <= hi);
+                    let got = Search::within_plain(keys, k, target);
+                    assert_eq!(got, want, "{keys:#x} {k} {target}");
+                    #[cfg(target_arch = "x86_64")]
+                    if fast {
+                        // SAFETY: the processor has the features the function is built with.
+                        let got = unsafe { Search::within_bmi2(keys, k, target) };
+                        assert_eq!(got, want, "{keys:#x} {k} {target}");
                     }
                 }
             }
