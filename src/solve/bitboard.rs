@@ -152,156 +152,163 @@ macro_rules! searcher {
         $(, $attr:meta)?
     ) => {
         impl Search<'_> {
-        /// Whether the open rows `open` (their allowed columns in `masks`) can all be filled, every
-        /// column of `cols_free` taken once.
-        $(#[$attr])?
-        fn $go(&mut self, open: &[u8], masks: &[u64; 64], cols_free: u64) -> bool {
-            if open.is_empty() {
-                return true;
-            }
-            self.nodes += 1;
-            if self.nodes.is_multiple_of(CHECK_EVERY) && self.should_stop() {
-                return false;
-            }
-            // Fail first: the row with the fewest cells; columns taken by no row (fail) or one.
-            let (mut once, mut twice, mut thrice) = (0u64, 0u64, 0u64);
-            let mut best = (u32::MAX, 0usize);
-            // The diagonals the open rows reach (for n <= 32, where every key is below 64).
-            let (mut anti, mut main, mut rows) = (0u64, 0u64, 0u32);
-            let n = self.n as u32;
-            for (i, &r) in open.iter().enumerate() {
-                let m = masks[r as usize];
-                let k = m.count_ones();
-                if k == 0 {
+            /// Whether the open rows `open` (their allowed columns in `masks`) can all be
+            /// filled, every column of `cols_free` taken once.
+            $(#[$attr])?
+            fn $go(&mut self, open: &[u8], masks: &[u64; 64], cols_free: u64) -> bool {
+                if open.is_empty() {
+                    return true;
+                }
+                self.nodes += 1;
+                if self.nodes.is_multiple_of(CHECK_EVERY) && self.should_stop() {
                     return false;
                 }
-                if k < best.0 {
-                    best = (k, i);
+                // Fail first: the row with the fewest cells; columns taken by no row (fail) or one.
+                let (mut once, mut twice, mut thrice) = (0u64, 0u64, 0u64);
+                let mut best = (u32::MAX, 0usize);
+                // The diagonals the open rows reach (for n <= 32, where every key is below 64).
+                let (mut anti, mut main, mut rows) = (0u64, 0u64, 0u32);
+                let n = self.n as u32;
+                for (i, &r) in open.iter().enumerate() {
+                    let m = masks[r as usize];
+                    let k = m.count_ones();
+                    if k == 0 {
+                        return false;
+                    }
+                    if k < best.0 {
+                        best = (k, i);
+                    }
+                    thrice |= twice & m;
+                    twice |= once & m;
+                    once |= m;
+                    if n <= 32 {
+                        anti |= m << r;
+                        main |= (m << (n - 1)) >> r;
+                        rows += u32::from(r);
+                    }
                 }
-                thrice |= twice & m;
-                twice |= once & m;
-                once |= m;
-                if n <= 32 {
-                    anti |= m << r;
-                    main |= (m << (n - 1)) >> r;
-                    rows += u32::from(r);
-                }
-            }
-            if cols_free & !once != 0 {
-                return false;
-            }
-            // The implied sums (boards up to 32: on blocked n = 48..56 they cut little and
-            // two-word keys cost more than they saved, 1.6-2.1x the time).
-            if n <= 32 && open.len() >= SUMS_FROM {
-                let (k, cols) = (open.len() as u32, key_sum(cols_free));
-                if !Self::$within(anti, k, rows + cols)
-                    || !Self::$within(main, k, cols + k * (n - 1) - rows)
-                {
+                if cols_free & !once != 0 {
                     return false;
                 }
-            }
-            let single = cols_free & once & !twice;
-            let double = cols_free & twice & !thrice;
-            let col = if best.0 > 1 && single != 0 {
-                single
-            } else if best.0 > 2 && double != 0 {
-                double
-            } else {
-                0
-            };
-            let (i, mut cand) = if col != 0 {
-                // A column only one (two) rows can take: branch on who takes it.
-                let col = col & col.wrapping_neg();
-                let i = open
-                    .iter()
-                    .position(|&r| masks[r as usize] & col != 0)
-                    .expect("a column in `once` lies in some row");
-                if col & single != 0 {
-                    (i, col)
+                // The implied sums (boards up to 32: on blocked n = 48..56 they cut little and
+                // two-word keys cost more than they saved, 1.6-2.1x the time).
+                if n <= 32 && open.len() >= SUMS_FROM {
+                    let (k, cols) = (open.len() as u32, key_sum(cols_free));
+                    if !Self::$within(anti, k, rows + cols)
+                        || !Self::$within(main, k, cols + k * (n - 1) - rows)
+                    {
+                        return false;
+                    }
+                }
+                let single = cols_free & once & !twice;
+                let double = cols_free & twice & !thrice;
+                let col = if best.0 > 1 && single != 0 {
+                    single
+                } else if best.0 > 2 && double != 0 {
+                    double
                 } else {
-                    (usize::MAX, col)
+                    0
+                };
+                let (i, mut cand) = if col != 0 {
+                    // A column only one (two) rows can take: branch on who takes it.
+                    let col = col & col.wrapping_neg();
+                    let i = open
+                        .iter()
+                        .position(|&r| masks[r as usize] & col != 0)
+                        .expect("a column in `once` lies in some row");
+                    if col & single != 0 {
+                        (i, col)
+                    } else {
+                        (usize::MAX, col)
+                    }
+                } else {
+                    (best.1, masks[open[best.1] as usize])
+                };
+                if i == usize::MAX {
+                    return self.$column(open, masks, cols_free, cand);
                 }
-            } else {
-                (best.1, masks[open[best.1] as usize])
-            };
-            if i == usize::MAX {
-                return self.$column(open, masks, cols_free, cand);
+                while cand != 0 {
+                    let bit = cand & cand.wrapping_neg();
+                    cand ^= bit;
+                    if self.$place(open, i, bit, masks, cols_free) {
+                        return true;
+                    }
+                    if self.stopped.is_some() {
+                        return false;
+                    }
+                }
+                false
             }
-            while cand != 0 {
-                let bit = cand & cand.wrapping_neg();
-                cand ^= bit;
-                if self.$place(open, i, bit, masks, cols_free) {
+
+            /// Branches on which open row takes column `col` (a single bit).
+            $(#[$attr])?
+            fn $column(
+                &mut self,
+                open: &[u8],
+                masks: &[u64; 64],
+                cols_free: u64,
+                col: u64,
+            ) -> bool {
+                for i in 0..open.len() {
+                    if masks[open[i] as usize] & col == 0 {
+                        continue;
+                    }
+                    if self.$place(open, i, col, masks, cols_free) {
+                        return true;
+                    }
+                    if self.stopped.is_some() {
+                        return false;
+                    }
+                }
+                false
+            }
+
+            /// Places a piece on open row `open[i]`, column `bit`, and searches on.
+            $(#[$attr])?
+            fn $place(
+                &mut self,
+                open: &[u8],
+                i: usize,
+                bit: u64,
+                masks: &[u64; 64],
+                cols_free: u64,
+            ) -> bool {
+                let row = open[i] as usize;
+                let mut rest = [0u8; 64];
+                let k = open.len() - 1;
+                rest[..i].copy_from_slice(&open[..i]);
+                rest[i..k].copy_from_slice(&open[i + 1..]);
+                let rest = &rest[..k];
+                let mut next = *masks;
+                for &r in rest {
+                    let r = r as usize;
+                    let d = r.abs_diff(row) as u32;
+                    let mut hit = bit | bit << d | bit >> d;
+                    if self.shape == Shape::Amazon && d <= 2 {
+                        // A knight leap one row away moves 2 columns, two rows away 1.
+                        let k = 3 - d;
+                        hit |= bit << k | bit >> k;
+                    }
+                    next[r] = masks[r] & !hit;
+                }
+                if self.$go(rest, &next, cols_free & !bit) {
+                    self.placed.push((row, bit.trailing_zeros() as usize));
                     return true;
                 }
-                if self.stopped.is_some() {
+                false
+            }
+
+            /// Whether some `k` distinct keys of the set `keys` can sum to `target`, by the
+            /// bounds: the `k` smallest sum to at most `target`, the `k` largest to at least it.
+            $(#[$attr])?
+            #[inline]
+            fn $within(keys: u64, k: u32, target: u32) -> bool {
+                let p = keys.count_ones();
+                if p < k || key_sum($low(keys, k)) > target {
                     return false;
                 }
+                key_sum(keys) - key_sum($low(keys, p - k)) >= target
             }
-            false
-        }
-
-        /// Branches on which open row takes column `col` (a single bit).
-        $(#[$attr])?
-        fn $column(&mut self, open: &[u8], masks: &[u64; 64], cols_free: u64, col: u64) -> bool {
-            for i in 0..open.len() {
-                if masks[open[i] as usize] & col == 0 {
-                    continue;
-                }
-                if self.$place(open, i, col, masks, cols_free) {
-                    return true;
-                }
-                if self.stopped.is_some() {
-                    return false;
-                }
-            }
-            false
-        }
-
-        /// Places a piece on open row `open[i]`, column `bit`, and searches on.
-        $(#[$attr])?
-        fn $place(
-            &mut self,
-            open: &[u8],
-            i: usize,
-            bit: u64,
-            masks: &[u64; 64],
-            cols_free: u64,
-        ) -> bool {
-            let row = open[i] as usize;
-            let mut rest = [0u8; 64];
-            let k = open.len() - 1;
-            rest[..i].copy_from_slice(&open[..i]);
-            rest[i..k].copy_from_slice(&open[i + 1..]);
-            let rest = &rest[..k];
-            let mut next = *masks;
-            for &r in rest {
-                let r = r as usize;
-                let d = r.abs_diff(row) as u32;
-                let mut hit = bit | bit << d | bit >> d;
-                if self.shape == Shape::Amazon && d <= 2 {
-                    let k = 3 - d; // a knight leap one row away moves 2 columns, two rows away 1
-                    hit |= bit << k | bit >> k;
-                }
-                next[r] = masks[r] & !hit;
-            }
-            if self.$go(rest, &next, cols_free & !bit) {
-                self.placed.push((row, bit.trailing_zeros() as usize));
-                return true;
-            }
-            false
-        }
-
-        /// Whether some `k` distinct keys of the set `keys` can sum to `target`, by the
-        /// bounds: the `k` smallest sum to at most `target`, the `k` largest to at least it.
-        $(#[$attr])?
-        #[inline]
-        fn $within(keys: u64, k: u32, target: u32) -> bool {
-            let p = keys.count_ones();
-            if p < k || key_sum($low(keys, k)) > target {
-                return false;
-            }
-            key_sum(keys) - key_sum($low(keys, p - k)) >= target
-        }
         }
     };
 }
