@@ -112,16 +112,29 @@ pub fn render_cactus(title: &str, series: &[(String, Vec<f64>)]) -> Result<Strin
                     PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2))
                 });
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::UpperLeft)
-            .draw()
-            .map_err(|e| fail(e.to_string()))?;
-        root.present().map_err(|e| fail(e.to_string()))?;
+        legend_and_present(&mut chart, &root)?;
     }
     Ok(svg)
+}
+
+/// Draws the series legend in the upper left corner of `chart` and writes `root` out.
+fn legend_and_present<'a, DB, CT>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    root: &DrawingArea<DB, plotters::coord::Shift>,
+) -> Result<()>
+where
+    DB: DrawingBackend + 'a,
+    CT: CoordTranslate,
+{
+    let fail = |e: String| Error::io("<plot>", std::io::Error::other(e));
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .position(SeriesLabelPosition::UpperLeft)
+        .draw()
+        .map_err(|e| fail(e.to_string()))?;
+    root.present().map_err(|e| fail(e.to_string()))
 }
 
 /// One configuration's points in [`render_by_n`]: per board side `n`, the median and the maximum
@@ -248,14 +261,7 @@ pub fn render_by_n(title: &str, timeout: f64, series: &[ByN]) -> Result<String> 
                 }))
                 .map_err(|e| fail(e.to_string()))?;
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::UpperLeft)
-            .draw()
-            .map_err(|e| fail(e.to_string()))?;
-        root.present().map_err(|e| fail(e.to_string()))?;
+        legend_and_present(&mut chart, &root)?;
     }
     Ok(svg)
 }
