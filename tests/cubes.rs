@@ -201,10 +201,11 @@ fn certified_cube_solve_agrees_with_the_oracle() {
     use queens_sat::solve::certified_cubes::solve_certified;
     let mut covered = 0;
     for (piece, seed, count, max_n, backend) in [
-        (QUEEN, 25, 24, 9, Backend::Varisat),
-        (QUEEN, 26, 16, 9, Backend::LibCadical),
-        (AMAZON, 27, 8, 11, Backend::LibCadical),
+        (QUEEN, 25, 24, 9, "varisat"),
+        (QUEEN, 26, 16, 9, "lib:cadical"),
+        (AMAZON, 27, 8, 11, "lib:cadical"),
     ] {
+        let backend = Backend::from_name(backend).unwrap();
         for inst in &random_instances(seed, count, max_n) {
             let expected = instance_solutions(inst, piece.name);
             let settings = CubeSettings {
@@ -242,7 +243,7 @@ fn certified_cube_solve_agrees_with_the_oracle() {
     }
     // Plain amazons have no solution for n = 2..9 (A051223), and these boards are split.
     for n in 7..=9 {
-        for backend in [Backend::Varisat, Backend::LibCadical] {
+        for backend in ["varisat", "lib:cadical"].map(|b| Backend::from_name(b).unwrap()) {
             let settings = CubeSettings {
                 jobs: 2,
                 split: Split {

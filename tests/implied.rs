@@ -19,7 +19,8 @@ use queens_sat::piece::{AMAZON, Piece, QUEEN};
 use queens_sat::presolve::Problem;
 use queens_sat::solve::cadical_backend::CadicalAssuming;
 use queens_sat::solve::cubes::{self, CubeSettings};
-use queens_sat::solve::{self as solving, Answer, Backend};
+use queens_sat::solve::varisat_backend::Varisat;
+use queens_sat::solve::{self as solving, Answer};
 use queens_sat::verify::verify;
 
 fn sums(amo: AmoKind) -> EncodeOptions {
@@ -90,8 +91,7 @@ fn implied_sums_keep_every_verdict() {
         let expected = instance_solutions(&inst, piece.name);
         for presolve in [true, false] {
             let problem = Problem::new(&inst, piece, presolve).unwrap();
-            let r =
-                solving::solve(&problem, sums(AmoKind::Product), &Backend::Varisat, None).unwrap();
+            let r = solving::solve(&problem, sums(AmoKind::Product), &Varisat, None).unwrap();
             match &r.status {
                 Answer::Sat(board) => {
                     verify(board, &inst, piece).unwrap();

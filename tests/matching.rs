@@ -23,7 +23,8 @@ use queens_sat::matching::{mandatory, max_matching, regin};
 use queens_sat::piece::{AMAZON, LineKind, Piece, QUEEN};
 use queens_sat::presolve::Problem;
 use queens_sat::presolve::filter::{Filter, filter};
-use queens_sat::solve::{Backend, Status, solve};
+use queens_sat::solve::varisat_backend::Varisat;
+use queens_sat::solve::{Status, solve};
 use queens_sat::verify::verify;
 
 // ---------------------------------------------------------------------------------------------
@@ -332,7 +333,7 @@ fn check(inst: &Instance, piece: Piece, tally: &mut Tally) {
             }
         }
         // Verdict and board.
-        let report = solve(&problem, AmoKind::Pairwise, &Backend::Varisat, None).unwrap();
+        let report = solve(&problem, AmoKind::Pairwise, &Varisat, None).unwrap();
         match &report.status {
             Status::Sat(board) => {
                 let cells: Vec<(u32, u32)> = board.pieces.iter().map(|c| (c.row, c.col)).collect();

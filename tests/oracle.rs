@@ -17,7 +17,10 @@ use queens_sat::encode::{Encoder, VecSink};
 use queens_sat::instance::Instance;
 use queens_sat::piece::{AMAZON, Piece, QUEEN};
 use queens_sat::presolve::Problem;
-use queens_sat::solve::{Backend, SolveSettings, Status, solve};
+use queens_sat::solve::cadical_backend::LibCadical;
+use queens_sat::solve::kissat_backend::LibKissat;
+use queens_sat::solve::varisat_backend::Varisat;
+use queens_sat::solve::{SolveSettings, Status, solve};
 use queens_sat::verify::verify;
 use varisat::ExtendFormula;
 
@@ -92,7 +95,7 @@ fn check_against_oracle(inst: &Instance, piece: Piece) {
             let problem = Problem::new(inst, piece, presolve).unwrap();
             let what = format!("{} {inst:?} amo={amo} presolve={presolve}", piece.name);
             // The verdict and the verified board.
-            let report = solve(&problem, amo, &Backend::Varisat, None).unwrap();
+            let report = solve(&problem, amo, &Varisat, None).unwrap();
             match &report.status {
                 Status::Sat(board) => {
                     assert!(
@@ -154,7 +157,7 @@ fn random_small_instances_have_identical_solution_sets() {
 fn queens_verdicts() {
     for n in 1..=30 {
         let problem = Problem::presolve(&Instance::plain(n), QUEEN).unwrap();
-        let r = solve(&problem, AmoKind::Sequential, &Backend::Varisat, None).unwrap();
+        let r = solve(&problem, AmoKind::Sequential, &Varisat, None).unwrap();
         let sat = matches!(r.status, Status::Sat(_));
         assert_eq!(sat, n == 1 || n >= 4, "queens n={n}");
     }
@@ -165,7 +168,7 @@ fn amazon_verdicts() {
     for n in 1..=11 {
         for amo in AmoKind::ALL {
             let problem = Problem::presolve(&Instance::plain(n), AMAZON).unwrap();
-            let r = solve(&problem, amo, &Backend::Varisat, None).unwrap();
+            let r = solve(&problem, amo, &Varisat, None).unwrap();
             let sat = matches!(r.status, Status::Sat(_));
             assert_eq!(sat, n == 1 || n >= 10, "amazons n={n} amo={amo}");
         }
@@ -203,7 +206,7 @@ fn large_sparse_completion_solves_via_presolve() {
     );
     let stats = Encoder::new(&problem, AmoKind::Sequential).stats().unwrap();
     assert!(stats.vars < 2000 && stats.clauses < 5000, "{stats:?}");
-    let r = solve(&problem, AmoKind::Sequential, &Backend::Varisat, None).unwrap();
+    let r = solve(&problem, AmoKind::Sequential, &Varisat, None).unwrap();
     match r.status {
         Status::Sat(board) => assert!(verify(&board, &inst, QUEEN).is_ok()),
         other => panic!("expected SAT (the removed queens fit back), got {other:?}"),
@@ -232,7 +235,7 @@ fn presolve_detects_trivial_unsat() {
     // The full encoding reaches the same verdict through the solver.
     let full = Problem::full(&inst, QUEEN).unwrap();
     assert!(full.unsat.is_none());
-    let r = solve(&full, AmoKind::Pairwise, &Backend::Varisat, None).unwrap();
+    let r = solve(&full, AmoKind::Pairwise, &Varisat, None).unwrap();
     assert_eq!(r.status, Status::Unsat);
 }
 
@@ -291,7 +294,7 @@ fn lib_cadical_matches_oracle_and_certifies_unsat() {
                     certify: true,
                     ..SolveSettings::default()
                 };
-                let r = solve(&problem, amo, &Backend::LibCadical, settings).unwrap();
+                let r = solve(&problem, amo, &LibCadical, settings).unwrap();
                 match &r.status {
                     Status::Sat(board) => {
                         let cells: Vec<(u32, u32)> =
@@ -325,7 +328,7 @@ fn lib_kissat_matches_oracle() {
             for presolve in [true, false] {
                 let problem = Problem::new(inst, piece, presolve).unwrap();
                 let what = format!("{} {inst:?} amo={amo} presolve={presolve}", piece.name);
-                let r = solve(&problem, amo, &Backend::LibKissat, None).unwrap();
+                let r = solve(&problem, amo, &LibKissat, None).unwrap();
                 match &r.status {
                     Status::Sat(board) => {
                         let cells: Vec<(u32, u32)> =

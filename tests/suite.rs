@@ -221,7 +221,8 @@ fn small_suite_end_to_end_agrees_with_the_oracle() {
         let expected = oracle_sat(dir.path(), row, &mut cache);
         let want = if expected { "SAT" } else { "UNSAT" };
         assert_eq!(row["status"], want, "{}", row["file"]);
-        assert_eq!(row["solver"], "varisat");
+        // `suite --solve` answers as `solve` does: the default strategy unless told otherwise.
+        assert_eq!(row["solver"], "auto");
         // A solve's time is part of the suite's run time.
         let seconds = row["seconds"].parse::<f64>().unwrap();
         assert!((0.0..=wall).contains(&seconds), "{seconds} s of {wall} s");
@@ -270,6 +271,46 @@ fn small_suite_end_to_end_agrees_with_the_oracle() {
     );
 }
 
+/// `suite --solve --solver X` takes every value `solve --solver` takes: an in-process engine
+/// by name and a portfolio; each verdict agrees with the oracle.
+#[test]
+fn suite_solves_with_any_solver_value() {
+    for solver in ["lib:kissat", "bitboard,varisat --amo product"] {
+        let dir = tempdir();
+        fs::write(dir.path().join("small.suite"), SMALL).unwrap();
+        run_expect(
+            dir.path(),
+            &["suite", "small.suite", "--solve", "--solver", solver],
+            0,
+        );
+        let rows = read_manifest(&dir.path().join("cnf-out/small/manifest.csv"));
+        let mut cache = HashMap::new();
+        for row in &rows {
+            let want = match oracle_sat(dir.path(), row, &mut cache) {
+                true => "SAT",
+                false => "UNSAT",
+            };
+            assert_eq!(row["status"], want, "{solver}: {}", row["file"]);
+            assert_eq!(row["solver"], solver);
+        }
+    }
+    // An unknown name fails before anything is written.
+    let dir = tempdir();
+    fs::write(dir.path().join("small.suite"), SMALL).unwrap();
+    let r = run_expect(
+        dir.path(),
+        &[
+            "suite",
+            "small.suite",
+            "--solve",
+            "--solver",
+            "no-such-solver",
+        ],
+        1,
+    );
+    assert!(r.stderr.contains("no-such-solver"), "{}", r.stderr);
+    assert!(!dir.path().join("cnf-out/small").exists());
+}
 #[test]
 fn rerun_keeps_matching_files_and_force_rewrites() {
     let dir = tempdir();

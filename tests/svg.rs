@@ -64,7 +64,7 @@ fn queens_and_amazons_show_on_their_squares() {
     let r = queens_sat::solve::solve(
         &problem,
         queens_sat::encode::amo::AmoKind::Sequential,
-        &queens_sat::solve::Backend::Varisat,
+        &queens_sat::solve::varisat_backend::Varisat,
         None,
     )
     .unwrap();

@@ -34,10 +34,14 @@ use std::time::{Duration, Instant};
 
 use crate::answer::Answer;
 use crate::board::{Board, Cell};
-use crate::error::{Error, Result};
+use crate::encode::EncodeOptions;
+use crate::error::Result;
 use crate::interrupt::Cancel;
 use crate::piece::{Shape, full};
 use crate::presolve::Problem;
+use crate::solve::engine::{
+    self, Capabilities, Engine, EngineInfo, Outcome, Settings, Unsupported,
+};
 
 /// Search nodes between two looks at the clock and the cancel token.
 const CHECK_EVERY: u64 = 1 << 12;
@@ -73,18 +77,8 @@ pub fn search(
     timeout: Option<Duration>,
     cancel: Option<&Cancel>,
 ) -> Result<Found> {
-    let Some(shape) = Shape::of(&problem.piece) else {
-        return Err(Error::Usage(format!(
-            "--solver bitboard searches queens and amazons, not {}",
-            problem.piece.name
-        )));
-    };
+    let shape = Bitboard::shape(problem)?;
     let n = problem.n as usize;
-    if n > 64 || !problem.presolved {
-        return Err(Error::Usage(
-            "--solver bitboard needs a presolved board of side at most 64".into(),
-        ));
-    }
     if problem.unsat.is_some() {
         return Ok(Found {
             answer: Answer::Unsat,
@@ -397,6 +391,64 @@ fn low_bits_plain(x: u64, j: u32) -> u64 {
         rest &= rest - 1;
     }
     x ^ rest
+}
+
+/// The bitboard search as an engine (`--solver bitboard`): queens and amazons on presolved
+/// boards up to 64, no proofs.
+pub struct Bitboard;
+
+impl Bitboard {
+    /// The piece's line shape, when the search handles `problem`: a presolved board of side at
+    /// most 64 with a queen or an amazon.
+    fn shape(problem: &Problem) -> std::result::Result<Shape, Unsupported> {
+        let unsupported = |needs: String| Unsupported {
+            engine: "bitboard".into(),
+            needs,
+        };
+        let shape = Shape::of(&problem.piece).ok_or_else(|| {
+            unsupported(format!(
+                "searches queens and amazons, not {}",
+                problem.piece.name
+            ))
+        })?;
+        if problem.n > 64 || !problem.presolved {
+            return Err(unsupported(
+                "needs a presolved board of side at most 64".into(),
+            ));
+        }
+        Ok(shape)
+    }
+}
+
+impl Engine for Bitboard {
+    fn info(&self) -> EngineInfo {
+        EngineInfo {
+            name: "bitboard".into(),
+            about: "in-process bit-parallel backtracking, queens and amazons, n <= 64 (no proofs)"
+                .into(),
+            caps: Capabilities::IN_PROCESS,
+        }
+    }
+
+    fn supports(
+        &self,
+        problem: &Problem,
+        options: &EncodeOptions,
+    ) -> std::result::Result<(), Unsupported> {
+        super::walk_backend::unconstrained("bitboard", problem, options)?;
+        Bitboard::shape(problem).map(|_| ())
+    }
+
+    fn solve(&self, problem: &Problem, settings: &Settings, cancel: &Cancel) -> Result<Outcome> {
+        let t0 = Instant::now();
+        let found = search(problem, settings.timeout, Some(cancel))?;
+        let answer = match found.answer {
+            Answer::Sat(board) => Answer::Sat(engine::Found::Board(board)),
+            Answer::Unsat => Answer::Unsat,
+            Answer::Unknown(why) => Answer::Unknown(why),
+        };
+        Ok(Outcome::new(answer, 0.0, t0.elapsed().as_secs_f64()))
+    }
 }
 
 #[cfg(test)]

@@ -23,6 +23,7 @@ use crate::answer::{Answer, Model};
 use crate::encode::{ClauseSink, EncodeOptions, Lit};
 use crate::interrupt::Cancel;
 use crate::presolve::Problem;
+use crate::solve::engine::{Capabilities, Engine, EngineInfo, Outcome, Proofs, Settings};
 use crate::solve::traits::{AssumptionSolver, SolverFactory};
 use crate::solve::traits::{Encoded, Formula, StopSwitch, Timing, load_watched, stopped_why};
 
@@ -302,6 +303,39 @@ impl AssumptionSolver for CadicalAssuming {
             |v| unsafe { ccadical_val(ptr, v as c_int) } > 0,
             || "CaDiCaL stopped".into(),
         )
+    }
+}
+
+/// CaDiCaL linked in (`--solver lib:cadical`): DRAT proofs, incremental.
+pub struct LibCadical;
+
+impl Engine for LibCadical {
+    fn info(&self) -> EngineInfo {
+        EngineInfo {
+            name: "lib:cadical".into(),
+            about: "CaDiCaL 2.1.3 linked in".into(),
+            caps: Capabilities {
+                proofs: Proofs::Drat,
+                incremental: Some(CadicalAssuming::factory_for),
+                ..Capabilities::IN_PROCESS
+            },
+        }
+    }
+
+    fn solve(
+        &self,
+        problem: &Problem,
+        settings: &Settings,
+        cancel: &Cancel,
+    ) -> crate::Result<Outcome> {
+        let (answer, timing) = solve(
+            problem,
+            settings.options,
+            settings.timeout,
+            Some(cancel),
+            settings.proof,
+        )?;
+        Ok(Outcome::of_model(answer, timing))
     }
 }
 

@@ -7,7 +7,7 @@ use varisat::ExtendFormula;
 
 use super::cubes::{CubeSettings, CubeStats, check_cube_board};
 use super::traits::StopSwitch;
-use super::{Backend, SolveReport, SolveSettings};
+use super::{Engine, SolveReport, SolveSettings};
 use crate::answer::Answer;
 use crate::board::Board;
 use crate::cube;
@@ -29,7 +29,7 @@ use crate::presolve::Problem;
 pub fn solve_certified(
     root: &Problem,
     options: EncodeOptions,
-    backend: &Backend,
+    backend: &dyn Engine,
     settings: &CubeSettings,
 ) -> Result<SolveReport> {
     let piece = root.piece;
@@ -60,7 +60,7 @@ pub fn solve_certified(
                 timeout: settings.timeout,
                 certify: true,
                 cancel: Some(cancel.clone()),
-                walk: None,
+                ..SolveSettings::default()
             },
         )?;
         let certificate = match r.status {
@@ -100,7 +100,7 @@ pub fn solve_certified(
                 timeout: left(),
                 certify: true,
                 cancel: Some(found.clone()),
-                walk: None,
+                ..SolveSettings::default()
             },
         ) {
             // Stopped because another cube found a board (not by the caller).

@@ -17,6 +17,7 @@ use std::process::{Command, ExitStatus};
 use std::time::Duration;
 
 use super::Answer;
+use super::engine::{Capabilities, Engine, EngineInfo, Outcome, Proofs, Settings};
 use crate::error::{Error, Result};
 use crate::export::output::{parse_output, parse_output_bytes};
 use crate::process::Ended;
@@ -340,6 +341,59 @@ fn human_bytes(n: u64) -> String {
         n if n % MIB == 0 => format!("{} MiB", n / MIB),
         n if n % KIB == 0 => format!("{} KiB", n / KIB),
         n => format!("{n} bytes"),
+    }
+}
+
+impl Engine for ExternalSolver {
+    fn info(&self) -> EngineInfo {
+        EngineInfo {
+            name: self.name(),
+            about: format!("external DIMACS solver {}", self.program.display()),
+            caps: Capabilities {
+                in_process: false,
+                unsat: true,
+                proofs: match self.writes_drat() {
+                    true => Proofs::Drat,
+                    false => Proofs::None,
+                },
+                incremental: None,
+                memory: None,
+            },
+        }
+    }
+
+    /// Writes the CNF to a temporary file and runs the program on it (its own time limit when
+    /// the settings give none).
+    fn solve(
+        &self,
+        problem: &crate::presolve::Problem,
+        settings: &Settings,
+        cancel: &crate::interrupt::Cancel,
+    ) -> Result<Outcome> {
+        let t0 = std::time::Instant::now();
+        let dir = tempfile::tempdir().map_err(|e| Error::io("temp dir", e))?;
+        let cnf = dir.path().join("instance.cnf");
+        let file = fs::File::create(&cnf).map_err(|e| Error::io(cnf.display().to_string(), e))?;
+        let (_, written) = crate::export::dimacs::write_cnf(
+            io::BufWriter::new(file),
+            problem,
+            settings.options,
+            None,
+        )?;
+        let encode = t0.elapsed().as_secs_f64();
+        let t1 = std::time::Instant::now();
+        let mut ext = self.clone();
+        if settings.timeout.is_some() {
+            ext.timeout = settings.timeout;
+        }
+        ext.cancel = Some(cancel.clone());
+        ext.proof = settings.proof.map(Path::to_path_buf);
+        let answer = ext.solve_file(&cnf, written.stats.vars as usize)?;
+        let timing = super::traits::Timing {
+            encode,
+            solve: t1.elapsed().as_secs_f64(),
+        };
+        Ok(Outcome::of_model(answer, timing))
     }
 }
 

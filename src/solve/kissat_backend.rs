@@ -24,6 +24,7 @@ use crate::answer::Answer;
 use crate::encode::{ClauseSink, EncodeOptions, Lit};
 use crate::interrupt::Cancel;
 use crate::presolve::Problem;
+use crate::solve::engine::{Capabilities, Engine, EngineInfo, Outcome, Settings};
 use crate::solve::traits::{Encoded, Formula, Timing, load_watched, stopped_why};
 
 // Keeps the crate (and so its static Kissat library) linked.
@@ -133,4 +134,27 @@ pub fn solve_formula(
             solve: t1.elapsed().as_secs_f64(),
         },
     )
+}
+
+/// Kissat linked in (`--solver lib:kissat`): no proofs, not incremental.
+pub struct LibKissat;
+
+impl Engine for LibKissat {
+    fn info(&self) -> EngineInfo {
+        EngineInfo {
+            name: "lib:kissat".into(),
+            about: "Kissat 3.1.1 linked in (no proofs, not incremental)".into(),
+            caps: Capabilities::IN_PROCESS,
+        }
+    }
+
+    fn solve(
+        &self,
+        problem: &Problem,
+        settings: &Settings,
+        cancel: &Cancel,
+    ) -> crate::Result<Outcome> {
+        let (answer, timing) = solve(problem, settings.options, settings.timeout, Some(cancel));
+        Ok(Outcome::of_model(answer, timing))
+    }
 }

@@ -1,5 +1,5 @@
-//! Solving a problem end to end: encode into a backend, solve within a time limit, decode and
-//! verify the model ([`solve`]); or race several entrants and take the first answer ([`race`]).
+//! Solving a problem end to end with one engine: encode, solve within a time limit, decode and
+//! verify the answer ([`solve`]); or race a portfolio of engines ([`portfolio`]).
 
 use std::time::{Duration, Instant};
 
@@ -10,10 +10,13 @@ use crate::decode::decode;
 use crate::encode::amo::AmoKind;
 use crate::encode::{EncodeOptions, Encoder, Stats};
 use crate::error::{Error, Result};
-use crate::export::dimacs::write_cnf;
+use crate::interrupt::Cancel;
 use crate::presolve::Problem;
 use crate::solve::cubes::CubeStats;
-use crate::solve::{Backend, Entrant, varisat_backend};
+use crate::solve::engine::{Engine, Found, Proofs, Settings};
+use crate::solve::portfolio::Entrant;
+use crate::solve::race::{Lane, race};
+use crate::solve::walk_backend::Walk;
 
 /// Everything [`solve`] measured.
 #[derive(Clone, Debug)]
@@ -71,6 +74,8 @@ pub struct SolveSettings {
     /// Try local search ([`crate::walk`]) for up to this long before the backend (the default
     /// strategy's pre-pass; its budget is also capped by the problem's size).
     pub walk: Option<Duration>,
+    /// Threads the engine may use (0 counts as 1).
+    pub threads: usize,
 }
 
 impl From<Option<Duration>> for SolveSettings {
@@ -85,260 +90,136 @@ impl From<Option<Duration>> for SolveSettings {
 /// Why a certified UNSAT became UNKNOWN: the time limit or a cancel came during the proof check.
 const PROOF_CHECK_STOPPED: &str = "time limit or cancel during the proof check";
 
-/// Checks a DRAT proof for [`solve`], within what is left of `settings`' time limit (counted
-/// from `t0`) and until its cancel token is raised: `None` when stopped.
+/// Checks a DRAT proof for [`solve`], within what is left of the time limit (counted from
+/// `t0`) and until `cancel` is raised: `None` when stopped.
 fn check_proof(
     problem: &Problem,
     options: EncodeOptions,
     proof: &std::path::Path,
     t0: Instant,
-    settings: &SolveSettings,
+    timeout: Option<Duration>,
+    cancel: &Cancel,
 ) -> Result<Option<Certificate>> {
-    let stop = || {
-        settings.timeout.is_some_and(|t| t0.elapsed() >= t)
-            || settings.cancel.as_ref().is_some_and(|c| c.is_cancelled())
-    };
+    let stop = || timeout.is_some_and(|t| t0.elapsed() >= t) || cancel.is_cancelled();
     crate::certify::check_drat_until(problem, options, proof, &stop)
 }
 
-/// Encodes `problem`, solves it with `backend` within `timeout`, decodes and verifies the model.
+/// Solves `problem` with `engine` within the settings' time limit. Around the one trait call
+/// ([`Engine::solve`]) it does what every engine shares: `--certify` refused by an engine
+/// without proofs, presolve's UNSAT, the engine's [`Engine::supports`], the local-search
+/// pre-pass ([`SolveSettings::walk`]), the memory check, the proof check, and [`accept`].
 /// A model that fails verification is an [`Error::Solver`], never a board.
 pub fn solve(
     problem: &Problem,
     options: impl Into<EncodeOptions>,
-    backend: &Backend,
+    engine: &dyn Engine,
     settings: impl Into<SolveSettings>,
 ) -> Result<SolveReport> {
     let options = options.into();
     let settings = settings.into();
-    let SolveSettings {
-        timeout, certify, ..
-    } = settings.clone();
     let t0 = Instant::now();
-    let encoder = Encoder::with_options(problem, options);
-    let stats = encoder.stats()?;
-    // What a backend can certify is declared in its capabilities (local search never answers
-    // UNSAT, so it needs no proof).
-    let caps = backend.capabilities();
-    if certify && caps.unsat && !caps.proofs {
-        return Err(Error::Usage(match backend {
-            Backend::External(ext) => format!(
+    let info = engine.info();
+    let caps = info.caps;
+    let stats = Encoder::with_options(problem, options).stats()?;
+    if settings.certify && caps.unsat && caps.proofs == Proofs::None {
+        return Err(Error::Usage(match caps.in_process {
+            false => format!(
                 "--certify with an external solver needs one that writes DRAT proofs (cadical, kissat), not {}",
-                ext.name()
+                info.name
             ),
-            other => format!(
+            true => format!(
                 "--certify needs a proof, and {} writes none; use {} or an external solver that writes DRAT (cadical, kissat)",
-                other.name(),
-                super::BackendInfo::names_with(|c| c.proofs)
+                info.name,
+                super::engine::names_with(|c| c.proofs != Proofs::None)
             ),
         }));
     }
     if problem.unsat.is_some() {
-        if certify && problem.presolved {
+        if settings.certify && problem.presolved {
             // Presolve's argument is not a checked proof: refute the full encoding instead.
             let full = Problem::full(&problem.instance, problem.piece)?;
-            return solve(&full, options, backend, settings);
+            return solve(&full, options, engine, settings);
         }
         return Ok(SolveReport {
             encode_seconds: t0.elapsed().as_secs_f64(),
-            ..SolveReport::new(Answer::Unsat, stats, backend.name(), options.amo)
+            ..SolveReport::new(Answer::Unsat, stats, info.name, options.amo)
         });
     }
-    let walkable = walkable(problem, options);
-    let walk_budget = match backend {
-        Backend::Walk if !walkable => {
-            return Err(Error::Usage(
-                "--solver walk needs a presolved problem without --symmetric or --break-symmetry"
-                    .into(),
-            ));
-        }
-        Backend::Walk => Some((
-            timeout.unwrap_or(Duration::MAX),
-            crate::walk::WalkSettings::default().max_tries,
-        )),
-        _ => settings
-            .walk
-            .filter(|_| walkable)
-            .map(|budget| (budget, prepass_tries(problem))),
+    engine.supports(problem, &options)?;
+    let cancel = settings.cancel.clone().unwrap_or_default();
+    if let Some(budget) = settings.walk
+        && let Some(found) = prepass(problem, options, budget, Some(&cancel))?
+    {
+        return Ok(found);
+    }
+    if let Some(need) = caps.memory {
+        check_memory(need(&stats), &stats)?;
+    }
+    let dir = match settings.certify && caps.proofs == Proofs::Drat {
+        true => Some(tempfile::tempdir().map_err(|e| Error::io("temp dir", e))?),
+        false => None,
     };
-    if let Some((budget, tries)) = walk_budget {
-        let t1 = Instant::now();
-        let found = walk_pass(problem, options, budget, tries, settings.cancel.as_ref())?;
-        let walked = t1.elapsed().as_secs_f64();
-        if let Some(board) = found {
-            return Ok(SolveReport {
-                encode_seconds: t0.elapsed().as_secs_f64() - walked,
-                solve_seconds: walked,
-                ..SolveReport::new(Answer::Sat(board), stats, "walk", options.amo)
-            });
-        }
-        if matches!(backend, Backend::Walk) {
-            if let Some(c) = &settings.cancel {
-                c.check()?;
-            }
-            return Ok(SolveReport {
-                encode_seconds: t0.elapsed().as_secs_f64() - walked,
-                solve_seconds: walked,
-                ..SolveReport::new(
-                    Answer::Unknown("local search gave up".into()),
-                    stats,
-                    "walk",
-                    options.amo,
-                )
-            });
+    let proof = dir.as_ref().map(|d| d.path().join("proof.drat"));
+    let engine_settings = Settings {
+        options,
+        timeout: settings.timeout,
+        threads: settings.threads.max(1),
+        // A self-checking engine is told to certify by any path; it writes nothing there.
+        proof: match settings.certify {
+            true => Some(proof.as_deref().unwrap_or(std::path::Path::new("."))),
+            false => None,
+        },
+    };
+    let before = t0.elapsed().as_secs_f64();
+    let outcome = engine.solve(problem, &engine_settings, &cancel)?;
+    let mut certificate = outcome.certificate;
+    let mut answer = outcome.answer;
+    if let (Answer::Unsat, None, Some(proof)) = (&answer, &certificate, &proof) {
+        certificate = check_proof(problem, options, proof, t0, settings.timeout, &cancel)?;
+        if certificate.is_none() {
+            answer = Answer::Unknown(PROOF_CHECK_STOPPED.into());
         }
     }
-    if matches!(backend, Backend::Bitboard) {
-        return bitboard(problem, options, timeout, &settings, t0, stats);
-    }
-    let mut certificate = None;
-    let (answer, encode_seconds, solve_seconds) = match backend {
-        Backend::Walk | Backend::Bitboard => unreachable!("answered above"),
-        Backend::LibCadical => {
-            let dir = tempfile::tempdir().map_err(|e| Error::io("temp dir", e))?;
-            let proof = certify.then(|| dir.path().join("proof.drat"));
-            let (answer, timing) = crate::solve::cadical_backend::solve(
-                problem,
-                options,
-                timeout,
-                settings.cancel.as_ref(),
-                proof.as_deref(),
-            )?;
-            let mut answer = answer;
-            if let (Answer::Unsat, Some(proof)) = (&answer, &proof) {
-                certificate = check_proof(problem, options, proof, t0, &settings)?;
-                if certificate.is_none() {
-                    answer = Answer::Unknown(PROOF_CHECK_STOPPED.into());
-                }
-            }
-            (answer, timing.encode, timing.solve)
-        }
-        Backend::LibKissat => {
-            let (answer, timing) = crate::solve::kissat_backend::solve(
-                problem,
-                options,
-                timeout,
-                settings.cancel.as_ref(),
-            );
-            (answer, timing.encode, timing.solve)
-        }
-        Backend::Varisat => {
-            check_memory(&stats)?;
-            let (answer, timing) = varisat_backend::solve(
-                problem,
-                options,
-                timeout,
-                certify,
-                settings.cancel.as_ref(),
-            );
-            if certify && answer == Answer::Unsat {
-                certificate = Some(Certificate {
-                    checker: "varisat self-checking proof (varisat-checker)".into(),
-                    steps: 0,
-                });
-            }
-            (answer, timing.encode, timing.solve)
-        }
-        Backend::External(ext) => {
-            let dir = tempfile::tempdir().map_err(|e| Error::io("temp dir", e))?;
-            let cnf = dir.path().join("instance.cnf");
-            let file =
-                std::fs::File::create(&cnf).map_err(|e| Error::io(cnf.display().to_string(), e))?;
-            write_cnf(std::io::BufWriter::new(file), problem, options, None)?;
-            let enc = t0.elapsed().as_secs_f64();
-            let t1 = Instant::now();
-            let mut ext = ext.clone();
-            if timeout.is_some() {
-                ext.timeout = timeout;
-            }
-            ext.cancel = settings.cancel.clone();
-            if certify {
-                ext.proof = Some(dir.path().join("proof.drat"));
-            }
-            let mut answer = ext.solve_file(&cnf, stats.vars as usize)?;
-            if let (true, Answer::Unsat, Some(proof)) = (certify, &answer, &ext.proof) {
-                certificate = check_proof(problem, options, proof, t0, &settings)?;
-                if certificate.is_none() {
-                    answer = Answer::Unknown(PROOF_CHECK_STOPPED.into());
-                }
-            }
-            (answer, enc, t1.elapsed().as_secs_f64())
-        }
-    };
-    let status = match answer {
-        Answer::Sat(model) => {
-            let board = decode(&problem.varmap, &problem.fixed, &model);
-            options
-                .accept(&board, &problem.instance, problem.piece)
-                .map_err(|why| {
-                    Error::Solver(format!(
-                        "{} returned a model that is not a solution: {why}",
-                        backend.name()
-                    ))
-                })?;
-            Answer::Sat(board)
-        }
-        Answer::Unsat => Answer::Unsat,
-        // Stopped by the caller's token (a signal, or a race this entrant lost).
-        Answer::Unknown(_) if settings.cancel.as_ref().is_some_and(|c| c.is_cancelled()) => {
-            return Err(Error::Interrupted);
-        }
-        Answer::Unknown(why) => Answer::Unknown(why),
-    };
+    let status = accept(problem, options, &info.name, answer, &cancel)?;
     Ok(SolveReport {
-        encode_seconds,
-        solve_seconds,
+        encode_seconds: before + outcome.encode_seconds,
+        solve_seconds: outcome.solve_seconds,
         certificate,
-        ..SolveReport::new(status, stats, backend.name(), options.amo)
+        ..SolveReport::new(status, stats, info.name, options.amo)
     })
 }
 
-/// `--solver bitboard`: the bit-parallel search on the presolved cells; its board passes the same
-/// checks as a decoded model.
-fn bitboard(
+/// The one place where an engine's answer becomes a report's: a model is decoded through the
+/// problem's variable map, and a board is kept only if the independent checks
+/// ([`EncodeOptions::accept`]) pass (else [`Error::Solver`], naming `who`); UNKNOWN under a
+/// raised `cancel` is [`Error::Interrupted`] (stopped by the caller or by a race this engine
+/// lost).
+pub fn accept(
     problem: &Problem,
     options: EncodeOptions,
-    timeout: Option<Duration>,
-    settings: &SolveSettings,
-    t0: Instant,
-    stats: crate::encode::Stats,
-) -> Result<SolveReport> {
-    if !walkable(problem, options) {
-        return Err(Error::Usage(
-            "--solver bitboard needs a presolved problem without --symmetric or --break-symmetry"
-                .into(),
-        ));
-    }
-    let t1 = Instant::now();
-    let found = super::bitboard::search(problem, timeout, settings.cancel.as_ref())?;
-    let status = match found.answer {
-        Answer::Sat(board) => {
+    who: &str,
+    answer: Answer<Found>,
+    cancel: &Cancel,
+) -> Result<Answer<Board>> {
+    match answer {
+        Answer::Sat(found) => {
+            let board = match found {
+                Found::Model(model) => decode(&problem.varmap, &problem.fixed, &model),
+                Found::Board(board) => board,
+            };
             options
                 .accept(&board, &problem.instance, problem.piece)
                 .map_err(|why| {
                     Error::Solver(format!(
-                        "bitboard found a board that is not a solution: {why}"
+                        "{who} returned a model that is not a solution: {why}"
                     ))
                 })?;
-            Answer::Sat(board)
+            Ok(Answer::Sat(board))
         }
-        Answer::Unknown(_) if settings.cancel.as_ref().is_some_and(|c| c.is_cancelled()) => {
-            return Err(Error::Interrupted);
-        }
-        Answer::Unknown(why) => Answer::Unknown(why),
-        Answer::Unsat => Answer::Unsat,
-    };
-    Ok(SolveReport {
-        encode_seconds: t1.duration_since(t0).as_secs_f64(),
-        solve_seconds: t1.elapsed().as_secs_f64(),
-        ..SolveReport::new(status, stats, "bitboard", options.amo)
-    })
-}
-
-/// Local search finds unconstrained boards only: not under `--symmetric` or lex-leader
-/// constraints, and it needs presolve's live cells (the full encoding keeps dead cells).
-fn walkable(problem: &Problem, options: EncodeOptions) -> bool {
-    options.symmetric.is_none() && options.lex_leader.is_empty() && problem.presolved
+        Answer::Unsat => Ok(Answer::Unsat),
+        Answer::Unknown(_) if cancel.is_cancelled() => Err(Error::Interrupted),
+        Answer::Unknown(why) => Ok(Answer::Unknown(why)),
+    }
 }
 
 /// The default strategy's local-search pre-pass on its own ([`SolveSettings::walk`]): a report
@@ -348,62 +229,18 @@ pub fn prepass(
     problem: &Problem,
     options: EncodeOptions,
     budget: Duration,
-    cancel: Option<&crate::interrupt::Cancel>,
+    cancel: Option<&Cancel>,
 ) -> Result<Option<SolveReport>> {
-    if !walkable(problem, options) || problem.unsat.is_some() {
+    if Walk::PREPASS.supports(problem, &options).is_err() || problem.unsat.is_some() {
         return Ok(None);
     }
-    let t0 = Instant::now();
-    let Some(board) = walk_pass(problem, options, budget, prepass_tries(problem), cancel)? else {
-        return Ok(None);
+    let settings = SolveSettings {
+        timeout: Some(budget),
+        cancel: cancel.cloned(),
+        ..SolveSettings::default()
     };
-    Ok(Some(SolveReport {
-        solve_seconds: t0.elapsed().as_secs_f64(),
-        ..SolveReport::new(
-            Answer::Sat(board),
-            Encoder::with_options(problem, options).stats()?,
-            "walk",
-            options.amo,
-        )
-    }))
-}
-
-/// The pre-pass's swap budget ([`SolveSettings::walk`]): about 200 attempts per live cell.
-fn prepass_tries(problem: &Problem) -> u64 {
-    200 * problem.varmap.num_cells().max(1000)
-}
-
-/// One local-search pass within `budget` and `tries`: a board that passed [`EncodeOptions::accept`], or
-/// `None` when the search gave up.
-fn walk_pass(
-    problem: &Problem,
-    options: EncodeOptions,
-    budget: Duration,
-    tries: u64,
-    cancel: Option<&crate::interrupt::Cancel>,
-) -> Result<Option<Board>> {
-    let found = crate::walk::walk(
-        problem,
-        &crate::walk::WalkSettings {
-            deadline: Instant::now().checked_add(budget),
-            max_tries: tries,
-            cancel: cancel.cloned(),
-            ..crate::walk::WalkSettings::default()
-        },
-    );
-    if let Some(board) = &found {
-        options
-            .accept(board, &problem.instance, problem.piece)
-            .map_err(|why| Error::Solver(format!("local search returned a non-solution: {why}")))?;
-    }
-    Ok(found)
-}
-
-/// Estimated peak memory of varisat holding a CNF of this size: about 8 bytes per literal
-/// occurrence (clause storage and watches) plus 128 bytes per variable. Measured: pairwise
-/// 200-queens (13.3 M clauses, 26.5 M literals) peaks at 179 MB; the estimate says 217 MB.
-pub fn varisat_bytes(stats: &Stats) -> u64 {
-    8 * stats.literals + 128 * stats.vars
+    let report = solve(problem, options, &Walk::PREPASS, settings)?;
+    Ok(matches!(report.status, Answer::Sat(_)).then_some(report))
 }
 
 /// The environment variable that states the available memory in bytes instead of the kernel's
@@ -422,10 +259,10 @@ pub fn available_memory() -> Option<u64> {
     Some(kb * 1024)
 }
 
-/// Refuses an in-process solve that would not fit in memory, before anything is allocated, so
-/// it is never killed halfway.
-fn check_memory(stats: &Stats) -> Result<()> {
-    let need = varisat_bytes(stats);
+/// Refuses an in-process solve that needs `need` bytes (an engine's estimate for a CNF of
+/// `stats`' size) when that is more than is available, before anything is allocated, so it is
+/// never killed halfway.
+fn check_memory(need: u64, stats: &Stats) -> Result<()> {
     match available_memory() {
         Some(have) if need > have => Err(Error::TooLarge(format!(
             "solving in-process needs an estimated {:.1} GB ({} clauses, {} literals) but only {:.1} GB is available; use a smaller encoding (--amo product) or write the CNF with `encode` for an external solver",
@@ -438,70 +275,36 @@ fn check_memory(stats: &Stats) -> Result<()> {
     }
 }
 
-/// Races `entrants` on their own threads (`--solver a,b`): the first verified SAT or UNSAT wins,
-/// the others are cancelled (external solvers killed, in-process searches abandoned). Returns
-/// the winner's index and report; when nobody wins, the first error, or UNKNOWN.
-pub fn race(
+/// Races a portfolio (`--solver a,b`) through [`race`]: each entrant with its own encoding;
+/// the local-search pre-pass ([`SolveSettings::walk`]) runs once, before the race. Returns the
+/// winner's index and report, labelled `portfolio winner: NAME --amo A`.
+pub fn portfolio(
     problem: &Problem,
     entrants: &[Entrant],
     settings: SolveSettings,
 ) -> Result<(usize, SolveReport)> {
-    // The local-search pre-pass runs once, before the race, not in every entrant.
     if let (Some(budget), Some(first)) = (settings.walk, entrants.first())
         && let Some(r) = prepass(problem, first.options, budget, settings.cancel.as_ref())?
     {
         return Ok((0, r));
     }
-    let settings = SolveSettings {
-        walk: None,
-        ..settings
-    };
-    // The winner raises the race's token, a child of the caller's: it stops the losers only.
-    let cancel = settings.cancel.clone().unwrap_or_default().child();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::scope(|s| {
-        for (i, e) in entrants.iter().enumerate() {
-            let tx = tx.clone();
+    let lanes = entrants
+        .iter()
+        .map(|e| {
             let settings = SolveSettings {
-                cancel: Some(cancel.clone()),
+                walk: None,
                 ..settings.clone()
             };
-            s.spawn(move || {
-                let _ = tx.send((i, solve(problem, e.options, &e.backend, settings)));
-            });
-        }
-        drop(tx);
-        let mut first_error = None;
-        let mut unknown = None;
-        for (i, result) in rx.iter() {
-            match result {
-                Ok(r) if !matches!(r.status, Answer::Unknown(_)) => {
-                    cancel.cancel();
-                    return Ok((i, winner(r, &entrants[i])));
-                }
-                Ok(r) => {
-                    unknown.get_or_insert((i, r));
-                }
-                Err(Error::Interrupted) => {
-                    cancel.cancel();
-                    return Err(Error::Interrupted);
-                }
-                Err(e) => {
-                    first_error
-                        .get_or_insert(Error::Solver(format!("{}: {e}", entrants[i].label())));
-                }
-            }
-        }
-        match (unknown, first_error) {
-            (Some((i, r)), _) => Ok((i, winner(r, &entrants[i]))),
-            (None, Some(e)) => Err(e),
-            (None, None) => Err(Error::Usage("no solver to race".into())),
-        }
-    })
-}
-
-/// A race's report names its winner (unless the pre-pass answered).
-fn winner(mut r: SolveReport, entrant: &Entrant) -> SolveReport {
-    r.solver = format!("portfolio winner: {}", entrant.label());
-    r
+            Lane::new(e.label(), move |cancel: &Cancel| {
+                let settings = SolveSettings {
+                    cancel: Some(cancel.clone()),
+                    ..settings
+                };
+                solve(problem, e.options, &e.backend, settings)
+            })
+        })
+        .collect();
+    let (i, mut r) = race(lanes, &settings.cancel.clone().unwrap_or_default())?;
+    r.solver = format!("portfolio winner: {}", entrants[i].label());
+    Ok((i, r))
 }

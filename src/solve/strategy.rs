@@ -35,8 +35,11 @@
 
 use std::time::{Duration, Instant};
 
+use super::bitboard::Bitboard;
 use super::cubes::{self, CubeSettings};
-use super::{Backend, BackendInfo, SolveReport, SolveSettings, parse_portfolio};
+use super::engine::{self, Backend, Engine};
+use super::race::{Lane, race};
+use super::{SolveReport, SolveSettings, parse_portfolio};
 use crate::cube::Split;
 use crate::encode::EncodeOptions;
 use crate::encode::amo::AmoKind;
@@ -74,26 +77,11 @@ fn left_of(timeout: Option<Duration>, t0: Instant) -> Option<Duration> {
     timeout.map(|t| t.saturating_sub(t0.elapsed()).max(Duration::from_millis(1)))
 }
 
-/// The two sides of [`Solver::race_bitboard`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum BitboardRace {
-    Bitboard,
-    Cubes,
-}
-
-impl BitboardRace {
-    fn name(self) -> &'static str {
-        match self {
-            BitboardRace::Bitboard => "the bitboard search",
-            BitboardRace::Cubes => "cube-and-conquer",
-        }
-    }
-
-    /// Whether the default strategy races the bitboard search on `problem` with `jobs` threads:
-    /// queens and amazons up to n = 64, and a core left for the cubes.
-    fn applies(problem: &Problem, jobs: usize) -> bool {
-        jobs >= 2 && problem.n <= 64 && crate::piece::Shape::of(&problem.piece).is_some()
-    }
+/// Whether the default strategy races the bitboard search on `problem` with `jobs` threads:
+/// where the engine supports the problem ([`Engine::supports`]), with a core left for the
+/// cubes.
+fn bitboard_races(problem: &Problem, options: &EncodeOptions, jobs: usize) -> bool {
+    jobs >= 2 && Bitboard.supports(problem, options).is_ok()
 }
 
 /// When the default strategy's cube solver adds lex-leader constraints for the instance's
@@ -199,7 +187,7 @@ impl<'a> Solver<'a> {
         self
     }
 
-    /// `--solver`: `auto`, a [`BACKENDS`](super::BACKENDS) name, an external program, or a
+    /// `--solver`: `auto`, a [`ENGINES`](super::ENGINES) name, an external program, or a
     /// comma-separated portfolio.
     pub fn solver(mut self, solver: impl Into<String>) -> Self {
         self.solver = solver.into();
@@ -306,7 +294,7 @@ impl<'a> Solver<'a> {
                         lex_leader,
                         ..options
                     };
-                    if !self.certify && BitboardRace::applies(&problem, self.threads()) {
+                    if !self.certify && bitboard_races(&problem, &options, self.threads()) {
                         return self.race_bitboard(&problem, options, with_sums, &suffix);
                     }
                     if let Some(r) =
@@ -331,10 +319,11 @@ impl<'a> Solver<'a> {
             certify: self.certify,
             cancel: Some(self.cancel.clone()),
             walk,
+            threads: 1,
         };
         match entrants.as_slice() {
             [one] => super::solve(&problem, one.options, &one.backend, settings),
-            _ => super::race(&problem, &entrants, settings).map(|(_, r)| r),
+            _ => super::portfolio(&problem, &entrants, settings).map(|(_, r)| r),
         }
     }
 
@@ -362,10 +351,10 @@ impl<'a> Solver<'a> {
             .max(1)
     }
 
-    /// The default strategy on two or more cores: the bit-parallel search ([`super::bitboard`])
-    /// on one thread, from the start, raced against local search then cube-and-conquer (encoded
-    /// with `with_sums`) on the others; the first definite answer stops the other. Two verdicts
-    /// that disagree are a solver fault. `suffix` ends the cubes' `solver` label (` mod G`).
+    /// The default strategy on two or more cores, through the one [`race()`]: the bit-parallel
+    /// search ([`super::bitboard`]) on one thread, from the start, against local search then
+    /// cube-and-conquer (encoded with `with_sums`) on the others. `suffix` ends the cubes'
+    /// `solver` label (` mod G`).
     fn race_bitboard(
         &self,
         problem: &Problem,
@@ -375,92 +364,27 @@ impl<'a> Solver<'a> {
     ) -> Result<SolveReport> {
         let t0 = Instant::now();
         let timeout = self.timeout;
-        // The winner raises the race's token, a child of the caller's: it stops the loser only.
-        let stop = self.cancel.child();
-        let settings = SolveSettings {
-            timeout,
-            certify: false,
-            cancel: Some(stop.clone()),
-            walk: None,
-        };
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::scope(|s| {
-            let bit_tx = tx.clone();
-            let bit_settings = settings.clone();
-            s.spawn(move || {
-                let r = super::solve(problem, options, &Backend::Bitboard, bit_settings);
-                let _ = bit_tx.send((BitboardRace::Bitboard, r));
-            });
-            let cube_stop = stop.clone();
-            s.spawn(move || {
-                let walked = super::prepass(problem, options, self.walk_budget(), Some(&cube_stop));
-                let r = match walked {
-                    Ok(Some(found)) => Ok(found),
-                    Ok(None) => self
-                        .conquer_with(
-                            problem,
-                            with_sums,
-                            left_of(timeout, t0),
-                            AUTO_CUBE_BACKEND,
-                            self.threads() - 1,
-                            &cube_stop,
-                        )
-                        .map(|mut r| {
-                            r.solver.push_str(suffix);
-                            r
-                        }),
-                    Err(e) => Err(e),
-                };
-                let _ = tx.send((BitboardRace::Cubes, r));
-            });
-            let mut answered: Option<(BitboardRace, SolveReport)> = None;
-            let mut unknown = None;
-            let mut error = None;
-            for (who, result) in rx.iter() {
-                match result {
-                    Ok(r) if !matches!(r.status, crate::answer::Answer::Unknown(_)) => {
-                        stop.cancel();
-                        if let Some((first, a)) = &answered
-                            && a.status.label() != r.status.label()
-                        {
-                            return Err(Error::Solver(format!(
-                                "{} answered {} but {} {}",
-                                first.name(),
-                                a.status.label(),
-                                who.name(),
-                                r.status.label()
-                            )));
-                        }
-                        answered.get_or_insert((who, r));
-                    }
-                    Ok(r) => {
-                        unknown.get_or_insert(r);
-                    }
-                    // The loser, stopped by the winner (or both, by the caller).
-                    Err(Error::Interrupted) if answered.is_some() => {}
-                    Err(Error::Interrupted) => {
-                        stop.cancel();
-                        error.get_or_insert(Error::Interrupted);
-                    }
-                    Err(e) => {
-                        stop.cancel();
-                        error.get_or_insert(e);
-                    }
-                }
+        let bitboard = Lane::new("the bitboard search", move |cancel: &Cancel| {
+            let settings = SolveSettings {
+                timeout,
+                cancel: Some(cancel.clone()),
+                ..SolveSettings::default()
+            };
+            super::solve(problem, options, &Bitboard, settings)
+        });
+        let cubes = Lane::new("cube-and-conquer", move |cancel: &Cancel| {
+            if let Some(found) = super::prepass(problem, options, self.walk_budget(), Some(cancel))?
+            {
+                return Ok(found);
             }
-            self.cancel.check()?;
-            match (answered, error, unknown) {
-                (Some((who, mut r)), _, _) => {
-                    if who == BitboardRace::Bitboard {
-                        r.solver = "bitboard".into();
-                    }
-                    Ok(r)
-                }
-                (None, Some(e), _) => Err(e),
-                (None, None, Some(r)) => Ok(r),
-                (None, None, None) => Err(Error::Solver("the race gave no answer".into())),
-            }
-        })
+            let left = left_of(timeout, t0);
+            let jobs = self.threads() - 1;
+            let mut r =
+                self.conquer_with(problem, with_sums, left, AUTO_CUBE_BACKEND, jobs, cancel)?;
+            r.solver.push_str(suffix);
+            Ok(r)
+        });
+        race(vec![bitboard, cubes], &self.cancel).map(|(_, r)| r)
     }
 
     /// Cube-and-conquer on the presolved `root` with the backend named `solver` (certified
@@ -500,24 +424,24 @@ impl<'a> Solver<'a> {
         let (backend, mut report) = if self.certify {
             let backend = Backend::from_name(solver)?;
             let r = super::certified_cubes::solve_certified(root, options, &backend, &settings)?;
-            (backend, r)
+            (backend.name(), r)
         } else {
             // Only an in-process incremental backend of the table conquers cubes (an external
             // name is refused before it is looked up on PATH).
-            let Some(factory) = BackendInfo::find(solver).and_then(|b| b.caps.incremental) else {
+            let engine = engine::find(solver);
+            let Some(factory) = engine.and_then(|e| e.info().caps.incremental) else {
                 return Err(Error::Usage(format!(
                     "--cubes conquers with an in-process incremental solver ({}); --solver \
                      {solver} is not supported with it (with --certify, each cube is solved on \
                      its own, by any solver that certifies)",
-                    BackendInfo::names_with(|c| c.incremental.is_some())
+                    engine::names_with(|c| c.incremental.is_some())
                 )));
             };
-            let backend = Backend::from_name(solver)?;
             let r = cubes::solve(root, options, factory(root, options), &settings)?;
-            (backend, r)
+            (solver.to_string(), r)
         };
         if let Some(c) = &report.cubes {
-            report.solver = c.describe(&backend.name(), self.certify);
+            report.solver = c.describe(&backend, self.certify);
         }
         Ok(report)
     }

@@ -1,7 +1,7 @@
 //! Benchmark suites: a recipe ([`recipe`]) names families of generated instances; the runner
 //! generates every instance, writes its CNF through the same presolve + encoder + DIMACS path as
 //! `queens-sat encode`, records it in a manifest ([`manifest`]), optionally solves everything
-//! (models verified by [`crate::solve::solve`]) and draws the phase-transition picture ([`plot`]).
+//! (through [`crate::solve::Solver`], boards verified) and draws the phase-transition picture ([`plot`]).
 //!
 //! Re-running skips a file whose manifest row describes the same instance and whose content
 //! still has the recorded SHA-256; such a row keeps its solver result, and `--solve` only
@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 
 use crate::answer::Status;
 use crate::atomic::{write_atomic, write_text_atomic};
+use crate::encode::EncodeOptions;
 use crate::encode::amo::AmoKind;
 use crate::error::{Error, Result};
 use crate::export::dimacs::write_cnf;
@@ -28,7 +29,7 @@ use crate::interrupt::{Cancel, CancelWrite};
 use crate::piece::Piece;
 use crate::presolve::Problem;
 use crate::progress::Progress;
-use crate::solve::{self, Backend};
+use crate::solve;
 use manifest::{HashingWriter, Row};
 use recipe::Recipe;
 
@@ -37,8 +38,8 @@ use recipe::Recipe;
 pub struct Options {
     /// Output folder (default `cnf-out/NAME`).
     pub out_dir: Option<PathBuf>,
-    /// Solve every instance with this backend and time limit.
-    pub solve: Option<(Backend, Option<Duration>)>,
+    /// Solve every instance through [`crate::solve::Solver`], as `solve` does.
+    pub solve: Option<SolveWith>,
     /// Worker threads for writing and solving.
     pub jobs: usize,
     /// Draw the phase-transition picture to this SVG file.
@@ -49,6 +50,31 @@ pub struct Options {
     pub progress: bool,
     /// Stop (keeping what finished, for a resume) once raised.
     pub cancel: Cancel,
+}
+
+/// How `suite --solve` solves each instance: through [`crate::solve::Solver`], the answer path
+/// of `solve`, with a `--solver` value (`auto`, an engine name, an external program or a
+/// portfolio) and a time limit per instance.
+#[derive(Clone, Debug)]
+pub struct SolveWith {
+    /// The `--solver` value.
+    pub solver: String,
+    /// Time limit per instance (UNKNOWN when reached).
+    pub timeout: Option<Duration>,
+}
+
+impl SolveWith {
+    /// `solver` with `timeout`, checked now (an unknown name fails before anything is
+    /// written).
+    pub fn new(solver: &str, timeout: Option<Duration>) -> Result<SolveWith> {
+        if solver != "auto" {
+            solve::parse_portfolio(solver, EncodeOptions::from(AmoKind::DEFAULT))?;
+        }
+        Ok(SolveWith {
+            solver: solver.to_string(),
+            timeout,
+        })
+    }
 }
 
 /// What a run did.
@@ -217,8 +243,11 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
     manifest::write(&manifest_path, &rows(&jobs))?;
 
     // 3. Solve.
-    if let Some((backend, timeout)) = &options.solve {
-        let solver = backend.name();
+    if let Some(with) = &options.solve {
+        let solver = with.solver.clone();
+        // The cores are shared among the workers: each solve gets its part.
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let threads = (cores / jobs_n).max(1);
         let todo: Vec<usize> = (0..jobs.len())
             .filter(|&i| {
                 let r = &jobs[i].row;
@@ -235,20 +264,17 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
             |&i| {
                 let job = &jobs[i];
                 let problem = Problem::presolve(&instances[job.instance], job.piece)?;
-                let report = solve::solve(
-                    &problem,
-                    job.amo,
-                    backend,
-                    solve::SolveSettings {
-                        timeout: *timeout,
-                        cancel: Some(options.cancel.clone()),
-                        ..solve::SolveSettings::default()
-                    },
-                )
-                .map_err(|e| match e {
-                    Error::Solver(m) => Error::Solver(format!("{}: {m}", job.row.file)),
-                    other => other,
-                })?;
+                let report = solve::Solver::for_problem(&problem)
+                    .options(EncodeOptions::from(job.amo))
+                    .solver(with.solver.as_str())
+                    .timeout(with.timeout)
+                    .jobs(Some(threads))
+                    .cancel(options.cancel.clone())
+                    .solve()
+                    .map_err(|e| match e {
+                        Error::Solver(m) => Error::Solver(format!("{}: {m}", job.row.file)),
+                        other => other,
+                    })?;
                 let status = match report.status {
                     Status::Sat(_) => "SAT",
                     Status::Unsat => "UNSAT",

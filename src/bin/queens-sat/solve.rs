@@ -10,7 +10,7 @@ use queens_sat::cube::Split;
 use queens_sat::instance::Instance;
 use queens_sat::piece::Piece;
 use queens_sat::report::SolveRecord;
-use queens_sat::solve::{AutoSymmetry, BackendInfo, SolveReport, Solver};
+use queens_sat::solve::{AutoSymmetry, SolveReport, Solver, engine};
 use queens_sat::symmetry::stabiliser;
 
 use crate::args::{EncodingArgs, InstanceArgs, OutputFormat, parse_timeout, print_json};
@@ -22,7 +22,7 @@ pub struct SolveArgs {
     inst: InstanceArgs,
     #[command(flatten)]
     enc: EncodingArgs,
-    #[arg(long, default_value = "auto", help = BackendInfo::help())]
+    #[arg(long, default_value = "auto", help = engine::help())]
     solver: String,
     /// Give up after this many seconds (UNKNOWN, exit 1).
     #[arg(long, value_name = "SECS")]

@@ -6,7 +6,8 @@ use std::process::ExitCode;
 
 use clap::Args;
 use queens_sat::Result;
-use queens_sat::solve::Backend;
+use queens_sat::solve::engine;
+use queens_sat::suite::SolveWith;
 
 use crate::args::{jobs_or_all_cores, parse_timeout};
 
@@ -21,8 +22,8 @@ pub struct SuiteArgs {
     /// Solve every instance and record status and seconds (models are verified).
     #[arg(long)]
     solve: bool,
-    /// Solver for --solve: `varisat` or an external DIMACS solver name or path.
-    #[arg(long, default_value = "varisat", requires = "solve")]
+    /// Solver for --solve, as for `solve` (default `auto`, the default strategy).
+    #[arg(long, default_value = "auto", requires = "solve", help = engine::help())]
     solver: String,
     /// Time limit per instance for --solve (UNKNOWN when reached).
     #[arg(long, value_name = "SECS", requires = "solve")]
@@ -42,7 +43,7 @@ pub struct SuiteArgs {
 pub fn run(a: SuiteArgs) -> Result<ExitCode> {
     let timeout = a.timeout.map(parse_timeout).transpose()?;
     let solve = match a.solve {
-        true => Some((Backend::from_name(&a.solver)?, timeout)),
+        true => Some(SolveWith::new(&a.solver, timeout)?),
         false => None,
     };
     let options = queens_sat::suite::Options {

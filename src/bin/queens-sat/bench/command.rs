@@ -9,7 +9,7 @@ use queens_sat::encode::EncodeOptions;
 use queens_sat::encode::amo::AmoKind;
 use queens_sat::encode::implied::Implied;
 use queens_sat::solve::external::resolve_solver;
-use queens_sat::solve::{BackendInfo, parse_portfolio};
+use queens_sat::solve::{engine, parse_portfolio};
 use queens_sat::{Error, Result};
 
 /// Arguments of `bench`.
@@ -167,8 +167,8 @@ fn bench_hard(a: BenchArgs, exe: &std::path::Path) -> Result<ExitCode> {
     for s in &solvers {
         // The default strategy, cube-and-conquer and the backend table's in-process names need
         // no program; anything else is an external one.
-        let in_process = ["auto", super::hard::CUBES].contains(&s.as_str())
-            || BackendInfo::find(s).is_some_and(|b| b.caps.in_process);
+        let in_process =
+            ["auto", super::hard::CUBES].contains(&s.as_str()) || engine::find(s).is_some();
         if !in_process {
             resolve_solver(s)?;
         }

@@ -1,0 +1,316 @@
+//! The engine interface: one trait ([`Engine`]) for whatever answers a [`Problem`] (varisat, the
+//! linked CaDiCaL and Kissat, an external DIMACS program, local search, the bitboard search),
+//! and one table ([`ENGINES`]) that names the in-process ones.
+//!
+//! Adding an in-process engine is one file (a type that implements [`Engine`]) plus one row of
+//! [`ENGINES`]: `--solver NAME`, the help text, portfolios, cube-and-conquer (when it declares
+//! [`Capabilities::incremental`]), `bench` and the Python package all read the table. What is
+//! common to every engine is written once, around the trait call, in [`super::solve`]: the
+//! refusal of `--certify` by an engine without proofs, presolve's UNSAT, the local-search
+//! pre-pass, the memory check, the proof check, decoding a model, the independent check of the
+//! board, and turning UNKNOWN under cancel into [`crate::Error::Interrupted`].
+//!
+//! The shape follows RustSAT's solver traits: capabilities are declared data
+//! ([`Capabilities`]), never a lookup by name.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::answer::{Answer, Model};
+use crate::board::Board;
+use crate::certify::Certificate;
+use crate::encode::{EncodeOptions, Stats};
+use crate::error::{Error, Result};
+use crate::interrupt::Cancel;
+use crate::presolve::Problem;
+use crate::solve::traits::SolverFactory;
+
+/// How an engine backs an UNSAT answer under `--certify`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Proofs {
+    /// It writes none (its UNSAT cannot be certified).
+    None,
+    /// It writes a text DRAT proof to [`Settings::proof`], which the caller checks.
+    Drat,
+    /// It checks its own proof while it searches and returns the [`Certificate`].
+    SelfChecked,
+}
+
+/// What an engine can do, declared by the engine itself.
+#[derive(Clone, Copy)]
+pub struct Capabilities {
+    /// Runs inside this process (no program to find on PATH).
+    pub in_process: bool,
+    /// Can prove UNSAT (local search cannot).
+    pub unsat: bool,
+    /// How its UNSAT is certified.
+    pub proofs: Proofs,
+    /// Incremental under assumptions: the [`SolverFactory`] of the cube workers, for a problem
+    /// and its encoding options (`--cubes`).
+    pub incremental: Option<fn(&Problem, EncodeOptions) -> &'static SolverFactory>,
+    /// Its estimated peak memory in bytes for a CNF of this size, checked against the memory
+    /// available before it starts ([`super::available_memory`]); `None`: not estimated.
+    pub memory: Option<fn(&Stats) -> u64>,
+}
+
+impl Capabilities {
+    /// An in-process engine that proves UNSAT without proofs, not incremental, memory not
+    /// estimated: the base the table rows change.
+    pub const IN_PROCESS: Capabilities = Capabilities {
+        in_process: true,
+        unsat: true,
+        proofs: Proofs::None,
+        incremental: None,
+        memory: None,
+    };
+}
+
+impl std::fmt::Debug for Capabilities {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Capabilities")
+            .field("in_process", &self.in_process)
+            .field("unsat", &self.unsat)
+            .field("proofs", &self.proofs)
+            .field("incremental", &self.incremental.is_some())
+            .field("memory", &self.memory.is_some())
+            .finish()
+    }
+}
+
+/// Who an engine is: its `--solver` name, one line for the help text, and its capabilities.
+#[derive(Clone, Debug)]
+pub struct EngineInfo {
+    /// The `--solver` name (an external program: its file name).
+    pub name: String,
+    /// One line for the help text.
+    pub about: String,
+    /// What it can do.
+    pub caps: Capabilities,
+}
+
+/// Why an engine cannot answer a problem (e.g. the bitboard search on a board over 64): the
+/// caller words it for its front end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unsupported {
+    /// The engine's name.
+    pub engine: String,
+    /// What it needs, e.g. "needs a presolved board of side at most 64".
+    pub needs: String,
+}
+
+impl std::fmt::Display for Unsupported {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "--solver {} {}", self.engine, self.needs)
+    }
+}
+
+impl From<Unsupported> for Error {
+    fn from(u: Unsupported) -> Error {
+        Error::Usage(u.to_string())
+    }
+}
+
+/// How one engine call runs.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings<'a> {
+    /// How to encode (CNF engines; the search engines ignore it).
+    pub options: EncodeOptions,
+    /// Give up (UNKNOWN) after this long; `None`: no limit.
+    pub timeout: Option<Duration>,
+    /// Threads the engine may use (at least 1).
+    pub threads: usize,
+    /// `--certify`: where a [`Proofs::Drat`] engine writes its proof; a
+    /// [`Proofs::SelfChecked`] engine checks its own and returns the certificate.
+    pub proof: Option<&'a Path>,
+}
+
+/// What an engine found: a model of its CNF (decoded by the caller through the problem's
+/// variable map) or a board it built itself. Either way the caller checks it.
+#[derive(Clone, Debug)]
+pub enum Found {
+    /// A model of the encoding.
+    Model(Model),
+    /// A board (fixed pieces included).
+    Board(Board),
+}
+
+/// One engine call's answer and timings.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// The verdict (unverified).
+    pub answer: Answer<Found>,
+    /// Seconds spent encoding into the engine.
+    pub encode_seconds: f64,
+    /// Seconds spent searching.
+    pub solve_seconds: f64,
+    /// A [`Proofs::SelfChecked`] engine's certificate of its UNSAT.
+    pub certificate: Option<Certificate>,
+}
+
+impl Outcome {
+    /// An outcome with no certificate.
+    pub fn new(answer: Answer<Found>, encode_seconds: f64, solve_seconds: f64) -> Outcome {
+        Outcome {
+            answer,
+            encode_seconds,
+            solve_seconds,
+            certificate: None,
+        }
+    }
+
+    /// The outcome of a CNF solver: its model, timed.
+    pub fn of_model(answer: Answer<Model>, timing: super::traits::Timing) -> Outcome {
+        let answer = match answer {
+            Answer::Sat(m) => Answer::Sat(Found::Model(m)),
+            Answer::Unsat => Answer::Unsat,
+            Answer::Unknown(why) => Answer::Unknown(why),
+        };
+        Outcome::new(answer, timing.encode, timing.solve)
+    }
+}
+
+/// Whatever answers a [`Problem`]: SAT with a model or a board, UNSAT, or UNKNOWN.
+///
+/// An engine must stop soon after `cancel` is raised (then answer UNKNOWN) and after its time
+/// limit. It does not check its answer: [`super::solve`] decodes and verifies it.
+pub trait Engine: Send + Sync {
+    /// Its name, help line and capabilities.
+    fn info(&self) -> EngineInfo;
+
+    /// Whether it can answer `problem` encoded with `options` (default: any).
+    fn supports(
+        &self,
+        problem: &Problem,
+        options: &EncodeOptions,
+    ) -> std::result::Result<(), Unsupported> {
+        let _ = (problem, options);
+        Ok(())
+    }
+
+    /// Answers `problem` (presolve's UNSAT has been answered before the call).
+    fn solve(&self, problem: &Problem, settings: &Settings, cancel: &Cancel) -> Result<Outcome>;
+}
+
+/// The in-process engines, one row each. Any other `--solver` name is an external DIMACS
+/// program ([`super::external::ExternalSolver`]).
+pub static ENGINES: &[&dyn Engine] = &[
+    &super::varisat_backend::Varisat,
+    &super::cadical_backend::LibCadical,
+    &super::kissat_backend::LibKissat,
+    &super::bitboard::Bitboard,
+    &super::walk_backend::Walk::DEFAULT,
+];
+
+/// The row of [`ENGINES`] named `name`, if it is an in-process engine.
+pub fn find(name: &str) -> Option<&'static dyn Engine> {
+    ENGINES.iter().copied().find(|e| e.info().name == name)
+}
+
+/// The names of the rows whose capabilities pass `cap`, joined for an error message.
+pub fn names_with(cap: impl Fn(&Capabilities) -> bool) -> String {
+    let names: Vec<String> = ENGINES
+        .iter()
+        .map(|e| e.info())
+        .filter(|i| cap(&i.caps))
+        .map(|i| i.name)
+        .collect();
+    names.join(", ")
+}
+
+/// The `--solver` help text: the default strategy, every row, and external programs.
+pub fn help() -> String {
+    let rows: Vec<String> = ENGINES
+        .iter()
+        .map(|e| {
+            let i = e.info();
+            format!("`{}` ({})", i.name, i.about)
+        })
+        .collect();
+    format!(
+        "Solver: `auto` (the default strategy: local search, then cube-and-conquer on the \
+         linked CaDiCaL for small boards, varisat and lib:cadical raced for large ones), {}, \
+         or an external DIMACS solver name or path; a comma-separated list races a \
+         portfolio, each entry optionally with its own `--amo`",
+        rows.join(", ")
+    )
+}
+
+/// A handle on an engine: a row of [`ENGINES`] or an engine of the caller's (an external
+/// program). Cheap to clone; dereferences to the [`Engine`].
+#[derive(Clone)]
+pub struct Backend(Handle);
+
+#[derive(Clone)]
+enum Handle {
+    Table(&'static dyn Engine),
+    Owned(Arc<dyn Engine>),
+}
+
+impl Backend {
+    /// The engine a `--solver` name stands for: a row of [`ENGINES`], else an external DIMACS
+    /// solver on PATH or a path to one.
+    pub fn from_name(name: &str) -> Result<Backend> {
+        match find(name) {
+            Some(e) => Ok(Backend(Handle::Table(e))),
+            None => Ok(Backend::new(super::external::ExternalSolver::new(name)?)),
+        }
+    }
+
+    /// A handle on `engine`.
+    pub fn new(engine: impl Engine + 'static) -> Backend {
+        Backend(Handle::Owned(Arc::new(engine)))
+    }
+
+    /// The engine's name.
+    pub fn name(&self) -> String {
+        self.info().name
+    }
+
+    /// The engine's capabilities.
+    pub fn capabilities(&self) -> Capabilities {
+        self.info().caps
+    }
+}
+
+impl std::ops::Deref for Backend {
+    type Target = dyn Engine;
+
+    fn deref(&self) -> &(dyn Engine + 'static) {
+        match &self.0 {
+            Handle::Table(e) => *e,
+            Handle::Owned(e) => e.as_ref(),
+        }
+    }
+}
+
+/// A handle answers as its engine does.
+impl Engine for Backend {
+    fn info(&self) -> EngineInfo {
+        (**self).info()
+    }
+
+    fn supports(
+        &self,
+        problem: &Problem,
+        options: &EncodeOptions,
+    ) -> std::result::Result<(), Unsupported> {
+        (**self).supports(problem, options)
+    }
+
+    fn solve(&self, problem: &Problem, settings: &Settings, cancel: &Cancel) -> Result<Outcome> {
+        (**self).solve(problem, settings, cancel)
+    }
+}
+
+impl std::fmt::Debug for Backend {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Backend({})", self.name())
+    }
+}
+
+impl From<&'static dyn Engine> for Backend {
+    fn from(e: &'static dyn Engine) -> Backend {
+        Backend(Handle::Table(e))
+    }
+}
