@@ -1,9 +1,10 @@
 //! The engine interface: one trait ([`Engine`]) for whatever answers a [`Problem`] (varisat, the
 //! linked CaDiCaL and Kissat, an external DIMACS program, local search, the bitboard search),
-//! and one table ([`ENGINES`]) that names the in-process ones.
+//! and one table ([`ENGINES`], in `solve/mod.rs`) that names the in-process ones.
 //!
-//! Adding an in-process engine is one file (a type that implements [`Engine`]) plus one row of
-//! [`ENGINES`]: `--solver NAME`, the help text, portfolios, cube-and-conquer (when it declares
+//! Adding an in-process engine is one file (a type that implements [`Engine`]) plus one line in
+//! the `engines!` list of `solve/mod.rs` (its module and its row of [`ENGINES`]): `--solver
+//! NAME`, the help text, portfolios, cube-and-conquer (when it declares
 //! [`Capabilities::incremental`]), `bench` and the Python package all read the table. What is
 //! common to every engine is written once, around the trait call, in [`super::solve`]: the
 //! refusal of `--certify` by an engine without proofs, presolve's UNSAT, the local-search
@@ -24,6 +25,7 @@ use crate::encode::{EncodeOptions, Stats};
 use crate::error::{Error, Result};
 use crate::interrupt::Cancel;
 use crate::presolve::Problem;
+use crate::solve::ENGINES;
 use crate::solve::traits::SolverFactory;
 
 /// How an engine backs an UNSAT answer under `--certify`.
@@ -191,16 +193,6 @@ pub trait Engine: Send + Sync {
     /// Answers `problem` (presolve's UNSAT has been answered before the call).
     fn solve(&self, problem: &Problem, settings: &Settings, cancel: &Cancel) -> Result<Outcome>;
 }
-
-/// The in-process engines, one row each. Any other `--solver` name is an external DIMACS
-/// program ([`super::external::ExternalSolver`]).
-pub static ENGINES: &[&dyn Engine] = &[
-    &super::varisat_backend::Varisat,
-    &super::cadical_backend::LibCadical,
-    &super::kissat_backend::LibKissat,
-    &super::bitboard::Bitboard,
-    &super::walk_backend::Walk::DEFAULT,
-];
 
 /// The row of [`ENGINES`] named `name`, if it is an in-process engine.
 pub fn find(name: &str) -> Option<&'static dyn Engine> {

@@ -8,25 +8,19 @@
 //! [`race()`] is the one race (portfolios, the default strategy's bitboard race); [`cubes`] and
 //! [`certified_cubes`] conquer look-ahead cubes with the incremental engines ([`traits`]).
 
-pub mod bitboard;
-pub mod cadical_backend;
 pub mod certified_cubes;
 pub mod cubes;
 pub mod engine;
 pub mod external;
-pub mod kissat_backend;
 mod portfolio;
 pub mod race;
 mod run;
 pub mod strategy;
 pub mod traits;
-pub mod varisat_backend;
-pub mod walk_backend;
 
 pub use crate::answer::{Answer, Model, Status};
 pub use engine::{
-    Backend, Capabilities, ENGINES, Engine, EngineInfo, Found, Outcome, Proofs, Settings,
-    Unsupported,
+    Backend, Capabilities, Engine, EngineInfo, Found, Outcome, Proofs, Settings, Unsupported,
 };
 pub use portfolio::{Entrant, parse_portfolio};
 pub use race::{Lane, race};
@@ -35,3 +29,25 @@ pub use run::{
 };
 pub use strategy::{AutoSymmetry, Solver};
 pub use varisat_backend::varisat_bytes;
+
+/// Declares each in-process engine's module and lists its type in [`ENGINES`], from one list:
+/// adding an engine is its file plus one line here.
+macro_rules! engines {
+    ($($module:ident :: $($engine:ident)::+),+ $(,)?) => {
+        $(pub mod $module;)+
+
+        /// The in-process engines, one row each. `--solver`, portfolios, cube-and-conquer (the
+        /// incremental ones), `bench`, the help text and the Python package read this table;
+        /// any other `--solver` name is an external DIMACS program
+        /// ([`external::ExternalSolver`]).
+        pub static ENGINES: &[&dyn Engine] = &[$(&$module::$($engine)::+),+];
+    };
+}
+
+engines! {
+    varisat_backend::Varisat,
+    cadical_backend::LibCadical,
+    kissat_backend::LibKissat,
+    bitboard::Bitboard,
+    walk_backend::Walk::DEFAULT,
+}
