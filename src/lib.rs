@@ -27,6 +27,7 @@
 
 pub mod answer;
 pub mod atomic;
+pub mod bench;
 pub mod board;
 pub mod certify;
 pub mod cluster;
