@@ -1,5 +1,6 @@
 //! `bench hard`'s frontier set, its resumable CSV, the per-n table and the plot against n
-//! (issue 28), on tiny runs (a few seconds each).
+//! (issue 28), on tiny runs (a few seconds each); the tail and frontier sets are the suite
+//! recipes in encodings/.
 
 mod common;
 

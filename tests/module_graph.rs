@@ -362,7 +362,9 @@ fn the_check_sees_a_cycle() {
     ];
     let found = cycles(&folder_graph("bench", &bench));
     assert!(
-        found.iter().any(|c| c.starts_with("mod -> types (mod.rs), types -> mod")),
+        found
+            .iter()
+            .any(|c| c.starts_with("mod -> types (mod.rs), types -> mod")),
         "{found:?}"
     );
 }
