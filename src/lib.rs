@@ -20,13 +20,15 @@
 //! [`presolve`] ([`presolve::Problem`], [`varmap::VarMap`]) -> [`encode`] (AMO encodings
 //! streaming into an [`encode::ClauseSink`]) -> [`solve`] (backends in one table, strategies)
 //! -> [`decode`] -> [`verify`]; [`answer`] holds what every stage answers, [`export`] every file
-//! format on both sides, [`count`] the exact counters. The command line lives in the binary
+//! format on both sides, [`count`] the exact counters; [`bench`](mod@bench) is the benchmark
+//! harness behind `queens-sat bench`. The command line lives in the binary
 //! (`src/bin/queens-sat/`), never here.
 
 #![warn(missing_docs)]
 
 pub mod answer;
 pub mod atomic;
+pub mod bench;
 pub mod board;
 pub mod certify;
 pub mod cluster;

@@ -1,5 +1,6 @@
 //! `bench hard`'s frontier set, its resumable CSV, the per-n table and the plot against n
-//! (issue 28), on tiny runs (a few seconds each).
+//! (issue 28), on tiny runs (a few seconds each); the tail and frontier sets are the suite
+//! recipes in encodings/.
 
 mod common;
 
@@ -356,5 +357,89 @@ fn frontier_and_resume_flag_rules() {
     ] {
         let r = run(dir.path(), args);
         assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+    }
+}
+
+/// The tail and frontier sets are the suite recipes `encodings/tail.suite` and
+/// `encodings/frontier.suite`: `queens-sat suite` on a recipe generates the instances that
+/// `bench hard --tail` / `--frontier` lists, in the same order, and every 37th one encodes to
+/// the same CNF as the instance file the bench gives its runs (all but the `c instance` label).
+#[test]
+fn suite_recipes_are_the_bench_sets() {
+    use queens_sat::bench::catalogue::{frontier_instances, instance_text, tail_instances};
+    let dir = tempfile::tempdir().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (name, flag, set) in [
+        ("tail", "--tail", tail_instances().unwrap()),
+        ("frontier", "--frontier", frontier_instances().unwrap()),
+    ] {
+        let out = dir.path().join(name);
+        let recipe = root.join(format!("encodings/{name}.suite"));
+        run_expect(
+            dir.path(),
+            &[
+                "suite",
+                recipe.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+                "--jobs",
+                "2",
+            ],
+            0,
+        );
+        let mut manifest = csv::Reader::from_path(out.join("manifest.csv")).unwrap();
+        let rows: Vec<csv::StringRecord> = manifest.records().map(Result::unwrap).collect();
+        // manifest columns: file, family, piece, n, generator, params, seed, ...
+        let names: Vec<String> = rows
+            .iter()
+            .map(|r| {
+                let param = |key: &str| {
+                    r[5].split(' ')
+                        .find_map(|kv| kv.strip_prefix(&format!("{key}=")))
+                        .unwrap()
+                        .to_string()
+                };
+                assert_eq!(param("min-free"), "1", "{r:?}");
+                match &r[4] {
+                    "blocked" => format!("blocked-n{}-m{}-s{}", &r[3], param("m"), &r[6]),
+                    "diagonals" => format!("diag-n{}-d{}-s{}", &r[3], param("diags"), &r[6]),
+                    other => panic!("{other}: {r:?}"),
+                }
+            })
+            .collect();
+        let listed = run_expect(dir.path(), &["bench", "hard", flag, "--list"], 0).stdout;
+        assert_eq!(names, listed.lines().collect::<Vec<_>>(), "{name}");
+        assert_eq!(names.len(), set.len());
+        let strip = |cnf: String| {
+            cnf.lines()
+                .filter(|l| !l.starts_with("c instance "))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        for ((row, inst), listed) in rows.iter().zip(&set).zip(&names).step_by(37) {
+            assert_eq!(&inst.name(), listed);
+            let file = dir.path().join(format!("{}.txt", inst.name()));
+            std::fs::write(&file, instance_text(inst).unwrap()).unwrap();
+            let cnf = dir.path().join(format!("{}.cnf", inst.name()));
+            run_expect(
+                dir.path(),
+                &[
+                    "encode",
+                    "--instance",
+                    file.to_str().unwrap(),
+                    "-o",
+                    cnf.to_str().unwrap(),
+                ],
+                0,
+            );
+            let from_bench = strip(std::fs::read_to_string(&cnf).unwrap());
+            let from_suite = strip(std::fs::read_to_string(out.join(&row[0])).unwrap());
+            assert!(
+                from_bench == from_suite,
+                "{} differs from {}",
+                inst.name(),
+                &row[0]
+            );
+        }
     }
 }

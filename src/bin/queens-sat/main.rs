@@ -53,7 +53,7 @@ enum Command {
     Suite(suite::SuiteArgs),
     /// Benchmarks: DIMACS writing throughput and time to first solution; `bench hard`: every
     /// AMO encoding x backend on generated hard blocked and excluded-diagonal instances.
-    Bench(bench::command::BenchArgs),
+    Bench(bench::BenchArgs),
     /// Split a count or a solve into a job folder for Slurm / GNU parallel: cubes, balanced
     /// tasks, run-slurm.sbatch, run-parallel.sh, cubes.icnf.
     Split(cluster::SplitArgs),
@@ -74,7 +74,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Generate(a) => generate::run(a),
         Command::Convert(a) => convert::run(a),
         Command::Suite(a) => suite::run(a),
-        Command::Bench(a) => bench::command::run(a),
+        Command::Bench(a) => bench::run(a),
         Command::Split(a) => cluster::run_split(a),
         Command::Work(a) => cluster::run_work(a),
         Command::Merge(a) => cluster::run_merge(a),

@@ -1,24 +1,27 @@
-//! `queens-sat bench`: DIMACS and export (OPB, LP, MiniZinc) writing throughput and time to
-//! first solution, as tables.
-//! Speed targets live here, never in timed tests.
-
-pub mod command;
-pub mod hard;
-pub mod runs_csv;
+//! The throughput tables of `queens-sat bench`: DIMACS and export (OPB, LP, MiniZinc) writing,
+//! time to first solution (each solve a child process, [`super::child`]), the peak memory of
+//! streaming export and counting speed. Each writes a Markdown table to `out`, a row as soon as
+//! it is measured. Speed targets live here, never in timed tests.
 
 use std::ffi::OsStr;
+use std::io::Write;
 use std::path::Path;
-use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use queens_sat::encode::amo::AmoKind;
-use queens_sat::error::{Error, Result};
-use queens_sat::export::dimacs::Output;
-use queens_sat::instance::Instance;
-use queens_sat::piece::QUEEN;
-use queens_sat::presolve::Problem;
-use queens_sat::process::{Ended, Limits};
-use queens_sat::report::SolveRecord;
+use crate::encode::amo::AmoKind;
+use crate::error::{Error, Result};
+use crate::export::dimacs::Output;
+use crate::instance::Instance;
+use crate::interrupt::Cancel;
+use crate::piece::QUEEN;
+use crate::presolve::Problem;
+
+use super::child::{children_cpu_seconds, solve_child_json};
+
+/// The error of a failed write to `out`.
+fn io(e: std::io::Error) -> Error {
+    Error::io("stdout", e)
+}
 
 /// A run longer than this (seconds) skips the larger sizes for that encoding.
 const CAP_SECONDS: f64 = 60.0;
@@ -29,14 +32,16 @@ const LIMIT_SECONDS: u32 = 150;
 /// Pairwise is skipped above this size (quadratic clause count: ~n^3 clauses in all).
 const PAIRWISE_MAX_N: u32 = 200;
 
-/// Runs the benchmark and prints its tables to stdout (`quick`: smaller sizes). `exe` is the
+/// The standard tables of `queens-sat bench`, written to `out` (`quick`: smaller sizes): DIMACS
+/// writing, export writing, and time to first solution for queens and amazons. `exe` is the
 /// `queens-sat` binary: each solve runs as `exe solve ... --format json` in a child process, so
-/// every run starts from a fresh process and a run past the time limit is really stopped.
-pub fn run(quick: bool, exe: &Path) -> Result<()> {
-    write_table(quick)?;
-    println!();
-    export_table(quick)?;
-    println!();
+/// every run starts from a fresh process and a run past the time limit is really stopped;
+/// raising `cancel` stops the bench with [`Error::Interrupted`].
+pub fn run(quick: bool, exe: &Path, cancel: &Cancel, out: &mut dyn Write) -> Result<()> {
+    write_table(quick, cancel, out)?;
+    writeln!(out).map_err(io)?;
+    export_table(quick, out)?;
+    writeln!(out).map_err(io)?;
     let queens: &[u32] = if quick {
         &[50, 100, 200]
     } else {
@@ -44,18 +49,22 @@ pub fn run(quick: bool, exe: &Path) -> Result<()> {
     };
     let amazons: &[u32] = if quick { &[50] } else { &[50, 100] };
     for (piece, sizes) in [("queen", queens), ("amazon", amazons)] {
-        solve_table(exe, piece, sizes)?;
-        println!();
+        solve_table(exe, cancel, piece, sizes, out)?;
+        writeln!(out).map_err(io)?;
     }
     Ok(())
 }
 
 /// DIMACS encode + write throughput, best of three, every encoding.
-fn write_table(quick: bool) -> Result<()> {
+fn write_table(quick: bool, cancel: &Cancel, out: &mut dyn Write) -> Result<()> {
     let dir = tempfile::tempdir().map_err(|e| Error::io("temp dir", e))?;
-    println!("## DIMACS encode + write (atomic file, fsync included; best of 3)");
-    println!("| n | amo | vars | clauses | MB | seconds | MB/s |");
-    println!("|---|---|---|---|---|---|---|");
+    writeln!(
+        out,
+        "## DIMACS encode + write (atomic file, fsync included; best of 3)"
+    )
+    .map_err(io)?;
+    writeln!(out, "| n | amo | vars | clauses | MB | seconds | MB/s |").map_err(io)?;
+    writeln!(out, "|---|---|---|---|---|---|---|").map_err(io)?;
     let write_sizes: &[u32] = if quick { &[50, 100] } else { &[100, 200] };
     for &n in write_sizes {
         for amo in AmoKind::ALL {
@@ -66,25 +75,27 @@ fn write_table(quick: bool) -> Result<()> {
             for _ in 0..3 {
                 let t = Instant::now();
                 let problem = Problem::presolve(&Instance::plain(n), QUEEN)?;
-                let r = queens_sat::export::export(
+                let r = crate::export::export(
                     &Output::File(path.clone()),
-                    queens_sat::export::Format::Dimacs,
+                    crate::export::Format::Dimacs,
                     &problem,
                     amo,
                     None,
-                    crate::cancel(),
+                    cancel,
                 )?;
                 best = best.min(t.elapsed().as_secs_f64());
                 report = Some(r);
             }
             let (r, secs) = (report.expect("three runs"), best);
             let mb = r.bytes as f64 / 1e6;
-            println!(
+            writeln!(
+                out,
                 "| {n} | {amo} | {} | {} | {mb:.1} | {secs:.3} | {:.0} |",
                 r.stats.vars,
                 r.stats.clauses,
                 mb / secs
-            );
+            )
+            .map_err(io)?;
             let _ = std::fs::remove_file(path);
         }
     }
@@ -96,14 +107,13 @@ fn write_table(quick: bool) -> Result<()> {
 /// queens and amazons. DIMACS rows use `--amo pairwise` (no auxiliaries, like the 0-1 models;
 /// only up to n = 200) and `auto`. Rates per constraint (clause), per term (literal; domain value
 /// for MiniZinc) and per byte.
-pub fn export_table(quick: bool) -> Result<()> {
-    use queens_sat::export::{self, Format};
-    use queens_sat::piece::AMAZON;
-    println!("## Export encode + write to a sink (best of 3)");
-    println!(
-        "| piece | n | format | constraints | terms | MB | seconds | M constraints/s | M terms/s | MB/s |"
-    );
-    println!("|---|---|---|---|---|---|---|---|---|---|");
+pub fn export_table(quick: bool, out: &mut dyn Write) -> Result<()> {
+    use crate::export::{self, Format};
+    use crate::piece::AMAZON;
+    writeln!(out, "## Export encode + write to a sink (best of 3)").map_err(io)?;
+    writeln!(out, "| piece | n | format | constraints | terms | MB | seconds | M constraints/s | M terms/s | MB/s |"
+    ).map_err(io)?;
+    writeln!(out, "|---|---|---|---|---|---|---|---|---|---|").map_err(io)?;
     let sizes: &[(u32, bool)] = if quick {
         &[(100, false), (200, true)]
     } else {
@@ -131,7 +141,8 @@ pub fn export_table(quick: bool) -> Result<()> {
             }
             let (r, secs) = (report.expect("three runs"), best);
             let mb = r.bytes as f64 / 1e6;
-            println!(
+            writeln!(
+                out,
                 "| {} | {n} | {name} | {} | {} | {mb:.1} | {secs:.3} | {:.2} | {:.1} | {:.0} |",
                 piece.name,
                 r.stats.clauses,
@@ -139,7 +150,8 @@ pub fn export_table(quick: bool) -> Result<()> {
                 r.stats.clauses as f64 / secs / 1e6,
                 r.stats.literals as f64 / secs / 1e6,
                 mb / secs
-            );
+            )
+            .map_err(io)?;
         }
     }
     Ok(())
@@ -158,85 +170,8 @@ struct Run {
     cpu: f64,
 }
 
-/// CPU seconds (user + system) used so far by this process's waited-for children.
-fn children_cpu_seconds() -> f64 {
-    // SAFETY: getrusage only writes the struct it is given.
-    let usage = unsafe {
-        let mut usage: libc::rusage = std::mem::zeroed();
-        if libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) != 0 {
-            return f64::NAN;
-        }
-        usage
-    };
-    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
-    secs(usage.ru_utime) + secs(usage.ru_stime)
-}
-
-/// Grace after a child's own `--timeout` before it is killed from here.
-const GRACE: Duration = Duration::from_secs(30);
-
-/// How long a stopped child gets to stop its own solver after `SIGTERM`, before `SIGKILL`.
-const TERM_GRACE: Duration = Duration::from_secs(3);
-
-/// What one child `queens-sat solve ... --format json` gave.
-struct ChildReport {
-    /// Its JSON report, or why there is none (exit status and stderr, or killed).
-    report: std::result::Result<SolveRecord, String>,
-    /// Wall-clock seconds of the child.
-    seconds: f64,
-}
-
-/// Runs `exe solve ARGS --timeout T --format json` in a child process, through the library's
-/// process runner ([`queens_sat::process::run`]). A child still running [`GRACE`] after its own
-/// time limit is stopped (a report error); on SIGINT / SIGTERM the child is stopped and the
-/// bench stops with [`Error::Interrupted`]. Stopping sends `SIGTERM` first, so the child kills
-/// its own external solver, then `SIGKILL` to the child's group; the solver is also tied to the
-/// child's life (`PR_SET_PDEATHSIG`), so no solver outlives a bench run.
-fn solve_child_json(exe: &Path, args: &[&OsStr], timeout: u32) -> Result<ChildReport> {
-    let mut cmd = Command::new(exe);
-    cmd.arg("solve")
-        .args(args)
-        .args(["--timeout", &timeout.to_string(), "--format", "json"]);
-    let done = queens_sat::process::run(
-        &mut cmd,
-        &exe.display().to_string(),
-        &Limits {
-            timeout: Some(Duration::from_secs(u64::from(timeout)) + GRACE),
-            term_grace: TERM_GRACE,
-            max_stdout: 64 << 20,
-            cancel: Some(crate::cancel().clone()),
-        },
-    )?;
-    let report = match done.ended {
-        Ended::Cancelled => return Err(Error::Interrupted),
-        Ended::TimedOut => Err(format!(
-            "still running {} s after its --timeout; stopped",
-            GRACE.as_secs()
-        )),
-        Ended::Overflow => Err("stopped: too much output".to_string()),
-        Ended::Exited => done
-            .stdout
-            .and_then(|out| serde_json::from_slice(&out).map_err(|e| e.to_string()))
-            .map_err(|_| {
-                let msg = String::from_utf8_lossy(&done.stderr_tail);
-                let msg = msg.trim();
-                format!(
-                    "exit {}: {}",
-                    done.status
-                        .code()
-                        .map_or("by signal".into(), |c| c.to_string()),
-                    if msg.is_empty() { "no report" } else { msg }
-                )
-            }),
-    };
-    Ok(ChildReport {
-        report,
-        seconds: done.seconds,
-    })
-}
-
 /// Solves `-n n --piece piece --amo amo` in a child process.
-fn solve_child(exe: &Path, piece: &str, n: u32, amo: AmoKind) -> Result<Run> {
+fn solve_child(exe: &Path, cancel: &Cancel, piece: &str, n: u32, amo: AmoKind) -> Result<Run> {
     let cpu0 = children_cpu_seconds();
     let (n_arg, amo_arg) = (n.to_string(), amo.name());
     let args: [&OsStr; 6] = [
@@ -247,7 +182,7 @@ fn solve_child(exe: &Path, piece: &str, n: u32, amo: AmoKind) -> Result<Run> {
         "--amo".as_ref(),
         amo_arg.as_ref(),
     ];
-    let child = solve_child_json(exe, &args, LIMIT_SECONDS)?;
+    let child = solve_child_json(exe, &args, LIMIT_SECONDS, cancel)?;
     let cpu = children_cpu_seconds() - cpu0;
     let bad = |why: String| Error::Solver(format!("bench: {piece} n={n} amo={amo}: {why}"));
     let v = child.report.map_err(bad)?;
@@ -264,13 +199,25 @@ fn solve_child(exe: &Path, piece: &str, n: u32, amo: AmoKind) -> Result<Run> {
 
 /// Time to first solution for every encoding at each size; an encoding that needed more than
 /// [`CAP_SECONDS`] (or hit the time limit) is skipped at the larger sizes.
-fn solve_table(exe: &Path, piece: &str, sizes: &[u32]) -> Result<()> {
-    println!(
+fn solve_table(
+    exe: &Path,
+    cancel: &Cancel,
+    piece: &str,
+    sizes: &[u32],
+    out: &mut dyn Write,
+) -> Result<()> {
+    writeln!(
+        out,
         "## Time to first solution, {piece}s, varisat (child process per run, limit \
          {LIMIT_SECONDS} s; total = wall clock of the run, cpu = its user + system time)"
-    );
-    println!("| n | amo | vars | clauses | encode s | solve s | total s | cpu s |");
-    println!("|---|---|---|---|---|---|---|---|");
+    )
+    .map_err(io)?;
+    writeln!(
+        out,
+        "| n | amo | vars | clauses | encode s | solve s | total s | cpu s |"
+    )
+    .map_err(io)?;
+    writeln!(out, "|---|---|---|---|---|---|---|---|").map_err(io)?;
     let mut capped: Vec<(AmoKind, u32)> = Vec::new();
     let mut notes: Vec<String> = Vec::new();
     for &n in sizes {
@@ -279,19 +226,25 @@ fn solve_table(exe: &Path, piece: &str, sizes: &[u32]) -> Result<()> {
                 continue;
             }
             if let Some(&(_, at)) = capped.iter().find(|(a, _)| *a == amo) {
-                println!("| {n} | {amo} | | | | | skipped (> {CAP_SECONDS} s at n = {at}) | |");
+                writeln!(
+                    out,
+                    "| {n} | {amo} | | | | | skipped (> {CAP_SECONDS} s at n = {at}) | |"
+                )
+                .map_err(io)?;
                 continue;
             }
-            let r = solve_child(exe, piece, n, amo)?;
+            let r = solve_child(exe, cancel, piece, n, amo)?;
             let status = match r.status.as_str() {
                 "SAT" => String::new(),
                 "UNKNOWN" => format!(" (time limit {LIMIT_SECONDS} s)"),
                 other => format!(" ({other}!)"),
             };
-            println!(
+            writeln!(
+                out,
                 "| {n} | {amo} | {} | {} | {:.3} | {:.3} | {:.3}{status} | {:.3} |",
                 r.vars, r.clauses, r.encode, r.solve, r.total, r.cpu
-            );
+            )
+            .map_err(io)?;
             if r.total > CAP_SECONDS || r.status != "SAT" {
                 capped.push((amo, n));
                 let rest = if sizes.iter().any(|&m| m > n) {
@@ -312,26 +265,30 @@ fn solve_table(exe: &Path, piece: &str, sizes: &[u32]) -> Result<()> {
         ));
     }
     for note in notes {
-        println!("- {note}");
+        writeln!(out, "- {note}").map_err(io)?;
     }
     Ok(())
 }
 
-/// Peak memory of streaming DIMACS export: runs `encode -n N --amo sequential -o FILE` as a child
-/// process for each `n` (ascending) and prints the file size, time and the child's peak RSS
-/// (`getrusage(RUSAGE_CHILDREN)`, which is the maximum over the children so far).
-pub fn memory(ns: &[u32]) -> Result<()> {
+/// Peak memory of streaming DIMACS export: runs `exe encode -n N --amo sequential -o FILE` as a
+/// child process for each `n` (ascending, in a temporary folder under the current one) and
+/// writes the file size, time and the child's peak RSS (`getrusage(RUSAGE_CHILDREN)`, which is
+/// the maximum over the children so far) to `out`.
+pub fn memory(exe: &Path, ns: &[u32], out: &mut dyn Write) -> Result<()> {
     let dir = tempfile::tempdir_in(".").map_err(|e| Error::io("temp dir in .", e))?;
-    let exe = std::env::current_exe().map_err(|e| Error::io("current executable", e))?;
-    println!("## Streaming export memory: encode --amo sequential -o FILE");
-    println!("| n | file GB | seconds | MB/s | peak RSS MB |");
-    println!("|---|---|---|---|---|");
+    writeln!(
+        out,
+        "## Streaming export memory: encode --amo sequential -o FILE"
+    )
+    .map_err(io)?;
+    writeln!(out, "| n | file GB | seconds | MB/s | peak RSS MB |").map_err(io)?;
+    writeln!(out, "|---|---|---|---|---|").map_err(io)?;
     let mut sorted = ns.to_vec();
     sorted.sort_unstable();
     for n in sorted {
         let path = dir.path().join(format!("seq-{n}.cnf"));
         let t = Instant::now();
-        let status = std::process::Command::new(&exe)
+        let status = std::process::Command::new(exe)
             .args(["encode", "-n", &n.to_string(), "--amo", "sequential", "-o"])
             .arg(&path)
             .stderr(std::process::Stdio::null())
@@ -349,47 +306,56 @@ pub fn memory(ns: &[u32]) -> Result<()> {
             libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
             usage.ru_maxrss
         };
-        println!(
+        writeln!(
+            out,
             "| {n} | {:.2} | {secs:.1} | {:.0} | {:.0} |",
             bytes as f64 / 1e9,
             bytes as f64 / 1e6 / secs,
             rss_kb as f64 / 1024.0
-        );
+        )
+        .map_err(io)?;
     }
     Ok(())
 }
 
-/// Counting speed (`queens-sat bench --count Q,A`), queens `8..=max_queens` and amazons
-/// `10..=max_amazons`: the SAT engine (queens n <= 12, amazons n <= 13: beyond, it takes minutes
-/// to hours), the general row-by-row search (the search before issue 29, on the current border
-/// split) and the specialised one that `count --engine backtrack` runs, once per entry of
-/// `threads`; each timing the fastest of `repeat` runs. Every engine must give the same counts, and the published ones where known.
+/// Counting speed (`queens-sat bench --count Q,A`), written to `out`, for queens
+/// `8..=max_queens` and amazons `10..=max_amazons`: the SAT engine with encoding `amo` (queens
+/// n <= 12, amazons n <= 13 only), the general row-by-row search and the specialised one that
+/// `count --engine backtrack` runs, once per entry of `threads`; each timing the fastest of
+/// `repeat` runs. Every engine must give the same counts, and the published ones where known
+/// (else an error).
 pub fn count_table(
     max_queens: u32,
     max_amazons: u32,
     amo: AmoKind,
     threads: &[usize],
     repeat: usize,
+    out: &mut dyn Write,
 ) -> Result<()> {
-    use queens_sat::count::backtrack::{count_fast, count_general};
-    use queens_sat::count::reference::published;
-    use queens_sat::count::{Counts, Engine, count};
-    use queens_sat::interrupt::Cancel;
-    use queens_sat::piece::AMAZON;
-    use queens_sat::symmetry::stabiliser;
+    use crate::count::backtrack::{count_fast, count_general};
+    use crate::count::reference::published;
+    use crate::count::{Counts, Engine, count};
+    use crate::piece::AMAZON;
+    use crate::symmetry::stabiliser;
     let most = *threads.iter().max().unwrap_or(&1);
-    println!(
-        "## Counting: total, fixed points, unique (Burnside); sat engine with --amo {amo} on {most} threads; fastest of {repeat}"
-    );
+    writeln!(out, "## Counting: total, fixed points, unique (Burnside); sat engine with --amo {amo} on {most} threads; fastest of {repeat}"
+    ).map_err(io)?;
     let fast_heads: Vec<String> = threads
         .iter()
         .map(|t| format!("backtrack s ({t} thr.)"))
         .collect();
-    println!(
+    writeln!(
+        out,
         "| piece | n | total | unique | sat s | general s ({most} thr.) | {} |",
         fast_heads.join(" | ")
-    );
-    println!("|---|---|---|---|---|---|{}", "---|".repeat(threads.len()));
+    )
+    .map_err(io)?;
+    writeln!(
+        out,
+        "|---|---|---|---|---|---|{}",
+        "---|".repeat(threads.len())
+    )
+    .map_err(io)?;
     let rows = (8..=max_queens)
         .map(|n| (QUEEN, n, 12))
         .chain((10..=max_amazons).map(|n| (AMAZON, n, 13)));
@@ -409,7 +375,7 @@ pub fn count_table(
     for (piece, n, sat_max) in rows {
         let inst = Instance::plain(n);
         let group = stabiliser(&inst, &piece);
-        let tally = |t: queens_sat::count::backtrack::Tally| Counts {
+        let tally = |t: crate::count::backtrack::Tally| Counts {
             total: t.total,
             unique: t.fixed.iter().sum::<u64>() / group.len() as u64,
             group: group.clone(),
@@ -450,13 +416,15 @@ pub fn count_table(
                 piece.name, first.total, first.unique, row.total, row.unique
             )));
         }
-        println!(
+        writeln!(
+            out,
             "| {} | {n} | {} | {} | {sat_s} | {general_s:.3} | {} |",
             piece.name,
             first.total,
             first.unique,
             fast_s.join(" | ")
-        );
+        )
+        .map_err(io)?;
     }
     Ok(())
 }

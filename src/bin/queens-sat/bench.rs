@@ -1,10 +1,11 @@
-//! The `bench` command's flags and their checks; the tables themselves are in [`super`] and
-//! [`super::hard`].
+//! `queens-sat bench`: its flags and their checks. The harness itself is the library's
+//! [`queens_sat::bench`]; this turns the flags into its [`Settings`] and calls it once.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
+use queens_sat::bench::{HardOptions, HardSet, Settings, Task, types::CUBES};
 use queens_sat::encode::EncodeOptions;
 use queens_sat::encode::amo::AmoKind;
 use queens_sat::encode::implied::Implied;
@@ -119,37 +120,43 @@ enum BenchTable {
 /// Runs `bench` (its solves run as child processes of this very binary).
 pub fn run(a: BenchArgs) -> Result<ExitCode> {
     let exe = std::env::current_exe().map_err(|e| Error::io("current executable", e))?;
-    if a.export {
-        super::export_table(a.quick)?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    match (a.table, a.memory.as_deref(), a.count.as_deref()) {
-        (Some(BenchTable::Hard), _, _) => return bench_hard(a, &exe),
-        (None, Some(ns), _) => super::memory(ns)?,
-        (None, None, Some([q, ams])) => {
-            let all = std::thread::available_parallelism().map_or(1, |n| n.get());
-            let threads = a.threads.clone().unwrap_or_else(|| vec![all]);
-            if threads.is_empty() || threads.contains(&0) || a.repeat == 0 {
-                return Err(Error::Usage(
-                    "--threads takes counts >= 1, --repeat at least 1".into(),
-                ));
+    let task = if a.export {
+        Task::Export { quick: a.quick }
+    } else {
+        match (a.table, a.memory.as_deref(), a.count.as_deref()) {
+            (Some(BenchTable::Hard), _, _) => Task::Hard(hard_options(a)?),
+            (None, Some(ns), _) => Task::Memory { ns: ns.to_vec() },
+            (None, None, Some([q, ams])) => {
+                let all = std::thread::available_parallelism().map_or(1, |n| n.get());
+                let threads = a.threads.clone().unwrap_or_else(|| vec![all]);
+                if threads.is_empty() || threads.contains(&0) || a.repeat == 0 {
+                    return Err(Error::Usage(
+                        "--threads takes counts >= 1, --repeat at least 1".into(),
+                    ));
+                }
+                Task::Count {
+                    max_queens: *q,
+                    max_amazons: *ams,
+                    amo: AmoKind::parse(a.amo.as_deref().unwrap_or("pairwise"))?,
+                    threads,
+                    repeat: a.repeat,
+                }
             }
-            super::count_table(
-                *q,
-                *ams,
-                AmoKind::parse(a.amo.as_deref().unwrap_or("pairwise"))?,
-                &threads,
-                a.repeat,
-            )?
+            (None, None, Some(_)) => return Err(Error::Usage("--count takes Q,A".into())),
+            (None, None, None) => Task::Tables { quick: a.quick },
         }
-        (None, None, Some(_)) => return Err(Error::Usage("--count takes Q,A".into())),
-        (None, None, None) => super::run(a.quick, &exe)?,
-    }
+    };
+    let settings = Settings {
+        exe,
+        cancel: crate::cancel().clone(),
+        task,
+    };
+    queens_sat::bench::run(&settings, &mut std::io::stdout())?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// `queens-sat bench hard`.
-fn bench_hard(a: BenchArgs, exe: &std::path::Path) -> Result<ExitCode> {
+/// The options of `queens-sat bench hard`, every solver and portfolio checked before any run.
+fn hard_options(a: BenchArgs) -> Result<HardOptions> {
     let amos = match a.amo.as_deref() {
         None | Some("all") => AmoKind::ALL.to_vec(),
         Some(list) => list.split(',').map(AmoKind::parse).collect::<Result<_>>()?,
@@ -167,8 +174,7 @@ fn bench_hard(a: BenchArgs, exe: &std::path::Path) -> Result<ExitCode> {
     for s in &solvers {
         // The default strategy, cube-and-conquer and the backend table's in-process names need
         // no program; anything else is an external one.
-        let in_process =
-            ["auto", super::hard::CUBES].contains(&s.as_str()) || engine::find(s).is_some();
+        let in_process = ["auto", CUBES].contains(&s.as_str()) || engine::find(s).is_some();
         if !in_process {
             resolve_solver(s)?;
         }
@@ -186,7 +192,7 @@ fn bench_hard(a: BenchArgs, exe: &std::path::Path) -> Result<ExitCode> {
     if seeds == 0 {
         return Err(Error::Usage("--seeds must be at least 1".into()));
     }
-    let opts = super::hard::HardOptions {
+    Ok(HardOptions {
         quick: a.quick,
         seeds,
         timeout: a.timeout,
@@ -197,18 +203,16 @@ fn bench_hard(a: BenchArgs, exe: &std::path::Path) -> Result<ExitCode> {
         csv: a.csv,
         resume: a.resume,
         set: if a.frontier {
-            super::hard::HardSet::Frontier
+            HardSet::Frontier
         } else if a.tail {
-            super::hard::HardSet::Tail
+            HardSet::Tail
         } else {
-            super::hard::HardSet::Standard
+            HardSet::Standard
         },
         sample: a.sample,
         cactus: a.cactus,
         plot: a.plot,
         list: a.list,
         implied: a.implied.map(|name| Implied::parse(&name)).transpose()?,
-    };
-    super::hard::run(exe, &opts)?;
-    Ok(ExitCode::SUCCESS)
+    })
 }

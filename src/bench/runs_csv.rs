@@ -10,10 +10,10 @@ use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use queens_sat::error::{Error, Result};
-use queens_sat::solve::Answer;
+use crate::error::{Error, Result};
+use crate::solve::Answer;
 
-use super::hard::{Config, HardInstance, RunResult};
+use super::types::{Config, HardInstance, RunResult};
 
 /// The header row.
 pub const HEADER: [&str; 8] = [
