@@ -16,6 +16,9 @@ pub enum Error {
     },
     /// A bad option value or combination.
     Usage(String),
+    /// A bad value of one option, typed so that each front end names the option in its own
+    /// terms (`--timeout` on the command line, `timeout=` in Python).
+    Option(BadOption),
     /// An I/O failure on a named path.
     Io {
         /// The path being read or written.
@@ -73,6 +76,7 @@ impl fmt::Display for Error {
                 msg,
             } => write!(f, "{file}: {msg}"),
             Error::Usage(m) => write!(f, "{m}"),
+            Error::Option(b) => write!(f, "{}", b.message(Naming::Flag)),
             Error::Io { path, source } => write!(f, "{path}: {source}"),
             Error::Solver(m) => write!(f, "solver fault: {m}"),
             Error::TooLarge(m) => write!(f, "too large: {m}"),
@@ -82,6 +86,147 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+/// An option the front ends take. The library names it through [`Opt::flag`] (the command
+/// line's) in its own messages; another front end renders a [`BadOption`] with its own names
+/// ([`Opt::argument`], Python's keyword arguments).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opt {
+    /// The board side (`-n`, `n`).
+    N,
+    /// The piece.
+    Piece,
+    /// The at-most-one encoding.
+    Amo,
+    /// Implied constraints.
+    Implied,
+    /// Only boards a symmetry maps to themselves.
+    Symmetric,
+    /// Symmetry handling.
+    BreakSymmetry,
+    /// The time limit in seconds.
+    Timeout,
+    /// Threads.
+    Jobs,
+    /// The counting engine.
+    Engine,
+}
+
+impl Opt {
+    /// The command line's name: `-n`, `--timeout`, ...
+    pub fn flag(self) -> &'static str {
+        match self {
+            Opt::N => "-n",
+            Opt::Piece => "--piece",
+            Opt::Amo => "--amo",
+            Opt::Implied => "--implied",
+            Opt::Symmetric => "--symmetric",
+            Opt::BreakSymmetry => "--break-symmetry",
+            Opt::Timeout => "--timeout",
+            Opt::Jobs => "--jobs",
+            Opt::Engine => "--engine",
+        }
+    }
+
+    /// The keyword argument's name in the Python package: `n`, `timeout`, ...
+    pub fn argument(self) -> &'static str {
+        match self {
+            Opt::N => "n",
+            Opt::Piece => "piece",
+            Opt::Amo => "amo",
+            Opt::Implied => "implied",
+            Opt::Symmetric => "symmetric",
+            Opt::BreakSymmetry => "break_symmetry",
+            Opt::Timeout => "timeout",
+            Opt::Jobs => "jobs",
+            Opt::Engine => "engine",
+        }
+    }
+}
+
+/// What is wrong with an option's value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Wrong {
+    /// Not one of the known names; the text lists them (`known: a, b`).
+    Unknown(String),
+    /// Out of its range; the text says what it must be (`must be a positive number of
+    /// seconds`).
+    Invalid(String),
+}
+
+/// How a message names an option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Naming {
+    /// The command line's flags: `unknown --amo 'x' (known: ...)`, `--timeout -1 must be ...`.
+    Flag,
+    /// Python's keyword arguments: `unknown amo='x' (known: ...)`, `timeout=-1 must be ...`.
+    Argument,
+}
+
+/// A bad value of one option: which option, the value as given, and what is allowed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadOption {
+    /// The option.
+    pub option: Opt,
+    /// The value as given.
+    pub value: String,
+    /// What is wrong with it.
+    pub wrong: Wrong,
+}
+
+impl BadOption {
+    /// A name that is not among `known` (listed in the message).
+    pub fn unknown<S: AsRef<str>>(option: Opt, value: &str, known: &[S]) -> Error {
+        let known: Vec<&str> = known.iter().map(AsRef::as_ref).collect();
+        BadOption::unknown_because(option, value, format!("known: {}", known.join(", ")))
+    }
+
+    /// A name that is not known, with `allowed` saying what is.
+    pub fn unknown_because(option: Opt, value: &str, allowed: String) -> Error {
+        Error::Option(BadOption {
+            option,
+            value: value.to_string(),
+            wrong: Wrong::Unknown(allowed),
+        })
+    }
+
+    /// A value out of range: `must` says what it must be.
+    pub fn invalid(option: Opt, value: impl fmt::Display, must: impl Into<String>) -> Error {
+        Error::Option(BadOption {
+            option,
+            value: value.to_string(),
+            wrong: Wrong::Invalid(must.into()),
+        })
+    }
+
+    /// The one-line message, naming the option as `naming` says.
+    ///
+    /// ```
+    /// use queens_sat::error::{BadOption, Error, Naming, Opt};
+    /// let Error::Option(b) = BadOption::invalid(Opt::Timeout, -1, "must be positive") else {
+    ///     unreachable!()
+    /// };
+    /// assert_eq!(b.message(Naming::Flag), "--timeout -1 must be positive");
+    /// assert_eq!(b.message(Naming::Argument), "timeout=-1 must be positive");
+    /// ```
+    pub fn message(&self, naming: Naming) -> String {
+        let value = clip(&self.value);
+        let named = match (naming, &self.wrong) {
+            (Naming::Flag, Wrong::Unknown(_)) => format!("{} '{value}'", self.option.flag()),
+            (Naming::Flag, Wrong::Invalid(_)) => format!("{} {value}", self.option.flag()),
+            (Naming::Argument, Wrong::Unknown(_)) => {
+                format!("{}='{value}'", self.option.argument())
+            }
+            (Naming::Argument, Wrong::Invalid(_)) => {
+                format!("{}={value}", self.option.argument())
+            }
+        };
+        match &self.wrong {
+            Wrong::Unknown(allowed) => format!("unknown {named} ({allowed})"),
+            Wrong::Invalid(must) => format!("{named} {must}"),
+        }
+    }
+}
 
 /// Result with the crate's [`Error`].
 pub type Result<T> = std::result::Result<T, Error>;

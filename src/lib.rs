@@ -16,13 +16,16 @@
 //! limit, `certify` and a cancel token; `examples/` has a solve from a file, a CNF streamed into
 //! a file or your own sink, and a count with symmetry.
 //!
-//! Pipeline, each stage a module that imports only the ones before it: [`instance`] readers ->
-//! [`presolve`] ([`presolve::Problem`], [`varmap::VarMap`]) -> [`encode`] (AMO encodings
-//! streaming into an [`encode::ClauseSink`]) -> [`solve`] (backends in one table, strategies)
-//! -> [`decode`] -> [`verify`]; [`answer`] holds what every stage answers, [`export`] every file
-//! format on both sides, [`count`] the exact counters; [`bench`](mod@bench) is the benchmark
-//! harness behind `queens-sat bench`. The command line lives in the binary
-//! (`src/bin/queens-sat/`), never here.
+//! Pipeline: [`instance`] readers -> [`presolve`] ([`presolve::Problem`], [`varmap::VarMap`])
+//! -> [`encode`] (AMO encodings streaming into an [`encode::ClauseSink`]) -> [`solve`] (engines
+//! behind one trait in one table, the one race, strategies) -> [`decode`] -> [`verify`];
+//! [`answer`] holds what every stage answers, [`export`] every file format on both sides,
+//! [`count`] the exact counters, [`options`] the option vocabulary the front ends share, and
+//! [`mod@bench`] the benchmark harness. Modules import each other in one direction, with no cycle
+//! (checked by `tests/module_graph.rs`); the direction is not the pipeline's order everywhere:
+//! [`verify`] depends only on the board, instance, piece and symmetry modules, so [`encode`]
+//! uses its acceptance check ([`encode::EncodeOptions::accept`]) for the constraints it adds.
+//! The command line lives in the binary (`src/bin/queens-sat/`), never here.
 
 #![warn(missing_docs)]
 
@@ -42,6 +45,7 @@ pub mod generate;
 pub mod instance;
 pub mod interrupt;
 pub mod matching;
+pub mod options;
 pub mod piece;
 pub mod presolve;
 pub mod prng;

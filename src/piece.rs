@@ -140,10 +140,7 @@ impl Piece {
     pub fn parse(name: &str) -> crate::Result<Piece> {
         Piece::by_name(name).ok_or_else(|| {
             let known: Vec<&str> = PIECES.iter().map(|p| p.name).collect();
-            crate::Error::Usage(format!(
-                "unknown --piece '{name}' (known: {})",
-                known.join(", ")
-            ))
+            crate::error::BadOption::unknown(crate::error::Opt::Piece, name, &known)
         })
     }
 

@@ -26,9 +26,9 @@ from typing import Any, Callable, Optional, Union
 
 from . import _native, generate
 from ._errors import (
+    CancelledError,
     Error,
     InternalError,
-    InterruptedError,
     IoError,
     NotFoundError,
     ParseError,
@@ -39,6 +39,7 @@ from ._errors import (
     VerifyError,
 )
 from ._native import Board, Counts, Formula, Instance, Result
+from ._options import Amo, BreakSymmetry, Engine, Implied, PieceName, SymmetryName
 from ._status import Status
 
 __version__: str = _native.__version__
@@ -47,21 +48,27 @@ __version__: str = _native.__version__
 MAX_N: int = _native.MAX_N
 
 __all__ = [
+    "Amo",
     "Board",
+    "BreakSymmetry",
+    "CancelledError",
     "Counts",
+    "Engine",
     "Error",
     "Formula",
+    "Implied",
     "Instance",
     "InternalError",
-    "InterruptedError",
     "IoError",
     "MAX_N",
     "NotFoundError",
     "ParseError",
     "PermissionDeniedError",
+    "PieceName",
     "Result",
     "SolverError",
     "Status",
+    "SymmetryName",
     "TooLargeError",
     "UsageError",
     "VerifyError",
@@ -99,10 +106,10 @@ def solve(
     timeout: Optional[float] = None,
     certify: bool = False,
     jobs: Optional[int] = None,
-    amo: str = "auto",
-    implied: Optional[str] = None,
-    symmetric: Optional[str] = None,
-    break_symmetry: Optional[str] = None,
+    amo: Union[Amo, str] = "auto",
+    implied: Optional[Implied] = None,
+    symmetric: Optional[SymmetryName] = None,
+    break_symmetry: Optional[BreakSymmetry] = None,
 ) -> Result:
     """Solves ``instance`` like ``queens-sat solve``: a ``Result`` whose ``board`` is verified.
 
@@ -110,7 +117,11 @@ def solve(
     ``lib:cadical``, ``lib:kissat``, ``walk``, an external solver's name or path, or a
     comma-separated portfolio. ``timeout`` (seconds) works for every solver: past it the
     status is ``UNKNOWN``. ``certify`` accepts UNSAT only with a checked refutation.
-    ``jobs`` bounds the threads of the cube solver (default: every core).
+    ``jobs`` bounds the threads of the cube solver (default: every core). ``break_symmetry``
+    is ``lex`` (lex-leader constraints in the encoding), ``none`` (no symmetry handling, not
+    even the default strategy's) or ``cubes`` (the default strategy's cube solver searches
+    modulo the instance's symmetries on every instance kind, not only excluded diagonals).
+    A bad value raises ``UsageError`` naming the argument (``timeout=-1 must be ...``).
 
     >>> r = solve(Instance(4, placed=[(0, 0)]))
     >>> r.status, r.board
@@ -138,10 +149,10 @@ def solve(
 def encode(
     instance: Union[Instance, int],
     *,
-    amo: str = "auto",
-    implied: Optional[str] = None,
-    symmetric: Optional[str] = None,
-    break_symmetry: Optional[str] = None,
+    amo: Union[Amo, str] = "auto",
+    implied: Optional[Implied] = None,
+    symmetric: Optional[SymmetryName] = None,
+    break_symmetry: Optional[BreakSymmetry] = None,
     presolve: bool = True,
 ) -> Formula:
     """Encodes ``instance`` as CNF, exactly as ``queens-sat encode`` does (same clauses, same
@@ -205,10 +216,10 @@ def _progress_callback(progress: Progress) -> Optional[Callable[[int, int], obje
 def count(
     instance: Union[Instance, int],
     *,
-    symmetric: Optional[str] = None,
-    engine: str = "auto",
+    symmetric: Optional[SymmetryName] = None,
+    engine: Engine = "auto",
     jobs: Optional[int] = None,
-    amo: str = "auto",
+    amo: Union[Amo, str] = "auto",
     progress: Progress = None,
 ) -> Counts:
     """Counts the solutions of ``instance`` like ``queens-sat count``: ``total``, ``unique``

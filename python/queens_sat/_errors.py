@@ -1,7 +1,8 @@
 """The exceptions of queens_sat: one ``Error`` base, one subclass per kind of failure.
 
-Every message is the command line's one-line message (without its ``queens-sat: error:``
-prefix). Bad arguments are also ``ValueError`` s, missing files ``FileNotFoundError`` s.
+Every message is one line; a bad argument names the Python argument (``timeout=-1 must be a
+positive number of seconds``). Bad arguments are also ``ValueError`` s, missing files
+``FileNotFoundError`` s. No class shadows a builtin name.
 """
 
 from __future__ import annotations
@@ -48,8 +49,9 @@ class TooLargeError(Error, ValueError):
     """An instance too large to encode (beyond DIMACS' 32-bit variable range)."""
 
 
-class InterruptedError(Error):
-    """The work was cancelled (Ctrl-C itself raises ``KeyboardInterrupt``)."""
+class CancelledError(Error):
+    """The work was cancelled (Ctrl-C itself raises ``KeyboardInterrupt``). Named so that it
+    does not shadow the builtin ``InterruptedError`` (an ``OSError`` for EINTR)."""
 
 
 class InternalError(Error, RuntimeError):

@@ -1,43 +1,77 @@
 //! The library's [`queens_sat::Error`] as Python exceptions of the `queens_sat.Error`
-//! hierarchy (defined in `queens_sat/_errors.py`), with the command line's one-line messages.
+//! hierarchy (defined in `queens_sat/_errors.py`), converted in one place. The classes are
+//! looked up once per interpreter ([`classes`]); a bad option value is worded with the Python
+//! argument's name (`timeout=-1 must be ...`), not the command line's flag.
 
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use queens_sat::Error;
+use queens_sat::error::Naming;
 
-/// An instance of the exception class `name` of `queens_sat._errors`, made with `msg`.
-fn exception<'py>(py: Python<'py>, name: &str, msg: &str) -> PyResult<Bound<'py, PyAny>> {
-    py.import("queens_sat._errors")?
-        .getattr(name)?
-        .call1((msg,))
+/// The exception classes of `queens_sat._errors`.
+struct Classes {
+    parse: Py<PyAny>,
+    usage: Py<PyAny>,
+    io: Py<PyAny>,
+    not_found: Py<PyAny>,
+    permission_denied: Py<PyAny>,
+    solver: Py<PyAny>,
+    too_large: Py<PyAny>,
+    cancelled: Py<PyAny>,
+    internal: Py<PyAny>,
+    verify: Py<PyAny>,
+}
+
+static CLASSES: PyOnceLock<Classes> = PyOnceLock::new();
+
+/// The exception classes, imported on first use.
+fn classes(py: Python<'_>) -> PyResult<&'static Classes> {
+    CLASSES.get_or_try_init(py, || {
+        let m = py.import("queens_sat._errors")?;
+        let class = |name: &str| m.getattr(name).map(Bound::unbind);
+        Ok(Classes {
+            parse: class("ParseError")?,
+            usage: class("UsageError")?,
+            io: class("IoError")?,
+            not_found: class("NotFoundError")?,
+            permission_denied: class("PermissionDeniedError")?,
+            solver: class("SolverError")?,
+            too_large: class("TooLargeError")?,
+            cancelled: class("CancelledError")?,
+            internal: class("InternalError")?,
+            verify: class("VerifyError")?,
+        })
+    })
 }
 
 /// Builds the Python exception for `e`, or the error met while building it.
 fn build(py: Python<'_>, e: &Error) -> PyResult<PyErr> {
-    let msg = e.to_string();
+    let c = classes(py)?;
     let exc = match e {
         Error::Parse { file, line, .. } => {
-            let exc = exception(py, "ParseError", &msg)?;
+            let exc = c.parse.bind(py).call1((e.to_string(),))?;
             exc.setattr("file", file)?;
             exc.setattr("line", *line)?;
             exc
         }
-        Error::Usage(_) => exception(py, "UsageError", &msg)?,
+        Error::Option(bad) => c.usage.bind(py).call1((bad.message(Naming::Argument),))?,
+        Error::Usage(msg) => c.usage.bind(py).call1((msg,))?,
         Error::Io { path, source } => {
             let class = match source.kind() {
-                std::io::ErrorKind::NotFound => "NotFoundError",
-                std::io::ErrorKind::PermissionDenied => "PermissionDeniedError",
-                _ => "IoError",
+                std::io::ErrorKind::NotFound => &c.not_found,
+                std::io::ErrorKind::PermissionDenied => &c.permission_denied,
+                _ => &c.io,
             };
-            let exc = exception(py, class, &msg)?;
+            let exc = class.bind(py).call1((e.to_string(),))?;
             exc.setattr("filename", path)?;
             exc.setattr("errno", source.raw_os_error())?;
             exc.setattr("strerror", source.to_string())?;
             exc
         }
-        Error::Solver(_) => exception(py, "SolverError", &msg)?,
-        Error::TooLarge(_) => exception(py, "TooLargeError", &msg)?,
-        Error::Interrupted => exception(py, "InterruptedError", &msg)?,
+        Error::Solver(_) => c.solver.bind(py).call1((e.to_string(),))?,
+        Error::TooLarge(_) => c.too_large.bind(py).call1((e.to_string(),))?,
+        Error::Interrupted => c.cancelled.bind(py).call1((e.to_string(),))?,
     };
     Ok(PyErr::from_value(exc))
 }
@@ -45,6 +79,11 @@ fn build(py: Python<'_>, e: &Error) -> PyResult<PyErr> {
 /// The Python exception for a library error.
 pub fn to_py(e: Error) -> PyErr {
     Python::attach(|py| build(py, &e).unwrap_or_else(|err| err))
+}
+
+/// A library result as a Python one.
+pub fn py_ok<T>(r: queens_sat::Result<T>) -> PyResult<T> {
+    r.map_err(to_py)
 }
 
 /// A `queens_sat.UsageError` (a `ValueError`) with `msg`.
@@ -56,7 +95,7 @@ pub fn usage(msg: impl Into<String>) -> PyErr {
 pub fn verify_error(v: &queens_sat::verify::Violation) -> PyErr {
     Python::attach(|py| {
         let make = || -> PyResult<PyErr> {
-            let exc = exception(py, "VerifyError", &v.message)?;
+            let exc = classes(py)?.verify.bind(py).call1((&v.message,))?;
             let cells: Vec<(u32, u32)> = v.cells.iter().map(|c| (c.row, c.col)).collect();
             exc.setattr("cells", cells)?;
             exc.setattr("message", &v.message)?;
@@ -74,12 +113,13 @@ pub fn panic_error(payload: Box<dyn std::any::Any + Send>) -> PyErr {
         .or_else(|| payload.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "unknown panic".into());
     Python::attach(|py| {
-        exception(
-            py,
-            "InternalError",
-            &format!("internal error (a bug): {what}"),
-        )
-        .map(PyErr::from_value)
-        .unwrap_or_else(|_| PyRuntimeError::new_err(what))
+        classes(py)
+            .and_then(|c| {
+                c.internal
+                    .bind(py)
+                    .call1((format!("internal error (a bug): {what}"),))
+            })
+            .map(PyErr::from_value)
+            .unwrap_or_else(|_| PyRuntimeError::new_err(what))
     })
 }

@@ -17,22 +17,15 @@ use pyo3::types::{PyDict, PyList};
 use queens_sat::board::{Board, Cell, MAX_N};
 use queens_sat::count::{self, Engine};
 use queens_sat::encode::amo::AmoKind;
-use queens_sat::encode::implied::Implied;
-use queens_sat::encode::lex::SymmetrySet;
 use queens_sat::encode::{ClauseSink, EncodeOptions, Encoder, Lit, Stats};
 use queens_sat::export;
 use queens_sat::generate::Generator;
 use queens_sat::instance::{self as inst, ExcludedDiagonal, Format, Instance};
 use queens_sat::piece::{LineKind, Piece};
 use queens_sat::presolve::Problem;
-use queens_sat::symmetry::{Symmetry, stabiliser};
+use queens_sat::symmetry::stabiliser;
 
-use errors::{to_py, usage};
-
-/// A library result as a Python one.
-fn py_ok<T>(r: queens_sat::Result<T>) -> PyResult<T> {
-    r.map_err(to_py)
-}
+use errors::{py_ok, usage};
 
 /// `(row, col)` pairs as cells of an `n x n` board; a cell outside it is a `ValueError`.
 fn cells(n: u32, what: &str, pairs: Vec<(i64, i64)>) -> PyResult<Vec<Cell>> {
@@ -54,12 +47,9 @@ fn pairs(cells: &[Cell]) -> Vec<(u32, u32)> {
     cells.iter().map(|c| (c.row, c.col)).collect()
 }
 
-/// A board side `1..=65536`, or the CLI's message.
+/// A board side `1..=65536` (the library's [`queens_sat::options::side`]).
 fn side(n: i64) -> PyResult<u32> {
-    if n < 1 || n > MAX_N as i64 {
-        return Err(usage(format!("-n {n} is out of range (1..={MAX_N})")));
-    }
-    Ok(n as u32)
+    py_ok(queens_sat::options::side(n))
 }
 
 fn instance_format(name: &str) -> PyResult<Format> {
@@ -464,40 +454,23 @@ impl PyBoard {
     }
 }
 
-/// Parses the encoding options the CLI takes (`--amo`, `--implied`, `--symmetric`,
-/// `--break-symmetry`), with its messages.
-pub(crate) fn encode_options(
+/// Parses the encoding keyword arguments (`amo=`, `implied=`, `symmetric=`,
+/// `break_symmetry=`) through the library's vocabulary, as the command line does.
+pub(crate) fn encoding(
     instance: &PyInstance,
     amo: &str,
     implied: Option<&str>,
     symmetric: Option<&str>,
     break_symmetry: Option<&str>,
-) -> PyResult<EncodeOptions> {
-    let lex_leader = match break_symmetry {
-        None => SymmetrySet::default(),
-        Some("lex") => SymmetrySet::of(&stabiliser(&instance.inner, &instance.piece)),
-        Some(other) => {
-            return Err(usage(format!(
-                "unknown --break-symmetry '{other}' (known: lex)"
-            )));
-        }
+    for_solve: bool,
+) -> PyResult<queens_sat::options::Parsed> {
+    let names = queens_sat::options::Encoding {
+        amo: Some(amo),
+        implied,
+        symmetric,
+        break_symmetry,
     };
-    Ok(EncodeOptions {
-        amo: py_ok(AmoKind::parse(amo))?,
-        symmetric: symmetric.map(symmetry).transpose()?,
-        lex_leader,
-        implied: py_ok(Implied::parse(implied.unwrap_or("none")))?,
-    })
-}
-
-fn symmetry(name: &str) -> PyResult<Symmetry> {
-    Symmetry::by_name(name).ok_or_else(|| {
-        let known: Vec<&str> = Symmetry::ALL.iter().map(|g| g.name()).collect();
-        usage(format!(
-            "unknown --symmetric '{name}' (known: {})",
-            known.join(", ")
-        ))
-    })
+    py_ok(names.parse(&instance.inner, &instance.piece, for_solve))
 }
 
 /// Clauses as one flat literal buffer and the end offset of each clause.
@@ -734,7 +707,7 @@ fn encode(
     break_symmetry: Option<&str>,
     presolve: bool,
 ) -> PyResult<PyFormula> {
-    let options = encode_options(instance, amo, implied, symmetric, break_symmetry)?;
+    let options = encoding(instance, amo, implied, symmetric, break_symmetry, false)?.options;
     let (problem, stats, sink) = work::run(py, None, |cancel| {
         let problem = Problem::new(&instance.inner, instance.piece, presolve)?;
         let encoder = Encoder::with_options(&problem, options);
@@ -803,8 +776,10 @@ fn count_instance(
         "auto" => "sat",
         other => other,
     }))?;
-    let symmetric = symmetric.map(symmetry).transpose()?;
-    let jobs = solving::jobs(jobs)?;
+    let symmetric = symmetric
+        .map(|g| py_ok(queens_sat::options::symmetry(g)))
+        .transpose()?;
+    let jobs = py_ok(queens_sat::options::jobs(jobs))?;
     let counter = work::Progress::default();
     let tracked = progress.as_ref().map(|cb| (&counter, cb));
     let t0 = std::time::Instant::now();
@@ -909,19 +884,14 @@ fn generate_diagonals(py: Python<'_>, n: i64, min_free: u32, seed: u64) -> PyRes
     generated(py, generator, n, seed, command, Format::Diags)
 }
 
-/// The names the CLI accepts for `--amo`, `--symmetric` and `count --engine`.
+/// The names every option takes (`amo`, `implied`, `symmetric`, `break_symmetry`, `piece`,
+/// `engine`, from the library's vocabulary) and the export formats (`format`).
 #[pyfunction]
 fn names(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     let d = PyDict::new(py);
-    d.set_item("amo", AmoKind::names())?;
-    d.set_item(
-        "symmetric",
-        Symmetry::ALL.iter().map(|g| g.name()).collect::<Vec<_>>(),
-    )?;
-    d.set_item(
-        "engine",
-        Engine::ALL.iter().map(|e| e.name()).collect::<Vec<_>>(),
-    )?;
+    for (option, values) in queens_sat::options::names() {
+        d.set_item(option, values)?;
+    }
     d.set_item(
         "format",
         export::Format::ALL

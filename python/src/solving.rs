@@ -5,40 +5,16 @@ use std::time::Duration;
 
 use pyo3::prelude::*;
 use queens_sat::answer::{Answer, Status};
-use queens_sat::encode::implied::Implied;
-use queens_sat::encode::{EncodeOptions, Stats};
+use queens_sat::encode::Stats;
 use queens_sat::instance::Instance;
 use queens_sat::interrupt::Cancel;
+use queens_sat::options::Parsed;
 use queens_sat::piece::Piece;
 use queens_sat::report::SolveRecord;
 use queens_sat::solve::{SolveReport, Solver};
 
-use crate::errors::{self, usage};
-use crate::{PyBoard, PyInstance, encode_options, work};
-
-/// `jobs=`: a positive thread count, or every core.
-pub fn jobs(jobs: Option<usize>) -> PyResult<usize> {
-    match jobs {
-        Some(0) => Err(usage("jobs must be at least 1")),
-        Some(j) => Ok(j),
-        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
-    }
-}
-
-/// `timeout=` in seconds, checked like the CLI's `--timeout`.
-fn timeout(secs: Option<f64>) -> PyResult<Option<Duration>> {
-    secs.map(|s| {
-        Duration::try_from_secs_f64(s)
-            .ok()
-            .filter(|d| !d.is_zero())
-            .ok_or_else(|| {
-                usage(format!(
-                    "--timeout {s} must be a positive number of seconds"
-                ))
-            })
-    })
-    .transpose()
-}
+use crate::errors;
+use crate::{PyBoard, PyInstance, encoding, work};
 
 /// The one call into the library's solving strategy ([`Solver`]: the default strategy, one
 /// backend, or a portfolio), stopped by `cancel`.
@@ -46,8 +22,7 @@ fn timeout(secs: Option<f64>) -> PyResult<Option<Duration>> {
 fn run_solve(
     instance: &Instance,
     piece: Piece,
-    options: EncodeOptions,
-    implied: Option<Implied>,
+    parsed: Parsed,
     solver: &str,
     timeout: Option<Duration>,
     certify: bool,
@@ -55,13 +30,14 @@ fn run_solve(
     cancel: &Cancel,
 ) -> queens_sat::Result<SolveReport> {
     let mut s = Solver::new(instance, piece)
-        .options(options)
+        .options(parsed.options)
+        .auto_symmetry(parsed.auto_symmetry)
         .solver(solver)
         .timeout(timeout)
         .certify(certify)
         .jobs(jobs)
         .cancel(cancel.clone());
-    if let Some(i) = implied {
+    if let Some(i) = parsed.implied {
         s = s.implied(i);
     }
     s.solve()
@@ -213,19 +189,16 @@ pub fn solve(
     break_symmetry: Option<&str>,
 ) -> PyResult<PyResult_> {
     // `implied=None` leaves the choice to the strategy (the diagonal sums in its cube solver).
-    let options = encode_options(instance, amo, None, symmetric, break_symmetry)?;
-    let implied = implied
-        .map(|name| Implied::parse(name).map_err(errors::to_py))
+    let parsed = encoding(instance, amo, implied, symmetric, break_symmetry, true)?;
+    let timeout = timeout_secs
+        .map(|t| errors::py_ok(queens_sat::options::timeout(t)))
         .transpose()?;
-    let timeout = timeout(timeout_secs)?;
-    if jobs_ == Some(0) {
-        return Err(usage("jobs must be at least 1"));
+    if jobs_.is_some() {
+        errors::py_ok(queens_sat::options::jobs(jobs_))?;
     }
     let (inst, piece) = (&instance.inner, instance.piece);
     let s = work::run(py, None, |cancel| {
-        run_solve(
-            inst, piece, options, implied, solver, timeout, certify, jobs_, cancel,
-        )
+        run_solve(inst, piece, parsed, solver, timeout, certify, jobs_, cancel)
     })?;
     Ok(PyResult_ {
         status: s.status,

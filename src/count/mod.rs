@@ -43,10 +43,7 @@ impl Engine {
             .find(|e| e.name() == name)
             .ok_or_else(|| {
                 let known: Vec<&str> = Engine::ALL.iter().map(|e| e.name()).collect();
-                Error::Usage(format!(
-                    "unknown --engine '{name}' (known: {})",
-                    known.join(", ")
-                ))
+                crate::error::BadOption::unknown(crate::error::Opt::Engine, name, &known)
             })
     }
 

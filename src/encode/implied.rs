@@ -33,7 +33,7 @@
 use std::collections::HashMap;
 
 use super::{ClauseSink, Lit, VarAlloc};
-use crate::error::{Error, Result};
+use crate::error::{BadOption, Opt, Result};
 use crate::piece::LineKind;
 use crate::presolve::Problem;
 
@@ -70,13 +70,12 @@ impl Implied {
         Implied::ALL
             .into_iter()
             .find(|i| i.name() == name)
-            .ok_or_else(|| {
-                let known: Vec<&str> = Implied::ALL.iter().map(|i| i.name()).collect();
-                Error::Usage(format!(
-                    "unknown --implied '{name}' (known: {})",
-                    known.join(", ")
-                ))
-            })
+            .ok_or_else(|| BadOption::unknown(Opt::Implied, name, &Implied::names()))
+    }
+
+    /// The names of [`Implied::ALL`], in order.
+    pub fn names() -> Vec<&'static str> {
+        Implied::ALL.iter().map(|i| i.name()).collect()
     }
 }
 

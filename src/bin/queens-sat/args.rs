@@ -9,10 +9,9 @@ use clap::Args;
 use queens_sat::encode::EncodeOptions;
 use queens_sat::encode::amo::AmoKind;
 use queens_sat::encode::implied::Implied;
-use queens_sat::encode::lex::SymmetrySet;
 use queens_sat::instance::{Instance, read_instance_file};
+use queens_sat::options::Parsed;
 use queens_sat::piece::Piece;
-use queens_sat::symmetry::Symmetry;
 use queens_sat::{Error, Result};
 
 /// Report format of `encode --stats`, `solve`, `decode` and `count`.
@@ -54,13 +53,7 @@ impl InstanceArgs {
                 if self.diags.is_some() {
                     return Err(Error::Usage("--diags needs an --instance file".into()));
                 }
-                if !(1..=queens_sat::board::MAX_N).contains(&n) {
-                    return Err(Error::Usage(format!(
-                        "-n {n} is out of range (1..={})",
-                        queens_sat::board::MAX_N
-                    )));
-                }
-                Instance::plain(n)
+                Instance::plain(queens_sat::options::side(i64::from(n))?)
             }
             (None, None) => return Err(Error::Usage("give -n N or --instance FILE".into())),
         };
@@ -119,54 +112,31 @@ impl EncodingArgs {
         }
     }
 
-    /// Validates the names; `group` is the stabiliser used by `--break-symmetry lex`.
-    pub fn options(&self, group: &[Symmetry]) -> Result<EncodeOptions> {
-        let lex_leader = match self.break_symmetry.as_deref() {
-            None | Some("none") => SymmetrySet::default(),
-            Some("cubes") => {
-                return Err(Error::Usage(
-                    "--break-symmetry cubes is for solve's default strategy (its cube solver)"
-                        .into(),
-                ));
-            }
-            Some("lex") => SymmetrySet::of(group),
-            Some(other) => {
-                return Err(Error::Usage(format!(
-                    "unknown --break-symmetry '{other}' (known: lex, none, cubes)"
-                )));
-            }
-        };
-        Ok(EncodeOptions {
-            lex_leader,
-            implied: Implied::parse(self.implied.as_deref().unwrap_or("none"))?,
-            amo: AmoKind::parse(&self.amo)?,
-            symmetric: self
-                .symmetric
-                .as_deref()
-                .map(|name| {
-                    Symmetry::by_name(name).ok_or_else(|| {
-                        let known: Vec<&str> = Symmetry::ALL.iter().map(|g| g.name()).collect();
-                        Error::Usage(format!(
-                            "unknown --symmetric '{name}' (known: {})",
-                            known.join(", ")
-                        ))
-                    })
-                })
-                .transpose()?,
-        })
+    /// The library's vocabulary ([`queens_sat::options::Encoding`]) for these flags.
+    fn encoding(&self) -> queens_sat::options::Encoding<'_> {
+        queens_sat::options::Encoding {
+            amo: Some(&self.amo),
+            implied: self.implied.as_deref(),
+            symmetric: self.symmetric.as_deref(),
+            break_symmetry: self.break_symmetry.as_deref(),
+        }
+    }
+
+    /// Validates the names for `instance` and `piece` (`solve` also takes `--break-symmetry
+    /// cubes`, for its default strategy).
+    pub fn parse(&self, instance: &Instance, piece: &Piece, for_solve: bool) -> Result<Parsed> {
+        self.encoding().parse(instance, piece, for_solve)
+    }
+
+    /// The encoding options of a command other than `solve`.
+    pub fn options(&self, instance: &Instance, piece: &Piece) -> Result<EncodeOptions> {
+        Ok(self.parse(instance, piece, false)?.options)
     }
 }
 
 /// Validates `--timeout SECS`.
 pub fn parse_timeout(secs: f64) -> Result<Duration> {
-    Duration::try_from_secs_f64(secs)
-        .ok()
-        .filter(|d| !d.is_zero())
-        .ok_or_else(|| {
-            Error::Usage(format!(
-                "--timeout {secs} must be a positive number of seconds"
-            ))
-        })
+    queens_sat::options::timeout(secs)
 }
 
 /// `--jobs J`, defaulting to every core.

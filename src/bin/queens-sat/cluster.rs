@@ -13,7 +13,6 @@ use queens_sat::count::Engine;
 use queens_sat::encode::Stats;
 use queens_sat::encode::amo::AmoKind;
 use queens_sat::solve::SolveReport;
-use queens_sat::symmetry::stabiliser;
 use queens_sat::{Error, Result};
 
 use crate::args::{EncodingArgs, InstanceArgs, OutputFormat};
@@ -119,7 +118,7 @@ pub fn run_split(a: SplitArgs) -> Result<ExitCode> {
     }
     enc.reject_implied("split")?;
     let (instance, piece) = inst.load()?;
-    let options = enc.options(&stabiliser(&instance, &piece))?;
+    let options = enc.options(&instance, &piece)?;
     let engine = engine.unwrap_or(if options.symmetric.is_some() {
         Engine::Sat
     } else {

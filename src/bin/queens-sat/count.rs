@@ -6,7 +6,6 @@ use clap::Args;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use queens_sat::count::{self, Engine};
 use queens_sat::report::CountRecord;
-use queens_sat::symmetry::stabiliser;
 use queens_sat::{Error, Result};
 
 use crate::args::{EncodingArgs, InstanceArgs, OutputFormat, jobs_or_all_cores, print_json};
@@ -47,7 +46,7 @@ pub fn run(a: CountArgs) -> Result<ExitCode> {
     }
     a.enc.reject_implied("count")?;
     let (instance, piece) = a.inst.load()?;
-    let options = a.enc.options(&stabiliser(&instance, &piece))?;
+    let options = a.enc.options(&instance, &piece)?;
     if a.format == OutputFormat::Svg {
         return draw_classes(&instance, piece, options);
     }

@@ -9,7 +9,6 @@ use queens_sat::export::dimacs::Output;
 use queens_sat::export::{self, Format};
 use queens_sat::presolve::Problem;
 use queens_sat::report::StatsRecord;
-use queens_sat::symmetry::stabiliser;
 use queens_sat::{Error, Result};
 
 use crate::args::{EncodingArgs, InstanceArgs, OutputFormat, print_json};
@@ -46,7 +45,7 @@ pub fn run(a: EncodeArgs) -> Result<ExitCode> {
     }
     let format = Format::parse(&a.to)?;
     let (instance, piece) = a.inst.load()?;
-    let options = a.enc.options(&stabiliser(&instance, &piece))?;
+    let options = a.enc.options(&instance, &piece)?;
     let amo = options.amo;
     let problem = Problem::new(&instance, piece, !a.enc.no_presolve)?;
     if a.stats {

@@ -10,8 +10,7 @@ use queens_sat::cube::Split;
 use queens_sat::instance::Instance;
 use queens_sat::piece::Piece;
 use queens_sat::report::SolveRecord;
-use queens_sat::solve::{AutoSymmetry, SolveReport, Solver, engine};
-use queens_sat::symmetry::stabiliser;
+use queens_sat::solve::{SolveReport, Solver, engine};
 
 use crate::args::{EncodingArgs, InstanceArgs, OutputFormat, parse_timeout, print_json};
 
@@ -49,19 +48,13 @@ pub struct SolveArgs {
 }
 
 /// Runs `solve`: one call of the library's [`Solver`], then the printed answer.
-pub fn run(mut a: SolveArgs) -> Result<ExitCode> {
+pub fn run(a: SolveArgs) -> Result<ExitCode> {
     let timeout = a.timeout.map(parse_timeout).transpose()?;
     let (instance, piece) = a.inst.load()?;
-    // The default strategy's own symmetry handling; `lex` is an encoding option.
-    let symmetry = match a.enc.break_symmetry.as_deref() {
-        Some("none") => AutoSymmetry::Off,
-        Some("cubes") => AutoSymmetry::Always,
-        _ => AutoSymmetry::Measured,
-    };
-    if symmetry == AutoSymmetry::Always {
-        a.enc.break_symmetry = None;
-    }
-    let options = a.enc.options(&stabiliser(&instance, &piece))?;
+    // The default strategy's own symmetry handling comes with the options (`lex` is an
+    // encoding option, `none` and `cubes` the strategy's).
+    let parsed = a.enc.parse(&instance, &piece, true)?;
+    let options = parsed.options;
     let mut solver = Solver::new(&instance, piece)
         .options(options)
         .solver(a.solver.as_str())
@@ -69,10 +62,10 @@ pub fn run(mut a: SolveArgs) -> Result<ExitCode> {
         .timeout(timeout)
         .certify(a.certify)
         .jobs(a.jobs)
-        .auto_symmetry(symmetry)
+        .auto_symmetry(parsed.auto_symmetry)
         .cancel(crate::cancel().clone());
-    if a.enc.implied.is_some() {
-        solver = solver.implied(options.implied);
+    if let Some(implied) = parsed.implied {
+        solver = solver.implied(implied);
     }
     if a.cubes {
         solver = solver.cubes(a.max_cubes);

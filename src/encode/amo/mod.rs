@@ -272,8 +272,9 @@ impl AmoKind {
     /// Looks up an encoding name, or a one-line usage error (the registry's [`UnknownAmo`]
     /// message, which lists the known names).
     pub fn parse(name: &str) -> crate::Result<AmoKind> {
-        name.parse::<AmoKind>()
-            .map_err(|e| crate::Error::Usage(e.to_string()))
+        name.parse::<AmoKind>().map_err(|e| {
+            crate::error::BadOption::unknown_because(crate::error::Opt::Amo, name, e.allowed())
+        })
     }
 
     /// Looks an encoding up by `--amo` name: one of the [`AmoKind::ALL`] names, or `NAME:G` for
@@ -336,8 +337,9 @@ impl AmoKind {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownAmo(pub String);
 
-impl std::fmt::Display for UnknownAmo {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl UnknownAmo {
+    /// What is allowed: the group-size ranges and the known names.
+    pub fn allowed(&self) -> String {
         let groups: Vec<String> = AmoKind::ALL
             .iter()
             .filter_map(|k| {
@@ -350,11 +352,17 @@ impl std::fmt::Display for UnknownAmo {
                 ))
             })
             .collect();
-        write!(f, "unknown --amo '{}' (", self.0)?;
+        let mut text = String::new();
         if !groups.is_empty() {
-            write!(f, "{} set the group size; ", groups.join(" and "))?;
+            text = format!("{} set the group size; ", groups.join(" and "));
         }
-        write!(f, "known: {})", AmoKind::names().join(", "))
+        text + &format!("known: {}", AmoKind::names().join(", "))
+    }
+}
+
+impl std::fmt::Display for UnknownAmo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "unknown --amo '{}' ({})", self.0, self.allowed())
     }
 }
 

@@ -1,0 +1,88 @@
+"""The option vocabulary: every command-line value reachable from Python, the ``Literal`` types
+in step with the library's lists, and the stubs clean under ``mypy --strict``."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import get_args
+
+import pytest
+
+import queens_sat as qs
+from queens_sat import _native
+
+
+@pytest.mark.parametrize(
+    "alias,option",
+    [
+        (qs.Amo, "amo"),
+        (qs.Implied, "implied"),
+        (qs.SymmetryName, "symmetric"),
+        (qs.BreakSymmetry, "break_symmetry"),
+        (qs.PieceName, "piece"),
+    ],
+)
+def test_literals_are_the_librarys_values(alias: object, option: str) -> None:
+    assert sorted(get_args(alias)) == sorted(_native.names()[option])
+
+
+def test_engine_literal_is_auto_plus_the_librarys_engines() -> None:
+    assert sorted(get_args(qs.Engine)) == sorted(["auto", *_native.names()["engine"]])
+
+
+@pytest.mark.parametrize("value", get_args(qs.BreakSymmetry))
+def test_every_break_symmetry_value_reaches_solve(value: qs.BreakSymmetry) -> None:
+    # 10-amazons has 4 solutions, one class: every value answers with a verified board.
+    inst = qs.Instance(10, piece="amazon")
+    r = qs.solve(inst, break_symmetry=value, jobs=1)
+    assert r.status is qs.Status.SAT and r.board is not None
+    qs.verify(r.board, inst)
+
+
+def test_cubes_searches_modulo_the_symmetries_and_none_does_not() -> None:
+    # Plain 8-amazons has no solution (A051223), so local search gives up and the cube solver
+    # answers (one job: no bitboard race). Only `cubes` searches modulo the board's symmetries
+    # on a plain board, and the report's label says so.
+    inst = qs.Instance(8, piece="amazon")
+    cubes = qs.solve(inst, break_symmetry="cubes", jobs=1)
+    none = qs.solve(inst, break_symmetry="none", jobs=1)
+    default = qs.solve(inst, jobs=1)
+    assert cubes.status is none.status is default.status is qs.Status.UNSAT
+    assert " mod r90" in cubes.solver, cubes.solver
+    assert " mod " not in none.solver, none.solver
+    assert " mod " not in default.solver, default.solver
+
+
+def test_every_option_value_is_accepted() -> None:
+    for amo in get_args(qs.Amo):
+        assert qs.encode(6, amo=amo).num_vars >= 36
+    for implied in get_args(qs.Implied):
+        qs.encode(6, implied=implied)
+    for g in get_args(qs.SymmetryName):
+        assert qs.count(6, symmetric=g).total >= 0
+    for engine in get_args(qs.Engine):
+        assert qs.count(6, engine=engine).total == 4
+    for piece in get_args(qs.PieceName):
+        qs.Instance(6, piece=piece)
+
+
+def test_stubs_pass_mypy_strict(tmp_path: Path) -> None:
+    pytest.importorskip("mypy")
+    user = tmp_path / "user.py"
+    user.write_text(
+        "import queens_sat as qs\n"
+        "r = qs.solve(qs.Instance(8, piece='amazon'), timeout=1.5, break_symmetry='cubes')\n"
+        "c = qs.count(8, engine='backtrack', symmetric='r180')\n"
+        "f = qs.encode(8, amo='product', implied='sums')\n"
+        "n: int = c.total + f.num_vars\n"
+    )
+    bad = tmp_path / "bad.py"
+    bad.write_text("import queens_sat as qs\nqs.solve(8, break_symmetry='sort')\n")
+    run = [sys.executable, "-m", "mypy", "--strict", "--no-incremental"]
+    for target in (["-p", "queens_sat"], [str(user)]):
+        ok = subprocess.run([*run, *target], capture_output=True, text=True, cwd=tmp_path)
+        assert ok.returncode == 0, ok.stdout + ok.stderr
+    wrong = subprocess.run([*run, str(bad)], capture_output=True, text=True, cwd=tmp_path)
+    assert wrong.returncode == 1 and "break_symmetry" in wrong.stdout, wrong.stdout

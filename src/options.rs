@@ -1,0 +1,186 @@
+//! The option vocabulary every front end shares, the command line and the Python package: the
+//! option types with their valid values, and the parsers that turn what a user gave into the
+//! library's types. Errors are typed ([`BadOption`]: which option, which value, what is
+//! allowed), so each front end words them in its own terms: `--timeout` on the command line,
+//! `timeout=` in Python.
+
+use std::time::Duration;
+
+use crate::board::MAX_N;
+use crate::encode::EncodeOptions;
+use crate::encode::amo::AmoKind;
+use crate::encode::implied::Implied;
+use crate::encode::lex::SymmetrySet;
+use crate::error::{BadOption, Error, Opt, Result};
+use crate::instance::Instance;
+use crate::piece::Piece;
+use crate::solve::AutoSymmetry;
+use crate::symmetry::{Symmetry, stabiliser};
+
+/// Symmetry handling (`--break-symmetry`, `break_symmetry=`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BreakSymmetry {
+    /// No symmetry handling at all (the default strategy's cube solver included).
+    None,
+    /// Lex-leader constraints keep one board per class modulo the instance's symmetries.
+    Lex,
+    /// The default strategy's cube solver searches modulo the symmetries on every instance
+    /// kind (`solve` only).
+    Cubes,
+}
+
+impl BreakSymmetry {
+    /// Every value, in help order.
+    pub const ALL: [BreakSymmetry; 3] = [
+        BreakSymmetry::Lex,
+        BreakSymmetry::None,
+        BreakSymmetry::Cubes,
+    ];
+
+    /// The value's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            BreakSymmetry::None => "none",
+            BreakSymmetry::Lex => "lex",
+            BreakSymmetry::Cubes => "cubes",
+        }
+    }
+
+    /// The names of [`BreakSymmetry::ALL`].
+    pub fn names() -> Vec<&'static str> {
+        BreakSymmetry::ALL.iter().map(|b| b.name()).collect()
+    }
+
+    /// The value named `name`.
+    pub fn parse(name: &str) -> Result<BreakSymmetry> {
+        BreakSymmetry::ALL
+            .into_iter()
+            .find(|b| b.name() == name)
+            .ok_or_else(|| BadOption::unknown(Opt::BreakSymmetry, name, &BreakSymmetry::names()))
+    }
+}
+
+impl std::str::FromStr for BreakSymmetry {
+    type Err = Error;
+
+    fn from_str(name: &str) -> Result<BreakSymmetry> {
+        BreakSymmetry::parse(name)
+    }
+}
+
+/// A symmetry of the square by name (`--symmetric`, `symmetric=`).
+pub fn symmetry(name: &str) -> Result<Symmetry> {
+    Symmetry::by_name(name).ok_or_else(|| {
+        let known: Vec<&str> = Symmetry::ALL.iter().map(|g| g.name()).collect();
+        BadOption::unknown(Opt::Symmetric, name, &known)
+    })
+}
+
+/// A time limit in seconds (`--timeout`, `timeout=`): positive and finite.
+pub fn timeout(secs: f64) -> Result<Duration> {
+    Duration::try_from_secs_f64(secs)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| {
+            BadOption::invalid(Opt::Timeout, secs, "must be a positive number of seconds")
+        })
+}
+
+/// A board side (`-n`, `n=`): `1..=MAX_N`.
+pub fn side(n: i64) -> Result<u32> {
+    u32::try_from(n)
+        .ok()
+        .filter(|n| (1..=MAX_N).contains(n))
+        .ok_or_else(|| BadOption::invalid(Opt::N, n, format!("is out of range (1..={MAX_N})")))
+}
+
+/// Threads (`--jobs`, `jobs=`): at least 1; `None` is every core.
+pub fn jobs(jobs: Option<usize>) -> Result<usize> {
+    match jobs {
+        Some(0) => Err(BadOption::invalid(Opt::Jobs, 0, "must be at least 1")),
+        Some(j) => Ok(j),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
+/// The encoding choices as a user names them (`--amo`, `--implied`, `--symmetric`,
+/// `--break-symmetry`; the same keyword arguments in Python).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Encoding<'a> {
+    /// The at-most-one encoding (`None`: the default).
+    pub amo: Option<&'a str>,
+    /// Implied constraints (`None`: chosen by the strategy).
+    pub implied: Option<&'a str>,
+    /// Only boards this symmetry maps to themselves.
+    pub symmetric: Option<&'a str>,
+    /// Symmetry handling.
+    pub break_symmetry: Option<&'a str>,
+}
+
+/// What [`Encoding::parse`] gives: the encoding options, whether implied constraints were
+/// chosen, and the default strategy's symmetry handling.
+#[derive(Clone, Debug)]
+pub struct Parsed {
+    /// How to encode (lex-leader constraints of the instance's stabiliser under `lex`).
+    pub options: EncodeOptions,
+    /// `--implied` as given (`None`: not chosen).
+    pub implied: Option<Implied>,
+    /// The default strategy's own symmetry handling (`none`: off, `cubes`: always).
+    pub auto_symmetry: AutoSymmetry,
+}
+
+impl Encoding<'_> {
+    /// Checks every name and builds the options for `instance` and `piece`. `cubes` is
+    /// refused unless `for_solve` (it is the default strategy's).
+    pub fn parse(&self, instance: &Instance, piece: &Piece, for_solve: bool) -> Result<Parsed> {
+        let choice = self.break_symmetry.map(BreakSymmetry::parse).transpose()?;
+        if choice == Some(BreakSymmetry::Cubes) && !for_solve {
+            return Err(Error::Usage(
+                "--break-symmetry cubes is for solve's default strategy (its cube solver)".into(),
+            ));
+        }
+        let lex_leader = match choice {
+            Some(BreakSymmetry::Lex) => SymmetrySet::of(&stabiliser(instance, piece)),
+            _ => SymmetrySet::default(),
+        };
+        let implied = self.implied.map(Implied::parse).transpose()?;
+        let options = EncodeOptions {
+            amo: AmoKind::parse(self.amo.unwrap_or(&AmoKind::DEFAULT.name()))?,
+            symmetric: self.symmetric.map(symmetry).transpose()?,
+            lex_leader,
+            implied: implied.unwrap_or(Implied::None),
+        };
+        let auto_symmetry = match choice {
+            Some(BreakSymmetry::None) => AutoSymmetry::Off,
+            Some(BreakSymmetry::Cubes) => AutoSymmetry::Always,
+            Some(BreakSymmetry::Lex) | None => AutoSymmetry::Measured,
+        };
+        Ok(Parsed {
+            options,
+            implied,
+            auto_symmetry,
+        })
+    }
+}
+
+/// Every option's valid names, for front ends that list them (the Python package's
+/// `names()`, its `Literal` types and their test).
+pub fn names() -> Vec<(&'static str, Vec<&'static str>)> {
+    vec![
+        ("amo", AmoKind::names()),
+        ("implied", Implied::names()),
+        (
+            "symmetric",
+            Symmetry::ALL.iter().map(|g| g.name()).collect(),
+        ),
+        ("break_symmetry", BreakSymmetry::names()),
+        (
+            "piece",
+            crate::piece::PIECES.iter().map(|p| p.name).collect(),
+        ),
+        (
+            "engine",
+            crate::count::Engine::ALL.iter().map(|e| e.name()).collect(),
+        ),
+    ]
+}
