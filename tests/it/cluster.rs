@@ -3,7 +3,7 @@
 //! queens, A051223 / A051224 for amazons) and the brute-force oracle; and the faults `merge`
 //! must name: missing, corrupt, foreign and duplicate results, and a task killed halfway.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

@@ -6,7 +6,7 @@
 //! `PATH`; the tests of a missing one are reported as ignored by the harness (see build.rs), and
 //! under `CI=true` they run and fail.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -81,7 +81,7 @@ fn default_amo(dir: &Path) -> String {
     amo
 }
 
-/// Independent oracle (tests/common/oracle.rs): does an `n x n` board with these blocked cells
+/// Independent oracle (tests/it/common/oracle.rs): does an `n x n` board with these blocked cells
 /// and pre-placed pieces have a solution?
 fn oracle_sat(n: usize, amazon: bool, blocked: &BTreeSet<Cell>, placed: &[Cell]) -> bool {
     let cell = |&(r, c): &Cell| (r as i64, c as i64);
@@ -156,7 +156,7 @@ fn parse_drawn(text: &str) -> Drawn {
 }
 
 /// Queens attack along rows, columns and diagonals; amazons also a knight move apart (the
-/// oracle's geometry, tests/common/oracle.rs).
+/// oracle's geometry, tests/it/common/oracle.rs).
 fn attacks(amazon: bool, a: Cell, b: Cell) -> bool {
     oracle_attacks(amazon).attack((a.0 as i64, a.1 as i64), (b.0 as i64, b.1 as i64))
 }

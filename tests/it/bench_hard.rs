@@ -1,7 +1,7 @@
 //! `bench hard`'s frontier set, its resumable CSV, the per-n table and the plot against n
 //! (issue 28), on tiny runs (a few seconds each).
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::Path;

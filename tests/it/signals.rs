@@ -1,7 +1,7 @@
 //! SIGINT / SIGTERM: every long command stops cleanly with exit 130, leaves no partial file at
 //! the target path (an old file there stays intact), no temp files, and no solver processes.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};

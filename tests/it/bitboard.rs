@@ -2,7 +2,7 @@
 //! oracle on random small instances, verdicts against the SAT path on excluded-diagonal
 //! instances of the tail's family, and its refusals and stops.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 
