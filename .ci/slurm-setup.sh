@@ -1,6 +1,6 @@
 #!/bin/bash
 # Starts a real single-node Slurm cluster (Debian slurm-wlm + munge) for the cluster tests
-# (tests/cluster.rs: split -> sbatch --wait run-slurm.sbatch -> merge), on a root machine
+# (tests/it/cluster.rs: split -> sbatch --wait run-slurm.sbatch -> merge), on a root machine
 # without systemd, such as CI. Adapted from the workplace recipe shared/tools/slurm-local.sh.
 # Usage: .ci/slurm-setup.sh           start (does nothing when a node is already idle)
 #        .ci/slurm-setup.sh --stop    stop the daemons it started

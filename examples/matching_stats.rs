@@ -8,7 +8,7 @@
 //!
 //! `cargo run --release --example matching_stats -- [--cnf DIR] FILE[:DIAGS]...`
 
-#[path = "../tests/common/hall.rs"]
+#[path = "../tests/it/common/hall.rs"]
 mod hall;
 
 use hall::hall_clauses;

@@ -22,7 +22,7 @@
 //! [`answer`] holds what every stage answers, [`export`] every file format on both sides,
 //! [`count`] the exact counters, [`options`] the option vocabulary the front ends share, and
 //! [`mod@bench`] the benchmark harness. Modules import each other in one direction, with no cycle
-//! (checked by `tests/module_graph.rs`); the direction is not the pipeline's order everywhere:
+//! (checked by `tests/it/module_graph.rs`); the direction is not the pipeline's order everywhere:
 //! [`verify`] depends only on the board, instance, piece and symmetry modules, so [`encode`]
 //! uses its acceptance check ([`encode::EncodeOptions::accept`]) for the constraints it adds.
 //! The command line lives in the binary (`src/bin/queens-sat/`), never here.

@@ -2,7 +2,7 @@
 //! SHA-256 computed here), statuses against this file's brute-force oracle, the SVG parsed as
 //! XML, re-runs, external solvers, bad recipes, and the checked-in recipes.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeSet, HashMap};
 use std::fs;

@@ -1,7 +1,7 @@
 //! SIGINT / SIGTERM: every long command stops cleanly with exit 130, leaves no partial file at
 //! the target path (an old file there stays intact), no temp files, and no solver processes.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -141,9 +141,18 @@ fn interrupted_suite_resumes_where_it_stopped() {
     )
     .unwrap();
     let child = spawn(dir.path(), &["suite", "big.suite", "--jobs", "1"]);
-    let (code, err, _) = interrupt(child, Duration::from_millis(1200), libc::SIGINT);
-    assert_eq!(code, 130, "{err}");
+    // Interrupted once the first file is finished (a fixed delay could end before it is on a
+    // loaded machine), while the other 39 are still to be written.
     let out = dir.path().join("cnf-out/big");
+    let t = Instant::now();
+    while !std::fs::read_dir(&out)
+        .is_ok_and(|mut d| d.any(|e| e.unwrap().file_name().to_string_lossy().ends_with(".cnf")))
+    {
+        assert!(t.elapsed() < Duration::from_secs(60), "no file after 60 s");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let (code, err, _) = interrupt(child, Duration::ZERO, libc::SIGINT);
+    assert_eq!(code, 130, "{err}");
     let names = |ext: &str| -> Vec<String> {
         std::fs::read_dir(&out)
             .unwrap()

@@ -2,7 +2,7 @@
 //! by every engine that accepts them (against the brute-force oracle) and refused with an error
 //! by the others, never miscounted.
 
-mod common;
+use crate::common;
 
 use common::Plain;
 use common::oracle::{self, ANTI_DIAGONAL, Attacks, COLUMN, DIAGONAL, ROW};

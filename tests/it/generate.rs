@@ -2,7 +2,7 @@
 //! processes, the generators' invariants checked by this file's own geometry, readability by
 //! `--instance`, and the reduction to completion against a brute-force count.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 use std::fs;

@@ -2,7 +2,7 @@
 //! cubes partition the solutions, and the cube solver's verdicts and boards agree with the oracle
 //! on random small instances (completion, blocked, excluded diagonals; queens and amazons).
 
-mod common;
+use crate::common;
 
 use common::random_instances;
 

@@ -4,7 +4,7 @@
 //! `--all-solutions` counts equal the known counts. Also: the header round-trips in every
 //! format, and malformed solver output gives a one-line error naming the file and line.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::fs;

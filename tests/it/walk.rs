@@ -2,7 +2,7 @@
 //! brute-force oracle: every board it returns is a solution the oracle knows, it never answers
 //! an instance without solutions, and it finds plain boards.
 
-mod common;
+use crate::common;
 
 use common::XorShift as Rng;
 

@@ -1,9 +1,9 @@
 //! Small tests of one unit each, so that a failure names the place to look: presolve, the
 //! encoder's special cases, `Encoder::stats` against `Encoder::encode` for every AMO encoding
 //! (a drift test), the verifier, and the count cubes. Expected values come from the brute-force
-//! oracle (tests/common/oracle.rs) or are worked out by hand in the comments.
+//! oracle (tests/it/common/oracle.rs) or are worked out by hand in the comments.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 
@@ -56,7 +56,8 @@ fn expected_live(inst: &Instance, piece: &str) -> BTreeSet<(u32, u32)> {
 }
 
 mod presolve {
-    //! The attack propagation alone (`Filter::None`); tests/matching.rs tests the matching filter.
+    //! The attack propagation alone (`Filter::None`); tests/it/matching.rs tests the matching
+    //! filter.
     use super::*;
     use queens_sat::presolve::Filter;
 

@@ -5,11 +5,11 @@
 //! (and the published quarter- and half-turn fixed points of queens; no reflection fixes a
 //! solution for n >= 2); the general search on every fixed point of every element for queens
 //! n <= 13 and amazons n <= 15; the SAT engine on totals, fixed points and unique counts for
-//! queens n <= 11 and amazons n <= 12 (the SAT engine is the slow part; `tests/count.rs` runs
+//! queens n <= 11 and amazons n <= 12 (the SAT engine is the slow part; `tests/it/count.rs` runs
 //! all engines on queens to 12 and amazons to 13 as well); random instances n <= 9 with
 //! pre-placed pieces, blocked cells and excluded diagonals against all three and the oracle.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

@@ -5,7 +5,7 @@
 //! lex-leader constraints for the stabiliser, implied diagonal sums) keeps exactly the
 //! lex-leaders; an instance with a trivial stabiliser is solved as before.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

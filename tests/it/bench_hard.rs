@@ -2,7 +2,7 @@
 //! (issue 28), on tiny runs (a few seconds each); the tail and frontier sets are the suite
 //! recipes in encodings/.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::Path;

@@ -4,7 +4,7 @@
 //! (n-queens modulo the 8 symmetries), A033148 (fixed by a 90-degree turn), A032522 (fixed by a
 //! half turn), A051223 / A051224 (amazons, all / modulo symmetry).
 
-mod common;
+use crate::common;
 
 use common::XorShift as Rng;
 
@@ -160,7 +160,7 @@ fn symmetric_counts_match_oeis() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The independent oracle (tests/common/oracle.rs) on small completion / blocked instances, with
+// The independent oracle (tests/it/common/oracle.rs) on small completion / blocked instances, with
 // its own symmetry maps.
 
 type Sol = Vec<(u32, u32)>;

@@ -3,7 +3,9 @@
 
 #![allow(dead_code)]
 
+pub mod hall;
 pub mod oracle;
+pub mod php;
 
 use std::collections::BTreeSet;
 use std::path::Path;

@@ -4,7 +4,7 @@
 //! every SAT / UNSAT verdict (direct solves on presolved and full encodings, cube-and-conquer
 //! with CaDiCaL), and they are really emitted on these instances.
 
-mod common;
+use crate::common;
 
 use common::oracle::instance_solutions;
 use common::random_instances;

@@ -1,7 +1,7 @@
 //! What a person sees: boards rendered to PNG with resvg, pixel colours checked at the pieces'
 //! squares, blocked cells and the attack line.
 
-mod common;
+use crate::common;
 
 use queens_sat::board::{Board, Cell};
 use queens_sat::instance::Instance;

@@ -1,9 +1,9 @@
 //! Cross-checks of the SAT pipeline against an independent brute-force oracle.
 //!
-//! The oracle (tests/common/oracle.rs) knows nothing of the crate's pieces, presolve or CNF: it
+//! The oracle (tests/it/common/oracle.rs) knows nothing of the crate's pieces, presolve or CNF: it
 //! places one piece per row by backtracking and tests attacks with its own geometry.
 
-mod common;
+use crate::common;
 
 use common::Rng;
 

@@ -7,9 +7,8 @@
 //!   below, independent of the crate's geometry), declares UNSAT only when there is no solution,
 //!   and the SAT verdict, the verified board and the count are unchanged.
 
-mod common;
-#[path = "common/hall.rs"]
-mod hall;
+use crate::common;
+use crate::common::hall;
 
 use common::Rng;
 use std::collections::BTreeSet;

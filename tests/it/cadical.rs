@@ -1,9 +1,8 @@
 //! The linked CaDiCaL and Kissat backends (`--solver lib:cadical`, `lib:kissat`) end to end; their verdicts against the
-//! brute-force oracle are in tests/oracle.rs.
+//! brute-force oracle are in tests/it/oracle.rs.
 
-mod common;
-#[path = "common/php.rs"]
-mod php;
+use crate::common;
+use crate::common::php;
 
 use std::time::{Duration, Instant};
 

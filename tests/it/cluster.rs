@@ -3,7 +3,7 @@
 //! queens, A051223 / A051224 for amazons) and the brute-force oracle; and the faults `merge`
 //! must name: missing, corrupt, foreign and duplicate results, and a task killed halfway.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;
@@ -198,10 +198,15 @@ fn a_task_killed_halfway_leaves_no_result_and_is_redone() {
         .args(["work", &dir, "--task", "0"])
         .spawn()
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(400));
+    // Killed as soon as it has started (its marker is written): a fixed delay could end
+    // before the process starts on a loaded machine.
+    let results = Path::new(&dir).join("results");
+    let t0 = std::time::Instant::now();
+    while !results.join("0.started").exists() && t0.elapsed().as_secs() < 120 {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
     child.kill().unwrap(); // SIGKILL: no chance to clean up
     child.wait().unwrap();
-    let results = Path::new(&dir).join("results");
     assert!(
         !results.join("0.json").exists(),
         "a killed task left a result"

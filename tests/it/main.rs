@@ -1,0 +1,34 @@
+//! The integration tests, one test binary (`cargo test --release --test it`): one module per
+//! area, each named in the test names (`cargo test --release --test it cli::` runs the CLI
+//! tests). One binary links the library once instead of once per file; see the modules' own
+//! docs for what each checks. Helpers shared by the modules are in [`common`].
+//!
+//! Tests whose external program is missing are `#[ignore]`d through the `missing_solver_*` cfgs
+//! of build.rs.
+
+mod common;
+
+mod auto_symmetry;
+mod bench_hard;
+mod bitboard;
+mod cadical;
+mod cli;
+mod cluster;
+mod count;
+mod count_fast;
+mod cubes;
+mod export;
+mod fuzz_parsers;
+mod generate;
+mod implied;
+mod matching;
+mod module_graph;
+mod oracle;
+mod pieces;
+mod properties;
+mod signals;
+mod stop;
+mod suite;
+mod svg;
+mod units;
+mod walk;
