@@ -221,19 +221,7 @@ pub fn merge(folder: &Folder) -> Result<Merge> {
                             }),
                         })
                         .collect::<Result<_>>()?;
-                    let sum: u64 = fixed.iter().sum();
-                    let order = group.len() as u64;
-                    if !sum.is_multiple_of(order) {
-                        return Err(Error::Solver(format!(
-                            "Burnside check failed: the fixed-point counts {fixed:?} sum to {sum}, not a multiple of |group| = {order}"
-                        )));
-                    }
-                    Merged::Count(Counts {
-                        total,
-                        unique: sum / order,
-                        group,
-                        fixed,
-                    })
+                    Merged::Count(Counts::from_fixed(instance, &piece, group, fixed)?)
                 }
             }
         }

@@ -131,19 +131,36 @@ pub fn count_with_progress(
             })
             .collect::<Result<_>>()?,
     };
-    let sum: u64 = fixed.iter().sum();
-    let order = group.len() as u64;
-    if !sum.is_multiple_of(order) {
-        return Err(Error::Solver(format!(
-            "Burnside check failed: the fixed-point counts {fixed:?} sum to {sum}, not a multiple of |group| = {order}"
-        )));
+    Counts::from_fixed(instance, &piece, group, fixed)
+}
+
+impl Counts {
+    /// The counts from the fixed points of each element of `group` (identity first, so
+    /// `fixed[0]` is the total). Two checks, each an [`Error::Solver`] when it fails (a
+    /// miscount): Burnside's lemma must divide exactly, and on a plain board the published
+    /// counts must match ([`reference::check`]).
+    pub fn from_fixed(
+        instance: &Instance,
+        piece: &Piece,
+        group: Vec<Symmetry>,
+        fixed: Vec<u64>,
+    ) -> Result<Counts> {
+        let sum: u64 = fixed.iter().sum();
+        let order = group.len() as u64;
+        if !sum.is_multiple_of(order) {
+            return Err(Error::Solver(format!(
+                "Burnside check failed: the fixed-point counts {fixed:?} sum to {sum}, not a multiple of |group| = {order}"
+            )));
+        }
+        let counts = Counts {
+            total: fixed[0],
+            unique: sum / order,
+            group,
+            fixed,
+        };
+        reference::check(instance, piece, &counts)?;
+        Ok(counts)
     }
-    Ok(Counts {
-        total: fixed[0],
-        unique: sum / order,
-        group,
-        fixed,
-    })
 }
 
 /// Counts only the solutions that `g` maps to themselves (`count --symmetric`).

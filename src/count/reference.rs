@@ -1,12 +1,16 @@
 //! Published counts (OEIS), for the tests, `bench --count` and the scale scripts to check
-//! against; no engine reads them.
+//! against, and for [`check`], which every count of a plain board passes before it is returned
+//! ([`super::Counts::from_fixed`], `count` and `merge`); no engine reads them.
 //!
 //! Sources: A000170 (n-queens), A002562 (n-queens modulo the 8 symmetries of the square),
 //! A033148 (fixed by a quarter turn), A032522 (fixed by a half turn, the quarter-turn ones
 //! included), A051223 / A051224 (amazons, all / modulo symmetry). For n >= 2 no reflection fixes
 //! a solution, so `unique = (total + fixed(r180) + 2 fixed(r90)) / 8`.
 
+use crate::error::{Error, Result};
+use crate::instance::Instance;
 use crate::piece::Piece;
+use crate::symmetry::Symmetry;
 
 /// One published row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,8 +19,8 @@ pub struct Row {
     pub n: u32,
     /// All solutions.
     pub total: u64,
-    /// Solutions modulo the 8 symmetries of the square.
-    pub unique: u64,
+    /// Solutions modulo the 8 symmetries of the square, where published.
+    pub unique: Option<u64>,
     /// Solutions a quarter turn maps to themselves, where published.
     pub r90: Option<u64>,
     /// Solutions a half turn maps to themselves, where published.
@@ -27,7 +31,7 @@ const fn q(n: u32, total: u64, unique: u64, r90: u64, r180: u64) -> Row {
     Row {
         n,
         total,
-        unique,
+        unique: Some(unique),
         r90: Some(r90),
         r180: Some(r180),
     }
@@ -37,14 +41,27 @@ const fn t(n: u32, total: u64, unique: u64) -> Row {
     Row {
         n,
         total,
-        unique,
+        unique: Some(unique),
         r90: None,
         r180: None,
     }
 }
 
-/// N-queens, n = 1..=20 (fixed points published to n = 18).
-pub const QUEENS: [Row; 20] = [
+/// A row with the total only.
+const fn total_only(n: u32, total: u64) -> Row {
+    Row {
+        n,
+        total,
+        unique: None,
+        r90: None,
+        r180: None,
+    }
+}
+
+/// N-queens, n = 1..=27: fixed points published to n = 18, unique counts to n = 25, totals to
+/// n = 27 (n = 26 from 2009; n = 27 from Preusser et al. 2016, computed once, not independently
+/// confirmed).
+pub const QUEENS: [Row; 27] = [
     q(1, 1, 1, 1, 1),
     q(2, 0, 0, 0, 0),
     q(3, 0, 0, 0, 0),
@@ -65,10 +82,18 @@ pub const QUEENS: [Row; 20] = [
     q(18, 666090624, 83263591, 0, 18104),
     t(19, 4968057848, 621012754),
     t(20, 39029188884, 4878666808),
+    t(21, 314666222712, 39333324973),
+    t(22, 2691008701644, 336376244042),
+    t(23, 24233937684440, 3029242658210),
+    t(24, 227514171973736, 28439272956934),
+    t(25, 2207893435808352, 275986683743434),
+    total_only(26, 22317699616364044),
+    total_only(27, 234907967154122528),
 ];
 
-/// N-amazons (queen + knight), n = 1..=21 (none for n = 2..=9; fixed points not published).
-pub const AMAZONS: [Row; 21] = [
+/// N-amazons (queen + knight), n = 1..=26 (none for n = 2..=9; unique counts to n = 25; fixed
+/// points not published).
+pub const AMAZONS: [Row; 26] = [
     t(1, 1, 1),
     t(2, 0, 0),
     t(3, 0, 0),
@@ -90,15 +115,21 @@ pub const AMAZONS: [Row; 21] = [
     t(19, 64492432, 8062150),
     t(20, 495864256, 61984976),
     t(21, 3977841852, 497236090),
+    t(22, 34092182276, 4261538564),
+    t(23, 306819842212, 38352532487),
+    t(24, 2883202816808, 360400504834),
+    t(25, 28144109776812, 3518014210402),
+    total_only(26, 286022102245804),
 ];
 
 /// The published row of `piece` (queen or amazon) on a plain `n x n` board, if any.
 ///
 /// ```
 /// use queens_sat::{count::reference::published, piece::{AMAZON, QUEEN}};
-/// assert_eq!(published(&QUEEN, 8).map(|r| (r.total, r.unique)), Some((92, 12)));
-/// assert_eq!(published(&AMAZON, 20).map(|r| r.unique), Some(61984976));
-/// assert!(published(&QUEEN, 21).is_none());
+/// assert_eq!(published(&QUEEN, 8).map(|r| (r.total, r.unique)), Some((92, Some(12))));
+/// assert_eq!(published(&AMAZON, 20).and_then(|r| r.unique), Some(61984976));
+/// assert_eq!(published(&QUEEN, 27).map(|r| r.unique), Some(None));
+/// assert!(published(&QUEEN, 28).is_none());
 /// ```
 pub fn published(piece: &Piece, n: u32) -> Option<Row> {
     let table: &[Row] = match piece.name {
@@ -107,6 +138,59 @@ pub fn published(piece: &Piece, n: u32) -> Option<Row> {
         _ => return None,
     };
     table.iter().copied().find(|r| r.n == n)
+}
+
+/// The OEIS sequences a piece's published counts come from (total, unique).
+fn sequences(piece: &Piece) -> (&'static str, &'static str) {
+    match piece.name {
+        "amazon" => ("A051223", "A051224"),
+        _ => ("A000170", "A002562"),
+    }
+}
+
+/// Checks a count of `instance` against the published table: on a plain board with a published
+/// row, the total, the unique count and the fixed points of r90 and r180 that are published
+/// must match; anything else passes. A difference is an [`Error::Solver`]: a miscount, never a
+/// result.
+///
+/// ```
+/// use queens_sat::count::{reference::check, Counts};
+/// use queens_sat::{instance::Instance, piece::QUEEN, symmetry::Symmetry};
+/// let c = |total, unique| Counts { total, unique, group: vec![Symmetry::Id], fixed: vec![total] };
+/// assert!(check(&Instance::plain(8), &QUEEN, &c(92, 12)).is_ok());
+/// assert!(check(&Instance::plain(8), &QUEEN, &c(90, 12)).is_err());
+/// assert!(check(&Instance::plain(30), &QUEEN, &c(1, 1)).is_ok()); // nothing published
+/// ```
+pub fn check(instance: &Instance, piece: &Piece, counts: &super::Counts) -> Result<()> {
+    let Some(row) = published(piece, instance.n).filter(|_| instance.is_plain()) else {
+        return Ok(());
+    };
+    let (total_seq, unique_seq) = sequences(piece);
+    let fixed = |g: Symmetry| {
+        counts
+            .group
+            .iter()
+            .position(|&h| h == g)
+            .map(|i| counts.fixed[i])
+    };
+    let pairs = [
+        ("total", total_seq, Some(counts.total), Some(row.total)),
+        ("unique", unique_seq, Some(counts.unique), row.unique),
+        ("fixed r90", "A033148", fixed(Symmetry::R90), row.r90),
+        ("fixed r180", "A032522", fixed(Symmetry::R180), row.r180),
+    ];
+    for (what, seq, got, want) in pairs {
+        if let (Some(got), Some(want)) = (got, want)
+            && got != want
+        {
+            return Err(Error::Solver(format!(
+                "{n}-{p}s: counted {what} {got} but the published count ({seq}) is {want}",
+                n = instance.n,
+                p = piece.name
+            )));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -122,11 +206,70 @@ mod tests {
             if let (Some(r90), Some(r180)) = (r.r90, r.r180)
                 && r.n >= 2
             {
-                assert_eq!(r.total + r180 + 2 * r90, 8 * r.unique, "n={}", r.n);
+                assert_eq!(r.total + r180 + 2 * r90, 8 * r.unique.unwrap(), "n={}", r.n);
             }
         }
         for (i, r) in AMAZONS.iter().enumerate() {
             assert_eq!(r.n as usize, i + 1);
+        }
+    }
+
+    /// Every published row passes [`check`] as counted, and each published figure off by one
+    /// fails it, naming the figure.
+    #[test]
+    fn check_accepts_the_rows_and_catches_a_miscount() {
+        use crate::piece::{AMAZON, QUEEN};
+        use crate::symmetry::stabiliser;
+        for (piece, table) in [(QUEEN, &QUEENS[..]), (AMAZON, &AMAZONS[..])] {
+            for r in table {
+                let inst = Instance::plain(r.n);
+                let group = stabiliser(&inst, &piece);
+                let fixed: Vec<u64> = group
+                    .iter()
+                    .map(|g| match g {
+                        Symmetry::Id => r.total,
+                        Symmetry::R90 | Symmetry::R270 => r.r90.unwrap_or(0),
+                        Symmetry::R180 => r.r180.unwrap_or(0),
+                        _ => 0,
+                    })
+                    .collect();
+                let counts = super::super::Counts {
+                    total: r.total,
+                    unique: r.unique.unwrap_or(0),
+                    group,
+                    fixed,
+                };
+                assert!(
+                    check(&inst, &piece, &counts).is_ok(),
+                    "{} n={}",
+                    piece.name,
+                    r.n
+                );
+                let mut wrong = counts.clone();
+                wrong.total += 1;
+                let e = check(&inst, &piece, &wrong).unwrap_err().to_string();
+                assert!(e.contains("counted total"), "{e}");
+                if r.unique.is_some() {
+                    let mut wrong = counts.clone();
+                    wrong.unique += 1;
+                    assert!(check(&inst, &piece, &wrong).is_err());
+                }
+                if let (Some(_), Some(i)) = (
+                    r.r180,
+                    counts.group.iter().position(|&g| g == Symmetry::R180),
+                ) {
+                    let mut wrong = counts.clone();
+                    wrong.fixed[i] += 1;
+                    let e = check(&inst, &piece, &wrong).unwrap_err().to_string();
+                    assert!(e.contains("A032522"), "{e}");
+                }
+                // A board that is not plain is not checked against the table.
+                let blocked = Instance {
+                    blocked: vec![crate::board::Cell::new(0, 0)],
+                    ..inst
+                };
+                assert!(check(&blocked, &piece, &wrong).is_ok());
+            }
         }
     }
 }
