@@ -30,6 +30,8 @@
 //! default strategy races the two ([`super::Solver`]); at the excluded-diagonal frontier
 //! (n >= 26 near the 50 % point) both run out of time on some instances.
 
+use std::sync::atomic::AtomicUsize;
+use std::sync::atomic::Ordering::SeqCst;
 use std::time::{Duration, Instant};
 
 use crate::answer::Answer;
@@ -77,6 +79,111 @@ pub fn search(
     timeout: Option<Duration>,
     cancel: Option<&Cancel>,
 ) -> Result<Found> {
+    search_on(problem, timeout, cancel, 1, false)
+}
+
+/// One subtree of the search: the open rows, their allowed columns, the free columns, and the
+/// placements (row, column) that lead to it from the root.
+#[derive(Clone, Debug)]
+struct Subtree {
+    open: Vec<u8>,
+    masks: [u64; 64],
+    cols_free: u64,
+    placed: Vec<(usize, usize)>,
+}
+
+impl Subtree {
+    /// The root: the presolved problem's open rows and live cells.
+    fn root(problem: &Problem) -> Subtree {
+        let n = problem.n as usize;
+        let mut masks = [0u64; 64];
+        let mut filled = [false; 64];
+        let mut cols_free = full(n);
+        for c in &problem.fixed {
+            filled[c.row as usize] = true;
+            cols_free &= !(1u64 << c.col);
+        }
+        for (cell, _) in problem.varmap.cells() {
+            masks[cell.row as usize] |= 1u64 << cell.col;
+        }
+        Subtree {
+            open: (0..n).filter(|&r| !filled[r]).map(|r| r as u8).collect(),
+            masks,
+            cols_free,
+            placed: Vec::new(),
+        }
+    }
+
+    /// The children of this subtree: its open row with the fewest cells, on each of its
+    /// columns (no child when some open row has no cell left). Together they hold every
+    /// solution of the subtree.
+    fn children(&self, shape: Shape, n: usize) -> Vec<Subtree> {
+        let Some(i) = (0..self.open.len())
+            .min_by_key(|&i| self.masks[self.open[i] as usize].count_ones())
+        else {
+            return Vec::new();
+        };
+        let row = self.open[i] as usize;
+        let mut cand = self.masks[row] & self.cols_free;
+        let mut out = Vec::with_capacity(cand.count_ones() as usize);
+        while cand != 0 {
+            let col = cand.trailing_zeros() as usize;
+            cand &= cand - 1;
+            let mut child = self.clone();
+            child.open.remove(i);
+            child.cols_free &= !(1u64 << col);
+            for &r in &child.open {
+                let r = r as usize;
+                child.masks[r] &= !shape.attacks((row, col), r, n);
+            }
+            child.placed.push((row, col));
+            out.push(child);
+        }
+        out
+    }
+}
+
+/// Splits `root` breadth-first until there are at least `want` subtrees (or none is left to
+/// split), in a fixed order: the index of a subtree is the same on every run.
+fn split(root: Subtree, shape: Shape, n: usize, want: usize) -> Vec<Subtree> {
+    let mut queue = std::collections::VecDeque::from([root]);
+    // Every subtree that has open rows can be split; a leaf (no open row) is a board.
+    while queue.len() < want {
+        let Some(pos) = queue.iter().position(|t| !t.open.is_empty()) else {
+            break;
+        };
+        let t = queue.remove(pos).expect("a position in the queue");
+        let children = t.children(shape, n);
+        if children.is_empty() && queue.is_empty() {
+            break;
+        }
+        queue.extend(children);
+    }
+    queue.into()
+}
+
+/// [`search`] on `threads` threads: the tree is split into subtrees ([`split`], about 64 per
+/// thread) that the threads take in index order. The first board found stops the others; with
+/// `deterministic` the board is the one of the lowest subtree index that has one (a thread
+/// stops only the subtrees after it), so the same problem gives the same board on every run.
+/// The verdict never depends on the threads: UNSAT only when every subtree is refuted.
+///
+/// ```
+/// use queens_sat::{answer::Answer, instance::Instance, piece::QUEEN, presolve::Problem};
+/// use queens_sat::solve::bitboard::search_on;
+/// let p = Problem::presolve(&Instance::plain(12), QUEEN).unwrap();
+/// let a = search_on(&p, None, None, 2, true).unwrap().answer;
+/// let b = search_on(&p, None, None, 2, true).unwrap().answer;
+/// assert!(matches!(a, Answer::Sat(_)));
+/// assert_eq!(a, b);
+/// ```
+pub fn search_on(
+    problem: &Problem,
+    timeout: Option<Duration>,
+    cancel: Option<&Cancel>,
+    threads: usize,
+    deterministic: bool,
+) -> Result<Found> {
     let shape = Bitboard::shape(problem)?;
     let n = problem.n as usize;
     if problem.unsat.is_some() {
@@ -85,40 +192,93 @@ pub fn search(
             nodes: 0,
         });
     }
-    let mut masks = [0u64; 64];
-    let mut filled = [false; 64];
-    let mut cols_free = full(n);
-    for c in &problem.fixed {
-        filled[c.row as usize] = true;
-        cols_free &= !(1u64 << c.col);
-    }
-    for (cell, _) in problem.varmap.cells() {
-        masks[cell.row as usize] |= 1u64 << cell.col;
-    }
-    let open: Vec<u8> = (0..n).filter(|&r| !filled[r]).map(|r| r as u8).collect();
-    let mut s = Search {
-        shape,
-        n,
-        nodes: 0,
-        deadline: timeout.map(|t| Instant::now() + t),
-        cancel,
-        stopped: None,
-        placed: Vec::with_capacity(open.len()),
-    };
-    let found = s.go(&open, &masks, cols_free);
-    let answer = if found {
+    let deadline = timeout.map(|t| Instant::now() + t);
+    let root = Subtree::root(problem);
+    let board = |t: &Subtree, s: &Search| {
         let mut pieces = problem.fixed.clone();
-        pieces.extend(s.placed.iter().map(|&(r, c)| Cell::new(r as u32, c as u32)));
-        Answer::Sat(Board::new(problem.n, pieces))
-    } else if let Some(why) = s.stopped {
-        Answer::Unknown(why)
-    } else {
-        Answer::Unsat
+        pieces.extend(
+            t.placed
+                .iter()
+                .chain(&s.placed)
+                .map(|&(r, c)| Cell::new(r as u32, c as u32)),
+        );
+        Board::new(problem.n, pieces)
     };
-    Ok(Found {
-        answer,
-        nodes: s.nodes,
-    })
+    if threads <= 1 {
+        let mut s = Search::new(shape, n, deadline, cancel);
+        let answer = if s.go(&root.open, &root.masks, root.cols_free) {
+            Answer::Sat(board(&root, &s))
+        } else if let Some(why) = s.stopped {
+            Answer::Unknown(why)
+        } else {
+            Answer::Unsat
+        };
+        return Ok(Found {
+            answer,
+            nodes: s.nodes,
+        });
+    }
+    let subtrees = split(root, shape, n, 64 * threads);
+    let all = cancel.cloned().unwrap_or_default();
+    // One token per subtree, children of `all`: a board at index i stops the subtrees after i
+    // (deterministic) or every other one.
+    let tokens: Vec<Cancel> = subtrees.iter().map(|_| all.child()).collect();
+    let next = AtomicUsize::new(0);
+    let best = AtomicUsize::new(usize::MAX);
+    let worker = || {
+        let mut w = Worker::default();
+        loop {
+            let i = next.fetch_add(1, SeqCst);
+            let b = best.load(SeqCst);
+            if i >= subtrees.len() || (b != usize::MAX && (!deterministic || i > b)) {
+                return w;
+            }
+            let t = &subtrees[i];
+            let mut s = Search::new(shape, n, deadline, Some(&tokens[i]));
+            let found = s.go(&t.open, &t.masks, t.cols_free);
+            w.nodes += s.nodes;
+            if found {
+                let was = best.fetch_min(i, SeqCst);
+                let from = if deterministic { i.min(was) + 1 } else { 0 };
+                tokens[from..].iter().for_each(Cancel::cancel);
+                w.boards.push((i, board(t, &s)));
+            } else if let Some(why) = s.stopped {
+                // The time limit, the caller, or a board at another index.
+                w.stopped.get_or_insert(why);
+            }
+        }
+    };
+    let workers: Vec<Worker> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads).map(|_| scope.spawn(worker)).collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a search thread does not panic"))
+            .collect()
+    });
+    let nodes = workers.iter().map(|w| w.nodes).sum();
+    let first = workers
+        .iter()
+        .flat_map(|w| &w.boards)
+        .min_by_key(|(i, _)| *i)
+        .map(|(_, b)| b.clone());
+    let answer = match first {
+        Some(b) => Answer::Sat(b),
+        None => match workers.into_iter().find_map(|w| w.stopped) {
+            Some(why) => Answer::Unknown(why),
+            None => Answer::Unsat,
+        },
+    };
+    Ok(Found { answer, nodes })
+}
+
+/// What one thread of [`search_on`] did.
+#[derive(Default)]
+struct Worker {
+    nodes: u64,
+    /// Boards found, with their subtree index.
+    boards: Vec<(usize, Board)>,
+    /// Why a subtree stopped unfinished, when one did.
+    stopped: Option<String>,
 }
 
 /// The state of one search.
@@ -324,7 +484,20 @@ searcher!(
     low_bits_plain
 );
 
-impl Search<'_> {
+impl<'a> Search<'a> {
+    /// A search of a board of side `n` until `deadline` or `cancel`.
+    fn new(shape: Shape, n: usize, deadline: Option<Instant>, cancel: Option<&'a Cancel>) -> Self {
+        Search {
+            shape,
+            n,
+            nodes: 0,
+            deadline,
+            cancel,
+            stopped: None,
+            placed: Vec::with_capacity(n),
+        }
+    }
+
     /// [`Search::go_plain`] in the build the processor runs best.
     fn go(&mut self, open: &[u8], masks: &[u64; 64], cols_free: u64) -> bool {
         #[cfg(target_arch = "x86_64")]
@@ -394,7 +567,7 @@ fn low_bits_plain(x: u64, j: u32) -> u64 {
 }
 
 /// The bitboard search as an engine (`--solver bitboard`): queens and amazons on presolved
-/// boards up to 64, no proofs.
+/// boards up to 64, no proofs; on [`Settings::threads`] threads ([`search_on`]).
 pub struct Bitboard;
 
 impl Bitboard {
@@ -441,7 +614,7 @@ impl Engine for Bitboard {
 
     fn solve(&self, problem: &Problem, settings: &Settings, cancel: &Cancel) -> Result<Outcome> {
         let t0 = Instant::now();
-        let found = search(problem, settings.timeout, Some(cancel))?;
+        let found = search_on(problem, settings.timeout, Some(cancel), settings.threads, false)?;
         let answer = match found.answer {
             Answer::Sat(board) => Answer::Sat(engine::Found::Board(board)),
             Answer::Unsat => Answer::Unsat,

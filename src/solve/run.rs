@@ -288,11 +288,14 @@ pub fn portfolio(
     {
         return Ok((0, r));
     }
+    // The entrants share the threads.
+    let threads = (settings.threads / entrants.len().max(1)).max(1);
     let lanes = entrants
         .iter()
         .map(|e| {
             let settings = SolveSettings {
                 walk: None,
+                threads,
                 ..settings.clone()
             };
             Lane::new(e.label(), move |cancel: &Cancel| {

@@ -220,7 +220,8 @@ impl<'a> Solver<'a> {
         self
     }
 
-    /// Threads for cube-and-conquer; `None`: every core.
+    /// Threads for cube-and-conquer, the default strategy's race and the bitboard search (a
+    /// portfolio shares them among its entrants); `None`: every core.
     pub fn jobs(mut self, jobs: Option<usize>) -> Self {
         self.jobs = jobs;
         self
@@ -319,7 +320,7 @@ impl<'a> Solver<'a> {
             certify: self.certify,
             cancel: Some(self.cancel.clone()),
             walk,
-            threads: 1,
+            threads: self.threads(),
         };
         match entrants.as_slice() {
             [one] => super::solve(&problem, one.options, &one.backend, settings),

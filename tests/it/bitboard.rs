@@ -18,9 +18,15 @@ use queens_sat::symmetry::Symmetry;
 
 /// Random instances n <= 9 (pre-placed, blocked, both, excluded diagonals), queens and amazons:
 /// the verdict is the oracle's, the board one of the oracle's solutions (and verified by the
-/// library's checker on the way out of `Solver`).
+/// library's checker on the way out of `Solver`), on one thread and split over two and three.
 #[test]
 fn random_instances_match_the_oracle() {
+    for jobs in [1, 2, 3] {
+        random_instances_match_the_oracle_on(jobs);
+    }
+}
+
+fn random_instances_match_the_oracle_on(jobs: usize) {
     let mut sat = 0;
     let mut unsat = 0;
     for (i, inst) in common::random_instances(0xB17_B0A2D, 240, 9)
@@ -35,8 +41,9 @@ fn random_instances_match_the_oracle() {
         let expected = instance_solutions(&inst, name);
         let report = Solver::new(&inst, piece)
             .solver("bitboard")
+            .jobs(Some(jobs))
             .solve()
-            .unwrap_or_else(|e| panic!("case {i}: {e}"));
+            .unwrap_or_else(|e| panic!("case {i}, {jobs} jobs: {e}"));
         match report.status.sat() {
             Some(board) => {
                 let cells: Vec<(u32, u32)> = board.pieces.iter().map(|c| (c.row, c.col)).collect();
@@ -62,6 +69,36 @@ fn random_instances_match_the_oracle() {
     }
     // Both verdicts are exercised.
     assert!(sat > 60 && unsat > 30, "{sat} SAT, {unsat} UNSAT");
+}
+
+/// The search split over threads gives the verdict of one thread, and with `deterministic` the
+/// same board on every run (the one of the lowest subtree that has one).
+#[test]
+fn split_search_is_deterministic_when_asked() {
+    use queens_sat::answer::Answer;
+    use queens_sat::presolve::Problem;
+    use queens_sat::solve::bitboard::search_on;
+    let generator = Generator::Diagonals {
+        min_free: 1,
+        diags: Some(16),
+        to_completion: false,
+    };
+    for seed in 1..=6 {
+        let inst = generator.instance(14, seed).unwrap();
+        let p = Problem::presolve(&inst, QUEEN).unwrap();
+        let one = search_on(&p, None, None, 1, false).unwrap().answer;
+        for threads in [2, 3] {
+            let a = search_on(&p, None, None, threads, true).unwrap().answer;
+            let b = search_on(&p, None, None, threads, true).unwrap().answer;
+            let fast = search_on(&p, None, None, threads, false).unwrap().answer;
+            assert_eq!(a, b, "seed {seed}, {threads} threads");
+            assert_eq!(a.label(), one.label(), "seed {seed}");
+            assert_eq!(fast.label(), one.label(), "seed {seed}");
+            if let Answer::Sat(board) = &a {
+                queens_sat::verify::verify(board, &inst, QUEEN).unwrap();
+            }
+        }
+    }
 }
 
 /// Solves `inst` with the bitboard search and with the CDCL path alone (the default strategy
