@@ -499,17 +499,21 @@ pub(crate) fn count_01(problem: &Problem) -> u64 {
     let wanted = |len: u32, exactly_one: bool| len >= 2 || (exactly_one && len == 1);
     for &kind in problem.piece.lines {
         let exactly_one = kind.needs_exactly_one(n);
-        if kind == LineKind::Row {
-            count += (0..n)
-                .filter(|&r| wanted(map.row_len(r), exactly_one))
-                .count() as u64;
-            continue;
+        match kind {
+            // Rows are runs of consecutive variables, as in `Encoder::for_each_line_keyed`.
+            LineKind::Row => {
+                count += (0..n)
+                    .filter(|&r| wanted(map.row_len(r), exactly_one))
+                    .count() as u64;
+            }
+            LineKind::Column | LineKind::Diagonal | LineKind::AntiDiagonal => {
+                let mut len = vec![0u32; kind.count(n) as usize];
+                for (cell, _) in map.cells() {
+                    len[kind.key(cell, n) as usize] += 1;
+                }
+                count += len.iter().filter(|&&l| wanted(l, exactly_one)).count() as u64;
+            }
         }
-        let mut len = vec![0u32; kind.count(n) as usize];
-        for (cell, _) in map.cells() {
-            len[kind.key(cell, n) as usize] += 1;
-        }
-        count += len.iter().filter(|&&l| wanted(l, exactly_one)).count() as u64;
     }
     count + Encoder::new(problem, AmoKind::DEFAULT).leap_pairs(|_, _| ())
 }
