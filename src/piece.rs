@@ -5,8 +5,10 @@
 //! [`LineKind::ALL`], which grows with every new kind). Engines that cannot model a piece
 //! reject it with an error instead of miscounting: [`Piece::validate`] holds for every engine,
 //! and the counters add their own requirements ([`crate::count::backtrack::supports`],
-//! [`crate::count::dpll::supports`]). A new [`LineKind`] variant fails to compile at every
-//! `match` without a wildcard until each engine handles or rejects it.
+//! [`crate::count::dpll::supports`]). Every consumer of a line family dispatches through a
+//! `match` that names each [`LineKind`] (no wildcard, no `contains` test that could skip a kind),
+//! so a new variant fails to compile wherever lines are handled until each engine handles or
+//! rejects it; `tests/pieces.rs` runs every engine on pieces with and without each family.
 
 use crate::board::Cell;
 
