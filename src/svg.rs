@@ -107,7 +107,10 @@ pub fn render(
         if let (Some(a), Some(b)) = (cells.first(), cells.last()) {
             let (x1, y1, x2, y2) = match e.kind {
                 LineKind::Diagonal => (x(a.col), x(a.row), x(b.col) + s, x(b.row) + s),
-                _ => (x(a.col) + s, x(a.row), x(b.col), x(b.row) + s),
+                // Excluded lines are diagonals of either kind; any other runs like a sum one.
+                LineKind::AntiDiagonal | LineKind::Row | LineKind::Column => {
+                    (x(a.col) + s, x(a.row), x(b.col), x(b.row) + s)
+                }
             };
             let _ = writeln!(
                 o,

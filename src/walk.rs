@@ -135,13 +135,38 @@ impl State<'_> {
     }
 }
 
+/// How the walk handles each line family of a piece, worked out once before the search: rows
+/// and columns are the permutation itself (both are required), the two diagonal families are
+/// counted per move. The `match` names every [`LineKind`], so a new family fails to compile here
+/// until the walk counts it (or refuses pieces that ride it): it is never silently ignored.
+#[derive(Clone, Copy, Debug, Default)]
+struct Lines {
+    rows: bool,
+    cols: bool,
+    diag: bool,
+    anti: bool,
+}
+
+impl Lines {
+    fn of(lines: &[LineKind]) -> Lines {
+        let mut l = Lines::default();
+        for &kind in lines {
+            match kind {
+                LineKind::Row => l.rows = true,
+                LineKind::Column => l.cols = true,
+                LineKind::Diagonal => l.diag = true,
+                LineKind::AntiDiagonal => l.anti = true,
+            }
+        }
+        l
+    }
+}
+
 /// Searches for a board of `problem` by min-conflicts swaps; `None` when the budget runs out,
 /// the problem is UNSAT by presolve, or its piece is not one per row and column.
 pub fn walk(problem: &Problem, settings: &WalkSettings) -> Option<Board> {
-    if problem.unsat.is_some()
-        || !problem.piece.lines.contains(&LineKind::Row)
-        || !problem.piece.lines.contains(&LineKind::Column)
-    {
+    let lines = Lines::of(problem.piece.lines);
+    if problem.unsat.is_some() || !lines.rows || !lines.cols {
         return None;
     }
     let n = problem.n as usize;
@@ -196,8 +221,8 @@ pub fn walk(problem: &Problem, settings: &WalkSettings) -> Option<Board> {
             words,
             diag: vec![0; 2 * n - 1],
             anti: vec![0; 2 * n - 1],
-            use_diag: problem.piece.lines.contains(&LineKind::Diagonal),
-            use_anti: problem.piece.lines.contains(&LineKind::AntiDiagonal),
+            use_diag: lines.diag,
+            use_anti: lines.anti,
             leaps: &leaps,
             conflicts: 0,
         };

@@ -121,13 +121,21 @@ pub fn export_table(quick: bool, out: &mut dyn Write) -> Result<()> {
     };
     for &(n, amazon) in sizes {
         let piece = if amazon { AMAZON } else { QUEEN };
-        let mut runs: Vec<(Format, AmoKind, &str)> = Vec::new();
-        if n <= PAIRWISE_MAX_N {
-            runs.push((Format::Dimacs, AmoKind::Pairwise, "dimacs pairwise"));
-        }
-        runs.push((Format::Dimacs, AmoKind::DEFAULT, "dimacs auto"));
-        for f in [Format::Opb, Format::Lp, Format::Mzn] {
-            runs.push((f, AmoKind::DEFAULT, f.name()));
+        // Every registered format; a CNF once per AMO encoding worth comparing.
+        let mut runs: Vec<(Format, AmoKind, String)> = Vec::new();
+        for f in Format::ALL {
+            if !f.is_cnf() {
+                runs.push((f, AmoKind::DEFAULT, f.name().to_string()));
+                continue;
+            }
+            if n <= PAIRWISE_MAX_N {
+                runs.push((f, AmoKind::Pairwise, format!("{f} pairwise")));
+            }
+            runs.push((
+                f,
+                AmoKind::DEFAULT,
+                format!("{f} {}", AmoKind::DEFAULT.name()),
+            ));
         }
         for (format, amo, name) in runs {
             let mut best = f64::INFINITY;

@@ -245,7 +245,12 @@ fn split(instance: &Instance, piece: &Piece, allowed: &[u64]) -> Vec<Task> {
     let n = instance.n;
     let group = crate::symmetry::stabiliser(instance, piece);
     let bit = |r: u32, c: u32| allowed[r as usize] >> c & 1 == 1;
-    if n >= 4 && piece.lines.contains(&LineKind::Column) {
+    // Every kind named: the corner split needs one piece per column.
+    let columns = piece.lines.iter().any(|&kind| match kind {
+        LineKind::Column => true,
+        LineKind::Row | LineKind::Diagonal | LineKind::AntiDiagonal => false,
+    });
+    if n >= 4 && columns {
         let m = n - 1;
         let mut tasks = Vec::new();
         for a in (0..n).filter(|&a| bit(0, a)) {
@@ -420,7 +425,13 @@ pub fn fixed_points(instance: &Instance, piece: Piece, g: Symmetry) -> Result<u6
 /// ```
 pub fn supports(piece: &Piece) -> Result<()> {
     piece.validate().map_err(Error::Usage)?;
-    if !piece.lines.contains(&LineKind::Row) {
+    // Every kind named: a new one must be placed here (and modelled in `Orbits::free` and
+    // `count`'s masks, whose matches name every kind too).
+    let rows = piece.lines.iter().any(|&kind| match kind {
+        LineKind::Row => true,
+        LineKind::Column | LineKind::Diagonal | LineKind::AntiDiagonal => false,
+    });
+    if !rows {
         return Err(Error::Usage(format!(
             "the backtrack engine needs a piece that attacks along rows ({} does not)",
             piece.name

@@ -110,16 +110,22 @@ pub fn encode<S: ClauseSink + ?Sized>(
     }
     let n = problem.n;
     let lines = problem.piece.lines;
-    let permutation = [LineKind::Row, LineKind::Column]
-        .iter()
-        .all(|k| lines.contains(k) && k.needs_exactly_one(n));
-    if !permutation {
+    // Every kind named: rows and columns make the permutation the sums rely on, each diagonal
+    // family gets its sum (a new kind must be placed here).
+    let (mut rows, mut cols) = (false, false);
+    let mut diagonals = Vec::new();
+    for &kind in lines {
+        match kind {
+            LineKind::Row => rows = kind.needs_exactly_one(n),
+            LineKind::Column => cols = kind.needs_exactly_one(n),
+            LineKind::Diagonal | LineKind::AntiDiagonal => diagonals.push(kind),
+        }
+    }
+    if !(rows && cols) {
         return;
     }
-    for &kind in lines {
-        if matches!(kind, LineKind::Diagonal | LineKind::AntiDiagonal) {
-            diagonal_sum(problem, kind, vars, sink);
-        }
+    for kind in diagonals {
+        diagonal_sum(problem, kind, vars, sink);
     }
 }
 

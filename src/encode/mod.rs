@@ -370,18 +370,22 @@ impl<'a> Encoder<'a> {
         let mut buf: Vec<Lit> = Vec::new();
         for &kind in p.piece.lines {
             let exactly_one = kind.needs_exactly_one(n);
-            if kind == LineKind::Row {
-                // Rows are runs of consecutive variables: no bucketing needed.
-                for r in 0..n {
-                    let len = map.row_len(r);
-                    if len >= 2 || (exactly_one && len == 1) {
-                        let first = map.row_first_var(r);
-                        buf.clear();
-                        buf.extend((first..first + len).map(Lit::pos));
-                        f(kind, r, exactly_one, &buf);
+            match kind {
+                LineKind::Row => {
+                    // Rows are runs of consecutive variables: no bucketing needed.
+                    for r in 0..n {
+                        let len = map.row_len(r);
+                        if len >= 2 || (exactly_one && len == 1) {
+                            let first = map.row_first_var(r);
+                            buf.clear();
+                            buf.extend((first..first + len).map(Lit::pos));
+                            f(kind, r, exactly_one, &buf);
+                        }
                     }
+                    continue;
                 }
-                continue;
+                // Any other family is bucketed by its key below.
+                LineKind::Column | LineKind::Diagonal | LineKind::AntiDiagonal => {}
             }
             // Counting sort of the live cells by line key; row-major order keeps each bucket
             // in variable order.

@@ -1,14 +1,75 @@
-//! Writing a problem's CNF with its header to any writer ([`write_cnf`]); to stdout or a file
-//! replaced atomically, in this or another format, see [`crate::export::export`].
+//! DIMACS CNF, the [`ExportFormat`] of SAT solvers: writing a problem's CNF with its header to
+//! any writer ([`write_cnf`]); to stdout or a file replaced atomically, in this or another
+//! format, see [`crate::export::export`]. The answers are parsed by [`crate::export::output`].
 
+use std::borrow::Cow;
 use std::io::Write;
 use std::path::PathBuf;
 
+use super::{ExportFormat, FormatInfo, HeaderLine, header_vars, model_board};
+use crate::answer::Answer;
+use crate::board::Board;
 use crate::encode::dimacs::DimacsWriter;
 use crate::encode::{EncodeOptions, Encoder, Stats};
-use crate::error::{Error, Result};
-use crate::export::header::write_header;
+use crate::error::{Error, Result, clip};
+use crate::export::header::{Header, write_header};
 use crate::presolve::Problem;
+
+/// DIMACS CNF: the encoder's clauses under a `c` comment header ending with `p cnf V C`.
+pub struct Dimacs;
+
+impl ExportFormat for Dimacs {
+    const INFO: FormatInfo = FormatInfo {
+        name: "dimacs",
+        title: "DIMACS",
+        help: "CNF, SAT solvers",
+        answer_help: "SAT-competition `s`/`v` lines or a minisat result file",
+        extension: "cnf",
+        comment: 'c',
+        stats_names: ("clauses", "literals"),
+        cnf: true,
+        cell_vars: true,
+        size_line: "'p cnf' line",
+        answer_example: "c a SAT solver\ns SATISFIABLE\nv -1 2 -3 -4 -5 -6 -7 8\nv 9 -10 -11 -12 -13 -14 15 -16 0\n",
+    };
+
+    fn write<W: Write>(
+        w: W,
+        problem: &Problem,
+        options: EncodeOptions,
+        instance_name: Option<&str>,
+    ) -> Result<(W, WriteReport)> {
+        write_cnf(w, problem, options, instance_name)
+    }
+
+    fn stats(problem: &Problem, options: EncodeOptions) -> Result<Stats> {
+        Encoder::with_options(problem, options).stats()
+    }
+
+    fn decode(header: &Header, source: &str, text: &str) -> Result<Answer<Board>> {
+        let vars = header_vars(header, source)?;
+        let model = crate::export::output::parse_output(source, text, vars)?;
+        Ok(model_board(header, model))
+    }
+
+    /// `c` comment lines up to and including `p cnf V C`; any other line is an error.
+    fn header_line(line: &str) -> std::result::Result<HeaderLine<'_>, String> {
+        if let Some(rest) = line.strip_prefix("p cnf") {
+            return Ok(HeaderLine::Size {
+                counts: Cow::Borrowed(rest),
+                what: "'p cnf'",
+                last: true,
+            });
+        }
+        match line.strip_prefix('c') {
+            Some(body) => Ok(HeaderLine::Comment(body.trim())),
+            None => Err(format!(
+                "expected a comment or 'p cnf' line, found '{}'",
+                clip(line)
+            )),
+        }
+    }
+}
 
 /// Where a DIMACS file goes.
 #[derive(Clone, Debug)]

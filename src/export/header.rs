@@ -24,7 +24,7 @@ use std::io::{BufRead, Write};
 
 use itertools::Itertools;
 
-use super::Format;
+use super::{Format, HeaderLine};
 use crate::board::Cell;
 use crate::encode::dimacs::DimacsWriter;
 use crate::encode::implied::Implied;
@@ -265,33 +265,20 @@ pub fn read_header(file: &str, input: impl BufRead) -> Result<Header> {
         let line = line.map_err(|e| Error::parse(file, ln, format!("cannot read: {e}")))?;
         let line = line.trim();
         let f = *style.get_or_insert_with(|| Format::detect(line));
-        let body = if f == Format::Dimacs {
-            if let Some(rest) = line.strip_prefix("p cnf") {
-                pcnf = Some(two_counts(file, ln, rest, line, "'p cnf'")?);
-                break;
+        let body = match f
+            .header_line(line)
+            .map_err(|msg| Error::parse(file, ln, msg))?
+        {
+            HeaderLine::Comment(body) => body.trim(),
+            HeaderLine::Size { counts, what, last } => {
+                pcnf = Some(two_counts(file, ln, &counts, line, what)?);
+                if last {
+                    break;
+                }
+                continue;
             }
-            let Some(body) = line.strip_prefix('c') else {
-                return Err(Error::parse(
-                    file,
-                    ln,
-                    format!("expected a comment or 'p cnf' line, found '{}'", clip(line)),
-                ));
-            };
-            body
-        } else {
-            // The header is the leading block of comment lines.
-            match line.strip_prefix(f.comment_char()) {
-                Some(body) => body,
-                None => break,
-            }
+            HeaderLine::End => break,
         };
-        let body = body.trim();
-        if f == Format::Opb && body.starts_with("#variable=") {
-            // `* #variable= V #constraint= C`
-            let rest = body.replace("#variable=", " ").replace("#constraint=", " ");
-            pcnf = Some(two_counts(file, ln, &rest, line, "'#variable='")?);
-            continue;
-        }
         let (key, val) = body.split_once(' ').unwrap_or((body, ""));
         let val = val.trim();
         let bad = |what: &str| Error::parse(file, ln, format!("bad {what} '{}'", clip(val)));
@@ -343,9 +330,6 @@ pub fn read_header(file: &str, input: impl BufRead) -> Result<Header> {
             }
             "unsat" => unsat = Some(val.to_string()),
             "format" => declared_format = Some((ln, val.to_string())),
-            "size" if f != Format::Dimacs => {
-                pcnf = Some(two_counts(file, ln, val, line, "'size'")?);
-            }
             "symmetric" => {
                 symmetric = Some(Symmetry::by_name(val).ok_or_else(|| bad("symmetry element"))?);
             }
@@ -380,11 +364,12 @@ pub fn read_header(file: &str, input: impl BufRead) -> Result<Header> {
             _ => {} // other comments (p show, notes) are ignored
         }
     }
-    let format = style.unwrap_or(Format::Dimacs);
+    let format = style.unwrap_or(Format::DEFAULT);
+    let info = format.info();
     let missing = |what: &str| {
-        let (kind, c) = match format {
-            Format::Dimacs => ("CNF", 'c'),
-            other => (other.name(), other.comment_char()),
+        let (kind, c) = match info.cnf {
+            true => ("CNF", info.comment),
+            false => (info.name, info.comment),
         };
         Error::parse_file(
             file,
@@ -409,19 +394,13 @@ pub fn read_header(file: &str, input: impl BufRead) -> Result<Header> {
                 ),
             ));
         }
-        None if format != Format::Dimacs => {
+        None if !info.cnf => {
             return Err(missing(&format!("format {}", format.name())));
         }
         _ => {}
     }
-    let (num_vars, num_clauses) = pcnf.ok_or_else(|| {
-        let what = match format {
-            Format::Dimacs => "missing 'p cnf' line",
-            Format::Opb => "missing '* #variable= V #constraint= C' line",
-            Format::Lp | Format::Mzn => "missing 'size' comment line",
-        };
-        Error::parse_file(file, what)
-    })?;
+    let (num_vars, num_clauses) =
+        pcnf.ok_or_else(|| Error::parse_file(file, format!("missing {}", info.size_line)))?;
     let in_range = |c: &Cell| c.row < n && c.col < n;
     if let Some(c) = placed.iter().chain(&blocked).find(|c| !in_range(c)) {
         return Err(Error::parse_file(
@@ -436,9 +415,9 @@ pub fn read_header(file: &str, input: impl BufRead) -> Result<Header> {
         ));
     }
     // The cells are variables of the model, except in MiniZinc (one integer per row).
-    let cell_limit = match format {
-        Format::Mzn => n as u64 * n as u64,
-        _ => num_vars,
+    let cell_limit = match info.cell_vars {
+        true => num_vars,
+        false => n as u64 * n as u64,
     };
     let varmap = match row_major.ok_or_else(|| missing("cells"))? {
         true => VarMap::row_major(n),

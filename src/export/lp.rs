@@ -23,24 +23,57 @@
 
 use std::io::Write;
 
-use super::{Constraint, TextOut, count_01, header_text, line_tag, walk_01};
+use super::dimacs::WriteReport;
+use super::header::Header;
+use super::{
+    Constraint, ExportFormat, FormatInfo, TextOut, count_01, header_text, line_tag, model_board,
+    refuse_cnf_options, walk_01, write_text,
+};
 use crate::answer::{Answer, Model};
-use crate::board::Cell;
-use crate::encode::Stats;
+use crate::board::{Board, Cell};
+use crate::encode::{EncodeOptions, Stats};
 use crate::error::{Error, Result};
 use crate::presolve::Problem;
 use crate::varmap::VarMap;
+
+/// CPLEX LP: the 0-1 model over the cell variables, for MIP solvers.
+pub struct Lp;
+
+impl ExportFormat for Lp {
+    const INFO: FormatInfo = FormatInfo {
+        name: "lp",
+        title: "LP",
+        help: "CPLEX LP, MIP solvers",
+        answer_help: "CBC's solution file (`cbc F.lp solve solu OUT`)",
+        extension: "lp",
+        comment: '\\',
+        answer_example: "Optimal - objective value 0.00000000\n      1 x_0_1   1   0\n      \
+                         7 x_1_3   1   0\n      8 x_2_0   1   0\n     14 x_3_2   1   0\n",
+        ..FormatInfo::MODEL
+    };
+
+    fn write<W: Write>(
+        w: W,
+        problem: &Problem,
+        options: EncodeOptions,
+        instance_name: Option<&str>,
+    ) -> Result<(W, WriteReport)> {
+        refuse_cnf_options(Self::INFO.name, &options)?;
+        write_text(Self::INFO.name, w, |out| write(out, problem, instance_name))
+    }
+
+    fn decode(header: &Header, source: &str, text: &str) -> Result<Answer<Board>> {
+        let model = parse_cbc(source, text, &header.varmap)?;
+        Ok(model_board(header, model))
+    }
+}
 
 /// Terms per output line in constraints and in the `Binary` section.
 const TERMS_PER_LINE: usize = 8;
 
 /// Writes `problem` as CPLEX LP to `out`; returns variables, constraints and terms.
-pub(crate) fn write<W: Write>(
-    out: &mut TextOut<W>,
-    problem: &Problem,
-    instance_name: Option<&str>,
-) -> Stats {
-    let mut header = header_text(super::Format::Lp, problem, instance_name);
+fn write<W: Write>(out: &mut TextOut<W>, problem: &Problem, instance_name: Option<&str>) -> Stats {
+    let mut header = header_text(&Lp::INFO, problem, instance_name);
     if problem.unsat.is_some() {
         header += "\\ size 1 2\n";
         out.str(&header);

@@ -1,8 +1,9 @@
 //! Export to other solver families' formats, and decoding their answers.
 //!
-//! One [`Problem`], four formats ([`Format`]): DIMACS CNF (the encoder and [`crate::export::dimacs`]),
-//! OPB for pseudo-Boolean solvers ([`opb`]), CPLEX LP for MIP solvers ([`lp`]) and MiniZinc for
-//! CP solvers ([`mzn`]). Every file starts with the same queens-sat comment header
+//! One [`Problem`], one format per file, each implementing [`ExportFormat`] and listed once in
+//! the `formats!` registry at the end of this file: DIMACS CNF ([`dimacs`], the encoder's
+//! clauses), OPB for pseudo-Boolean solvers ([`opb`]), CPLEX LP for MIP solvers ([`lp`]) and
+//! MiniZinc for CP solvers ([`mzn`]). Every file starts with the same queens-sat comment header
 //! ([`crate::export::header::comment_header`]) under its format's comment character, so
 //! [`crate::export::header::read_header`] reads any of them back and [`decode_answer`] turns the
 //! matching solver's output into a board.
@@ -13,58 +14,238 @@
 //! live cells a leap apart `<= 1` over two variables. The MiniZinc model has one integer per row
 //! (see [`mzn`]). Presolve's work carries over: the models range over the live cells only.
 //!
-//! Adding a format is one file here plus one [`Format`] variant (with its name, extension and
-//! comment character) and its arms in [`write()`] and [`decode_answer`].
+//! # Adding a format
+//!
+//! Write one file, say `foo.rs`, with a unit type implementing [`ExportFormat`] (its
+//! [`FormatInfo`]: `--to` name, extension, comment character, help lines...; its writer; its
+//! solver's answer parser), and add one entry to the `formats!` list at the end of this file:
+//!
+//! ```text
+//! /// Doc comment of the Format variant.
+//! Foo => foo::Foo,
+//! ```
+//!
+//! The registry generates the `mod` declaration, the [`Format`] variant, [`Format::ALL`], the
+//! `--to` parser ([`Format::parse`]) and help ([`Format::help`]), the `decode --model` help
+//! ([`Format::answer_help`]), the dispatch of [`write()`], [`stats`], [`decode_answer`], header
+//! reading ([`Format::header_line`]) and detection ([`Format::detect`]). `bench --export` and the
+//! tests walk [`Format::ALL`], so a registered format cannot be left out of them.
 
-pub mod dimacs;
 pub mod header;
-pub mod lp;
-pub mod mzn;
-pub mod opb;
 pub mod output;
 
+use std::borrow::Cow;
 use std::io::{self, Write};
 use std::path::Path;
 
-use crate::answer::Answer;
+use crate::answer::{Answer, Model};
 use crate::atomic::write_atomic;
 use crate::board::Board;
 use crate::encode::amo::AmoKind;
 use crate::encode::text::TextOut;
 use crate::encode::{EncodeOptions, Encoder, Lit, Stats};
 use crate::error::{Error, Result};
-use crate::export::dimacs::{Output, WriteReport, write_cnf};
+use crate::export::dimacs::{Output, WriteReport};
 use crate::export::header::Header;
 use crate::export::header::{HeaderFields, comment_header};
 use crate::interrupt::{Cancel, CancelWrite};
 use crate::piece::LineKind;
 use crate::presolve::Problem;
 
-/// An export format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Format {
-    /// DIMACS CNF (SAT solvers).
-    Dimacs,
-    /// OPB, the pseudo-Boolean competition format (clasp, RoundingSat, ...).
-    Opb,
-    /// CPLEX LP, a 0-1 ILP (CBC, GLPK, HiGHS, SCIP, Gurobi, ...).
-    Lp,
-    /// MiniZinc, a CP model with one integer per row (Gecode, Chuffed, ...).
-    Mzn,
+/// What the registry, the CLI and the header reader know about a format besides its code.
+#[derive(Clone, Copy, Debug)]
+pub struct FormatInfo {
+    /// The `encode --to` name, also the header's `format NAME` line (lower case).
+    pub name: &'static str,
+    /// The format's name in prose (`MiniZinc`), for `decode --model` help.
+    pub title: &'static str,
+    /// What the format is for, in `--to` help: `opb (pseudo-Boolean)`.
+    pub help: &'static str,
+    /// What its solver's answer looks like, in `decode --model` help: `for OPB ...`.
+    pub answer_help: &'static str,
+    /// The file extension of default output names.
+    pub extension: &'static str,
+    /// The character that starts a comment line (every header line).
+    pub comment: char,
+    /// `encode --stats` names of [`Stats::clauses`] and [`Stats::literals`].
+    pub stats_names: (&'static str, &'static str),
+    /// Whether the file is the encoder's CNF: `--amo` (also part of default output names),
+    /// `--symmetric`, `--break-symmetry` and `--implied` apply, and the header has neither a
+    /// `format` line nor its name (it is "a CNF header"). The other formats state at-most-one
+    /// natively and refuse those options.
+    pub cnf: bool,
+    /// Whether every live cell is a variable of the model (not in MiniZinc: one per row); the
+    /// header reader bounds the cell map by the declared variables when so.
+    pub cell_vars: bool,
+    /// The header line that states the model's size, for "missing ..." errors.
+    pub size_line: &'static str,
+    /// A solver's answer to this format's model of the 4-queens problem (`encode -n 4 --to
+    /// NAME`): the board `.Q.. / ...Q / Q... / ..Q.`. The tests decode it and fuzz its mutations.
+    pub answer_example: &'static str,
+}
+
+impl FormatInfo {
+    /// The defaults of a model that is not CNF: `constraints` and `terms`, every cell a
+    /// variable, a `size V C` comment line. Formats fill the rest (`..FormatInfo::MODEL`).
+    pub const MODEL: FormatInfo = FormatInfo {
+        name: "",
+        title: "",
+        help: "",
+        answer_help: "",
+        extension: "",
+        comment: '#',
+        stats_names: ("constraints", "terms"),
+        cnf: false,
+        cell_vars: true,
+        size_line: "'size' comment line",
+        answer_example: "",
+    };
+}
+
+/// One line of a file's header, as its format reads it ([`ExportFormat::header_line`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HeaderLine<'a> {
+    /// A header comment: its text after the comment character (`piece queen`).
+    Comment(&'a str),
+    /// The line stating the model's size: the text holding the two counts `V C`, the line's
+    /// name in errors (`'p cnf'`), and whether the header ends with it.
+    Size {
+        /// The two counts (and nothing else but spaces).
+        counts: Cow<'a, str>,
+        /// The line's name in errors.
+        what: &'static str,
+        /// Whether this is the header's last line.
+        last: bool,
+    },
+    /// The first line after the header (not read).
+    End,
+}
+
+/// An export format: one file each, listed in the `formats!` registry of [`crate::export`].
+pub trait ExportFormat {
+    /// Names, help lines, extension, comment character (see [`FormatInfo`]).
+    const INFO: FormatInfo;
+
+    /// Writes `problem` with its header to `w`. `options` are the encoder's (see
+    /// [`FormatInfo::cnf`]; other formats refuse them with [`refuse_cnf_options`]).
+    fn write<W: Write>(
+        w: W,
+        problem: &Problem,
+        options: EncodeOptions,
+        instance_name: Option<&str>,
+    ) -> Result<(W, WriteReport)>;
+
+    /// Size of the model without writing it: variables, constraints (clauses) and terms
+    /// (literals). By default the model is written to a sink.
+    fn stats(problem: &Problem, options: EncodeOptions) -> Result<Stats> {
+        Ok(Self::write(io::sink(), problem, options, None)?.1.stats)
+    }
+
+    /// The board in a solver's answer `text` (named `source` in errors) to the file whose header
+    /// is `header` (not verified here).
+    fn decode(header: &Header, source: &str, text: &str) -> Result<Answer<Board>>;
+
+    /// Whether a file whose first line is `line` is in this format (by default: the line starts
+    /// with the comment character). DIMACS is taken when no other format claims the line.
+    fn detect(line: &str) -> bool {
+        line.trim_start().starts_with(Self::INFO.comment)
+    }
+
+    /// What header line `line` (trimmed) is; `Err` is a parse error's message. By default the
+    /// header is the leading block of comment lines, with a `size V C` comment
+    /// ([`comment_header_line`]).
+    fn header_line(line: &str) -> std::result::Result<HeaderLine<'_>, String> {
+        Ok(comment_header_line(Self::INFO.comment, line))
+    }
+}
+
+/// The default [`ExportFormat::header_line`]: a line starting with `comment` is a header comment
+/// (`size V C` is the size line), any other line ends the header.
+pub fn comment_header_line(comment: char, line: &str) -> HeaderLine<'_> {
+    let Some(body) = line.strip_prefix(comment) else {
+        return HeaderLine::End;
+    };
+    let body = body.trim();
+    match body.split_once(' ').unwrap_or((body, "")) {
+        ("size", val) => HeaderLine::Size {
+            counts: Cow::Borrowed(val),
+            what: "'size'",
+            last: false,
+        },
+        _ => HeaderLine::Comment(body),
+    }
+}
+
+/// Refuses the encoder's options for a format that is not CNF (a usage error).
+pub fn refuse_cnf_options(name: &str, options: &EncodeOptions) -> Result<()> {
+    if options.symmetric.is_some()
+        || !options.lex_leader.is_empty()
+        || options.implied != crate::encode::implied::Implied::None
+    {
+        return Err(Error::Usage(format!(
+            "--symmetric, --break-symmetry and --implied are DIMACS-only; --to {name} writes the plain model"
+        )));
+    }
+    Ok(())
+}
+
+/// Runs `body` over a text writer on `w` and finishes it: the written model's report, or its
+/// I/O error named `<NAME output>` (cancellation is [`Error::Interrupted`]).
+pub(crate) fn write_text<W: Write>(
+    name: &str,
+    w: W,
+    body: impl FnOnce(&mut TextOut<W>) -> Stats,
+) -> Result<(W, WriteReport)> {
+    let mut out = TextOut::new(w);
+    let stats = body(&mut out);
+    let (w, bytes) = out.finish().map_err(|e| {
+        if crate::interrupt::is_cancelled_io(&e) {
+            Error::Interrupted
+        } else {
+            Error::io(format!("<{name} output>"), e)
+        }
+    })?;
+    Ok((w, WriteReport { stats, bytes }))
+}
+
+/// The board of a `model` over the header's cell variables.
+pub(crate) fn model_board(header: &Header, model: Answer<Model>) -> Answer<Board> {
+    model.map(|m| crate::decode::decode(&header.varmap, &header.instance.placed, &m))
+}
+
+/// The header's variable count as a length.
+pub(crate) fn header_vars(header: &Header, source: &str) -> Result<usize> {
+    usize::try_from(header.num_vars).map_err(|_| Error::parse_file(source, "too many variables"))
 }
 
 impl Format {
-    /// Every format, in `--to` order.
-    pub const ALL: [Format; 4] = [Format::Dimacs, Format::Opb, Format::Lp, Format::Mzn];
+    /// The default `--to` format, and the format of a file no other format claims
+    /// ([`Format::detect`]).
+    pub const DEFAULT: Format = Format::Dimacs;
+
+    /// The format's [`FormatInfo`].
+    pub const fn info(self) -> &'static FormatInfo {
+        self.registered()
+    }
 
     /// The name used by `encode --to` and in headers (`format opb`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Format::Dimacs => "dimacs",
-            Format::Opb => "opb",
-            Format::Lp => "lp",
-            Format::Mzn => "mzn",
-        }
+    pub const fn name(self) -> &'static str {
+        self.info().name
+    }
+
+    /// The file extension of default output names.
+    pub const fn extension(self) -> &'static str {
+        self.info().extension
+    }
+
+    /// The character that starts a comment line.
+    pub const fn comment_char(self) -> char {
+        self.info().comment
+    }
+
+    /// Whether the file is the encoder's CNF ([`FormatInfo::cnf`]).
+    pub const fn is_cnf(self) -> bool {
+        self.info().cnf
     }
 
     /// Looks a format up by name, or a one-line usage error listing the known ones.
@@ -87,35 +268,60 @@ impl Format {
             })
     }
 
-    /// The file extension of default output names.
-    pub fn extension(self) -> &'static str {
-        match self {
-            Format::Dimacs => "cnf",
-            Format::Opb => "opb",
-            Format::Lp => "lp",
-            Format::Mzn => "mzn",
-        }
-    }
-
-    /// The character that starts a comment line.
-    pub fn comment_char(self) -> char {
-        match self {
-            Format::Dimacs => 'c',
-            Format::Opb => '*',
-            Format::Lp => '\\',
-            Format::Mzn => '%',
-        }
-    }
-
-    /// The format of a file whose first line is `line`: a leading `*`, `\` or `%` names OPB, LP
-    /// or MiniZinc; anything else is taken for DIMACS.
+    /// The format of a file whose first line is `line`: the first format other than
+    /// [`Format::DEFAULT`] that claims it ([`ExportFormat::detect`]: a leading `*`, `\` or `%`
+    /// names OPB, LP or MiniZinc), else DIMACS.
     pub fn detect(line: &str) -> Format {
-        match line.trim_start().chars().next() {
-            Some('*') => Format::Opb,
-            Some('\\') => Format::Lp,
-            Some('%') => Format::Mzn,
-            _ => Format::Dimacs,
-        }
+        Format::ALL
+            .into_iter()
+            .find(|&f| f != Format::DEFAULT && f.detects(line))
+            .unwrap_or(Format::DEFAULT)
+    }
+
+    /// The `encode --to` help text, from the registry: `Output format: dimacs (...), ... or
+    /// mzn (...)`, and which options are for the CNF.
+    pub fn help() -> String {
+        let items: Vec<String> = Format::ALL
+            .iter()
+            .map(|f| format!("{} ({})", f.name(), f.info().help))
+            .collect();
+        let (last, rest) = items.split_last().expect("formats are registered");
+        let list = if rest.is_empty() {
+            last.clone()
+        } else {
+            format!("{} or {last}", rest.join(", "))
+        };
+        let cnf: Vec<&str> = Format::ALL
+            .iter()
+            .filter(|f| f.is_cnf())
+            .map(|f| f.name())
+            .collect();
+        format!(
+            "Output format: {list}. `--amo`, `--symmetric` and `--break-symmetry` are for {}",
+            cnf.join(", ")
+        )
+    }
+
+    /// The `decode --model` help text, from the registry: what each format's solver answer is.
+    pub fn answer_help() -> String {
+        let items: Vec<String> = Format::ALL
+            .iter()
+            .map(|f| format!("for {} {}", f.info().title, f.info().answer_help))
+            .collect();
+        format!("The solver's output: {}", items.join("; "))
+    }
+
+    /// The `decode --cnf` help text: `DIMACS, or --to opb|lp|mzn`.
+    pub fn file_help() -> String {
+        let others: Vec<&str> = Format::ALL
+            .iter()
+            .filter(|f| !f.is_cnf())
+            .map(|f| f.name())
+            .collect();
+        format!(
+            "The file written by `queens-sat encode`: DIMACS, or `--to {}` (read by its header)",
+            others.join("|")
+        )
     }
 }
 
@@ -135,39 +341,7 @@ pub fn write<W: Write>(
     options: impl Into<EncodeOptions>,
     instance_name: Option<&str>,
 ) -> Result<(W, WriteReport)> {
-    let options = options.into();
-    if format == Format::Dimacs {
-        return write_cnf(w, problem, options, instance_name);
-    }
-    if options.symmetric.is_some()
-        || !options.lex_leader.is_empty()
-        || options.implied != crate::encode::implied::Implied::None
-    {
-        return Err(Error::Usage(format!(
-            "--symmetric, --break-symmetry and --implied are DIMACS-only; --to {format} writes the plain model"
-        )));
-    }
-    if format == Format::Mzn && !problem.piece.lines.contains(&LineKind::Row) {
-        return Err(Error::Usage(format!(
-            "--to mzn needs a piece that attacks along rows (one variable per row); {} does not",
-            problem.piece.name
-        )));
-    }
-    let mut out = TextOut::new(w);
-    let stats = match format {
-        Format::Opb => opb::write(&mut out, problem, instance_name),
-        Format::Lp => lp::write(&mut out, problem, instance_name),
-        Format::Mzn => mzn::write(&mut out, problem, instance_name),
-        Format::Dimacs => unreachable!("handled above"),
-    };
-    let (w, bytes) = out.finish().map_err(|e| {
-        if crate::interrupt::is_cancelled_io(&e) {
-            Error::Interrupted
-        } else {
-            Error::io(format!("<{format} output>"), e)
-        }
-    })?;
-    Ok((w, WriteReport { stats, bytes }))
+    format.write_to(w, problem, options.into(), instance_name)
 }
 
 /// Writes `problem` in `format` to `out`: stdout, or a file replaced atomically (nothing is left
@@ -206,16 +380,11 @@ pub fn stats(
     problem: &Problem,
     options: impl Into<EncodeOptions>,
 ) -> Result<Stats> {
-    let options = options.into();
-    if format == Format::Dimacs {
-        return Encoder::with_options(problem, options).stats();
-    }
-    let (_, report) = write(format, io::sink(), problem, options, None)?;
-    Ok(report.stats)
+    format.stats(problem, options.into())
 }
 
 /// The board in a solver's answer `text` (named `source` in errors) to the file whose header is
-/// `header`, read in the header's format:
+/// `header`, read in the header's format ([`ExportFormat::decode`]):
 ///
 /// - DIMACS: SAT-competition `s`/`v` lines or a minisat result file
 ///   ([`crate::export::output::parse_output`]);
@@ -225,18 +394,7 @@ pub fn stats(
 ///
 /// The board is not verified here: callers check it against `header.instance`.
 pub fn decode_answer(header: &Header, source: &str, text: &str) -> Result<Answer<Board>> {
-    let vars = usize::try_from(header.num_vars)
-        .map_err(|_| Error::parse_file(source, "too many variables"))?;
-    let model = match header.format {
-        Format::Dimacs => crate::export::output::parse_output(source, text, vars)?,
-        Format::Opb => opb::parse_output(source, text, vars)?,
-        Format::Lp => lp::parse_cbc(source, text, &header.varmap)?,
-        Format::Mzn => {
-            let out = mzn::parse_output(source, text, header.instance.n)?;
-            return Ok(out.first_answer().map(|q| mzn::board(&q)));
-        }
-    };
-    Ok(model.map(|m| crate::decode::decode(&header.varmap, &header.instance.placed, &m)))
+    header.format.decode(header, source, text)
 }
 
 /// [`decode_answer`] for a file; invalid UTF-8 is a parse error naming its line.
@@ -256,13 +414,17 @@ pub fn decode_answer_file(header: &Header, path: &Path) -> Result<Answer<Board>>
 }
 
 /// The header of an exported (non-DIMACS) file: the DIMACS header's lines under the format's
-/// comment character, with `format NAME` and, for LP and MiniZinc, `size V C`.
-fn header_text(format: Format, problem: &Problem, instance_name: Option<&str>) -> String {
-    let prefix = format!("{} ", format.comment_char());
+/// comment character, with `format NAME` (the format's own lines, such as `size V C`, follow).
+pub(crate) fn header_text(
+    info: &FormatInfo,
+    problem: &Problem,
+    instance_name: Option<&str>,
+) -> String {
+    let prefix = format!("{} ", info.comment);
     comment_header(
         &prefix,
         &HeaderFields {
-            format: Some(format.name()),
+            format: Some(info.name),
             amo: "none",
             symmetric: None,
             lex_leader: &[],
@@ -337,17 +499,21 @@ pub(crate) fn count_01(problem: &Problem) -> u64 {
     let wanted = |len: u32, exactly_one: bool| len >= 2 || (exactly_one && len == 1);
     for &kind in problem.piece.lines {
         let exactly_one = kind.needs_exactly_one(n);
-        if kind == LineKind::Row {
-            count += (0..n)
-                .filter(|&r| wanted(map.row_len(r), exactly_one))
-                .count() as u64;
-            continue;
+        match kind {
+            // Rows are runs of consecutive variables, as in `Encoder::for_each_line_keyed`.
+            LineKind::Row => {
+                count += (0..n)
+                    .filter(|&r| wanted(map.row_len(r), exactly_one))
+                    .count() as u64;
+            }
+            LineKind::Column | LineKind::Diagonal | LineKind::AntiDiagonal => {
+                let mut len = vec![0u32; kind.count(n) as usize];
+                for (cell, _) in map.cells() {
+                    len[kind.key(cell, n) as usize] += 1;
+                }
+                count += len.iter().filter(|&&l| wanted(l, exactly_one)).count() as u64;
+            }
         }
-        let mut len = vec![0u32; kind.count(n) as usize];
-        for (cell, _) in map.cells() {
-            len[kind.key(cell, n) as usize] += 1;
-        }
-        count += len.iter().filter(|&&l| wanted(l, exactly_one)).count() as u64;
     }
     count + Encoder::new(problem, AmoKind::DEFAULT).leap_pairs(|_, _| ())
 }
@@ -360,4 +526,92 @@ pub(crate) fn line_tag(kind: LineKind) -> &'static str {
         LineKind::Diagonal => "diag",
         LineKind::AntiDiagonal => "anti",
     }
+}
+
+/// Generates the module declarations, [`Format`] and its dispatch from one list of
+/// `Variant => module::Type` entries (see the module documentation).
+macro_rules! formats {
+    ($(
+        $(#[$doc:meta])*
+        $variant:ident => $module:ident :: $ty:ident,
+    )+) => {
+        $(
+            pub mod $module;
+            pub use $module::$ty;
+        )+
+
+        /// An export format, generated from the registry in [`crate::export`].
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Format {
+            $( $(#[$doc])* $variant, )+
+        }
+
+        impl Format {
+            /// Every format, in registry (and `--to`) order.
+            pub const ALL: [Format; [$(stringify!($variant)),+].len()] = [$(Format::$variant),+];
+
+            /// The format's [`ExportFormat::INFO`].
+            const fn registered(self) -> &'static FormatInfo {
+                match self {
+                    $( Format::$variant => &<$ty as ExportFormat>::INFO, )+
+                }
+            }
+
+            /// [`ExportFormat::write`].
+            fn write_to<W: Write>(
+                self,
+                w: W,
+                problem: &Problem,
+                options: EncodeOptions,
+                instance_name: Option<&str>,
+            ) -> Result<(W, WriteReport)> {
+                match self {
+                    $( Format::$variant => {
+                        <$ty as ExportFormat>::write(w, problem, options, instance_name)
+                    } )+
+                }
+            }
+
+            /// [`ExportFormat::stats`].
+            fn stats(self, problem: &Problem, options: EncodeOptions) -> Result<Stats> {
+                match self {
+                    $( Format::$variant => <$ty as ExportFormat>::stats(problem, options), )+
+                }
+            }
+
+            /// [`ExportFormat::decode`].
+            fn decode(self, header: &Header, source: &str, text: &str) -> Result<Answer<Board>> {
+                match self {
+                    $( Format::$variant => <$ty as ExportFormat>::decode(header, source, text), )+
+                }
+            }
+
+            /// [`ExportFormat::detect`]: whether a file whose first line is `line` is in this
+            /// format.
+            pub fn detects(self, line: &str) -> bool {
+                match self {
+                    $( Format::$variant => <$ty as ExportFormat>::detect(line), )+
+                }
+            }
+
+            /// [`ExportFormat::header_line`]: what header line `line` (trimmed) is in this
+            /// format; `Err` is a parse error's message.
+            pub fn header_line(self, line: &str) -> std::result::Result<HeaderLine<'_>, String> {
+                match self {
+                    $( Format::$variant => <$ty as ExportFormat>::header_line(line), )+
+                }
+            }
+        }
+    };
+}
+
+formats! {
+    /// DIMACS CNF (SAT solvers).
+    Dimacs => dimacs::Dimacs,
+    /// OPB, the pseudo-Boolean competition format (clasp, RoundingSat, ...).
+    Opb => opb::Opb,
+    /// CPLEX LP, a 0-1 ILP (CBC, GLPK, HiGHS, SCIP, Gurobi, ...).
+    Lp => lp::Lp,
+    /// MiniZinc, a CP model with one integer per row (Gecode, Chuffed, ...).
+    Mzn => mzn::Mzn,
 }

@@ -28,21 +28,67 @@
 
 use std::io::Write;
 
-use super::{TextOut, header_text};
+use super::dimacs::WriteReport;
+use super::header::Header;
+use super::{ExportFormat, FormatInfo, TextOut, header_text, refuse_cnf_options, write_text};
 use crate::answer::Answer;
 use crate::board::{Board, Cell};
-use crate::encode::Stats;
+use crate::encode::{EncodeOptions, Stats};
 use crate::error::{Error, Result};
 use crate::piece::LineKind;
 use crate::presolve::Problem;
 
+/// MiniZinc: the CP model with one integer per row.
+pub struct Mzn;
+
+impl ExportFormat for Mzn {
+    const INFO: FormatInfo = FormatInfo {
+        name: "mzn",
+        title: "MiniZinc",
+        help: "MiniZinc",
+        answer_help: "its default output",
+        extension: "mzn",
+        comment: '%',
+        stats_names: ("constraints", "domain_values"),
+        cell_vars: false,
+        answer_example: "q = [1, 3, 0, 2];\n----------\n",
+        ..FormatInfo::MODEL
+    };
+
+    fn write<W: Write>(
+        w: W,
+        problem: &Problem,
+        options: EncodeOptions,
+        instance_name: Option<&str>,
+    ) -> Result<(W, WriteReport)> {
+        refuse_cnf_options(Self::INFO.name, &options)?;
+        if !rides_rows(problem.piece.lines) {
+            return Err(Error::Usage(format!(
+                "--to mzn needs a piece that attacks along rows (one variable per row); {} does not",
+                problem.piece.name
+            )));
+        }
+        write_text(Self::INFO.name, w, |out| write(out, problem, instance_name))
+    }
+
+    fn decode(header: &Header, source: &str, text: &str) -> Result<Answer<Board>> {
+        let out = parse_output(source, text, header.instance.n)?;
+        Ok(out.first_answer().map(|q| board(&q)))
+    }
+}
+
+/// Whether a piece with these line families attacks along rows (the model's one variable per
+/// row stands for them). Every kind is named, so a new one must be placed here.
+fn rides_rows(lines: &[LineKind]) -> bool {
+    lines.iter().any(|&kind| match kind {
+        LineKind::Row => true,
+        LineKind::Column | LineKind::Diagonal | LineKind::AntiDiagonal => false,
+    })
+}
+
 /// Writes `problem` as MiniZinc to `out`; returns variables (one per row), constraint items and
-/// domain values listed. The piece must ride along rows (checked by [`super::write`]).
-pub(crate) fn write<W: Write>(
-    out: &mut TextOut<W>,
-    problem: &Problem,
-    instance_name: Option<&str>,
-) -> Stats {
+/// domain values listed. The piece must ride along rows (checked by [`Mzn::write`]).
+fn write<W: Write>(out: &mut TextOut<W>, problem: &Problem, instance_name: Option<&str>) -> Stats {
     let n = problem.n;
     let domains = domains(problem);
     let mut items: Vec<String> = Vec::new();
@@ -87,7 +133,7 @@ pub(crate) fn write<W: Write>(
             why.escape_debug()
         ));
     }
-    let mut text = header_text(super::Format::Mzn, problem, instance_name);
+    let mut text = header_text(&Mzn::INFO, problem, instance_name);
     text += &format!("% size {n} {}\n", items.len());
     text += "include \"all_different.mzn\";\n";
     text += &format!("int: n = {n};\n");

@@ -14,21 +14,73 @@
 //! At-most-one is written as `>=` with negated coefficients, which every PB solver reads (clasp
 //! rejects `<=`). A problem that presolve proved UNSAT is a fixed contradiction over `x1`.
 
+use std::borrow::Cow;
 use std::io::Write;
 
-use super::{Constraint, TextOut, count_01, header_text, walk_01};
+use super::dimacs::WriteReport;
+use super::header::Header;
+use super::{
+    Constraint, ExportFormat, FormatInfo, HeaderLine, TextOut, comment_header_line, count_01,
+    header_text, header_vars, model_board, refuse_cnf_options, walk_01, write_text,
+};
 use crate::answer::{Answer, Model};
-use crate::encode::Stats;
+use crate::board::Board;
+use crate::encode::{EncodeOptions, Stats};
 use crate::error::{Error, Result};
 use crate::presolve::Problem;
 
+/// OPB: the 0-1 model over the cell variables, for pseudo-Boolean solvers.
+pub struct Opb;
+
+impl ExportFormat for Opb {
+    const INFO: FormatInfo = FormatInfo {
+        name: "opb",
+        title: "OPB",
+        help: "pseudo-Boolean",
+        answer_help: "PB-competition `s`/`v` lines (clasp)",
+        extension: "opb",
+        comment: '*',
+        size_line: "'* #variable= V #constraint= C' line",
+        answer_example: "c clasp\nv -x1 x2 -x3 -x4 -x5 -x6 -x7 x8\nv x9 -x10 -x11 -x12 -x13 -x14 x15 -x16\n\
+                         s SATISFIABLE\n",
+        ..FormatInfo::MODEL
+    };
+
+    fn write<W: Write>(
+        w: W,
+        problem: &Problem,
+        options: EncodeOptions,
+        instance_name: Option<&str>,
+    ) -> Result<(W, WriteReport)> {
+        refuse_cnf_options(Self::INFO.name, &options)?;
+        write_text(Self::INFO.name, w, |out| write(out, problem, instance_name))
+    }
+
+    fn decode(header: &Header, source: &str, text: &str) -> Result<Answer<Board>> {
+        let model = parse_output(source, text, header_vars(header, source)?)?;
+        Ok(model_board(header, model))
+    }
+
+    /// The leading `*` comments, `* #variable= V #constraint= C` among them.
+    fn header_line(line: &str) -> std::result::Result<HeaderLine<'_>, String> {
+        if let Some(body) = line.strip_prefix('*')
+            && body.trim().starts_with("#variable=")
+        {
+            // `* #variable= V #constraint= C`
+            let counts = body.replace("#variable=", " ").replace("#constraint=", " ");
+            return Ok(HeaderLine::Size {
+                counts: Cow::Owned(counts),
+                what: "'#variable='",
+                last: false,
+            });
+        }
+        Ok(comment_header_line('*', line))
+    }
+}
+
 /// Writes `problem` as OPB to `out`; returns variables, constraints and terms.
-pub(crate) fn write<W: Write>(
-    out: &mut TextOut<W>,
-    problem: &Problem,
-    instance_name: Option<&str>,
-) -> Stats {
-    let header = header_text(super::Format::Opb, problem, instance_name);
+fn write<W: Write>(out: &mut TextOut<W>, problem: &Problem, instance_name: Option<&str>) -> Stats {
+    let header = header_text(&Opb::INFO, problem, instance_name);
     if problem.unsat.is_some() {
         out.str("* #variable= 1 #constraint= 2\n");
         out.str(&header);

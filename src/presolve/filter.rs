@@ -100,11 +100,22 @@ pub fn filter(problem: &mut Problem, which: Filter) -> FilterStats {
         ..FilterStats::default()
     };
     let lines = problem.piece.lines;
+    // Every kind named: rows and columns make the permutation, the diagonals are all-different
+    // (a new kind must be placed here: ignoring it keeps the filter sound, only weaker).
+    let (mut has_rows, mut has_cols) = (false, false);
+    let mut diagonals: Vec<LineKind> = Vec::new();
+    for &kind in lines {
+        match kind {
+            LineKind::Row => has_rows = true,
+            LineKind::Column => has_cols = true,
+            LineKind::Diagonal | LineKind::AntiDiagonal => diagonals.push(kind),
+        }
+    }
     if which == Filter::None
         || !problem.presolved
         || problem.unsat.is_some()
-        || !lines.contains(&LineKind::Row)
-        || !lines.contains(&LineKind::Column)
+        || !has_rows
+        || !has_cols
         || before > MAX_FILTER_CELLS
         || problem.varmap.is_row_major()
     {
@@ -123,15 +134,9 @@ pub fn filter(problem: &mut Problem, which: Filter) -> FilterStats {
     let held_cols: HashSet<u32> = problem.fixed.iter().map(|c| c.col).collect();
     let free_rows: Vec<u32> = (0..n).filter(|r| !held_rows.contains(r)).collect();
     let free_cols: Vec<u32> = (0..n).filter(|c| !held_cols.contains(c)).collect();
-    let diagonals: Vec<LineKind> = if which == Filter::AllDifferent {
-        lines
-            .iter()
-            .copied()
-            .filter(|k| matches!(k, LineKind::Diagonal | LineKind::AntiDiagonal))
-            .collect()
-    } else {
-        Vec::new()
-    };
+    if which != Filter::AllDifferent {
+        diagonals.clear();
+    }
     let piece = problem.piece;
     let mut unsat: Option<String> = None;
     let mut live = before;

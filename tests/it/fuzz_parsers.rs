@@ -5,13 +5,13 @@
 use proptest::prelude::*;
 use queens_sat::encode::amo::AmoKind;
 use queens_sat::export::dimacs::write_cnf;
+use queens_sat::export::header::Header;
 use queens_sat::export::header::read_header;
 use queens_sat::export::output::parse_output;
-use queens_sat::export::{Format, lp, mzn, opb};
+use queens_sat::export::{Format, decode_answer};
 use queens_sat::instance::{Instance, parse_board, parse_diags, parse_param, read_instance};
 use queens_sat::piece::QUEEN;
 use queens_sat::presolve::Problem;
-use queens_sat::varmap::VarMap;
 
 const BOARD: &str =
     "# a completion instance\nQ . . . x\n. . . . .\n. x . . .\n. . . . .\n. . . . .\n";
@@ -63,6 +63,43 @@ fn one_line<T, E: std::fmt::Display>(r: Result<T, E>) {
     }
 }
 
+/// The header of every registered format's export of [`export_sample`] and of plain 4-queens
+/// without presolve (row-major cells), read back.
+fn format_headers() -> &'static [Header] {
+    static HEADERS: std::sync::OnceLock<Vec<Header>> = std::sync::OnceLock::new();
+    HEADERS.get_or_init(|| {
+        Format::ALL
+            .into_iter()
+            .flat_map(|f| [export_sample(f), plain4(f)])
+            .map(|text| read_header("f", text.as_bytes()).unwrap())
+            .collect()
+    })
+}
+
+/// Plain 4-queens without presolve in `format`.
+fn plain4(format: Format) -> String {
+    let p = Problem::new(&Instance::plain(4), QUEEN, false).unwrap();
+    let (bytes, _) =
+        queens_sat::export::write(format, Vec::new(), &p, AmoKind::DEFAULT, None).unwrap();
+    String::from_utf8(bytes).unwrap()
+}
+
+/// The samples mutated: instance files, solver answers, a DIMACS header, and every registered
+/// format's export and answer example.
+fn samples() -> Vec<String> {
+    let mut out: Vec<String> = [
+        BOARD, PARAM, DIAGS, OUTPUT, MINISAT, PB_ANSWER, CBC_ANSWER, MZN_ANSWER,
+    ]
+    .map(String::from)
+    .to_vec();
+    out.push(header_sample());
+    for format in Format::ALL {
+        out.push(export_sample(format));
+        out.push(format.info().answer_example.to_string());
+    }
+    out
+}
+
 fn all_parsers(text: &str) {
     one_line(parse_board("f", text));
     one_line(parse_param("f", text));
@@ -71,9 +108,9 @@ fn all_parsers(text: &str) {
     one_line(read_instance("f", text, None));
     one_line(read_header("f", text.as_bytes()));
     one_line(parse_output("f", text, 10));
-    one_line(opb::parse_output("f", text, 10));
-    one_line(lp::parse_cbc("f", text, &VarMap::row_major(4)));
-    one_line(mzn::parse_output("f", text, 4));
+    for header in format_headers() {
+        one_line(decode_answer(header, "f", text));
+    }
 }
 
 /// The header of a small completion instance in `format` (DIMACS has [`header_sample`]).
@@ -97,17 +134,11 @@ proptest! {
 
     #[test]
     fn near_valid_mutations(
-        which in 0usize..12,
+        which in any::<usize>(),
         edits in proptest::collection::vec((any::<usize>(), any::<u8>(), any::<u8>()), 1..6),
     ) {
-        let header = header_sample();
-        let [opb_file, lp_file, mzn_file] =
-            [Format::Opb, Format::Lp, Format::Mzn].map(export_sample);
-        let sample = [
-            BOARD, PARAM, DIAGS, OUTPUT, MINISAT, header.as_str(), PB_ANSWER, CBC_ANSWER,
-            MZN_ANSWER, opb_file.as_str(), lp_file.as_str(), mzn_file.as_str(),
-        ][which];
-        all_parsers(&mutate(sample, &edits));
+        let samples = samples();
+        all_parsers(&mutate(&samples[which % samples.len()], &edits));
     }
 }
 
@@ -120,11 +151,13 @@ fn samples_parse() {
     assert!(parse_output("f", MINISAT, 10).is_ok());
     let h = read_header("f", header_sample().as_bytes()).unwrap();
     assert_eq!(h.instance.n, 6);
-    assert!(opb::parse_output("f", PB_ANSWER, 10).is_ok());
-    assert!(lp::parse_cbc("f", CBC_ANSWER, &VarMap::row_major(4)).is_ok());
-    assert!(mzn::parse_output("f", MZN_ANSWER, 4).is_ok());
-    for format in [Format::Opb, Format::Lp, Format::Mzn] {
+    for format in Format::ALL {
         let h = read_header("f", export_sample(format).as_bytes()).unwrap();
         assert_eq!((h.format, h.instance.n), (format, 6));
+        // The answer example is a solution of plain 4-queens.
+        let h = read_header("f", plain4(format).as_bytes()).unwrap();
+        let answer = decode_answer(&h, "f", format.info().answer_example).unwrap();
+        let board = answer.sat().unwrap_or_else(|| panic!("{format}: not SAT"));
+        queens_sat::verify::verify(board, &h.instance, QUEEN).unwrap();
     }
 }

@@ -269,3 +269,162 @@ fn a_rook_nightrider_is_counted_alike_by_every_engine_and_the_oracle() {
     }
     assert!(nonzero >= 5, "too few instances with solutions");
 }
+
+/// A rook: rows and columns only.
+const ROOK: Piece = Piece {
+    name: "rook",
+    lines: &[LineKind::Row, LineKind::Column],
+    leaps: &[],
+};
+
+/// Rows, columns and the difference diagonals only.
+const ROOK_DIAGONAL: Piece = Piece {
+    name: "rook-diagonal",
+    lines: &[LineKind::Row, LineKind::Column, LineKind::Diagonal],
+    leaps: &[],
+};
+
+/// Rows, columns and the sum diagonals only.
+const ROOK_ANTI_DIAGONAL: Piece = Piece {
+    name: "rook-anti-diagonal",
+    lines: &[LineKind::Row, LineKind::Column, LineKind::AntiDiagonal],
+    leaps: &[],
+};
+
+/// The oracle's direction of a line family, written out here: every kind named, so a new
+/// [`LineKind`] fails to compile until the oracle knows its geometry.
+fn oracle_direction(kind: LineKind) -> (i64, i64) {
+    match kind {
+        LineKind::Row => ROW,
+        LineKind::Column => COLUMN,
+        LineKind::Diagonal => DIAGONAL,
+        LineKind::AntiDiagonal => ANTI_DIAGONAL,
+    }
+}
+
+/// The oracle's table for `piece`, from its lines and leaps.
+fn oracle_attacks(piece: &Piece) -> Attacks {
+    let lines: Vec<(i64, i64)> = piece.lines.iter().map(|&k| oracle_direction(k)).collect();
+    let leaps: Vec<(i64, i64)> = piece
+        .leaps
+        .iter()
+        .map(|&(dr, dc)| (i64::from(dr), i64::from(dc)))
+        .collect();
+    Attacks {
+        lines: Box::leak(lines.into_boxed_slice()),
+        leaps: Box::leak(leaps.into_boxed_slice()),
+    }
+}
+
+/// Every engine on every line family the piece table and the made-up pieces have: for each
+/// piece that rides rows (the oracle's one-per-row search) — the known pieces ([`PIECES`]), a
+/// rook, a rook with one diagonal family of either kind, the column-less piece and the rook
+/// nightrider — and each in-process solve engine ([`queens_sat::solve::ENGINES`]) that accepts
+/// the problem, small plain and random instances (n <= 8) are solved: SAT boards are oracle
+/// solutions and UNSAT means the oracle has none (local search may answer UNKNOWN, and its SATs
+/// are checked). Every count engine's total equals the oracle's count, or the engine refuses the
+/// piece with a usage error. Every [`LineKind`] is ridden by some piece here and, but for rows,
+/// left out by another, so a family an engine ignored or mishandled would show.
+#[test]
+fn every_engine_solves_and_counts_every_line_kind_as_the_oracle() {
+    use queens_sat::presolve::Problem;
+    use queens_sat::solve::{self, Answer, ENGINES, SolveSettings};
+    use std::time::Duration;
+
+    let mut pieces: Vec<Piece> = PIECES.to_vec();
+    pieces.extend([
+        ROOK,
+        ROOK_DIAGONAL,
+        ROOK_ANTI_DIAGONAL,
+        NO_COLUMNS,
+        ROOK_NIGHTRIDER,
+    ]);
+    for kind in LineKind::ALL {
+        assert!(
+            pieces.iter().any(|p| p.lines.contains(&kind)),
+            "no piece rides {kind:?}"
+        );
+        // Rows are every piece's here: the oracle places one piece per row.
+        assert!(
+            kind == LineKind::Row || pieces.iter().any(|p| !p.lines.contains(&kind)),
+            "every piece rides {kind:?}"
+        );
+    }
+    let mut instances: Vec<Instance> = (1..=8).map(Instance::plain).collect();
+    instances.extend(common::random_instances(0x0DDB_1A5E_5BAD_5EED, 16, 8));
+    let (mut sat, mut unsat, mut counted) = (0u32, 0u32, 0u32);
+    for piece in &pieces {
+        assert_eq!(piece.validate(), Ok(()), "{}", piece.name);
+        let attacks = oracle_attacks(piece);
+        for inst in &instances {
+            let plain = Plain::from_instance(inst);
+            let solutions = oracle::solutions(&plain, &attacks);
+            let what = |engine: &str| format!("{} n={} {inst:?} {engine}", piece.name, inst.n);
+            let problem = Problem::new(inst, *piece, true).unwrap();
+            let options = EncodeOptions::from(AmoKind::DEFAULT);
+            for &engine in ENGINES {
+                let info = engine.info();
+                if engine.supports(&problem, &options).is_err() {
+                    continue;
+                }
+                let settings = SolveSettings {
+                    // Local search cannot prove UNSAT: a small budget, then UNKNOWN.
+                    timeout: (!info.caps.unsat).then(|| Duration::from_millis(20)),
+                    ..SolveSettings::default()
+                };
+                let report = solve::solve(&problem, options, engine, settings)
+                    .unwrap_or_else(|e| panic!("{}: {e}", what(&info.name)));
+                match report.status {
+                    Answer::Sat(board) => {
+                        let cells: Vec<(i64, i64)> = board
+                            .pieces
+                            .iter()
+                            .map(|c| (i64::from(c.row), i64::from(c.col)))
+                            .collect();
+                        assert!(
+                            solutions.contains(&cells),
+                            "{}: {cells:?} is not an oracle solution",
+                            what(&info.name)
+                        );
+                        sat += 1;
+                    }
+                    Answer::Unsat => {
+                        assert!(
+                            solutions.is_empty(),
+                            "{}: UNSAT, the oracle has {} solutions",
+                            what(&info.name),
+                            solutions.len()
+                        );
+                        unsat += 1;
+                    }
+                    Answer::Unknown(why) => {
+                        assert!(!info.caps.unsat, "{}: UNKNOWN ({why})", what(&info.name))
+                    }
+                }
+            }
+            for engine in Engine::ALL {
+                match count_with(inst, *piece, engine) {
+                    Ok(c) => {
+                        assert_eq!(
+                            c.total,
+                            solutions.len() as u64,
+                            "{}",
+                            what(&format!("count {engine:?}"))
+                        );
+                        counted += 1;
+                    }
+                    Err(e) => assert!(
+                        matches!(e, queens_sat::Error::Usage(_)),
+                        "{}: {e}",
+                        what(&format!("count {engine:?}"))
+                    ),
+                }
+            }
+        }
+    }
+    eprintln!("{sat} SAT / {unsat} UNSAT answers, {counted} counts");
+    assert!(
+        sat > 100 && unsat > 100 && counted > 300,
+        "{sat} / {unsat} / {counted}"
+    );
+}

@@ -7,8 +7,8 @@ use std::process::ExitCode;
 use clap::Args;
 use queens_sat::encode::Stats;
 use queens_sat::encode::amo::AmoKind;
-use queens_sat::export::decode_answer_file;
 use queens_sat::export::header::read_header;
+use queens_sat::export::{Format, decode_answer_file};
 use queens_sat::solve::Answer;
 use queens_sat::solve::SolveReport;
 use queens_sat::verify::accept;
@@ -20,13 +20,11 @@ use crate::solve::print_answer;
 /// Arguments of `decode`.
 #[derive(Args)]
 pub struct DecodeArgs {
-    /// The file written by `queens-sat encode`: DIMACS, or `--to opb|lp|mzn` (read by its header).
-    #[arg(long, visible_alias = "file", value_name = "FILE")]
+    /// The file written by `queens-sat encode` ([`Format::file_help`]).
+    #[arg(long, visible_alias = "file", value_name = "FILE", help = Format::file_help())]
     cnf: PathBuf,
-    /// The solver's output: for DIMACS SAT-competition `s`/`v` lines or a minisat result file;
-    /// for OPB PB-competition `s`/`v` lines (clasp); for LP CBC's solution file (`cbc F.lp solve
-    /// solu OUT`); for MiniZinc its default output.
-    #[arg(long, value_name = "OUTPUT")]
+    /// The solver's output, in the file's format ([`Format::answer_help`]).
+    #[arg(long, value_name = "OUTPUT", help = Format::answer_help())]
     model: PathBuf,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]

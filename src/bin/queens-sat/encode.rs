@@ -27,9 +27,8 @@ pub struct EncodeArgs {
     /// variables, constraints and terms).
     #[arg(long)]
     stats: bool,
-    /// Output format: dimacs (CNF, SAT solvers), opb (pseudo-Boolean), lp (CPLEX LP, MIP
-    /// solvers) or mzn (MiniZinc). `--amo`, `--symmetric` and `--break-symmetry` are for dimacs.
-    #[arg(long, value_name = "FORMAT", default_value = "dimacs")]
+    /// Output format (the registry's list, [`Format::help`]).
+    #[arg(long, value_name = "FORMAT", default_value = Format::DEFAULT.name(), help = Format::help())]
     to: String,
     /// Report format.
     #[arg(long, value_enum, default_value = "text")]
@@ -60,11 +59,7 @@ pub fn run(a: EncodeArgs) -> Result<ExitCode> {
                 unsat: problem.unsat.clone(),
             }),
             OutputFormat::Text | OutputFormat::Svg => {
-                let (clauses, literals) = match format {
-                    Format::Dimacs => ("clauses", "literals"),
-                    Format::Mzn => ("constraints", "domain_values"),
-                    Format::Opb | Format::Lp => ("constraints", "terms"),
-                };
+                let (clauses, literals) = format.info().stats_names;
                 println!("vars {}", stats.vars);
                 println!("{clauses} {}", stats.clauses);
                 println!("{literals} {}", stats.literals);
@@ -83,7 +78,7 @@ pub fn run(a: EncodeArgs) -> Result<ExitCode> {
             let dir = PathBuf::from("cnf-out");
             std::fs::create_dir_all(&dir).map_err(|e| Error::io("cnf-out", e))?;
             let mut file = format!("{}-{}", piece.name, instance.n);
-            if format == Format::Dimacs {
+            if format.is_cnf() {
                 file += &format!("-{}", amo.name().replace(':', ""));
             }
             if let Some(g) = options.symmetric {
@@ -109,11 +104,7 @@ pub fn run(a: EncodeArgs) -> Result<ExitCode> {
             path.display(),
             report.stats.vars,
             report.stats.clauses,
-            if format == Format::Dimacs {
-                "clauses"
-            } else {
-                "constraints"
-            },
+            format.info().stats_names.0,
             report.bytes
         );
     }
