@@ -110,6 +110,8 @@ pub enum Opt {
     Jobs,
     /// The counting engine.
     Engine,
+    /// An export format (`--to`, Python's `format=`).
+    To,
 }
 
 impl Opt {
@@ -125,6 +127,7 @@ impl Opt {
             Opt::Timeout => "--timeout",
             Opt::Jobs => "--jobs",
             Opt::Engine => "--engine",
+            Opt::To => "--to format",
         }
     }
 
@@ -140,6 +143,7 @@ impl Opt {
             Opt::Timeout => "timeout",
             Opt::Jobs => "jobs",
             Opt::Engine => "engine",
+            Opt::To => "format",
         }
     }
 }

@@ -120,7 +120,7 @@ def test_bad_count_arguments() -> None:
 
 def test_write_formats(tmp_path: Path) -> None:
     f = qs.encode(qs.Instance(6))
-    with pytest.raises(qs.UsageError, match="unknown --to format 'xml'"):
+    with pytest.raises(qs.UsageError, match="^unknown format='xml' \\(known: dimacs, opb, lp, mzn\\)$"):
         f.write(tmp_path / "x.xml", format="xml")
     with pytest.raises(FileNotFoundError):
         f.write(tmp_path / "no" / "such" / "dir.cnf")

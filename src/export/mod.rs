@@ -261,10 +261,7 @@ impl Format {
             .find(|f| f.name() == name)
             .ok_or_else(|| {
                 let known: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
-                Error::Usage(format!(
-                    "unknown --to format '{name}' (known: {})",
-                    known.join(", ")
-                ))
+                crate::error::BadOption::unknown(crate::error::Opt::To, name, &known)
             })
     }
 
