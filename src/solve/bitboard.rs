@@ -21,8 +21,9 @@
 //!   fewer in all, 1.6x less time (docs/benchmarks.md). Boards up to 32 only, where every key
 //!   fits one word: on blocked n = 56 they cut little and cost 1.6-2.1x the time.
 //!
-//! The search is compiled twice, the second time with `popcnt`, `bmi1`, `bmi2` and `lzcnt`, and
-//! the processor picks at run time (as the counting kernel does).
+//! The search is compiled twice, the second time with `popcnt`, `bmi1`, `bmi2` and `lzcnt`
+//! ([`crate::cpu::BMI2_FEATURES`]); [`crate::cpu::Isa`] picks the build at run time, as for the
+//! counting kernel ([`search_with`] runs a given one).
 //!
 //! The search is exhaustive, so it proves UNSAT as well. It keeps no learned facts, yet on the
 //! tail set (blocked n <= 56, excluded diagonals n = 20/21) it answered faster than the CDCL
@@ -34,6 +35,7 @@ use std::time::{Duration, Instant};
 
 use crate::answer::Answer;
 use crate::board::{Board, Cell};
+use crate::cpu::Isa;
 use crate::encode::EncodeOptions;
 use crate::error::Result;
 use crate::interrupt::Cancel;
@@ -77,6 +79,17 @@ pub fn search(
     timeout: Option<Duration>,
     cancel: Option<&Cancel>,
 ) -> Result<Found> {
+    search_with(problem, timeout, cancel, Isa::current())
+}
+
+/// [`search`] in build `isa` of the search (the baseline build when the processor lacks `isa`'s
+/// features): for tests and measurements that compare the builds.
+pub fn search_with(
+    problem: &Problem,
+    timeout: Option<Duration>,
+    cancel: Option<&Cancel>,
+    isa: Isa,
+) -> Result<Found> {
     let shape = Bitboard::shape(problem)?;
     let n = problem.n as usize;
     if problem.unsat.is_some() {
@@ -98,6 +111,7 @@ pub fn search(
     let open: Vec<u8> = (0..n).filter(|&r| !filled[r]).map(|r| r as u8).collect();
     let mut s = Search {
         shape,
+        isa: isa.usable(),
         n,
         nodes: 0,
         deadline: timeout.map(|t| Instant::now() + t),
@@ -124,6 +138,9 @@ pub fn search(
 /// The state of one search.
 struct Search<'a> {
     shape: Shape,
+    /// The build of the search to run (one the processor has).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    isa: Isa,
     /// The side of the board.
     n: usize,
     nodes: u64,
@@ -325,18 +342,13 @@ searcher!(
 );
 
 impl Search<'_> {
-    /// [`Search::go_plain`] in the build the processor runs best.
+    /// [`Search::go_plain`] in the build `self.isa`.
     fn go(&mut self, open: &[u8], masks: &[u64; 64], cols_free: u64) -> bool {
         #[cfg(target_arch = "x86_64")]
-        {
-            if std::arch::is_x86_feature_detected!("popcnt")
-                && std::arch::is_x86_feature_detected!("bmi1")
-                && std::arch::is_x86_feature_detected!("bmi2")
-                && std::arch::is_x86_feature_detected!("lzcnt")
-            {
-                // SAFETY: the processor has the features the function is compiled with.
-                return unsafe { self.go_bmi2(open, masks, cols_free) };
-            }
+        if self.isa == Isa::Bmi2 {
+            // SAFETY: `isa` passed `Isa::usable`, so the processor has `cpu::BMI2_FEATURES`,
+            // the features the function is compiled with.
+            return unsafe { self.go_bmi2(open, masks, cols_free) };
         }
         self.go_plain(open, masks, cols_free)
     }
@@ -478,10 +490,7 @@ mod tests {
             x
         };
         #[cfg(target_arch = "x86_64")]
-        let fast = std::arch::is_x86_feature_detected!("bmi2")
-            && std::arch::is_x86_feature_detected!("popcnt")
-            && std::arch::is_x86_feature_detected!("lzcnt")
-            && std::arch::is_x86_feature_detected!("bmi1");
+        let fast = Isa::native() == Isa::Bmi2;
         for round in 0..400u32 {
             let keys = next() & (u64::MAX >> (round % 64));
             let keys = if round % 3 == 0 { keys & next() } else { keys };
