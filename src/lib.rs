@@ -36,6 +36,7 @@ pub mod board;
 pub mod certify;
 pub mod cluster;
 pub mod count;
+pub mod cpu;
 pub mod cube;
 pub mod decode;
 pub mod encode;

@@ -1,6 +1,7 @@
 //! The one seeded pseudo-random generator of the library ([`Prng`]): the instance generators
 //! draw from it (so their output is the same on every run and machine), and so do the local
-//! search ([`crate::walk`]) and the benchmark samples.
+//! search ([`crate::walk`]), the benchmark samples and the cluster split's work estimates
+//! ([`crate::cluster::estimate`]).
 
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};

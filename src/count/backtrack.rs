@@ -5,7 +5,8 @@ use crate::board::Cell;
 use crate::count::fast::{self, Shape};
 use crate::error::{Error, Result};
 use crate::instance::Instance;
-use crate::piece::{LineKind, Piece};
+use crate::piece::{self, LineKind, Piece};
+use crate::presolve::{Filter, Problem};
 use crate::symmetry::Symmetry;
 
 /// Largest board the bitboard engine handles (one `u64` per row).
@@ -352,35 +353,26 @@ fn split(instance: &Instance, piece: &Piece, allowed: &[u64]) -> Vec<Task> {
 
 /// The allowed columns per row: blocked cells and excluded diagonals removed, a row holding a
 /// pre-placed piece reduced to that column, and every cell a pre-placed piece attacks removed
-/// (so the search prunes at once, not when it reaches the piece's row).
-fn allowed_cells(instance: &Instance, piece: &Piece) -> Vec<u64> {
-    let n = instance.n;
-    let nn = n as usize;
-    let full = if nn == 64 { u64::MAX } else { (1u64 << nn) - 1 };
-    let obstacles = instance.obstacles();
-    let mut allowed = vec![full; nn];
-    for (r, mask) in allowed.iter_mut().enumerate() {
-        for c in 0..nn {
-            if obstacles.contains(Cell::new(r as u32, c as u32)) {
-                *mask &= !(1u64 << c);
-            }
-        }
+/// (so the search prunes at once, not when it reaches the piece's row). The live cells are
+/// presolve's ([`Problem::presolve_with`] without the matching filter, so the masks are the
+/// cells no pre-placed piece attacks, as before); when presolve refutes the instance (pre-placed
+/// pieces that attack each other or stand on a blocked cell, a line left without a cell) every
+/// row is empty and every count 0. The piece is validated ([`supports`]: symmetric leaps), so
+/// presolve's leaps from a pre-placed piece are its attacks.
+fn allowed_cells(instance: &Instance, piece: &Piece) -> Result<Vec<u64>> {
+    let nn = instance.n as usize;
+    let problem = Problem::presolve_with(instance, *piece, Filter::None)?;
+    let mut allowed = vec![0u64; nn];
+    if problem.unsat.is_some() {
+        return Ok(allowed);
     }
-    for &p in &instance.placed {
-        for (r, mask) in allowed.iter_mut().enumerate() {
-            for c in 0..n {
-                let y = Cell::new(r as u32, c);
-                if y != p && piece.attack(p, y, n).is_some() {
-                    *mask &= !(1u64 << c);
-                }
-            }
-        }
+    for (cell, _) in problem.varmap.cells() {
+        allowed[cell.row as usize] |= 1u64 << cell.col;
     }
-    for p in &instance.placed {
-        // Two pre-placed pieces in one row (or attacking each other) leave a row empty.
-        allowed[p.row as usize] &= 1u64 << p.col;
+    for p in &problem.fixed {
+        allowed[p.row as usize] = 1u64 << p.col;
     }
-    allowed
+    Ok(allowed)
 }
 
 /// Counts only the solutions of `instance` that `g` maps to themselves, by the orbit search
@@ -399,7 +391,7 @@ pub fn fixed_points(instance: &Instance, piece: Piece, g: Symmetry) -> Result<u6
         )));
     }
     supports(&piece)?;
-    let allowed = allowed_cells(instance, &piece);
+    let allowed = allowed_cells(instance, &piece)?;
     Ok(Orbits {
         n: n as usize,
         allowed: &allowed,
@@ -551,8 +543,8 @@ fn count_impl(
     }
     supports(&piece)?;
     let nn = n as usize;
-    let full = if nn == 64 { u64::MAX } else { (1u64 << nn) - 1 };
-    let allowed = allowed_cells(instance, &piece);
+    let full = piece::full(nn);
+    let allowed = allowed_cells(instance, &piece)?;
     let leaps: Vec<(usize, i64)> = piece
         .forward_leaps()
         .filter(|&(dr, _)| dr > 0)

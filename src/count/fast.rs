@@ -13,11 +13,14 @@
 //! piece of the current free row and the one of the free row before it, shifted by the column
 //! offset of the leap that reaches the next free row (if any).
 //!
-//! The search is compiled twice, once with the `popcnt`, BMI1 and BMI2 instructions (chosen at
-//! run time when the processor has them; BMI2 shifts by a register without tying up `cl`) and
-//! once without.
+//! The search is compiled twice, once with the `popcnt`, BMI1, BMI2 and `lzcnt` instructions
+//! ([`crate::cpu::BMI2_FEATURES`]; BMI2 shifts by a register without tying up `cl`) and once
+//! without; [`crate::cpu::Isa`] picks the build at run time, as for the bitboard search
+//! ([`count_rows_with`] runs a given one).
 
 pub use crate::piece::{Shape, full};
+
+use crate::cpu::Isa;
 
 /// One free row of a task, with what the search needs to move the attacks onto it from the
 /// free row above.
@@ -88,6 +91,12 @@ impl Plan {
 /// assert_eq!(count_rows(&allowed, &vec![false; n], Shape::Queen), 92);
 /// ```
 pub fn count_rows(allowed: &[u64], fixed: &[bool], shape: Shape) -> u64 {
+    count_rows_with(allowed, fixed, shape, Isa::current())
+}
+
+/// [`count_rows`] in build `isa` of the search (the baseline build when the processor lacks
+/// `isa`'s features): for tests and measurements that compare the builds.
+pub fn count_rows_with(allowed: &[u64], fixed: &[bool], shape: Shape, isa: Isa) -> u64 {
     assert_eq!(allowed.len(), fixed.len(), "count_rows: one flag per row");
     assert!(allowed.len() <= 64, "count_rows: n <= 64");
     let plan = match Plan::new(allowed, fixed) {
@@ -97,7 +106,53 @@ pub fn count_rows(allowed: &[u64], fixed: &[bool], shape: Shape) -> u64 {
     if plan.len == 1 {
         return u64::from(plan.levels[0].row.count_ones());
     }
-    search(&plan, shape)
+    search(&plan, shape, isa)
+}
+
+/// What placing a piece on `bit` of the current free row leaves for the next free row.
+struct Step {
+    /// Attacked columns.
+    c: u64,
+    /// Attacked difference diagonals, moved onto the next free row.
+    dg: u64,
+    /// Attacked sum diagonals, moved onto the next free row.
+    an: u64,
+    /// The knight leaps from `bit` onto the free row after the next.
+    to_after: u64,
+    /// The next free row's cells left to try.
+    cells: u64,
+}
+
+/// Places a piece on `bit` of the current free row (its attacked columns and diagonals `cols`,
+/// `diag`, `anti`, the knight leaps onto it `leaps_in`): what is left for the free row `next`
+/// (and the leaps onto `after`, the one below it). Always inlined, so each build of `kernel!`
+/// compiles it with its own instructions.
+#[inline(always)]
+fn step<const KNIGHT: bool>(
+    bit: u64,
+    cols: u64,
+    diag: u64,
+    anti: u64,
+    leaps_in: u64,
+    next: &Level,
+    after: &Level,
+) -> Step {
+    let c = cols | bit;
+    let dg = (diag | bit) << next.s;
+    let an = (anti | bit) >> next.s;
+    let mut block = c | dg | an;
+    let mut to_after = 0;
+    if KNIGHT {
+        block |= leaps_in | ((bit << next.k | bit >> next.k) & next.leap);
+        to_after = (bit << 1 | bit >> 1) & after.leap2;
+    }
+    Step {
+        c,
+        dg,
+        an,
+        to_after,
+        cells: next.row & !block,
+    }
 }
 
 /// The search, compiled once per instruction set (`$attr`).
@@ -163,16 +218,8 @@ macro_rules! kernel {
                     while free != 0 {
                         let bit = free & free.wrapping_neg();
                         free ^= bit;
-                        let c = cols | bit;
-                        let dg = (diag | bit) << next.s;
-                        let an = (anti | bit) >> next.s;
-                        let mut block = c | dg | an;
-                        let mut to_after = 0;
-                        if KNIGHT {
-                            block |= leaps_in | ((bit << next.k | bit >> next.k) & next.leap);
-                            to_after = (bit << 1 | bit >> 1) & after.leap2;
-                        }
-                        let cells = next.row & !block;
+                        let Step { c, dg, an, to_after, cells } =
+                            step::<KNIGHT>(bit, cols, diag, anti, leaps_in, next, after);
                         if cells != 0 {
                             total += $tail::<KNIGHT>(cells, c, dg, an, to_after, after);
                         }
@@ -181,16 +228,8 @@ macro_rules! kernel {
                     while free != 0 {
                         let bit = free & free.wrapping_neg();
                         free ^= bit;
-                        let c = cols | bit;
-                        let dg = (diag | bit) << next.s;
-                        let an = (anti | bit) >> next.s;
-                        let mut block = c | dg | an;
-                        let mut to_after = 0;
-                        if KNIGHT {
-                            block |= leaps_in | ((bit << next.k | bit >> next.k) & next.leap);
-                            to_after = (bit << 1 | bit >> 1) & after.leap2;
-                        }
-                        let cells = next.row & !block;
+                        let Step { c, dg, an, to_after, cells } =
+                            step::<KNIGHT>(bit, cols, diag, anti, leaps_in, next, after);
                         if cells == 0 {
                             continue;
                         }
@@ -250,28 +289,26 @@ pub fn estimate(allowed: &[u64], fixed: &[bool], depth: usize, limit: u64) -> u6
     let total = match plan.len {
         0 => 1,
         1 => u64::from(plan.levels[0].row.count_ones()),
-        _ => search(&plan, Shape::Queen),
+        _ => search(&plan, Shape::Queen, Isa::current()),
     };
     if total >= limit { u64::MAX } else { total }
 }
 
-/// The search over `plan` (at least two free rows), in the build the processor runs best.
-fn search(plan: &Plan, shape: Shape) -> u64 {
+/// The search over `plan` (at least two free rows) in build `isa` (one the processor has).
+fn search(plan: &Plan, shape: Shape, isa: Isa) -> u64 {
     #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("popcnt")
-            && std::arch::is_x86_feature_detected!("bmi1")
-            && std::arch::is_x86_feature_detected!("bmi2")
-        {
-            // SAFETY: the processor has the features the functions are compiled with.
-            return unsafe {
-                match shape {
-                    Shape::Queen => search_bmi2::<false>(plan),
-                    Shape::Amazon => search_bmi2::<true>(plan),
-                }
-            };
-        }
+    if isa.usable() == Isa::Bmi2 {
+        // SAFETY: `Isa::usable` said the processor has `cpu::BMI2_FEATURES`, the features the
+        // functions are compiled with.
+        return unsafe {
+            match shape {
+                Shape::Queen => search_bmi2::<false>(plan),
+                Shape::Amazon => search_bmi2::<true>(plan),
+            }
+        };
     }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = isa;
     match shape {
         Shape::Queen => search_plain::<false>(plan),
         Shape::Amazon => search_plain::<true>(plan),
@@ -282,7 +319,7 @@ fn search(plan: &Plan, shape: Shape) -> u64 {
 kernel!(
     search_bmi2,
     tail_bmi2,
-    target_feature(enable = "popcnt,bmi1,bmi2")
+    target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")
 );
 kernel!(search_plain, tail_plain);
 
@@ -333,16 +370,15 @@ mod tests {
                     allowed[r] = 1 << c;
                     fixed[r] = true;
                 }
-                let plan = Plan::new(&allowed, &fixed).expect("a search");
-                let plain = match shape {
-                    Shape::Queen => search_plain::<false>(&plan),
-                    Shape::Amazon => search_plain::<true>(&plan),
-                };
-                assert_eq!(
-                    plain,
-                    count_rows(&allowed, &fixed, shape),
-                    "{shape:?} {placed:?}"
-                );
+                assert!(Plan::new(&allowed, &fixed).is_ok(), "a search");
+                let plain = count_rows_with(&allowed, &fixed, shape, Isa::Baseline);
+                for isa in Isa::all_usable() {
+                    assert_eq!(
+                        plain,
+                        count_rows_with(&allowed, &fixed, shape, isa),
+                        "{shape:?} {placed:?} {isa:?}"
+                    );
+                }
             }
         }
     }

@@ -8,12 +8,15 @@ use std::time::Duration;
 
 use common::oracle::instance_solutions;
 use queens_sat::Error;
+use queens_sat::answer::Answer;
+use queens_sat::cpu::Isa;
 use queens_sat::generate::Generator;
 use queens_sat::instance::Instance;
 use queens_sat::interrupt::Cancel;
 use queens_sat::piece::{AMAZON, LineKind, Piece, QUEEN};
+use queens_sat::presolve::Problem;
 use queens_sat::solve::Solver;
-use queens_sat::solve::bitboard::search;
+use queens_sat::solve::bitboard::{search, search_with};
 use queens_sat::symmetry::Symmetry;
 
 /// Random instances n <= 9 (pre-placed, blocked, both, excluded diagonals), queens and amazons:
@@ -75,8 +78,6 @@ fn random_instances_match_the_oracle_on(jobs: usize) {
 /// same board on every run (the one of the lowest subtree that has one).
 #[test]
 fn split_search_is_deterministic_when_asked() {
-    use queens_sat::answer::Answer;
-    use queens_sat::presolve::Problem;
     use queens_sat::solve::bitboard::search_on;
     let generator = Generator::Diagonals {
         min_free: 1,
@@ -99,6 +100,61 @@ fn split_search_is_deterministic_when_asked() {
             }
         }
     }
+}
+
+/// Both builds of the search (baseline and BMI2, where the processor has it; `cpu::Isa`) on
+/// random instances n <= 9 and on excluded-diagonal instances n = 16..20: the same verdict, the
+/// same node count and the same board, a solution of the oracle's (small ones) in each build.
+#[test]
+fn both_builds_agree() {
+    let isas = Isa::all_usable();
+    let mut instances = common::random_instances(0x015A_B1D5, 48, 9);
+    for (n, d, seed) in [(16, 16, 1), (18, 16, 2), (20, 20, 3), (20, 22, 4)] {
+        let generator = Generator::Diagonals {
+            min_free: 1,
+            diags: Some(d),
+            to_completion: false,
+        };
+        instances.push(generator.instance(n, seed).unwrap());
+    }
+    let mut verdicts = [0; 2];
+    for (i, inst) in instances.iter().enumerate() {
+        let (piece, name) = if i % 3 == 2 {
+            (AMAZON, "amazon")
+        } else {
+            (QUEEN, "queen")
+        };
+        let problem = Problem::presolve(inst, piece).unwrap();
+        let expected = (inst.n <= 9).then(|| instance_solutions(inst, name));
+        let runs: Vec<_> = isas
+            .iter()
+            .map(|&isa| (isa, search_with(&problem, None, None, isa).unwrap()))
+            .collect();
+        let (_, first) = &runs[0];
+        for (isa, found) in &runs {
+            let what = format!("case {i} ({name}, n={}) {isa:?}", inst.n);
+            assert_eq!(found.answer, first.answer, "{what}");
+            assert_eq!(found.nodes, first.nodes, "{what}");
+            match (&found.answer, &expected) {
+                (Answer::Sat(board), Some(expected)) => {
+                    let mut cells: Vec<(u32, u32)> =
+                        board.pieces.iter().map(|c| (c.row, c.col)).collect();
+                    cells.sort_unstable();
+                    assert!(expected.contains(&cells), "{what}: {cells:?}");
+                }
+                (Answer::Unsat, Some(expected)) => assert!(expected.is_empty(), "{what}"),
+                (Answer::Sat(board), None) => {
+                    if let Err(e) = queens_sat::verify::verify(board, inst, piece) {
+                        panic!("{what}: {e}");
+                    }
+                }
+                (Answer::Unsat, None) => {}
+                (Answer::Unknown(why), _) => panic!("{what}: {why}"),
+            }
+        }
+        verdicts[usize::from(matches!(first.answer, Answer::Sat(_)))] += 1;
+    }
+    assert!(verdicts[0] > 5 && verdicts[1] > 5, "{verdicts:?}");
 }
 
 /// Solves `inst` with the bitboard search and with the CDCL path alone (the default strategy

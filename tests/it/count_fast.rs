@@ -18,12 +18,15 @@ use common::oracle::instance_solutions;
 
 use queens_sat::board::Cell;
 use queens_sat::count::backtrack::{Tally, count_fast, count_general};
+use queens_sat::count::fast::{Shape, count_rows_with, full};
 use queens_sat::count::reference::{AMAZONS, QUEENS};
 use queens_sat::count::{Engine, count, count_symmetric};
+use queens_sat::cpu::{ISA_ENV, Isa};
 use queens_sat::encode::amo::AmoKind;
 use queens_sat::instance::Instance;
 use queens_sat::interrupt::Cancel;
 use queens_sat::piece::{AMAZON, LineKind, Piece, QUEEN};
+use queens_sat::presolve::Problem;
 use queens_sat::symmetry::{Symmetry, stabiliser};
 
 fn fast(inst: &Instance, piece: Piece) -> Tally {
@@ -261,4 +264,110 @@ fn other_pieces_fall_back_to_the_general_search() {
         queens_sat::count::backtrack::count(&Instance::plain(6), rook, &Symmetry::ALL, 2).unwrap();
     assert_eq!(t.total, 720); // 6! permutations
     assert_eq!(t, general(&Instance::plain(6), rook));
+}
+
+/// The allowed columns per row of `inst` after presolve, with its pre-placed pieces' rows
+/// (what the backtrack engine hands the kernel), or `None` when presolve refuted it.
+fn kernel_rows(inst: &Instance, piece: Piece) -> Option<(Vec<u64>, Vec<bool>)> {
+    let problem = Problem::presolve(inst, piece).unwrap();
+    if problem.unsat.is_some() {
+        return None;
+    }
+    let n = inst.n as usize;
+    let mut allowed = vec![0u64; n];
+    let mut fixed = vec![false; n];
+    for (cell, _) in problem.varmap.cells() {
+        allowed[cell.row as usize] |= 1 << cell.col;
+    }
+    for c in &problem.fixed {
+        allowed[c.row as usize] = 1 << c.col;
+        fixed[c.row as usize] = true;
+    }
+    Some((allowed, fixed))
+}
+
+/// Both builds of the counting kernel (baseline and BMI2, where the processor has it;
+/// `cpu::Isa`): the published totals of plain boards, and the oracle's totals on random
+/// instances n <= 9 with pre-placed pieces, blocked cells and excluded diagonals, in each build.
+#[test]
+fn both_builds_agree() {
+    let isas = Isa::all_usable();
+    for n in 1..=12usize {
+        let rows = vec![full(n); n];
+        for isa in &isas {
+            let q = count_rows_with(&rows, &vec![false; n], Shape::Queen, *isa);
+            assert_eq!(q, QUEENS[n - 1].total, "queens n={n} {isa:?}");
+            let a = count_rows_with(&rows, &vec![false; n], Shape::Amazon, *isa);
+            assert_eq!(a, AMAZONS[n - 1].total, "amazons n={n} {isa:?}");
+        }
+    }
+    let mut searched = 0;
+    for (i, inst) in common::random_instances(0xC0_0B1D5, 48, 9)
+        .iter()
+        .enumerate()
+    {
+        let (piece, shape) = if i % 3 == 2 {
+            (AMAZON, Shape::Amazon)
+        } else {
+            (QUEEN, Shape::Queen)
+        };
+        let want = instance_solutions(inst, piece.name).len() as u64;
+        let Some((allowed, fixed)) = kernel_rows(inst, piece) else {
+            assert_eq!(want, 0, "case {i}: presolve refuted a solvable instance");
+            continue;
+        };
+        searched += 1;
+        for isa in &isas {
+            let got = count_rows_with(&allowed, &fixed, shape, *isa);
+            assert_eq!(got, want, "case {i} ({}, n={}) {isa:?}", piece.name, inst.n);
+        }
+    }
+    assert!(searched > 24, "{searched}");
+}
+
+/// `QUEENS_SAT_ISA=baseline` runs the baseline build: `count --engine backtrack` reports the
+/// same totals and fixed points as the dispatched build.
+#[test]
+fn baseline_env_counts_the_same() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        [
+            "count",
+            "-n",
+            "10",
+            "--engine",
+            "backtrack",
+            "--piece",
+            "queen",
+        ],
+        [
+            "count",
+            "-n",
+            "11",
+            "--engine",
+            "backtrack",
+            "--piece",
+            "amazon",
+        ],
+    ] {
+        let run = |isa: Option<&str>| {
+            let mut cmd = std::process::Command::new(common::BIN);
+            cmd.args(args).current_dir(dir.path());
+            match isa {
+                Some(v) => cmd.env(ISA_ENV, v),
+                None => cmd.env_remove(ISA_ENV),
+            };
+            let out = cmd.output().unwrap();
+            assert!(out.status.success(), "{args:?} {isa:?}: {out:?}");
+            let text = String::from_utf8(out.stdout).unwrap();
+            // All but the time taken.
+            text.lines()
+                .filter(|l| !l.starts_with("seconds"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        let native = run(None);
+        assert!(native.contains("fixed id="), "{native}");
+        assert_eq!(run(Some("baseline")), native, "{args:?}");
+    }
 }

@@ -148,8 +148,25 @@ fn family_spec() -> impl Strategy<Value = FamilySpec> {
         )
 }
 
+/// The seed of every property test here: each run draws the same cases (ChaCha, seed fixed),
+/// so CI cannot pass or fail by luck; a failure reproduces as it is, and no regression file is
+/// written into the source tree. (`PROPTEST_RNG_SEED` and `PROPTEST_RNG_ALGORITHM` are
+/// overridden; to explore other cases, change the seed here.)
+const PROPTEST_SEED: u64 = 0x0033_5EED;
+
+/// `cases` cases drawn from the fixed seed [`PROPTEST_SEED`].
+fn fixed_config(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases,
+        rng_algorithm: proptest::test_runner::RngAlgorithm::ChaCha,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(PROPTEST_SEED),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+    #![proptest_config(fixed_config(400))]
 
     /// A recipe written from a model parses back to the model, whatever the statement order,
     /// comments and spacing.
@@ -376,7 +393,7 @@ fn a_proof_check_stops_when_asked() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+    #![proptest_config(fixed_config(200))]
 
     /// Blanks, tabs, empty lines and comment lines do not change what a proof says.
     #[test]

@@ -3,26 +3,58 @@
 
 use crate::common;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_queens-sat");
 
-fn spawn(dir: &Path, args: &[&str]) -> Child {
-    Command::new(BIN)
+/// A running `queens-sat` and the file it writes once its signal handlers are in place
+/// (`QUEENS_SAT_READY_FILE`).
+struct Spawned {
+    child: Child,
+    ready: PathBuf,
+}
+
+fn spawn(dir: &Path, args: &[&str]) -> Spawned {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let ready = dir.join(format!(
+        "queens-sat-{}.ready",
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    let child = Command::new(BIN)
         .args(args)
         .current_dir(dir)
+        .env("QUEENS_SAT_READY_FILE", &ready)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("spawn queens-sat")
+        .expect("spawn queens-sat");
+    Spawned { child, ready }
 }
 
-/// Sends `sig` after `after`, then waits (at most 10 s) and returns (exit code, stderr, elapsed
-/// since the signal).
-fn interrupt(mut child: Child, after: Duration, sig: i32) -> (i32, String, Duration) {
+/// Waits (at most 60 s) until the child has installed its signal handlers (its ready file holds
+/// its pid: no fixed delay, which a loaded machine can outlast, so the signal never meets the
+/// default action, a kill), then `after` more, to land the signal in the middle of the work
+/// (a signal that comes earlier still raises the token the work polls first). Sends `sig`, then waits (at most 10 s) and
+/// returns (exit code, stderr, elapsed since the signal).
+fn interrupt(spawned: Spawned, after: Duration, sig: i32) -> (i32, String, Duration) {
+    let Spawned { mut child, ready } = spawned;
+    let t = Instant::now();
+    let want = format!("{}\n", child.id());
+    while std::fs::read_to_string(&ready).map_or(true, |s| s != want) {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "exited before it was ready"
+        );
+        assert!(
+            t.elapsed() < Duration::from_secs(60),
+            "not ready after 60 s"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
     std::thread::sleep(after);
     assert!(
         child.try_wait().unwrap().is_none(),
@@ -71,7 +103,16 @@ fn interrupted_encode_keeps_the_old_file_and_leaves_no_temp() {
             dir.path(),
             &["encode", "-n", "500", "--amo", "pairwise", "-o", "big.cnf"],
         );
-        let (code, err, took) = interrupt(child, Duration::from_millis(400), sig);
+        // Mid-write: the temp file is there (its handlers are in place by then, too).
+        let t = Instant::now();
+        while leftovers(dir.path()).is_empty() {
+            assert!(
+                t.elapsed() < Duration::from_secs(60),
+                "no temp file after 60 s"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let (code, err, took) = interrupt(child, Duration::from_millis(100), sig);
         assert_eq!(code, 130, "signal {sig}: {err}");
         assert!(err.contains("interrupted"), "{err}");
         assert!(took < Duration::from_secs(3), "took {took:?}");
@@ -125,7 +166,9 @@ fn interrupted_external_solve_kills_the_solver() {
         dir.path(),
         &["solve", "-n", "8", "--solver", script.to_str().unwrap()],
     );
-    let (code, err, _) = interrupt(child, Duration::from_millis(600), libc::SIGINT);
+    // The solver runs (its child's pid is written) before the signal.
+    wait_for_file(&pid_file);
+    let (code, err, _) = interrupt(child, Duration::from_millis(100), libc::SIGINT);
     assert_eq!(code, 130, "{err}");
     // The solver's own child is gone (or a zombie waiting for init to reap it).
     common::assert_pid_file_process_gone(&pid_file);
@@ -234,7 +277,8 @@ fn a_killed_solve_takes_its_solver_down() {
             "--timeout",
             "100",
         ],
-    );
+    )
+    .child;
     wait_for_file(&pid_file);
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();

@@ -101,6 +101,26 @@ fn install_signal_handlers() {
     }
     let token = queens_sat::interrupt::install().unwrap_or_default();
     let _ = CANCEL.set(token);
+    signal_ready();
+}
+
+/// The environment variable naming a file that the process writes its pid to (one line) once
+/// SIGINT / SIGTERM stop it cleanly: a test that signals a child waits for the file instead of
+/// guessing a delay. Taken out of the environment, so the process's own children do not write it.
+const READY_FILE_ENV: &str = "QUEENS_SAT_READY_FILE";
+
+/// Writes [`READY_FILE_ENV`]'s file, when the variable is set (after the handlers are in place).
+fn signal_ready() {
+    let Some(path) = std::env::var_os(READY_FILE_ENV) else {
+        return;
+    };
+    // SAFETY: at start-up, before any thread exists, nothing reads the environment concurrently.
+    unsafe { std::env::remove_var(READY_FILE_ENV) };
+    // Written to a temp name and renamed, so a reader never sees a partial line.
+    let tmp = std::path::PathBuf::from(format!("{}.tmp", path.to_string_lossy()));
+    if std::fs::write(&tmp, format!("{}\n", std::process::id())).is_ok() {
+        let _ = std::fs::rename(&tmp, &path);
+    }
 }
 
 /// The process's cancel token, raised by SIGINT / SIGTERM: the commands hand it to every long
