@@ -110,6 +110,7 @@ def solve(
     implied: Optional[Implied] = None,
     symmetric: Optional[SymmetryName] = None,
     break_symmetry: Optional[BreakSymmetry] = None,
+    deterministic: bool = False,
 ) -> Result:
     """Solves ``instance`` like ``queens-sat solve``: a ``Result`` whose ``board`` is verified.
 
@@ -121,7 +122,9 @@ def solve(
     is ``lex`` (lex-leader constraints in the encoding), ``none`` (no symmetry handling, not
     even the default strategy's) or ``cubes`` (the default strategy's cube solver searches
     modulo the instance's symmetries on every instance kind, not only excluded diagonals).
-    A bad value raises ``UsageError`` naming the argument (``timeout=-1 must be ...``).
+    ``deterministic=True`` makes ``solver="bitboard"`` on several ``jobs`` return the same board
+    on every run. A bad value raises ``UsageError`` naming the argument (``timeout=-1 must be
+    ...``).
 
     >>> r = solve(Instance(4, placed=[(0, 0)]))
     >>> r.status, r.board
@@ -143,6 +146,7 @@ def solve(
         _opt_str("implied", implied),
         _opt_str("symmetric", symmetric),
         _opt_str("break_symmetry", break_symmetry),
+        bool(deterministic),
     )
 
 

@@ -151,6 +151,7 @@ def solve(
     implied: Optional[str],
     symmetric: Optional[str],
     break_symmetry: Optional[str],
+    deterministic: bool,
 ) -> Result: ...
 def encode(
     instance: Instance,

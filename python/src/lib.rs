@@ -3,7 +3,7 @@
 //! The Python package `queens_sat` (python/queens_sat/) wraps this module with keyword-only
 //! functions, docstrings, the `Status` enum and the exception hierarchy; everything that does
 //! work is here, calling the library. Long calls (encode, solve, count) run through
-//! [`work::run`]: GIL released, Ctrl-C honoured.
+//! `work::run`: GIL released, Ctrl-C honoured.
 
 mod errors;
 mod solving;

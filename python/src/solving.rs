@@ -27,6 +27,7 @@ fn run_solve(
     timeout: Option<Duration>,
     certify: bool,
     jobs: Option<usize>,
+    deterministic: bool,
     cancel: &Cancel,
 ) -> queens_sat::Result<SolveReport> {
     let mut s = Solver::new(instance, piece)
@@ -36,6 +37,7 @@ fn run_solve(
         .timeout(timeout)
         .certify(certify)
         .jobs(jobs)
+        .deterministic(deterministic)
         .cancel(cancel.clone());
     if let Some(i) = parsed.implied {
         s = s.implied(i);
@@ -174,7 +176,7 @@ impl PyResult_ {
 }
 
 #[pyfunction]
-#[pyo3(signature = (instance, solver, timeout_secs, certify, jobs_, amo, implied, symmetric, break_symmetry))]
+#[pyo3(signature = (instance, solver, timeout_secs, certify, jobs_, amo, implied, symmetric, break_symmetry, deterministic))]
 #[allow(clippy::too_many_arguments)]
 pub fn solve(
     py: Python<'_>,
@@ -187,6 +189,7 @@ pub fn solve(
     implied: Option<&str>,
     symmetric: Option<&str>,
     break_symmetry: Option<&str>,
+    deterministic: bool,
 ) -> PyResult<PyResult_> {
     // `implied=None` leaves the choice to the strategy (the diagonal sums in its cube solver).
     let parsed = encoding(instance, amo, implied, symmetric, break_symmetry, true)?;
@@ -198,7 +201,17 @@ pub fn solve(
     }
     let (inst, piece) = (&instance.inner, instance.piece);
     let s = work::run(py, None, |cancel| {
-        run_solve(inst, piece, parsed, solver, timeout, certify, jobs_, cancel)
+        run_solve(
+            inst,
+            piece,
+            parsed,
+            solver,
+            timeout,
+            certify,
+            jobs_,
+            deterministic,
+            cancel,
+        )
     })?;
     Ok(PyResult_ {
         status: s.status,

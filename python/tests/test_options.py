@@ -86,3 +86,13 @@ def test_stubs_pass_mypy_strict(tmp_path: Path) -> None:
         assert ok.returncode == 0, ok.stdout + ok.stderr
     wrong = subprocess.run([*run, str(bad)], capture_output=True, text=True, cwd=tmp_path)
     assert wrong.returncode == 1 and "break_symmetry" in wrong.stdout, wrong.stdout
+
+
+def test_deterministic_split_search_gives_the_same_board() -> None:
+    boards = {
+        str(qs.solve(24, solver="bitboard", jobs=2, deterministic=True).board) for _ in range(3)
+    }
+    assert len(boards) == 1
+    r = qs.solve(24, solver="bitboard", jobs=2, deterministic=True)
+    assert r.board is not None
+    qs.verify(r.board, qs.Instance(24))

@@ -175,7 +175,7 @@ fn split(root: Subtree, shape: Shape, n: usize, want: usize) -> Vec<Subtree> {
     queue.into()
 }
 
-/// [`search`] on `threads` threads: the tree is split into subtrees ([`split`], about 64 per
+/// [`search`] on `threads` threads: the tree is split into subtrees (breadth-first, about 64 per
 /// thread) that the threads take in index order. The first board found stops the others; with
 /// `deterministic` the board is the one of the lowest subtree index that has one (a thread
 /// stops only the subtrees after it), so the same problem gives the same board on every run.
@@ -655,7 +655,13 @@ impl Engine for Bitboard {
 
     fn solve(&self, problem: &Problem, settings: &Settings, cancel: &Cancel) -> Result<Outcome> {
         let t0 = Instant::now();
-        let found = search_on(problem, settings.timeout, Some(cancel), settings.threads, false)?;
+        let found = search_on(
+            problem,
+            settings.timeout,
+            Some(cancel),
+            settings.threads,
+            settings.deterministic,
+        )?;
         let answer = match found.answer {
             Answer::Sat(board) => Answer::Sat(engine::Found::Board(board)),
             Answer::Unsat => Answer::Unsat,

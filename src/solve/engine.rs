@@ -122,6 +122,9 @@ pub struct Settings<'a> {
     pub timeout: Option<Duration>,
     /// Threads the engine may use (at least 1).
     pub threads: usize,
+    /// `--deterministic`: the same answer on every run, even on several threads (an engine
+    /// that splits its search takes the first board in its fixed order, not the first found).
+    pub deterministic: bool,
     /// `--certify`: where a [`Proofs::Drat`] engine writes its proof; a
     /// [`Proofs::SelfChecked`] engine checks its own and returns the certificate.
     pub proof: Option<&'a Path>,

@@ -76,6 +76,8 @@ pub struct SolveSettings {
     pub walk: Option<Duration>,
     /// Threads the engine may use (0 counts as 1).
     pub threads: usize,
+    /// The same board on every run ([`Settings::deterministic`]).
+    pub deterministic: bool,
 }
 
 impl From<Option<Duration>> for SolveSettings {
@@ -164,6 +166,7 @@ pub fn solve(
         options,
         timeout: settings.timeout,
         threads: settings.threads.max(1),
+        deterministic: settings.deterministic,
         // A self-checking engine is told to certify by any path; it writes nothing there.
         proof: match settings.certify {
             true => Some(proof.as_deref().unwrap_or(std::path::Path::new("."))),

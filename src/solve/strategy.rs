@@ -137,6 +137,7 @@ pub struct Solver<'a> {
     jobs: Option<usize>,
     cancel: Cancel,
     symmetry: AutoSymmetry,
+    deterministic: bool,
 }
 
 impl<'a> Solver<'a> {
@@ -158,6 +159,7 @@ impl<'a> Solver<'a> {
             jobs: None,
             cancel: Cancel::new(),
             symmetry: AutoSymmetry::default(),
+            deterministic: false,
         }
     }
 
@@ -224,6 +226,14 @@ impl<'a> Solver<'a> {
     /// portfolio shares them among its entrants); `None`: every core.
     pub fn jobs(mut self, jobs: Option<usize>) -> Self {
         self.jobs = jobs;
+        self
+    }
+
+    /// `--deterministic`: a named engine that splits its search over threads (`--solver
+    /// bitboard`) returns the same board on every run: the first in its fixed order of
+    /// subtrees, not the first found.
+    pub fn deterministic(mut self, deterministic: bool) -> Self {
+        self.deterministic = deterministic;
         self
     }
 
@@ -321,6 +331,7 @@ impl<'a> Solver<'a> {
             cancel: Some(self.cancel.clone()),
             walk,
             threads: self.threads(),
+            deterministic: self.deterministic,
         };
         match entrants.as_slice() {
             [one] => super::solve(&problem, one.options, &one.backend, settings),

@@ -273,3 +273,26 @@ fn refusals() {
         .unwrap_err();
     assert!(e.to_string().contains("--symmetric"), "{e}");
 }
+
+/// `solve --solver bitboard --jobs 2 --deterministic` prints the same verified board on every
+/// run (the library's `Solver::deterministic` through the command line).
+#[test]
+fn deterministic_flag_gives_the_same_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "solve",
+        "-n",
+        "24",
+        "--solver",
+        "bitboard",
+        "--jobs",
+        "2",
+        "--deterministic",
+    ];
+    let first = common::run_expect(dir.path(), &args, 10);
+    for _ in 0..3 {
+        let again = common::run_expect(dir.path(), &args, 10);
+        assert_eq!(again.stdout, first.stdout);
+    }
+    assert_eq!(first.stdout.lines().count(), 24, "{}", first.stdout);
+}

@@ -40,6 +40,10 @@ pub struct SolveArgs {
     /// `--solver bitboard` the search's tree split over J threads; a portfolio shares them.
     #[arg(long, value_name = "J")]
     jobs: Option<usize>,
+    /// With `--solver bitboard` on several threads: the same board on every run (the first in
+    /// the search's fixed order of subtrees), at the price of finishing the subtrees before it.
+    #[arg(long)]
+    deterministic: bool,
     /// With `--cubes`: split until there are this many cubes.
     #[arg(long, value_name = "K", requires = "cubes", default_value_t = Split::default().max_cubes)]
     max_cubes: usize,
@@ -63,6 +67,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
         .timeout(timeout)
         .certify(a.certify)
         .jobs(a.jobs)
+        .deterministic(a.deterministic)
         .auto_symmetry(parsed.auto_symmetry)
         .cancel(crate::cancel().clone());
     if let Some(implied) = parsed.implied {
