@@ -112,6 +112,10 @@ pub enum Opt {
     Engine,
     /// An export format (`--to`, Python's `format=`).
     To,
+    /// The prefix of an excluded-diagonals file to take.
+    Diags,
+    /// Accept UNSAT only with a checked refutation.
+    Certify,
 }
 
 impl Opt {
@@ -128,6 +132,8 @@ impl Opt {
             Opt::Jobs => "--jobs",
             Opt::Engine => "--engine",
             Opt::To => "--to format",
+            Opt::Diags => "--diags",
+            Opt::Certify => "--certify",
         }
     }
 
@@ -144,6 +150,8 @@ impl Opt {
             Opt::Jobs => "jobs",
             Opt::Engine => "engine",
             Opt::To => "format",
+            Opt::Diags => "diags",
+            Opt::Certify => "certify",
         }
     }
 }
@@ -156,6 +164,8 @@ pub enum Wrong {
     /// Out of its range; the text says what it must be (`must be a positive number of
     /// seconds`).
     Invalid(String),
+    /// Not allowed together with a (boolean) option that was set; the text says why.
+    Excludes(Opt, String),
 }
 
 /// How a message names an option.
@@ -203,6 +213,15 @@ impl BadOption {
         })
     }
 
+    /// A value that cannot be used with the option `with` (set), because of `why`.
+    pub fn excludes(option: Opt, value: impl fmt::Display, with: Opt, why: &str) -> Error {
+        Error::Option(BadOption {
+            option,
+            value: value.to_string(),
+            wrong: Wrong::Excludes(with, why.to_string()),
+        })
+    }
+
     /// The one-line message, naming the option as `naming` says.
     ///
     /// ```
@@ -215,19 +234,23 @@ impl BadOption {
     /// ```
     pub fn message(&self, naming: Naming) -> String {
         let value = clip(&self.value);
-        let named = match (naming, &self.wrong) {
-            (Naming::Flag, Wrong::Unknown(_)) => format!("{} '{value}'", self.option.flag()),
-            (Naming::Flag, Wrong::Invalid(_)) => format!("{} {value}", self.option.flag()),
-            (Naming::Argument, Wrong::Unknown(_)) => {
-                format!("{}='{value}'", self.option.argument())
-            }
-            (Naming::Argument, Wrong::Invalid(_)) => {
-                format!("{}={value}", self.option.argument())
-            }
+        let quoted = matches!(self.wrong, Wrong::Unknown(_) | Wrong::Excludes(..));
+        let named = match (naming, quoted) {
+            (Naming::Flag, true) => format!("{} '{value}'", self.option.flag()),
+            (Naming::Flag, false) => format!("{} {value}", self.option.flag()),
+            (Naming::Argument, true) => format!("{}='{value}'", self.option.argument()),
+            (Naming::Argument, false) => format!("{}={value}", self.option.argument()),
         };
         match &self.wrong {
             Wrong::Unknown(allowed) => format!("unknown {named} ({allowed})"),
             Wrong::Invalid(must) => format!("{named} {must}"),
+            Wrong::Excludes(with, why) => {
+                let with = match naming {
+                    Naming::Flag => with.flag().to_string(),
+                    Naming::Argument => format!("{}=True", with.argument()),
+                };
+                format!("{named} cannot be used with {with}: {why}")
+            }
         }
     }
 }

@@ -42,7 +42,7 @@ def test_not_utf8(tmp_path: Path) -> None:
 
 
 def test_diags_on_a_board_file() -> None:
-    with pytest.raises(qs.UsageError, match="--diags applies to excluded-diagonals files"):
+    with pytest.raises(qs.UsageError, match="^diags=2 applies to excluded-diagonals files"):
         qs.Instance.parse("Q...\n....\n....\n....\n", diags=2)
 
 
@@ -90,7 +90,7 @@ def test_bad_solve_arguments() -> None:
         qs.solve(8, timeout="5")  # type: ignore[arg-type]
     with pytest.raises(qs.UsageError, match="unknown solver|not found|no such|solver"):
         qs.solve(8, solver="no-such-solver-xyz")
-    with pytest.raises(qs.UsageError, match="drop --implied"):
+    with pytest.raises(qs.UsageError, match="^implied='sums' cannot be used with certify=True"):
         qs.solve(8, certify=True, implied="sums")
     with pytest.raises(ValueError, match="^jobs=0 must be at least 1$"):
         qs.solve(8, jobs=0)

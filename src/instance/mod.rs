@@ -136,10 +136,14 @@ pub fn detect_format(text: &str) -> Format {
 /// ```
 pub fn read_instance(file: &str, text: &str, diags: Option<usize>) -> Result<Instance> {
     let format = detect_format(text);
-    if diags.is_some() && format != Format::Diags {
-        return Err(Error::Usage(format!(
-            "--diags applies to excluded-diagonals files, but {file} is not one"
-        )));
+    if let Some(d) = diags
+        && format != Format::Diags
+    {
+        return Err(crate::error::BadOption::invalid(
+            crate::error::Opt::Diags,
+            d,
+            format!("applies to excluded-diagonals files, but {file} is not one"),
+        ));
     }
     match format {
         Format::Board => parse_board(file, text),

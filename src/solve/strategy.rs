@@ -255,9 +255,12 @@ impl<'a> Solver<'a> {
     /// Runs the solve. A SAT answer's board has passed the independent checks
     /// ([`EncodeOptions::accept`]); a model that fails them is an [`Error::Solver`].
     pub fn solve(&self) -> Result<SolveReport> {
-        if self.certify && self.implied.is_some_and(|i| i != Implied::None) {
-            return Err(Error::Usage(
-                "--certify checks refutations of the plain model; drop --implied".into(),
+        if let Some(implied) = self.implied.filter(|&i| self.certify && i != Implied::None) {
+            return Err(crate::error::BadOption::excludes(
+                crate::error::Opt::Implied,
+                implied.name(),
+                crate::error::Opt::Certify,
+                "a certificate covers the plain model only",
             ));
         }
         let options = EncodeOptions {

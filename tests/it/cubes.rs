@@ -159,7 +159,9 @@ fn cube_solve_with_lib_cadical_agrees_with_the_oracle() {
 
 /// Re-splitting (`Split::resplit_after_ms`): with a threshold of 0 ms, every cube of the first
 /// split that a worker takes after the first two refuted ones is split again. The answers still
-/// agree with the oracle, with both solvers and 1 or 2 workers, and some runs really re-split.
+/// agree with the oracle, with both solvers and 1 or 2 workers, and some runs really re-split:
+/// counted on one worker, where which cubes come after two refuted ones does not depend on
+/// timing (with two, it depends on which worker finishes first).
 #[test]
 fn re_split_cubes_agree_with_the_oracle() {
     let mut resplit_runs = 0;
@@ -176,20 +178,20 @@ fn re_split_cubes_agree_with_the_oracle() {
                     resplit_cubes: 3,
                     ..Split::default()
                 };
-                if check_with(inst, piece, split, jobs, factory)
+                let resplit = check_with(inst, piece, split, jobs, factory)
                     .cubes
                     .unwrap()
-                    .resplit
-                    > 0
-                {
+                    .resplit;
+                if jobs == 1 && resplit > 0 {
                     resplit_runs += 1;
                 }
             }
         }
     }
+    // 5 of the 52 one-worker runs re-split, on every run.
     assert!(
-        resplit_runs >= 10,
-        "only {resplit_runs} runs re-split a cube"
+        resplit_runs >= 5,
+        "only {resplit_runs} one-worker runs re-split a cube"
     );
 }
 
