@@ -261,11 +261,6 @@ impl Backend {
     pub fn name(&self) -> String {
         self.info().name
     }
-
-    /// The engine's capabilities.
-    pub fn capabilities(&self) -> Capabilities {
-        self.info().caps
-    }
 }
 
 impl std::ops::Deref for Backend {
