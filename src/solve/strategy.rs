@@ -6,7 +6,9 @@
 //! constraints:
 //! - boards with at most [`AUTO_CUBES_MAX_CELLS`] live cells (the hard completion, blocked and
 //!   excluded-diagonal instances): on two or more cores, for queens and amazons up to n = 64,
-//!   the bitboard search ([`super::bitboard`]) on one thread raced against local search with a
+//!   on instances whose unavailable cells are excluded diagonals only, the bitboard search
+//!   ([`super::bitboard`]) split over every core; on the others the bitboard search on one
+//!   thread raced against local search with a
 //!   small budget ([`AUTO_WALK`]) then cube-and-conquer with the linked CaDiCaL on the other
 //!   threads, the encoding carrying the implied diagonal sums ([`crate::encode::implied`]);
 //!   otherwise (one core, other pieces, `certify`) the local search then cube-and-conquer on
@@ -75,6 +77,25 @@ const AUTO_CUBE_BACKEND: &str = "lib:cadical";
 /// What is left of `timeout` since `t0` (never zero: zero would mean no limit).
 fn left_of(timeout: Option<Duration>, t0: Instant) -> Option<Duration> {
     timeout.map(|t| t.saturating_sub(t0.elapsed()).max(Duration::from_millis(1)))
+}
+
+/// Whether the default strategy gives the whole machine to the bitboard search split over
+/// `jobs` threads instead of racing it: on the family where the search wins, instances whose
+/// unavailable cells are excluded diagonals only (the frontier sample of 40: 36/40 solved
+/// within 60 s against the race's 29/40, faster on 35 of the 40; docs/benchmarks.md, "The
+/// bitboard search split over both cores"), unless the user asked for the cube solver modulo
+/// symmetries everywhere (`--break-symmetry cubes`).
+fn bitboard_splits(
+    problem: &Problem,
+    options: &EncodeOptions,
+    jobs: usize,
+    symmetry: AutoSymmetry,
+) -> bool {
+    let inst = &problem.instance;
+    symmetry != AutoSymmetry::Always
+        && !inst.excluded.is_empty()
+        && inst.blocked.is_empty()
+        && bitboard_races(problem, options, jobs)
 }
 
 /// Whether the default strategy races the bitboard search on `problem` with `jobs` threads:
@@ -308,6 +329,18 @@ impl<'a> Solver<'a> {
                         lex_leader,
                         ..options
                     };
+                    if !self.certify
+                        && bitboard_splits(&problem, &options, self.threads(), self.symmetry)
+                    {
+                        let settings = SolveSettings {
+                            timeout: self.timeout,
+                            cancel: Some(self.cancel.clone()),
+                            threads: self.threads(),
+                            deterministic: self.deterministic,
+                            ..SolveSettings::default()
+                        };
+                        return super::solve(&problem, options, &Bitboard, settings);
+                    }
                     if !self.certify && bitboard_races(&problem, &options, self.threads()) {
                         return self.race_bitboard(&problem, options, with_sums, &suffix);
                     }

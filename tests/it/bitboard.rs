@@ -296,3 +296,24 @@ fn deterministic_flag_gives_the_same_board() {
     }
     assert_eq!(first.stdout.lines().count(), 24, "{}", first.stdout);
 }
+
+/// The default strategy on two or more cores gives excluded-diagonal instances to the split
+/// search alone: it always answers (never the cube side of a race), with the CDCL verdict.
+#[test]
+fn default_splits_the_search_on_excluded_diagonals() {
+    for seed in 1..=6 {
+        let generator = Generator::Diagonals {
+            min_free: 1,
+            diags: Some(17),
+            to_completion: false,
+        };
+        let inst = generator.instance(16, seed).unwrap();
+        let auto = Solver::new(&inst, QUEEN).jobs(Some(2)).solve().unwrap();
+        assert_eq!(auto.solver, "bitboard", "seed {seed}");
+        let cdcl = Solver::new(&inst, QUEEN)
+            .solver("lib:cadical")
+            .solve()
+            .unwrap();
+        assert_eq!(auto.status.label(), cdcl.status.label(), "seed {seed}");
+    }
+}
