@@ -36,7 +36,8 @@ pub struct SolveArgs {
     #[arg(long)]
     cubes: bool,
     /// Threads (default: every core): the cube workers of `--cubes`; under the default strategy
-    /// the bitboard search's thread plus the cube workers (one: no bitboard race); with
+    /// the bitboard search split over J threads on excluded-diagonal instances, elsewhere the
+    /// bitboard search's thread plus the cube workers (one: no bitboard race, cubes only); with
     /// `--solver bitboard` the search's tree split over J threads; a portfolio shares them.
     #[arg(long, value_name = "J")]
     jobs: Option<usize>,
