@@ -70,23 +70,17 @@ fn write_table(quick: bool, cancel: &Cancel, out: &mut dyn Write) -> Result<()> 
         for amo in AmoKind::ALL {
             // Best of three: presolve + encode + write + fsync + rename.
             let path = dir.path().join(format!("q{n}-{amo}.cnf"));
-            let mut best = f64::INFINITY;
-            let mut report = None;
-            for _ in 0..3 {
-                let t = Instant::now();
+            let (r, secs) = best_of_3(|| {
                 let problem = Problem::presolve(&Instance::plain(n), QUEEN)?;
-                let r = crate::export::export(
+                crate::export::export(
                     &Output::File(path.clone()),
                     crate::export::Format::Dimacs,
                     &problem,
                     amo,
                     None,
                     cancel,
-                )?;
-                best = best.min(t.elapsed().as_secs_f64());
-                report = Some(r);
-            }
-            let (r, secs) = (report.expect("three runs"), best);
+                )
+            })?;
             let mb = r.bytes as f64 / 1e6;
             writeln!(
                 out,
@@ -138,16 +132,10 @@ pub fn export_table(quick: bool, out: &mut dyn Write) -> Result<()> {
             ));
         }
         for (format, amo, name) in runs {
-            let mut best = f64::INFINITY;
-            let mut report = None;
-            for _ in 0..3 {
-                let t = Instant::now();
+            let (r, secs) = best_of_3(|| {
                 let problem = Problem::presolve(&Instance::plain(n), piece)?;
-                let (_, r) = export::write(format, std::io::sink(), &problem, amo, None)?;
-                best = best.min(t.elapsed().as_secs_f64());
-                report = Some(r);
-            }
-            let (r, secs) = (report.expect("three runs"), best);
+                Ok(export::write(format, std::io::sink(), &problem, amo, None)?.1)
+            })?;
             let mb = r.bytes as f64 / 1e6;
             writeln!(
                 out,
@@ -426,4 +414,16 @@ pub fn count_table(
         .map_err(io)?;
     }
     Ok(())
+}
+
+/// Runs `f` three times: its last result and the fastest of the three wall times (seconds).
+fn best_of_3<T>(mut f: impl FnMut() -> Result<T>) -> Result<(T, f64)> {
+    let mut best = f64::INFINITY;
+    let mut last = None;
+    for _ in 0..3 {
+        let t = Instant::now();
+        last = Some(f()?);
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+    Ok((last.expect("three runs"), best))
 }

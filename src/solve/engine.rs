@@ -125,8 +125,10 @@ pub struct Settings<'a> {
     /// `--deterministic`: the same answer on every run, even on several threads (an engine
     /// that splits its search takes the first board in its fixed order, not the first found).
     pub deterministic: bool,
-    /// `--certify`: where a [`Proofs::Drat`] engine writes its proof; a
-    /// [`Proofs::SelfChecked`] engine checks its own and returns the certificate.
+    /// `--certify`: UNSAT must come with a proof (a [`Proofs::SelfChecked`] engine checks its
+    /// own and returns the certificate).
+    pub certify: bool,
+    /// Under `certify`, where a [`Proofs::Drat`] engine writes its proof.
     pub proof: Option<&'a Path>,
 }
 

@@ -167,11 +167,8 @@ pub fn solve(
         timeout: settings.timeout,
         threads: settings.threads.max(1),
         deterministic: settings.deterministic,
-        // A self-checking engine is told to certify by any path; it writes nothing there.
-        proof: match settings.certify {
-            true => Some(proof.as_deref().unwrap_or(std::path::Path::new("."))),
-            false => None,
-        },
+        certify: settings.certify,
+        proof: proof.as_deref(),
     };
     let before = t0.elapsed().as_secs_f64();
     let outcome = engine.solve(problem, &engine_settings, &cancel)?;

@@ -291,7 +291,7 @@ impl Engine for Varisat {
         settings: &Settings,
         cancel: &crate::interrupt::Cancel,
     ) -> crate::Result<Outcome> {
-        let certify = settings.proof.is_some();
+        let certify = settings.certify;
         let (answer, timing) = solve(
             problem,
             settings.options,
