@@ -116,6 +116,10 @@ pub enum Opt {
     Diags,
     /// Accept UNSAT only with a checked refutation.
     Certify,
+    /// The compression of written CNFs (`--compress`; Python's `compress=`).
+    Compress,
+    /// The compression level (`--level`, `level=`).
+    Level,
 }
 
 impl Opt {
@@ -134,6 +138,8 @@ impl Opt {
             Opt::To => "--to format",
             Opt::Diags => "--diags",
             Opt::Certify => "--certify",
+            Opt::Compress => "--compress",
+            Opt::Level => "--level",
         }
     }
 
@@ -152,6 +158,8 @@ impl Opt {
             Opt::To => "format",
             Opt::Diags => "diags",
             Opt::Certify => "certify",
+            Opt::Compress => "compress",
+            Opt::Level => "level",
         }
     }
 }

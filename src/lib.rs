@@ -35,6 +35,7 @@ pub mod bench;
 pub mod board;
 pub mod certify;
 pub mod cluster;
+pub mod compress;
 pub mod count;
 pub mod cpu;
 pub mod cube;

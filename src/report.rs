@@ -129,6 +129,41 @@ pub struct StatsRecord {
     pub unsat: Option<String>,
 }
 
+/// What `encode --format json` prints after writing a file.
+///
+/// ```
+/// use queens_sat::report::WriteRecord;
+/// let r: WriteRecord = serde_json::from_str(r#"{"path":"q8.cnf","format":"dimacs",
+///     "n":8,"piece":"queen","amo":"pairwise","vars":64,"clauses":744,"literals":1552,
+///     "bytes":7797,"compress":"none","file_bytes":7797,
+///     "gbdhash":"781e91553a5502980a9bb7a54213c757"}"#).unwrap();
+/// assert_eq!(r.gbdhash.as_deref(), Some("781e91553a5502980a9bb7a54213c757"));
+/// ```
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct WriteRecord {
+    /// The file written.
+    pub path: String,
+    /// Its format (`--to`).
+    pub format: String,
+    /// Board side.
+    pub n: u32,
+    /// Piece name.
+    pub piece: String,
+    /// `--amo` name.
+    pub amo: String,
+    /// Variables, clauses (constraints), literals (terms).
+    #[serde(flatten)]
+    pub stats: Stats,
+    /// Bytes of text.
+    pub bytes: u64,
+    /// The codec (`none`, `xz`, `gz`, `zst`).
+    pub compress: String,
+    /// Bytes of the file (after compression).
+    pub file_bytes: u64,
+    /// The GBD hash of a DIMACS file (see [`crate::export::gbd`]).
+    pub gbdhash: Option<String>,
+}
+
 /// What `count` prints: the full symmetry breakdown, or one number for `--symmetric` /
 /// `--break-symmetry lex`.
 #[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize)]

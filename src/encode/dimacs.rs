@@ -8,9 +8,55 @@ use super::{ClauseSink, Lit};
 
 /// Streams clauses as DIMACS text through a [`TextOut`] (1 MiB buffer, integers formatted
 /// without allocation). I/O errors are sticky and reported by [`DimacsWriter::finish`].
+///
+/// Made with [`DimacsWriter::with_vars`], it formats no integer in the hot loop: every literal's
+/// text (`-123 `) is looked up in a table built once, one 8-byte store per literal.
 pub struct DimacsWriter<W: Write> {
     out: TextOut<W>,
     clauses: u64,
+    table: Option<LitTable>,
+}
+
+/// The text of every literal `±v ` for `v <= vars`, as up to 8 bytes (little-endian) and a
+/// length, indexed by `2v + sign`.
+struct LitTable {
+    text: Vec<u64>,
+    len: Vec<u8>,
+}
+
+impl LitTable {
+    /// The largest variable whose literals fit in 8 bytes (`-999999 `).
+    const MAX_VAR: u32 = 999_999;
+
+    fn new(vars: u32) -> Option<LitTable> {
+        if vars > Self::MAX_VAR {
+            return None;
+        }
+        let size = 2 * (vars as usize + 1);
+        let mut table = LitTable {
+            text: vec![0; size],
+            len: vec![0; size],
+        };
+        let mut fmt = itoa::Buffer::new();
+        for v in 1..=vars {
+            let digits = fmt.format(v).as_bytes();
+            for neg in [false, true] {
+                let mut bytes = [0u8; 8];
+                let mut k = 0;
+                if neg {
+                    bytes[0] = b'-';
+                    k = 1;
+                }
+                bytes[k..k + digits.len()].copy_from_slice(digits);
+                k += digits.len();
+                bytes[k] = b' ';
+                let i = 2 * v as usize + neg as usize;
+                table.text[i] = u64::from_le_bytes(bytes);
+                table.len[i] = (k + 1) as u8;
+            }
+        }
+        Some(table)
+    }
 }
 
 impl<W: Write> DimacsWriter<W> {
@@ -19,6 +65,17 @@ impl<W: Write> DimacsWriter<W> {
         DimacsWriter {
             out: TextOut::new(out),
             clauses: 0,
+            table: None,
+        }
+    }
+
+    /// A writer over `out` for clauses over variables `1..=vars`, with the literal table (up
+    /// to 999,999 variables; a literal past `vars` is formatted as usual). The bytes are the
+    /// same as [`DimacsWriter::new`]'s.
+    pub fn with_vars(out: W, vars: u64) -> DimacsWriter<W> {
+        DimacsWriter {
+            table: u32::try_from(vars).ok().and_then(LitTable::new),
+            ..DimacsWriter::new(out)
         }
     }
 
@@ -42,9 +99,26 @@ impl<W: Write> ClauseSink for DimacsWriter<W> {
 
     #[inline]
     fn add_clause(&mut self, lits: &[Lit]) {
-        for &l in lits {
-            self.out.int(l.to_dimacs());
-            self.out.push(b" ");
+        match &self.table {
+            Some(t) => {
+                for &l in lits {
+                    let d = l.to_dimacs();
+                    let i = 2 * d.unsigned_abs() as usize + (d < 0) as usize;
+                    match (t.text.get(i), t.len.get(i)) {
+                        (Some(&text), Some(&len)) => self.out.word(text, len as usize),
+                        _ => {
+                            self.out.int(d);
+                            self.out.push(b" ");
+                        }
+                    }
+                }
+            }
+            None => {
+                for &l in lits {
+                    self.out.int(l.to_dimacs());
+                    self.out.push(b" ");
+                }
+            }
         }
         self.out.push(b"0\n");
         self.out.end_item();
@@ -66,5 +140,34 @@ mod tests {
         let text = String::from_utf8(out).unwrap();
         assert_eq!(text, "1 -23 2147483647 0\n-1000000000 9 10 0\n0\n");
         assert_eq!((clauses, bytes), (3, text.len() as u64));
+    }
+
+    #[test]
+    fn the_literal_table_writes_the_same_bytes() {
+        let clauses: Vec<Vec<Lit>> = (1..3000u32)
+            .map(|v| {
+                vec![
+                    Lit::pos(v),
+                    Lit::neg(v + 1),
+                    Lit::neg(999_999),
+                    Lit::pos(1_000_000),
+                ]
+            })
+            .chain([vec![], vec![Lit::neg(1)]])
+            .collect();
+        let write = |mut w: DimacsWriter<Vec<u8>>| {
+            for c in &clauses {
+                w.add_clause(c);
+            }
+            w.finish().unwrap()
+        };
+        let plain = write(DimacsWriter::new(Vec::new()));
+        for vars in [0, 1, 5000, 999_999, 1_000_000] {
+            assert_eq!(
+                write(DimacsWriter::with_vars(Vec::new(), vars)).0,
+                plain.0,
+                "{vars}"
+            );
+        }
     }
 }

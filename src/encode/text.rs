@@ -74,6 +74,15 @@ impl<W: Write> TextOut<W> {
         self.raw(text.as_bytes());
     }
 
+    /// Appends the first `len` (at most 8) bytes of `word`, little-endian: one fixed-size copy,
+    /// then the length is cut back.
+    #[inline]
+    pub fn word(&mut self, word: u64, len: usize) {
+        let at = self.buf.len();
+        self.buf.extend_from_slice(&word.to_le_bytes());
+        self.buf.truncate(at + len.min(8));
+    }
+
     /// Appends a signed decimal integer (a DIMACS literal).
     #[inline]
     pub fn int(&mut self, x: i32) {

@@ -80,13 +80,17 @@ pub enum Output {
     File(PathBuf),
 }
 
-/// What writing a CNF produced.
-#[derive(Clone, Copy, Debug)]
+/// What writing a CNF (or another format) produced.
+#[derive(Clone, Debug, Default)]
 pub struct WriteReport {
     /// Variables, clauses and literals.
     pub stats: Stats,
-    /// Bytes written.
+    /// Bytes of text written (before any compression).
     pub bytes: u64,
+    /// Bytes that reached the file: [`WriteReport::bytes`] after compression.
+    pub file_bytes: u64,
+    /// The GBD hash ([`crate::export::gbd`]), when it was asked for (DIMACS only).
+    pub gbdhash: Option<String>,
 }
 
 /// Writes `problem`'s CNF with header to `w`; checks that the header counts match what was
@@ -99,7 +103,7 @@ pub fn write_cnf<W: Write>(
 ) -> Result<(W, WriteReport)> {
     let encoder = Encoder::with_options(problem, options.into());
     let stats = encoder.stats()?;
-    let mut writer = DimacsWriter::new(w);
+    let mut writer = DimacsWriter::with_vars(w, stats.vars);
     write_header(&mut writer, &encoder, instance_name, &stats);
     let emitted = encoder.encode(&mut writer);
     let (w, _, bytes) = writer.finish().map_err(|e| {
@@ -114,5 +118,13 @@ pub fn write_cnf<W: Write>(
             "internal error: header announced {stats:?} but the encoder emitted {emitted:?}"
         )));
     }
-    Ok((w, WriteReport { stats, bytes }))
+    Ok((
+        w,
+        WriteReport {
+            stats,
+            bytes,
+            file_bytes: bytes,
+            gbdhash: None,
+        },
+    ))
 }

@@ -31,8 +31,10 @@
 //! reading ([`Format::header_line`]) and detection ([`Format::detect`]). `bench --export` and the
 //! tests walk [`Format::ALL`], so a registered format cannot be left out of them.
 
+pub mod gbd;
 pub mod header;
 pub mod output;
+pub mod pipe;
 
 use std::borrow::Cow;
 use std::io::{self, Write};
@@ -51,6 +53,7 @@ use crate::export::header::{HeaderFields, comment_header};
 use crate::interrupt::{Cancel, CancelWrite};
 use crate::piece::LineKind;
 use crate::presolve::Problem;
+pub use pipe::WriteOptions;
 
 /// What the registry, the CLI and the header reader know about a format besides its code.
 #[derive(Clone, Copy, Debug)]
@@ -205,7 +208,15 @@ pub(crate) fn write_text<W: Write>(
             Error::io(format!("<{name} output>"), e)
         }
     })?;
-    Ok((w, WriteReport { stats, bytes }))
+    Ok((
+        w,
+        WriteReport {
+            stats,
+            bytes,
+            file_bytes: bytes,
+            gbdhash: None,
+        },
+    ))
 }
 
 /// The board of a `model` over the header's cell variables.
@@ -342,7 +353,9 @@ pub fn write<W: Write>(
 }
 
 /// Writes `problem` in `format` to `out`: stdout, or a file replaced atomically (nothing is left
-/// at the target path when anything fails, including a raised `cancel`).
+/// at the target path when anything fails, including a raised `cancel`). A file is compressed
+/// as its name says ([`crate::compress::Codec::from_path`], default level); see [`export_with`]
+/// for the other choices.
 pub fn export(
     out: &Output,
     format: Format,
@@ -351,16 +364,41 @@ pub fn export(
     instance_name: Option<&str>,
     cancel: &Cancel,
 ) -> Result<WriteReport> {
+    let write = match out {
+        Output::Stdout => WriteOptions::default(),
+        Output::File(path) => {
+            let codec = crate::compress::Codec::from_path(path);
+            WriteOptions {
+                codec,
+                level: codec.default_level(),
+                gbdhash: false,
+            }
+        }
+    };
+    export_with(out, format, problem, options, instance_name, cancel, write)
+}
+
+/// [`export`] with the compression and the GBD hash as `write` says. The text is formatted on
+/// this thread and compressed, written and hashed on others ([`pipe`]); the bytes are the same.
+pub fn export_with(
+    out: &Output,
+    format: Format,
+    problem: &Problem,
+    options: impl Into<EncodeOptions>,
+    instance_name: Option<&str>,
+    cancel: &Cancel,
+    write: WriteOptions,
+) -> Result<WriteReport> {
     let options = options.into();
     match out {
         Output::Stdout => {
-            let stdout = CancelWrite::new(io::stdout().lock(), cancel.clone());
-            Ok(write(format, stdout, problem, options, instance_name)?.1)
+            let stdout = CancelWrite::new(io::stdout(), cancel.clone());
+            Ok(write_piped(format, stdout, problem, options, instance_name, write)?.1)
         }
         Output::File(path) => write_atomic(path, |f| {
             let f = CancelWrite::new(f, cancel.clone());
-            let (_, report) =
-                write(format, f, problem, options, instance_name).map_err(|e| match e {
+            let (_, report) = write_piped(format, f, problem, options, instance_name, write)
+                .map_err(|e| match e {
                     // Name the real target instead of the writer's placeholder.
                     Error::Io { source, .. } => Error::io(path.display().to_string(), source),
                     other => other,
@@ -368,6 +406,41 @@ pub fn export(
             Ok(report)
         }),
     }
+}
+
+/// [`write()`] through the writer threads of [`pipe`]: compressed and hashed as `write` says
+/// (the GBD hash for DIMACS only). Returns `w` and the report.
+pub fn write_piped<W: Write + Send>(
+    format: Format,
+    w: W,
+    problem: &Problem,
+    options: impl Into<EncodeOptions>,
+    instance_name: Option<&str>,
+    write_options: WriteOptions,
+) -> Result<(W, WriteReport)> {
+    let options = options.into();
+    let write_options = WriteOptions {
+        gbdhash: write_options.gbdhash && format.is_cnf(),
+        ..write_options
+    };
+    let (written, piped) = pipe::with_pipe(w, write_options, |pipe| {
+        write(format, pipe, problem, options, instance_name).map(|(_, report)| report)
+    });
+    let name = format!("<{format} output>");
+    let io_error = |e: io::Error| {
+        if crate::interrupt::is_cancelled_io(&e) {
+            Error::Interrupted
+        } else {
+            Error::io(&name, e)
+        }
+    };
+    // The writer thread's error (the first one, with its cause) before the formatter's "the
+    // writer thread failed".
+    let (w, file_bytes, gbdhash) = piped.map_err(io_error)?;
+    let mut report = written?;
+    report.file_bytes = file_bytes;
+    report.gbdhash = gbdhash;
+    Ok((w, report))
 }
 
 /// Size of `problem`'s model in `format` without writing it: variables, constraints (clauses

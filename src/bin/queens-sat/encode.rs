@@ -5,10 +5,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
+use queens_sat::compress::Codec;
 use queens_sat::export::dimacs::Output;
-use queens_sat::export::{self, Format};
+use queens_sat::export::{self, Format, WriteOptions};
 use queens_sat::presolve::Problem;
-use queens_sat::report::StatsRecord;
+use queens_sat::report::{StatsRecord, WriteRecord};
 use queens_sat::{Error, Result};
 
 use crate::args::{EncodingArgs, InstanceArgs, OutputFormat, print_json};
@@ -30,9 +31,16 @@ pub struct EncodeArgs {
     /// Output format (the registry's list, [`Format::help`]).
     #[arg(long, value_name = "FORMAT", default_value = Format::DEFAULT.name(), help = Format::help())]
     to: String,
-    /// Report format.
+    /// Report format (json: the size, or after writing a file, a record with its GBD hash).
     #[arg(long, value_enum, default_value = "text")]
     format: OutputFormat,
+    /// Compression level of a compressed output (`-o FILE.cnf.xz`, `.gz`, `.zst`, told by the
+    /// name): xz 0-9 (default 1), gz 0-9 (default 6), zst 1-19 (default 3).
+    #[arg(long, value_name = "N")]
+    level: Option<u32>,
+    /// Compute the GBD hash of the DIMACS text while writing (on other threads) and report it.
+    #[arg(long)]
+    gbdhash: bool,
 }
 
 /// Runs `encode`.
@@ -90,17 +98,58 @@ pub fn run(a: EncodeArgs) -> Result<ExitCode> {
             Output::File(dir.join(file + "." + format.extension()))
         }
     };
-    let report = export::export(
+    let codec = match &out {
+        Output::File(path) => Codec::from_path(path),
+        Output::Stdout => Codec::Plain,
+    };
+    if a.gbdhash && !format.is_cnf() {
+        return Err(Error::Usage(format!(
+            "--gbdhash is the hash of a DIMACS CNF, not of --to {format}"
+        )));
+    }
+    if matches!(out, Output::Stdout) && a.format == OutputFormat::Json {
+        return Err(Error::Usage(
+            "--format json reports a written file: give -o FILE (stdout has the CNF)".into(),
+        ));
+    }
+    let write = WriteOptions {
+        codec,
+        level: codec.level(a.level)?,
+        gbdhash: a.gbdhash,
+    };
+    let report = export::export_with(
         &out,
         format,
         &problem,
         options,
         a.inst.name().as_deref(),
         crate::cancel(),
+        write,
     )?;
     if let Output::File(path) = &out {
+        if a.format == OutputFormat::Json {
+            print_json(&WriteRecord {
+                path: path.display().to_string(),
+                format: format.name().into(),
+                n: instance.n,
+                piece: piece.name.into(),
+                amo: amo.name(),
+                stats: report.stats,
+                bytes: report.bytes,
+                compress: codec.name().into(),
+                file_bytes: report.file_bytes,
+                gbdhash: report.gbdhash.clone(),
+            });
+        }
+        let mut extra = String::new();
+        if codec != Codec::Plain {
+            extra += &format!(", {} {} bytes", codec, report.file_bytes);
+        }
+        if let Some(h) = &report.gbdhash {
+            extra += &format!(", gbdhash {h}");
+        }
         eprintln!(
-            "wrote {} ({} vars, {} {}, {} bytes)",
+            "wrote {} ({} vars, {} {}, {} bytes{extra})",
             path.display(),
             report.stats.vars,
             report.stats.clauses,

@@ -1,0 +1,189 @@
+//! Writing on the other cores: the formatting thread hands each full 1 MiB block to a writer
+//! thread, which compresses it (if asked) and writes it in order, and passes it on to a hash
+//! thread for the GBD hash ([`super::gbd`]); blocks come back to the formatting thread for
+//! reuse. So formatting, compression, the write system calls and MD5 overlap, and the bytes are
+//! exactly those of a write on one thread.
+//!
+//! An error on the writer thread (a full disk, a raised cancel) is seen by the formatting
+//! thread at its next block, so the encoder stops early instead of running to the end.
+
+use std::io::{self, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
+
+use crate::compress::{Codec, Compressor};
+
+use super::gbd::GbdHasher;
+
+/// How a file is written: compression and whether to compute the GBD hash.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WriteOptions {
+    /// The codec.
+    pub codec: Codec,
+    /// Its level (see [`Codec::level`]).
+    pub level: u32,
+    /// Compute the GBD hash of a DIMACS file while writing it.
+    pub gbdhash: bool,
+}
+
+impl Default for WriteOptions {
+    fn default() -> Self {
+        WriteOptions {
+            codec: Codec::Plain,
+            level: 0,
+            gbdhash: false,
+        }
+    }
+}
+
+/// Blocks in flight between the threads (each 1 MiB or so).
+const BLOCKS: usize = 4;
+
+/// The formatting thread's end: a [`Write`] that sends every write as one block.
+pub(crate) struct PipeWriter {
+    tx: Option<SyncSender<Vec<u8>>>,
+    pool: Receiver<Vec<u8>>,
+    failed: Arc<AtomicBool>,
+}
+
+impl Write for PipeWriter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.write_all(buf)?;
+        Ok(buf.len())
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        if self.failed.load(Ordering::Relaxed) {
+            return Err(io::Error::other("the writer thread failed"));
+        }
+        if buf.is_empty() {
+            return Ok(());
+        }
+        let mut block = self.pool.try_recv().unwrap_or_default();
+        block.clear();
+        block.extend_from_slice(buf);
+        let sent = self.tx.as_ref().is_some_and(|tx| tx.send(block).is_ok());
+        if sent {
+            Ok(())
+        } else {
+            Err(io::Error::other("the writer thread stopped"))
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// What the writer thread gives back: the writer, the bytes written to it (compressed), and
+/// the GBD hash if one was asked for.
+pub(crate) type PipeResult<W> = io::Result<(W, u64, Option<String>)>;
+
+/// Runs `body` with a [`PipeWriter`] (dropped when `body` returns, which ends the stream) whose
+/// blocks go, on other threads, through `options`'
+/// compressor into `w` (and through the GBD hash when `options.gbdhash`). Returns `body`'s
+/// value and the writer thread's result.
+pub(crate) fn with_pipe<W: Write + Send, T>(
+    w: W,
+    options: WriteOptions,
+    body: impl FnOnce(&mut PipeWriter) -> T,
+) -> (T, PipeResult<W>) {
+    let failed = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = sync_channel::<Vec<u8>>(BLOCKS);
+    let (back, pool) = channel::<Vec<u8>>();
+    std::thread::scope(|s| {
+        let (to_hash, hash) = if options.gbdhash {
+            let (to_hash, from_writer) = sync_channel::<Vec<u8>>(BLOCKS);
+            let back = back.clone();
+            let hash = s.spawn(move || hash_blocks(from_writer, back));
+            (Some(to_hash), Some(hash))
+        } else {
+            (None, None)
+        };
+        let failed_w = failed.clone();
+        let writer = s.spawn(move || write_blocks(w, options, rx, to_hash, back, &failed_w));
+        let mut pipe = PipeWriter {
+            tx: Some(tx),
+            pool,
+            failed,
+        };
+        let value = body(&mut pipe);
+        drop(pipe);
+        let written = writer
+            .join()
+            .unwrap_or_else(|_| Err(io::Error::other("the writer thread panicked")));
+        let gbd = hash.map(|h| h.join().ok());
+        let result = written.and_then(|(w, bytes)| match gbd {
+            None => Ok((w, bytes, None)),
+            Some(Some(g)) => Ok((w, bytes, Some(g))),
+            Some(None) => Err(io::Error::other("the hash thread panicked")),
+        });
+        (value, result)
+    })
+}
+
+/// The writer thread: compress and write every block in order, then pass it to the hash thread
+/// (or back to the pool). After an error it keeps receiving (and dropping) blocks, so the
+/// formatting thread never blocks, and reports the first error at the end.
+fn write_blocks<W: Write>(
+    w: W,
+    options: WriteOptions,
+    rx: Receiver<Vec<u8>>,
+    to_hash: Option<SyncSender<Vec<u8>>>,
+    back: Sender<Vec<u8>>,
+    failed: &AtomicBool,
+) -> io::Result<(W, u64)> {
+    let mut out = Compressor::new(options.codec, options.level, Counting { w, bytes: 0 })?;
+    let mut error = None;
+    for block in rx {
+        if error.is_none()
+            && let Err(e) = out.write_all(&block)
+        {
+            failed.store(true, Ordering::Relaxed);
+            error = Some(e);
+        }
+        match &to_hash {
+            Some(h) if error.is_none() => {
+                let _ = h.send(block);
+            }
+            _ => {
+                let _ = back.send(block);
+            }
+        }
+    }
+    drop(to_hash);
+    if let Some(e) = error {
+        return Err(e);
+    }
+    let counting = out.finish()?;
+    Ok((counting.w, counting.bytes))
+}
+
+/// The hash thread.
+fn hash_blocks(rx: Receiver<Vec<u8>>, back: Sender<Vec<u8>>) -> String {
+    let mut h = GbdHasher::new();
+    for block in rx {
+        h.update_written(&block);
+        let _ = back.send(block);
+    }
+    h.finish()
+}
+
+/// Counts the bytes that reach the inner writer.
+struct Counting<W> {
+    w: W,
+    bytes: u64,
+}
+
+impl<W: Write> Write for Counting<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let k = self.w.write(buf)?;
+        self.bytes += k as u64;
+        Ok(k)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.w.flush()
+    }
+}
