@@ -637,13 +637,44 @@ impl PyFormula {
     }
 
     /// Writes the formula (`dimacs`), or the instance's `opb`, `lp` or `mzn` model, with the
-    /// CLI's header; the file is replaced atomically.
-    #[pyo3(signature = (path, format = "dimacs"))]
-    fn write(&self, py: Python<'_>, path: PathBuf, format: &str) -> PyResult<()> {
+    /// CLI's header; the file is replaced atomically. A name ending in `.xz`, `.gz` or `.zst`
+    /// is compressed, at `level` (the codec's default when `None`).
+    #[pyo3(signature = (path, format = "dimacs", level = None))]
+    fn write(&self, py: Python<'_>, path: PathBuf, format: &str, level: Option<u32>) -> PyResult<()> {
         let format = py_ok(export::Format::parse(format))?;
+        let codec = queens_sat::compress::Codec::from_path(&path);
+        let write = export::WriteOptions {
+            codec,
+            level: py_ok(codec.level(level))?,
+            gbdhash: false,
+        };
         let out = queens_sat::export::dimacs::Output::File(path);
         work::run(py, None, |cancel| {
-            export::export(&out, format, &self.problem, self.options, None, cancel).map(|_| ())
+            export::export_with(&out, format, &self.problem, self.options, None, cancel, write)
+                .map(|_| ())
+        })
+    }
+
+    /// The GBD hash of the formula's DIMACS text: the name the Global Benchmark Database
+    /// (`gbdc.gbdhash`) gives the file that `write` makes, plain or compressed.
+    #[getter]
+    fn gbdhash(&self, py: Python<'_>) -> PyResult<String> {
+        let write = export::WriteOptions {
+            gbdhash: true,
+            ..export::WriteOptions::default()
+        };
+        py.detach(|| {
+            let (_, report) = py_ok(export::write_piped(
+                export::Format::Dimacs,
+                std::io::sink(),
+                &self.problem,
+                self.options,
+                None,
+                write,
+            ))?;
+            report
+                .gbdhash
+                .ok_or_else(|| errors::usage("internal error: no GBD hash was computed"))
         })
     }
 

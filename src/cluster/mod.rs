@@ -243,7 +243,9 @@ impl Folder {
     pub fn open(dir: &Path) -> Result<Folder> {
         let read = |name: &str| {
             let path = dir.join(name);
-            std::fs::read_to_string(&path).map_err(|e| Error::io(path.display().to_string(), e))
+            let name = path.display().to_string();
+            String::from_utf8(crate::compress::read(&path)?)
+                .map_err(|e| Error::parse_file(&name, format!("not UTF-8 text ({e})")))
         };
         let job_text = read(JOB_FILE)?;
         let job_path = dir.join(JOB_FILE).display().to_string();

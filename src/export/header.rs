@@ -16,6 +16,7 @@
 //! c unsat row 3 has no free cell    (only when presolve proved UNSAT)
 //! c cells rowmajor                  (var(r,c) = r*n+c+1) or: c cells L
 //! c row 3 0-2,5,7                   (live columns of a row, numbered consecutively row-major)
+//! c t pmc                         (the model-counting track: projected counting)
 //! c p show 1 2 ... L 0              (projection onto the cell variables)
 //! p cnf V C
 //! ```
@@ -92,6 +93,8 @@ pub fn write_header<W: Write>(
     w.write_raw(text.as_bytes());
     let map = &problem.varmap;
     let mut fmt = itoa::Buffer::new();
+    // The model-counting competition's track line: the count to take is the projected one.
+    w.write_raw(b"c t pmc\n");
     w.write_raw(b"c p show");
     for v in 1..=map.num_cells() {
         w.write_raw(b" ");
@@ -232,6 +235,12 @@ fn ranges(cols: impl Iterator<Item = u32>) -> String {
         push(&mut out, r);
     }
     out
+}
+
+/// Reads the queens-sat header of the file at `path` (see [`read_header`]), plain or compressed:
+/// `.xz`, `.gz` and `.zst` are told by content, not by name.
+pub fn read_header_file(path: &std::path::Path) -> Result<Header> {
+    read_header(&path.display().to_string(), crate::compress::open(path)?)
 }
 
 /// Reads a queens-sat header from `input`, named `file` in errors: a DIMACS file's `c` lines up

@@ -470,7 +470,7 @@ pub fn decode_answer(header: &Header, source: &str, text: &str) -> Result<Answer
 /// [`decode_answer`] for a file; invalid UTF-8 is a parse error naming its line.
 pub fn decode_answer_file(header: &Header, path: &Path) -> Result<Answer<Board>> {
     let source = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| Error::io(source.clone(), e))?;
+    let bytes = crate::compress::read(path)?;
     let text = std::str::from_utf8(&bytes).map_err(|e| {
         let valid = e.valid_up_to();
         let line = 1 + bytes[..valid].iter().filter(|&&b| b == b'\n').count();

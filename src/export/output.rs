@@ -64,7 +64,7 @@ pub fn parse_output_bytes(source: &str, bytes: &[u8], num_vars: usize) -> Result
 /// error messages. A read failure is [`Error::Io`]; invalid UTF-8 is a parse error.
 pub fn parse_output_file(path: &Path, num_vars: usize) -> Result<Answer> {
     let source = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| Error::io(source.clone(), e))?;
+    let bytes = crate::compress::read(path)?;
     parse_output_bytes(&source, &bytes, num_vars)
 }
 

@@ -155,7 +155,7 @@ pub fn read_instance(file: &str, text: &str, diags: Option<usize>) -> Result<Ins
 /// Reads an instance file from disk (see [`read_instance`]).
 pub fn read_instance_file(path: &std::path::Path, diags: Option<usize>) -> Result<Instance> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| Error::io(&name, e))?;
+    let bytes = crate::compress::read(path)?;
     let text = String::from_utf8(bytes)
         .map_err(|e| Error::parse_file(&name, format!("not UTF-8 text ({e})")))?;
     read_instance(&name, &text, diags)

@@ -160,9 +160,28 @@ impl ExternalSolver {
     ///   gives `Unknown`. Malformed answers are parse errors naming the solver.
     ///
     /// The model is returned unverified (only its literals' range and consistency are checked).
+    ///
+    /// A compressed `cnf` (`.xz`, `.gz`, `.zst`, told by content) goes to the solver as it is
+    /// when the solver reads that form itself ([`ExternalSolver::reads_compressed`]), and as a
+    /// decompressed temporary file otherwise.
     pub fn solve_file(&self, cnf: &Path, num_vars: usize) -> Result<Answer> {
         let name = self.name();
         fs::metadata(cnf).map_err(|e| Error::io(cnf.display().to_string(), e))?;
+        let codec = crate::compress::codec_of(cnf)?;
+        let plain_dir;
+        let plain_path;
+        let cnf = if codec == crate::compress::Codec::Plain || self.reads_compressed(codec, cnf) {
+            cnf
+        } else {
+            plain_dir = tempfile::TempDir::new()
+                .map_err(|e| Error::io("temporary directory for the decompressed CNF", e))?;
+            plain_path = plain_dir.path().join("instance.cnf");
+            let mut input = crate::compress::open(cnf)?;
+            let mut out = fs::File::create(&plain_path)
+                .map_err(|e| Error::io(plain_path.display().to_string(), e))?;
+            io::copy(&mut input, &mut out).map_err(|e| Error::io(cnf.display().to_string(), e))?;
+            plain_path.as_path()
+        };
 
         let result_dir = match self.convention {
             Convention::ResultFile => Some(
@@ -231,6 +250,20 @@ impl ExternalSolver {
         drop(result_dir);
 
         judge(&name, status, answer, &stderr_tail, &stdout)
+    }
+
+    /// Whether the solver reads a `codec`-compressed file at `path` itself: CaDiCaL and Kissat
+    /// read `.xz` and `.gz` (by the name's suffix, so the name must match the content).
+    pub fn reads_compressed(&self, codec: crate::compress::Codec, path: &Path) -> bool {
+        use crate::compress::Codec;
+        let program = self
+            .program
+            .file_name()
+            .map(|f| f.to_string_lossy().to_lowercase())
+            .unwrap_or_default();
+        (program.contains("cadical") || program.contains("kissat"))
+            && matches!(codec, Codec::Xz | Codec::Gzip)
+            && Codec::from_path(path) == codec
     }
 
     /// Parses the result file a [`Convention::ResultFile`] solver wrote, within the output cap.

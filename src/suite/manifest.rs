@@ -3,7 +3,8 @@
 //! Columns: `file` (relative to the manifest), `family`, `piece`, `n` (the side given to the
 //! generator; a converted instance's board side is in the CNF header), `generator`, `params`
 //! (`key=value` separated by spaces), `seed` (empty for the plain generator), `amo`, `vars`,
-//! `clauses`, `bytes`, `sha256` (of the file, lowercase hex), and after `--solve`: `solver`,
+//! `clauses`, `bytes`, `sha256` (of the file, lowercase hex), `gbdhash` (of the CNF, see
+//! [`crate::export::gbd`]), and after `--solve`: `solver`,
 //! `status` (`SAT`, `UNSAT` or `UNKNOWN`) and `seconds` (solver time; 0 when presolve decided).
 
 use std::io::Read;
@@ -42,6 +43,10 @@ pub struct Row {
     pub bytes: u64,
     /// SHA-256 of the file, lowercase hex.
     pub sha256: String,
+    /// The GBD hash of the CNF ([`crate::export::gbd`]): the same for the plain and the
+    /// compressed file, and across comment changes (empty in a manifest from before it).
+    #[serde(default)]
+    pub gbdhash: String,
     /// Solver that produced `status` (empty until solved).
     pub solver: String,
     /// `SAT`, `UNSAT`, `UNKNOWN`, or empty until solved.
@@ -108,7 +113,7 @@ pub fn write(path: &Path, rows: &[Row]) -> Result<()> {
 }
 
 /// The column names, in order.
-pub const HEADER: [&str; 15] = [
+pub const HEADER: [&str; 16] = [
     "file",
     "family",
     "piece",
@@ -121,6 +126,7 @@ pub const HEADER: [&str; 15] = [
     "clauses",
     "bytes",
     "sha256",
+    "gbdhash",
     "solver",
     "status",
     "seconds",
@@ -207,6 +213,7 @@ mod tests {
             clauses: 20,
             bytes: 30,
             sha256: "ab".into(),
+            gbdhash: "cd".into(),
             solver: String::new(),
             status: String::new(),
             seconds: None,

@@ -23,7 +23,8 @@ use crate::atomic::{write_atomic, write_text_atomic};
 use crate::encode::EncodeOptions;
 use crate::encode::amo::AmoKind;
 use crate::error::{Error, Result};
-use crate::export::dimacs::write_cnf;
+use crate::compress::Codec;
+use crate::export::{Format, WriteOptions, write_piped};
 use crate::instance::Instance;
 use crate::interrupt::{Cancel, CancelWrite};
 use crate::piece::Piece;
@@ -46,6 +47,10 @@ pub struct Options {
     pub plot: Option<PathBuf>,
     /// Regenerate and re-solve everything.
     pub force: bool,
+    /// Compression of the CNF files (`.cnf.xz` ...; plain by default).
+    pub compress: Codec,
+    /// Its level ([`Codec::level`]).
+    pub level: u32,
     /// Show progress bars on stderr.
     pub progress: bool,
     /// Stop (keeping what finished, for a resume) once raised.
@@ -139,7 +144,7 @@ pub fn load(path: &Path) -> Result<Recipe> {
 /// generators fail is reported without writing anything.
 pub fn plan(recipe_path: &Path) -> Result<Vec<Row>> {
     let recipe = load(recipe_path)?;
-    let (_, jobs) = expand(&recipe_path.display().to_string(), &recipe)?;
+    let (_, jobs) = expand(&recipe_path.display().to_string(), &recipe, Codec::Plain)?;
     Ok(jobs.into_iter().map(|j| j.row).collect())
 }
 
@@ -154,7 +159,7 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
     let jobs_n = options.jobs.max(1);
 
     // 1. Every instance, before anything is written: a generator failure leaves no file.
-    let (instances, mut jobs) = expand(&file, &recipe)?;
+    let (instances, mut jobs) = expand(&file, &recipe, options.compress)?;
 
     // 2. Write (or keep) the CNF files.
     std::fs::create_dir_all(&out_dir).map_err(|e| Error::io(out_dir.display().to_string(), e))?;
@@ -182,6 +187,7 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
             let path = out_dir.join(&job.row.file);
             if let Some(prev) = old.get(&job.row.file)
                 && prev.same_instance(&job.row)
+                && !prev.gbdhash.is_empty()
                 && std::fs::metadata(&path).is_ok_and(|m| m.len() == prev.bytes)
                 && manifest::sha256_file(&path)? == prev.sha256
             {
@@ -189,12 +195,19 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
             }
             let problem = Problem::presolve(&instances[job.instance], job.piece)?;
             let label = format!("suite:{}/{}", recipe.name, job.row.file);
+            let write = WriteOptions {
+                codec: options.compress,
+                level: options.level,
+                gbdhash: true,
+            };
             let (report, sha) = write_atomic(&path, |f| {
-                let (w, report) = write_cnf(
+                let (w, report) = write_piped(
+                    Format::Dimacs,
                     HashingWriter::new(CancelWrite::new(f, options.cancel.clone())),
                     &problem,
                     job.amo,
                     Some(&label),
+                    write,
                 )?;
                 Ok((report, w.finish().1))
             })?;
@@ -202,8 +215,9 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
             let mut row = job.row.clone();
             row.vars = report.stats.vars;
             row.clauses = report.stats.clauses;
-            row.bytes = report.bytes;
+            row.bytes = report.file_bytes;
             row.sha256 = sha;
+            row.gbdhash = report.gbdhash.unwrap_or_default();
             row.clear_status();
             Ok((row, true))
         },
@@ -324,7 +338,7 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
 }
 
 /// Generates every instance of the recipe and lists the jobs (one per CNF file).
-fn expand(file: &str, recipe: &Recipe) -> Result<(Vec<Instance>, Vec<Job>)> {
+fn expand(file: &str, recipe: &Recipe, codec: Codec) -> Result<(Vec<Instance>, Vec<Job>)> {
     let mut instances = Vec::new();
     let mut jobs = Vec::new();
     let mut names: HashMap<String, usize> = HashMap::new();
@@ -343,12 +357,13 @@ fn expand(file: &str, recipe: &Recipe) -> Result<(Vec<Instance>, Vec<Job>)> {
                     for &amo in &fam.amos {
                         let seed_part = seed.map(|s| format!("-s{s}")).unwrap_or_default();
                         let name = format!(
-                            "{}-{}-n{}{}{seed_part}-{}.cnf",
+                            "{}-{}-n{}{}{seed_part}-{}.cnf{}",
                             fam.name,
                             piece.name,
                             member.n,
                             member.name_part(),
-                            amo.name().replace(':', "")
+                            amo.name().replace(':', ""),
+                            codec.extension().map(|e| format!(".{e}")).unwrap_or_default()
                         );
                         if let Some(&other) = names.get(&name) {
                             return Err(Error::parse(
@@ -380,6 +395,7 @@ fn expand(file: &str, recipe: &Recipe) -> Result<(Vec<Instance>, Vec<Job>)> {
                                 clauses: 0,
                                 bytes: 0,
                                 sha256: String::new(),
+                                gbdhash: String::new(),
                                 solver: String::new(),
                                 status: String::new(),
                                 seconds: None,

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::Args;
 use queens_sat::encode::Stats;
 use queens_sat::encode::amo::AmoKind;
-use queens_sat::export::header::read_header;
+use queens_sat::export::header::read_header_file;
 use queens_sat::export::{Format, decode_answer_file};
 use queens_sat::solve::Answer;
 use queens_sat::solve::SolveReport;
@@ -33,9 +33,7 @@ pub struct DecodeArgs {
 
 /// Runs `decode`.
 pub fn run(a: DecodeArgs) -> Result<ExitCode> {
-    let name = a.cnf.display().to_string();
-    let file = std::fs::File::open(&a.cnf).map_err(|e| Error::io(&name, e))?;
-    let header = read_header(&name, std::io::BufReader::new(file))?;
+    let header = read_header_file(&a.cnf)?;
     let board = decode_answer_file(&header, &a.model)?;
     if let Answer::Sat(b) = &board {
         // The instance, and what the header says the CNF also demanded.

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use queens_sat::Result;
+use queens_sat::compress::Codec;
 use queens_sat::solve::engine;
 use queens_sat::suite::SolveWith;
 
@@ -37,6 +38,13 @@ pub struct SuiteArgs {
     /// Regenerate and re-solve every file, even when its sha256 matches the manifest.
     #[arg(long)]
     force: bool,
+    /// Compress the CNF files: `xz` (FILE.cnf.xz, as the SAT Competition and GBD keep
+    /// benchmarks), `gz`, `zst`, or `none`.
+    #[arg(long, value_name = "CODEC", default_value = "none")]
+    compress: String,
+    /// Compression level (xz 0-9, default 1; gz 0-9, default 6; zst 1-19, default 3).
+    #[arg(long, value_name = "N")]
+    level: Option<u32>,
 }
 
 /// Runs `suite`.
@@ -46,7 +54,10 @@ pub fn run(a: SuiteArgs) -> Result<ExitCode> {
         true => Some(SolveWith::new(&a.solver, timeout)?),
         false => None,
     };
+    let compress = Codec::parse(&a.compress)?;
     let options = queens_sat::suite::Options {
+        compress,
+        level: compress.level(a.level)?,
         out_dir: a.out,
         solve,
         jobs: jobs_or_all_cores(a.jobs),
