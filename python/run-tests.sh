@@ -17,7 +17,8 @@ fi
 # maturin's build hook (no build isolation below) runs `maturin` from PATH.
 export PATH="$venv/bin:$PATH"
 pip=("$venv/bin/python" -m pip --quiet --disable-pip-version-check)
-"${pip[@]}" install maturin pytest python-sat numpy mypy
+# gbdc (GBD hashes), pyganak and pyapproxmc (model counters) cross-check the written files.
+"${pip[@]}" install maturin pytest python-sat numpy mypy gbdc pyganak pyapproxmc
 # Builds the extension (cargo, release) and installs the package; re-run on every call so the
 # tests always see the current sources. No build isolation: the venv's maturin builds, with the
 # same environment every time, so cargo rebuilds only what changed.

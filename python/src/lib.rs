@@ -640,7 +640,13 @@ impl PyFormula {
     /// CLI's header; the file is replaced atomically. A name ending in `.xz`, `.gz` or `.zst`
     /// is compressed, at `level` (the codec's default when `None`).
     #[pyo3(signature = (path, format = "dimacs", level = None))]
-    fn write(&self, py: Python<'_>, path: PathBuf, format: &str, level: Option<u32>) -> PyResult<()> {
+    fn write(
+        &self,
+        py: Python<'_>,
+        path: PathBuf,
+        format: &str,
+        level: Option<u32>,
+    ) -> PyResult<()> {
         let format = py_ok(export::Format::parse(format))?;
         let codec = queens_sat::compress::Codec::from_path(&path);
         let write = export::WriteOptions {
@@ -650,8 +656,16 @@ impl PyFormula {
         };
         let out = queens_sat::export::dimacs::Output::File(path);
         work::run(py, None, |cancel| {
-            export::export_with(&out, format, &self.problem, self.options, None, cancel, write)
-                .map(|_| ())
+            export::export_with(
+                &out,
+                format,
+                &self.problem,
+                self.options,
+                None,
+                cancel,
+                write,
+            )
+            .map(|_| ())
         })
     }
 

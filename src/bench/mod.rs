@@ -59,6 +59,13 @@ pub enum Task {
     },
     /// `bench hard` ([`hard::run`]).
     Hard(HardOptions),
+    /// The DIMACS writer against `dd`, and the compressors ([`throughput::dd_table`]).
+    Dd {
+        /// Board sides of `encode --amo pairwise`.
+        ns: Vec<u32>,
+        /// Alternating runs per row (the median is reported).
+        runs: usize,
+    },
 }
 
 /// Everything one `bench` run needs.
@@ -88,5 +95,6 @@ pub fn run(settings: &Settings, out: &mut dyn Write) -> Result<()> {
             repeat,
         } => throughput::count_table(*max_queens, *max_amazons, *amo, threads, *repeat, out),
         Task::Hard(opts) => hard::run(exe, cancel, opts, out),
+        Task::Dd { ns, runs } => throughput::dd_table(exe, ns, *runs, out),
     }
 }

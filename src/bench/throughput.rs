@@ -427,3 +427,137 @@ fn best_of_3<T>(mut f: impl FnMut() -> Result<T>) -> Result<(T, f64)> {
     }
     Ok((last.expect("three runs"), best))
 }
+
+/// Seconds of one child process run (`program args`), which must succeed.
+fn timed_run(program: &OsStr, args: &[&OsStr]) -> Result<f64> {
+    let t0 = Instant::now();
+    let out = std::process::Command::new(program)
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .map_err(|e| Error::io(program.to_string_lossy(), e))?;
+    let secs = t0.elapsed().as_secs_f64();
+    if !out.status.success() {
+        return Err(Error::Solver(format!(
+            "{} {:?} failed: {}",
+            program.to_string_lossy(),
+            args,
+            String::from_utf8_lossy(&out.stderr).trim()
+        )));
+    }
+    Ok(secs)
+}
+
+/// The median of `xs`.
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    xs[xs.len() / 2]
+}
+
+/// `bench --dd N,...`: `queens-sat encode -n N --amo pairwise` (its defaults: atomic file,
+/// fsync, no hash) against `dd bs=1M conv=fdatasync` copying the same bytes, `runs` alternating
+/// runs each, medians reported; then `--gbdhash`, and the compressed outputs against `xz -T2`
+/// on the same bytes. Every run is a child process, so each pays its own start.
+pub fn dd_table(exe: &Path, ns: &[u32], runs: usize, out: &mut dyn Write) -> Result<()> {
+    let dir = tempfile::tempdir_in(".").map_err(|e| Error::io("temp dir in .", e))?;
+    let runs = runs.max(1);
+    writeln!(
+        out,
+        "## DIMACS writer against dd (median of {runs} alternating runs, seconds; files in the current folder)"
+    )
+    .map_err(io)?;
+    writeln!(out, "| n | MB | job | seconds | MB/s | x dd |").map_err(io)?;
+    writeln!(out, "|---|---|---|---|---|---|").map_err(io)?;
+    let os = |s: &str| s.to_string().into();
+    for &n in ns {
+        let plain = dir.path().join(format!("q{n}.cnf"));
+        let copy = dir.path().join(format!("dd{n}.cnf"));
+        let n_text = n.to_string();
+        let encode = |extra: &[&str], path: &Path| -> Result<f64> {
+            let mut args: Vec<std::ffi::OsString> =
+                ["encode", "-n", &n_text, "--amo", "pairwise", "-o"]
+                    .iter()
+                    .map(|s| os(s))
+                    .collect();
+            args.push(path.as_os_str().to_owned());
+            args.extend(extra.iter().map(|s| os(s)));
+            let refs: Vec<&OsStr> = args.iter().map(|a| a.as_os_str()).collect();
+            timed_run(exe.as_os_str(), &refs)
+        };
+        encode(&[], &plain)?; // warm-up, and the bytes dd copies
+        let bytes = std::fs::metadata(&plain)
+            .map_err(|e| Error::io(plain.display().to_string(), e))?
+            .len();
+        let mb = bytes as f64 / 1e6;
+        let dd_args: Vec<std::ffi::OsString> = vec![
+            format!("if={}", plain.display()).into(),
+            format!("of={}", copy.display()).into(),
+            os("bs=1M"),
+            os("conv=fdatasync"),
+            os("status=none"),
+        ];
+        let dd_refs: Vec<&OsStr> = dd_args.iter().map(|a| a.as_os_str()).collect();
+        let target = dir.path().join(format!("w{n}.cnf"));
+        let (mut ours, mut theirs, mut hashed) = (Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..runs {
+            ours.push(encode(&[], &target)?);
+            theirs.push(timed_run(OsStr::new("dd"), &dd_refs)?);
+            hashed.push(encode(&["--gbdhash"], &target)?);
+        }
+        let dd = median(theirs);
+        let mut row = |job: &str, secs: f64| {
+            writeln!(
+                out,
+                "| {n} | {mb:.1} | {job} | {secs:.3} | {:.0} | {:.2} |",
+                mb / secs,
+                secs / dd
+            )
+            .map_err(io)
+        };
+        row("dd bs=1M conv=fdatasync", dd)?;
+        row("encode (defaults)", median(ours))?;
+        row("encode --gbdhash", median(hashed))?;
+        // Compressed: ours while streaming, against xz on two threads over the written bytes.
+        for (name, level) in [("xz", "1"), ("gz", "6"), ("zst", "3")] {
+            let path = dir.path().join(format!("w{n}.cnf.{name}"));
+            let secs: Vec<f64> = (0..runs)
+                .map(|_| encode(&["--level", level], &path))
+                .collect::<Result<_>>()?;
+            let size = std::fs::metadata(&path).map_or(0, |m| m.len());
+            row(
+                &format!(
+                    "encode -o .cnf.{name} --level {level} ({:.1} MB)",
+                    size as f64 / 1e6
+                ),
+                median(secs),
+            )?;
+        }
+        let xz_out = dir.path().join("xz.out");
+        let secs: Vec<f64> = (0..runs)
+            .map(|_| {
+                let t0 = Instant::now();
+                let f = std::fs::File::create(&xz_out).map_err(|e| Error::io("xz.out", e))?;
+                let status = std::process::Command::new("xz")
+                    .args(["-T2", "-1", "-c"])
+                    .arg(&plain)
+                    .stdout(f)
+                    .status()
+                    .map_err(|e| Error::io("xz", e))?;
+                if !status.success() {
+                    return Err(Error::Solver("xz -T2 -1 failed".into()));
+                }
+                Ok(t0.elapsed().as_secs_f64())
+            })
+            .collect::<Result<_>>()?;
+        let size = std::fs::metadata(&xz_out).map_or(0, |m| m.len());
+        row(
+            &format!(
+                "xz -T2 -1 on the written file ({:.1} MB)",
+                size as f64 / 1e6
+            ),
+            median(secs),
+        )?;
+    }
+    Ok(())
+}

@@ -5,7 +5,8 @@
 //! (`key=value` separated by spaces), `seed` (empty for the plain generator), `amo`, `vars`,
 //! `clauses`, `bytes`, `sha256` (of the file, lowercase hex), `gbdhash` (of the CNF, see
 //! [`crate::export::gbd`]), and after `--solve`: `solver`,
-//! `status` (`SAT`, `UNSAT` or `UNKNOWN`) and `seconds` (solver time; 0 when presolve decided).
+//! `status` (`SAT`, `UNSAT` or `UNKNOWN`), `seconds` (solver time; 0 when presolve decided) and
+//! `certified` (an UNSAT status with a checked refutation, `--certify`).
 
 use std::io::Read;
 use std::path::Path;
@@ -53,6 +54,9 @@ pub struct Row {
     pub status: String,
     /// Solver seconds (none until solved).
     pub seconds: Option<f64>,
+    /// Whether an UNSAT status comes with a checked refutation (`suite --certify`).
+    #[serde(default)]
+    pub certified: bool,
 }
 
 impl Row {
@@ -84,6 +88,7 @@ impl Row {
         self.solver.clear();
         self.status.clear();
         self.seconds = None;
+        self.certified = false;
     }
 }
 
@@ -113,7 +118,7 @@ pub fn write(path: &Path, rows: &[Row]) -> Result<()> {
 }
 
 /// The column names, in order.
-pub const HEADER: [&str; 16] = [
+pub const HEADER: [&str; 17] = [
     "file",
     "family",
     "piece",
@@ -130,6 +135,7 @@ pub const HEADER: [&str; 16] = [
     "solver",
     "status",
     "seconds",
+    "certified",
 ];
 
 fn csv_error(name: &str, e: csv::Error) -> Error {
@@ -217,6 +223,7 @@ mod tests {
             solver: String::new(),
             status: String::new(),
             seconds: None,
+            certified: false,
         }
     }
 

@@ -9,6 +9,7 @@
 
 pub mod cactus;
 pub mod manifest;
+pub mod pack;
 pub mod plot;
 pub mod recipe;
 
@@ -20,10 +21,10 @@ use std::time::{Duration, Instant};
 
 use crate::answer::Status;
 use crate::atomic::{write_atomic, write_text_atomic};
+use crate::compress::Codec;
 use crate::encode::EncodeOptions;
 use crate::encode::amo::AmoKind;
 use crate::error::{Error, Result};
-use crate::compress::Codec;
 use crate::export::{Format, WriteOptions, write_piped};
 use crate::instance::Instance;
 use crate::interrupt::{Cancel, CancelWrite};
@@ -51,6 +52,8 @@ pub struct Options {
     pub compress: Codec,
     /// Its level ([`Codec::level`]).
     pub level: u32,
+    /// After solving, write a submission pack ([`pack`]).
+    pub pack: Option<pack::PackOptions>,
     /// Show progress bars on stderr.
     pub progress: bool,
     /// Stop (keeping what finished, for a resume) once raised.
@@ -66,6 +69,8 @@ pub struct SolveWith {
     pub solver: String,
     /// Time limit per instance (UNKNOWN when reached).
     pub timeout: Option<Duration>,
+    /// Accept UNSAT only with a checked refutation (`solve --certify`).
+    pub certify: bool,
 }
 
 impl SolveWith {
@@ -78,6 +83,7 @@ impl SolveWith {
         Ok(SolveWith {
             solver: solver.to_string(),
             timeout,
+            certify: false,
         })
     }
 }
@@ -105,6 +111,8 @@ pub struct Summary {
     pub statuses: [usize; 3],
     /// Seconds spent solving.
     pub solve_seconds: f64,
+    /// Instances written to the submission pack.
+    pub packed: usize,
 }
 
 /// One CNF of the suite.
@@ -265,7 +273,10 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
         let todo: Vec<usize> = (0..jobs.len())
             .filter(|&i| {
                 let r = &jobs[i].row;
-                r.solver != solver || r.status.is_empty() || r.status == "UNKNOWN"
+                r.solver != solver
+                    || r.status.is_empty()
+                    || r.status == "UNKNOWN"
+                    || (with.certify && r.status == "UNSAT" && !r.certified)
             })
             .collect();
         let t1 = Instant::now();
@@ -282,6 +293,7 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
                     .options(EncodeOptions::from(job.amo))
                     .solver(with.solver.as_str())
                     .timeout(with.timeout)
+                    .certify(with.certify)
                     .jobs(Some(threads))
                     .cancel(options.cancel.clone())
                     .solve()
@@ -294,18 +306,20 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
                     Status::Unsat => "UNSAT",
                     Status::Unknown(_) => "UNKNOWN",
                 };
-                Ok((status, report.solve_seconds))
+                let certified = status == "UNSAT" && report.certificate.is_some();
+                Ok((status, report.solve_seconds, certified))
             },
         );
         bar.finish();
         summary.solved = solved.iter().flatten().count();
         summary.solve_seconds = t1.elapsed().as_secs_f64();
         for (&i, result) in todo.iter().zip(solved) {
-            if let Some((status, seconds)) = result {
+            if let Some((status, seconds, certified)) = result {
                 let row = &mut jobs[i].row;
                 row.solver = solver.clone();
                 row.status = status.to_string();
                 row.seconds = Some(seconds);
+                row.certified = certified;
             }
         }
         // Written even after an error, so that a re-run solves only what is left.
@@ -333,6 +347,30 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
         }
         let svg = plot_suite(&recipe, &jobs)?;
         write_text_atomic(svg_path, &svg)?;
+    }
+
+    // 5. The submission pack.
+    if let Some(pack_options) = &options.pack {
+        if let Some(job) = jobs.iter().find(|j| j.row.status.is_empty()) {
+            return Err(Error::Usage(format!(
+                "--pack needs every instance solved ({} is not): add --solve",
+                job.row.file
+            )));
+        }
+        let recipe_text =
+            String::from_utf8_lossy(&std::fs::read(recipe_path).map_err(|e| Error::io(&file, e))?)
+                .into_owned();
+        let phase = plot_suite(&recipe, &jobs)?;
+        let packed = pack::write(
+            (&recipe, &recipe_text),
+            &rows(&jobs),
+            &out_dir,
+            &phase,
+            pack_options,
+            jobs_n,
+            &options.cancel,
+        )?;
+        summary.packed = packed.len();
     }
     Ok(summary)
 }
@@ -363,7 +401,10 @@ fn expand(file: &str, recipe: &Recipe, codec: Codec) -> Result<(Vec<Instance>, V
                             member.n,
                             member.name_part(),
                             amo.name().replace(':', ""),
-                            codec.extension().map(|e| format!(".{e}")).unwrap_or_default()
+                            codec
+                                .extension()
+                                .map(|e| format!(".{e}"))
+                                .unwrap_or_default()
                         );
                         if let Some(&other) = names.get(&name) {
                             return Err(Error::parse(
@@ -399,6 +440,7 @@ fn expand(file: &str, recipe: &Recipe, codec: Codec) -> Result<(Vec<Instance>, V
                                 solver: String::new(),
                                 status: String::new(),
                                 seconds: None,
+                                certified: false,
                             },
                         });
                     }

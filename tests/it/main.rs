@@ -14,6 +14,7 @@ mod bitboard;
 mod cadical;
 mod cli;
 mod cluster;
+mod compress;
 mod count;
 mod count_fast;
 mod cubes;

@@ -30,6 +30,16 @@ pub struct BenchArgs {
         conflicts_with = "table"
     )]
     memory: Option<Vec<u32>>,
+    /// Instead: `encode -n N --amo pairwise` against `dd conv=fdatasync` on the same bytes,
+    /// then --gbdhash and the compressed outputs against `xz -T2` (median of --repeat
+    /// alternating runs, default 5; files in the current folder).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_name = "N,...",
+        conflicts_with_all = ["table", "memory", "count", "export"]
+    )]
+    dd: Option<Vec<u32>>,
     /// Instead: only the export throughput table (DIMACS, OPB, LP, MiniZinc).
     #[arg(long, conflicts_with_all = ["table", "memory", "count"])]
     export: bool,
@@ -46,8 +56,9 @@ pub struct BenchArgs {
     /// With --count: thread counts of the specialised engine's columns (default: all cores).
     #[arg(long, value_delimiter = ',', value_name = "T,...", requires = "count")]
     threads: Option<Vec<usize>>,
-    /// With --count: runs per timing, the fastest reported (for a machine under load).
-    #[arg(long, default_value_t = 1, value_name = "R", requires = "count")]
+    /// With --count: runs per timing, the fastest reported (for a machine under load); with
+    /// --dd: alternating runs, the median reported (default 5).
+    #[arg(long, default_value_t = 1, value_name = "R")]
     repeat: usize,
     /// AMO encoding for --count (default pairwise); with `hard`, the encodings raced,
     /// comma-separated, or `all` (default).
@@ -120,7 +131,12 @@ enum BenchTable {
 /// Runs `bench` (its solves run as child processes of this very binary).
 pub fn run(a: BenchArgs) -> Result<ExitCode> {
     let exe = std::env::current_exe().map_err(|e| Error::io("current executable", e))?;
-    let task = if a.export {
+    let task = if let Some(ns) = &a.dd {
+        Task::Dd {
+            ns: ns.clone(),
+            runs: if a.repeat > 1 { a.repeat } else { 5 },
+        }
+    } else if a.export {
         Task::Export { quick: a.quick }
     } else {
         match (a.table, a.memory.as_deref(), a.count.as_deref()) {

@@ -9,6 +9,7 @@ use queens_sat::Result;
 use queens_sat::compress::Codec;
 use queens_sat::solve::engine;
 use queens_sat::suite::SolveWith;
+use queens_sat::suite::pack::PackOptions;
 
 use crate::args::{jobs_or_all_cores, parse_timeout};
 
@@ -42,22 +43,69 @@ pub struct SuiteArgs {
     /// benchmarks), `gz`, `zst`, or `none`.
     #[arg(long, value_name = "CODEC", default_value = "none")]
     compress: String,
-    /// Compression level (xz 0-9, default 1; gz 0-9, default 6; zst 1-19, default 3).
+    /// Compression level (xz 0-9, default 1; gz 0-9, default 6; zst 1-19, default 3); also
+    /// the xz level of --pack.
     #[arg(long, value_name = "N")]
     level: Option<u32>,
+    /// With --solve: accept UNSAT only with a checked refutation (as `solve --certify`), and
+    /// record it in the manifest's `certified` column.
+    #[arg(long, requires = "solve")]
+    certify: bool,
+    /// With --solve: write a submission pack to DIR: every instance as
+    /// NAME-GBDHASH.cnf.xz, instances.csv / .json, DESCRIPTION.md, phase.svg, cactus.svg.
+    #[arg(long, value_name = "DIR", requires = "solve")]
+    pack: Option<PathBuf>,
+    /// With --pack: a reference CDCL solver (kissat, cadical, a path) run on every packed
+    /// file, to grade hardness as benchmark tracks do.
+    #[arg(long, value_name = "SOLVER", requires = "pack")]
+    reference: Option<String>,
+    /// With --reference: its time limit per instance, seconds.
+    #[arg(
+        long,
+        value_name = "SECS",
+        default_value = "60",
+        requires = "reference"
+    )]
+    reference_timeout: f64,
 }
 
 /// Runs `suite`.
 pub fn run(a: SuiteArgs) -> Result<ExitCode> {
     let timeout = a.timeout.map(parse_timeout).transpose()?;
     let solve = match a.solve {
-        true => Some(SolveWith::new(&a.solver, timeout)?),
+        true => Some(SolveWith {
+            certify: a.certify,
+            ..SolveWith::new(&a.solver, timeout)?
+        }),
         false => None,
     };
     let compress = Codec::parse(&a.compress)?;
+    let pack = match &a.pack {
+        Some(dir) => Some(PackOptions {
+            dir: dir.clone(),
+            reference: a.reference.clone(),
+            reference_timeout: parse_timeout(a.reference_timeout)?,
+            level: Codec::Xz.level(a.level)?,
+            command: std::iter::once("queens-sat".to_string())
+                .chain(std::env::args().skip(1))
+                .map(|w| {
+                    if w.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || "-_./=,:".contains(c))
+                    {
+                        w
+                    } else {
+                        format!("'{}'", w.replace('\'', r"'\''"))
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" "),
+        }),
+        None => None,
+    };
     let options = queens_sat::suite::Options {
         compress,
         level: compress.level(a.level)?,
+        pack,
         out_dir: a.out,
         solve,
         jobs: jobs_or_all_cores(a.jobs),
@@ -85,6 +133,9 @@ pub fn run(a: SuiteArgs) -> Result<ExitCode> {
     }
     if let Some(p) = a.plot {
         eprintln!("plot {}", p.display());
+    }
+    if let Some(dir) = &a.pack {
+        eprintln!("pack {}: {} instances", dir.display(), s.packed);
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,0 +1,435 @@
+//! `suite RECIPE --solve --pack DIR`: what a SAT Competition benchmark track asks for, from a
+//! solved suite.
+//!
+//! | file | what |
+//! |---|---|
+//! | `<stem>-<gbdhash>.cnf.xz` | every instance, xz-compressed (one thread, the suite's level) |
+//! | `instances.csv`, `instances.json` | one row per instance ([`PackRow`]): GBD hash, family, parameters, seed, verdict, whether it is certified, seconds by the suite's solver and by a reference CDCL solver at a stated limit |
+//! | `DESCRIPTION.md` | the family, the command and recipe that regenerate every file, the verdicts per parameter (the phase transition), the hardness spread, references |
+//! | `phase.svg`, `cactus.svg` | P(SAT) and median time per parameter; solved instances against time |
+//!
+//! Columns are named after GBD's attributes where one exists (`hash`, `family`, `filename`,
+//! `variables`, `clauses`, `result`). The verdicts of the two solvers must agree (a contradiction
+//! is an error), and a SAT answer of the reference solver is decoded from the file's header and
+//! checked by the verifier like any other.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use crate::answer::Answer;
+use crate::atomic::{write_atomic, write_text_atomic};
+use crate::compress::{Codec, Compressor};
+use crate::error::{Error, Result};
+use crate::interrupt::Cancel;
+use crate::solve::external::ExternalSolver;
+
+use super::manifest::Row;
+use super::recipe::Recipe;
+
+/// How to make a pack.
+#[derive(Clone, Debug)]
+pub struct PackOptions {
+    /// The pack's folder.
+    pub dir: PathBuf,
+    /// The reference CDCL solver (`kissat`, `cadical`, a path), run on every packed file.
+    pub reference: Option<String>,
+    /// Its time limit per instance.
+    pub reference_timeout: Duration,
+    /// The xz level of the packed files.
+    pub level: u32,
+    /// The command that made the suite and the pack, quoted in `DESCRIPTION.md`.
+    pub command: String,
+}
+
+/// One row of `instances.csv` / `instances.json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PackRow {
+    /// The GBD hash.
+    pub hash: String,
+    /// The family (the recipe's).
+    pub family: String,
+    /// The packed file's name.
+    pub filename: String,
+    /// The piece.
+    pub piece: String,
+    /// The board side given to the generator.
+    pub n: u32,
+    /// The generator.
+    pub generator: String,
+    /// Its parameters, `key=value` separated by spaces.
+    pub params: String,
+    /// The generator's seed.
+    pub seed: Option<u64>,
+    /// The AMO encoding.
+    pub amo: String,
+    /// `p cnf` variables.
+    pub variables: u64,
+    /// `p cnf` clauses.
+    pub clauses: u64,
+    /// `sat`, `unsat` or `unknown` (GBD's values), by the suite's solver or, when that gave
+    /// none, by the reference solver.
+    pub result: String,
+    /// Whether the verdict comes with a checked certificate: a verified board for `sat`, a
+    /// checked refutation (`suite --certify`) for `unsat`.
+    pub certified: bool,
+    /// The suite's solver (`auto` is the default strategy).
+    pub solver: String,
+    /// Its verdict (`sat`, `unsat`, `unknown`).
+    pub solver_result: String,
+    /// Its seconds (the limit when unknown).
+    pub seconds: Option<f64>,
+    /// The reference solver.
+    pub ref_solver: String,
+    /// Its verdict (`sat`, `unsat`, `unknown`).
+    pub ref_result: String,
+    /// Its wall-clock seconds, including the decompression it does itself.
+    pub ref_seconds: Option<f64>,
+    /// Its time limit, seconds.
+    pub ref_timeout: Option<f64>,
+}
+
+/// GBD's spelling of a manifest status.
+fn gbd_result(status: &str) -> String {
+    match status {
+        "SAT" => "sat",
+        "UNSAT" => "unsat",
+        _ => "unknown",
+    }
+    .to_string()
+}
+
+/// The packed file name of a suite row: its name without `.cnf[.xz|.gz|.zst]`, the GBD hash,
+/// `.cnf.xz`.
+fn packed_name(row: &Row) -> String {
+    let stem = row.file.split(".cnf").next().unwrap_or(&row.file);
+    format!("{stem}-{}.cnf.xz", row.gbdhash)
+}
+
+/// Runs the reference solver on one packed file: its verdict (a SAT model checked against the
+/// file's header) and its seconds.
+fn run_reference(
+    solver: &ExternalSolver,
+    path: &Path,
+    cancel: &Cancel,
+) -> Result<(Answer<()>, f64)> {
+    let header = crate::export::header::read_header_file(path)?;
+    let mut solver = solver.clone();
+    solver.cancel = Some(cancel.clone());
+    let t0 = Instant::now();
+    let answer = solver.solve_file(path, header.num_vars as usize)?;
+    let seconds = t0.elapsed().as_secs_f64();
+    let verdict = match answer {
+        Answer::Sat(model) => {
+            let board = crate::export::model_board(&header, Answer::Sat(model));
+            if let Answer::Sat(b) = &board {
+                crate::verify::accept(
+                    b,
+                    &header.instance,
+                    header.piece,
+                    header.symmetric,
+                    &header.lex_leader,
+                )
+                .map_err(|why| {
+                    Error::Solver(format!(
+                        "{}: {}'s model is not a solution: {why}",
+                        path.display(),
+                        solver.name()
+                    ))
+                })?;
+            }
+            Answer::Sat(())
+        }
+        Answer::Unsat => Answer::Unsat,
+        Answer::Unknown(why) => Answer::Unknown(why),
+    };
+    Ok((verdict, seconds))
+}
+
+/// Writes the pack of a solved suite (see the module documentation): `recipe` is the parsed
+/// recipe and its text, `rows` are the manifest's, `suite_dir` holds their files, `phase_svg`
+/// is the suite's phase-transition picture.
+pub(super) fn write(
+    (recipe, recipe_text): (&Recipe, &str),
+    rows: &[Row],
+    suite_dir: &Path,
+    phase_svg: &str,
+    options: &PackOptions,
+    jobs: usize,
+    cancel: &Cancel,
+) -> Result<Vec<PackRow>> {
+    if let Some(row) = rows.iter().find(|r| r.status.is_empty()) {
+        return Err(Error::Usage(format!(
+            "--pack needs every instance solved ({} is not): add --solve",
+            row.file
+        )));
+    }
+    let dir = &options.dir;
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir.display().to_string(), e))?;
+    let reference = options
+        .reference
+        .as_deref()
+        .map(|name| {
+            let mut s = ExternalSolver::new(name)?;
+            s.timeout = Some(options.reference_timeout);
+            Ok::<_, Error>(s)
+        })
+        .transpose()?;
+
+    // 1. The files, xz-compressed (the suite's own .xz files are copied as they are when the
+    //    level is the same, which the manifest cannot tell: so they are recompressed always,
+    //    from the decompressed text, which gives the same bytes for the same level).
+    let items: Vec<usize> = (0..rows.len()).collect();
+    let (done, error) = crate::work::run(&items, jobs, cancel, &|_, _| {}, |&i| {
+        let row = &rows[i];
+        let name = packed_name(row);
+        let path = dir.join(&name);
+        let text = crate::compress::read(&suite_dir.join(&row.file))?;
+        write_atomic(&path, |f| {
+            let mut c = Compressor::new(Codec::Xz, options.level, f)
+                .map_err(|e| Error::io(path.display().to_string(), e))?;
+            std::io::Write::write_all(&mut c, &text)
+                .and_then(|_| c.finish().map(|_| ()))
+                .map_err(|e| Error::io(path.display().to_string(), e))
+        })?;
+        let reference_run = match &reference {
+            Some(s) => Some(run_reference(s, &path, cancel)?),
+            None => None,
+        };
+        Ok((name, reference_run))
+    });
+    if let Some(e) = error {
+        return Err(e);
+    }
+    let mut out = Vec::new();
+    for (row, done) in rows.iter().zip(done) {
+        let Some((filename, reference_run)) = done else {
+            return Err(Error::Interrupted);
+        };
+        let (ref_result, ref_seconds) = match &reference_run {
+            Some((Answer::Sat(()), s)) => ("sat", Some(*s)),
+            Some((Answer::Unsat, s)) => ("unsat", Some(*s)),
+            Some((Answer::Unknown(_), s)) => ("unknown", Some(*s)),
+            None => ("", None),
+        };
+        let mut result = gbd_result(&row.status);
+        if ref_result != "unknown" && !ref_result.is_empty() {
+            if result != "unknown" && result != ref_result {
+                return Err(Error::Solver(format!(
+                    "{}: {} says {result} but {} says {ref_result}",
+                    row.file,
+                    row.solver,
+                    options.reference.as_deref().unwrap_or("the reference")
+                )));
+            }
+            result = ref_result.to_string();
+        }
+        let certified = match result.as_str() {
+            // Every SAT answer is a verified board (ours and the reference's).
+            "sat" => true,
+            "unsat" => row.certified && row.status == "UNSAT",
+            _ => false,
+        };
+        out.push(PackRow {
+            hash: row.gbdhash.clone(),
+            family: row.family.clone(),
+            filename,
+            piece: row.piece.clone(),
+            n: row.n,
+            generator: row.generator.clone(),
+            params: row.params.clone(),
+            seed: row.seed,
+            amo: row.amo.clone(),
+            variables: row.vars,
+            clauses: row.clauses,
+            result,
+            certified,
+            solver: row.solver.clone(),
+            solver_result: gbd_result(&row.status),
+            seconds: row.seconds,
+            ref_solver: options.reference.clone().unwrap_or_default(),
+            ref_result: ref_result.to_string(),
+            ref_seconds,
+            ref_timeout: reference
+                .as_ref()
+                .map(|_| options.reference_timeout.as_secs_f64()),
+        });
+    }
+
+    // 2. The tables.
+    let csv_path = dir.join("instances.csv");
+    write_atomic(&csv_path, |f| {
+        let name = csv_path.display().to_string();
+        let mut w = csv::Writer::from_writer(f);
+        for row in &out {
+            w.serialize(row)
+                .map_err(|e| Error::parse_file(&name, e.to_string()))?;
+        }
+        w.flush().map_err(|e| Error::io(&name, e))
+    })?;
+    let json = serde_json::to_string_pretty(&out)
+        .map_err(|e| Error::Solver(format!("internal error: {e}")))?;
+    write_text_atomic(&dir.join("instances.json"), &(json + "\n"))?;
+
+    // 3. The pictures and the description.
+    write_text_atomic(&dir.join("phase.svg"), phase_svg)?;
+    let mut series = vec![(
+        format!(
+            "{} (limit per run)",
+            rows.first().map_or("", |r| r.solver.as_str())
+        ),
+        solved_times(
+            out.iter()
+                .map(|r| (r.solver_result != "unknown", r.seconds)),
+        ),
+    )];
+    if let Some(name) = &options.reference {
+        series.push((
+            format!(
+                "{name}, {} s limit",
+                options.reference_timeout.as_secs_f64()
+            ),
+            solved_times(
+                out.iter()
+                    .map(|r| (r.ref_result != "unknown", r.ref_seconds)),
+            ),
+        ));
+    }
+    let cactus =
+        super::cactus::render_cactus(&format!("{}: solved instances", recipe.name), &series)?;
+    write_text_atomic(&dir.join("cactus.svg"), &cactus)?;
+    let text = description(recipe, recipe_text, &out, options);
+    write_text_atomic(&dir.join("DESCRIPTION.md"), &text)?;
+    Ok(out)
+}
+
+/// The sorted times of the solved runs.
+fn solved_times(runs: impl Iterator<Item = (bool, Option<f64>)>) -> Vec<f64> {
+    let mut t: Vec<f64> = runs
+        .filter_map(|(ok, s)| if ok { s } else { None })
+        .collect();
+    t.sort_by(f64::total_cmp);
+    t
+}
+
+/// The median of `xs` (none when empty).
+fn median(xs: &mut [f64]) -> Option<f64> {
+    if xs.is_empty() {
+        return None;
+    }
+    xs.sort_by(f64::total_cmp);
+    Some(xs[xs.len() / 2])
+}
+
+/// What a family's generator makes, in prose.
+fn family_text(generator: &str) -> &'static str {
+    match generator {
+        "diagonals" => {
+            "n-queens with excluded diagonals (Gent, Jefferson & Nightingale 2017; csplib prob079 / \
+             prob080): whole diagonals of the board are closed, the first `diags` of a random \
+             list that keeps `min-free` free cells per row and column; the instance asks for n \
+             non-attacking queens on what is left."
+        }
+        "completion" => {
+            "n-queens completion (Gent, Jefferson & Nightingale 2017; csplib prob079): `m` queens \
+             are pre-placed, none attacking another; the instance asks whether they extend to n \
+             non-attacking queens."
+        }
+        "blocked" => {
+            "blocked n-queens (csplib prob080): `m` random cells are blocked, keeping `min-free` \
+             free cells per row and column; the instance asks for n non-attacking queens on the \
+             free cells."
+        }
+        _ => "the plain n-queens (or n-amazons) problem on the empty board.",
+    }
+}
+
+/// `DESCRIPTION.md`.
+fn description(
+    recipe: &Recipe,
+    recipe_text: &str,
+    rows: &[PackRow],
+    options: &PackOptions,
+) -> String {
+    let mut s = String::new();
+    let version = env!("CARGO_PKG_VERSION");
+    s += &format!("# {}: a queens-sat benchmark family\n\n", recipe.name);
+    s += &format!(
+        "{} instances in DIMACS CNF, xz-compressed, named `<family>-<piece>-n<N>-<params>-s<seed>-<amo>-<gbdhash>.cnf.xz`. \
+         Every file carries a queens-sat comment header (the instance, the cell-variable map) so \
+         that any model decodes into a board, `c t pmc` and `c p show` (the projection onto the \
+         cell variables: the projected model count is the number of solutions).\n\n",
+        rows.len()
+    );
+    s += "## The family\n\n";
+    let mut generators: Vec<&str> = rows.iter().map(|r| r.generator.as_str()).collect();
+    generators.dedup();
+    for g in generators {
+        s += &format!("- `{g}`: {}\n", family_text(g));
+    }
+    s += "\n## Regenerating every file\n\n";
+    s += &format!(
+        "With queens-sat {version}:\n\n```sh\n{}\n```\n\nThe recipe:\n\n```text\n{}```\n\n",
+        options.command, recipe_text
+    );
+    s += &format!(
+        "The CNF text, and so every GBD hash, is reproducible byte for byte from the recipe (the \
+         generators draw from a seeded ChaCha8). The `.xz` bytes are too, given queens-sat's \
+         pinned `liblzma` crate, level {} and one thread. Timing columns are not.\n\n",
+        options.level
+    );
+    s += "## Verdicts per family and parameter (the phase transition)\n\n";
+    s += "`phase.svg` draws the same.\n\n";
+    s += "| family | parameters | instances | sat | unsat | unknown | certified | median s (solver) | median s (reference) |\n";
+    s += "|---|---|---|---|---|---|---|---|---|\n";
+    let mut groups: Vec<(String, String, u32)> = Vec::new();
+    for r in rows {
+        let key = (r.family.clone(), r.params.clone(), r.n);
+        if !groups.contains(&key) {
+            groups.push(key);
+        }
+    }
+    for (family, params, n) in &groups {
+        let group: Vec<&PackRow> = rows
+            .iter()
+            .filter(|r| &r.family == family && &r.params == params && r.n == *n)
+            .collect();
+        let count = |res: &str| group.iter().filter(|r| r.result == res).count();
+        let certified = group.iter().filter(|r| r.certified).count();
+        let mut ours: Vec<f64> = group.iter().filter_map(|r| r.seconds).collect();
+        let mut theirs: Vec<f64> = group.iter().filter_map(|r| r.ref_seconds).collect();
+        let fmt = |m: Option<f64>| m.map_or("-".to_string(), |x| format!("{x:.3}"));
+        s += &format!(
+            "| {family} | n={n} {params} | {} | {} | {} | {} | {certified} | {} | {} |\n",
+            group.len(),
+            count("sat"),
+            count("unsat"),
+            count("unknown"),
+            fmt(median(&mut ours)),
+            fmt(median(&mut theirs)),
+        );
+    }
+    let solver = rows.first().map_or("", |r| r.solver.as_str());
+    s += &format!(
+        "\nSolver: `{solver}` (queens-sat's; `auto` is the default strategy). Reference: {}.\n\n",
+        match &options.reference {
+            Some(r) => format!(
+                "`{r}` at {} s per instance, on the `.xz` file",
+                options.reference_timeout.as_secs_f64()
+            ),
+            None => "none".into(),
+        }
+    );
+    s += "## Hardness spread\n\n`cactus.svg`: instances solved against seconds, per solver.\n\n";
+    s += "## Files\n\n`instances.csv` and `instances.json`: `hash` (GBD hash), `family`, `filename`, \
+          `piece`, `n`, `generator`, `params`, `seed`, `amo`, `variables`, `clauses`, `result` \
+          (`sat`, `unsat`, `unknown`), `certified` (a verified board for sat; a checked refutation \
+          for unsat), `solver`, `solver_result`, `seconds`, `ref_solver`, `ref_result`, `ref_seconds`, \
+          `ref_timeout`.\n\n";
+    s += "## References\n\n\
+          - I. P. Gent, C. Jefferson, P. Nightingale. Complexity of n-Queens Completion. JAIR 59 (2017) 815-848.\n\
+          - CSPLib prob079 (n-Queens Completion) and prob080 (Blocked n-Queens).\n\
+          - M. Iser, C. Sinz. A Problem Meta-Data Library for Research in SAT. Pragmatics of SAT 2018 (GBD hashes).\n";
+    s
+}
