@@ -64,6 +64,47 @@ pub struct Found {
     pub nodes: u64,
 }
 
+/// Which of the search's optional prunings run: for A/B measurements and the soundness tests
+/// (`examples/bitboard_nodes.rs` counts nodes under each); [`Tuning::default`] is what the
+/// search runs, the measured best (docs/benchmarks.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tuning {
+    /// The linear diagonal-sum bounds (boards up to 32).
+    pub sums: bool,
+    /// The quadratic bound: the squares of the open rows' sum keys `r + c` plus those of their
+    /// signed difference keys `c - r` add up to `2 Σ r² + 2 Σ c²` over the open rows and free
+    /// columns, bounded by the reachable keys with the `k` smallest and the `k` largest squares
+    /// (boards up to 32).
+    pub squares: bool,
+    /// The cross-kind parity: `r + c` and `c - r` have one parity, so the open rows' pieces on
+    /// odd sum keys are at most the reachable odd keys of both kinds, those on even keys
+    /// likewise, and their number has the parity of the sum keys' target (boards up to 32).
+    pub parity: bool,
+}
+
+impl Default for Tuning {
+    fn default() -> Self {
+        Tuning {
+            sums: true,
+            squares: false,
+            parity: false,
+        }
+    }
+}
+
+impl Tuning {
+    /// Every combination of the switches, for the soundness tests.
+    pub fn all() -> Vec<Tuning> {
+        (0..8u8)
+            .map(|b| Tuning {
+                sums: b & 1 != 0,
+                squares: b & 2 != 0,
+                parity: b & 4 != 0,
+            })
+            .collect()
+    }
+}
+
 /// Searches `problem` for one board within `timeout` (none: no limit), stopping when `cancel`
 /// is raised. The problem must be presolved, of side at most 64, with a queen or an amazon.
 ///
@@ -92,7 +133,7 @@ pub fn search_with(
     cancel: Option<&Cancel>,
     isa: Isa,
 ) -> Result<Found> {
-    search_in(problem, timeout, cancel, 1, false, isa)
+    search_in(problem, timeout, cancel, 1, false, isa, Tuning::default())
 }
 
 /// One subtree of the search: the open rows, their allowed columns, the free columns, and the
@@ -197,7 +238,35 @@ pub fn search_on(
     threads: usize,
     deterministic: bool,
 ) -> Result<Found> {
-    search_in(problem, timeout, cancel, threads, deterministic, Isa::current())
+    search_tuned(
+        problem,
+        timeout,
+        cancel,
+        threads,
+        deterministic,
+        Tuning::default(),
+    )
+}
+
+/// [`search_on`] with the prunings `tuning` switches on (for measurements and tests; any
+/// tuning gives the same verdict).
+pub fn search_tuned(
+    problem: &Problem,
+    timeout: Option<Duration>,
+    cancel: Option<&Cancel>,
+    threads: usize,
+    deterministic: bool,
+    tuning: Tuning,
+) -> Result<Found> {
+    search_in(
+        problem,
+        timeout,
+        cancel,
+        threads,
+        deterministic,
+        Isa::current(),
+        tuning,
+    )
 }
 
 /// [`search_on`] in build `isa`.
@@ -208,6 +277,7 @@ fn search_in(
     threads: usize,
     deterministic: bool,
     isa: Isa,
+    tuning: Tuning,
 ) -> Result<Found> {
     let isa = isa.usable();
     let shape = Bitboard::shape(problem)?;
@@ -231,7 +301,7 @@ fn search_in(
         Board::new(problem.n, pieces)
     };
     if threads <= 1 {
-        let mut s = Search::new(shape, isa, n, deadline, cancel);
+        let mut s = Search::new(shape, isa, tuning, n, deadline, cancel);
         let answer = if s.go(&root.open, &root.masks, root.cols_free) {
             Answer::Sat(board(&root, &s))
         } else if let Some(why) = s.stopped {
@@ -260,7 +330,7 @@ fn search_in(
                 return w;
             }
             let t = &subtrees[i];
-            let mut s = Search::new(shape, isa, n, deadline, Some(&tokens[i]));
+            let mut s = Search::new(shape, isa, tuning, n, deadline, Some(&tokens[i]));
             let found = s.go(&t.open, &t.masks, t.cols_free);
             w.nodes += s.nodes;
             if found {
@@ -313,6 +383,8 @@ struct Search<'a> {
     /// The build of the search to run (one the processor has).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     isa: Isa,
+    /// The optional prunings that run.
+    tuning: Tuning,
     /// The side of the board.
     n: usize,
     nodes: u64,
@@ -331,7 +403,9 @@ macro_rules! searcher {
         $column:ident,
         $place:ident,
         $within:ident,
-        $low:ident
+        $squares:ident,
+        $low:ident,
+        $spread:ident
         $(, $attr:meta)?
     ) => {
         impl Search<'_> {
@@ -350,7 +424,7 @@ macro_rules! searcher {
                 let (mut once, mut twice, mut thrice) = (0u64, 0u64, 0u64);
                 let mut best = (u32::MAX, 0usize);
                 // The diagonals the open rows reach (for n <= 32, where every key is below 64).
-                let (mut anti, mut main, mut rows) = (0u64, 0u64, 0u32);
+                let (mut anti, mut main, mut rows, mut rows2) = (0u64, 0u64, 0u32, 0u32);
                 let n = self.n as u32;
                 for (i, &r) in open.iter().enumerate() {
                     let m = masks[r as usize];
@@ -368,6 +442,7 @@ macro_rules! searcher {
                         anti |= m << r;
                         main |= (m << (n - 1)) >> r;
                         rows += u32::from(r);
+                        rows2 += u32::from(r) * u32::from(r);
                     }
                 }
                 if cols_free & !once != 0 {
@@ -377,9 +452,19 @@ macro_rules! searcher {
                 // two-word keys cost more than they saved, 1.6-2.1x the time).
                 if n <= 32 && open.len() >= SUMS_FROM {
                     let (k, cols) = (open.len() as u32, key_sum(cols_free));
-                    if !Self::$within(anti, k, rows + cols)
-                        || !Self::$within(main, k, cols + k * (n - 1) - rows)
+                    let tuning = self.tuning;
+                    if tuning.sums
+                        && (!Self::$within(anti, k, rows + cols)
+                            || !Self::$within(main, k, cols + k * (n - 1) - rows))
                     {
+                        return false;
+                    }
+                    if tuning.squares
+                        && !Self::$squares(anti, main, n, k, 2 * (rows2 + square_sum(cols_free, 0)))
+                    {
+                        return false;
+                    }
+                    if tuning.parity && !parity_ok(anti, main, n, k, rows + cols) {
                         return false;
                     }
                 }
@@ -485,6 +570,32 @@ macro_rules! searcher {
                 }
                 key_sum(keys) - key_sum($low(keys, p - k)) >= target
             }
+
+            /// Whether `k` distinct sum keys of `anti` and `k` distinct difference keys of
+            /// `main` (the key `c - r + n - 1`) can have squares (of `r + c` and of `c - r`)
+            /// adding up to `target`, by the bounds: the keys with the `k` smallest squares of
+            /// each kind together at most `target`, those with the `k` largest at least it.
+            $(#[$attr])?
+            #[inline]
+            fn $squares(anti: u64, main: u64, n: u32, k: u32, target: u32) -> bool {
+                let p = anti.count_ones();
+                if p < k || main.count_ones() < k {
+                    return false;
+                }
+                let least = square_sum($low(anti, k), 0);
+                let most = square_sum(anti, 0) - square_sum($low(anti, p - k), 0);
+                // The difference keys by |c - r|: those with c >= r at bit 2 |c - r|, the others
+                // at bit 2 |c - r| + 1 (|c - r| <= 31), so the lowest bits have the least squares.
+                let half = n - 1;
+                let right = main >> half;
+                let left = (main & ((1u64 << half) - 1)).reverse_bits() >> (64 - n);
+                let folded = $spread(right) | $spread(left) << 1;
+                let q = folded.count_ones();
+                let least = least + square_sum($low(folded, k), 1);
+                let most =
+                    most + square_sum(folded, 1) - square_sum($low(folded, q - k), 1);
+                least <= target && target <= most
+            }
         }
     };
 }
@@ -495,7 +606,9 @@ searcher!(
     column_bmi2,
     place_bmi2,
     within_bmi2,
+    squares_bmi2,
     low_bits_bmi2,
+    spread_bmi2,
     target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")
 );
 searcher!(
@@ -503,7 +616,9 @@ searcher!(
     column_plain,
     place_plain,
     within_plain,
-    low_bits_plain
+    squares_plain,
+    low_bits_plain,
+    spread_plain
 );
 
 impl<'a> Search<'a> {
@@ -511,6 +626,7 @@ impl<'a> Search<'a> {
     fn new(
         shape: Shape,
         isa: Isa,
+        tuning: Tuning,
         n: usize,
         deadline: Option<Instant>,
         cancel: Option<&'a Cancel>,
@@ -518,6 +634,7 @@ impl<'a> Search<'a> {
         Search {
             shape,
             isa,
+            tuning,
             n,
             nodes: 0,
             deadline,
@@ -566,17 +683,71 @@ fn hit(shape: Shape, bit: u64, d: u32) -> u64 {
     hit
 }
 
+/// Bit `j` of the index of each bit position: plane `j` holds the positions with it set.
+const PLANES: [u64; 6] = [
+    0xAAAA_AAAA_AAAA_AAAA,
+    0xCCCC_CCCC_CCCC_CCCC,
+    0xF0F0_F0F0_F0F0_F0F0,
+    0xFF00_FF00_FF00_FF00,
+    0xFFFF_0000_FFFF_0000,
+    0xFFFF_FFFF_0000_0000,
+];
+
+/// The even bit positions.
+const EVEN: u64 = 0x5555_5555_5555_5555;
+
+/// The sum of `(i >> shift)²` over the indices `i` of the set bits of `x`, bit plane by bit
+/// plane (a square of a sum of plane bits is the sum of the products of pairs).
+#[inline(always)]
+fn square_sum(x: u64, shift: usize) -> u32 {
+    let mut sum = 0;
+    for j in shift..6 {
+        let xj = x & PLANES[j];
+        sum += xj.count_ones() << (2 * (j - shift));
+        for (l, plane) in PLANES.iter().enumerate().skip(j + 1) {
+            sum += (xj & plane).count_ones() << (j + l + 1 - 2 * shift);
+        }
+    }
+    sum
+}
+
+/// The cross-kind parity ([`Tuning::parity`]): whether `k` pieces can take distinct sum keys
+/// of `anti` adding up to `target` (only its parity counts here) and distinct difference keys
+/// of `main` (`c - r + n - 1`), when a piece's two keys have one parity up to `n - 1`.
+#[inline(always)]
+fn parity_ok(anti: u64, main: u64, n: u32, k: u32, target: u32) -> bool {
+    // A piece on an even sum key has a difference key of the parity of n - 1.
+    let same = if (n - 1) % 2 == 0 { EVEN } else { !EVEN };
+    let even = (anti & EVEN).count_ones().min((main & same).count_ones());
+    let odd = (anti & !EVEN).count_ones().min((main & !same).count_ones());
+    // The pieces on odd sum keys: at least k - even, at most odd, of the target's parity.
+    let least = k.saturating_sub(even);
+    let least = least + ((least ^ target) & 1);
+    least <= odd.min(k)
+}
+
+/// The low 32 bits of `x` spread to the even bit positions, with `pdep`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+#[inline]
+fn spread_bmi2(x: u64) -> u64 {
+    core::arch::x86_64::_pdep_u64(x, EVEN)
+}
+
+/// The low 32 bits of `x` spread to the even bit positions, by halves.
+#[inline(always)]
+fn spread_plain(x: u64) -> u64 {
+    let mut x = x & 0xFFFF_FFFF;
+    x = (x | x << 16) & 0x0000_FFFF_0000_FFFF;
+    x = (x | x << 8) & 0x00FF_00FF_00FF_00FF;
+    x = (x | x << 4) & 0x0F0F_0F0F_0F0F_0F0F;
+    x = (x | x << 2) & 0x3333_3333_3333_3333;
+    (x | x << 1) & EVEN
+}
+
 /// The sum of the indices of the set bits of `x`, bit plane by bit plane.
 #[inline(always)]
 fn key_sum(x: u64) -> u32 {
-    const PLANES: [u64; 6] = [
-        0xAAAA_AAAA_AAAA_AAAA,
-        0xCCCC_CCCC_CCCC_CCCC,
-        0xF0F0_F0F0_F0F0_F0F0,
-        0xFF00_FF00_FF00_FF00,
-        0xFFFF_0000_FFFF_0000,
-        0xFFFF_FFFF_0000_0000,
-    ];
     let mut sum = 0;
     for (j, plane) in PLANES.iter().enumerate() {
         sum += (x & plane).count_ones() << j;
