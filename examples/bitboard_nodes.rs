@@ -7,7 +7,7 @@
 //! cargo run --release --example bitboard_nodes -- --timeout 60 --squares on g.txt:25 [FILE[:D] ...]
 //! ```
 //!
-//! `--sums`, `--squares`, `--parity` take `on` or `off` (default: [`Tuning::default`]);
+//! `--sums`, `--squares`, `--parity`, `--diagonals`, `--triples` take `on` or `off` (default: [`Tuning::default`]);
 //! `FILE:D` takes the first D excluded diagonals of an excluded-diagonals file.
 
 use std::process::ExitCode;
@@ -32,7 +32,7 @@ fn main() -> ExitCode {
 fn run(args: &[String]) -> queens_sat::Result<()> {
     let usage = || {
         queens_sat::Error::Usage(
-            "usage: bitboard_nodes [--timeout S] [--sums|--squares|--parity on|off] FILE[:D] ..."
+            "usage: bitboard_nodes [--timeout S] [--sums|--squares|--parity|--diagonals|--triples on|off] FILE[:D] ..."
                 .into(),
         )
     };
@@ -53,6 +53,8 @@ fn run(args: &[String]) -> queens_sat::Result<()> {
             "--sums" => switch(&mut tuning.sums)?,
             "--squares" => switch(&mut tuning.squares)?,
             "--parity" => switch(&mut tuning.parity)?,
+            "--diagonals" => switch(&mut tuning.diagonals)?,
+            "--triples" => switch(&mut tuning.triples)?,
             "--timeout" => {
                 let secs: f64 = it.next().and_then(|v| v.parse().ok()).ok_or_else(usage)?;
                 timeout = Some(Duration::from_secs_f64(secs));

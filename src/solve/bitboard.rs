@@ -80,6 +80,13 @@ pub struct Tuning {
     /// odd sum keys are at most the reachable odd keys of both kinds, those on even keys
     /// likewise, and their number has the parity of the sum keys' target (boards up to 32).
     pub parity: bool,
+    /// Branching on a diagonal the linear sums force to be taken (its lowest or highest
+    /// reachable key, when no choice of keys without it reaches the target), on which open row
+    /// takes it, when it has fewer cells than the row or column the search would branch on.
+    pub diagonals: bool,
+    /// Branching on a free column only three open rows can take, when every open row has four
+    /// cells or more (as on one that two can take, when every row has three or more).
+    pub triples: bool,
 }
 
 impl Default for Tuning {
@@ -88,6 +95,8 @@ impl Default for Tuning {
             sums: true,
             squares: false,
             parity: false,
+            diagonals: false,
+            triples: false,
         }
     }
 }
@@ -95,11 +104,13 @@ impl Default for Tuning {
 impl Tuning {
     /// Every combination of the switches, for the soundness tests.
     pub fn all() -> Vec<Tuning> {
-        (0..8u8)
+        (0..32u8)
             .map(|b| Tuning {
                 sums: b & 1 != 0,
                 squares: b & 2 != 0,
                 parity: b & 4 != 0,
+                diagonals: b & 8 != 0,
+                triples: b & 16 != 0,
             })
             .collect()
     }
@@ -401,9 +412,11 @@ macro_rules! searcher {
     (
         $go:ident,
         $column:ident,
+        $diagonal:ident,
         $place:ident,
         $within:ident,
         $squares:ident,
+        $must:ident,
         $low:ident,
         $spread:ident
         $(, $attr:meta)?
@@ -421,7 +434,7 @@ macro_rules! searcher {
                     return false;
                 }
                 // Fail first: the row with the fewest cells; columns taken by no row (fail) or one.
-                let (mut once, mut twice, mut thrice) = (0u64, 0u64, 0u64);
+                let (mut once, mut twice, mut thrice, mut four) = (0u64, 0u64, 0u64, 0u64);
                 let mut best = (u32::MAX, 0usize);
                 // The diagonals the open rows reach (for n <= 32, where every key is below 64).
                 let (mut anti, mut main, mut rows, mut rows2) = (0u64, 0u64, 0u32, 0u32);
@@ -435,6 +448,7 @@ macro_rules! searcher {
                     if k < best.0 {
                         best = (k, i);
                     }
+                    four |= thrice & m;
                     thrice |= twice & m;
                     twice |= once & m;
                     once |= m;
@@ -450,6 +464,8 @@ macro_rules! searcher {
                 }
                 // The implied sums (boards up to 32: on blocked n = 48..56 they cut little and
                 // two-word keys cost more than they saved, 1.6-2.1x the time).
+                // A diagonal the sums force: (a sum key?, its key, its cells).
+                let mut forced = (false, 0u32, u32::MAX);
                 if n <= 32 && open.len() >= SUMS_FROM {
                     let (k, cols) = (open.len() as u32, key_sum(cols_free));
                     let tuning = self.tuning;
@@ -467,16 +483,53 @@ macro_rules! searcher {
                     if tuning.parity && !parity_ok(anti, main, n, k, rows + cols) {
                         return false;
                     }
+                    if tuning.diagonals {
+                        let must_anti = Self::$must(anti, k, rows + cols);
+                        let must_main = Self::$must(main, k, cols + k * (n - 1) - rows);
+                        for (anti_kind, mut keys) in [(true, must_anti), (false, must_main)] {
+                            while keys != 0 {
+                                let key = keys.trailing_zeros();
+                                keys &= keys - 1;
+                                // The key's cells, one per open row at most.
+                                let cells: u32 = open
+                                    .iter()
+                                    .map(|&r| {
+                                        let m = masks[r as usize];
+                                        let line = if anti_kind {
+                                            m << r
+                                        } else {
+                                            (m << (n - 1)) >> r
+                                        };
+                                        (line >> key) as u32 & 1
+                                    })
+                                    .sum();
+                                if cells < forced.2 {
+                                    forced = (anti_kind, key, cells);
+                                }
+                            }
+                        }
+                    }
                 }
                 let single = cols_free & once & !twice;
                 let double = cols_free & twice & !thrice;
-                let col = if best.0 > 1 && single != 0 {
-                    single
-                } else if best.0 > 2 && double != 0 {
-                    double
+                let triple = if self.tuning.triples {
+                    cols_free & thrice & !four
                 } else {
                     0
                 };
+                let (col, cells) = if best.0 > 1 && single != 0 {
+                    (single, 1)
+                } else if best.0 > 2 && double != 0 {
+                    (double, 2)
+                } else if best.0 > 3 && triple != 0 {
+                    (triple, 3)
+                } else {
+                    (0, best.0)
+                };
+                if forced.2 < cells {
+                    // A forced diagonal with fewer cells: branch on who takes it.
+                    return self.$diagonal(open, masks, cols_free, forced.0, forced.1);
+                }
                 let (i, mut cand) = if col != 0 {
                     // A column only one (two) rows can take: branch on who takes it.
                     let col = col & col.wrapping_neg();
@@ -531,6 +584,38 @@ macro_rules! searcher {
                 false
             }
 
+            /// Branches on which open row takes the diagonal `key` (of the sum keys `r + c`
+            /// when `anti`, else of the difference keys `c - r + n - 1`).
+            $(#[$attr])?
+            fn $diagonal(
+                &mut self,
+                open: &[u8],
+                masks: &[u64; 64],
+                cols_free: u64,
+                anti: bool,
+                key: u32,
+            ) -> bool {
+                let n = self.n as u32;
+                for i in 0..open.len() {
+                    let r = u32::from(open[i]);
+                    let col = if anti {
+                        key.wrapping_sub(r)
+                    } else {
+                        (key + r).wrapping_sub(n - 1)
+                    };
+                    if col >= n || masks[r as usize] >> col & 1 == 0 {
+                        continue;
+                    }
+                    if self.$place(open, i, 1 << col, masks, cols_free) {
+                        return true;
+                    }
+                    if self.stopped.is_some() {
+                        return false;
+                    }
+                }
+                false
+            }
+
             /// Places a piece on open row `open[i]`, column `bit`, and searches on.
             $(#[$attr])?
             fn $place(
@@ -571,6 +656,37 @@ macro_rules! searcher {
                 key_sum(keys) - key_sum($low(keys, p - k)) >= target
             }
 
+            /// The lowest and the highest key of `keys` when every choice of `k` distinct keys
+            /// of `keys` adding up to `target` takes it (as a mask): the lowest when the `k`
+            /// smallest keys but it overshoot `target`, the highest when the `k` largest but it
+            /// fall short.
+            $(#[$attr])?
+            #[inline]
+            fn $must(keys: u64, k: u32, target: u32) -> u64 {
+                let p = keys.count_ones();
+                if k == 0 || p < k {
+                    return 0;
+                }
+                let (lowest, highest) = (keys & keys.wrapping_neg(), 1u64 << (63 - keys.leading_zeros()));
+                if p == k {
+                    return lowest | highest;
+                }
+                let least = $low(keys, k);
+                // The (k + 1)-th smallest key, and the largest key not among the k largest.
+                let next = ($low(keys, k + 1) ^ least).trailing_zeros();
+                let below = $low(keys, p - k);
+                let under = 63 - below.leading_zeros();
+                let mut out = 0;
+                if key_sum(least) - lowest.trailing_zeros() + next > target {
+                    out |= lowest;
+                }
+                let most = key_sum(keys) - key_sum(below);
+                if most + under < target + highest.trailing_zeros() {
+                    out |= highest;
+                }
+                out
+            }
+
             /// Whether `k` distinct sum keys of `anti` and `k` distinct difference keys of
             /// `main` (the key `c - r + n - 1`) can have squares (of `r + c` and of `c - r`)
             /// adding up to `target`, by the bounds: the keys with the `k` smallest squares of
@@ -604,9 +720,11 @@ macro_rules! searcher {
 searcher!(
     go_bmi2,
     column_bmi2,
+    diagonal_bmi2,
     place_bmi2,
     within_bmi2,
     squares_bmi2,
+    must_bmi2,
     low_bits_bmi2,
     spread_bmi2,
     target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")
@@ -614,9 +732,11 @@ searcher!(
 searcher!(
     go_plain,
     column_plain,
+    diagonal_plain,
     place_plain,
     within_plain,
     squares_plain,
+    must_plain,
     low_bits_plain,
     spread_plain
 );
@@ -855,6 +975,141 @@ mod tests {
             let most = all[all.len() - k..].iter().sum();
             (least, most)
         })
+    }
+
+    /// The `k` smallest and the `k` largest of `values` summed (by sorting), when there are
+    /// `k`.
+    fn extremes(mut values: Vec<u32>, k: u32) -> Option<(u32, u32)> {
+        values.sort_unstable();
+        let k = k as usize;
+        (values.len() >= k).then(|| {
+            let least = values[..k].iter().sum();
+            let most = values[values.len() - k..].iter().sum();
+            (least, most)
+        })
+    }
+
+    /// `squares` in both builds, `square_sum`, `spread` and `parity_ok` against sorting and
+    /// brute force, on pseudo-random key sets of boards n = 1..32 (sum and difference keys
+    /// below 2n - 1), for every `k` and the targets around both bounds.
+    #[test]
+    fn square_and_parity_bounds_agree_with_brute_force() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        #[cfg(target_arch = "x86_64")]
+        let fast = Isa::native() == Isa::Bmi2;
+        for round in 0..600u32 {
+            let n = 1 + round % 32;
+            let keys = full(2 * n as usize - 1);
+            let (mut anti, mut main) = (next() & keys, next() & keys);
+            if round % 3 == 0 {
+                anti &= next();
+                main &= next();
+            }
+            let set = |x: u64| (0..64u32).filter(move |&i| x >> i & 1 == 1);
+            for shift in [0, 1] {
+                let want: u32 = set(anti).map(|i| (i >> shift) * (i >> shift)).sum();
+                assert_eq!(square_sum(anti, shift as usize), want, "{anti:#x}");
+            }
+            let low = anti & 0xFFFF_FFFF;
+            assert_eq!(spread_plain(low).count_ones(), low.count_ones());
+            assert!(set(spread_plain(low)).all(|i| i % 2 == 0 && low >> (i / 2) & 1 == 1));
+            let a2: Vec<u32> = set(anti).map(|a| a * a).collect();
+            let d2: Vec<u32> = set(main)
+                .map(|b| (b as i32 - (n as i32 - 1)).pow(2) as u32)
+                .collect();
+            for k in 0..=n.min(anti.count_ones().max(main.count_ones()) + 1) {
+                let bounds = extremes(a2.clone(), k)
+                    .zip(extremes(d2.clone(), k))
+                    .map(|((l1, h1), (l2, h2))| (l1 + l2, h1 + h2));
+                let mut targets = vec![0, 1, 2, 100, 5000];
+                if let Some((lo, hi)) = bounds {
+                    targets.extend([lo.saturating_sub(1), lo, hi, hi + 1]);
+                }
+                for target in targets {
+                    let want = bounds.is_some_and(|(lo, hi)| lo <= target && target <= hi);
+                    let what = format!("n={n} {anti:#x} {main:#x} {k} {target}");
+                    assert_eq!(Search::squares_plain(anti, main, n, k, target), want, "{what}");
+                    #[cfg(target_arch = "x86_64")]
+                    if fast {
+                        // SAFETY: the processor has the features the function is built with.
+                        let got = unsafe { Search::squares_bmi2(anti, main, n, k, target) };
+                        assert_eq!(got, want, "{what}");
+                    }
+                }
+                // Parity, by brute force over the number of pieces on odd sum keys.
+                let odd_a = set(anti).filter(|a| a % 2 == 1).count() as u32;
+                let even_a = anti.count_ones() - odd_a;
+                // A difference key b pairs with an odd sum key when b + n - 1 is odd.
+                let odd_b = set(main).filter(|b| (b + n - 1) % 2 == 1).count() as u32;
+                let even_b = main.count_ones() - odd_b;
+                for target in [0, 1] {
+                    let want = (0..=k).any(|o| {
+                        o % 2 == target
+                            && o <= odd_a.min(odd_b)
+                            && k - o <= even_a.min(even_b)
+                    });
+                    assert_eq!(parity_ok(anti, main, n, k, target), want, "{n} {k} {target}");
+                }
+            }
+        }
+    }
+
+    /// `must` in both builds against sorting: the lowest key is forced when the `k` smallest of
+    /// the others overshoot the target, the highest when the `k` largest of the others fall
+    /// short (every key when there are only `k`).
+    #[test]
+    fn forced_keys_agree_with_sorting() {
+        let mut x = 0x1234_5678_9ABC_DEF1u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        #[cfg(target_arch = "x86_64")]
+        let fast = Isa::native() == Isa::Bmi2;
+        for round in 0..400u32 {
+            let keys = next() & full(1 + (round % 63) as usize);
+            let keys = if round % 3 == 0 { keys & next() } else { keys };
+            let all: Vec<u32> = (0..64).filter(|&i| keys >> i & 1 == 1).collect();
+            for k in 0..=all.len() as u32 + 1 {
+                let mut targets = vec![0, 1, 100, 2000];
+                if let Some((lo, hi)) = bounds(keys, k) {
+                    targets.extend([lo, lo + 1, lo + 7, hi.saturating_sub(7), hi - 1, hi]);
+                }
+                for target in targets {
+                    let mut want = 0u64;
+                    let ku = k as usize;
+                    if k > 0 && all.len() >= ku {
+                        let (lowest, highest) = (all[0], all[all.len() - 1]);
+                        if all.len() == ku {
+                            want = 1 << lowest | 1 << highest;
+                        } else {
+                            if extremes(all[1..].to_vec(), k).is_some_and(|(lo, _)| lo > target) {
+                                want |= 1 << lowest;
+                            }
+                            let rest = all[..all.len() - 1].to_vec();
+                            if extremes(rest, k).is_some_and(|(_, hi)| hi < target) {
+                                want |= 1 << highest;
+                            }
+                        }
+                    }
+                    assert_eq!(Search::must_plain(keys, k, target), want, "{keys:#x} {k} {target}");
+                    #[cfg(target_arch = "x86_64")]
+                    if fast {
+                        // SAFETY: the processor has the features the function is built with.
+                        let got = unsafe { Search::must_bmi2(keys, k, target) };
+                        assert_eq!(got, want, "{keys:#x} {k} {target}");
+                    }
+                }
+            }
+        }
     }
 
     /// The search's attack masks are [`Shape::attacks`] on the board.
