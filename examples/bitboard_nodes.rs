@@ -1,13 +1,14 @@
 //! Node counts of the bitboard search (`--solver bitboard`) on one thread, under a chosen
 //! [`Tuning`]: the load-independent measure the search's pruning A/Bs are decided on
-//! (docs/benchmarks.md). One line per instance: name, verdict, nodes, seconds.
+//! (docs/benchmarks.md). One line per instance: name, verdict, nodes, wall seconds, CPU seconds
+//! of the process (steadier than wall time on a shared machine).
 //!
 //! ```sh
 //! queens-sat generate diagonals -n 26 --min-free 1 --seed 13 -o g.txt
-//! cargo run --release --example bitboard_nodes -- --timeout 60 --squares on g.txt:25 [FILE[:D] ...]
+//! cargo run --release --example bitboard_nodes -- --timeout 60 --diagonals off g.txt:25 [FILE[:D] ...]
 //! ```
 //!
-//! `--sums`, `--squares`, `--parity`, `--diagonals`, `--triples` take `on` or `off` (default: [`Tuning::default`]);
+//! `--sums`, `--parity`, `--diagonals`, `--triples` take `on` or `off` (default: [`Tuning::default`]);
 //! `FILE:D` takes the first D excluded diagonals of an excluded-diagonals file.
 
 use std::process::ExitCode;
@@ -32,7 +33,7 @@ fn main() -> ExitCode {
 fn run(args: &[String]) -> queens_sat::Result<()> {
     let usage = || {
         queens_sat::Error::Usage(
-            "usage: bitboard_nodes [--timeout S] [--sums|--squares|--parity|--diagonals|--triples on|off] FILE[:D] ..."
+            "usage: bitboard_nodes [--timeout S] [--sums|--parity|--diagonals|--triples on|off] FILE[:D] ..."
                 .into(),
         )
     };
@@ -51,7 +52,6 @@ fn run(args: &[String]) -> queens_sat::Result<()> {
         };
         match arg.as_str() {
             "--sums" => switch(&mut tuning.sums)?,
-            "--squares" => switch(&mut tuning.squares)?,
             "--parity" => switch(&mut tuning.parity)?,
             "--diagonals" => switch(&mut tuning.diagonals)?,
             "--triples" => switch(&mut tuning.triples)?,
@@ -73,14 +73,27 @@ fn run(args: &[String]) -> queens_sat::Result<()> {
         };
         let instance = read_instance_file(path.as_ref(), diags)?;
         let problem = Problem::presolve(&instance, QUEEN)?;
-        let t0 = Instant::now();
+        let (t0, cpu0) = (Instant::now(), cpu_seconds());
         let found = search_tuned(&problem, timeout, None, 1, false, tuning)?;
         println!(
-            "{file}\t{}\t{}\t{:.3}",
+            "{file}\t{}\t{}\t{:.3}\t{:.3}",
             found.answer.label(),
             found.nodes,
-            t0.elapsed().as_secs_f64()
+            t0.elapsed().as_secs_f64(),
+            cpu_seconds() - cpu0
         );
     }
     Ok(())
+}
+
+/// User plus system CPU seconds of this process so far.
+fn cpu_seconds() -> f64 {
+    // SAFETY: `getrusage` fills the zeroed struct it is given.
+    let usage = unsafe {
+        let mut u: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_SELF, &mut u);
+        u
+    };
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    secs(usage.ru_utime) + secs(usage.ru_stime)
 }

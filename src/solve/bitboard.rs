@@ -19,7 +19,23 @@
 //!   columns give; the node fails when the smallest (largest) reachable keys already overshoot
 //!   (fall short of) that sum. On ten frontier instances n = 22..30: 1.5-22x fewer nodes, 2.5x
 //!   fewer in all, 1.6x less time (docs/benchmarks.md). Boards up to 32 only, where every key
-//!   fits one word: on blocked n = 56 they cut little and cost 1.6-2.1x the time.
+//!   fits one word: on blocked n = 56 they cut little and cost 1.6-2.1x the time;
+//! - branching on a diagonal the sums force: when no choice of keys without the lowest (or the
+//!   highest) reachable key of a kind reaches the sum, some open row must take that diagonal,
+//!   and when it has fewer cells than the row or column the search would branch on, the
+//!   branches are the rows that take it (one cell: a forced move). With a column that three
+//!   rows can take as a branching line too (when every row has four cells or more) and the
+//!   cross-kind parity (`r + c` and `c - r` have one parity, so the pieces on odd sum keys are
+//!   at most the odd keys reachable in either kind, the even likewise, and their number has the
+//!   sum target's parity): 0.56 and 0.54 of the nodes on two seeded 10-instance frontier
+//!   samples (docs/benchmarks.md, "Branching on forced diagonals");
+//! - the quadratic identity (the squares of the pieces' `r + c` and `c - r` add up to
+//!   `2 Σ r² + 2 Σ c²` over the open rows and free columns) as a bound was measured and dropped:
+//!   1-5 % fewer nodes at several times the cost per node (docs/runs/history.md, "Measured and
+//!   dropped").
+//!
+//! [`Tuning`] switches each of these (for the measurements and the soundness tests;
+//! `examples/bitboard_nodes.rs` counts the nodes).
 //!
 //! The search is compiled twice, the second time with `popcnt`, `bmi1`, `bmi2` and `lzcnt`
 //! ([`crate::cpu::BMI2_FEATURES`]); [`crate::cpu::Isa`] picks the build at run time, as for the
@@ -71,11 +87,6 @@ pub struct Found {
 pub struct Tuning {
     /// The linear diagonal-sum bounds (boards up to 32).
     pub sums: bool,
-    /// The quadratic bound: the squares of the open rows' sum keys `r + c` plus those of their
-    /// signed difference keys `c - r` add up to `2 Σ r² + 2 Σ c²` over the open rows and free
-    /// columns, bounded by the reachable keys with the `k` smallest and the `k` largest squares
-    /// (boards up to 32).
-    pub squares: bool,
     /// The cross-kind parity: `r + c` and `c - r` have one parity, so the open rows' pieces on
     /// odd sum keys are at most the reachable odd keys of both kinds, those on even keys
     /// likewise, and their number has the parity of the sum keys' target (boards up to 32).
@@ -93,10 +104,9 @@ impl Default for Tuning {
     fn default() -> Self {
         Tuning {
             sums: true,
-            squares: false,
-            parity: false,
-            diagonals: false,
-            triples: false,
+            parity: true,
+            diagonals: true,
+            triples: true,
         }
     }
 }
@@ -104,13 +114,12 @@ impl Default for Tuning {
 impl Tuning {
     /// Every combination of the switches, for the soundness tests.
     pub fn all() -> Vec<Tuning> {
-        (0..32u8)
+        (0..16u8)
             .map(|b| Tuning {
                 sums: b & 1 != 0,
-                squares: b & 2 != 0,
-                parity: b & 4 != 0,
-                diagonals: b & 8 != 0,
-                triples: b & 16 != 0,
+                parity: b & 2 != 0,
+                diagonals: b & 4 != 0,
+                triples: b & 8 != 0,
             })
             .collect()
     }
@@ -415,10 +424,8 @@ macro_rules! searcher {
         $diagonal:ident,
         $place:ident,
         $within:ident,
-        $squares:ident,
-        $must:ident,
-        $low:ident,
-        $spread:ident
+        $bound:ident,
+        $low:ident
         $(, $attr:meta)?
     ) => {
         impl Search<'_> {
@@ -437,7 +444,7 @@ macro_rules! searcher {
                 let (mut once, mut twice, mut thrice, mut four) = (0u64, 0u64, 0u64, 0u64);
                 let mut best = (u32::MAX, 0usize);
                 // The diagonals the open rows reach (for n <= 32, where every key is below 64).
-                let (mut anti, mut main, mut rows, mut rows2) = (0u64, 0u64, 0u32, 0u32);
+                let (mut anti, mut main, mut rows) = (0u64, 0u64, 0u32);
                 let n = self.n as u32;
                 for (i, &r) in open.iter().enumerate() {
                     let m = masks[r as usize];
@@ -456,7 +463,6 @@ macro_rules! searcher {
                         anti |= m << r;
                         main |= (m << (n - 1)) >> r;
                         rows += u32::from(r);
-                        rows2 += u32::from(r) * u32::from(r);
                     }
                 }
                 if cols_free & !once != 0 {
@@ -469,23 +475,21 @@ macro_rules! searcher {
                 if n <= 32 && open.len() >= SUMS_FROM {
                     let (k, cols) = (open.len() as u32, key_sum(cols_free));
                     let tuning = self.tuning;
-                    if tuning.sums
-                        && (!Self::$within(anti, k, rows + cols)
-                            || !Self::$within(main, k, cols + k * (n - 1) - rows))
-                    {
-                        return false;
-                    }
-                    if tuning.squares
-                        && !Self::$squares(anti, main, n, k, 2 * (rows2 + square_sum(cols_free, 0)))
-                    {
-                        return false;
+                    let (mut must_anti, mut must_main) = (0, 0);
+                    if tuning.sums || tuning.diagonals {
+                        let must = tuning.diagonals;
+                        match (
+                            Self::$bound(anti, k, rows + cols, must),
+                            Self::$bound(main, k, cols + k * (n - 1) - rows, must),
+                        ) {
+                            (Some(a), Some(m)) => (must_anti, must_main) = (a, m),
+                            _ => return false,
+                        }
                     }
                     if tuning.parity && !parity_ok(anti, main, n, k, rows + cols) {
                         return false;
                     }
-                    if tuning.diagonals {
-                        let must_anti = Self::$must(anti, k, rows + cols);
-                        let must_main = Self::$must(main, k, cols + k * (n - 1) - rows);
+                    if must_anti | must_main != 0 {
                         for (anti_kind, mut keys) in [(true, must_anti), (false, must_main)] {
                             while keys != 0 {
                                 let key = keys.trailing_zeros();
@@ -646,72 +650,56 @@ macro_rules! searcher {
 
             /// Whether some `k` distinct keys of the set `keys` can sum to `target`, by the
             /// bounds: the `k` smallest sum to at most `target`, the `k` largest to at least it.
+            #[cfg(test)]
             $(#[$attr])?
             #[inline]
             fn $within(keys: u64, k: u32, target: u32) -> bool {
-                let p = keys.count_ones();
-                if p < k || key_sum($low(keys, k)) > target {
-                    return false;
-                }
-                key_sum(keys) - key_sum($low(keys, p - k)) >= target
+                Self::$bound(keys, k, target, false).is_some()
             }
 
-            /// The lowest and the highest key of `keys` when every choice of `k` distinct keys
-            /// of `keys` adding up to `target` takes it (as a mask): the lowest when the `k`
+            /// [`Search::within_plain`], and when it holds and `must`, the lowest and the
+            /// highest key of `keys` when every choice of `k` distinct keys of `keys` adding up
+            /// to `target` takes it (as a mask; 0 without `must`): the lowest when the `k`
             /// smallest keys but it overshoot `target`, the highest when the `k` largest but it
-            /// fall short.
+            /// fall short, both when there are only `k` keys.
             $(#[$attr])?
             #[inline]
-            fn $must(keys: u64, k: u32, target: u32) -> u64 {
+            fn $bound(keys: u64, k: u32, target: u32, must: bool) -> Option<u64> {
                 let p = keys.count_ones();
-                if k == 0 || p < k {
-                    return 0;
-                }
-                let (lowest, highest) = (keys & keys.wrapping_neg(), 1u64 << (63 - keys.leading_zeros()));
-                if p == k {
-                    return lowest | highest;
+                if p < k {
+                    return None;
                 }
                 let least = $low(keys, k);
+                let least_sum = key_sum(least);
+                if least_sum > target {
+                    return None;
+                }
+                let below = $low(keys, p - k);
+                let most = key_sum(keys) - key_sum(below);
+                if most < target {
+                    return None;
+                }
+                if !must || k == 0 {
+                    return Some(0);
+                }
+                let lowest = keys & keys.wrapping_neg();
+                let top = 63 - keys.leading_zeros();
+                if p == k {
+                    return Some(lowest | 1 << top);
+                }
                 // The (k + 1)-th smallest key, and the largest key not among the k largest.
                 let next = ($low(keys, k + 1) ^ least).trailing_zeros();
-                let below = $low(keys, p - k);
                 let under = 63 - below.leading_zeros();
                 let mut out = 0;
-                if key_sum(least) - lowest.trailing_zeros() + next > target {
+                if least_sum - lowest.trailing_zeros() + next > target {
                     out |= lowest;
                 }
-                let most = key_sum(keys) - key_sum(below);
-                if most + under < target + highest.trailing_zeros() {
-                    out |= highest;
+                if most + under < target + top {
+                    out |= 1 << top;
                 }
-                out
+                Some(out)
             }
 
-            /// Whether `k` distinct sum keys of `anti` and `k` distinct difference keys of
-            /// `main` (the key `c - r + n - 1`) can have squares (of `r + c` and of `c - r`)
-            /// adding up to `target`, by the bounds: the keys with the `k` smallest squares of
-            /// each kind together at most `target`, those with the `k` largest at least it.
-            $(#[$attr])?
-            #[inline]
-            fn $squares(anti: u64, main: u64, n: u32, k: u32, target: u32) -> bool {
-                let p = anti.count_ones();
-                if p < k || main.count_ones() < k {
-                    return false;
-                }
-                let least = square_sum($low(anti, k), 0);
-                let most = square_sum(anti, 0) - square_sum($low(anti, p - k), 0);
-                // The difference keys by |c - r|: those with c >= r at bit 2 |c - r|, the others
-                // at bit 2 |c - r| + 1 (|c - r| <= 31), so the lowest bits have the least squares.
-                let half = n - 1;
-                let right = main >> half;
-                let left = (main & ((1u64 << half) - 1)).reverse_bits() >> (64 - n);
-                let folded = $spread(right) | $spread(left) << 1;
-                let q = folded.count_ones();
-                let least = least + square_sum($low(folded, k), 1);
-                let most =
-                    most + square_sum(folded, 1) - square_sum($low(folded, q - k), 1);
-                least <= target && target <= most
-            }
         }
     };
 }
@@ -723,10 +711,8 @@ searcher!(
     diagonal_bmi2,
     place_bmi2,
     within_bmi2,
-    squares_bmi2,
-    must_bmi2,
+    bound_bmi2,
     low_bits_bmi2,
-    spread_bmi2,
     target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")
 );
 searcher!(
@@ -735,10 +721,8 @@ searcher!(
     diagonal_plain,
     place_plain,
     within_plain,
-    squares_plain,
-    must_plain,
-    low_bits_plain,
-    spread_plain
+    bound_plain,
+    low_bits_plain
 );
 
 impl<'a> Search<'a> {
@@ -803,33 +787,8 @@ fn hit(shape: Shape, bit: u64, d: u32) -> u64 {
     hit
 }
 
-/// Bit `j` of the index of each bit position: plane `j` holds the positions with it set.
-const PLANES: [u64; 6] = [
-    0xAAAA_AAAA_AAAA_AAAA,
-    0xCCCC_CCCC_CCCC_CCCC,
-    0xF0F0_F0F0_F0F0_F0F0,
-    0xFF00_FF00_FF00_FF00,
-    0xFFFF_0000_FFFF_0000,
-    0xFFFF_FFFF_0000_0000,
-];
-
 /// The even bit positions.
 const EVEN: u64 = 0x5555_5555_5555_5555;
-
-/// The sum of `(i >> shift)²` over the indices `i` of the set bits of `x`, bit plane by bit
-/// plane (a square of a sum of plane bits is the sum of the products of pairs).
-#[inline(always)]
-fn square_sum(x: u64, shift: usize) -> u32 {
-    let mut sum = 0;
-    for j in shift..6 {
-        let xj = x & PLANES[j];
-        sum += xj.count_ones() << (2 * (j - shift));
-        for (l, plane) in PLANES.iter().enumerate().skip(j + 1) {
-            sum += (xj & plane).count_ones() << (j + l + 1 - 2 * shift);
-        }
-    }
-    sum
-}
 
 /// The cross-kind parity ([`Tuning::parity`]): whether `k` pieces can take distinct sum keys
 /// of `anti` adding up to `target` (only its parity counts here) and distinct difference keys
@@ -846,28 +805,17 @@ fn parity_ok(anti: u64, main: u64, n: u32, k: u32, target: u32) -> bool {
     least <= odd.min(k)
 }
 
-/// The low 32 bits of `x` spread to the even bit positions, with `pdep`.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi2")]
-#[inline]
-fn spread_bmi2(x: u64) -> u64 {
-    core::arch::x86_64::_pdep_u64(x, EVEN)
-}
-
-/// The low 32 bits of `x` spread to the even bit positions, by halves.
-#[inline(always)]
-fn spread_plain(x: u64) -> u64 {
-    let mut x = x & 0xFFFF_FFFF;
-    x = (x | x << 16) & 0x0000_FFFF_0000_FFFF;
-    x = (x | x << 8) & 0x00FF_00FF_00FF_00FF;
-    x = (x | x << 4) & 0x0F0F_0F0F_0F0F_0F0F;
-    x = (x | x << 2) & 0x3333_3333_3333_3333;
-    (x | x << 1) & EVEN
-}
-
 /// The sum of the indices of the set bits of `x`, bit plane by bit plane.
 #[inline(always)]
 fn key_sum(x: u64) -> u32 {
+    const PLANES: [u64; 6] = [
+        0xAAAA_AAAA_AAAA_AAAA,
+        0xCCCC_CCCC_CCCC_CCCC,
+        0xF0F0_F0F0_F0F0_F0F0,
+        0xFF00_FF00_FF00_FF00,
+        0xFFFF_0000_FFFF_0000,
+        0xFFFF_FFFF_0000_0000,
+    ];
     let mut sum = 0;
     for (j, plane) in PLANES.iter().enumerate() {
         sum += (x & plane).count_ones() << j;
@@ -989,11 +937,11 @@ mod tests {
         })
     }
 
-    /// `squares` in both builds, `square_sum`, `spread` and `parity_ok` against sorting and
-    /// brute force, on pseudo-random key sets of boards n = 1..32 (sum and difference keys
-    /// below 2n - 1), for every `k` and the targets around both bounds.
+    /// `parity_ok` against brute force over the number of pieces on odd sum keys, on
+    /// pseudo-random key sets of boards n = 1..32 (sum and difference keys below 2n - 1), for
+    /// every `k` and both parities of the target.
     #[test]
-    fn square_and_parity_bounds_agree_with_brute_force() {
+    fn parity_agrees_with_brute_force() {
         let mut x = 0x2545_F491_4F6C_DD1Du64;
         let mut next = || {
             x ^= x << 13;
@@ -1001,8 +949,6 @@ mod tests {
             x ^= x << 17;
             x
         };
-        #[cfg(target_arch = "x86_64")]
-        let fast = Isa::native() == Isa::Bmi2;
         for round in 0..600u32 {
             let n = 1 + round % 32;
             let keys = full(2 * n as usize - 1);
@@ -1012,37 +958,7 @@ mod tests {
                 main &= next();
             }
             let set = |x: u64| (0..64u32).filter(move |&i| x >> i & 1 == 1);
-            for shift in [0, 1] {
-                let want: u32 = set(anti).map(|i| (i >> shift) * (i >> shift)).sum();
-                assert_eq!(square_sum(anti, shift as usize), want, "{anti:#x}");
-            }
-            let low = anti & 0xFFFF_FFFF;
-            assert_eq!(spread_plain(low).count_ones(), low.count_ones());
-            assert!(set(spread_plain(low)).all(|i| i % 2 == 0 && low >> (i / 2) & 1 == 1));
-            let a2: Vec<u32> = set(anti).map(|a| a * a).collect();
-            let d2: Vec<u32> = set(main)
-                .map(|b| (b as i32 - (n as i32 - 1)).pow(2) as u32)
-                .collect();
             for k in 0..=n.min(anti.count_ones().max(main.count_ones()) + 1) {
-                let bounds = extremes(a2.clone(), k)
-                    .zip(extremes(d2.clone(), k))
-                    .map(|((l1, h1), (l2, h2))| (l1 + l2, h1 + h2));
-                let mut targets = vec![0, 1, 2, 100, 5000];
-                if let Some((lo, hi)) = bounds {
-                    targets.extend([lo.saturating_sub(1), lo, hi, hi + 1]);
-                }
-                for target in targets {
-                    let want = bounds.is_some_and(|(lo, hi)| lo <= target && target <= hi);
-                    let what = format!("n={n} {anti:#x} {main:#x} {k} {target}");
-                    assert_eq!(Search::squares_plain(anti, main, n, k, target), want, "{what}");
-                    #[cfg(target_arch = "x86_64")]
-                    if fast {
-                        // SAFETY: the processor has the features the function is built with.
-                        let got = unsafe { Search::squares_bmi2(anti, main, n, k, target) };
-                        assert_eq!(got, want, "{what}");
-                    }
-                }
-                // Parity, by brute force over the number of pieces on odd sum keys.
                 let odd_a = set(anti).filter(|a| a % 2 == 1).count() as u32;
                 let even_a = anti.count_ones() - odd_a;
                 // A difference key b pairs with an odd sum key when b + n - 1 is odd.
@@ -1060,9 +976,9 @@ mod tests {
         }
     }
 
-    /// `must` in both builds against sorting: the lowest key is forced when the `k` smallest of
-    /// the others overshoot the target, the highest when the `k` largest of the others fall
-    /// short (every key when there are only `k`).
+    /// `bound` in both builds against sorting: the sum bounds, and within them the lowest key
+    /// forced when the `k` smallest of the others overshoot the target, the highest when the
+    /// `k` largest of the others fall short (both when there are only `k`).
     #[test]
     fn forced_keys_agree_with_sorting() {
         let mut x = 0x1234_5678_9ABC_DEF1u64;
@@ -1100,12 +1016,18 @@ mod tests {
                             }
                         }
                     }
-                    assert_eq!(Search::must_plain(keys, k, target), want, "{keys:#x} {k} {target}");
+                    let feasible =
+                        bounds(keys, k).is_some_and(|(lo, hi)| lo <= target && target <= hi);
+                    let want = feasible.then_some(want);
+                    let what = format!("{keys:#x} {k} {target}");
+                    assert_eq!(Search::bound_plain(keys, k, target, true), want, "{what}");
+                    let without = want.map(|_| 0);
+                    assert_eq!(Search::bound_plain(keys, k, target, false), without, "{what}");
                     #[cfg(target_arch = "x86_64")]
                     if fast {
                         // SAFETY: the processor has the features the function is built with.
-                        let got = unsafe { Search::must_bmi2(keys, k, target) };
-                        assert_eq!(got, want, "{keys:#x} {k} {target}");
+                        let got = unsafe { Search::bound_bmi2(keys, k, target, true) };
+                        assert_eq!(got, want, "{what}");
                     }
                 }
             }
