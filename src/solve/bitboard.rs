@@ -796,7 +796,7 @@ const EVEN: u64 = 0x5555_5555_5555_5555;
 #[inline(always)]
 fn parity_ok(anti: u64, main: u64, n: u32, k: u32, target: u32) -> bool {
     // A piece on an even sum key has a difference key of the parity of n - 1.
-    let same = if (n - 1) % 2 == 0 { EVEN } else { !EVEN };
+    let same = if (n - 1).is_multiple_of(2) { EVEN } else { !EVEN };
     let even = (anti & EVEN).count_ones().min((main & same).count_ones());
     let odd = (anti & !EVEN).count_ones().min((main & !same).count_ones());
     // The pieces on odd sum keys: at least k - even, at most odd, of the target's parity.
