@@ -27,7 +27,7 @@
 //!   rows can take as a branching line too (when every row has four cells or more) and the
 //!   cross-kind parity (`r + c` and `c - r` have one parity, so the pieces on odd sum keys are
 //!   at most the odd keys reachable in either kind, the even likewise, and their number has the
-//!   sum target's parity): 0.56 and 0.54 of the nodes on two seeded 10-instance frontier
+//!   sum target's parity): 0.56 and 0.52 of the nodes on two seeded 10-instance frontier
 //!   samples (docs/benchmarks.md, "Branching on forced diagonals");
 //! - the quadratic identity (the squares of the pieces' `r + c` and `c - r` add up to
 //!   `2 Σ r² + 2 Σ c²` over the open rows and free columns) as a bound was measured and dropped:
