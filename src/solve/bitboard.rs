@@ -31,7 +31,7 @@
 //!   samples (docs/benchmarks.md, "Branching on forced diagonals");
 //! - the quadratic identity (the squares of the pieces' `r + c` and `c - r` add up to
 //!   `2 Σ r² + 2 Σ c²` over the open rows and free columns) as a bound was measured and dropped:
-//!   1-5 % fewer nodes at several times the cost per node (docs/runs/history.md, "Measured and
+//!   1-5 % fewer nodes at 1.3x the CPU seconds (docs/runs/history.md, "Measured and
 //!   dropped").
 //!
 //! [`Tuning`] switches each of these (for the measurements and the soundness tests;
