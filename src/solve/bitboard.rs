@@ -19,7 +19,23 @@
 //!   columns give; the node fails when the smallest (largest) reachable keys already overshoot
 //!   (fall short of) that sum. On ten frontier instances n = 22..30: 1.5-22x fewer nodes, 2.5x
 //!   fewer in all, 1.6x less time (docs/benchmarks.md). Boards up to 32 only, where every key
-//!   fits one word: on blocked n = 56 they cut little and cost 1.6-2.1x the time.
+//!   fits one word: on blocked n = 56 they cut little and cost 1.6-2.1x the time;
+//! - branching on a diagonal the sums force: when no choice of keys without the lowest (or the
+//!   highest) reachable key of a kind reaches the sum, some open row must take that diagonal,
+//!   and when it has fewer cells than the row or column the search would branch on, the
+//!   branches are the rows that take it (one cell: a forced move). With a column that three
+//!   rows can take as a branching line too (when every row has four cells or more) and the
+//!   cross-kind parity (`r + c` and `c - r` have one parity, so the pieces on odd sum keys are
+//!   at most the odd keys reachable in either kind, the even likewise, and their number has the
+//!   sum target's parity): 0.56 and 0.52 of the nodes on two seeded 10-instance frontier
+//!   samples (docs/benchmarks.md, "Branching on forced diagonals");
+//! - the quadratic identity (the squares of the pieces' `r + c` and `c - r` add up to
+//!   `2 Σ r² + 2 Σ c²` over the open rows and free columns) as a bound was measured and dropped:
+//!   1-5 % fewer nodes at 1.3x the CPU seconds (docs/runs/history.md, "Measured and
+//!   dropped").
+//!
+//! [`Tuning`] switches each of these (for the measurements and the soundness tests;
+//! `examples/bitboard_nodes.rs` counts the nodes).
 //!
 //! The search is compiled twice, the second time with `popcnt`, `bmi1`, `bmi2` and `lzcnt`
 //! ([`crate::cpu::BMI2_FEATURES`]); [`crate::cpu::Isa`] picks the build at run time, as for the
@@ -64,6 +80,51 @@ pub struct Found {
     pub nodes: u64,
 }
 
+/// Which of the search's optional prunings run: for A/B measurements and the soundness tests
+/// (`examples/bitboard_nodes.rs` counts nodes under each); [`Tuning::default`] is what the
+/// search runs, the measured best (docs/benchmarks.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tuning {
+    /// The linear diagonal-sum bounds (boards up to 32).
+    pub sums: bool,
+    /// The cross-kind parity: `r + c` and `c - r` have one parity, so the open rows' pieces on
+    /// odd sum keys are at most the reachable odd keys of both kinds, those on even keys
+    /// likewise, and their number has the parity of the sum keys' target (boards up to 32).
+    pub parity: bool,
+    /// Branching on a diagonal the linear sums force to be taken (its lowest or highest
+    /// reachable key, when no choice of keys without it reaches the target), on which open row
+    /// takes it, when it has fewer cells than the row or column the search would branch on.
+    pub diagonals: bool,
+    /// Branching on a free column only three open rows can take, when every open row has four
+    /// cells or more (as on one that two can take, when every row has three or more).
+    pub triples: bool,
+}
+
+impl Default for Tuning {
+    fn default() -> Self {
+        Tuning {
+            sums: true,
+            parity: true,
+            diagonals: true,
+            triples: true,
+        }
+    }
+}
+
+impl Tuning {
+    /// Every combination of the switches, for the soundness tests.
+    pub fn all() -> Vec<Tuning> {
+        (0..16u8)
+            .map(|b| Tuning {
+                sums: b & 1 != 0,
+                parity: b & 2 != 0,
+                diagonals: b & 4 != 0,
+                triples: b & 8 != 0,
+            })
+            .collect()
+    }
+}
+
 /// Searches `problem` for one board within `timeout` (none: no limit), stopping when `cancel`
 /// is raised. The problem must be presolved, of side at most 64, with a queen or an amazon.
 ///
@@ -92,7 +153,7 @@ pub fn search_with(
     cancel: Option<&Cancel>,
     isa: Isa,
 ) -> Result<Found> {
-    search_in(problem, timeout, cancel, 1, false, isa)
+    search_in(problem, timeout, cancel, 1, false, isa, Tuning::default())
 }
 
 /// One subtree of the search: the open rows, their allowed columns, the free columns, and the
@@ -197,7 +258,35 @@ pub fn search_on(
     threads: usize,
     deterministic: bool,
 ) -> Result<Found> {
-    search_in(problem, timeout, cancel, threads, deterministic, Isa::current())
+    search_tuned(
+        problem,
+        timeout,
+        cancel,
+        threads,
+        deterministic,
+        Tuning::default(),
+    )
+}
+
+/// [`search_on`] with the prunings `tuning` switches on (for measurements and tests; any
+/// tuning gives the same verdict).
+pub fn search_tuned(
+    problem: &Problem,
+    timeout: Option<Duration>,
+    cancel: Option<&Cancel>,
+    threads: usize,
+    deterministic: bool,
+    tuning: Tuning,
+) -> Result<Found> {
+    search_in(
+        problem,
+        timeout,
+        cancel,
+        threads,
+        deterministic,
+        Isa::current(),
+        tuning,
+    )
 }
 
 /// [`search_on`] in build `isa`.
@@ -208,6 +297,7 @@ fn search_in(
     threads: usize,
     deterministic: bool,
     isa: Isa,
+    tuning: Tuning,
 ) -> Result<Found> {
     let isa = isa.usable();
     let shape = Bitboard::shape(problem)?;
@@ -231,7 +321,7 @@ fn search_in(
         Board::new(problem.n, pieces)
     };
     if threads <= 1 {
-        let mut s = Search::new(shape, isa, n, deadline, cancel);
+        let mut s = Search::new(shape, isa, tuning, n, deadline, cancel);
         let answer = if s.go(&root.open, &root.masks, root.cols_free) {
             Answer::Sat(board(&root, &s))
         } else if let Some(why) = s.stopped {
@@ -260,7 +350,7 @@ fn search_in(
                 return w;
             }
             let t = &subtrees[i];
-            let mut s = Search::new(shape, isa, n, deadline, Some(&tokens[i]));
+            let mut s = Search::new(shape, isa, tuning, n, deadline, Some(&tokens[i]));
             let found = s.go(&t.open, &t.masks, t.cols_free);
             w.nodes += s.nodes;
             if found {
@@ -313,6 +403,8 @@ struct Search<'a> {
     /// The build of the search to run (one the processor has).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     isa: Isa,
+    /// The optional prunings that run.
+    tuning: Tuning,
     /// The side of the board.
     n: usize,
     nodes: u64,
@@ -329,8 +421,10 @@ macro_rules! searcher {
     (
         $go:ident,
         $column:ident,
+        $diagonal:ident,
         $place:ident,
         $within:ident,
+        $bound:ident,
         $low:ident
         $(, $attr:meta)?
     ) => {
@@ -347,7 +441,7 @@ macro_rules! searcher {
                     return false;
                 }
                 // Fail first: the row with the fewest cells; columns taken by no row (fail) or one.
-                let (mut once, mut twice, mut thrice) = (0u64, 0u64, 0u64);
+                let (mut once, mut twice, mut thrice, mut four) = (0u64, 0u64, 0u64, 0u64);
                 let mut best = (u32::MAX, 0usize);
                 // The diagonals the open rows reach (for n <= 32, where every key is below 64).
                 let (mut anti, mut main, mut rows) = (0u64, 0u64, 0u32);
@@ -361,6 +455,7 @@ macro_rules! searcher {
                     if k < best.0 {
                         best = (k, i);
                     }
+                    four |= thrice & m;
                     thrice |= twice & m;
                     twice |= once & m;
                     once |= m;
@@ -375,23 +470,70 @@ macro_rules! searcher {
                 }
                 // The implied sums (boards up to 32: on blocked n = 48..56 they cut little and
                 // two-word keys cost more than they saved, 1.6-2.1x the time).
+                // A diagonal the sums force: (a sum key?, its key, its cells).
+                let mut forced = (false, 0u32, u32::MAX);
                 if n <= 32 && open.len() >= SUMS_FROM {
                     let (k, cols) = (open.len() as u32, key_sum(cols_free));
-                    if !Self::$within(anti, k, rows + cols)
-                        || !Self::$within(main, k, cols + k * (n - 1) - rows)
-                    {
+                    let tuning = self.tuning;
+                    let (mut must_anti, mut must_main) = (0, 0);
+                    if tuning.sums || tuning.diagonals {
+                        let must = tuning.diagonals;
+                        match (
+                            Self::$bound(anti, k, rows + cols, must),
+                            Self::$bound(main, k, cols + k * (n - 1) - rows, must),
+                        ) {
+                            (Some(a), Some(m)) => (must_anti, must_main) = (a, m),
+                            _ => return false,
+                        }
+                    }
+                    if tuning.parity && !parity_ok(anti, main, n, k, rows + cols) {
                         return false;
+                    }
+                    if must_anti | must_main != 0 {
+                        for (anti_kind, mut keys) in [(true, must_anti), (false, must_main)] {
+                            while keys != 0 {
+                                let key = keys.trailing_zeros();
+                                keys &= keys - 1;
+                                // The key's cells, one per open row at most.
+                                let cells: u32 = open
+                                    .iter()
+                                    .map(|&r| {
+                                        let m = masks[r as usize];
+                                        let line = if anti_kind {
+                                            m << r
+                                        } else {
+                                            (m << (n - 1)) >> r
+                                        };
+                                        (line >> key) as u32 & 1
+                                    })
+                                    .sum();
+                                if cells < forced.2 {
+                                    forced = (anti_kind, key, cells);
+                                }
+                            }
+                        }
                     }
                 }
                 let single = cols_free & once & !twice;
                 let double = cols_free & twice & !thrice;
-                let col = if best.0 > 1 && single != 0 {
-                    single
-                } else if best.0 > 2 && double != 0 {
-                    double
+                let triple = if self.tuning.triples {
+                    cols_free & thrice & !four
                 } else {
                     0
                 };
+                let (col, cells) = if best.0 > 1 && single != 0 {
+                    (single, 1)
+                } else if best.0 > 2 && double != 0 {
+                    (double, 2)
+                } else if best.0 > 3 && triple != 0 {
+                    (triple, 3)
+                } else {
+                    (0, best.0)
+                };
+                if forced.2 < cells {
+                    // A forced diagonal with fewer cells: branch on who takes it.
+                    return self.$diagonal(open, masks, cols_free, forced.0, forced.1);
+                }
                 let (i, mut cand) = if col != 0 {
                     // A column only one (two) rows can take: branch on who takes it.
                     let col = col & col.wrapping_neg();
@@ -446,6 +588,38 @@ macro_rules! searcher {
                 false
             }
 
+            /// Branches on which open row takes the diagonal `key` (of the sum keys `r + c`
+            /// when `anti`, else of the difference keys `c - r + n - 1`).
+            $(#[$attr])?
+            fn $diagonal(
+                &mut self,
+                open: &[u8],
+                masks: &[u64; 64],
+                cols_free: u64,
+                anti: bool,
+                key: u32,
+            ) -> bool {
+                let n = self.n as u32;
+                for i in 0..open.len() {
+                    let r = u32::from(open[i]);
+                    let col = if anti {
+                        key.wrapping_sub(r)
+                    } else {
+                        (key + r).wrapping_sub(n - 1)
+                    };
+                    if col >= n || masks[r as usize] >> col & 1 == 0 {
+                        continue;
+                    }
+                    if self.$place(open, i, 1 << col, masks, cols_free) {
+                        return true;
+                    }
+                    if self.stopped.is_some() {
+                        return false;
+                    }
+                }
+                false
+            }
+
             /// Places a piece on open row `open[i]`, column `bit`, and searches on.
             $(#[$attr])?
             fn $place(
@@ -476,15 +650,56 @@ macro_rules! searcher {
 
             /// Whether some `k` distinct keys of the set `keys` can sum to `target`, by the
             /// bounds: the `k` smallest sum to at most `target`, the `k` largest to at least it.
+            #[cfg(test)]
             $(#[$attr])?
             #[inline]
             fn $within(keys: u64, k: u32, target: u32) -> bool {
-                let p = keys.count_ones();
-                if p < k || key_sum($low(keys, k)) > target {
-                    return false;
-                }
-                key_sum(keys) - key_sum($low(keys, p - k)) >= target
+                Self::$bound(keys, k, target, false).is_some()
             }
+
+            /// [`Search::within_plain`], and when it holds and `must`, the lowest and the
+            /// highest key of `keys` when every choice of `k` distinct keys of `keys` adding up
+            /// to `target` takes it (as a mask; 0 without `must`): the lowest when the `k`
+            /// smallest keys but it overshoot `target`, the highest when the `k` largest but it
+            /// fall short, both when there are only `k` keys.
+            $(#[$attr])?
+            #[inline]
+            fn $bound(keys: u64, k: u32, target: u32, must: bool) -> Option<u64> {
+                let p = keys.count_ones();
+                if p < k {
+                    return None;
+                }
+                let least = $low(keys, k);
+                let least_sum = key_sum(least);
+                if least_sum > target {
+                    return None;
+                }
+                let below = $low(keys, p - k);
+                let most = key_sum(keys) - key_sum(below);
+                if most < target {
+                    return None;
+                }
+                if !must || k == 0 {
+                    return Some(0);
+                }
+                let lowest = keys & keys.wrapping_neg();
+                let top = 63 - keys.leading_zeros();
+                if p == k {
+                    return Some(lowest | 1 << top);
+                }
+                // The (k + 1)-th smallest key, and the largest key not among the k largest.
+                let next = ($low(keys, k + 1) ^ least).trailing_zeros();
+                let under = 63 - below.leading_zeros();
+                let mut out = 0;
+                if least_sum - lowest.trailing_zeros() + next > target {
+                    out |= lowest;
+                }
+                if most + under < target + top {
+                    out |= 1 << top;
+                }
+                Some(out)
+            }
+
         }
     };
 }
@@ -493,16 +708,20 @@ macro_rules! searcher {
 searcher!(
     go_bmi2,
     column_bmi2,
+    diagonal_bmi2,
     place_bmi2,
     within_bmi2,
+    bound_bmi2,
     low_bits_bmi2,
     target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")
 );
 searcher!(
     go_plain,
     column_plain,
+    diagonal_plain,
     place_plain,
     within_plain,
+    bound_plain,
     low_bits_plain
 );
 
@@ -511,6 +730,7 @@ impl<'a> Search<'a> {
     fn new(
         shape: Shape,
         isa: Isa,
+        tuning: Tuning,
         n: usize,
         deadline: Option<Instant>,
         cancel: Option<&'a Cancel>,
@@ -518,6 +738,7 @@ impl<'a> Search<'a> {
         Search {
             shape,
             isa,
+            tuning,
             n,
             nodes: 0,
             deadline,
@@ -564,6 +785,24 @@ fn hit(shape: Shape, bit: u64, d: u32) -> u64 {
         hit |= bit << k | bit >> k;
     }
     hit
+}
+
+/// The even bit positions.
+const EVEN: u64 = 0x5555_5555_5555_5555;
+
+/// The cross-kind parity ([`Tuning::parity`]): whether `k` pieces can take distinct sum keys
+/// of `anti` adding up to `target` (only its parity counts here) and distinct difference keys
+/// of `main` (`c - r + n - 1`), when a piece's two keys have one parity up to `n - 1`.
+#[inline(always)]
+fn parity_ok(anti: u64, main: u64, n: u32, k: u32, target: u32) -> bool {
+    // A piece on an even sum key has a difference key of the parity of n - 1.
+    let same = if (n - 1).is_multiple_of(2) { EVEN } else { !EVEN };
+    let even = (anti & EVEN).count_ones().min((main & same).count_ones());
+    let odd = (anti & !EVEN).count_ones().min((main & !same).count_ones());
+    // The pieces on odd sum keys: at least k - even, at most odd, of the target's parity.
+    let least = k.saturating_sub(even);
+    let least = least + ((least ^ target) & 1);
+    least <= odd.min(k)
 }
 
 /// The sum of the indices of the set bits of `x`, bit plane by bit plane.
@@ -684,6 +923,115 @@ mod tests {
             let most = all[all.len() - k..].iter().sum();
             (least, most)
         })
+    }
+
+    /// The `k` smallest and the `k` largest of `values` summed (by sorting), when there are
+    /// `k`.
+    fn extremes(mut values: Vec<u32>, k: u32) -> Option<(u32, u32)> {
+        values.sort_unstable();
+        let k = k as usize;
+        (values.len() >= k).then(|| {
+            let least = values[..k].iter().sum();
+            let most = values[values.len() - k..].iter().sum();
+            (least, most)
+        })
+    }
+
+    /// `parity_ok` against brute force over the number of pieces on odd sum keys, on
+    /// pseudo-random key sets of boards n = 1..32 (sum and difference keys below 2n - 1), for
+    /// every `k` and both parities of the target.
+    #[test]
+    fn parity_agrees_with_brute_force() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for round in 0..600u32 {
+            let n = 1 + round % 32;
+            let keys = full(2 * n as usize - 1);
+            let (mut anti, mut main) = (next() & keys, next() & keys);
+            if round % 3 == 0 {
+                anti &= next();
+                main &= next();
+            }
+            let set = |x: u64| (0..64u32).filter(move |&i| x >> i & 1 == 1);
+            for k in 0..=n.min(anti.count_ones().max(main.count_ones()) + 1) {
+                let odd_a = set(anti).filter(|a| a % 2 == 1).count() as u32;
+                let even_a = anti.count_ones() - odd_a;
+                // A difference key b pairs with an odd sum key when b + n - 1 is odd.
+                let odd_b = set(main).filter(|b| (b + n - 1) % 2 == 1).count() as u32;
+                let even_b = main.count_ones() - odd_b;
+                for target in [0, 1] {
+                    let want = (0..=k).any(|o| {
+                        o % 2 == target
+                            && o <= odd_a.min(odd_b)
+                            && k - o <= even_a.min(even_b)
+                    });
+                    assert_eq!(parity_ok(anti, main, n, k, target), want, "{n} {k} {target}");
+                }
+            }
+        }
+    }
+
+    /// `bound` in both builds against sorting: the sum bounds, and within them the lowest key
+    /// forced when the `k` smallest of the others overshoot the target, the highest when the
+    /// `k` largest of the others fall short (both when there are only `k`).
+    #[test]
+    fn forced_keys_agree_with_sorting() {
+        let mut x = 0x1234_5678_9ABC_DEF1u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        #[cfg(target_arch = "x86_64")]
+        let fast = Isa::native() == Isa::Bmi2;
+        for round in 0..400u32 {
+            let keys = next() & full(1 + (round % 63) as usize);
+            let keys = if round % 3 == 0 { keys & next() } else { keys };
+            let all: Vec<u32> = (0..64).filter(|&i| keys >> i & 1 == 1).collect();
+            for k in 0..=all.len() as u32 + 1 {
+                let mut targets = vec![0, 1, 100, 2000];
+                if let Some((lo, hi)) = bounds(keys, k) {
+                    targets.extend([lo, lo + 1, lo + 7, hi.saturating_sub(7), hi - 1, hi]);
+                }
+                for target in targets {
+                    let mut want = 0u64;
+                    let ku = k as usize;
+                    if k > 0 && all.len() >= ku {
+                        let (lowest, highest) = (all[0], all[all.len() - 1]);
+                        if all.len() == ku {
+                            want = 1 << lowest | 1 << highest;
+                        } else {
+                            if extremes(all[1..].to_vec(), k).is_some_and(|(lo, _)| lo > target) {
+                                want |= 1 << lowest;
+                            }
+                            let rest = all[..all.len() - 1].to_vec();
+                            if extremes(rest, k).is_some_and(|(_, hi)| hi < target) {
+                                want |= 1 << highest;
+                            }
+                        }
+                    }
+                    let feasible =
+                        bounds(keys, k).is_some_and(|(lo, hi)| lo <= target && target <= hi);
+                    let want = feasible.then_some(want);
+                    let what = format!("{keys:#x} {k} {target}");
+                    assert_eq!(Search::bound_plain(keys, k, target, true), want, "{what}");
+                    let without = want.map(|_| 0);
+                    assert_eq!(Search::bound_plain(keys, k, target, false), without, "{what}");
+                    #[cfg(target_arch = "x86_64")]
+                    if fast {
+                        // SAFETY: the processor has the features the function is built with.
+                        let got = unsafe { Search::bound_bmi2(keys, k, target, true) };
+                        assert_eq!(got, want, "{what}");
+                    }
+                }
+            }
+        }
     }
 
     /// The search's attack masks are [`Shape::attacks`] on the board.

@@ -16,7 +16,7 @@ use queens_sat::interrupt::Cancel;
 use queens_sat::piece::{AMAZON, LineKind, Piece, QUEEN};
 use queens_sat::presolve::Problem;
 use queens_sat::solve::Solver;
-use queens_sat::solve::bitboard::{search, search_with};
+use queens_sat::solve::bitboard::{Tuning, search, search_tuned, search_with};
 use queens_sat::symmetry::Symmetry;
 
 /// Random instances n <= 9 (pre-placed, blocked, both, excluded diagonals), queens and amazons:
@@ -155,6 +155,94 @@ fn both_builds_agree() {
         verdicts[usize::from(matches!(first.answer, Answer::Sat(_)))] += 1;
     }
     assert!(verdicts[0] > 5 && verdicts[1] > 5, "{verdicts:?}");
+}
+
+/// Every combination of the search's optional prunings and branchings (`bitboard::Tuning`: the
+/// linear diagonal sums, the cross-kind parity, forced diagonals, three-row columns) on random instances n <= 9, queens and
+/// amazons (pre-placed, blocked, both, excluded diagonals), on one thread and two: the oracle's
+/// verdict, and a board among the oracle's solutions.
+#[test]
+fn every_tuning_matches_the_oracle() {
+    let mut verdicts = [0; 2];
+    for (i, inst) in common::random_instances(0x5_0A2E5, 160, 9)
+        .into_iter()
+        .enumerate()
+    {
+        let (piece, name) = if i % 3 == 2 {
+            (AMAZON, "amazon")
+        } else {
+            (QUEEN, "queen")
+        };
+        let expected = instance_solutions(&inst, name);
+        let problem = Problem::presolve(&inst, piece).unwrap();
+        for tuning in Tuning::all() {
+            for threads in [1, 2] {
+                let what = format!("case {i} ({name}, n={}) {tuning:?} {threads}", inst.n);
+                let found = search_tuned(&problem, None, None, threads, false, tuning).unwrap();
+                match &found.answer {
+                    Answer::Sat(board) => {
+                        let mut cells: Vec<(u32, u32)> =
+                            board.pieces.iter().map(|c| (c.row, c.col)).collect();
+                        cells.sort_unstable();
+                        assert!(expected.contains(&cells), "{what}: {cells:?}");
+                    }
+                    Answer::Unsat => assert!(expected.is_empty(), "{what}"),
+                    Answer::Unknown(why) => panic!("{what}: {why}"),
+                }
+            }
+        }
+        verdicts[usize::from(!expected.is_empty())] += 1;
+    }
+    assert!(verdicts[0] > 20 && verdicts[1] > 40, "{verdicts:?}");
+}
+
+/// Excluded-diagonal instances n = 14..20 around their 50 % point, where the bounds prune deep
+/// in the tree: every tuning gives the verdict of the search with no optional pruning, on one
+/// thread and two, and each board passes the checker.
+#[test]
+fn every_tuning_agrees_on_excluded_diagonals() {
+    let bare = Tuning {
+        sums: false,
+        parity: false,
+        diagonals: false,
+        triples: false,
+    };
+    let mut verdicts = [0; 2];
+    for (n, d, seed) in [
+        (14, 10, 1),
+        (14, 12, 2),
+        (16, 12, 3),
+        (16, 14, 4),
+        (18, 12, 5),
+        (18, 14, 6),
+        (20, 16, 7),
+        (20, 18, 8),
+    ] {
+        let generator = Generator::Diagonals {
+            min_free: 1,
+            diags: Some(d),
+            to_completion: false,
+        };
+        let inst = generator.instance(n, seed).unwrap();
+        let problem = Problem::presolve(&inst, QUEEN).unwrap();
+        let want = search_tuned(&problem, None, None, 1, false, bare)
+            .unwrap()
+            .answer;
+        for tuning in Tuning::all() {
+            for threads in [1, 2] {
+                let what = format!("n={n} d={d} seed {seed} {tuning:?} {threads}");
+                let got = search_tuned(&problem, None, None, threads, false, tuning)
+                    .unwrap()
+                    .answer;
+                assert_eq!(got.label(), want.label(), "{what}");
+                if let Answer::Sat(board) = &got {
+                    queens_sat::verify::verify(board, &inst, QUEEN).unwrap();
+                }
+            }
+        }
+        verdicts[usize::from(matches!(want, Answer::Sat(_)))] += 1;
+    }
+    assert!(verdicts[0] > 0 && verdicts[1] > 0, "{verdicts:?}");
 }
 
 /// Solves `inst` with the bitboard search and with the CDCL path alone (the default strategy

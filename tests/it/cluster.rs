@@ -335,6 +335,9 @@ fn solve_jobs_agree_with_the_oracle_and_local_solve() {
         let dir = split(d, &format!("s8-{seed}"), "solve", &["--instance", &file], 2);
         work_all(d, &dir, 2);
         let r = run_expect(d, &["merge", &dir], if sat { 10 } else { 20 });
+        // The summary names the solver and leaves out the CNF size the job did not keep.
+        assert!(r.stderr.contains("(cluster)"), "{}", r.stderr);
+        assert!(!r.stderr.contains("vars="), "{}", r.stderr);
         if sat {
             let board = d.join(format!("board-{seed}.txt"));
             std::fs::write(&board, &r.stdout).unwrap();

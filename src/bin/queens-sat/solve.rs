@@ -7,6 +7,7 @@ use clap::Args;
 use queens_sat::Result;
 use queens_sat::answer::Status;
 use queens_sat::cube::Split;
+use queens_sat::encode::Stats;
 use queens_sat::instance::Instance;
 use queens_sat::piece::Piece;
 use queens_sat::report::SolveRecord;
@@ -128,16 +129,16 @@ pub fn print_answer(
                 (_, Some(c)) => format!(" (certified: {})", c.checker),
                 _ => String::new(),
             };
+            // The CNF's size, when one was built (not by the bitboard search, nor in `merge`'s
+            // summary of a cluster job, whose tasks each encode their own cubes).
+            let cnf = if r.stats == Stats::default() {
+                String::new()
+            } else {
+                format!(" vars={} clauses={}", r.stats.vars, r.stats.clauses)
+            };
             eprintln!(
-                "{label}{why}: {} n={} amo={} solver={} vars={} clauses={} encode={:.3}s solve={:.3}s",
-                piece.name,
-                instance.n,
-                r.amo,
-                r.solver,
-                r.stats.vars,
-                r.stats.clauses,
-                r.encode_seconds,
-                r.solve_seconds
+                "{label}{why}: {} n={} amo={} solver={}{cnf} encode={:.3}s solve={:.3}s",
+                piece.name, instance.n, r.amo, r.solver, r.encode_seconds, r.solve_seconds
             );
         }
     }

@@ -1,0 +1,99 @@
+//! Node counts of the bitboard search (`--solver bitboard`) on one thread, under a chosen
+//! [`Tuning`]: the load-independent measure the search's pruning A/Bs are decided on
+//! (docs/benchmarks.md). One line per instance: name, verdict, nodes, wall seconds, CPU seconds
+//! of the process (steadier than wall time on a shared machine).
+//!
+//! ```sh
+//! queens-sat generate diagonals -n 26 --min-free 1 --seed 13 -o g.txt
+//! cargo run --release --example bitboard_nodes -- --timeout 60 --diagonals off g.txt:25 [FILE[:D] ...]
+//! ```
+//!
+//! `--sums`, `--parity`, `--diagonals`, `--triples` take `on` or `off` (default: [`Tuning::default`]);
+//! `FILE:D` takes the first D excluded diagonals of an excluded-diagonals file.
+
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use queens_sat::instance::read_instance_file;
+use queens_sat::piece::QUEEN;
+use queens_sat::presolve::Problem;
+use queens_sat::solve::bitboard::{Tuning, search_tuned};
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("bitboard_nodes: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn run(args: &[String]) -> queens_sat::Result<()> {
+    let usage = || {
+        queens_sat::Error::Usage(
+            "usage: bitboard_nodes [--timeout S] [--sums|--parity|--diagonals|--triples on|off] FILE[:D] ..."
+                .into(),
+        )
+    };
+    let mut tuning = Tuning::default();
+    let mut timeout = None;
+    let mut files = Vec::new();
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut switch = |flag: &mut bool| -> queens_sat::Result<()> {
+            *flag = match it.next().map(String::as_str) {
+                Some("on") => true,
+                Some("off") => false,
+                _ => return Err(usage()),
+            };
+            Ok(())
+        };
+        match arg.as_str() {
+            "--sums" => switch(&mut tuning.sums)?,
+            "--parity" => switch(&mut tuning.parity)?,
+            "--diagonals" => switch(&mut tuning.diagonals)?,
+            "--triples" => switch(&mut tuning.triples)?,
+            "--timeout" => {
+                let secs: f64 = it.next().and_then(|v| v.parse().ok()).ok_or_else(usage)?;
+                timeout = Some(Duration::from_secs_f64(secs));
+            }
+            _ => files.push(arg.clone()),
+        }
+    }
+    if files.is_empty() {
+        return Err(usage());
+    }
+    println!("# {tuning:?}");
+    for file in &files {
+        let (path, diags) = match file.rsplit_once(':') {
+            Some((p, d)) => (p, Some(d.parse::<usize>().map_err(|_| usage())?)),
+            None => (file.as_str(), None),
+        };
+        let instance = read_instance_file(path.as_ref(), diags)?;
+        let problem = Problem::presolve(&instance, QUEEN)?;
+        let (t0, cpu0) = (Instant::now(), cpu_seconds());
+        let found = search_tuned(&problem, timeout, None, 1, false, tuning)?;
+        println!(
+            "{file}\t{}\t{}\t{:.3}\t{:.3}",
+            found.answer.label(),
+            found.nodes,
+            t0.elapsed().as_secs_f64(),
+            cpu_seconds() - cpu0
+        );
+    }
+    Ok(())
+}
+
+/// User plus system CPU seconds of this process so far.
+fn cpu_seconds() -> f64 {
+    // SAFETY: `getrusage` fills the zeroed struct it is given.
+    let usage = unsafe {
+        let mut u: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_SELF, &mut u);
+        u
+    };
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    secs(usage.ru_utime) + secs(usage.ru_stime)
+}
