@@ -396,7 +396,8 @@ pub fn export_with(
             Ok(write_piped(format, stdout, problem, options, instance_name, write)?.1)
         }
         Output::File(path) => write_atomic(path, |f| {
-            let f = CancelWrite::new(f, cancel.clone());
+            let fd = std::os::fd::AsRawFd::as_raw_fd(&*f);
+            let f = CancelWrite::new(pipe::Writeback::new(f, fd), cancel.clone());
             let (_, report) = write_piped(format, f, problem, options, instance_name, write)
                 .map_err(|e| match e {
                     // Name the real target instead of the writer's placeholder.
