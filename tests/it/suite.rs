@@ -498,3 +498,74 @@ fn checked_in_recipes_plan_without_errors() {
     assert_eq!(ns, (10..=16).collect());
     assert!(hard.iter().all(|r| r.params.ends_with("to=completion")));
 }
+
+/// The n = 32-36 frontier set is reproducible: the first seed of each of its nine families has
+/// the GBD hash it had when the set was made (the CNF text, so the generator and the encoder,
+/// byte for byte), and the frontier pack's recipe writes the same instances as the frontier set.
+#[test]
+fn frontier_recipes_have_pinned_gbd_hashes() {
+    let tmp = tempdir();
+    let d = tmp.path();
+    let recipe = recipe_dir().join("frontier-32-36.suite");
+    run_expect(d, &["suite", recipe.to_str().unwrap(), "--out", "f"], 0);
+    let rows = queens_sat::suite::manifest::read(&d.join("f/manifest.csv")).unwrap();
+    assert_eq!(rows.len(), 180);
+    let pinned = [
+        (
+            "diag32-queen-n32-k1-diags33-s1-auto.cnf",
+            "8a2792c0b7bc5a2417f4d654cf8e1dd5",
+        ),
+        (
+            "diag32-queen-n32-k1-diags34-s1-auto.cnf",
+            "4f4ae95dc50268a48d3e1f1231172ecd",
+        ),
+        (
+            "diag32-queen-n32-k1-diags35-s1-auto.cnf",
+            "0146e062f29ca05924a720e5dffb159c",
+        ),
+        (
+            "diag34-queen-n34-k1-diags35-s1-auto.cnf",
+            "ebf3b0816e495f441e877ca1a79a513b",
+        ),
+        (
+            "diag34-queen-n34-k1-diags36-s1-auto.cnf",
+            "7531351693ee2fbdeede267b23a17075",
+        ),
+        (
+            "diag34-queen-n34-k1-diags37-s1-auto.cnf",
+            "da27e3a46860dbc3916220f8269d1f70",
+        ),
+        (
+            "diag36-queen-n36-k1-diags37-s1-auto.cnf",
+            "5b7600f7f5a15ac05a41f4ad7598a745",
+        ),
+        (
+            "diag36-queen-n36-k1-diags38-s1-auto.cnf",
+            "83c1e6a152d030768ed06b4aaeda9be9",
+        ),
+        (
+            "diag36-queen-n36-k1-diags39-s1-auto.cnf",
+            "60383c5a0ea1212fc211b13357460880",
+        ),
+    ];
+    for (file, hash) in pinned {
+        let row = rows
+            .iter()
+            .find(|r| r.file == file)
+            .unwrap_or_else(|| panic!("no {file}"));
+        assert_eq!(row.gbdhash, hash, "{file}");
+    }
+    // The pack's recipe is the frontier set's seeds 1..4: the same instances, the same hashes.
+    let frontier = queens_sat::suite::plan(&recipe_dir().join("frontier.suite")).unwrap();
+    let pack = queens_sat::suite::plan(&recipe_dir().join("frontier-pack.suite")).unwrap();
+    assert_eq!(pack.len(), 60);
+    for row in &pack {
+        assert!(
+            frontier
+                .iter()
+                .any(|f| f.file == row.file && f.params == row.params),
+            "{} is not in frontier.suite",
+            row.file
+        );
+    }
+}
