@@ -95,36 +95,8 @@ pub fn count_rows(allowed: &[u64], fixed: &[bool], shape: Shape) -> u64 {
 }
 
 /// [`count_rows`] in build `isa` of the search (the baseline build when the processor lacks
-/// `isa`'s features): for tests and measurements that compare the builds. Uses this thread's
-/// memo table ([`Memo::DEFAULT_BITS`], [`Memo::DEFAULT_ROWS`]).
+/// `isa`'s features): for tests and measurements that compare the builds.
 pub fn count_rows_with(allowed: &[u64], fixed: &[bool], shape: Shape, isa: Isa) -> u64 {
-    MEMO.with(|memo| match memo.try_borrow_mut() {
-        Ok(mut memo) => count_rows_in(allowed, fixed, shape, isa, Some(&mut memo)),
-        Err(_) => count_rows_in(allowed, fixed, shape, isa, None),
-    })
-}
-
-/// [`count_rows`] in build `isa`, memoising the bottom free rows in `memo` (none: the plain
-/// search). Any table, of any size, gives the same count: for tests that force a tiny or a full
-/// table.
-///
-/// ```
-/// use queens_sat::count::fast::{Memo, Shape, count_rows_in, full};
-/// use queens_sat::cpu::Isa;
-/// let n = 10;
-/// let allowed = vec![full(n); n];
-/// let fixed = vec![false; n];
-/// let mut tiny = Memo::new(0, 3); // one entry: nearly every lookup evicts
-/// assert_eq!(count_rows_in(&allowed, &fixed, Shape::Queen, Isa::current(), Some(&mut tiny)), 724);
-/// assert_eq!(count_rows_in(&allowed, &fixed, Shape::Queen, Isa::current(), None), 724);
-/// ```
-pub fn count_rows_in(
-    allowed: &[u64],
-    fixed: &[bool],
-    shape: Shape,
-    isa: Isa,
-    memo: Option<&mut Memo>,
-) -> u64 {
     assert_eq!(allowed.len(), fixed.len(), "count_rows: one flag per row");
     assert!(allowed.len() <= 64, "count_rows: n <= 64");
     let plan = match Plan::new(allowed, fixed) {
@@ -134,142 +106,7 @@ pub fn count_rows_in(
     if plan.len == 1 {
         return u64::from(plan.levels[0].row.count_ones());
     }
-    search(&plan, shape, isa, memo)
-}
-
-thread_local! {
-    /// Each thread's memo table (the backtrack engine counts one task at a time per thread; the
-    /// entries hold for any task, so the table is never cleared).
-    static MEMO: std::cell::RefCell<Memo> =
-        std::cell::RefCell::new({
-            let v: Vec<usize> = std::env::var("QS_MEMO").unwrap_or_default().split(',').filter_map(|x| x.parse().ok()).collect();
-            if v.len() == 2 { Memo::new(v[0] as u32, v[1]) } else { Memo::new(Memo::DEFAULT_BITS, Memo::DEFAULT_ROWS) }
-        });
-}
-
-/// One slot of a [`Memo`]: the key of a bottom-rows state and its completion count.
-#[derive(Clone, Copy, Debug, Default)]
-struct Entry {
-    /// The state's rows, packed ([`MemoPlan`]'s key).
-    key: u64,
-    /// The tag of the bottom rows' shape (high 32 bits; 0 for an empty slot) and the count
-    /// (low 32 bits).
-    val: u64,
-}
-
-/// A direct-mapped table of the completion counts of the last few free rows of a search, keyed
-/// by what those rows still allow.
-///
-/// When the search enters the free row `m - k` (of `m`), the completions of the last `k` free
-/// rows depend only on the cells each of them still allows (`A_0 .. A_k-1`, every attack from
-/// the pieces above removed) and on the gaps between them (which decide the diagonal and knight
-/// attacks among their own pieces) and on the piece. The key is exactly that: the union `U` of
-/// the `A_j` moved to column 0 (the count is the same for any horizontal translate), each `A_j`
-/// packed into `|U| <= k` bits by `pext(A_j, U)` (`|U| <= k`, since every piece takes a column
-/// of its own), and a tag of the gaps, the piece and `k`. The count therefore holds for any task
-/// of any instance and board size, so one table serves every task a thread counts. Each slot
-/// keeps one state (full key verified on lookup); a new state evicts the old one.
-#[derive(Clone, Debug)]
-pub struct Memo {
-    table: Vec<Entry>,
-    /// `64 - log2(table size)`: the hash's top bits index the table.
-    shift: u32,
-    /// `k`, the free rows memoised (0: no memo).
-    rows: usize,
-    /// TEMP
-    pub stats: [u64; 4],
-}
-impl Drop for Memo {
-    fn drop(&mut self) {
-        if std::env::var("QS_MEMO_STATS").is_ok() && self.stats[0] > 0 {
-            eprintln!("memo rows {} bits {}: lookups {} hits {} empty {} direct {}", self.rows, 64 - self.shift, self.stats[0], self.stats[1], self.stats[2], self.stats[3]);
-        }
-    }
-}
-
-impl Memo {
-    /// log2 of the slots of each thread's table (16 bytes each).
-    pub const DEFAULT_BITS: u32 = 16;
-    /// The free rows each thread's table memoises.
-    pub const DEFAULT_ROWS: usize = 5;
-
-    /// A table of `2^bits` slots (`bits` at most 28) for the last `rows` free rows (3 to 6;
-    /// anything else memoises nothing).
-    pub fn new(bits: u32, rows: usize) -> Memo {
-        let bits = bits.min(28);
-        Memo {
-            table: vec![Entry::default(); 1 << bits],
-            shift: 64 - bits,
-            rows: if (3..=6).contains(&rows) { rows } else { 0 },
-            stats: [0; 4],
-        }
-    }
-
-    /// The slot of `key` with tag `tag`.
-    #[inline(always)]
-    fn slot(&self, key: u64, tag: u64) -> usize {
-        let h = (key ^ tag.wrapping_mul(0xD6E8_FEB8_6659_FD93)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        // `shift` is 36..=64; a one-slot table takes slot 0.
-        h.checked_shr(self.shift).unwrap_or(0) as usize
-    }
-}
-
-/// How a search over a [`Plan`] uses a [`Memo`]: its level `level = m - k` and the rows below.
-#[derive(Clone, Copy, Debug)]
-struct MemoPlan {
-    /// The first memoised free row.
-    level: usize,
-    /// `k`.
-    rows: usize,
-    /// `cum[j]`: how many rows free row `level + j` lies below free row `level`.
-    cum: [u32; 8],
-    /// The gaps, the piece and `k`, with bit 31 set (never 0, the empty slot's tag).
-    tag: u64,
-}
-
-impl MemoPlan {
-    /// The memo plan of `plan` for `memo`'s `k` rows, if it has one: at least one free row above
-    /// the memoised ones, gaps of at most 15 rows, and the diagonals moved by under 64 columns.
-    fn new(plan: &Plan, memo: &Memo, shape: Shape) -> Option<MemoPlan> {
-        let k = memo.rows;
-        if k < 3 || plan.len < k + 1 {
-            return None;
-        }
-        let level = plan.len - k;
-        let mut cum = [0u32; 8];
-        let mut tag = 1u64 << 31 | (k as u64) << 24 | u64::from(shape == Shape::Amazon) << 23;
-        for j in 1..k {
-            let s = plan.levels[level + j].s;
-            if s > 15 {
-                return None;
-            }
-            cum[j] = cum[j - 1] + s;
-            tag |= u64::from(s) << (4 * (j - 1));
-        }
-        if cum[k - 1] >= 64 {
-            return None;
-        }
-        Some(MemoPlan {
-            level,
-            rows: k,
-            cum,
-            tag,
-        })
-    }
-}
-
-/// Parallel bit extract: the bits of `x` at the set bits of `mask`, packed at the bottom.
-#[inline(always)]
-fn pext_soft(x: u64, mut mask: u64) -> u64 {
-    let mut out = 0;
-    let mut i = 0;
-    while mask != 0 {
-        let b = mask & mask.wrapping_neg();
-        out |= u64::from(x & b != 0) << i;
-        i += 1;
-        mask ^= b;
-    }
-    out
+    search(&plan, shape, isa)
 }
 
 /// What placing a piece on `bit` of the current free row leaves for the next free row.
@@ -318,9 +155,9 @@ fn step<const KNIGHT: bool>(
     }
 }
 
-/// The search, compiled once per instruction set (`$attr`), with the bit extract `$pext`.
+/// The search, compiled once per instruction set (`$attr`).
 macro_rules! kernel {
-    ($name:ident, $dfs:ident, $leaf:ident, $tail:ident, $pext:expr $(, $attr:meta)?) => {
+    ($name:ident, $tail:ident $(, $attr:meta)?) => {
         /// The last two free rows at once: `free` are the cells to try on the next-to-last free
         /// row (whose attacked columns and diagonals are `cols`, `diag`, `anti`), `last` the
         /// last free row, `leaps_in` the knight leaps onto it from the free row above `free`'s.
@@ -351,88 +188,19 @@ macro_rules! kernel {
             u64::from(free.count_ones()) * u64::from(f.count_ones()) - u64::from(lost)
         }
 
-        /// The completions of the memoised free rows from `mp.level` down, entered with the
-        /// cells `cells` to try there, the attacks `c`, `dg`, `an` on it and the leaps
-        /// `to_after` onto the free row below: looked up in `memo`, else searched and stored.
+        /// The depth-first search over the free rows of `plan` (at least two), iterative: the
+        /// current free row's state lives in registers; a free row with cells left to try is
+        /// pushed on a small stack before the search moves down (a row's last cell replaces
+        /// it, so no row is revisited to find nothing left).
         $(#[$attr])?
-        #[inline]
-        fn $leaf<const KNIGHT: bool>(
-            lv: &[Level; 64],
-            m: usize,
-            mp: &MemoPlan,
-            memo: &mut Memo,
-            state: (u64, u64, u64, u64, u64),
-        ) -> u64 {
-            let (cells, c, dg, an, to_after) = state;
-            let l = mp.level;
-            let k = mp.rows;
-            let mut a = [0u64; 8];
-            a[0] = cells;
-            let s1 = lv[(l + 1) & 63].s;
-            a[1] = lv[(l + 1) & 63].row & !(c | dg << s1 | an >> s1 | to_after);
-            let mut u = a[0] | a[1];
-            let mut empty = a[1] == 0;
-            for j in 2..k {
-                let s = mp.cum[j];
-                let aj = lv[(l + j) & 63].row & !(c | dg << s | an >> s);
-                a[j] = aj;
-                u |= aj;
-                empty |= aj == 0;
+        fn $name<const KNIGHT: bool>(plan: &Plan) -> u64 {
+            let lv = &plan.levels;
+            let m = plan.len;
+            if m == 2 {
+                return $tail::<KNIGHT>(lv[0].row, 0, 0, 0, 0, &lv[1]);
             }
-            memo.stats[0] += 1;
-            if empty {
-                memo.stats[2] += 1;
-                return 0; // a memoised row with no cell left: no completion
-            }
-            let t = u.trailing_zeros();
-            let un = u >> t;
-            let kk = (k * k) as u32;
-            if u.count_ones() as usize > k || un >> (64 - kk) != 0 {
-                // Does not pack into a key (never for queens and amazons on n <= 28).
-                return $dfs::<KNIGHT, false>(lv, m, l, state, mp, memo);
-            }
-            let mut key = un << kk;
-            for (j, &aj) in a[..k].iter().enumerate() {
-                key |= $pext(aj, u) << (j * k);
-            }
-            let i = memo.slot(key, mp.tag);
-            let e = memo.table[i];
-            if e.key == key && e.val >> 32 == mp.tag {
-                memo.stats[1] += 1;
-                return e.val & 0xFFFF_FFFF;
-            }
-            let count = $dfs::<KNIGHT, false>(lv, m, l, state, mp, memo);
-            // At most k! <= 720 completions: fits the low 32 bits.
-            memo.table[i] = Entry {
-                key,
-                val: mp.tag << 32 | count,
-            };
-            count
-        }
-
-        /// The depth-first search over the free rows `d0..m` of `plan` (at least two), entered
-        /// with `state` = (the cells to try on free row `d0`, the attacked columns and
-        /// diagonals on it, the leaps onto the free row below), iterative: the current free
-        /// row's state lives in registers; a free row with cells left to try is pushed on a
-        /// small stack before the search moves down (a row's last cell replaces it, so no row
-        /// is revisited to find nothing left). With `MEMO` the search stops above free row
-        /// `mp.level` and takes the rest from `memo` ([`$leaf`]); without, the last two free
-        /// rows go to the tail.
-        $(#[$attr])?
-        fn $dfs<const KNIGHT: bool, const MEMO: bool>(
-            lv: &[Level; 64],
-            m: usize,
-            d0: usize,
-            state: (u64, u64, u64, u64, u64),
-            mp: &MemoPlan,
-            memo: &mut Memo,
-        ) -> u64 {
-            let (mut free, mut cols, mut diag, mut anti, mut leaps_in) = state;
-            if !MEMO && m - d0 == 2 {
-                return $tail::<KNIGHT>(free, cols, diag, anti, leaps_in, &lv[(d0 + 1) & 63]);
-            }
-            // The free row whose pieces leave the rest to the memo or to the tail.
-            let bottom = if MEMO { mp.level - 1 } else { m - 3 };
+            // The free row whose pieces leave the last two free rows to the tail.
+            let bottom = m - 3;
             let mut st_free = [0u64; 64];
             let mut st_cols = [0u64; 64];
             let mut st_diag = [0u64; 64];
@@ -440,7 +208,8 @@ macro_rules! kernel {
             let mut st_leaps = [0u64; 64];
             let mut st_d = [0usize; 64];
             let mut sp = 0usize;
-            let mut d = d0;
+            let (mut free, mut cols, mut diag, mut anti, mut leaps_in) = (lv[0].row, 0, 0, 0, 0);
+            let mut d = 0usize;
             let mut total = 0u64;
             'level: loop {
                 let next = &lv[(d + 1) & 63];
@@ -452,11 +221,7 @@ macro_rules! kernel {
                         let Step { c, dg, an, to_after, cells } =
                             step::<KNIGHT>(bit, cols, diag, anti, leaps_in, next, after);
                         if cells != 0 {
-                            total += if MEMO {
-                                $leaf::<KNIGHT>(lv, m, mp, memo, (cells, c, dg, an, to_after))
-                            } else {
-                                $tail::<KNIGHT>(cells, c, dg, an, to_after, after)
-                            };
+                            total += $tail::<KNIGHT>(cells, c, dg, an, to_after, after);
                         }
                     }
                 } else {
@@ -496,21 +261,6 @@ macro_rules! kernel {
                 }
             }
         }
-
-        /// The search over `plan` (at least two free rows), with `memo` if it has a plan for
-        /// it.
-        $(#[$attr])?
-        fn $name<const KNIGHT: bool>(plan: &Plan, shape: Shape, memo: Option<&mut Memo>) -> u64 {
-            let start = (plan.levels[0].row, 0, 0, 0, 0);
-            let mut none = Memo::new(0, 0);
-            let (mp, memo) = match memo.and_then(|m| MemoPlan::new(plan, m, shape).map(|p| (p, m))) {
-                Some((mp, memo)) => {
-                    return $dfs::<KNIGHT, true>(&plan.levels, plan.len, 0, start, &mp, memo);
-                }
-                None => (MemoPlan { level: 0, rows: 0, cum: [0; 8], tag: 0 }, &mut none),
-            };
-            $dfs::<KNIGHT, false>(&plan.levels, plan.len, 0, start, &mp, memo)
-        }
     };
 }
 
@@ -539,43 +289,39 @@ pub fn estimate(allowed: &[u64], fixed: &[bool], depth: usize, limit: u64) -> u6
     let total = match plan.len {
         0 => 1,
         1 => u64::from(plan.levels[0].row.count_ones()),
-        _ => search(&plan, Shape::Queen, Isa::current(), None),
+        _ => search(&plan, Shape::Queen, Isa::current()),
     };
     if total >= limit { u64::MAX } else { total }
 }
 
-/// The search over `plan` (at least two free rows) in build `isa` (one the processor has),
-/// memoised in `memo` if given.
-fn search(plan: &Plan, shape: Shape, isa: Isa, memo: Option<&mut Memo>) -> u64 {
+/// The search over `plan` (at least two free rows) in build `isa` (one the processor has).
+fn search(plan: &Plan, shape: Shape, isa: Isa) -> u64 {
     #[cfg(target_arch = "x86_64")]
     if isa.usable() == Isa::Bmi2 {
         // SAFETY: `Isa::usable` said the processor has `cpu::BMI2_FEATURES`, the features the
         // functions are compiled with.
         return unsafe {
             match shape {
-                Shape::Queen => search_bmi2::<false>(plan, shape, memo),
-                Shape::Amazon => search_bmi2::<true>(plan, shape, memo),
+                Shape::Queen => search_bmi2::<false>(plan),
+                Shape::Amazon => search_bmi2::<true>(plan),
             }
         };
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = isa;
     match shape {
-        Shape::Queen => search_plain::<false>(plan, shape, memo),
-        Shape::Amazon => search_plain::<true>(plan, shape, memo),
+        Shape::Queen => search_plain::<false>(plan),
+        Shape::Amazon => search_plain::<true>(plan),
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 kernel!(
     search_bmi2,
-    dfs_bmi2,
-    leaf_bmi2,
     tail_bmi2,
-    |x, m| std::arch::x86_64::_pext_u64(x, m),
     target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")
 );
-kernel!(search_plain, dfs_plain, leaf_plain, tail_plain, pext_soft);
+kernel!(search_plain, tail_plain);
 
 #[cfg(test)]
 mod tests {
