@@ -220,9 +220,10 @@ macro_rules! kernel {
                         free ^= bit;
                         let Step { c, dg, an, to_after, cells } =
                             step::<KNIGHT>(bit, cols, diag, anti, leaps_in, next, after);
-                        if cells != 0 {
-                            total += $tail::<KNIGHT>(cells, c, dg, an, to_after, after);
-                        }
+                        // No test of `cells`: the tail of no cell is 0, and a branch on it
+                        // mispredicts more than the tail costs (5 % less time at n = 16,
+                        // 3.5 % more instructions).
+                        total += $tail::<KNIGHT>(cells, c, dg, an, to_after, after);
                     }
                 } else {
                     while free != 0 {
