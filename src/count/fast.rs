@@ -384,6 +384,94 @@ mod tests {
         }
     }
 
+    /// Counts by trying every cell of every row, checking each pair of pieces with
+    /// [`Shape::attacks`]: the reference for the kernel on arbitrary masks.
+    fn naive(allowed: &[u64], shape: Shape, placed: &mut Vec<(usize, usize)>) -> u64 {
+        let n = allowed.len();
+        let r = placed.len();
+        if r == n {
+            return 1;
+        }
+        let mut total = 0;
+        for c in (0..n).filter(|&c| allowed[r] >> c & 1 == 1) {
+            if placed.iter().all(|&x| shape.attacks(x, r, n) >> c & 1 == 0) {
+                placed.push((r, c));
+                total += naive(allowed, shape, placed);
+                placed.pop();
+            }
+        }
+        total
+    }
+
+    /// 160 random boards n <= 9 (random cells removed, up to three pre-placed rows, so gaps of
+    /// one to three rows between free rows and bottom rows that a piece above leaves empty): both
+    /// builds of the kernel against the naive count. The bottom free row hands the tail cells
+    /// whose next row may be empty without a test, so the empty case is exercised here.
+    #[test]
+    fn random_boards_match_a_naive_count() {
+        let mut x = 0x35_c0_ffee_u64;
+        let mut next = |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m
+        };
+        let (mut empty_rows, mut nonzero) = (0, 0);
+        for i in 0..160 {
+            let n = 4 + next(6) as usize; // 4..=9
+            let shape = if i % 3 == 1 {
+                Shape::Amazon
+            } else {
+                Shape::Queen
+            };
+            let mut board = vec![full(n); n];
+            for _ in 0..next(2 * n as u64) {
+                board[next(n as u64) as usize] &= !(1 << next(n as u64));
+            }
+            let mut pre: Vec<(usize, usize)> = (0..next(4))
+                .map(|_| (next(n as u64) as usize, next(n as u64) as usize))
+                .collect();
+            pre.sort_unstable();
+            pre.dedup_by_key(|p| p.0);
+            // The reference board: each pre-placed row allows its cell alone.
+            let mut want_rows = board.clone();
+            for &(r, c) in &pre {
+                want_rows[r] &= 1 << c;
+            }
+            let want = naive(&want_rows, shape, &mut Vec::new());
+            nonzero += usize::from(want > 0);
+            // The kernel's input: the pre-placed pieces' attacks removed from the other rows.
+            let mut allowed = board.clone();
+            let mut fixed = vec![false; n];
+            for &(r, c) in &pre {
+                for (row, mask) in allowed.iter_mut().enumerate() {
+                    if row != r {
+                        *mask &= !shape.attacks((r, c), row, n);
+                    }
+                }
+            }
+            for &(r, c) in &pre {
+                let attacked = pre
+                    .iter()
+                    .any(|&(r2, c2)| r2 != r && shape.attacks((r2, c2), r, n) >> c & 1 == 1);
+                allowed[r] = if attacked { 0 } else { board[r] & 1 << c };
+                fixed[r] = true;
+            }
+            empty_rows += usize::from(allowed.iter().any(|&m| m == 0));
+            for isa in Isa::all_usable() {
+                assert_eq!(
+                    count_rows_with(&allowed, &fixed, shape, isa),
+                    want,
+                    "case {i}: {shape:?} n={n} {allowed:?} {fixed:?} {isa:?}"
+                );
+            }
+        }
+        assert!(
+            empty_rows < 80,
+            "too many boards with an empty row: {empty_rows}"
+        );
+    }
+
     #[test]
     fn attack_masks() {
         assert_eq!(Shape::Queen.attacks((0, 0), 2, 8), 0b101);
