@@ -13,6 +13,23 @@
 //! piece of the current free row and the one of the free row before it, shifted by the column
 //! offset of the leap that reaches the next free row (if any).
 //!
+//! The free row above the last two tries each of its cells and hands the tail whatever that
+//! leaves, without testing whether the next free row kept a cell: the tail of no cell is 0, and
+//! the test mispredicted more than the tail costs (issue 35: 5 % less time at n = 16 and 17 for
+//! 3.5 % more instructions).
+//!
+//! Tried for issue 35 and left out, by callgrind and by wall-clock medians (numbers in
+//! `docs/benchmarks.md`): a table of the completions of the last `k` free rows, keyed by the
+//! cells each of them still allows (packed by `pext` relative to their union and translated to
+//! column 0, so one entry serves every task); those states seldom repeat: queens n = 15 with a
+//! 2^16-slot table hit 96 % of the non-empty lookups at k = 3 (too little work saved per hit;
+//! +6 % instructions), 32 % at k = 4 (+35 %), 3 % at k = 5 (+57 %), and even with 2^24 slots only
+//! 59 % at k = 4 and 7 % at k = 5. Also slower: dropping the cells of a free row whose piece
+//! would empty the next free row before trying them (a piece covers at most three cells of it),
+//! at every depth (+21 % instructions, -25 % simulated mispredictions) or only in the last four
+//! to six free rows; and a last-three-rows function called from the row above without a push
+//! (+2 % instructions, as many mispredictions).
+//!
 //! The search is compiled twice, once with the `popcnt`, BMI1, BMI2 and `lzcnt` instructions
 //! ([`crate::cpu::BMI2_FEATURES`]; BMI2 shifts by a register without tying up `cl`) and once
 //! without; [`crate::cpu::Isa`] picks the build at run time, as for the bitboard search
