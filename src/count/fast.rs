@@ -15,7 +15,7 @@
 //!
 //! The free row above the last two tries each of its cells and hands the tail whatever that
 //! leaves, without testing whether the next free row kept a cell: the tail of no cell is 0, and
-//! the test mispredicted more than the tail costs (issue 35: 5 % less time at n = 16 and 17 for
+//! the test mispredicted more than the tail costs (issue 35: 4-6 % less time at n = 16 and 17 for
 //! 3.5 % more instructions).
 //!
 //! Tried for issue 35 and left out, by callgrind and by wall-clock medians (numbers in
