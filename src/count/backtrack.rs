@@ -519,8 +519,11 @@ pub fn count_general(
 /// pays once the tasks are big enough. Since the estimate runs the specialised search itself,
 /// queens n = 16 takes 9.28 G instructions in all at depth 4 (depth 5: 9.35 G, 6: 10.61 G;
 /// depth 3 leaves 0.4 G more to the search than depth 4) and n = 15 1.63 G (depth 3: 1.65 G).
+/// From queens n = 17 depth 5 pays (issue 35): 66.78 G instructions in all against 68.07 G at
+/// depth 4 and 68.17 G at depth 6; amazons n = 18 gained nothing from it (3.71 s against 3.69 s).
 fn estimate_depth(shape: Shape, n: u32) -> usize {
     match (shape, n) {
+        (Shape::Queen, 17..) => 5,
         (_, 16..) | (Shape::Queen, 15) => 4,
         (Shape::Queen, 14) => 3,
         _ => 0,
