@@ -60,6 +60,18 @@ impl Codec {
         }
     }
 
+    /// The codec an output path asks for, refusing a compressed form this build does not write
+    /// (`.bz2`, `.lzma`, `.lz4`, `.7z`): plain text under such a name would mislead every reader.
+    pub fn for_output(path: &Path) -> Result<Codec> {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some(ext @ ("bz2" | "lzma" | "lz4" | "7z" | "zip")) => Err(Error::Usage(format!(
+                "{}: .{ext} output is not supported; use .xz, .gz or .zst (or no suffix for plain text)",
+                path.display()
+            ))),
+            _ => Ok(Codec::from_path(path)),
+        }
+    }
+
     /// The codec named `name` (`none`, `xz`, `gz` or `zst`).
     pub fn parse(name: &str) -> Result<Codec> {
         Codec::ALL
@@ -305,6 +317,14 @@ mod tests {
             assert_eq!(Codec::from_path(Path::new(&path)), codec);
             assert!(codec.levels().contains(&codec.default_level()));
         }
+        let e = Codec::for_output(Path::new("a.cnf.bz2"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("a.cnf.bz2") && e.contains(".xz"), "{e}");
+        assert_eq!(
+            Codec::for_output(Path::new("a.cnf.zst")).unwrap(),
+            Codec::Zstd
+        );
         let e = Codec::parse("bz2").unwrap_err().to_string();
         assert!(e.contains("bz2") && e.contains("xz"), "{e}");
         let e = Codec::Xz.level(Some(12)).unwrap_err().to_string();

@@ -648,7 +648,7 @@ impl PyFormula {
         level: Option<u32>,
     ) -> PyResult<()> {
         let format = py_ok(export::Format::parse(format))?;
-        let codec = queens_sat::compress::Codec::from_path(&path);
+        let codec = py_ok(queens_sat::compress::Codec::for_output(&path))?;
         let write = export::WriteOptions {
             codec,
             level: py_ok(codec.level(level))?,

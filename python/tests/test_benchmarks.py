@@ -131,3 +131,12 @@ def test_approxmc_estimate_within_its_bound(tmp_path: Path) -> None:
     cells, hashes = counter.count(sampling_set(comments))
     estimate = cells * 2**hashes
     assert 724 / (1 + eps) <= estimate <= 724 * (1 + eps), estimate
+
+
+def test_unsupported_compression_is_refused(tmp_path: Path) -> None:
+    f = qs.encode(qs.Instance(6))
+    with pytest.raises(qs.UsageError, match="bz2"):
+        f.write(tmp_path / "x.cnf.bz2")
+    with pytest.raises(qs.UsageError, match="level=12"):
+        f.write(tmp_path / "x.cnf.xz", level=12)
+    assert list(tmp_path.iterdir()) == []

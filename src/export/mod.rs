@@ -367,7 +367,7 @@ pub fn export(
     let write = match out {
         Output::Stdout => WriteOptions::default(),
         Output::File(path) => {
-            let codec = crate::compress::Codec::from_path(path);
+            let codec = crate::compress::Codec::for_output(path)?;
             WriteOptions {
                 codec,
                 level: codec.default_level(),

@@ -94,7 +94,14 @@ fn compressed_output_decompresses_to_the_plain_bytes_with_the_same_gbd_hash() {
         &["encode", "-n", "8", "-o", "x.cnf", "--level", "3"],
         &["--level"],
     );
+    // A compressed form this build does not write is refused, not written as plain text.
+    assert_one_line_error(
+        d,
+        &["encode", "-n", "8", "-o", "x.cnf.bz2"],
+        &["x.cnf.bz2", ".xz"],
+    );
     assert!(!d.join("x.cnf.xz").exists() && !d.join("x.cnf").exists());
+    assert!(!d.join("x.cnf.bz2").exists());
     // Different levels give different files with the same text.
     run_expect(
         d,

@@ -99,7 +99,7 @@ pub fn run(a: EncodeArgs) -> Result<ExitCode> {
         }
     };
     let codec = match &out {
-        Output::File(path) => Codec::from_path(path),
+        Output::File(path) => Codec::for_output(path)?,
         Output::Stdout => Codec::Plain,
     };
     if a.gbdhash && !format.is_cnf() {
