@@ -354,7 +354,7 @@ pub fn write<W: Write>(
 
 /// Writes `problem` in `format` to `out`: stdout, or a file replaced atomically (nothing is left
 /// at the target path when anything fails, including a raised `cancel`). A file is compressed
-/// as its name says ([`crate::compress::Codec::from_path`], default level); see [`export_with`]
+/// as its name says ([`crate::compress::Codec::for_output`], default level); see [`export_with`]
 /// for the other choices.
 pub fn export(
     out: &Output,

@@ -42,7 +42,7 @@ const BLOCKS: usize = 4;
 
 /// The formatting thread's end: a [`Write`] that sends every write as one block.
 pub(crate) struct PipeWriter {
-    tx: Option<SyncSender<Vec<u8>>>,
+    tx: SyncSender<Vec<u8>>,
     pool: Receiver<Vec<u8>>,
     failed: Arc<AtomicBool>,
 }
@@ -63,12 +63,9 @@ impl Write for PipeWriter {
         let mut block = self.pool.try_recv().unwrap_or_default();
         block.clear();
         block.extend_from_slice(buf);
-        let sent = self.tx.as_ref().is_some_and(|tx| tx.send(block).is_ok());
-        if sent {
-            Ok(())
-        } else {
-            Err(io::Error::other("the writer thread stopped"))
-        }
+        self.tx
+            .send(block)
+            .map_err(|_| io::Error::other("the writer thread stopped"))
     }
 
     fn flush(&mut self) -> io::Result<()> {
@@ -104,7 +101,7 @@ pub(crate) fn with_pipe<W: Write + Send, T>(
         let failed_w = failed.clone();
         let writer = s.spawn(move || write_blocks(w, options, rx, to_hash, back, &failed_w));
         let mut pipe = PipeWriter {
-            tx: Some(tx),
+            tx,
             pool,
             failed,
         };
