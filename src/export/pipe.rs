@@ -100,11 +100,7 @@ pub(crate) fn with_pipe<W: Write + Send, T>(
         };
         let failed_w = failed.clone();
         let writer = s.spawn(move || write_blocks(w, options, rx, to_hash, back, &failed_w));
-        let mut pipe = PipeWriter {
-            tx,
-            pool,
-            failed,
-        };
+        let mut pipe = PipeWriter { tx, pool, failed };
         let value = body(&mut pipe);
         drop(pipe);
         let written = writer
@@ -235,5 +231,77 @@ impl<W: Write> Write for Writeback<W> {
 
     fn flush(&mut self) -> io::Result<()> {
         self.inner.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Takes `left` bytes, then fails like a full disk.
+    struct Failing {
+        left: usize,
+    }
+
+    impl Write for Failing {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if buf.len() > self.left {
+                return Err(io::Error::other("disk full"));
+            }
+            self.left -= buf.len();
+            Ok(buf.len())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_writer_error_stops_the_formatter_and_is_the_result() {
+        let block = vec![b'1'; 1 << 16];
+        let (sent, result) = with_pipe(Failing { left: 1 << 20 }, WriteOptions::default(), |p| {
+            // The channel holds a few blocks, so the formatter learns of the failure a few
+            // blocks after it, long before the 10,000th.
+            (0..10_000)
+                .take_while(|_| p.write_all(&block).is_ok())
+                .count()
+        });
+        assert!((16..32).contains(&sent), "{sent} blocks sent");
+        let e = result.err().expect("the error").to_string();
+        assert!(e.contains("disk full"), "{e}");
+    }
+
+    #[test]
+    fn blocks_arrive_in_order_compressed_and_hashed() {
+        let text: Vec<u8> = (1..20_000)
+            .map(|i| format!("{i} -{} 0\n", i + 1))
+            .collect::<String>()
+            .into_bytes();
+        let header = b"c x\np cnf 20001 19999\n";
+        for codec in Codec::ALL {
+            let options = WriteOptions {
+                codec,
+                level: codec.default_level(),
+                gbdhash: true,
+            };
+            let ((), result) = with_pipe(Vec::new(), options, |p| {
+                p.write_all(header).unwrap();
+                for piece in text.chunks(777) {
+                    p.write_all(piece).unwrap();
+                }
+            });
+            let (bytes, file_bytes, hash) = result.unwrap();
+            assert_eq!(file_bytes, bytes.len() as u64);
+            let mut back = Vec::new();
+            std::io::Read::read_to_end(
+                &mut crate::compress::decoder(&bytes[..]).unwrap(),
+                &mut back,
+            )
+            .unwrap();
+            assert_eq!(back, [header.as_slice(), &text].concat(), "{codec}");
+            let want = super::super::gbd::gbdhash_reader(&back[..]).unwrap();
+            assert_eq!(hash.as_deref(), Some(want.as_str()), "{codec}");
+        }
     }
 }
