@@ -93,6 +93,18 @@ pub struct WriteReport {
     pub gbdhash: Option<String>,
 }
 
+impl WriteReport {
+    /// The report of `bytes` of text written as they are (no compression, no hash).
+    pub fn plain(stats: Stats, bytes: u64) -> WriteReport {
+        WriteReport {
+            stats,
+            bytes,
+            file_bytes: bytes,
+            gbdhash: None,
+        }
+    }
+}
+
 /// Writes `problem`'s CNF with header to `w`; checks that the header counts match what was
 /// streamed.
 pub fn write_cnf<W: Write>(
@@ -118,13 +130,5 @@ pub fn write_cnf<W: Write>(
             "internal error: header announced {stats:?} but the encoder emitted {emitted:?}"
         )));
     }
-    Ok((
-        w,
-        WriteReport {
-            stats,
-            bytes,
-            file_bytes: bytes,
-            gbdhash: None,
-        },
-    ))
+    Ok((w, WriteReport::plain(stats, bytes)))
 }

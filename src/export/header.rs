@@ -69,6 +69,21 @@ pub struct Header {
     pub num_clauses: u64,
 }
 
+impl Header {
+    /// Whether `board` is a solution of the header's instance that also meets what the file
+    /// demanded (`--symmetric`, `--break-symmetry lex`), so that a model decoded from any file
+    /// is checked as that file's own answer ([`crate::verify::accept`]).
+    pub fn accept(&self, board: &crate::board::Board) -> std::result::Result<(), String> {
+        crate::verify::accept(
+            board,
+            &self.instance,
+            self.piece,
+            self.symmetric,
+            &self.lex_leader,
+        )
+    }
+}
+
 /// Writes the comment header and the `p cnf` line for `problem`.
 pub fn write_header<W: Write>(
     w: &mut DimacsWriter<W>,

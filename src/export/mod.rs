@@ -208,15 +208,7 @@ pub(crate) fn write_text<W: Write>(
             Error::io(format!("<{name} output>"), e)
         }
     })?;
-    Ok((
-        w,
-        WriteReport {
-            stats,
-            bytes,
-            file_bytes: bytes,
-            gbdhash: None,
-        },
-    ))
+    Ok((w, WriteReport::plain(stats, bytes)))
 }
 
 /// The board of a `model` over the header's cell variables.

@@ -124,14 +124,7 @@ fn run_reference(
         Answer::Sat(model) => {
             let board = crate::export::model_board(&header, Answer::Sat(model));
             if let Answer::Sat(b) = &board {
-                crate::verify::accept(
-                    b,
-                    &header.instance,
-                    header.piece,
-                    header.symmetric,
-                    &header.lex_leader,
-                )
-                .map_err(|why| {
+                header.accept(b).map_err(|why| {
                     Error::Solver(format!(
                         "{}: {}'s model is not a solution: {why}",
                         path.display(),

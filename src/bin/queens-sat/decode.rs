@@ -11,7 +11,6 @@ use queens_sat::export::header::read_header_file;
 use queens_sat::export::{Format, decode_answer_file};
 use queens_sat::solve::Answer;
 use queens_sat::solve::SolveReport;
-use queens_sat::verify::accept;
 use queens_sat::{Error, Result};
 
 use crate::args::OutputFormat;
@@ -37,14 +36,7 @@ pub fn run(a: DecodeArgs) -> Result<ExitCode> {
     let board = decode_answer_file(&header, &a.model)?;
     if let Answer::Sat(b) = &board {
         // The instance, and what the header says the CNF also demanded.
-        accept(
-            b,
-            &header.instance,
-            header.piece,
-            header.symmetric,
-            &header.lex_leader,
-        )
-        .map_err(|why| {
+        header.accept(b).map_err(|why| {
             Error::Solver(format!(
                 "the model in {} is not a solution: {why}",
                 a.model.display()
