@@ -914,6 +914,16 @@ impl Engine for Bitboard {
 mod tests {
     use super::*;
 
+    /// A xorshift64 stream from `seed`: cheap pseudo-random key sets for the kernel tests.
+    fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
+        move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        }
+    }
+
     /// The bounds by sorting: the `k` smallest and the `k` largest keys of `keys`.
     fn bounds(keys: u64, k: u32) -> Option<(u32, u32)> {
         let all: Vec<u32> = (0..64).filter(|&i| keys >> i & 1 == 1).collect();
@@ -942,13 +952,7 @@ mod tests {
     /// every `k` and both parities of the target.
     #[test]
     fn parity_agrees_with_brute_force() {
-        let mut x = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = xorshift(0x2545_F491_4F6C_DD1Du64);
         for round in 0..600u32 {
             let n = 1 + round % 32;
             let keys = full(2 * n as usize - 1);
@@ -981,13 +985,7 @@ mod tests {
     /// `k` largest of the others fall short (both when there are only `k`).
     #[test]
     fn forced_keys_agree_with_sorting() {
-        let mut x = 0x1234_5678_9ABC_DEF1u64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = xorshift(0x1234_5678_9ABC_DEF1u64);
         #[cfg(target_arch = "x86_64")]
         let fast = Isa::native() == Isa::Bmi2;
         for round in 0..400u32 {
@@ -1059,13 +1057,7 @@ mod tests {
     /// every width and density, for every `k` and the targets around both bounds.
     #[test]
     fn sum_bounds_agree_with_sorting() {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15u64);
         #[cfg(target_arch = "x86_64")]
         let fast = Isa::native() == Isa::Bmi2;
         for round in 0..400u32 {
