@@ -4,10 +4,11 @@
 //! The two hot searches, the bitboard first-solution search ([`crate::solve::bitboard`]) and the
 //! counting kernel ([`crate::count::fast`]), are each compiled twice: a baseline build for any
 //! processor and one with [`BMI2_FEATURES`] (`#[target_feature(enable = ...)]` with exactly that
-//! list; a unit test checks both files). [`Isa::current`] says which one to run: detected once
-//! per process and cached, or forced to the baseline build by the environment variable
-//! [`ISA_ENV`]`=baseline` (read once, at the first call). Tests run both builds side by side
-//! through the kernels' `*_with(.., isa)` entry points.
+//! list; a unit test checks both files). The queens counting kernel has a third build, eight
+//! searches in the AVX-512 lanes ([`crate::count::lanes`], [`AVX512_FEATURES`]). [`Isa::current`]
+//! says which one to run: detected once per process and cached, or capped by the environment
+//! variable [`ISA_ENV`] (`baseline` or `bmi2`, read once, at the first call). Tests run every
+//! build side by side through the kernels' `*_with(.., isa)` entry points.
 
 use std::sync::OnceLock;
 
@@ -16,17 +17,25 @@ use std::sync::OnceLock;
 /// shifts by a register).
 pub const BMI2_FEATURES: &str = "popcnt,bmi1,bmi2,lzcnt";
 
-/// The environment variable that forces the baseline build: `QUEENS_SAT_ISA=baseline` (any other
-/// value, or none, runs the best build the processor has). Read once per process.
+/// The target features of the AVX-512 build (the queens counting lanes): [`BMI2_FEATURES`] and
+/// AVX-512 F, DQ (64-bit multiply) and VPOPCNTDQ (popcount per lane).
+pub const AVX512_FEATURES: &str = "popcnt,bmi1,bmi2,lzcnt,avx512f,avx512dq,avx512vpopcntdq";
+
+/// The environment variable that caps the build: `QUEENS_SAT_ISA=baseline` forces the baseline
+/// build, `QUEENS_SAT_ISA=bmi2` the BMI2 build (when the processor has it); any other value, or
+/// none, runs the best build the processor has. Read once per process.
 pub const ISA_ENV: &str = "QUEENS_SAT_ISA";
 
-/// A build of the kernels.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// A build of the kernels, ordered: each build's processor runs every build before it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Isa {
     /// Plain Rust for the target's baseline: runs on every processor.
     Baseline,
     /// Compiled with [`BMI2_FEATURES`] (x86-64 only).
     Bmi2,
+    /// Compiled with [`AVX512_FEATURES`] (x86-64 only): the queens counting lanes; every other
+    /// kernel runs its [`Isa::Bmi2`] build.
+    Avx512,
 }
 
 impl Isa {
@@ -41,6 +50,12 @@ impl Isa {
                     && std::arch::is_x86_feature_detected!("bmi2")
                     && std::arch::is_x86_feature_detected!("lzcnt")
                 {
+                    if std::arch::is_x86_feature_detected!("avx512f")
+                        && std::arch::is_x86_feature_detected!("avx512dq")
+                        && std::arch::is_x86_feature_detected!("avx512vpopcntdq")
+                    {
+                        return Isa::Avx512;
+                    }
                     return Isa::Bmi2;
                 }
             }
@@ -48,32 +63,34 @@ impl Isa {
         })
     }
 
-    /// The build the kernels run: [`Isa::native`], or [`Isa::Baseline`] when [`ISA_ENV`] is
-    /// `baseline` (decided at the first call, then cached).
+    /// The build the kernels run: [`Isa::native`], capped by [`ISA_ENV`] (`baseline` or
+    /// `bmi2`; decided at the first call, then cached).
     pub fn current() -> Isa {
         static CURRENT: OnceLock<Isa> = OnceLock::new();
         *CURRENT.get_or_init(|| match std::env::var(ISA_ENV) {
             Ok(v) if v.trim().eq_ignore_ascii_case("baseline") => Isa::Baseline,
+            Ok(v) if v.trim().eq_ignore_ascii_case("bmi2") => Isa::Bmi2.usable(),
             _ => Isa::native(),
         })
     }
 
-    /// `self` if this processor can run it, else [`Isa::Baseline`]: what a kernel asked to run
-    /// build `self` runs (so asking for [`Isa::Bmi2`] is always safe).
+    /// The best build at most `self` that this processor runs: what a kernel asked to run build
+    /// `self` runs (so asking for any build is always safe).
     pub fn usable(self) -> Isa {
-        match self {
-            Isa::Bmi2 if Isa::native() == Isa::Bmi2 => Isa::Bmi2,
-            _ => Isa::Baseline,
-        }
+        self.min(Isa::native())
+    }
+
+    /// Whether this build's kernels use [`BMI2_FEATURES`] (the BMI2 and the AVX-512 builds).
+    pub fn has_bmi2(self) -> bool {
+        self >= Isa::Bmi2
     }
 
     /// Every build this processor runs (the baseline first).
     pub fn all_usable() -> Vec<Isa> {
-        let mut all = vec![Isa::Baseline];
-        if Isa::native() == Isa::Bmi2 {
-            all.push(Isa::Bmi2);
-        }
-        all
+        [Isa::Baseline, Isa::Bmi2, Isa::Avx512]
+            .into_iter()
+            .filter(|&isa| isa <= Isa::native())
+            .collect()
     }
 }
 
@@ -104,10 +121,30 @@ mod tests {
         }
     }
 
+    /// The lanes kernel is compiled with exactly [`AVX512_FEATURES`], which include
+    /// [`BMI2_FEATURES`].
+    #[test]
+    fn lanes_enable_the_avx512_features() {
+        let text = include_str!("count/lanes.rs");
+        let lists: Vec<&str> = text
+            .split("target_feature(enable = \"")
+            .skip(1)
+            .map(|p| &p[..p.find('"').expect("a closing quote")])
+            .collect();
+        let wanted: Vec<&str> = AVX512_FEATURES.split(',').collect();
+        assert!(lists.contains(&AVX512_FEATURES), "{lists:?}");
+        for list in lists {
+            assert!(list.split(',').all(|f| wanted.contains(&f)), "{list}");
+        }
+        assert!(BMI2_FEATURES.split(',').all(|f| wanted.contains(&f)));
+    }
+
     #[test]
     fn usable_never_exceeds_the_processor() {
         assert_eq!(Isa::Baseline.usable(), Isa::Baseline);
-        assert_eq!(Isa::Bmi2.usable(), Isa::native());
+        assert_eq!(Isa::Bmi2.usable(), Isa::Bmi2.min(Isa::native()));
+        assert_eq!(Isa::Avx512.usable(), Isa::native());
         assert!(Isa::all_usable().contains(&Isa::current()));
+        assert_eq!(Isa::all_usable().last(), Some(&Isa::native()));
     }
 }

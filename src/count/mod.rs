@@ -5,6 +5,7 @@ pub mod backtrack;
 pub mod classes;
 pub mod dpll;
 pub mod fast;
+pub mod lanes;
 pub mod reference;
 pub mod sat;
 
