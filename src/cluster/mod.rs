@@ -513,6 +513,25 @@ mod tests {
         assert!(e.contains("cubes:7") && e.contains("'x'"), "{e}");
     }
 
+    /// A `job.json` written before the cube source was recorded reads as look-ahead cubes,
+    /// with the job id it had (the source enters the hash only when recorded).
+    #[test]
+    fn old_job_files_read_as_lookahead_cubes() {
+        let text = r#"{"tool":"queens-sat","version":"0.1.0","kind":"solve","command":[],
+            "n":8,"piece":"queen","amo":"pairwise","solver":"auto","cubes":0,"tasks":1,
+            "job_id":"x","estimate":1.0}"#;
+        let mut job: Job = serde_json::from_str(text).unwrap();
+        assert_eq!(job.cubes_from, None);
+        assert_eq!(job.cube_source(), Some(CubeSource::Lookahead));
+        let old = job_id(&job, "i", "c", "t");
+        job.cubes_from = Some(CubeSource::Lookahead);
+        assert_ne!(job_id(&job, "i", "c", "t"), old);
+        job.cubes_from = None;
+        assert_eq!(job_id(&job, "i", "c", "t"), old);
+        job.kind = Kind::Count;
+        assert_eq!(job.cube_source(), None);
+    }
+
     #[test]
     fn tasks_round_trip_and_errors() {
         let tasks = vec![

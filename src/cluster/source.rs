@@ -147,7 +147,7 @@ mod tests {
         }
         let e = CubeSource::parse("magic").unwrap_err().to_string();
         assert!(e.contains("'magic'") && !e.contains('\n'), "{e}");
-        let o = EncodeOptions::default();
+        let o = EncodeOptions::from(crate::encode::amo::AmoKind::DEFAULT);
         let mut inst = Instance::plain(10);
         let plain = Problem::presolve(&inst, QUEEN).unwrap();
         assert_eq!(CubeSource::default_for(&plain, &o), CubeSource::Lookahead);
