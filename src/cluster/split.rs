@@ -18,11 +18,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::cluster::estimate::tree_size;
+use crate::cluster::source::CubeSource;
 use crate::cluster::{
     CUBES_FILE, CubeLine, ICNF_FILE, INSTANCE_FILE, JOB_FILE, Job, Kind, LOGS_DIR, PARALLEL_FILE,
     RESULTS_DIR, SLURM_FILE, TASKS_FILE, Task, job_id, tasks_text,
 };
-use crate::cluster::source::CubeSource;
 use crate::count::Engine;
 use crate::cube;
 use crate::encode::EncodeOptions;
@@ -192,7 +192,11 @@ pub fn split(dir: &Path, o: &SplitOptions) -> Result<SplitReport> {
         piece: piece.name.into(),
         amo: o.options.amo.name(),
         engine: (o.kind == Kind::Count).then(|| o.engine.name().to_string()),
-        solver: source.map(|s| o.solver.clone().unwrap_or_else(|| s.default_solver().into())),
+        solver: source.map(|s| {
+            o.solver
+                .clone()
+                .unwrap_or_else(|| s.default_solver().into())
+        }),
         cubes_from: source,
         timeout: if o.kind == Kind::Solve {
             o.timeout

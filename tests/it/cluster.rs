@@ -481,9 +481,7 @@ fn split_bitboard(
         kind: queens_sat::cluster::Kind::Solve,
         instance: inst.clone(),
         piece,
-        options: queens_sat::encode::EncodeOptions::from(
-            queens_sat::encode::amo::AmoKind::DEFAULT,
-        ),
+        options: queens_sat::encode::EncodeOptions::from(queens_sat::encode::amo::AmoKind::DEFAULT),
         engine: queens_sat::count::Engine::Backtrack,
         solver: None,
         cubes_from: Some(queens_sat::cluster::source::CubeSource::Bitboard),
@@ -618,8 +616,16 @@ fn bitboard_cube_split_is_the_default_and_reproducible() {
         run_expect(
             d,
             &[
-                "generate", "diagonals", "-n", "14", "--min-free", "1", "--seed",
-                &seed.to_string(), "-o", &file,
+                "generate",
+                "diagonals",
+                "-n",
+                "14",
+                "--min-free",
+                "1",
+                "--seed",
+                &seed.to_string(),
+                "-o",
+                &file,
             ],
             0,
         );
@@ -661,8 +667,20 @@ fn bitboard_cube_split_is_the_default_and_reproducible() {
     run_expect(
         d,
         &[
-            "generate", "blocked", "-n", "10", "-m", "30", "--min-free", "1", "--seed", "1",
-            "--format", "board", "-o", &file,
+            "generate",
+            "blocked",
+            "-n",
+            "10",
+            "-m",
+            "30",
+            "--min-free",
+            "1",
+            "--seed",
+            "1",
+            "--format",
+            "board",
+            "-o",
+            &file,
         ],
         0,
     );
@@ -670,21 +688,45 @@ fn bitboard_cube_split_is_the_default_and_reproducible() {
     let job = std::fs::read_to_string(Path::new(&dir).join("job.json")).unwrap();
     assert!(job.contains("\"cubes_from\": \"lookahead\""), "{job}");
     assert!(job.contains("\"solver\": \"auto\""), "{job}");
-    let args = ["--instance", &file, "--cubes-from", "bitboard", "--solver", "auto"];
+    let args = [
+        "--instance",
+        &file,
+        "--cubes-from",
+        "bitboard",
+        "--solver",
+        "auto",
+    ];
     let dir = split(d, "blocked-bb", "solve", &args, 2);
     let job = std::fs::read_to_string(Path::new(&dir).join("job.json")).unwrap();
     assert!(job.contains("\"cubes_from\": \"bitboard\""), "{job}");
     assert!(job.contains("\"solver\": \"auto\""), "{job}");
     common::assert_one_line_error(
         d,
-        &["split", "solve", "-n", "8", "--cubes-from", "magic", "-o", "x"],
+        &[
+            "split",
+            "solve",
+            "-n",
+            "8",
+            "--cubes-from",
+            "magic",
+            "-o",
+            "x",
+        ],
         &["magic"],
     );
     common::assert_one_line_error(
         d,
         &[
-            "split", "solve", "-n", "8", "--symmetric", "r90", "--cubes-from", "bitboard",
-            "-o", "y",
+            "split",
+            "solve",
+            "-n",
+            "8",
+            "--symmetric",
+            "r90",
+            "--cubes-from",
+            "bitboard",
+            "-o",
+            "y",
         ],
         &["bitboard"],
     );

@@ -114,7 +114,16 @@ pub fn run_split(a: SplitArgs) -> Result<ExitCode> {
     let command: Vec<String> = std::env::args().collect();
     let exe = std::env::current_exe().map_err(|e| Error::io("<current executable>", e))?;
     let (kind, inst, enc, job, engine, solver, timeout, cubes_from) = match a.what {
-        SplitWhat::Count(c) => (Kind::Count, c.inst, c.enc, c.job, c.engine, None, None, None),
+        SplitWhat::Count(c) => (
+            Kind::Count,
+            c.inst,
+            c.enc,
+            c.job,
+            c.engine,
+            None,
+            None,
+            None,
+        ),
         SplitWhat::Solve(s) => (
             Kind::Solve,
             s.inst,
@@ -171,10 +180,9 @@ pub fn run_split(a: SplitArgs) -> Result<ExitCode> {
     let est = &r.task_estimates;
     let max = est.iter().copied().fold(0.0, f64::max);
     let min = est.iter().copied().fold(f64::INFINITY, f64::min);
-    let source = r
-        .job
-        .cube_source()
-        .map_or(String::new(), |s| format!(" ({} cubes, solver {})", s.name(), r.job.solver_name()));
+    let source = r.job.cube_source().map_or(String::new(), |s| {
+        format!(" ({} cubes, solver {})", s.name(), r.job.solver_name())
+    });
     eprintln!(
         "{}: {} job {}: {} cube lines{source} in {} tasks; estimated work {:.3e} (per task min {:.3e}, max {:.3e})",
         job.output.display(),
@@ -324,7 +332,11 @@ pub fn run_merge(a: MergeArgs) -> Result<ExitCode> {
                     format!(
                         "{} (cluster) on {} cubes",
                         folder.job.solver_name(),
-                        folder.job.cube_source().unwrap_or(CubeSource::Lookahead).name()
+                        folder
+                            .job
+                            .cube_source()
+                            .unwrap_or(CubeSource::Lookahead)
+                            .name()
                     ),
                     AmoKind::DEFAULT,
                 )
