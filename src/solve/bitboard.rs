@@ -41,6 +41,9 @@
 //! ([`crate::cpu::BMI2_FEATURES`]); [`crate::cpu::Isa`] picks the build at run time, as for the
 //! counting kernel ([`search_with`] runs a given one).
 //!
+//! [`cubes`] cuts the search's tree into subtrees for a cluster job (`split solve --cubes-from
+//! bitboard`), with Knuth's estimate of each one's size in search nodes.
+//!
 //! The search is exhaustive, so it proves UNSAT as well. It keeps no learned facts, yet on the
 //! tail set (blocked n <= 56, excluded diagonals n = 20/21) it answered faster than the CDCL
 //! cube-and-conquer (docs/benchmarks.md, "The bitboard search in the default strategy"), so the
@@ -374,8 +377,9 @@ pub fn cubes(problem: &Problem, want: usize, probes: usize, cancel: &Cancel) -> 
         .collect())
 }
 
-/// [`search`] on `threads` threads: the tree is split into subtrees (breadth-first, about 64 per
-/// thread) that the threads take in index order. The first board found stops the others; with
+/// [`search`] on `threads` threads: the tree is split into subtrees (breadth-first along the
+/// search's own branching, about 64 per thread; [`cubes`] cuts a cluster job's cubes the same
+/// way) that the threads take in index order. The first board found stops the others; with
 /// `deterministic` the board is the one of the lowest subtree index that has one (a thread
 /// stops only the subtrees after it), so the same problem gives the same board on every run.
 /// The verdict never depends on the threads: UNSAT only when every subtree is refuted.
