@@ -89,8 +89,8 @@ struct SplitSolveArgs {
     /// left out), or `lookahead`, look-ahead cubes of the CNF. Default: bitboard where the
     /// default strategy splits the bitboard search (excluded diagonals only, queens or
     /// amazons up to n = 64), lookahead elsewhere.
-    #[arg(long, value_name = "SOURCE", value_parser = cube_source_parser())]
-    cubes_from: Option<CubeSource>,
+    #[arg(long, value_name = "SOURCE")]
+    cubes_from: Option<String>,
     /// Solver of each cube, as `solve --solver` (default: `bitboard` for bitboard cubes, the
     /// library's default strategy `auto` for look-ahead cubes).
     #[arg(long)]
@@ -100,13 +100,6 @@ struct SplitSolveArgs {
     timeout: Option<f64>,
     #[command(flatten)]
     job: JobArgs,
-}
-
-/// `--cubes-from`: one of [`CubeSource::ALL`], by name.
-fn cube_source_parser() -> impl clap::builder::TypedValueParser<Value = CubeSource> {
-    use clap::builder::TypedValueParser;
-    clap::builder::PossibleValuesParser::new(CubeSource::ALL.map(CubeSource::name))
-        .map(|name| CubeSource::parse(&name).expect("a possible value is a cube source"))
 }
 
 /// Runs `split`.
@@ -132,7 +125,7 @@ pub fn run_split(a: SplitArgs) -> Result<ExitCode> {
             None,
             s.solver,
             s.timeout,
-            s.cubes_from,
+            s.cubes_from.as_deref().map(CubeSource::parse).transpose()?,
         ),
     };
     if enc.no_presolve {
