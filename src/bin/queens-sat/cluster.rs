@@ -46,7 +46,7 @@ struct JobArgs {
     tasks: usize,
     /// Number of cubes to aim for (count: at least, default 64 per task, in whole rings of
     /// border lines, but no ring that would make over 16 times that or 2^20 cubes; solve: at
-    /// most, default 16 per task).
+    /// most for look-ahead cubes, about for bitboard cubes, default 16 per task).
     #[arg(long, value_name = "K")]
     cubes: Option<usize>,
     /// Slurm: `#SBATCH --time` of each array task (default: the partition's).
