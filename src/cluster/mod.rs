@@ -6,7 +6,7 @@
 //!
 //! | file | what |
 //! |---|---|
-//! | `job.json` | [`Job`]: kind, the exact command, version, piece, encoding, engine, job id |
+//! | `job.json` | [`Job`]: kind, the exact command, version, piece, encoding, engine or solver, cube source ([`source`]), job id |
 //! | `instance.txt` | the instance, normalised to board text |
 //! | `cubes` | one line per cube: `weight r,c r,c ...` (the cells the cube adds), or `fixed g` (the count of `g`-symmetric solutions) |
 //! | `tasks.tsv` | `task`, the cube lines it runs (0-based, comma-separated), its estimated work |
@@ -21,6 +21,7 @@
 
 pub mod estimate;
 pub mod merge;
+pub mod source;
 pub mod split;
 pub mod task;
 
@@ -34,6 +35,7 @@ use crate::error::{Error, Result};
 use crate::instance::Instance;
 use crate::piece::Piece;
 use crate::symmetry::Symmetry;
+use source::CubeSource;
 
 /// `job.json`.
 pub const JOB_FILE: &str = "job.json";
@@ -100,6 +102,10 @@ pub struct Job {
     /// Solve: the backend that solves each cube.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub solver: Option<String>,
+    /// Solve: where the cubes come from ([`source`]); absent in folders written before the
+    /// choice existed, which hold look-ahead cubes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cubes_from: Option<CubeSource>,
     /// Solve: the time limit per cube (seconds).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout: Option<f64>,
@@ -135,6 +141,12 @@ impl Job {
     /// strategy (`auto`).
     pub fn solver_name(&self) -> &str {
         self.solver.as_deref().unwrap_or("auto")
+    }
+
+    /// A solve job's cube source ([`Job::cubes_from`]; look-ahead when none is recorded), or
+    /// `None` for a count.
+    pub fn cube_source(&self) -> Option<CubeSource> {
+        (self.kind == Kind::Solve).then(|| self.cubes_from.unwrap_or(CubeSource::Lookahead))
     }
 
     /// The `--symmetric` element, if any.
@@ -380,9 +392,12 @@ fn digest(parts: &[&str]) -> String {
         .collect()
 }
 
-/// The job id: a hash of everything that decides the answer of each task.
+/// The job id: a hash of everything that decides the answer of each task (the cube source
+/// only when recorded, so that the ids of older folders stay as they were).
 fn job_id(job: &Job, instance: &str, cubes: &str, tasks: &str) -> String {
-    digest(&[
+    let source = job.cubes_from.map(|s| format!("cubes-from {}", s.name()));
+    let timeout = job.timeout.map_or("-".to_string(), |t| t.to_string());
+    let mut parts: Vec<&str> = vec![
         &job.tool,
         &job.version,
         job.kind.name(),
@@ -390,12 +405,14 @@ fn job_id(job: &Job, instance: &str, cubes: &str, tasks: &str) -> String {
         &job.amo,
         job.engine.as_deref().unwrap_or("-"),
         job.solver.as_deref().unwrap_or("-"),
-        &job.timeout.map_or("-".to_string(), |t| t.to_string()),
+        &timeout,
         job.symmetric.as_deref().unwrap_or("-"),
         instance,
         cubes,
         tasks,
-    ])
+    ];
+    parts.extend(source.as_deref());
+    digest(&parts)
 }
 
 /// `results/I.json`: what one task computed.
@@ -494,6 +511,25 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("cubes:7") && e.contains("'x'"), "{e}");
+    }
+
+    /// A `job.json` written before the cube source was recorded reads as look-ahead cubes,
+    /// with the job id it had (the source enters the hash only when recorded).
+    #[test]
+    fn old_job_files_read_as_lookahead_cubes() {
+        let text = r#"{"tool":"queens-sat","version":"0.1.0","kind":"solve","command":[],
+            "n":8,"piece":"queen","amo":"pairwise","solver":"auto","cubes":0,"tasks":1,
+            "job_id":"x","estimate":1.0}"#;
+        let mut job: Job = serde_json::from_str(text).unwrap();
+        assert_eq!(job.cubes_from, None);
+        assert_eq!(job.cube_source(), Some(CubeSource::Lookahead));
+        let old = job_id(&job, "i", "c", "t");
+        job.cubes_from = Some(CubeSource::Lookahead);
+        assert_ne!(job_id(&job, "i", "c", "t"), old);
+        job.cubes_from = None;
+        assert_eq!(job_id(&job, "i", "c", "t"), old);
+        job.kind = Kind::Count;
+        assert_eq!(job.cube_source(), None);
     }
 
     #[test]

@@ -4,22 +4,27 @@
 //!   [`crate::cube::classes`] (each cube line carries its class size as weight), plus one `fixed
 //!   g` line per non-identity element of the instance's stabiliser (its fixed points, counted on
 //!   the whole instance by the orbit search or the symmetric encoding).
-//! - Solves use the look-ahead cubes of [`crate::cube::lookahead`], the ones `solve --cubes`
-//!   conquers locally.
+//! - Solves use the cubes of a [`CubeSource`]: subtrees of the bitboard search's tree, or the
+//!   look-ahead cubes of [`crate::cube::lookahead`] (the ones `solve --cubes` conquers
+//!   locally); by default the first where the default strategy splits the bitboard search,
+//!   the second elsewhere ([`CubeSource::default_for`]).
 //!
-//! Tasks are balanced by estimated work ([`super::estimate`]) with the longest-first greedy rule
-//! (each cube to the least-loaded task, largest cubes first).
+//! Tasks are balanced by estimated work with the longest-first greedy rule (each cube to the
+//! least-loaded task, largest cubes first): Knuth's estimate of each cube's tree, the
+//! row-by-row tree of [`super::estimate`], or for bitboard cubes the bitboard search's own
+//! subtree in its nodes.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::cluster::estimate::tree_size;
+use crate::cluster::source::CubeSource;
 use crate::cluster::{
     CUBES_FILE, CubeLine, ICNF_FILE, INSTANCE_FILE, JOB_FILE, Job, Kind, LOGS_DIR, PARALLEL_FILE,
     RESULTS_DIR, SLURM_FILE, TASKS_FILE, Task, job_id, tasks_text,
 };
 use crate::count::Engine;
-use crate::cube::{self, Split};
+use crate::cube;
 use crate::encode::EncodeOptions;
 use crate::error::{Error, Result};
 use crate::instance::Instance;
@@ -57,13 +62,16 @@ pub struct SplitOptions {
     pub options: EncodeOptions,
     /// Count: the engine of each cube.
     pub engine: Engine,
-    /// Solve: the solver of each cube, as `solve --solver` (`auto`, a backend, a portfolio).
-    pub solver: String,
+    /// Solve: the solver of each cube, as `solve --solver` (`auto`, a backend, a portfolio);
+    /// `None`: the cube source's ([`CubeSource::default_solver`]).
+    pub solver: Option<String>,
+    /// Solve: where the cubes come from; `None`: [`CubeSource::default_for`] the instance.
+    pub cubes_from: Option<CubeSource>,
     /// Solve: the time limit per cube, seconds.
     pub timeout: Option<f64>,
     /// Number of tasks (chunks of cubes).
     pub tasks: usize,
-    /// Cubes to aim for (count: at least; solve: at most).
+    /// Cubes to aim for (count: at least; solve: at most, about for bitboard cubes).
     pub cubes: usize,
     /// Slurm resources.
     pub slurm: SlurmOptions,
@@ -112,6 +120,9 @@ pub fn split(dir: &Path, o: &SplitOptions) -> Result<SplitReport> {
     let instance = &o.instance;
     let piece = o.piece;
     let group = stabiliser(instance, &piece);
+    let root = Problem::presolve(instance, piece)?;
+    // Solve: the cube source, and the estimates it gives (bitboard cubes).
+    let (mut source, mut given) = (None, None);
     let lines: Vec<CubeLine> = match o.kind {
         Kind::Count => {
             if o.options.symmetric.is_some() && o.engine == Engine::Backtrack {
@@ -141,47 +152,20 @@ pub fn split(dir: &Path, o: &SplitOptions) -> Result<SplitReport> {
             lines
         }
         Kind::Solve => {
-            let split = Split {
-                max_cubes: o.cubes.max(1),
-                jobs: 2,
-                cancel: o.cancel.clone(),
-                ..Split::default()
-            };
-            let (cubes, _) = cube::lookahead(&Problem::presolve(instance, piece)?, &split)?;
-            let base = instance.placed.len();
-            cubes
-                .into_iter()
-                .map(|c| CubeLine::Cube {
-                    weight: 1,
-                    cells: c.instance.placed[base..].to_vec(),
-                })
-                .collect()
+            let from = o
+                .cubes_from
+                .unwrap_or_else(|| CubeSource::default_for(&root, &o.options));
+            source = Some(from);
+            let (lines, estimates) = from.cut(&root, &o.options, o.cubes, &o.cancel)?;
+            given = estimates;
+            lines
         }
     };
-    // Estimates; a cube that presolve refutes is dropped (it has no solution).
-    let root = Problem::presolve(instance, piece)?;
-    let root_size = tree_size(&root, PROBES, 0);
-    let mut kept = Vec::new();
-    let mut estimates = Vec::new();
-    for (i, line) in lines.into_iter().enumerate() {
-        o.cancel.check()?;
-        let est = match &line {
-            CubeLine::Fixed(g) => match g {
-                // A quarter turn's orbits have four cells: a fourth of the rows to choose.
-                Symmetry::R90 | Symmetry::R270 => root_size.powf(0.25),
-                _ => root_size.sqrt(),
-            },
-            CubeLine::Cube { .. } => {
-                let problem = Problem::presolve(&line.instance(instance), piece)?;
-                if problem.unsat.is_some() {
-                    continue;
-                }
-                tree_size(&problem, PROBES, i as u64 + 1)
-            }
-        };
-        kept.push(line);
-        estimates.push(est.max(1.0));
-    }
+    let (kept, estimates) = match given {
+        // Bitboard cubes: estimated in the search's nodes; no refuted subtree is among them.
+        Some(given) => (lines, given.into_iter().map(|e: f64| e.max(1.0)).collect()),
+        None => estimate_lines(lines, &root, piece, &o.cancel)?,
+    };
     let tasks = balance(&estimates, o.tasks);
     let instance_text = crate::instance::write::to_board(
         instance,
@@ -208,7 +192,12 @@ pub fn split(dir: &Path, o: &SplitOptions) -> Result<SplitReport> {
         piece: piece.name.into(),
         amo: o.options.amo.name(),
         engine: (o.kind == Kind::Count).then(|| o.engine.name().to_string()),
-        solver: (o.kind == Kind::Solve).then(|| o.solver.clone()),
+        solver: source.map(|s| {
+            o.solver
+                .clone()
+                .unwrap_or_else(|| s.default_solver().into())
+        }),
+        cubes_from: source,
         timeout: if o.kind == Kind::Solve {
             o.timeout
         } else {
@@ -274,6 +263,40 @@ pub fn split(dir: &Path, o: &SplitOptions) -> Result<SplitReport> {
         job,
         task_estimates: tasks.iter().map(|t| t.estimate).collect(),
     })
+}
+
+/// The estimated work of each line ([`tree_size`]) of the instance presolved as `root`; a cube
+/// that presolve refutes is dropped (it has no solution). Returns the lines kept and theirs.
+fn estimate_lines(
+    lines: Vec<CubeLine>,
+    root: &Problem,
+    piece: Piece,
+    cancel: &Cancel,
+) -> Result<(Vec<CubeLine>, Vec<f64>)> {
+    let instance = &root.instance;
+    let root_size = tree_size(root, PROBES, 0);
+    let mut kept = Vec::new();
+    let mut estimates = Vec::new();
+    for (i, line) in lines.into_iter().enumerate() {
+        cancel.check()?;
+        let est = match &line {
+            CubeLine::Fixed(g) => match g {
+                // A quarter turn's orbits have four cells: a fourth of the rows to choose.
+                Symmetry::R90 | Symmetry::R270 => root_size.powf(0.25),
+                _ => root_size.sqrt(),
+            },
+            CubeLine::Cube { .. } => {
+                let problem = Problem::presolve(&line.instance(instance), piece)?;
+                if problem.unsat.is_some() {
+                    continue;
+                }
+                tree_size(&problem, PROBES, i as u64 + 1)
+            }
+        };
+        kept.push(line);
+        estimates.push(est.max(1.0));
+    }
+    Ok((kept, estimates))
 }
 
 /// Longest-first greedy balancing of `estimates` over `tasks` tasks (at least one; with fewer

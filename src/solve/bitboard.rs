@@ -41,6 +41,9 @@
 //! ([`crate::cpu::BMI2_FEATURES`]); [`crate::cpu::Isa`] picks the build at run time, as for the
 //! counting kernel ([`search_with`] runs a given one).
 //!
+//! [`cubes`] cuts the search's tree into subtrees for a cluster job (`split solve --cubes-from
+//! bitboard`), with Knuth's estimate of each one's size in search nodes.
+//!
 //! The search is exhaustive, so it proves UNSAT as well. It keeps no learned facts, yet on the
 //! tail set (blocked n <= 56, excluded diagonals n = 20/21) it answered faster than the CDCL
 //! cube-and-conquer (docs/benchmarks.md, "The bitboard search in the default strategy"), so the
@@ -59,6 +62,7 @@ use crate::error::Result;
 use crate::interrupt::Cancel;
 use crate::piece::{Shape, full};
 use crate::presolve::Problem;
+use crate::prng::Prng;
 use crate::solve::engine::{
     self, Capabilities, Engine, EngineInfo, Outcome, Settings, Unsupported,
 };
@@ -188,38 +192,89 @@ impl Subtree {
         }
     }
 
-    /// The children of this subtree: its open row with the fewest cells, on each of its
-    /// columns (no child when some open row has no cell left). Together they hold every
-    /// solution of the subtree.
-    fn children(&self, shape: Shape, n: usize) -> Vec<Subtree> {
-        let Some(i) = (0..self.open.len())
-            .min_by_key(|&i| self.masks[self.open[i] as usize].count_ones())
-        else {
+    /// The placements (an index into `open`, a column bit) the search branches on at this
+    /// subtree's root ([`Search::branch_plain`], with `s`'s tuning): none when the root's
+    /// checks refute it, or when it has no open row (a board). Together the children they make
+    /// hold every solution of the subtree, and no two hold the same one.
+    fn moves(&self, s: &Search) -> Vec<(usize, u64)> {
+        if self.open.is_empty() {
             return Vec::new();
-        };
-        let row = self.open[i] as usize;
-        let mut cand = self.masks[row] & self.cols_free;
-        let mut out = Vec::with_capacity(cand.count_ones() as usize);
-        while cand != 0 {
-            let col = cand.trailing_zeros() as usize;
-            cand &= cand - 1;
-            let mut child = self.clone();
-            child.open.remove(i);
-            child.cols_free &= !(1u64 << col);
-            for &r in &child.open {
-                let r = r as usize;
-                child.masks[r] &= !shape.attacks((row, col), r, n);
-            }
-            child.placed.push((row, col));
-            out.push(child);
         }
-        out
+        let (open, masks) = (&self.open[..], &self.masks);
+        let rows = 0..open.len();
+        match s.branch_plain(open, masks, self.cols_free) {
+            Branch::Fail => Vec::new(),
+            Branch::Row(i, mut cand) => {
+                let mut out = Vec::with_capacity(cand.count_ones() as usize);
+                while cand != 0 {
+                    let bit = cand & cand.wrapping_neg();
+                    cand ^= bit;
+                    out.push((i, bit));
+                }
+                out
+            }
+            Branch::Column(col) => rows
+                .filter(|&i| masks[open[i] as usize] & col != 0)
+                .map(|i| (i, col))
+                .collect(),
+            Branch::Diagonal(anti, key) => rows
+                .filter_map(|i| on_diagonal(anti, key, open[i], masks, s.n).map(|c| (i, c)))
+                .collect(),
+        }
+    }
+
+    /// The subtree below placing a piece on the open row `open[i]`, column `bit`, as the
+    /// search places it.
+    fn child(&self, (i, bit): (usize, u64), shape: Shape) -> Subtree {
+        let mut child = self.clone();
+        let row = child.open.remove(i) as usize;
+        child.cols_free &= !bit;
+        for &r in &child.open {
+            let r = r as usize;
+            child.masks[r] &= !hit(shape, bit, r.abs_diff(row) as u32);
+        }
+        child.placed.push((row, bit.trailing_zeros() as usize));
+        child
+    }
+
+    /// The children of this subtree: the search's branches at its root ([`Subtree::moves`]).
+    fn children(&self, s: &Search) -> Vec<Subtree> {
+        let moves = self.moves(s);
+        moves.into_iter().map(|m| self.child(m, s.shape)).collect()
+    }
+
+    /// Knuth's estimate of the subtree's size in search nodes (D. E. Knuth, "Estimating the
+    /// efficiency of backtrack programs", Math. Comp. 29, 1975): the mean over `probes` random
+    /// paths from its root, each following the search's branching ([`Subtree::moves`]), of
+    /// the sum over depths of the product of the branching factors met. A refuted root counts
+    /// one node, a board none (as [`Search`] counts them).
+    fn estimate(&self, s: &Search, probes: usize, rng: &mut Prng) -> f64 {
+        let probes = probes.max(1);
+        let mut sum = 0.0;
+        for _ in 0..probes {
+            let mut t = std::borrow::Cow::Borrowed(self);
+            let (mut width, mut nodes) = (1.0, 0.0);
+            while !t.open.is_empty() {
+                nodes += width;
+                let moves = t.moves(s);
+                if moves.is_empty() {
+                    break;
+                }
+                width *= moves.len() as f64;
+                let next = t.child(moves[rng.below(moves.len())], s.shape);
+                t = std::borrow::Cow::Owned(next);
+            }
+            sum += nodes;
+        }
+        sum / probes as f64
     }
 }
 
-/// Splits `root` breadth-first until there are at least `want` subtrees (or none is left to
-/// split), in a fixed order: the index of a subtree is the same on every run.
-fn split(root: Subtree, shape: Shape, n: usize, want: usize) -> Vec<Subtree> {
+/// Splits `root` breadth-first along the search's branching (`s`, [`Subtree::children`])
+/// until there are at least `want` subtrees (or none is left to split), in a fixed order: the
+/// index of a subtree is the same on every run. A subtree whose root the search's checks
+/// refute is dropped when it is split (it holds no solution).
+fn split(root: Subtree, s: &Search, want: usize) -> Vec<Subtree> {
     let mut queue = std::collections::VecDeque::from([root]);
     // Every subtree that has open rows can be split; a leaf (no open row) is a board.
     while queue.len() < want {
@@ -227,7 +282,7 @@ fn split(root: Subtree, shape: Shape, n: usize, want: usize) -> Vec<Subtree> {
             break;
         };
         let t = queue.remove(pos).expect("a position in the queue");
-        let children = t.children(shape, n);
+        let children = t.children(s);
         if children.is_empty() && queue.is_empty() {
             break;
         }
@@ -236,8 +291,95 @@ fn split(root: Subtree, shape: Shape, n: usize, want: usize) -> Vec<Subtree> {
     queue.into()
 }
 
-/// [`search`] on `threads` threads: the tree is split into subtrees (breadth-first, about 64 per
-/// thread) that the threads take in index order. The first board found stops the others; with
+/// One subtree of the search cut by [`cubes`]: a cube of a cluster job (`split solve
+/// --cubes-from bitboard`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cube {
+    /// The pieces the search placed on the path from the root to the subtree (the rows,
+    /// columns and diagonals it branched on, and its forced moves), in the order placed; the
+    /// problem's fixed pieces are not among them.
+    pub cells: Vec<Cell>,
+    /// Knuth's estimate of the subtree's size in search nodes (at least 1).
+    pub nodes: f64,
+}
+
+/// Cuts the search tree of `problem` into about `want` subtrees along the search's own
+/// branching: breadth-first to half of `want` (the split [`search_on`] gives its threads),
+/// then the subtree of the largest estimated size (Knuth's estimator, `probes` random probes
+/// per subtree, in search nodes) is split until there are `want` (or none is left to split).
+/// The cubes are in a fixed order with fixed estimates (each subtree's probes are seeded with
+/// its path): the same problem gives the same cubes on every run.
+///
+/// Every solution of `problem` lies in exactly one cube. A subtree whose root the search's
+/// checks refute (a row without a cell, a free column no row can take, the diagonal-sum and
+/// parity bounds) holds no solution and is not returned; so an UNSAT verdict on every cube
+/// (none at all when the root is refuted) is an UNSAT verdict on `problem`.
+///
+/// ```
+/// use queens_sat::{instance::Instance, piece::QUEEN, presolve::Problem};
+/// use queens_sat::solve::bitboard::cubes;
+/// let p = Problem::presolve(&Instance::plain(10), QUEEN).unwrap();
+/// let c = cubes(&p, 32, 16, &Default::default()).unwrap();
+/// assert!(c.len() >= 32 && c.iter().all(|c| c.nodes >= 1.0));
+/// assert_eq!(c, cubes(&p, 32, 16, &Default::default()).unwrap());
+/// ```
+pub fn cubes(problem: &Problem, want: usize, probes: usize, cancel: &Cancel) -> Result<Vec<Cube>> {
+    let shape = Bitboard::shape(problem)?;
+    if problem.unsat.is_some() {
+        return Ok(Vec::new());
+    }
+    let n = problem.n as usize;
+    let s = Search::new(shape, Isa::current().usable(), Tuning::default(), n, None, None);
+    let estimate = |t: &Subtree| -> Result<f64> {
+        cancel.check()?;
+        // The seed is the path: an estimate does not depend on where the subtree is listed.
+        let seed = t.placed.iter().fold(0x9E37_79B9_7F4A_7C15u64, |h, &(r, c)| {
+            (h ^ (r * 64 + c) as u64).wrapping_mul(0x0100_0000_01B3)
+        });
+        Ok(t.estimate(&s, probes, &mut Prng::new(seed)).max(1.0))
+    };
+    let mut cut: Vec<(Subtree, f64)> = Vec::new();
+    for t in split(Subtree::root(problem), &s, want.div_ceil(2)) {
+        if t.open.is_empty() || s.branch_plain(&t.open, &t.masks, t.cols_free) != Branch::Fail {
+            let e = estimate(&t)?;
+            cut.push((t, e));
+        }
+    }
+    while cut.len() < want {
+        // The largest subtree that can be split (the first of equal ones), in place.
+        let Some(at) = (0..cut.len())
+            .filter(|&i| !cut[i].0.open.is_empty())
+            .max_by(|&a, &b| cut[a].1.total_cmp(&cut[b].1).then(b.cmp(&a)))
+        else {
+            break;
+        };
+        let children = cut[at].0.children(&s);
+        let mut parts = Vec::with_capacity(children.len());
+        for t in children {
+            if t.open.is_empty() || s.branch_plain(&t.open, &t.masks, t.cols_free) != Branch::Fail
+            {
+                let e = estimate(&t)?;
+                parts.push((t, e));
+            }
+        }
+        cut.splice(at..=at, parts);
+    }
+    Ok(cut
+        .into_iter()
+        .map(|(t, nodes)| Cube {
+            cells: t
+                .placed
+                .iter()
+                .map(|&(r, c)| Cell::new(r as u32, c as u32))
+                .collect(),
+            nodes,
+        })
+        .collect())
+}
+
+/// [`search`] on `threads` threads: the tree is split into subtrees (breadth-first along the
+/// search's own branching, about 64 per thread; [`cubes`] cuts a cluster job's cubes the same
+/// way) that the threads take in index order. The first board found stops the others; with
 /// `deterministic` the board is the one of the lowest subtree index that has one (a thread
 /// stops only the subtrees after it), so the same problem gives the same board on every run.
 /// The verdict never depends on the threads: UNSAT only when every subtree is refuted.
@@ -334,7 +476,8 @@ fn search_in(
             nodes: s.nodes,
         });
     }
-    let subtrees = split(root, shape, n, 64 * threads);
+    let splitter = Search::new(shape, isa, tuning, n, None, None);
+    let subtrees = split(root, &splitter, 64 * threads);
     let all = cancel.cloned().unwrap_or_default();
     // One token per subtree, children of `all`: a board at index i stops the subtrees after i
     // (deterministic) or every other one.
@@ -397,6 +540,33 @@ struct Worker {
     stopped: Option<String>,
 }
 
+/// How the search branches at a node ([`Search::branch_plain`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Branch {
+    /// The node's checks refute it: no branch.
+    Fail,
+    /// On the columns of `cand` (bits) for the open row `open[i]`.
+    Row(usize, u64),
+    /// On which open row takes the column `col` (a single bit).
+    Column(u64),
+    /// On which open row takes the diagonal `key` (of the sum keys `r + c` when `anti`, else
+    /// of the difference keys `c - r + n - 1`).
+    Diagonal(bool, u32),
+}
+
+/// The column (a single bit) where row `r` meets the diagonal `key` ([`Branch::Diagonal`]),
+/// when that cell is on the board and among the row's allowed columns `masks[r]`.
+#[inline(always)]
+fn on_diagonal(anti: bool, key: u32, r: u8, masks: &[u64; 64], n: usize) -> Option<u64> {
+    let (r, n) = (u32::from(r), n as u32);
+    let col = if anti {
+        key.wrapping_sub(r)
+    } else {
+        (key + r).wrapping_sub(n - 1)
+    };
+    (col < n && masks[r as usize] >> col & 1 != 0).then(|| 1 << col)
+}
+
 /// The state of one search.
 struct Search<'a> {
     shape: Shape,
@@ -420,6 +590,7 @@ struct Search<'a> {
 macro_rules! searcher {
     (
         $go:ident,
+        $branch:ident,
         $column:ident,
         $diagonal:ident,
         $place:ident,
@@ -440,6 +611,33 @@ macro_rules! searcher {
                 if self.nodes.is_multiple_of(CHECK_EVERY) && self.should_stop() {
                     return false;
                 }
+                let (i, mut cand) = match self.$branch(open, masks, cols_free) {
+                    Branch::Fail => return false,
+                    Branch::Diagonal(anti, key) => {
+                        return self.$diagonal(open, masks, cols_free, anti, key);
+                    }
+                    Branch::Column(col) => return self.$column(open, masks, cols_free, col),
+                    Branch::Row(i, cand) => (i, cand),
+                };
+                while cand != 0 {
+                    let bit = cand & cand.wrapping_neg();
+                    cand ^= bit;
+                    if self.$place(open, i, bit, masks, cols_free) {
+                        return true;
+                    }
+                    if self.stopped.is_some() {
+                        return false;
+                    }
+                }
+                false
+            }
+
+            /// How the search branches at the node of the open rows `open` (their allowed
+            /// columns in `masks`, the free columns `cols_free`; at least one open row), or
+            /// [`Branch::Fail`] when the node's checks refute it.
+            $(#[$attr])?
+            #[inline]
+            fn $branch(&self, open: &[u8], masks: &[u64; 64], cols_free: u64) -> Branch {
                 // Fail first: the row with the fewest cells; columns taken by no row (fail) or one.
                 let (mut once, mut twice, mut thrice, mut four) = (0u64, 0u64, 0u64, 0u64);
                 let mut best = (u32::MAX, 0usize);
@@ -450,7 +648,7 @@ macro_rules! searcher {
                     let m = masks[r as usize];
                     let k = m.count_ones();
                     if k == 0 {
-                        return false;
+                        return Branch::Fail;
                     }
                     if k < best.0 {
                         best = (k, i);
@@ -466,7 +664,7 @@ macro_rules! searcher {
                     }
                 }
                 if cols_free & !once != 0 {
-                    return false;
+                    return Branch::Fail;
                 }
                 // The implied sums (boards up to 32: on blocked n = 48..56 they cut little and
                 // two-word keys cost more than they saved, 1.6-2.1x the time).
@@ -483,11 +681,11 @@ macro_rules! searcher {
                             Self::$bound(main, k, cols + k * (n - 1) - rows, must),
                         ) {
                             (Some(a), Some(m)) => (must_anti, must_main) = (a, m),
-                            _ => return false,
+                            _ => return Branch::Fail,
                         }
                     }
                     if tuning.parity && !parity_ok(anti, main, n, k, rows + cols) {
-                        return false;
+                        return Branch::Fail;
                     }
                     if must_anti | must_main != 0 {
                         for (anti_kind, mut keys) in [(true, must_anti), (false, must_main)] {
@@ -532,37 +730,22 @@ macro_rules! searcher {
                 };
                 if forced.2 < cells {
                     // A forced diagonal with fewer cells: branch on who takes it.
-                    return self.$diagonal(open, masks, cols_free, forced.0, forced.1);
+                    return Branch::Diagonal(forced.0, forced.1);
                 }
-                let (i, mut cand) = if col != 0 {
-                    // A column only one (two) rows can take: branch on who takes it.
+                if col != 0 {
+                    // A column only one (two, three) rows can take: branch on who takes it.
                     let col = col & col.wrapping_neg();
+                    if col & single == 0 {
+                        return Branch::Column(col);
+                    }
                     let i = open
                         .iter()
                         .position(|&r| masks[r as usize] & col != 0)
                         .expect("a column in `once` lies in some row");
-                    if col & single != 0 {
-                        (i, col)
-                    } else {
-                        (usize::MAX, col)
-                    }
+                    Branch::Row(i, col)
                 } else {
-                    (best.1, masks[open[best.1] as usize])
-                };
-                if i == usize::MAX {
-                    return self.$column(open, masks, cols_free, cand);
+                    Branch::Row(best.1, masks[open[best.1] as usize])
                 }
-                while cand != 0 {
-                    let bit = cand & cand.wrapping_neg();
-                    cand ^= bit;
-                    if self.$place(open, i, bit, masks, cols_free) {
-                        return true;
-                    }
-                    if self.stopped.is_some() {
-                        return false;
-                    }
-                }
-                false
             }
 
             /// Branches on which open row takes column `col` (a single bit).
@@ -599,18 +782,11 @@ macro_rules! searcher {
                 anti: bool,
                 key: u32,
             ) -> bool {
-                let n = self.n as u32;
                 for i in 0..open.len() {
-                    let r = u32::from(open[i]);
-                    let col = if anti {
-                        key.wrapping_sub(r)
-                    } else {
-                        (key + r).wrapping_sub(n - 1)
-                    };
-                    if col >= n || masks[r as usize] >> col & 1 == 0 {
+                    let Some(col) = on_diagonal(anti, key, open[i], masks, self.n) else {
                         continue;
-                    }
-                    if self.$place(open, i, 1 << col, masks, cols_free) {
+                    };
+                    if self.$place(open, i, col, masks, cols_free) {
                         return true;
                     }
                     if self.stopped.is_some() {
@@ -707,6 +883,7 @@ macro_rules! searcher {
 #[cfg(target_arch = "x86_64")]
 searcher!(
     go_bmi2,
+    branch_bmi2,
     column_bmi2,
     diagonal_bmi2,
     place_bmi2,
@@ -717,6 +894,7 @@ searcher!(
 );
 searcher!(
     go_plain,
+    branch_plain,
     column_plain,
     diagonal_plain,
     place_plain,

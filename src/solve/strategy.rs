@@ -98,6 +98,14 @@ fn bitboard_splits(
         && bitboard_races(problem, options, jobs)
 }
 
+/// Whether the default strategy, on two or more cores and with its default symmetry setting,
+/// gives `problem` to the bitboard search split over the cores (instances whose unavailable
+/// cells are excluded diagonals only, queens or amazons up to n = 64): where a cluster job
+/// cuts its cubes from that search's tree by default (`split solve --cubes-from`).
+pub fn splits_bitboard(problem: &Problem, options: &EncodeOptions) -> bool {
+    bitboard_splits(problem, options, 2, AutoSymmetry::default())
+}
+
 /// Whether the default strategy races the bitboard search on `problem` with `jobs` threads:
 /// where the engine supports the problem ([`Engine::supports`]), with a core left for the
 /// cubes.

@@ -465,3 +465,269 @@ fn slurm_runs_count_and_solve_jobs() {
         run_expect(d, &["merge", &dir], *local);
     }
 }
+
+/// A solve job split with `--cubes-from bitboard` in-process: the job folder in `d/name`.
+fn split_bitboard(
+    d: &Path,
+    name: &str,
+    inst: &queens_sat::instance::Instance,
+    piece: queens_sat::piece::Piece,
+    tasks: usize,
+    cubes: usize,
+) -> queens_sat::cluster::Folder {
+    use queens_sat::cluster::split::{SlurmOptions, SplitOptions, split};
+    let dir = d.join(name);
+    let o = SplitOptions {
+        kind: queens_sat::cluster::Kind::Solve,
+        instance: inst.clone(),
+        piece,
+        options: queens_sat::encode::EncodeOptions::from(queens_sat::encode::amo::AmoKind::DEFAULT),
+        engine: queens_sat::count::Engine::Backtrack,
+        solver: None,
+        cubes_from: Some(queens_sat::cluster::source::CubeSource::Bitboard),
+        timeout: None,
+        tasks,
+        cubes,
+        slurm: SlurmOptions::default(),
+        exe: BIN.into(),
+        command: vec!["test".into()],
+        cancel: Default::default(),
+    };
+    split(&dir, &o).unwrap_or_else(|e| panic!("{name}: split: {e}"));
+    queens_sat::cluster::Folder::open(&dir).unwrap()
+}
+
+/// Random instances n <= 9 (pre-placed, blocked, both, excluded diagonals), queens and amazons,
+/// split into bitboard cubes, every task run in-process, merged: the verdict is the brute-force
+/// oracle's and the board one of its solutions; the job records its cube source and solves its
+/// cubes with the search that cut them.
+#[test]
+fn bitboard_cube_jobs_match_the_oracle() {
+    use queens_sat::answer::Status;
+    use queens_sat::cluster::merge::{Merged, merge};
+    use queens_sat::cluster::source::CubeSource;
+    use queens_sat::cluster::task::run_task;
+    use queens_sat::piece::{AMAZON, QUEEN};
+    let tmp = tempfile::tempdir().unwrap();
+    let (mut sat, mut unsat) = (0, 0);
+    for (i, inst) in common::random_instances(0xC0BE_5B17, 96, 9)
+        .into_iter()
+        .enumerate()
+    {
+        let (piece, name) = if i % 3 == 2 {
+            (AMAZON, "amazon")
+        } else {
+            (QUEEN, "queen")
+        };
+        let expected = common::oracle::instance_solutions(&inst, name);
+        let tasks = 1 + i % 3;
+        let folder = split_bitboard(tmp.path(), &format!("j{i}"), &inst, piece, tasks, 4 + i % 9);
+        assert_eq!(folder.job.cubes_from, Some(CubeSource::Bitboard));
+        assert_eq!(folder.job.solver_name(), "bitboard");
+        for t in 0..tasks {
+            run_task(&folder, t, 1, false, &Default::default())
+                .unwrap_or_else(|e| panic!("case {i}, task {t}: {e}"));
+        }
+        let m = merge(&folder).unwrap();
+        assert!(m.problems.is_empty(), "case {i}: {:?}", m.problems);
+        match m.answer {
+            Some(Merged::Solve(Status::Sat(board))) => {
+                let cells: Vec<(u32, u32)> = board.pieces.iter().map(|c| (c.row, c.col)).collect();
+                assert!(
+                    expected.contains(&cells),
+                    "case {i} ({name}, n={}): {cells:?} is not a solution",
+                    inst.n
+                );
+                sat += 1;
+            }
+            Some(Merged::Solve(Status::Unsat)) => {
+                assert!(
+                    expected.is_empty(),
+                    "case {i} ({name}, n={}): UNSAT but the oracle has {} solutions",
+                    inst.n,
+                    expected.len()
+                );
+                unsat += 1;
+            }
+            other => panic!("case {i}: {other:?}"),
+        }
+    }
+    assert!(sat > 20 && unsat > 10, "{sat} SAT, {unsat} UNSAT");
+}
+
+/// The bitboard cubes partition the solutions: over random instances n <= 9 and the plain
+/// boards n = 6..9 (queens and amazons), cut into 1 to 64 cubes, every solution of the
+/// instance lies in exactly one cube (the oracle's solutions of each cube, added up and
+/// united, are the instance's), so the subtrees left out at split time held none; and cubes
+/// that the search's bounds refute are left out (n = 9 queens with 200 cubes: fewer cubes
+/// than subtrees of the first rows).
+#[test]
+fn bitboard_cubes_cover_every_solution_once() {
+    use queens_sat::instance::Instance;
+    use queens_sat::piece::{AMAZON, QUEEN};
+    use queens_sat::presolve::Problem;
+    use queens_sat::solve::bitboard::cubes;
+    let mut cases = common::random_instances(0x0C0B_E5ED, 80, 9);
+    cases.extend((6..=9).map(Instance::plain));
+    let mut total_solutions = 0;
+    for (i, inst) in cases.iter().enumerate() {
+        for (piece, name) in [(QUEEN, "queen"), (AMAZON, "amazon")] {
+            let all = common::oracle::instance_solutions(inst, name);
+            let p = Problem::presolve(inst, piece).unwrap();
+            for want in [1, 7, 64] {
+                let cut = cubes(&p, want, 8, &Default::default()).unwrap();
+                let mut seen = std::collections::BTreeSet::new();
+                let mut sum = 0;
+                for c in &cut {
+                    assert!(c.nodes >= 1.0, "case {i}: estimate {}", c.nodes);
+                    let mut cube = inst.clone();
+                    cube.placed.extend(c.cells.iter().copied());
+                    let sols = common::oracle::instance_solutions(&cube, name);
+                    sum += sols.len();
+                    seen.extend(sols);
+                }
+                assert_eq!(sum, all.len(), "case {i} ({name}, {want} cubes): counted");
+                assert_eq!(seen, all, "case {i} ({name}, {want} cubes): solutions");
+                total_solutions += sum;
+            }
+        }
+    }
+    assert!(total_solutions > 1000, "{total_solutions} solutions seen");
+    // 9-queens: 352 solutions; its first two rows leave 42 pairs, and deeper ones are cut by
+    // the bounds, so fewer than the 9 * 8 * 7 * ... paths are cubes.
+    let p = Problem::presolve(&Instance::plain(9), QUEEN).unwrap();
+    let cut = cubes(&p, 200, 8, &Default::default()).unwrap();
+    assert!(cut.len() >= 200, "{} cubes", cut.len());
+    let depth = cut.iter().map(|c| c.cells.len()).max().unwrap();
+    assert!(depth >= 3, "depth {depth}");
+}
+
+/// `split solve` on an excluded-diagonal instance takes bitboard cubes by default and says so
+/// (job.json, merge, merge --status); the same instance split twice gives the same folder
+/// bytes (cubes, tasks, job id), and the job's verdict is the local `solve`'s. A blocked
+/// instance keeps look-ahead cubes, and `--cubes-from lookahead` forces them.
+#[test]
+fn bitboard_cube_split_is_the_default_and_reproducible() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let mut verdicts = Vec::new();
+    for seed in [1, 2, 3, 4] {
+        let file = d.join(format!("g{seed}.txt")).display().to_string();
+        run_expect(
+            d,
+            &[
+                "generate",
+                "diagonals",
+                "-n",
+                "14",
+                "--min-free",
+                "1",
+                "--seed",
+                &seed.to_string(),
+                "-o",
+                &file,
+            ],
+            0,
+        );
+        let args = ["--instance", &file, "--diags", "11"];
+        let a = split(d, &format!("a{seed}"), "solve", &args, 3);
+        let b = split(d, &format!("b{seed}"), "solve", &args, 3);
+        for f in ["cubes", "tasks.tsv", "instance.txt"] {
+            assert_eq!(
+                std::fs::read(Path::new(&a).join(f)).unwrap(),
+                std::fs::read(Path::new(&b).join(f)).unwrap(),
+                "{f} differs between two splits"
+            );
+        }
+        let job: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(Path::new(&a).join("job.json")).unwrap())
+                .unwrap();
+        let job_b: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(Path::new(&b).join("job.json")).unwrap())
+                .unwrap();
+        assert_eq!(job["job_id"], job_b["job_id"]);
+        assert_eq!(job["cubes_from"], "bitboard");
+        assert_eq!(job["solver"], "bitboard");
+        let local = common::run(d, &["solve", "--instance", &file, "--diags", "11"]).code;
+        assert!(local == 10 || local == 20, "local solve gave {local}");
+        verdicts.push(local);
+        work_all(d, &a, 3);
+        let r = run_expect(d, &["merge", &a], local);
+        assert!(
+            r.stderr.contains("bitboard (cluster) on bitboard cubes"),
+            "{}",
+            r.stderr
+        );
+        let s = run_expect(d, &["merge", &a, "--status"], 0);
+        assert!(s.stdout.contains("(bitboard cubes)"), "{}", s.stdout);
+    }
+    assert!(verdicts.contains(&10), "{verdicts:?}: no SAT instance");
+    // Blocked: look-ahead cubes by default; forced either way on the command line.
+    let file = d.join("b.txt").display().to_string();
+    run_expect(
+        d,
+        &[
+            "generate",
+            "blocked",
+            "-n",
+            "10",
+            "-m",
+            "30",
+            "--min-free",
+            "1",
+            "--seed",
+            "1",
+            "--format",
+            "board",
+            "-o",
+            &file,
+        ],
+        0,
+    );
+    let dir = split(d, "blocked", "solve", &["--instance", &file], 2);
+    let job = std::fs::read_to_string(Path::new(&dir).join("job.json")).unwrap();
+    assert!(job.contains("\"cubes_from\": \"lookahead\""), "{job}");
+    assert!(job.contains("\"solver\": \"auto\""), "{job}");
+    let args = [
+        "--instance",
+        &file,
+        "--cubes-from",
+        "bitboard",
+        "--solver",
+        "auto",
+    ];
+    let dir = split(d, "blocked-bb", "solve", &args, 2);
+    let job = std::fs::read_to_string(Path::new(&dir).join("job.json")).unwrap();
+    assert!(job.contains("\"cubes_from\": \"bitboard\""), "{job}");
+    assert!(job.contains("\"solver\": \"auto\""), "{job}");
+    common::assert_one_line_error(
+        d,
+        &[
+            "split",
+            "solve",
+            "-n",
+            "8",
+            "--cubes-from",
+            "magic",
+            "-o",
+            "x",
+        ],
+        &["magic"],
+    );
+    common::assert_one_line_error(
+        d,
+        &[
+            "split",
+            "solve",
+            "-n",
+            "8",
+            "--symmetric",
+            "r90",
+            "--cubes-from",
+            "bitboard",
+            "-o",
+            "y",
+        ],
+        &["bitboard"],
+    );
+}

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 use queens_sat::cluster::merge::{Merged, merge, status};
+use queens_sat::cluster::source::CubeSource;
 use queens_sat::cluster::split::{SlurmOptions, SplitOptions, split};
 use queens_sat::cluster::task::{Ran, run_task};
 use queens_sat::cluster::{Folder, Kind};
@@ -29,7 +30,8 @@ enum SplitWhat {
     /// Split a count: border-first cubes merged by symmetry, plus one fixed-point line per
     /// symmetry of the instance.
     Count(SplitCountArgs),
-    /// Split a solve: look-ahead cubes, as `solve --cubes`.
+    /// Split a solve: subtrees of the bitboard search's tree (on excluded-diagonal instances of
+    /// queens and amazons, n <= 64) or look-ahead cubes, as `solve --cubes` (elsewhere).
     Solve(SplitSolveArgs),
 }
 
@@ -44,7 +46,7 @@ struct JobArgs {
     tasks: usize,
     /// Number of cubes to aim for (count: at least, default 64 per task, in whole rings of
     /// border lines, but no ring that would make over 16 times that or 2^20 cubes; solve: at
-    /// most, default 16 per task).
+    /// most for look-ahead cubes, about for bitboard cubes, default 16 per task).
     #[arg(long, value_name = "K")]
     cubes: Option<usize>,
     /// Slurm: `#SBATCH --time` of each array task (default: the partition's).
@@ -82,9 +84,17 @@ struct SplitSolveArgs {
     inst: InstanceArgs,
     #[command(flatten)]
     enc: EncodingArgs,
-    /// Solver of each cube, as `solve --solver` (default: the library's default strategy).
-    #[arg(long, default_value = "auto")]
-    solver: String,
+    /// Where the cubes come from: `bitboard`, subtrees of the bitboard search's own tree
+    /// (balanced by Knuth's estimate of each subtree's nodes; subtrees its bounds refute are
+    /// left out), or `lookahead`, look-ahead cubes of the CNF. Default: bitboard where the
+    /// default strategy splits the bitboard search (excluded diagonals only, queens or
+    /// amazons up to n = 64), lookahead elsewhere.
+    #[arg(long, value_name = "SOURCE")]
+    cubes_from: Option<String>,
+    /// Solver of each cube, as `solve --solver` (default: `bitboard` for bitboard cubes, the
+    /// library's default strategy `auto` for look-ahead cubes).
+    #[arg(long)]
+    solver: Option<String>,
     /// Time limit per cube (seconds); a cube that reaches it leaves the job UNKNOWN.
     #[arg(long, value_name = "SECS")]
     timeout: Option<f64>,
@@ -96,16 +106,26 @@ struct SplitSolveArgs {
 pub fn run_split(a: SplitArgs) -> Result<ExitCode> {
     let command: Vec<String> = std::env::args().collect();
     let exe = std::env::current_exe().map_err(|e| Error::io("<current executable>", e))?;
-    let (kind, inst, enc, job, engine, solver, timeout) = match a.what {
-        SplitWhat::Count(c) => (Kind::Count, c.inst, c.enc, c.job, c.engine, None, None),
+    let (kind, inst, enc, job, engine, solver, timeout, cubes_from) = match a.what {
+        SplitWhat::Count(c) => (
+            Kind::Count,
+            c.inst,
+            c.enc,
+            c.job,
+            c.engine,
+            None,
+            None,
+            None,
+        ),
         SplitWhat::Solve(s) => (
             Kind::Solve,
             s.inst,
             s.enc,
             s.job,
             None,
-            Some(s.solver),
+            s.solver,
             s.timeout,
+            s.cubes_from.as_deref().map(CubeSource::parse).transpose()?,
         ),
     };
     if enc.no_presolve {
@@ -134,7 +154,8 @@ pub fn run_split(a: SplitArgs) -> Result<ExitCode> {
         piece,
         options,
         engine,
-        solver: solver.unwrap_or_default(),
+        solver,
+        cubes_from,
         timeout,
         tasks: job.tasks,
         cubes,
@@ -152,8 +173,11 @@ pub fn run_split(a: SplitArgs) -> Result<ExitCode> {
     let est = &r.task_estimates;
     let max = est.iter().copied().fold(0.0, f64::max);
     let min = est.iter().copied().fold(f64::INFINITY, f64::min);
+    let source = r.job.cube_source().map_or(String::new(), |s| {
+        format!(" ({} cubes, solver {})", s.name(), r.job.solver_name())
+    });
     eprintln!(
-        "{}: {} job {}: {} cube lines in {} tasks; estimated work {:.3e} (per task min {:.3e}, max {:.3e})",
+        "{}: {} job {}: {} cube lines{source} in {} tasks; estimated work {:.3e} (per task min {:.3e}, max {:.3e})",
         job.output.display(),
         kind.name(),
         r.job.job_id,
@@ -249,8 +273,12 @@ pub fn run_merge(a: MergeArgs) -> Result<ExitCode> {
             }
             None => String::from("; no ETA before a task finishes"),
         };
+        let source = folder
+            .job
+            .cube_source()
+            .map_or(String::new(), |s| format!(" ({} cubes)", s.name()));
         println!(
-            "{} job {}: {} tasks: {} done, {} running, {} failed, {} waiting{eta}",
+            "{} job {}{source}: {} tasks: {} done, {} running, {} failed, {} waiting{eta}",
             folder.job.kind.name(),
             folder.job.job_id,
             folder.tasks.len(),
@@ -294,7 +322,15 @@ pub fn run_merge(a: MergeArgs) -> Result<ExitCode> {
                 ..SolveReport::new(
                     status,
                     Stats::default(),
-                    format!("{} (cluster)", folder.job.solver_name()),
+                    format!(
+                        "{} (cluster) on {} cubes",
+                        folder.job.solver_name(),
+                        folder
+                            .job
+                            .cube_source()
+                            .unwrap_or(CubeSource::Lookahead)
+                            .name()
+                    ),
                     AmoKind::DEFAULT,
                 )
             };
