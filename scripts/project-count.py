@@ -6,7 +6,7 @@ lines' work. This script draws cube lines uniformly at random (seeded), and whil
 is still too big to count here (the split's Knuth estimate of it, over --rate, above --leaf
 seconds) it splits that cube again (`split count --instance`) and draws one of its sub-cubes
 uniformly, multiplying the fan-out. The leaf is counted with `count --engine backtrack --jobs 1`
-(the engine `work` runs per cube line), in CPU seconds; fan-out x seconds is an unbiased estimate of the drawn
+(the engine `work` runs per cube line), by its own timer; fan-out x seconds is an unbiased estimate of the drawn
 cube's time, and C x their mean of the whole count's. The interval is the mean's normal
 95 % interval and a bootstrap percentile interval (2,000 resamples); both are wide when a few
 cubes hold most of the work, which is what the sample shows.
@@ -62,17 +62,15 @@ def board(n, cells):
 
 
 def count_seconds(path):
-    """The leaf's count in CPU seconds (user + system of the child: steady on a busy machine)."""
-    before = os.times()
+    """The leaf's count time by its own timer (`count --format json`, microseconds; CPU time
+    by the clock tick would be too coarse for small leaves), so run it on a quiet machine."""
     r = subprocess.run(
         [QS, "count", "--instance", path, "--piece", ARGS.piece, "--engine", "backtrack",
          "--jobs", "1", "--format", "json"],
         capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit(f"count failed on {path}: {r.stderr.strip()}")
-    json.loads(r.stdout)  # a count, or the run failed
-    after = os.times()
-    return (after.children_user - before.children_user) + (after.children_system - before.children_system)
+    return json.loads(r.stdout)["seconds"]
 
 
 def summary(xs, scale, rng, what):
