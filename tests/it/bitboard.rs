@@ -13,7 +13,7 @@ use queens_sat::cpu::Isa;
 use queens_sat::generate::Generator;
 use queens_sat::instance::Instance;
 use queens_sat::interrupt::Cancel;
-use queens_sat::piece::{AMAZON, LineKind, Piece, QUEEN};
+use queens_sat::piece::{LineKind, Piece, QUEEN};
 use queens_sat::presolve::Problem;
 use queens_sat::solve::Solver;
 use queens_sat::solve::bitboard::{Tuning, search, search_tuned, search_with};
@@ -36,11 +36,7 @@ fn random_instances_match_the_oracle_on(jobs: usize) {
         .into_iter()
         .enumerate()
     {
-        let (piece, name) = if i % 3 == 2 {
-            (AMAZON, "amazon")
-        } else {
-            (QUEEN, "queen")
-        };
+        let (piece, name) = common::piece_of(i);
         let expected = instance_solutions(&inst, name);
         let report = Solver::new(&inst, piece)
             .solver("bitboard")
@@ -119,11 +115,7 @@ fn both_builds_agree() {
     }
     let mut verdicts = [0; 2];
     for (i, inst) in instances.iter().enumerate() {
-        let (piece, name) = if i % 3 == 2 {
-            (AMAZON, "amazon")
-        } else {
-            (QUEEN, "queen")
-        };
+        let (piece, name) = common::piece_of(i);
         let problem = Problem::presolve(inst, piece).unwrap();
         let expected = (inst.n <= 9).then(|| instance_solutions(inst, name));
         let runs: Vec<_> = isas
@@ -168,11 +160,7 @@ fn every_tuning_matches_the_oracle() {
         .into_iter()
         .enumerate()
     {
-        let (piece, name) = if i % 3 == 2 {
-            (AMAZON, "amazon")
-        } else {
-            (QUEEN, "queen")
-        };
+        let (piece, name) = common::piece_of(i);
         let expected = instance_solutions(&inst, name);
         let problem = Problem::presolve(&inst, piece).unwrap();
         for tuning in Tuning::all() {

@@ -507,18 +507,13 @@ fn bitboard_cube_jobs_match_the_oracle() {
     use queens_sat::cluster::merge::{Merged, merge};
     use queens_sat::cluster::source::CubeSource;
     use queens_sat::cluster::task::run_task;
-    use queens_sat::piece::{AMAZON, QUEEN};
     let tmp = tempfile::tempdir().unwrap();
     let (mut sat, mut unsat) = (0, 0);
     for (i, inst) in common::random_instances(0xC0BE_5B17, 96, 9)
         .into_iter()
         .enumerate()
     {
-        let (piece, name) = if i % 3 == 2 {
-            (AMAZON, "amazon")
-        } else {
-            (QUEEN, "queen")
-        };
+        let (piece, name) = common::piece_of(i);
         let expected = common::oracle::instance_solutions(&inst, name);
         let tasks = 1 + i % 3;
         let folder = split_bitboard(tmp.path(), &format!("j{i}"), &inst, piece, tasks, 4 + i % 9);

@@ -292,6 +292,17 @@ pub fn random_instances(
         .collect()
 }
 
+/// The piece of random case `i` and its oracle name: every third case an amazon, the others
+/// queens.
+#[allow(dead_code)]
+pub fn piece_of(i: usize) -> (queens_sat::piece::Piece, &'static str) {
+    if i % 3 == 2 {
+        (queens_sat::piece::AMAZON, "amazon")
+    } else {
+        (queens_sat::piece::QUEEN, "queen")
+    }
+}
+
 /// `count` random excluded diagonals of an `n x n` board, drawn with `below(m)` (a uniform
 /// integer in `0..m`): per diagonal its kind, then its key.
 #[allow(dead_code)]
