@@ -73,6 +73,21 @@ def count_seconds(path):
     return json.loads(r.stdout)["seconds"]
 
 
+def resume(path, header, column):
+    """Rows already in `path` (draw or task -> the value in `column`), after writing `header`
+    when the file is new: a killed run goes on where it stopped."""
+    done = {}
+    if os.path.exists(path):
+        for line in open(path):
+            f = line.rstrip("\n").split("\t")
+            if f[0] != header.split("\t")[0]:
+                done[int(f[0])] = float(f[column])
+    else:
+        with open(path, "w") as f:
+            f.write(header + "\n")
+    return done
+
+
 def summary(xs, scale, rng, what):
     """Prints the projection `scale` x mean(xs) with its intervals."""
     mean = statistics.fmean(xs)
@@ -108,15 +123,7 @@ def sample_tasks(args, tmp):
     T = len(est)
     rng = random.Random(args.seed)
     draws = rng.sample(range(T), min(args.sample, T))
-    done = {}
-    if os.path.exists(args.out):
-        for line in open(args.out):
-            f = line.rstrip("\n").split("\t")
-            if f[0] != "task":
-                done[int(f[0])] = float(f[2])
-    else:
-        with open(args.out, "w") as f:
-            f.write("task\testimate_units\tcpu_s\n")
+    done = resume(args.out, "task\testimate_units\tcpu_s", 2)
     print(f"{args.piece} n={args.n}: {T} tasks, estimated work {sum(est.values()):.4g} units")
     for t in draws:
         if t in done:
@@ -163,15 +170,7 @@ def main():
           f"estimated work {work:.4g} units, {work / args.rate:.4g} core-s at {args.rate:.3g}/s")
     rng = random.Random(args.seed)
     draws = [rng.randrange(C) for _ in range(args.sample)]
-    done = {}
-    if os.path.exists(args.out):
-        for line in open(args.out):
-            f = line.rstrip("\n").split("\t")
-            if f[0] != "draw":
-                done[int(f[0])] = float(f[4])
-    else:
-        with open(args.out, "w") as f:
-            f.write("draw\tcube\tdepth\tfanout\testimate_s\tleaf_s\n")
+    done = resume(args.out, "draw\tcube\tdepth\tfanout\testimate_s\tleaf_s", 4)
     for i, c in enumerate(draws):
         if i in done:
             continue

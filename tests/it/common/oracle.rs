@@ -154,6 +154,20 @@ pub fn count(inst: &Plain, attacks: &Attacks) -> u64 {
     n
 }
 
+/// Asserts that `board` is one of the oracle's `solutions` (`what` names the case).
+#[allow(dead_code)]
+pub fn assert_among(
+    solutions: &BTreeSet<Vec<(u32, u32)>>,
+    board: &queens_sat::board::Board,
+    what: &str,
+) {
+    let cells: Vec<(u32, u32)> = board.pieces.iter().map(|c| (c.row, c.col)).collect();
+    assert!(
+        solutions.contains(&cells),
+        "{what}: {cells:?} is not a solution"
+    );
+}
+
 /// Every solution of `inst` for the crate's piece named `piece`, cells as `(row, col)` pairs of
 /// `u32` (the crate's coordinates).
 pub fn instance_solutions(inst: &Instance, piece: &str) -> BTreeSet<Vec<(u32, u32)>> {
