@@ -542,7 +542,7 @@ struct Worker {
 
 /// How the search branches at a node ([`Search::branch_plain`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Branch {
+pub(super) enum Branch {
     /// The node's checks refute it: no branch.
     Fail,
     /// On the columns of `cand` (bits) for the open row `open[i]`.
@@ -568,8 +568,8 @@ fn on_diagonal(anti: bool, key: u32, r: u8, masks: &[u64; 64], n: usize) -> Opti
 }
 
 /// The state of one search.
-struct Search<'a> {
-    shape: Shape,
+pub(super) struct Search<'a> {
+    pub(super) shape: Shape,
     /// The build of the search to run (one the processor has).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     isa: Isa,
@@ -577,11 +577,11 @@ struct Search<'a> {
     tuning: Tuning,
     /// The side of the board.
     n: usize,
-    nodes: u64,
+    pub(super) nodes: u64,
     deadline: Option<Instant>,
     cancel: Option<&'a Cancel>,
     /// Why the search stopped early (time limit, cancel).
-    stopped: Option<String>,
+    pub(super) stopped: Option<String>,
     /// The placements of the solution, deepest first (filled on the way back up).
     placed: Vec<(usize, usize)>,
 }
@@ -905,7 +905,7 @@ searcher!(
 
 impl<'a> Search<'a> {
     /// A search of a board of side `n` until `deadline` or `cancel`.
-    fn new(
+    pub(super) fn new(
         shape: Shape,
         isa: Isa,
         tuning: Tuning,
@@ -937,8 +937,18 @@ impl<'a> Search<'a> {
         self.go_plain(open, masks, cols_free)
     }
 
+    /// [`Search::branch_plain`] in the build `self.isa`.
+    pub(super) fn branch(&self, open: &[u8], masks: &[u64; 64], cols_free: u64) -> Branch {
+        #[cfg(target_arch = "x86_64")]
+        if self.isa.has_bmi2() {
+            // SAFETY: as in `Search::go`.
+            return unsafe { self.branch_bmi2(open, masks, cols_free) };
+        }
+        self.branch_plain(open, masks, cols_free)
+    }
+
     /// Whether the time limit passed or the caller cancelled (recording why).
-    fn should_stop(&mut self) -> bool {
+    pub(super) fn should_stop(&mut self) -> bool {
         if self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.stopped = Some("time limit reached".into());
         } else if self.cancel.is_some_and(Cancel::is_cancelled) {
@@ -955,7 +965,7 @@ impl<'a> Search<'a> {
 /// [`Shape::attacks`] in the search: 3-4 % less time on three excluded-diagonal instances
 /// n = 26 (7.36 against 7.59 s user, 3 runs each, the same nodes).
 #[inline(always)]
-fn hit(shape: Shape, bit: u64, d: u32) -> u64 {
+pub(super) fn hit(shape: Shape, bit: u64, d: u32) -> u64 {
     let mut hit = bit | bit << d | bit >> d;
     if shape == Shape::Amazon && d <= 2 {
         // A knight leap one row away moves 2 columns, two rows away 1.
@@ -1031,7 +1041,7 @@ pub struct Bitboard;
 impl Bitboard {
     /// The piece's line shape, when the search handles `problem`: a presolved board of side at
     /// most 64 with a queen or an amazon.
-    fn shape(problem: &Problem) -> std::result::Result<Shape, Unsupported> {
+    pub(super) fn shape(problem: &Problem) -> std::result::Result<Shape, Unsupported> {
         let unsupported = |needs: String| Unsupported {
             engine: "bitboard".into(),
             needs,
@@ -1055,9 +1065,13 @@ impl Engine for Bitboard {
     fn info(&self) -> EngineInfo {
         EngineInfo {
             name: "bitboard".into(),
-            about: "in-process bit-parallel backtracking, queens and amazons, n <= 64 (no proofs)"
+            about: "in-process bit-parallel backtracking, queens and amazons, n <= 64 (certified: \
+                    LRAT over the pairwise encoding, without the sum bounds)"
                 .into(),
-            caps: Capabilities::IN_PROCESS,
+            caps: Capabilities {
+                proofs: engine::Proofs::SelfChecked,
+                ..Capabilities::IN_PROCESS
+            },
         }
     }
 
@@ -1072,6 +1086,19 @@ impl Engine for Bitboard {
 
     fn solve(&self, problem: &Problem, settings: &Settings, cancel: &Cancel) -> Result<Outcome> {
         let t0 = Instant::now();
+        if settings.certify {
+            // One search thread; the proof checker takes another.
+            let r = super::bitproof::search_certified(problem, settings.timeout, Some(cancel), None)?;
+            let answer = match r.answer {
+                Answer::Sat(board) => Answer::Sat(engine::Found::Board(board)),
+                Answer::Unsat => Answer::Unsat,
+                Answer::Unknown(why) => Answer::Unknown(why),
+            };
+            return Ok(Outcome {
+                certificate: r.certificate,
+                ..Outcome::new(answer, 0.0, t0.elapsed().as_secs_f64())
+            });
+        }
         let found = search_on(
             problem,
             settings.timeout,

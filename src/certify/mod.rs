@@ -11,6 +11,8 @@
 //! implementation by its author. Forward checking verifies every lemma (no backward trimming as
 //! in drat-trim), which is slower on long proofs but simple and strict.
 
+pub mod lrat;
+
 use std::path::Path;
 
 use crate::encode::{EncodeOptions, Encoder, VecSink};

@@ -1,0 +1,450 @@
+//! An LRAT checker (RUP steps with hints; Cruz-Filipe, Heule, Hunt, Kaufmann, Schneider-Kamp,
+//! "Efficient certified RAT verification", CADE 2017), for the proofs the bitboard search
+//! writes under `--certify` ([`crate::solve::bitproof`]).
+//!
+//! Each added clause names, in order, the clauses that become unit (or false) once the clause's
+//! literals are all false: checking a step walks its hints once, with no propagation search, so
+//! checking costs about as much as reading the proof. The checker shares no code with the
+//! search that writes the proof: it reads the formula's clauses and the steps, nothing else.
+//! RAT steps (negative hints) are refused: the proofs checked here never need them.
+//!
+//! Steps travel in memory as [`Steps`] (a flat run of words, so a long proof is not millions of
+//! small allocations), and are written as standard text LRAT ([`Steps::write_text`]), which
+//! any LRAT checker (cake_lpr, lrat-check) reads against the formula's DIMACS file.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::error::{Error, Result};
+
+const ADD: i64 = 1;
+const DELETE: i64 = 2;
+
+/// A run of LRAT steps, as a flat list of words: `1 id |lits| lits.. |hints| hints..` for an
+/// added clause, `2 |ids| ids..` for a deletion.
+#[derive(Clone, Debug, Default)]
+pub struct Steps {
+    words: Vec<i64>,
+    last_id: u64,
+}
+
+impl Steps {
+    /// No steps.
+    pub fn new() -> Steps {
+        Steps::default()
+    }
+
+    /// Adds the clause `lits` (DIMACS literals) with the id `id`, justified by the clauses
+    /// `hints`, in order.
+    pub fn add(&mut self, id: u64, lits: &[i32], hints: &[u64]) {
+        self.words.reserve(4 + lits.len() + hints.len());
+        self.words.extend([ADD, id as i64, lits.len() as i64]);
+        self.words.extend(lits.iter().map(|&l| i64::from(l)));
+        self.words.push(hints.len() as i64);
+        self.words.extend(hints.iter().map(|&h| h as i64));
+        self.last_id = id;
+    }
+
+    /// Deletes the clauses `ids`.
+    pub fn delete(&mut self, ids: &[u64]) {
+        if ids.is_empty() {
+            return;
+        }
+        self.words.extend([DELETE, ids.len() as i64]);
+        self.words.extend(ids.iter().map(|&h| h as i64));
+    }
+
+    /// The words held (a measure of the run's size).
+    pub fn words(&self) -> usize {
+        self.words.len()
+    }
+
+    /// Whether no step is held.
+    pub fn is_empty(&self) -> bool {
+        self.words.is_empty()
+    }
+
+    /// Forgets the steps (the ids go on from where they were).
+    pub fn clear(&mut self) {
+        self.words.clear();
+    }
+
+    /// Writes the steps as text LRAT: `id lits 0 hints 0` per added clause, `id d ids 0` per
+    /// deletion (the leading id of a deletion is the last id added, as LRAT checkers expect).
+    pub fn write_text(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
+        let mut line = String::with_capacity(256);
+        let mut last = 0u64;
+        let mut w = self.words.iter().copied();
+        use std::fmt::Write as _;
+        while let Some(tag) = w.next() {
+            line.clear();
+            if tag == ADD {
+                let id = w.next().unwrap_or(0);
+                last = id as u64;
+                let _ = write!(line, "{id}");
+                for _ in 0..w.next().unwrap_or(0) {
+                    let _ = write!(line, " {}", w.next().unwrap_or(0));
+                }
+                line.push_str(" 0");
+                for _ in 0..w.next().unwrap_or(0) {
+                    let _ = write!(line, " {}", w.next().unwrap_or(0));
+                }
+                line.push_str(" 0\n");
+            } else {
+                let _ = write!(line, "{last} d");
+                for _ in 0..w.next().unwrap_or(0) {
+                    let _ = write!(line, " {}", w.next().unwrap_or(0));
+                }
+                line.push_str(" 0\n");
+            }
+            out.write_all(line.as_bytes())?;
+        }
+        Ok(())
+    }
+
+    /// The id of the last clause added so far.
+    pub fn last_id(&self) -> u64 {
+        self.last_id
+    }
+
+    /// The steps, each as `(Some((id, lits, hints)), [])` or `(None, ids deleted)`: for tests
+    /// that corrupt a proof, and for handing the lemmas to another checker.
+    pub fn decode(&self) -> Vec<Step> {
+        let mut out = Vec::new();
+        let mut w = self.words.iter().copied();
+        while let Some(tag) = w.next() {
+            let take = |w: &mut dyn Iterator<Item = i64>| -> Vec<i64> {
+                let k = w.next().unwrap_or(0);
+                (0..k).map(|_| w.next().unwrap_or(0)).collect()
+            };
+            if tag == ADD {
+                let id = w.next().unwrap_or(0) as u64;
+                let lits = take(&mut w).into_iter().map(|l| l as i32).collect();
+                let hints = take(&mut w).into_iter().map(|h| h as u64).collect();
+                out.push(Step::Add { id, lits, hints });
+            } else {
+                out.push(Step::Delete(
+                    take(&mut w).into_iter().map(|h| h as u64).collect(),
+                ));
+            }
+        }
+        out
+    }
+
+    /// The steps `steps` as a run (the inverse of [`Steps::decode`]).
+    pub fn encode(steps: &[Step]) -> Steps {
+        let mut out = Steps::new();
+        for s in steps {
+            match s {
+                Step::Add { id, lits, hints } => out.add(*id, lits, hints),
+                Step::Delete(ids) => out.delete(ids),
+            }
+        }
+        out
+    }
+}
+
+/// One LRAT step, unpacked ([`Steps::decode`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// The clause `lits` added as `id`, justified by `hints`.
+    Add {
+        /// The new clause's id.
+        id: u64,
+        /// Its DIMACS literals.
+        lits: Vec<i32>,
+        /// The clauses that become unit, in order, then false.
+        hints: Vec<u64>,
+    },
+    /// The clauses deleted.
+    Delete(Vec<u64>),
+}
+
+/// A multiplicative hasher for clause ids (sequential integers: SipHash's protection is not
+/// needed, and hashing is on the checker's inner loop).
+#[derive(Default)]
+struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (i ^ (i >> 29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+/// Checks LRAT steps against a formula ([`Lrat::check`]) until the empty clause is derived.
+pub struct Lrat {
+    num_vars: u32,
+    /// The live clauses by id (formula clauses are `1..=m`).
+    clauses: HashMap<u64, Box<[i32]>, BuildHasherDefault<IdHasher>>,
+    /// Per variable: 0 unassigned, 1 true, -1 false.
+    value: Vec<i8>,
+    trail: Vec<u32>,
+    /// The highest id in use: a new clause must have a higher one.
+    top: u64,
+    steps: u64,
+    refuted: bool,
+}
+
+impl Lrat {
+    /// A checker for the formula `clauses` (DIMACS literals over variables `1..=num_vars`; the
+    /// i-th clause has id i + 1).
+    pub fn new(num_vars: u32, clauses: impl IntoIterator<Item = Vec<i32>>) -> Result<Lrat> {
+        let mut db: HashMap<u64, Box<[i32]>, BuildHasherDefault<IdHasher>> = HashMap::default();
+        let mut top = 0u64;
+        let mut refuted = false;
+        for c in clauses {
+            top += 1;
+            if let Some(&l) = c.iter().find(|l| l.unsigned_abs() > num_vars || **l == 0) {
+                return Err(Error::Solver(format!(
+                    "formula clause {top}: literal {l} is not a variable of 1..={num_vars}"
+                )));
+            }
+            refuted |= c.is_empty();
+            db.insert(top, c.into_boxed_slice());
+        }
+        Ok(Lrat {
+            num_vars,
+            clauses: db,
+            value: vec![0; num_vars as usize + 1],
+            trail: Vec::new(),
+            top,
+            steps: 0,
+            refuted,
+        })
+    }
+
+    /// Whether the empty clause has been derived (or was in the formula).
+    pub fn refuted(&self) -> bool {
+        self.refuted
+    }
+
+    /// Steps checked so far (added clauses).
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// Checks the steps `run`, after those checked before. A step that does not check is an
+    /// error naming it; nothing after it is read.
+    pub fn check(&mut self, run: &Steps) -> Result<()> {
+        let w = &run.words;
+        let mut at = 0;
+        let word = |at: usize| -> Result<i64> {
+            w.get(at)
+                .copied()
+                .ok_or_else(|| Error::Solver("the LRAT proof ends inside a step".into()))
+        };
+        while at < w.len() {
+            let tag = w[at];
+            if tag == DELETE {
+                let k = word(at + 1)? as usize;
+                for j in 0..k {
+                    let id = word(at + 2 + j)? as u64;
+                    if self.clauses.remove(&id).is_none() {
+                        return Err(self.fail(id, "deletes a clause that is not there"));
+                    }
+                }
+                at += 2 + k;
+                continue;
+            }
+            if tag != ADD {
+                return Err(Error::Solver(format!("LRAT step word {tag} is not a step")));
+            }
+            let id = word(at + 1)? as u64;
+            let nl = usize::try_from(word(at + 2)?).unwrap_or(usize::MAX);
+            let lits_at = at + 3;
+            let nh = usize::try_from(word(lits_at + nl)?).unwrap_or(usize::MAX);
+            let hints_at = lits_at + nl + 1;
+            if hints_at.saturating_add(nh) > w.len() {
+                return Err(Error::Solver("the LRAT proof ends inside a step".into()));
+            }
+            if id <= self.top {
+                return Err(self.fail(id, "reuses an id (ids must increase)"));
+            }
+            let lits: Vec<i32> = w[lits_at..lits_at + nl].iter().map(|&l| l as i32).collect();
+            let ok = self.rup(&lits, &w[hints_at..hints_at + nh]);
+            self.undo();
+            ok.map_err(|why| self.fail(id, &why))?;
+            self.steps += 1;
+            self.top = id;
+            self.refuted |= lits.is_empty();
+            self.clauses.insert(id, lits.into_boxed_slice());
+            at = hints_at + nh;
+        }
+        Ok(())
+    }
+
+    fn fail(&self, id: u64, why: &str) -> Error {
+        Error::Solver(format!(
+            "the LRAT proof does not check: step {} (clause {id}) {why}",
+            self.steps + 1
+        ))
+    }
+
+    fn assign(&mut self, lit: i32) {
+        let v = lit.unsigned_abs();
+        self.value[v as usize] = if lit > 0 { 1 } else { -1 };
+        self.trail.push(v);
+    }
+
+    fn undo(&mut self) {
+        for v in self.trail.drain(..) {
+            self.value[v as usize] = 0;
+        }
+    }
+
+    /// The value of `lit`: 1 true, -1 false, 0 unassigned.
+    fn val(&self, lit: i32) -> i8 {
+        let v = self.value[lit.unsigned_abs() as usize];
+        if lit > 0 { v } else { -v }
+    }
+
+    /// Whether `lits` follows by unit propagation along `hints` (a reason when not).
+    fn rup(&mut self, lits: &[i32], hints: &[i64]) -> std::result::Result<(), String> {
+        for &l in lits {
+            if l == 0 || l.unsigned_abs() > self.num_vars {
+                return Err(format!("has literal {l}, not a variable of the formula"));
+            }
+            match self.val(l) {
+                // A tautology (both `l` and `-l`): true whatever the assignment.
+                1 => return Ok(()),
+                // A repeated literal.
+                -1 => {}
+                _ => self.assign(-l),
+            }
+        }
+        for &h in hints {
+            if h <= 0 {
+                return Err(format!("has hint {h}: RAT steps are not accepted"));
+            }
+            let Some(c) = self.clauses.get(&(h as u64)) else {
+                return Err(format!("names clause {h}, which is not there"));
+            };
+            let mut unit = 0;
+            for &l in c.iter() {
+                match self.val(l) {
+                    -1 => {}
+                    1 => return Err(format!("names clause {h}, which is already true")),
+                    _ if unit == 0 || unit == l => unit = l,
+                    _ => return Err(format!("names clause {h}, which is not unit")),
+                }
+            }
+            if unit == 0 {
+                return Ok(());
+            }
+            self.assign(unit);
+        }
+        Err("does not end in a conflict".into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// (x1 or x2), (x1 or -x2), (-x1 or x2), (-x1 or -x2).
+    fn four() -> Lrat {
+        Lrat::new(2, vec![vec![1, 2], vec![1, -2], vec![-1, 2], vec![-1, -2]]).unwrap()
+    }
+
+    #[test]
+    fn accepts_a_refutation_and_writes_text() {
+        let mut run = Steps::new();
+        run.add(5, &[1], &[1, 2]);
+        run.delete(&[1, 2]);
+        run.add(6, &[], &[5, 3, 4]);
+        let mut c = four();
+        c.check(&run).unwrap();
+        assert!(c.refuted());
+        assert_eq!(c.steps(), 2);
+        let mut text = Vec::new();
+        run.write_text(&mut text).unwrap();
+        assert_eq!(
+            String::from_utf8(text).unwrap(),
+            "5 1 0 1 2 0\n5 d 1 2 0\n6 0 5 3 4 0\n"
+        );
+        assert_eq!(Steps::encode(&run.decode()).words, run.words);
+    }
+
+    #[test]
+    fn refuses_wrong_steps() {
+        let cases: Vec<(Vec<Step>, &str)> = vec![
+            // Hints that stop short of a conflict.
+            (
+                vec![Step::Add {
+                    id: 5,
+                    lits: vec![1],
+                    hints: vec![1],
+                }],
+                "does not end in a conflict",
+            ),
+            // A hint that is not unit.
+            (
+                vec![Step::Add {
+                    id: 5,
+                    lits: vec![],
+                    hints: vec![1],
+                }],
+                "not unit",
+            ),
+            // A deleted clause used as a hint.
+            (
+                vec![
+                    Step::Delete(vec![2]),
+                    Step::Add {
+                        id: 5,
+                        lits: vec![1],
+                        hints: vec![1, 2],
+                    },
+                ],
+                "not there",
+            ),
+            // An id used twice.
+            (
+                vec![Step::Add {
+                    id: 3,
+                    lits: vec![1],
+                    hints: vec![1, 2],
+                }],
+                "reuses an id",
+            ),
+            // A RAT hint.
+            (
+                vec![Step::Add {
+                    id: 5,
+                    lits: vec![1],
+                    hints: vec![1, 0],
+                }],
+                "RAT",
+            ),
+            // A literal outside the formula.
+            (
+                vec![Step::Add {
+                    id: 5,
+                    lits: vec![3],
+                    hints: vec![1],
+                }],
+                "not a variable",
+            ),
+        ];
+        for (steps, want) in cases {
+            let err = four().check(&Steps::encode(&steps)).unwrap_err().to_string();
+            assert!(err.contains(want), "{steps:?}: {err}");
+        }
+        // A proof that checks but does not reach the empty clause is not a refutation.
+        let mut c = four();
+        let mut run = Steps::new();
+        run.add(5, &[1], &[1, 2]);
+        c.check(&run).unwrap();
+        assert!(!c.refuted());
+    }
+}
