@@ -184,7 +184,12 @@ impl Hasher for IdHasher {
 /// Checks LRAT steps against a formula ([`Lrat::check`]) until the empty clause is derived.
 pub struct Lrat {
     num_vars: u32,
-    /// The live clauses by id (formula clauses are `1..=m`).
+    /// The formula's clauses (ids `1..=m`), flat: clause i is `lits[start[i - 1]..start[i]]`,
+    /// while `alive[i - 1]`.
+    start: Vec<usize>,
+    lits: Vec<i32>,
+    alive: Vec<bool>,
+    /// The live clauses added by the proof, by id.
     clauses: HashMap<u64, Box<[i32]>, BuildHasherDefault<IdHasher>>,
     /// Per variable: 0 unassigned, 1 true, -1 false.
     value: Vec<i8>,
@@ -199,9 +204,9 @@ impl Lrat {
     /// A checker for the formula `clauses` (DIMACS literals over variables `1..=num_vars`; the
     /// i-th clause has id i + 1).
     pub fn new(num_vars: u32, clauses: impl IntoIterator<Item = Vec<i32>>) -> Result<Lrat> {
-        let mut db: HashMap<u64, Box<[i32]>, BuildHasherDefault<IdHasher>> = HashMap::default();
         let mut top = 0u64;
         let mut refuted = false;
+        let (mut start, mut lits) = (vec![0], Vec::new());
         for c in clauses {
             top += 1;
             if let Some(&l) = c.iter().find(|l| l.unsigned_abs() > num_vars || **l == 0) {
@@ -210,11 +215,15 @@ impl Lrat {
                 )));
             }
             refuted |= c.is_empty();
-            db.insert(top, c.into_boxed_slice());
+            lits.extend_from_slice(&c);
+            start.push(lits.len());
         }
         Ok(Lrat {
             num_vars,
-            clauses: db,
+            alive: vec![true; start.len() - 1],
+            start,
+            lits,
+            clauses: HashMap::default(),
             value: vec![0; num_vars as usize + 1],
             trail: Vec::new(),
             top,
@@ -249,7 +258,10 @@ impl Lrat {
                 let k = word(at + 1)? as usize;
                 for j in 0..k {
                     let id = word(at + 2 + j)? as u64;
-                    if self.clauses.remove(&id).is_none() {
+                    let formula = (id as usize).wrapping_sub(1) < self.alive.len();
+                    if formula && self.alive[id as usize - 1] {
+                        self.alive[id as usize - 1] = false;
+                    } else if formula || self.clauses.remove(&id).is_none() {
                         return Err(self.fail(id, "deletes a clause that is not there"));
                     }
                 }
@@ -270,14 +282,14 @@ impl Lrat {
             if id <= self.top {
                 return Err(self.fail(id, "reuses an id (ids must increase)"));
             }
-            let lits: Vec<i32> = w[lits_at..lits_at + nl].iter().map(|&l| l as i32).collect();
+            let lits: Box<[i32]> = w[lits_at..lits_at + nl].iter().map(|&l| l as i32).collect();
             let ok = self.rup(&lits, &w[hints_at..hints_at + nh]);
             self.undo();
             ok.map_err(|why| self.fail(id, &why))?;
             self.steps += 1;
             self.top = id;
             self.refuted |= lits.is_empty();
-            self.clauses.insert(id, lits.into_boxed_slice());
+            self.clauses.insert(id, lits);
             at = hints_at + nh;
         }
         Ok(())
@@ -326,9 +338,13 @@ impl Lrat {
             if h <= 0 {
                 return Err(format!("has hint {h}: RAT steps are not accepted"));
             }
-            let Some(c) = self.clauses.get(&(h as u64)) else {
-                return Err(format!("names clause {h}, which is not there"));
-            };
+            let i = h as usize - 1;
+            let c: &[i32] = match self.alive.get(i) {
+                Some(true) => Some(&self.lits[self.start[i]..self.start[i + 1]]),
+                Some(false) => None,
+                None => self.clauses.get(&(h as u64)).map(|c| &c[..]),
+            }
+            .ok_or_else(|| format!("names clause {h}, which is not there"))?;
             let mut unit = 0;
             for &l in c.iter() {
                 match self.val(l) {

@@ -142,6 +142,7 @@ pub fn search_certified(
             index,
             path: Vec::new(),
             col_of_row: [u8::MAX; 64],
+            depth_of_row: [0; 64],
             lits: Vec::new(),
             hints: Vec::new(),
             dels: Vec::new(),
@@ -177,7 +178,7 @@ pub fn search_certified(
         (Err(e), _) => return Err(e),
         (Ok(s), Ok(lrat)) => {
             let (node, nodes, lemmas, path, stopped) = s;
-            if let Node::Refuted(_) = node
+            if let Node::Refuted(..) = node
                 && !lrat.refuted()
             {
                 return Err(Error::Solver(
@@ -194,7 +195,7 @@ pub fn search_certified(
             pieces.extend(path.iter().map(|&(r, c)| Cell::new(r.into(), c.into())));
             (Answer::Sat(Board::new(problem.n, pieces)), None)
         }
-        Node::Refuted(_) => (
+        Node::Refuted(..) => (
             Answer::Unsat,
             Some(Certificate {
                 checker: format!(
@@ -299,16 +300,19 @@ impl Index {
     }
 
     /// The id of the binary clause between cells `a` and `b`.
-    #[inline]
+    #[inline(always)]
     fn pair(&self, a: (usize, usize), b: (usize, usize)) -> Result<u64> {
         let (x, y) = (self.var(a.0, a.1) as usize, self.var(b.0, b.1) as usize);
         match self.pair[x * (self.vars + 1) + y] {
-            0 => Err(internal(format!(
-                "no at-most-one clause between cells {a:?} and {b:?}"
-            ))),
+            0 => Err(no_pair(a, b)),
             id => Ok(u64::from(id)),
         }
     }
+}
+
+#[cold]
+fn no_pair(a: (usize, usize), b: (usize, usize)) -> Error {
+    internal(format!("no at-most-one clause between cells {a:?} and {b:?}"))
 }
 
 fn internal(why: String) -> Error {
@@ -318,8 +322,9 @@ fn internal(why: String) -> Error {
 /// How a node ended.
 #[derive(Clone, Copy, Debug)]
 enum Node {
-    /// Refuted, by the lemma of this id.
-    Refuted(u64),
+    /// Refuted, by the lemma of this id, over the placements at the path's depths in the mask
+    /// (bit d: the d-th placement; a subset of the path, the ones its refutation used).
+    Refuted(u64, u64),
     /// A board: the path is its placements.
     Board,
     /// The time limit or cancel.
@@ -340,11 +345,14 @@ struct Prover<'a> {
     path: Vec<(u8, u8)>,
     /// The column placed on each row of the path (`u8::MAX`: none).
     col_of_row: [u8; 64],
+    /// The depth (index in `path`) of each row's placement.
+    depth_of_row: [u8; 64],
     lits: Vec<i32>,
     hints: Vec<u64>,
     dels: Vec<u64>,
-    /// The refuted children of the open nodes: (lemma id, row, column).
-    kids: Vec<(u64, u8, u8)>,
+    /// The refuted children of the open nodes: (lemma id, row, column, the lemma's placements
+    /// as a mask of depths).
+    kids: Vec<(u64, u8, u8, u64)>,
     next_id: u64,
     steps: Steps,
     tx: Option<SyncSender<Steps>>,
@@ -393,20 +401,18 @@ impl Prover<'_> {
                 while cand != 0 {
                     let bit = cand & cand.wrapping_neg();
                     cand ^= bit;
-                    match self.place(open, i, bit, masks, cols_free)? {
-                        Node::Refuted(_) => {}
-                        other => return Ok(other),
+                    if let Some(done) = self.child(base, open, i, bit, masks, cols_free)? {
+                        return Ok(done);
                     }
                 }
                 line
             }
             Branch::Column(col) => {
                 for i in 0..open.len() {
-                    if masks[open[i] as usize] & col != 0 {
-                        match self.place(open, i, col, masks, cols_free)? {
-                            Node::Refuted(_) => {}
-                            other => return Ok(other),
-                        }
+                    if masks[open[i] as usize] & col != 0
+                        && let Some(done) = self.child(base, open, i, col, masks, cols_free)?
+                    {
+                        return Ok(done);
                     }
                 }
                 Line::Column(col)
@@ -415,13 +421,44 @@ impl Prover<'_> {
                 return Err(internal("branching on a diagonal is off".into()));
             }
         };
-        let id = self.lemma(line, base)?;
+        let (id, used) = self.lemma(line, base)?;
         self.kids.truncate(base);
-        Ok(Node::Refuted(id))
+        Ok(Node::Refuted(id, used))
     }
 
-    /// Places a piece on `open[i]`, column `bit`, and searches below; a refuted child is
-    /// pushed on `kids`, a board keeps its path.
+    /// Searches the child of placing a piece on `open[i]`, column `bit` (the node's earlier
+    /// children are `kids[base..]`), and says how the node ends when the child ends it: a board,
+    /// a stop, or a refutation that did not use the child's own placement, which refutes the
+    /// node as well (a backjump: the node's other children are not searched).
+    fn child(
+        &mut self,
+        base: usize,
+        open: &[u8],
+        i: usize,
+        bit: u64,
+        masks: &[u64; 64],
+        cols_free: u64,
+    ) -> Result<Option<Node>> {
+        let depth = self.path.len();
+        match self.place(open, i, bit, masks, cols_free)? {
+            Node::Refuted(id, used) if used >> depth & 1 == 0 => {
+                self.dels.clear();
+                self.dels.extend(self.kids[base..].iter().map(|k| k.0));
+                self.steps.delete(&self.dels);
+                self.kids.truncate(base);
+                Ok(Some(Node::Refuted(id, used)))
+            }
+            Node::Refuted(id, used) => {
+                self.kids
+                    .push((id, open[i], bit.trailing_zeros() as u8, used));
+                Ok(None)
+            }
+            other => Ok(Some(other)),
+        }
+    }
+
+    /// Places a piece on `open[i]`, column `bit`, and searches below; the path is back as it
+    /// was unless a board was found (then it holds the board) or the search stopped.
     fn place(
         &mut self,
         open: &[u8],
@@ -442,44 +479,72 @@ impl Prover<'_> {
             next[r] = masks[r] & !hit(self.s.shape, bit, r.abs_diff(row) as u32);
         }
         let col = bit.trailing_zeros() as u8;
+        self.depth_of_row[row] = self.path.len() as u8;
         self.path.push((row as u8, col));
         self.col_of_row[row] = col;
         let node = self.node(rest, &next, cols_free & !bit)?;
-        if let Node::Refuted(id) = node {
+        if let Node::Refuted(..) = node {
             self.path.pop();
             self.col_of_row[row] = u8::MAX;
-            self.kids.push((id, row as u8, col));
         }
         Ok(node)
     }
 
+    /// The placement (its depth) among `first`, then among the rest of the path, earliest
+    /// first, whose piece attacks the cell (r, c): the one a hint names.
+    fn attacker(&self, first: u64, r: usize, col: u64) -> Option<usize> {
+        let all = (1u64 << self.path.len()) - 1;
+        for mut set in [first & all, all & !first] {
+            while set != 0 {
+                let k = set.trailing_zeros() as usize;
+                set &= set - 1;
+                let (qr, qc) = self.path[k];
+                if hit(self.s.shape, 1u64 << qc, r.abs_diff(qr as usize) as u32) & col != 0 {
+                    return Some(k);
+                }
+            }
+        }
+        None
+    }
+
     /// Writes the lemma of the node at the end of the path, refuted on `line` with its
-    /// children `kids[base..]`, deletes the children's lemmas, and returns its id.
-    fn lemma(&mut self, line: Line, base: usize) -> Result<u64> {
-        let ix = &self.index;
-        self.lits.clear();
-        self.lits
-            .extend(self.path.iter().map(|&(r, c)| -(ix.var(r.into(), c.into()) as i32)));
+    /// children `kids[base..]`, and deletes the children's lemmas. The lemma negates only the
+    /// placements its hints use; it returns its id and those placements (a mask of depths).
+    fn lemma(&mut self, line: Line, base: usize) -> Result<(u64, u64)> {
+        let depth = self.path.len();
         self.hints.clear();
-        let kids = &self.kids[base..];
+        let mut used = 0u64;
+        for k in &self.kids[base..] {
+            self.hints.push(k.0);
+            used |= k.3 & !(1u64 << depth);
+        }
+        let ix = &self.index;
         match line {
             Line::Row(r) => {
                 let mut rest = ix.root[r];
-                for &(id, _, c) in kids {
-                    self.hints.push(id);
-                    rest &= !(1u64 << c);
+                for k in &self.kids[base..] {
+                    rest &= !(1u64 << k.2);
                 }
-                for &(qr, qc) in &self.path {
-                    if rest == 0 {
-                        break;
-                    }
-                    let (qr, qc) = (qr as usize, qc as usize);
-                    let mut att = hit(self.s.shape, 1u64 << qc, r.abs_diff(qr) as u32) & rest;
-                    rest &= !att;
-                    while att != 0 {
-                        let c = att.trailing_zeros() as usize;
-                        att &= att - 1;
-                        self.hints.push(ix.pair((qr, qc), (r, c))?);
+                // Attackers already used first, then the earliest.
+                let all = (1u64 << depth) - 1;
+                let first = used;
+                for mut set in [first & all, all & !first] {
+                    while set != 0 && rest != 0 {
+                        let k = set.trailing_zeros() as usize;
+                        set &= set - 1;
+                        let (qr, qc) = (self.path[k].0 as usize, self.path[k].1 as usize);
+                        let mut att =
+                            hit(self.s.shape, 1u64 << qc, r.abs_diff(qr) as u32) & rest;
+                        if att == 0 {
+                            continue;
+                        }
+                        used |= 1u64 << k;
+                        rest &= !att;
+                        while att != 0 {
+                            let c = att.trailing_zeros() as usize;
+                            att &= att - 1;
+                            self.hints.push(ix.pair((qr, qc), (r, c))?);
+                        }
                     }
                 }
                 if rest != 0 {
@@ -493,35 +558,33 @@ impl Prover<'_> {
             Line::Column(col) => {
                 let c = col.trailing_zeros() as usize;
                 for r in 0..ix.n {
-                    if ix.root[r] & col == 0 {
+                    if ix.root[r] & col == 0 || self.kids[base..].iter().any(|k| k.1 as usize == r)
+                    {
                         continue;
                     }
-                    if let Some(&(id, _, _)) = kids.iter().find(|k| k.1 as usize == r) {
-                        self.hints.push(id);
-                    } else if self.col_of_row[r] != u8::MAX {
-                        self.hints
-                            .push(ix.pair((r, self.col_of_row[r] as usize), (r, c))?);
+                    let q = if self.col_of_row[r] != u8::MAX {
+                        self.depth_of_row[r] as usize
                     } else {
-                        let q = self
-                            .path
-                            .iter()
-                            .find(|&&(qr, qc)| {
-                                hit(self.s.shape, 1u64 << qc, r.abs_diff(qr as usize) as u32)
-                                    & col
-                                    != 0
-                            })
-                            .ok_or_else(|| {
-                                internal(format!("cell ({r}, {c}) not explained"))
-                            })?;
-                        self.hints
-                            .push(ix.pair((q.0 as usize, q.1 as usize), (r, c))?);
-                    }
+                        self.attacker(used, r, col)
+                            .ok_or_else(|| internal(format!("cell ({r}, {c}) not explained")))?
+                    };
+                    used |= 1u64 << q;
+                    let (qr, qc) = self.path[q];
+                    self.hints.push(ix.pair((qr as usize, qc as usize), (r, c))?);
                 }
                 match ix.col_alo[c] {
                     0 => return Err(internal(format!("column {c} has no at-least-one clause"))),
                     id => self.hints.push(id),
                 }
             }
+        }
+        self.lits.clear();
+        let mut set = used;
+        while set != 0 {
+            let k = set.trailing_zeros() as usize;
+            set &= set - 1;
+            let (r, c) = self.path[k];
+            self.lits.push(-(ix.var(r.into(), c.into()) as i32));
         }
         let id = self.next_id;
         self.next_id += 1;
@@ -533,7 +596,7 @@ impl Prover<'_> {
         if self.steps.words() >= FLUSH_WORDS {
             self.flush()?;
         }
-        Ok(id)
+        Ok((id, used))
     }
 }
 
