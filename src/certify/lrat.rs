@@ -25,6 +25,9 @@ const DELETE: i64 = 2;
 #[derive(Clone, Debug, Default)]
 pub struct Steps {
     words: Vec<i64>,
+    /// The id of the last clause added before the run.
+    base_id: u64,
+    /// The id of the last clause added so far.
     last_id: u64,
 }
 
@@ -73,7 +76,7 @@ impl Steps {
     /// deletion (the leading id of a deletion is the last id added, as LRAT checkers expect).
     pub fn write_text(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
         let mut line = String::with_capacity(256);
-        let mut last = 0u64;
+        let mut last = self.base_id;
         let mut w = self.words.iter().copied();
         use std::fmt::Write as _;
         while let Some(tag) = w.next() {
@@ -100,6 +103,22 @@ impl Steps {
             out.write_all(line.as_bytes())?;
         }
         Ok(())
+    }
+
+    /// An empty run that goes on after `prev` (its deletions name `prev`'s last id until a
+    /// clause is added).
+    pub fn starting_after(prev: &Steps) -> Steps {
+        Steps {
+            words: Vec::with_capacity(prev.words.capacity()),
+            base_id: prev.last_id,
+            last_id: prev.last_id,
+        }
+    }
+
+    /// Appends the steps of `other`.
+    pub fn append(&mut self, other: &Steps) {
+        self.words.extend_from_slice(&other.words);
+        self.last_id = other.last_id;
     }
 
     /// The id of the last clause added so far.
@@ -453,7 +472,10 @@ mod tests {
             ),
         ];
         for (steps, want) in cases {
-            let err = four().check(&Steps::encode(&steps)).unwrap_err().to_string();
+            let err = four()
+                .check(&Steps::encode(&steps))
+                .unwrap_err()
+                .to_string();
             assert!(err.contains(want), "{steps:?}: {err}");
         }
         // A proof that checks but does not reach the empty clause is not a refutation.

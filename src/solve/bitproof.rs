@@ -89,35 +89,20 @@ pub fn search_certified(
     cancel: Option<&Cancel>,
     proof: Option<&Path>,
 ) -> Result<Certified> {
-    let shape = Bitboard::shape(problem)?;
-    if problem.unsat.is_some() {
-        return Err(Error::Usage(
-            "the certified bitboard search needs a problem that presolve did not refute".into(),
-        ));
-    }
-    let mut sink = VecSink::default();
-    let stats = Encoder::new(problem, AmoKind::Pairwise).encode(&mut sink);
-    let formula: Vec<Vec<i32>> = sink
-        .clauses
-        .iter()
-        .map(|c| c.iter().map(|l| l.to_dimacs()).collect())
-        .collect();
-    drop(sink);
-    let index = Index::new(problem, &formula)?;
-    let num_vars = stats.vars as u32;
+    let (num_vars, formula) = pairwise(problem)?;
     let mut file = match proof {
         Some(path) => Some(std::io::BufWriter::new(
-            std::fs::File::create(path).map_err(|e| Error::io(&path.display().to_string(), e))?,
+            std::fs::File::create(path).map_err(|e| Error::io(path.display().to_string(), e))?,
         )),
         None => None,
     };
     let proof_name = proof.map(|p| p.display().to_string()).unwrap_or_default();
-    let first_id = formula.len() as u64 + 1;
-    let (tx, rx): (SyncSender<Steps>, Receiver<Steps>) = sync_channel(4);
     let deadline = timeout.map(|t| Instant::now() + t);
+    let (tx, rx): (SyncSender<Steps>, Receiver<Steps>) = sync_channel(4);
     let (searched, checked) = std::thread::scope(|scope| {
+        let formula = &formula;
         let checker = scope.spawn(move || -> Result<Lrat> {
-            let mut lrat = Lrat::new(num_vars, formula)?;
+            let mut lrat = Lrat::new(num_vars, formula.iter().cloned())?;
             for run in rx {
                 if let Some(f) = file.as_mut() {
                     run.write_text(f).map_err(|e| Error::io(&proof_name, e))?;
@@ -130,91 +115,161 @@ pub fn search_certified(
             }
             Ok(lrat)
         });
-        let mut prover = Prover {
-            s: Search::new(
-                shape,
-                Isa::current().usable(),
-                PROOF_TUNING,
-                problem.n as usize,
-                deadline,
-                cancel,
-            ),
-            index,
-            path: Vec::new(),
-            col_of_row: [u8::MAX; 64],
-            depth_of_row: [0; 64],
-            lits: Vec::new(),
-            hints: Vec::new(),
-            dels: Vec::new(),
-            kids: Vec::new(),
-            next_id: first_id,
-            steps: Steps::new(),
-            tx: Some(tx),
-            lemmas: 0,
+        // A closed channel: the checker stopped on an error, which is reported instead.
+        let send = move |run: Steps| {
+            tx.send(run)
+                .map_err(|_| Error::Solver("the proof checker stopped".into()))
         };
-        let root = prover.index.root;
-        let n = problem.n as usize;
-        let mut filled = [false; 64];
-        let mut cols_free = full(n);
-        for c in &problem.fixed {
-            filled[c.row as usize] = true;
-            cols_free &= !(1u64 << c.col);
-        }
-        let open: Vec<u8> = (0..n).filter(|&r| !filled[r]).map(|r| r as u8).collect();
-        let node = prover.node(&open, &root, cols_free);
-        let node = node.and_then(|node| {
-            prover.flush()?;
-            Ok(node)
-        });
-        // Closing the channel ends the checker's loop.
-        prover.tx = None;
+        let searched = run(problem, formula, deadline, cancel, Box::new(send));
         let checked = checker.join().expect("the proof checker does not panic");
-        let out = node.map(|node| (node, prover.s.nodes, prover.lemmas, prover.path, prover.s.stopped));
-        (out, checked)
+        (searched, checked)
     });
-    let (node, nodes, lemmas, path, stopped) = match (searched, checked) {
-        // The checker's error first: a search error may only be the closed channel.
-        (_, Err(e)) => return Err(e),
-        (Err(e), _) => return Err(e),
-        (Ok(s), Ok(lrat)) => {
-            let (node, nodes, lemmas, path, stopped) = s;
-            if let Node::Refuted(..) = node
-                && !lrat.refuted()
-            {
-                return Err(Error::Solver(
-                    "the bitboard search's proof checked but did not derive the empty clause"
-                        .into(),
-                ));
-            }
-            (node, nodes, lemmas, path, stopped)
-        }
-    };
-    let (answer, certificate) = match node {
-        Node::Board => {
-            let mut pieces = problem.fixed.clone();
-            pieces.extend(path.iter().map(|&(r, c)| Cell::new(r.into(), c.into())));
-            (Answer::Sat(Board::new(problem.n, pieces)), None)
-        }
+    // The checker's error first: a search error may only be the closed channel.
+    let lrat = checked?;
+    let done = searched?;
+    if let Node::Refuted(..) = done.node
+        && !lrat.refuted()
+    {
+        return Err(Error::Solver(
+            "the bitboard search's proof checked but did not derive the empty clause".into(),
+        ));
+    }
+    let (answer, certificate) = match done.node {
+        Node::Board => (Answer::Sat(done.board(problem)), None),
         Node::Refuted(..) => (
             Answer::Unsat,
             Some(Certificate {
                 checker: format!(
-                    "LRAT proof of the bitboard search over the pairwise encoding ({lemmas} \
-                     lemmas), checked by queens-sat's LRAT checker"
+                    "LRAT proof of the bitboard search over the pairwise encoding ({} \
+                     lemmas), checked by queens-sat's LRAT checker",
+                    done.lemmas
                 ),
-                steps: lemmas,
+                steps: lrat.steps(),
             }),
         ),
         Node::Stopped => (
-            Answer::Unknown(stopped.unwrap_or_else(|| "stopped".into())),
+            Answer::Unknown(done.stopped.unwrap_or_else(|| "stopped".into())),
             None,
         ),
     };
     Ok(Certified {
         answer,
-        nodes,
+        nodes: done.nodes,
         certificate,
-        lemmas,
+        lemmas: done.lemmas,
+    })
+}
+
+/// The CNF the proofs refute: `problem` encoded with pairwise at-most-one and nothing else
+/// (what `encode --amo pairwise` writes), as its variable count and DIMACS clauses.
+pub fn pairwise(problem: &Problem) -> Result<(u32, Vec<Vec<i32>>)> {
+    Bitboard::shape(problem)?;
+    if problem.unsat.is_some() {
+        return Err(Error::Usage(
+            "the certified bitboard search needs a problem that presolve did not refute".into(),
+        ));
+    }
+    let mut sink = VecSink::default();
+    let stats = Encoder::new(problem, AmoKind::Pairwise).encode(&mut sink);
+    let formula = sink
+        .clauses
+        .iter()
+        .map(|c| c.iter().map(|l| l.to_dimacs()).collect())
+        .collect();
+    Ok((stats.vars as u32, formula))
+}
+
+/// The whole proof of the search on `problem`, unchecked, in memory: `None` when the problem
+/// has a board (for tests that hand the proof to another checker, or corrupt it). Small
+/// problems only: nothing is streamed.
+pub fn proof(problem: &Problem) -> Result<Option<Steps>> {
+    let (_, formula) = pairwise(problem)?;
+    let mut all = Steps::new();
+    let done = run(
+        problem,
+        &formula,
+        None,
+        None,
+        Box::new(|run: Steps| {
+            all.append(&run);
+            Ok(())
+        }),
+    )?;
+    Ok(matches!(done.node, Node::Refuted(..)).then_some(all))
+}
+
+/// How [`run`] ended.
+struct Done {
+    node: Node,
+    nodes: u64,
+    lemmas: u64,
+    path: Vec<(u8, u8)>,
+    stopped: Option<String>,
+}
+
+impl Done {
+    /// The board of a [`Node::Board`] end: the fixed pieces and the path.
+    fn board(&self, problem: &Problem) -> Board {
+        let mut pieces = problem.fixed.clone();
+        pieces.extend(
+            self.path
+                .iter()
+                .map(|&(r, c)| Cell::new(r.into(), c.into())),
+        );
+        Board::new(problem.n, pieces)
+    }
+}
+
+/// Runs the proof-writing search on `problem` (its pairwise CNF `formula`), handing the proof
+/// to `send` in runs of steps.
+fn run<'a>(
+    problem: &Problem,
+    formula: &[Vec<i32>],
+    deadline: Option<Instant>,
+    cancel: Option<&Cancel>,
+    send: Box<dyn FnMut(Steps) -> Result<()> + 'a>,
+) -> Result<Done> {
+    let shape = Bitboard::shape(problem)?;
+    let index = Index::new(problem, formula)?;
+    let n = problem.n as usize;
+    let mut prover = Prover {
+        s: Search::new(
+            shape,
+            Isa::current().usable(),
+            PROOF_TUNING,
+            n,
+            deadline,
+            cancel,
+        ),
+        index,
+        path: Vec::new(),
+        col_of_row: [u8::MAX; 64],
+        depth_of_row: [0; 64],
+        lits: Vec::new(),
+        hints: Vec::new(),
+        dels: Vec::new(),
+        kids: Vec::new(),
+        next_id: formula.len() as u64 + 1,
+        steps: Steps::new(),
+        send,
+        lemmas: 0,
+    };
+    let root = prover.index.root;
+    let mut filled = [false; 64];
+    let mut cols_free = full(n);
+    for c in &problem.fixed {
+        filled[c.row as usize] = true;
+        cols_free &= !(1u64 << c.col);
+    }
+    let open: Vec<u8> = (0..n).filter(|&r| !filled[r]).map(|r| r as u8).collect();
+    let node = prover.node(&open, &root, cols_free)?;
+    prover.flush()?;
+    Ok(Done {
+        node,
+        nodes: prover.s.nodes,
+        lemmas: prover.lemmas,
+        path: prover.path,
+        stopped: prover.s.stopped,
     })
 }
 
@@ -312,7 +367,9 @@ impl Index {
 
 #[cold]
 fn no_pair(a: (usize, usize), b: (usize, usize)) -> Error {
-    internal(format!("no at-most-one clause between cells {a:?} and {b:?}"))
+    internal(format!(
+        "no at-most-one clause between cells {a:?} and {b:?}"
+    ))
 }
 
 fn internal(why: String) -> Error {
@@ -338,8 +395,8 @@ enum Line {
     Column(u64),
 }
 
-struct Prover<'a> {
-    s: Search<'a>,
+struct Prover<'s, 'a> {
+    s: Search<'s>,
     index: Index,
     /// The placements (row, column) from the root.
     path: Vec<(u8, u8)>,
@@ -355,20 +412,19 @@ struct Prover<'a> {
     kids: Vec<(u64, u8, u8, u64)>,
     next_id: u64,
     steps: Steps,
-    tx: Option<SyncSender<Steps>>,
+    /// Where the proof goes, a run of steps at a time.
+    send: Box<dyn FnMut(Steps) -> Result<()> + 'a>,
     lemmas: u64,
 }
 
-impl Prover<'_> {
+impl Prover<'_, '_> {
     fn flush(&mut self) -> Result<()> {
         if self.steps.is_empty() {
             return Ok(());
         }
-        let run = std::mem::take(&mut self.steps);
-        let tx = self.tx.as_ref().expect("the channel is open while searching");
-        // A closed channel: the checker stopped on an error, which the caller reports.
-        tx.send(run)
-            .map_err(|_| Error::Solver("the proof checker stopped".into()))
+        let next = Steps::starting_after(&self.steps);
+        let run = std::mem::replace(&mut self.steps, next);
+        (self.send)(run)
     }
 
     fn node(&mut self, open: &[u8], masks: &[u64; 64], cols_free: u64) -> Result<Node> {
@@ -533,8 +589,7 @@ impl Prover<'_> {
                         let k = set.trailing_zeros() as usize;
                         set &= set - 1;
                         let (qr, qc) = (self.path[k].0 as usize, self.path[k].1 as usize);
-                        let mut att =
-                            hit(self.s.shape, 1u64 << qc, r.abs_diff(qr) as u32) & rest;
+                        let mut att = hit(self.s.shape, 1u64 << qc, r.abs_diff(qr) as u32) & rest;
                         if att == 0 {
                             continue;
                         }
@@ -570,7 +625,8 @@ impl Prover<'_> {
                     };
                     used |= 1u64 << q;
                     let (qr, qc) = self.path[q];
-                    self.hints.push(ix.pair((qr as usize, qc as usize), (r, c))?);
+                    self.hints
+                        .push(ix.pair((qr as usize, qc as usize), (r, c))?);
                 }
                 match ix.col_alo[c] {
                     0 => return Err(internal(format!("column {c} has no at-least-one clause"))),

@@ -138,8 +138,14 @@ pub fn solve(
     }
     if problem.unsat.is_some() {
         if settings.certify && problem.presolved {
-            // Presolve's argument is not a checked proof: refute the full encoding instead.
+            // Presolve's argument is not a checked proof: refute the full encoding instead
+            // (with varisat's self-checking proof when the engine takes presolved problems
+            // only, as the bitboard search does).
             let full = Problem::full(&problem.instance, problem.piece)?;
+            let engine: &dyn Engine = match engine.supports(&full, &options) {
+                Ok(()) => engine,
+                Err(_) => &super::varisat_backend::Varisat,
+            };
             return solve(&full, options, engine, settings);
         }
         return Ok(SolveReport {

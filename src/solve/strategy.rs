@@ -11,8 +11,10 @@
 //!   thread raced against local search with a
 //!   small budget ([`AUTO_WALK`]) then cube-and-conquer with the linked CaDiCaL on the other
 //!   threads, the encoding carrying the implied diagonal sums ([`crate::encode::implied`]);
-//!   otherwise (one core, other pieces, `certify`) the local search then cube-and-conquer on
-//!   every core (with `certify`, certified cubes without the sums);
+//!   otherwise (one core, other pieces) the local search then cube-and-conquer on every core.
+//!   Under `certify` the race stays (never the split), the bitboard side writing an LRAT proof
+//!   that another thread checks ([`super::bitproof`], without the sum bounds), against certified
+//!   cubes without the sums;
 //! - larger boards: the same local search, then varisat and the linked CaDiCaL raced
 //!   ([`AUTO_PORTFOLIO`]).
 //!
@@ -349,7 +351,8 @@ impl<'a> Solver<'a> {
                         };
                         return super::solve(&problem, options, &Bitboard, settings);
                     }
-                    if !self.certify && bitboard_races(&problem, &options, self.threads()) {
+                    // Under certify too: the bitboard side then writes a checked proof.
+                    if bitboard_races(&problem, &options, self.threads()) {
                         return self.race_bitboard(&problem, options, with_sums, &suffix);
                     }
                     if let Some(r) =
@@ -420,9 +423,11 @@ impl<'a> Solver<'a> {
     ) -> Result<SolveReport> {
         let t0 = Instant::now();
         let timeout = self.timeout;
+        let certify = self.certify;
         let bitboard = Lane::new("the bitboard search", move |cancel: &Cancel| {
             let settings = SolveSettings {
                 timeout,
+                certify,
                 cancel: Some(cancel.clone()),
                 ..SolveSettings::default()
             };

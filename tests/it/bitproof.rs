@@ -1,0 +1,183 @@
+//! The certified bitboard search (src/solve/bitproof.rs, `--solver bitboard --certify`):
+//! verdicts and boards against the brute-force oracle, its LRAT proofs checked again by an
+//! independent DRAT checker (dratify, without the hints), corrupted proofs refused, and the
+//! default strategy's race under `--certify`.
+
+use crate::common;
+
+use common::oracle::instance_solutions;
+use queens_sat::answer::Answer;
+use queens_sat::certify::lrat::{Lrat, Step, Steps};
+use queens_sat::encode::EncodeOptions;
+use queens_sat::encode::amo::AmoKind;
+use queens_sat::instance::Instance;
+use queens_sat::piece::QUEEN;
+use queens_sat::presolve::Problem;
+use queens_sat::solve::Solver;
+use queens_sat::solve::bitproof::{pairwise, proof, search_certified};
+
+/// Random instances n <= 9 (pre-placed, blocked, both, excluded diagonals), queens and amazons,
+/// through `Solver` with `--solver bitboard --certify`: the oracle's verdict, a board among the
+/// oracle's solutions, and every UNSAT with a certificate (presolve's UNSAT is re-proved on the
+/// full encoding by varisat).
+#[test]
+fn certified_search_matches_the_oracle() {
+    let (mut sat, mut unsat, mut by_search) = (0, 0, 0);
+    for (i, inst) in common::random_instances(0xCE27_1F1E, 240, 9)
+        .into_iter()
+        .enumerate()
+    {
+        let (piece, name) = common::piece_of(i);
+        let expected = instance_solutions(&inst, name);
+        let what = format!("case {i} ({name}, n={})", inst.n);
+        let report = Solver::new(&inst, piece)
+            .solver("bitboard")
+            .certify(true)
+            .solve()
+            .unwrap_or_else(|e| panic!("{what}: {e}"));
+        match &report.status {
+            Answer::Sat(board) => {
+                common::oracle::assert_among(&expected, board, &what);
+                sat += 1;
+            }
+            Answer::Unsat => {
+                assert!(expected.is_empty(), "{what}: UNSAT, oracle disagrees");
+                let c = report.certificate.as_ref().expect("a certificate");
+                by_search += usize::from(c.checker.contains("LRAT"));
+                unsat += 1;
+            }
+            Answer::Unknown(why) => panic!("{what}: {why}"),
+        }
+    }
+    assert!(
+        sat > 60 && unsat > 30 && by_search > 10,
+        "{sat} SAT, {unsat} UNSAT ({by_search} by the search's proof)"
+    );
+}
+
+/// Excluded-diagonal instances n = 10..14 near the 50 % point: the certified search gives the
+/// plain search's verdict, and its UNSAT proofs, stripped of their hints, check as DRAT with
+/// dratify against the pairwise CNF.
+#[test]
+fn proofs_check_with_an_independent_drat_checker() {
+    let mut rng = common::XorShift(0x0D2A_71F5);
+    let mut refuted = 0;
+    for i in 0..24 {
+        let n = 10 + i % 5;
+        let mut inst = Instance::plain(n);
+        inst.excluded = common::random_excluded(n + rng.below(n / 2), n, |m| rng.below(m));
+        let p = Problem::presolve(&inst, QUEEN).unwrap();
+        if p.unsat.is_some() {
+            continue;
+        }
+        let plain = queens_sat::solve::bitboard::search(&p, None, None).unwrap();
+        let certified = search_certified(&p, None, None, None).unwrap();
+        assert_eq!(
+            plain.answer.label(),
+            certified.answer.label(),
+            "case {i} (n = {n})"
+        );
+        let Some(steps) = proof(&p).unwrap() else {
+            assert!(matches!(certified.answer, Answer::Sat(_)), "case {i}");
+            continue;
+        };
+        refuted += 1;
+        let mut drat = String::new();
+        for step in steps.decode() {
+            match step {
+                Step::Add { lits, .. } => {
+                    for l in lits {
+                        drat.push_str(&format!("{l} "));
+                    }
+                    drat.push_str("0\n");
+                }
+                Step::Delete(ids) => {
+                    // DRAT deletes by clause, not id: deletions are left out (they only
+                    // shrink the checker's database).
+                    let _ = ids;
+                }
+            }
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("proof.drat");
+        std::fs::write(&path, drat).unwrap();
+        let cert =
+            queens_sat::certify::check_drat(&p, EncodeOptions::from(AmoKind::Pairwise), &path)
+                .unwrap_or_else(|e| panic!("case {i} (n = {n}): {e}"));
+        assert!(cert.steps > 0);
+    }
+    assert!(refuted >= 4, "only {refuted} UNSAT cases");
+}
+
+/// A proof corrupted in one step fails to check: a lemma without its last hint (the clause that
+/// ends in a conflict), a lemma with one literal fewer, and a proof with a lemma left out (a
+/// later step names it).
+#[test]
+fn corrupted_proofs_fail_to_check() {
+    let p = Problem::presolve(&Instance::plain(6), queens_sat::piece::AMAZON).unwrap();
+    let (vars, formula) = pairwise(&p).unwrap();
+    let steps = proof(&p).unwrap().expect("no 6-amazons solution").decode();
+    let check = |steps: &[Step]| -> Result<bool, String> {
+        let mut c = Lrat::new(vars, formula.iter().cloned()).map_err(|e| e.to_string())?;
+        c.check(&Steps::encode(steps)).map_err(|e| e.to_string())?;
+        Ok(c.refuted())
+    };
+    assert_eq!(check(&steps), Ok(true));
+    let adds: Vec<usize> = (0..steps.len())
+        .filter(|&k| matches!(&steps[k], Step::Add { hints, .. } if !hints.is_empty()))
+        .collect();
+    assert!(adds.len() > 10);
+    let mut rng = common::XorShift(0xBAD_5EED);
+    for _ in 0..12 {
+        let k = adds[rng.below(adds.len() as u32) as usize];
+        let mut no_hint = steps.clone();
+        if let Step::Add { hints, .. } = &mut no_hint[k] {
+            hints.pop();
+        }
+        let e = check(&no_hint).unwrap_err();
+        assert!(e.contains("does not end in a conflict"), "step {k}: {e}");
+        let mut short = steps.clone();
+        if let Step::Add { lits, .. } = &mut short[k]
+            && !lits.is_empty()
+        {
+            lits.remove(rng.below(lits.len() as u32) as usize);
+            let e = check(&short).unwrap_err();
+            assert!(
+                e.contains("not unit") || e.contains("conflict"),
+                "step {k}: {e}"
+            );
+        }
+        // Leave a lemma out: whoever names it later fails (the last one is the empty clause).
+        if k + 1 < steps.len() {
+            let mut gone = steps.clone();
+            gone.remove(k);
+            assert_ne!(check(&gone), Ok(true), "step {k} left out");
+        }
+    }
+}
+
+/// The default strategy under `--certify` on excluded-diagonal instances races the certified
+/// bitboard search against certified cube-and-conquer: the same verdict as without
+/// `--certify`, with a certificate for UNSAT.
+#[test]
+fn certify_races_the_certified_search() {
+    let mut rng = common::XorShift(0x0CE2_71F7);
+    let mut unsat = 0;
+    for i in 0..8 {
+        let n = 11 + i % 3;
+        let mut inst = Instance::plain(n);
+        inst.excluded = common::random_excluded(n + 2, n, |m| rng.below(m));
+        let plain = Solver::new(&inst, QUEEN).jobs(Some(2)).solve().unwrap();
+        let certified = Solver::new(&inst, QUEEN)
+            .jobs(Some(2))
+            .certify(true)
+            .solve()
+            .unwrap();
+        assert_eq!(plain.status.label(), certified.status.label(), "case {i}");
+        if matches!(certified.status, Answer::Unsat) {
+            assert!(certified.certificate.is_some(), "case {i}");
+            unsat += 1;
+        }
+    }
+    assert!(unsat >= 2, "only {unsat} UNSAT cases");
+}
