@@ -246,8 +246,14 @@ fn run<'a>(
         col_of_row: [u8::MAX; 64],
         depth_of_row: [0; 64],
         lits: Vec::new(),
+        pend: Vec::new(),
+        pend_vars: Vec::new(),
+        pend_dels: Vec::new(),
         hints: Vec::new(),
+        hint_vars: Vec::new(),
         dels: Vec::new(),
+        mark: vec![0; problem.num_cells() as usize + 1],
+        stamp: 0,
         kids: Vec::new(),
         next_id: formula.len() as u64 + 1,
         steps: Steps::new(),
@@ -263,6 +269,11 @@ fn run<'a>(
     }
     let open: Vec<u8> = (0..n).filter(|&r| !filled[r]).map(|r| r as u8).collect();
     let node = prover.node(&open, &root, cols_free)?;
+    if let Node::Refuted(used) = node {
+        // The root's refutation: the empty clause (it uses no placement).
+        debug_assert_eq!(used, 0);
+        prover.emit(0)?;
+    }
     prover.flush()?;
     Ok(Done {
         node,
@@ -379,9 +390,10 @@ fn internal(why: String) -> Error {
 /// How a node ended.
 #[derive(Clone, Copy, Debug)]
 enum Node {
-    /// Refuted, by the lemma of this id, over the placements at the path's depths in the mask
-    /// (bit d: the d-th placement; a subset of the path, the ones its refutation used).
-    Refuted(u64, u64),
+    /// Refuted, over the placements at the path's depths in the mask (bit d: the d-th
+    /// placement; the ones its refutation uses). The refutation is pending: its hints are
+    /// [`Prover::pend`], not yet written as a lemma.
+    Refuted(u64),
     /// A board: the path is its placements.
     Board,
     /// The time limit or cancel.
@@ -405,8 +417,20 @@ struct Prover<'s, 'a> {
     /// The depth (index in `path`) of each row's placement.
     depth_of_row: [u8; 64],
     lits: Vec<i32>,
+    /// The hints of the pending refutation (the last node refuted), last hint first (a node
+    /// puts its own hints after those of its only child), with the variable each binary hint
+    /// makes false (0: another kind of hint), and the lemmas to delete once it is written.
+    pend: Vec<u64>,
+    pend_vars: Vec<u32>,
+    pend_dels: Vec<u64>,
+    /// Scratch for a node's own hints, likewise.
     hints: Vec<u64>,
+    hint_vars: Vec<u32>,
     dels: Vec<u64>,
+    /// Per variable, the generation (`stamp`, one per lemma written) in which a hint made it
+    /// false.
+    mark: Vec<u32>,
+    stamp: u32,
     /// The refuted children of the open nodes: (lemma id, row, column, the lemma's placements
     /// as a mask of depths).
     kids: Vec<(u64, u8, u8, u64)>,
@@ -427,6 +451,48 @@ impl Prover<'_, '_> {
         (self.send)(run)
     }
 
+    /// Writes the pending refutation as a lemma over the placements `used`, deletes the
+    /// lemmas it was the last to name, and returns its id.
+    fn emit(&mut self, used: u64) -> Result<u64> {
+        self.lits.clear();
+        let mut set = used;
+        while set != 0 {
+            let k = set.trailing_zeros() as usize;
+            set &= set - 1;
+            let (r, c) = self.path[k];
+            self.lits.push(-(self.index.var(r.into(), c.into()) as i32));
+        }
+        // In checking order, but for a binary hint on a cell an earlier hint already made false
+        // (where a node's line crosses one below it): a checker refuses a hint already true.
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.mark.fill(0);
+            self.stamp = 1;
+        }
+        self.hints.clear();
+        for (&h, &v) in self.pend.iter().zip(&self.pend_vars).rev() {
+            if v != 0 {
+                if self.mark[v as usize] == self.stamp {
+                    continue;
+                }
+                self.mark[v as usize] = self.stamp;
+            }
+            self.hints.push(h);
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        self.lemmas += 1;
+        self.steps.add(id, &self.lits, &self.hints);
+        self.steps.delete(&self.pend_dels);
+        self.pend.clear();
+        self.pend_vars.clear();
+        self.pend_dels.clear();
+        if self.steps.words() >= FLUSH_WORDS {
+            self.flush()?;
+        }
+        Ok(id)
+    }
+
     fn node(&mut self, open: &[u8], masks: &[u64; 64], cols_free: u64) -> Result<Node> {
         if open.is_empty() {
             return Ok(Node::Board);
@@ -436,6 +502,8 @@ impl Prover<'_, '_> {
             return Ok(Node::Stopped);
         }
         let base = self.kids.len();
+        // The refutation of a node's only child, kept pending: (its placements, row, column).
+        let mut only = None;
         let line = match self.s.branch(open, masks, cols_free) {
             Branch::Fail => match open.iter().find(|&&r| masks[r as usize] == 0) {
                 Some(&r) => Line::Row(r as usize),
@@ -454,21 +522,28 @@ impl Prover<'_, '_> {
                     true => Line::Row(r),
                     false => Line::Column(cand),
                 };
+                let single = cand.count_ones() == 1;
                 while cand != 0 {
                     let bit = cand & cand.wrapping_neg();
                     cand ^= bit;
-                    if let Some(done) = self.child(base, open, i, bit, masks, cols_free)? {
-                        return Ok(done);
+                    match self.child(base, single, open, i, bit, masks, cols_free)? {
+                        Ok(done) => return Ok(done),
+                        Err(kept) => only = only.or(kept),
                     }
                 }
                 line
             }
             Branch::Column(col) => {
+                let rows = open
+                    .iter()
+                    .filter(|&&r| masks[r as usize] & col != 0)
+                    .count();
                 for i in 0..open.len() {
-                    if masks[open[i] as usize] & col != 0
-                        && let Some(done) = self.child(base, open, i, col, masks, cols_free)?
-                    {
-                        return Ok(done);
+                    if masks[open[i] as usize] & col != 0 {
+                        match self.child(base, rows == 1, open, i, col, masks, cols_free)? {
+                            Ok(done) => return Ok(done),
+                            Err(kept) => only = only.or(kept),
+                        }
                     }
                 }
                 Line::Column(col)
@@ -477,44 +552,60 @@ impl Prover<'_, '_> {
                 return Err(internal("branching on a diagonal is off".into()));
             }
         };
-        let (id, used) = self.lemma(line, base)?;
+        let used = self.refute(line, base, only)?;
         self.kids.truncate(base);
-        Ok(Node::Refuted(id, used))
+        Ok(Node::Refuted(used))
     }
 
     /// Searches the child of placing a piece on `open[i]`, column `bit` (the node's earlier
-    /// children are `kids[base..]`), and says how the node ends when the child ends it: a board,
-    /// a stop, or a refutation that did not use the child's own placement, which refutes the
-    /// node as well (a backjump: the node's other children are not searched).
+    /// children are `kids[base..]`; `single`: it is the node's only child). `Ok(node)`: how the
+    /// node ends, when the child ends it (a board, a stop, or a refutation that did not use the
+    /// child's own placement, which refutes the node as well: a backjump, the node's other
+    /// children are not searched). Else the child is refuted: an only child's refutation stays
+    /// pending (`Err(Some((placements, row, column)))`), any other is written as a lemma and
+    /// pushed on `kids` (`Err(None)`).
+    #[allow(clippy::too_many_arguments)]
     fn child(
         &mut self,
         base: usize,
+        single: bool,
         open: &[u8],
         i: usize,
         bit: u64,
         masks: &[u64; 64],
         cols_free: u64,
-    ) -> Result<Option<Node>> {
+    ) -> Result<std::result::Result<Node, Option<(u64, u8, u8)>>> {
         let depth = self.path.len();
-        match self.place(open, i, bit, masks, cols_free)? {
-            Node::Refuted(id, used) if used >> depth & 1 == 0 => {
+        let (row, col) = (open[i], bit.trailing_zeros() as u8);
+        let node = self.place(open, i, bit, masks, cols_free)?;
+        if let Node::Refuted(used) = node
+            && used >> depth & 1 != 0
+            && !single
+        {
+            // Written while the path still holds the child's placement.
+            let id = self.emit(used)?;
+            self.kids.push((id, row, col, used));
+        }
+        if let Node::Refuted(..) = node {
+            self.path.pop();
+            self.col_of_row[row as usize] = u8::MAX;
+        }
+        match node {
+            Node::Refuted(used) if used >> depth & 1 == 0 => {
                 self.dels.clear();
                 self.dels.extend(self.kids[base..].iter().map(|k| k.0));
                 self.steps.delete(&self.dels);
                 self.kids.truncate(base);
-                Ok(Some(Node::Refuted(id, used)))
+                Ok(Ok(Node::Refuted(used)))
             }
-            Node::Refuted(id, used) => {
-                self.kids
-                    .push((id, open[i], bit.trailing_zeros() as u8, used));
-                Ok(None)
-            }
-            other => Ok(Some(other)),
+            Node::Refuted(used) if single => Ok(Err(Some((used, row, col)))),
+            Node::Refuted(_) => Ok(Err(None)),
+            other => Ok(Ok(other)),
         }
     }
 
-    /// Places a piece on `open[i]`, column `bit`, and searches below; the path is back as it
-    /// was unless a board was found (then it holds the board) or the search stopped.
+    /// Places a piece on `open[i]`, column `bit`, and searches below; the path keeps the
+    /// placement (the caller takes it back off).
     fn place(
         &mut self,
         open: &[u8],
@@ -538,12 +629,7 @@ impl Prover<'_, '_> {
         self.depth_of_row[row] = self.path.len() as u8;
         self.path.push((row as u8, col));
         self.col_of_row[row] = col;
-        let node = self.node(rest, &next, cols_free & !bit)?;
-        if let Node::Refuted(..) = node {
-            self.path.pop();
-            self.col_of_row[row] = u8::MAX;
-        }
-        Ok(node)
+        self.node(rest, &next, cols_free & !bit)
     }
 
     /// The placement (its depth) among `first`, then among the rest of the path, earliest
@@ -563,23 +649,39 @@ impl Prover<'_, '_> {
         None
     }
 
-    /// Writes the lemma of the node at the end of the path, refuted on `line` with its
-    /// children `kids[base..]`, and deletes the children's lemmas. The lemma negates only the
-    /// placements its hints use; it returns its id and those placements (a mask of depths).
-    fn lemma(&mut self, line: Line, base: usize) -> Result<(u64, u64)> {
+    /// Makes the refutation of the node at the end of the path, on `line`, the pending one:
+    /// its hints name the children's lemmas `kids[base..]` (to be deleted once it is
+    /// written), or are followed by its only child's pending hints (`only`: the child's
+    /// placements, row and column; the line's at-least-one clause then makes the child's
+    /// placement true), after the at-most-one clauses that rule out the line's other cells.
+    /// Returns the placements it uses (a mask of depths): the lemma negates only those.
+    fn refute(&mut self, line: Line, base: usize, only: Option<(u64, u8, u8)>) -> Result<u64> {
         let depth = self.path.len();
         self.hints.clear();
+        self.hint_vars.clear();
+        self.dels.clear();
         let mut used = 0u64;
         for k in &self.kids[base..] {
             self.hints.push(k.0);
+            self.hint_vars.push(0);
+            self.dels.push(k.0);
             used |= k.3 & !(1u64 << depth);
+        }
+        // The line's cells taken by children (their lemmas, or the only child's placement).
+        let kids = &self.kids[base..];
+        let only_row = only.map_or(u8::MAX, |o| o.1);
+        if let Some((u, _, _)) = only {
+            used |= u & !(1u64 << depth);
         }
         let ix = &self.index;
         match line {
             Line::Row(r) => {
                 let mut rest = ix.root[r];
-                for k in &self.kids[base..] {
+                for k in kids {
                     rest &= !(1u64 << k.2);
+                }
+                if let Some((_, _, c)) = only {
+                    rest &= !(1u64 << c);
                 }
                 // Attackers already used first, then the earliest.
                 let all = (1u64 << depth) - 1;
@@ -599,6 +701,7 @@ impl Prover<'_, '_> {
                             let c = att.trailing_zeros() as usize;
                             att &= att - 1;
                             self.hints.push(ix.pair((qr, qc), (r, c))?);
+                            self.hint_vars.push(ix.var(r, c));
                         }
                     }
                 }
@@ -609,11 +712,14 @@ impl Prover<'_, '_> {
                     0 => return Err(internal(format!("row {r} has no at-least-one clause"))),
                     id => self.hints.push(id),
                 }
+                self.hint_vars.push(0);
             }
             Line::Column(col) => {
                 let c = col.trailing_zeros() as usize;
                 for r in 0..ix.n {
-                    if ix.root[r] & col == 0 || self.kids[base..].iter().any(|k| k.1 as usize == r)
+                    if ix.root[r] & col == 0
+                        || r == only_row as usize
+                        || kids.iter().any(|k| k.1 as usize == r)
                     {
                         continue;
                     }
@@ -627,32 +733,25 @@ impl Prover<'_, '_> {
                     let (qr, qc) = self.path[q];
                     self.hints
                         .push(ix.pair((qr as usize, qc as usize), (r, c))?);
+                    self.hint_vars.push(ix.var(r, c));
                 }
                 match ix.col_alo[c] {
                     0 => return Err(internal(format!("column {c} has no at-least-one clause"))),
                     id => self.hints.push(id),
                 }
+                self.hint_vars.push(0);
             }
         }
-        self.lits.clear();
-        let mut set = used;
-        while set != 0 {
-            let k = set.trailing_zeros() as usize;
-            set &= set - 1;
-            let (r, c) = self.path[k];
-            self.lits.push(-(ix.var(r.into(), c.into()) as i32));
+        if only.is_none() {
+            self.pend.clear();
+            self.pend_vars.clear();
+            self.pend_dels.clear();
         }
-        let id = self.next_id;
-        self.next_id += 1;
-        self.lemmas += 1;
-        self.steps.add(id, &self.lits, &self.hints);
-        self.dels.clear();
-        self.dels.extend(self.kids[base..].iter().map(|k| k.0));
-        self.steps.delete(&self.dels);
-        if self.steps.words() >= FLUSH_WORDS {
-            self.flush()?;
-        }
-        Ok((id, used))
+        // This node's hints go before its only child's (pending, stored last hint first).
+        self.pend.extend(self.hints.iter().rev());
+        self.pend_vars.extend(self.hint_vars.iter().rev());
+        self.pend_dels.extend_from_slice(&self.dels);
+        Ok(used)
     }
 }
 
