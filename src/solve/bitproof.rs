@@ -400,6 +400,17 @@ enum Node {
     Stopped,
 }
 
+/// How a child of a node ended ([`Prover::child`]).
+enum Kid {
+    /// It ends the node too: a board, a stop, or a refutation without the child's placement.
+    Ends(Node),
+    /// Refuted as the node's only child: its refutation is pending (its placements as a mask
+    /// of depths, its row and column).
+    Pending(u64, u8, u8),
+    /// Refuted, its lemma written and pushed on [`Prover::kids`].
+    Written,
+}
+
 /// The line a node fails or branches on.
 #[derive(Clone, Copy)]
 enum Line {
@@ -527,8 +538,9 @@ impl Prover<'_, '_> {
                     let bit = cand & cand.wrapping_neg();
                     cand ^= bit;
                     match self.child(base, single, open, i, bit, masks, cols_free)? {
-                        Ok(done) => return Ok(done),
-                        Err(kept) => only = only.or(kept),
+                        Kid::Ends(done) => return Ok(done),
+                        Kid::Pending(u, r, c) => only = Some((u, r, c)),
+                        Kid::Written => {}
                     }
                 }
                 line
@@ -541,8 +553,9 @@ impl Prover<'_, '_> {
                 for i in 0..open.len() {
                     if masks[open[i] as usize] & col != 0 {
                         match self.child(base, rows == 1, open, i, col, masks, cols_free)? {
-                            Ok(done) => return Ok(done),
-                            Err(kept) => only = only.or(kept),
+                            Kid::Ends(done) => return Ok(done),
+                            Kid::Pending(u, r, c) => only = Some((u, r, c)),
+                            Kid::Written => {}
                         }
                     }
                 }
@@ -574,7 +587,7 @@ impl Prover<'_, '_> {
         bit: u64,
         masks: &[u64; 64],
         cols_free: u64,
-    ) -> Result<std::result::Result<Node, Option<(u64, u8, u8)>>> {
+    ) -> Result<Kid> {
         let depth = self.path.len();
         let (row, col) = (open[i], bit.trailing_zeros() as u8);
         let node = self.place(open, i, bit, masks, cols_free)?;
@@ -596,11 +609,11 @@ impl Prover<'_, '_> {
                 self.dels.extend(self.kids[base..].iter().map(|k| k.0));
                 self.steps.delete(&self.dels);
                 self.kids.truncate(base);
-                Ok(Ok(Node::Refuted(used)))
+                Ok(Kid::Ends(Node::Refuted(used)))
             }
-            Node::Refuted(used) if single => Ok(Err(Some((used, row, col)))),
-            Node::Refuted(_) => Ok(Err(None)),
-            other => Ok(Ok(other)),
+            Node::Refuted(used) if single => Ok(Kid::Pending(used, row, col)),
+            Node::Refuted(_) => Ok(Kid::Written),
+            other => Ok(Kid::Ends(other)),
         }
     }
 
