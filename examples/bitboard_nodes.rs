@@ -10,6 +10,11 @@
 //!
 //! `--sums`, `--parity`, `--diagonals`, `--triples` take `on` or `off` (default: [`Tuning::default`]);
 //! `FILE:D` takes the first D excluded diagonals of an excluded-diagonals file.
+//!
+//! `--write` runs the certified search's proof writer alone (its tuning, the proof dropped
+//! unchecked; [`bitproof::write`]), `--certify` the whole certified search (proof written and
+//! checked on a second thread; [`bitproof::search_certified`]). Their lines add the lemmas, the
+//! hints and, for `--certify`, the checker's busy seconds.
 
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -18,6 +23,7 @@ use queens_sat::instance::read_instance_file;
 use queens_sat::piece::QUEEN;
 use queens_sat::presolve::Problem;
 use queens_sat::solve::bitboard::{Tuning, search_tuned};
+use queens_sat::solve::bitproof;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -33,13 +39,14 @@ fn main() -> ExitCode {
 fn run(args: &[String]) -> queens_sat::Result<()> {
     let usage = || {
         queens_sat::Error::Usage(
-            "usage: bitboard_nodes [--timeout S] [--sums|--parity|--diagonals|--triples on|off] FILE[:D] ..."
+            "usage: bitboard_nodes [--timeout S] [--sums|--parity|--diagonals|--triples on|off] [--write|--certify] FILE[:D] ..."
                 .into(),
         )
     };
     let mut tuning = Tuning::default();
     let mut timeout = None;
     let mut files = Vec::new();
+    let (mut write, mut certify) = (false, false);
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let mut switch = |flag: &mut bool| -> queens_sat::Result<()> {
@@ -55,6 +62,8 @@ fn run(args: &[String]) -> queens_sat::Result<()> {
             "--parity" => switch(&mut tuning.parity)?,
             "--diagonals" => switch(&mut tuning.diagonals)?,
             "--triples" => switch(&mut tuning.triples)?,
+            "--write" => write = true,
+            "--certify" => certify = true,
             "--timeout" => {
                 let secs: f64 = it.next().and_then(|v| v.parse().ok()).ok_or_else(usage)?;
                 timeout = Some(Duration::from_secs_f64(secs));
@@ -65,7 +74,10 @@ fn run(args: &[String]) -> queens_sat::Result<()> {
     if files.is_empty() {
         return Err(usage());
     }
-    println!("# {tuning:?}");
+    match (write, certify) {
+        (false, false) => println!("# {tuning:?}"),
+        _ => println!("# {:?}", bitproof::PROOF_TUNING),
+    }
     for file in &files {
         let (path, diags) = match file.rsplit_once(':') {
             Some((p, d)) => (p, Some(d.parse::<usize>().map_err(|_| usage())?)),
@@ -74,6 +86,22 @@ fn run(args: &[String]) -> queens_sat::Result<()> {
         let instance = read_instance_file(path.as_ref(), diags)?;
         let problem = Problem::presolve(&instance, QUEEN)?;
         let (t0, cpu0) = (Instant::now(), cpu_seconds());
+        if write || certify {
+            let (label, nodes, lemmas, hints, check) = if certify {
+                let r = bitproof::search_certified(&problem, timeout, None, None)?;
+                let check = format!("\t{:.3}", r.check_seconds);
+                (r.answer.label(), r.nodes, r.lemmas, r.hints, check)
+            } else {
+                let r = bitproof::write(&problem, timeout, |_| Ok(()))?;
+                (r.answer.label(), r.nodes, r.lemmas, r.hints, String::new())
+            };
+            println!(
+                "{file}\t{label}\t{nodes}\t{:.3}\t{:.3}\t{lemmas}\t{hints}{check}",
+                t0.elapsed().as_secs_f64(),
+                cpu_seconds() - cpu0
+            );
+            continue;
+        }
         let found = search_tuned(&problem, timeout, None, 1, false, tuning)?;
         println!(
             "{file}\t{}\t{}\t{:.3}\t{:.3}",

@@ -12,9 +12,9 @@
 //!   small budget ([`AUTO_WALK`]) then cube-and-conquer with the linked CaDiCaL on the other
 //!   threads, the encoding carrying the implied diagonal sums ([`crate::encode::implied`]);
 //!   otherwise (one core, other pieces) the local search then cube-and-conquer on every core.
-//!   Under `certify` the race stays (never the split), the bitboard side writing an LRAT proof
-//!   that another thread checks ([`super::bitproof`], without the sum bounds), against certified
-//!   cubes without the sums;
+//!   Under `certify` the bitboard search writes an LRAT proof that another thread checks
+//!   ([`super::bitproof`], without the sum bounds): alone where it would be split, else in the
+//!   same race against certified cubes without the sums;
 //! - larger boards: the same local search, then varisat and the linked CaDiCaL raced
 //!   ([`AUTO_PORTFOLIO`]).
 //!
@@ -339,11 +339,13 @@ impl<'a> Solver<'a> {
                         lex_leader,
                         ..options
                     };
-                    if !self.certify
-                        && bitboard_splits(&problem, &options, self.threads(), self.symmetry)
-                    {
+                    // Under certify: the proof-writing search on one thread, its checker on
+                    // another (1.5x faster than racing it against certified cubes on two
+                    // cores at n = 22 and 24, docs/benchmarks.md).
+                    if bitboard_splits(&problem, &options, self.threads(), self.symmetry) {
                         let settings = SolveSettings {
                             timeout: self.timeout,
+                            certify: self.certify,
                             cancel: Some(self.cancel.clone()),
                             threads: self.threads(),
                             deterministic: self.deterministic,
