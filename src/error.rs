@@ -120,6 +120,8 @@ pub enum Opt {
     Compress,
     /// The compression level (`--level`, `level=`).
     Level,
+    /// Where the LRAT proof of a certified UNSAT goes (`--proof`, `proof=`).
+    Proof,
 }
 
 impl Opt {
@@ -140,6 +142,7 @@ impl Opt {
             Opt::Certify => "--certify",
             Opt::Compress => "--compress",
             Opt::Level => "--level",
+            Opt::Proof => "--proof",
         }
     }
 
@@ -160,6 +163,7 @@ impl Opt {
             Opt::Certify => "certify",
             Opt::Compress => "compress",
             Opt::Level => "level",
+            Opt::Proof => "proof",
         }
     }
 }

@@ -21,6 +21,7 @@ Long calls (``encode``, ``solve``, ``count``) release the GIL and stop on Ctrl-C
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from typing import Any, Callable, Optional, Union
 
@@ -111,6 +112,7 @@ def solve(
     symmetric: Optional[SymmetryName] = None,
     break_symmetry: Optional[BreakSymmetry] = None,
     deterministic: bool = False,
+    proof: Optional[Union[str, os.PathLike[str]]] = None,
 ) -> Result:
     """Solves ``instance`` like ``queens-sat solve``: a ``Result`` whose ``board`` is verified.
 
@@ -123,8 +125,10 @@ def solve(
     even the default strategy's) or ``cubes`` (the default strategy's cube solver searches
     modulo the instance's symmetries on every instance kind, not only excluded diagonals).
     ``deterministic=True`` makes ``solver="bitboard"`` on several ``jobs`` return the same board
-    on every run. A bad value raises ``UsageError`` naming the argument (``timeout=-1 must be
-    ...``).
+    on every run. ``proof`` (with ``certify=True``): the bitboard search answers alone, and an
+    UNSAT it certifies leaves its checked proof in that file as text LRAT, for the CNF of
+    ``encode(instance, amo="pairwise")`` (written whole, and only then). A bad value raises
+    ``UsageError`` naming the argument (``timeout=-1 must be ...``).
 
     >>> r = solve(Instance(4, placed=[(0, 0)]))
     >>> r.status, r.board
@@ -147,6 +151,7 @@ def solve(
         _opt_str("symmetric", symmetric),
         _opt_str("break_symmetry", break_symmetry),
         bool(deterministic),
+        None if proof is None else os.fspath(proof),
     )
 
 

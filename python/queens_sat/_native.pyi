@@ -156,6 +156,7 @@ def solve(
     symmetric: Optional[str],
     break_symmetry: Optional[str],
     deterministic: bool,
+    proof: Optional[str],
 ) -> Result: ...
 def encode(
     instance: Instance,

@@ -28,6 +28,7 @@ fn run_solve(
     certify: bool,
     jobs: Option<usize>,
     deterministic: bool,
+    proof: Option<std::path::PathBuf>,
     cancel: &Cancel,
 ) -> queens_sat::Result<SolveReport> {
     let mut s = Solver::new(instance, piece)
@@ -38,6 +39,7 @@ fn run_solve(
         .certify(certify)
         .jobs(jobs)
         .deterministic(deterministic)
+        .proof(proof)
         .cancel(cancel.clone());
     if let Some(i) = parsed.implied {
         s = s.implied(i);
@@ -176,7 +178,7 @@ impl PyResult_ {
 }
 
 #[pyfunction]
-#[pyo3(signature = (instance, solver, timeout_secs, certify, jobs_, amo, implied, symmetric, break_symmetry, deterministic))]
+#[pyo3(signature = (instance, solver, timeout_secs, certify, jobs_, amo, implied, symmetric, break_symmetry, deterministic, proof))]
 #[allow(clippy::too_many_arguments)]
 pub fn solve(
     py: Python<'_>,
@@ -190,6 +192,7 @@ pub fn solve(
     symmetric: Option<&str>,
     break_symmetry: Option<&str>,
     deterministic: bool,
+    proof: Option<std::path::PathBuf>,
 ) -> PyResult<PyResult_> {
     // `implied=None` leaves the choice to the strategy (the diagonal sums in its cube solver).
     let parsed = encoding(instance, amo, implied, symmetric, break_symmetry, true)?;
@@ -210,6 +213,7 @@ pub fn solve(
             certify,
             jobs_,
             deterministic,
+            proof.clone(),
             cancel,
         )
     })?;

@@ -4,6 +4,7 @@ small instances (n <= 9; queens and amazons; completion, blocked cells, excluded
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from pysat.solvers import Cadical153
@@ -91,3 +92,59 @@ def test_symmetric_and_lex_formulas_count_like_the_tables() -> None:
     assert enumerate_models(qs.encode(qs.Instance(8))) == 92
     assert enumerate_models(qs.encode(qs.Instance(8), symmetric="r180")) == 4
     assert enumerate_models(qs.encode(qs.Instance(8), break_symmetry="lex")) == 12
+
+
+def _lrat_refutes(clauses: list[list[int]], proof_text: str) -> bool:
+    """An LRAT checker written here, apart from the crate's: whether ``proof_text`` (text LRAT)
+    derives the empty clause from ``clauses`` (ids 1.. in order). Each added clause's hints
+    must each be unit under the clause's negation and the hints before, the last one false."""
+    db: dict[int, list[int]] = {i + 1: c for i, c in enumerate(clauses)}
+    for line in proof_text.splitlines():
+        tokens = line.split()
+        if not tokens:
+            continue
+        cid = int(tokens[0])
+        if tokens[1] == "d":
+            for t in tokens[2:-1]:
+                del db[int(t)]
+            continue
+        nums = [int(t) for t in tokens[1:]]
+        zero = nums.index(0)
+        lits, hints = nums[:zero], nums[zero + 1 : -1]
+        assign = {-lit for lit in lits}
+        ok = False
+        for h in hints:
+            open_lits = [x for x in db[h] if -x not in assign]
+            assert not any(x in assign for x in open_lits), f"clause {cid}: hint {h} is true"
+            if not open_lits:
+                ok = True
+                break
+            assert len(open_lits) == 1, f"clause {cid}: hint {h} is not unit"
+            assign.add(open_lits[0])
+        assert ok, f"clause {cid}: no conflict"
+        db[cid] = lits
+        if not lits:
+            return True
+    return False
+
+
+@pytest.mark.parametrize(
+    "inst",
+    [
+        qs.Instance(6, piece="amazon"),
+        qs.Instance(9, excluded=[("diagonal", k) for k in (2, 5, 8, 11, 14)]),
+    ],
+    ids=["amazons-6", "queens-9-excluded"],
+)
+def test_certified_lrat_proof_checks_here(inst: qs.Instance, tmp_path: Path) -> None:
+    """``solve(certify=True, proof=...)`` leaves an LRAT proof that a checker written in this
+    test accepts against ``encode(amo="pairwise")``; a SAT answer leaves no file."""
+    path = tmp_path / "proof.lrat"
+    r = qs.solve(inst, certify=True, proof=path)
+    assert r.status is qs.Status.UNSAT
+    assert r.certified is not None and "LRAT" in r.certified
+    clauses = qs.encode(inst, amo="pairwise").clauses()
+    assert _lrat_refutes(clauses, path.read_text())
+    sat_path = tmp_path / "sat.lrat"
+    assert qs.solve(8, certify=True, proof=sat_path).status is qs.Status.SAT
+    assert not sat_path.exists()

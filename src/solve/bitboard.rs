@@ -1088,7 +1088,12 @@ impl Engine for Bitboard {
         let t0 = Instant::now();
         if settings.certify {
             // One search thread; the proof checker takes another.
-            let r = super::bitproof::search_certified(problem, settings.timeout, Some(cancel), None)?;
+            let r = super::bitproof::search_certified(
+                problem,
+                settings.timeout,
+                Some(cancel),
+                settings.proof,
+            )?;
             let answer = match r.answer {
                 Answer::Sat(board) => Answer::Sat(engine::Found::Board(board)),
                 Answer::Unsat => Answer::Unsat,

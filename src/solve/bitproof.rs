@@ -94,35 +94,51 @@ pub fn search_certified(
     proof: Option<&Path>,
 ) -> Result<Certified> {
     let (num_vars, formula) = pairwise(problem)?;
+    let proof_name = proof.map(|p| p.display().to_string()).unwrap_or_default();
+    // The text proof goes to a temporary file beside `proof`, renamed to it only once the
+    // proof checked: never a half-written proof under the name asked for.
     let mut file = match proof {
-        Some(path) => Some(std::io::BufWriter::new(
-            std::fs::File::create(path).map_err(|e| Error::io(path.display().to_string(), e))?,
-        )),
+        Some(path) => {
+            let dir = match path.parent() {
+                Some(d) if !d.as_os_str().is_empty() => d,
+                _ => Path::new("."),
+            };
+            let tmp = tempfile::Builder::new()
+                .prefix(".queens-sat-proof")
+                .tempfile_in(dir)
+                .map_err(|e| Error::io(&proof_name, e))?;
+            Some(std::io::BufWriter::with_capacity(1 << 20, tmp))
+        }
         None => None,
     };
-    let proof_name = proof.map(|p| p.display().to_string()).unwrap_or_default();
     let deadline = timeout.map(|t| Instant::now() + t);
     let (tx, rx): (SyncSender<Steps>, Receiver<Steps>) = sync_channel(4);
     let (searched, checked) = std::thread::scope(|scope| {
         let formula = &formula;
-        let checker = scope.spawn(move || -> Result<(Lrat, f64)> {
-            let t0 = Instant::now();
-            let mut lrat = Lrat::new(num_vars, formula.iter().cloned())?;
-            let mut busy = t0.elapsed().as_secs_f64();
-            for run in rx {
-                let t = Instant::now();
-                if let Some(f) = file.as_mut() {
-                    run.write_text(f).map_err(|e| Error::io(&proof_name, e))?;
+        let proof_name = &proof_name;
+        let checker = scope.spawn(
+            move || -> Result<(Lrat, f64, Option<tempfile::NamedTempFile>)> {
+                let t0 = Instant::now();
+                let mut lrat = Lrat::new(num_vars, formula.iter().cloned())?;
+                let mut busy = t0.elapsed().as_secs_f64();
+                for run in rx {
+                    let t = Instant::now();
+                    if let Some(f) = file.as_mut() {
+                        run.write_text(f).map_err(|e| Error::io(proof_name, e))?;
+                    }
+                    lrat.check(&run)?;
+                    busy += t.elapsed().as_secs_f64();
                 }
-                lrat.check(&run)?;
-                busy += t.elapsed().as_secs_f64();
-            }
-            if let Some(mut f) = file {
-                use std::io::Write;
-                f.flush().map_err(|e| Error::io(&proof_name, e))?;
-            }
-            Ok((lrat, busy))
-        });
+                let written = match file {
+                    Some(f) => Some(
+                        f.into_inner()
+                            .map_err(|e| Error::io(proof_name, e.into_error()))?,
+                    ),
+                    None => None,
+                };
+                Ok((lrat, busy, written))
+            },
+        );
         // A closed channel: the checker stopped on an error, which is reported instead.
         let send = move |run: Steps| {
             tx.send(run)
@@ -133,7 +149,7 @@ pub fn search_certified(
         (searched, checked)
     });
     // The checker's error first: a search error may only be the closed channel.
-    let (lrat, check_seconds) = checked?;
+    let (lrat, check_seconds, written) = checked?;
     let done = searched?;
     if let Node::Refuted(..) = done.node
         && !lrat.refuted()
@@ -141,6 +157,18 @@ pub fn search_certified(
         return Err(Error::Solver(
             "the bitboard search's proof checked but did not derive the empty clause".into(),
         ));
+    }
+    if let (Node::Refuted(..), Some(tmp), Some(path)) = (done.node, written, proof) {
+        // A temporary file is private (0600); the proof is an ordinary output file.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            tmp.as_file()
+                .set_permissions(std::fs::Permissions::from_mode(0o644))
+                .map_err(|e| Error::io(&proof_name, e))?;
+        }
+        tmp.persist(path)
+            .map_err(|e| Error::io(&proof_name, e.error))?;
     }
     let (answer, certificate) = match done.node {
         Node::Board => (Answer::Sat(done.board(problem)), None),

@@ -128,7 +128,10 @@ pub struct Settings<'a> {
     /// `--certify`: UNSAT must come with a proof (a [`Proofs::SelfChecked`] engine checks its
     /// own and returns the certificate).
     pub certify: bool,
-    /// Under `certify`, where a [`Proofs::Drat`] engine writes its proof.
+    /// Under `certify`, where a [`Proofs::Drat`] engine writes its proof (a file the caller
+    /// then checks), or where a [`Proofs::SelfChecked`] engine that can leaves a copy of its
+    /// checked proof for other checkers (the bitboard search: text LRAT, written only for an
+    /// UNSAT whose proof checked).
     pub proof: Option<&'a Path>,
 }
 

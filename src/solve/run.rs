@@ -78,6 +78,9 @@ pub struct SolveSettings {
     pub threads: usize,
     /// The same board on every run ([`Settings::deterministic`]).
     pub deterministic: bool,
+    /// Under `certify`, where an engine that writes a proof of its own (the bitboard search)
+    /// leaves it for other checkers ([`Settings::proof`]).
+    pub proof: Option<std::path::PathBuf>,
 }
 
 impl From<Option<Duration>> for SolveSettings {
@@ -167,7 +170,10 @@ pub fn solve(
         true => Some(tempfile::tempdir().map_err(|e| Error::io("temp dir", e))?),
         false => None,
     };
-    let proof = dir.as_ref().map(|d| d.path().join("proof.drat"));
+    let proof = match &dir {
+        Some(d) => Some(d.path().join("proof.drat")),
+        None => settings.proof.clone().filter(|_| settings.certify),
+    };
     let engine_settings = Settings {
         options,
         timeout: settings.timeout,

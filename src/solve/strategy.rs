@@ -169,6 +169,7 @@ pub struct Solver<'a> {
     cancel: Cancel,
     symmetry: AutoSymmetry,
     deterministic: bool,
+    proof: Option<std::path::PathBuf>,
 }
 
 impl<'a> Solver<'a> {
@@ -191,6 +192,7 @@ impl<'a> Solver<'a> {
             cancel: Cancel::new(),
             symmetry: AutoSymmetry::default(),
             deterministic: false,
+            proof: None,
         }
     }
 
@@ -283,6 +285,16 @@ impl<'a> Solver<'a> {
         self
     }
 
+    /// `--proof FILE` (with `certify`): the bitboard search answers alone, and an UNSAT it
+    /// certifies leaves its checked LRAT proof in `path` (text, for the CNF `encode --amo
+    /// pairwise` writes for the same instance, so that other LRAT checkers can check it too).
+    /// The file is written only then (a presolve UNSAT is re-proved by varisat and writes
+    /// none); it appears whole, by a rename.
+    pub fn proof(mut self, path: Option<std::path::PathBuf>) -> Self {
+        self.proof = path;
+        self
+    }
+
     /// Runs the solve. A SAT answer's board has passed the independent checks
     /// ([`EncodeOptions::accept`]); a model that fails them is an [`Error::Solver`].
     pub fn solve(&self) -> Result<SolveReport> {
@@ -298,6 +310,35 @@ impl<'a> Solver<'a> {
             implied: self.implied.unwrap_or(Implied::None),
             ..self.options
         };
+        if let Some(path) = &self.proof {
+            let bad = |why: String| {
+                crate::error::BadOption::invalid(crate::error::Opt::Proof, path.display(), why)
+            };
+            if !self.certify {
+                return Err(bad(
+                    "needs certify: it is the proof of a certified UNSAT".into()
+                ));
+            }
+            if self.cubes || !matches!(self.solver.as_str(), "auto" | "bitboard") {
+                return Err(bad(format!(
+                    "is written by the bitboard search (solver auto or bitboard), not by {}",
+                    if self.cubes {
+                        "cubes"
+                    } else {
+                        self.solver.as_str()
+                    }
+                )));
+            }
+            let problem = self.problem(self.presolve)?;
+            let settings = SolveSettings {
+                timeout: self.timeout,
+                certify: true,
+                cancel: Some(self.cancel.clone()),
+                proof: Some(path.clone()),
+                ..SolveSettings::default()
+            };
+            return super::solve(&problem, options, &Bitboard, settings);
+        }
         if self.cubes {
             if !self.presolve {
                 return Err(Error::Usage(
@@ -381,6 +422,7 @@ impl<'a> Solver<'a> {
             walk,
             threads: self.threads(),
             deterministic: self.deterministic,
+            proof: None,
         };
         match entrants.as_slice() {
             [one] => super::solve(&problem, one.options, &one.backend, settings),

@@ -156,17 +156,24 @@ fn corrupted_proofs_fail_to_check() {
     }
 }
 
-/// The default strategy under `--certify` on excluded-diagonal instances races the certified
-/// bitboard search against certified cube-and-conquer: the same verdict as without
-/// `--certify`, with a certificate for UNSAT.
+/// The default strategy under `--certify` on two cores: on excluded-diagonal instances the
+/// certified bitboard search alone (its UNSAT certificate is the LRAT proof), on blocked ones its
+/// race against certified cubes; either way the verdict of the uncertified default, and a
+/// certificate for every UNSAT.
 #[test]
-fn certify_races_the_certified_search() {
+fn certify_under_the_default_strategy() {
     let mut rng = common::XorShift(0x0CE2_71F7);
-    let mut unsat = 0;
-    for i in 0..8 {
-        let n = 11 + i % 3;
+    let (mut unsat, mut lrat) = (0, 0);
+    for i in 0..12 {
+        let n = 11 + i as u32 % 3;
         let mut inst = Instance::plain(n);
-        inst.excluded = common::random_excluded(n + 2, n, |m| rng.below(m));
+        if i % 2 == 0 {
+            inst.excluded = common::random_excluded(n + 2, n, |m| rng.below(m));
+        } else {
+            inst.blocked = (0..n * 3)
+                .map(|_| queens_sat::board::Cell::new(rng.below(n), rng.below(n)))
+                .collect();
+        }
         let plain = Solver::new(&inst, QUEEN).jobs(Some(2)).solve().unwrap();
         let certified = Solver::new(&inst, QUEEN)
             .jobs(Some(2))
@@ -175,9 +182,111 @@ fn certify_races_the_certified_search() {
             .unwrap();
         assert_eq!(plain.status.label(), certified.status.label(), "case {i}");
         if matches!(certified.status, Answer::Unsat) {
-            assert!(certified.certificate.is_some(), "case {i}");
+            let c = certified.certificate.as_ref().expect("a certificate");
             unsat += 1;
+            lrat += usize::from(c.checker.contains("LRAT"));
+            let p = Problem::presolve(&inst, QUEEN).unwrap();
+            if i % 2 == 0 && p.unsat.is_none() {
+                assert!(c.checker.contains("LRAT"), "case {i}: {}", c.checker);
+            }
         }
     }
-    assert!(unsat >= 2, "only {unsat} UNSAT cases");
+    assert!(unsat >= 3 && lrat >= 1, "{unsat} UNSAT, {lrat} by LRAT");
+}
+
+/// Parses text LRAT (`id lits 0 hints 0`, `id d ids 0`) into steps: written here, apart from
+/// the crate's writer.
+fn parse_lrat(text: &str) -> Vec<Step> {
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let t: Vec<&str> = line.split_whitespace().collect();
+            let num = |s: &str| s.parse::<i64>().unwrap_or_else(|_| panic!("{line}"));
+            if t[1] == "d" {
+                return Step::Delete(t[2..t.len() - 1].iter().map(|&s| num(s) as u64).collect());
+            }
+            let nums: Vec<i64> = t[1..].iter().map(|&s| num(s)).collect();
+            let zero = nums
+                .iter()
+                .position(|&x| x == 0)
+                .expect("a 0 after the literals");
+            Step::Add {
+                id: num(t[0]) as u64,
+                lits: nums[..zero].iter().map(|&l| l as i32).collect(),
+                hints: nums[zero + 1..nums.len() - 1]
+                    .iter()
+                    .map(|&h| h as u64)
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+/// `solve --certify --proof FILE` leaves text LRAT that refutes the CNF `encode --amo pairwise`
+/// writes for the same instance (both read back from their files); a SAT answer leaves no file
+/// (nor a temporary one); `--proof` needs `--certify` and the bitboard search.
+#[test]
+fn proof_file_refutes_the_written_cnf() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let args = ["-n", "6", "--piece", "amazon"];
+    common::run_expect(
+        d,
+        &[&["solve"], &args[..], &["--certify", "--proof", "p.lrat"]].concat(),
+        20,
+    );
+    common::run_expect(
+        d,
+        &[
+            &["encode"],
+            &args[..],
+            &["--amo", "pairwise", "-o", "f.cnf"],
+        ]
+        .concat(),
+        0,
+    );
+    let cnf = std::fs::read_to_string(d.join("f.cnf")).unwrap();
+    let mut vars = 0;
+    let mut clauses = Vec::new();
+    for line in cnf.lines() {
+        if let Some(p) = line.strip_prefix("p cnf ") {
+            vars = p.split_whitespace().next().unwrap().parse().unwrap();
+        } else if !line.starts_with('c') && !line.trim().is_empty() {
+            let lits: Vec<i32> = line
+                .split_whitespace()
+                .map(|t| t.parse().unwrap())
+                .collect();
+            clauses.push(lits[..lits.len() - 1].to_vec());
+        }
+    }
+    let steps = parse_lrat(&std::fs::read_to_string(d.join("p.lrat")).unwrap());
+    let mut checker = Lrat::new(vars, clauses).unwrap();
+    checker.check(&Steps::encode(&steps)).unwrap();
+    assert!(checker.refuted());
+    common::run_expect(
+        d,
+        &["solve", "-n", "8", "--certify", "--proof", "q.lrat"],
+        10,
+    );
+    let left: Vec<String> = std::fs::read_dir(d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n != "p.lrat" && n != "f.cnf")
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    common::run_expect(d, &["solve", "-n", "6", "--proof", "r.lrat"], 2);
+    common::assert_one_line_error(
+        d,
+        &[
+            "solve",
+            "-n",
+            "6",
+            "--certify",
+            "--solver",
+            "varisat",
+            "--proof",
+            "r.lrat",
+        ],
+        &["--proof r.lrat", "bitboard search"],
+    );
 }

@@ -27,10 +27,16 @@ pub struct SolveArgs {
     /// Give up after this many seconds (UNKNOWN, exit 1).
     #[arg(long, value_name = "SECS")]
     timeout: Option<f64>,
-    /// Accept UNSAT only with a checked refutation (varisat self-checking, or a DRAT proof
-    /// from cadical / kissat checked in-process).
+    /// Accept UNSAT only with a checked refutation (varisat self-checking, a DRAT proof from
+    /// cadical / kissat, or the bitboard search's LRAT proof, each checked in-process).
     #[arg(long)]
     certify: bool,
+    /// With `--certify`: the bitboard search answers alone, and an UNSAT it certifies leaves
+    /// its checked proof in FILE as text LRAT, for the CNF that `encode --amo pairwise` writes
+    /// for the same instance (any LRAT checker, e.g. cake_lpr, can check it again). Written
+    /// whole, and only then.
+    #[arg(long, value_name = "FILE", requires = "certify")]
+    proof: Option<std::path::PathBuf>,
     /// Cube and conquer: split on rows and columns by look-ahead, then solve the cubes under
     /// assumptions with one incremental solver per thread (`--solver auto` for varisat, or any
     /// incremental in-process backend).
@@ -71,6 +77,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
         .jobs(a.jobs)
         .deterministic(a.deterministic)
         .auto_symmetry(parsed.auto_symmetry)
+        .proof(a.proof.clone())
         .cancel(crate::cancel().clone());
     if let Some(implied) = parsed.implied {
         solver = solver.implied(implied);
@@ -79,6 +86,21 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
         solver = solver.cubes(a.max_cubes);
     }
     let report = solver.solve()?;
+    if let (Some(path), Status::Unsat) = (&a.proof, &report.status)
+        && !report
+            .certificate
+            .as_ref()
+            .is_some_and(|c| c.checker.contains("LRAT"))
+    {
+        eprintln!(
+            "note: no proof written to {}: presolve refuted the instance (re-proved by {})",
+            path.display(),
+            report
+                .certificate
+                .as_ref()
+                .map_or("?", |c| c.checker.as_str())
+        );
+    }
     Ok(print_answer(&report, &instance, piece, a.format))
 }
 
