@@ -143,7 +143,7 @@ def test_certified_lrat_proof_checks_here(inst: qs.Instance, tmp_path: Path) -> 
     r = qs.solve(inst, certify=True, proof=path)
     assert r.status is qs.Status.UNSAT
     assert r.certified is not None and "LRAT" in r.certified
-    clauses = qs.encode(inst, amo="pairwise").clauses()
+    clauses = qs.encode(inst, amo="pairwise").clauses
     assert _lrat_refutes(clauses, path.read_text())
     sat_path = tmp_path / "sat.lrat"
     assert qs.solve(8, certify=True, proof=sat_path).status is qs.Status.SAT
