@@ -410,66 +410,30 @@ mod tests {
         assert_eq!(Steps::encode(&run.decode()).words, run.words);
     }
 
+    /// An added clause, for the test tables.
+    fn add(id: u64, lits: &[i32], hints: &[u64]) -> Step {
+        Step::Add {
+            id,
+            lits: lits.to_vec(),
+            hints: hints.to_vec(),
+        }
+    }
+
     #[test]
     fn refuses_wrong_steps() {
         let cases: Vec<(Vec<Step>, &str)> = vec![
-            // Hints that stop short of a conflict.
+            // Hints that stop short of a conflict; a hint that is not unit.
+            (vec![add(5, &[1], &[1])], "does not end in a conflict"),
+            (vec![add(5, &[], &[1])], "not unit"),
+            // A deleted clause used as a hint; an id used twice.
             (
-                vec![Step::Add {
-                    id: 5,
-                    lits: vec![1],
-                    hints: vec![1],
-                }],
-                "does not end in a conflict",
-            ),
-            // A hint that is not unit.
-            (
-                vec![Step::Add {
-                    id: 5,
-                    lits: vec![],
-                    hints: vec![1],
-                }],
-                "not unit",
-            ),
-            // A deleted clause used as a hint.
-            (
-                vec![
-                    Step::Delete(vec![2]),
-                    Step::Add {
-                        id: 5,
-                        lits: vec![1],
-                        hints: vec![1, 2],
-                    },
-                ],
+                vec![Step::Delete(vec![2]), add(5, &[1], &[1, 2])],
                 "not there",
             ),
-            // An id used twice.
-            (
-                vec![Step::Add {
-                    id: 3,
-                    lits: vec![1],
-                    hints: vec![1, 2],
-                }],
-                "reuses an id",
-            ),
-            // A RAT hint.
-            (
-                vec![Step::Add {
-                    id: 5,
-                    lits: vec![1],
-                    hints: vec![1, 0],
-                }],
-                "RAT",
-            ),
-            // A literal outside the formula.
-            (
-                vec![Step::Add {
-                    id: 5,
-                    lits: vec![3],
-                    hints: vec![1],
-                }],
-                "not a variable",
-            ),
+            (vec![add(3, &[1], &[1, 2])], "reuses an id"),
+            // A RAT hint; a literal outside the formula.
+            (vec![add(5, &[1], &[1, 0])], "RAT"),
+            (vec![add(5, &[3], &[1])], "not a variable"),
         ];
         for (steps, want) in cases {
             let err = four()

@@ -20,14 +20,14 @@
 //! a row without a cell, a free column no open row can take, forced moves, branching on rows and
 //! columns. The diagonal-sum bounds, the parity and branching on forced diagonals are counting
 //! arguments with no short clausal proof, so they are off (their node cost is measured in
-//! docs/benchmarks.md, "Certified UNSAT from the bitboard search"). The search stays
+//! docs/benchmarks.md, "Certified UNSAT"). The search stays
 //! single-threaded: the checker takes the other core.
 
 use std::path::Path;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::{Duration, Instant};
 
-use super::bitboard::{Bitboard, Branch, Search, Tuning, hit};
+use super::bitboard::{Bitboard, Branch, Search, Tuning, child_into, hit};
 use crate::answer::Answer;
 use crate::board::{Board, Cell};
 use crate::certify::Certificate;
@@ -718,16 +718,9 @@ impl Prover<'_, '_> {
         cols_free: u64,
     ) -> Result<Node> {
         let row = open[i] as usize;
-        let mut rest = [0u8; 64];
-        let k = open.len() - 1;
-        rest[..i].copy_from_slice(&open[..i]);
-        rest[i..k].copy_from_slice(&open[i + 1..]);
-        let rest = &rest[..k];
-        let mut next = *masks;
-        for &r in rest {
-            let r = r as usize;
-            next[r] = masks[r] & !hit(self.s.shape, bit, r.abs_diff(row) as u32);
-        }
+        let (mut rest, mut next) = ([0u8; 64], *masks);
+        child_into(self.s.shape, open, i, bit, masks, &mut rest, &mut next);
+        let rest = &rest[..open.len() - 1];
         let col = bit.trailing_zeros() as u8;
         self.depth_of_row[row] = self.path.len() as u8;
         self.path.push((row as u8, col));
