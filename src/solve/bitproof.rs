@@ -229,7 +229,7 @@ pub fn proof(problem: &Problem) -> Result<Option<Steps>> {
     Ok(matches!(written.answer, Answer::Unsat).then_some(all))
 }
 
-/// What [`write`] did.
+/// What [`write()`] did.
 #[derive(Clone, Debug)]
 pub struct Written {
     /// A board (unverified), UNSAT (the proof is complete, not checked), or UNKNOWN.
