@@ -103,6 +103,13 @@ pub fn search_certified(
                 Some(d) if !d.as_os_str().is_empty() => d,
                 _ => Path::new("."),
             };
+            if !dir.is_dir() {
+                return Err(crate::error::BadOption::invalid(
+                    crate::error::Opt::Proof,
+                    path.display(),
+                    "is in a folder that does not exist",
+                ));
+            }
             let tmp = tempfile::Builder::new()
                 .prefix(".queens-sat-proof")
                 .tempfile_in(dir)
