@@ -289,4 +289,19 @@ fn proof_file_refutes_the_written_cnf() {
         ],
         &["--proof r.lrat", "bitboard search"],
     );
+    let args = [
+        "solve",
+        "-n",
+        "6",
+        "--piece",
+        "amazon",
+        "--certify",
+        "--proof",
+        "no/r.lrat",
+    ];
+    common::assert_one_line_error(
+        d,
+        &args,
+        &["--proof no/r.lrat", "folder that does not exist"],
+    );
 }
