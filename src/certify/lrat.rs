@@ -67,11 +67,6 @@ impl Steps {
         self.words.is_empty()
     }
 
-    /// Forgets the steps (the ids go on from where they were).
-    pub fn clear(&mut self) {
-        self.words.clear();
-    }
-
     /// Writes the steps as text LRAT: `id lits 0 hints 0` per added clause, `id d ids 0` per
     /// deletion (the leading id of a deletion is the last id added, as LRAT checkers expect).
     pub fn write_text(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
@@ -121,13 +116,8 @@ impl Steps {
         self.last_id = other.last_id;
     }
 
-    /// The id of the last clause added so far.
-    pub fn last_id(&self) -> u64 {
-        self.last_id
-    }
-
-    /// The steps, each as `(Some((id, lits, hints)), [])` or `(None, ids deleted)`: for tests
-    /// that corrupt a proof, and for handing the lemmas to another checker.
+    /// The steps unpacked, one [`Step`] each: for tests that corrupt a proof, and for handing
+    /// the lemmas to another checker.
     pub fn decode(&self) -> Vec<Step> {
         let mut out = Vec::new();
         let mut w = self.words.iter().copied();

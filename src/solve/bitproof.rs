@@ -393,8 +393,7 @@ impl Index {
         let mut pair = vec![0u32; (vars + 1) * (vars + 1)];
         let (mut row_alo, mut col_alo) = ([0u64; 64], [0u64; 64]);
         let mut col_cells = [0u32; 64];
-        for (&rm, r) in root.iter().zip(0..) {
-            let _ = r;
+        for &rm in &root {
             let mut m = rm;
             while m != 0 {
                 col_cells[m.trailing_zeros() as usize] += 1;
