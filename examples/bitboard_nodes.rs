@@ -8,8 +8,12 @@
 //! cargo run --release --example bitboard_nodes -- --timeout 60 --diagonals off g.txt:25 [FILE[:D] ...]
 //! ```
 //!
-//! `--sums`, `--parity`, `--diagonals`, `--triples` take `on` or `off` (default: [`Tuning::default`]);
+//! `--sums`, `--parity`, `--diagonals`, `--triples` take `on` or `off`, `--words` takes `one`,
+//! `past32`, `two` or `family` (the key sets' width, [`Words`]) (default: [`Tuning::default`]);
 //! `FILE:D` takes the first D excluded diagonals of an excluded-diagonals file.
+//!
+//! `--estimate PROBES` prints Knuth's estimate of the whole tree's size in nodes instead
+//! ([`estimate`], `PROBES` random paths, seed 1), for trees too big to search to the end.
 //!
 //! `--write` runs the certified search's proof writer alone (its tuning, the proof dropped
 //! unchecked; [`bitproof::write`]), `--certify` the whole certified search (proof written and
@@ -22,7 +26,7 @@ use std::time::{Duration, Instant};
 use queens_sat::instance::read_instance_file;
 use queens_sat::piece::QUEEN;
 use queens_sat::presolve::Problem;
-use queens_sat::solve::bitboard::{Tuning, search_tuned};
+use queens_sat::solve::bitboard::{Tuning, Words, estimate, search_tuned};
 use queens_sat::solve::bitproof;
 
 fn main() -> ExitCode {
@@ -39,7 +43,7 @@ fn main() -> ExitCode {
 fn run(args: &[String]) -> queens_sat::Result<()> {
     let usage = || {
         queens_sat::Error::Usage(
-            "usage: bitboard_nodes [--timeout S] [--sums|--parity|--diagonals|--triples on|off] [--write|--certify] FILE[:D] ..."
+            "usage: bitboard_nodes [--timeout S] [--sums|--parity|--diagonals|--triples on|off] [--words one|past32|two|family] [--write|--certify|--estimate PROBES] FILE[:D] ..."
                 .into(),
         )
     };
@@ -47,6 +51,7 @@ fn run(args: &[String]) -> queens_sat::Result<()> {
     let mut timeout = None;
     let mut files = Vec::new();
     let (mut write, mut certify) = (false, false);
+    let mut probes = None;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let mut switch = |flag: &mut bool| -> queens_sat::Result<()> {
@@ -62,6 +67,18 @@ fn run(args: &[String]) -> queens_sat::Result<()> {
             "--parity" => switch(&mut tuning.parity)?,
             "--diagonals" => switch(&mut tuning.diagonals)?,
             "--triples" => switch(&mut tuning.triples)?,
+            "--words" => {
+                tuning.words = match it.next().map(String::as_str) {
+                    Some("one") => Words::One,
+                    Some("past32") => Words::Past32,
+                    Some("two") => Words::Two,
+                    Some("family") => Words::Family,
+                    _ => return Err(usage()),
+                }
+            }
+            "--estimate" => {
+                probes = Some(it.next().and_then(|v| v.parse().ok()).ok_or_else(usage)?);
+            }
             "--write" => write = true,
             "--certify" => certify = true,
             "--timeout" => {
@@ -86,6 +103,14 @@ fn run(args: &[String]) -> queens_sat::Result<()> {
         let instance = read_instance_file(path.as_ref(), diags)?;
         let problem = Problem::presolve(&instance, QUEEN)?;
         let (t0, cpu0) = (Instant::now(), cpu_seconds());
+        if let Some(probes) = probes {
+            let e = estimate(&problem, tuning, probes, 1)?;
+            println!(
+                "{file}\testimate\t{e:.4e}\t{:.3}",
+                t0.elapsed().as_secs_f64()
+            );
+            continue;
+        }
         if write || certify {
             let (label, nodes, lemmas, hints, check) = if certify {
                 let r = bitproof::search_certified(&problem, timeout, None, None)?;

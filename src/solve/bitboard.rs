@@ -18,8 +18,11 @@
 //!   they can still reach, and those diagonals' keys must add up to what the open rows and free
 //!   columns give; the node fails when the smallest (largest) reachable keys already overshoot
 //!   (fall short of) that sum. On ten frontier instances n = 22..30: 1.5-22x fewer nodes, 2.5x
-//!   fewer in all, 1.6x less time (docs/benchmarks.md). Boards up to 32 only, where every key
-//!   fits one word: on blocked n = 56 they cut little and cost 1.6-2.1x the time;
+//!   fewer in all, 1.6x less time (docs/benchmarks.md). The keys of a board up to 32 fit one
+//!   word; past 32 they take two ([`Words`], [`super::keys`]), which pays on excluded-diagonal
+//!   instances (n = 34/36: 1.6-33x smaller trees by Knuth's estimate, for 2.6x the time per
+//!   node) but not on blocked n = 56 (0.05 % fewer nodes, 2.15x the time), so by default they
+//!   run past 32 on instances whose unavailable cells are excluded diagonals only;
 //! - branching on a diagonal the sums force: when no choice of keys without the lowest (or the
 //!   highest) reachable key of a kind reaches the sum, some open row must take that diagonal,
 //!   and when it has fewer cells than the row or column the search would branch on, the
@@ -64,6 +67,9 @@ use crate::interrupt::Cancel;
 use crate::piece::{Shape, full};
 use crate::presolve::Problem;
 use crate::prng::Prng;
+use crate::solve::keys::{Keys, key_sum, low_bits_plain, parity_ok};
+#[cfg(target_arch = "x86_64")]
+use crate::solve::keys::low_bits_bmi2;
 use crate::solve::engine::{
     self, Capabilities, Engine, EngineInfo, Outcome, Settings, Unsupported,
 };
@@ -90,11 +96,11 @@ pub struct Found {
 /// search runs, the measured best (docs/benchmarks.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tuning {
-    /// The linear diagonal-sum bounds (boards up to 32).
+    /// The linear diagonal-sum bounds (on the boards [`Tuning::words`] gives them).
     pub sums: bool,
     /// The cross-kind parity: `r + c` and `c - r` have one parity, so the open rows' pieces on
     /// odd sum keys are at most the reachable odd keys of both kinds, those on even keys
-    /// likewise, and their number has the parity of the sum keys' target (boards up to 32).
+    /// likewise, and their number has the parity of the sum keys' target (as `sums`).
     pub parity: bool,
     /// Branching on a diagonal the linear sums force to be taken (its lowest or highest
     /// reachable key, when no choice of keys without it reaches the target), on which open row
@@ -103,6 +109,42 @@ pub struct Tuning {
     /// Branching on a free column only three open rows can take, when every open row has four
     /// cells or more (as on one that two can take, when every row has three or more).
     pub triples: bool,
+    /// The key sets of the sum bounds, the parity and the forced diagonals: one word, or two
+    /// past n = 32.
+    pub words: Words,
+}
+
+/// How many words the key sets of the sum bounds take ([`Tuning::words`]): a word holds the
+/// keys of one kind of diagonal on boards up to 32, two words up to 64.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Words {
+    /// One word: past n = 32 the search runs without the sum bounds, the parity and the forced
+    /// diagonals.
+    One,
+    /// One word up to n = 32, two past it: the bounds on every board the search takes.
+    Past32,
+    /// Two words on every board (for the tests, which check it against one word).
+    Two,
+    /// The default: [`Words::Past32`] on instances whose unavailable cells are excluded
+    /// diagonals only, where the bounds cut most; [`Words::One`] on the others. On 16 blocked
+    /// n = 56 instances of the tail's density two words cut 0.05 % of the nodes for 2.15x the
+    /// time (docs/benchmarks.md, "Two-word sum bounds past n = 32").
+    Family,
+}
+
+impl Tuning {
+    /// The tuning with [`Words::Family`] settled for `problem`.
+    fn settled(self, problem: &Problem) -> Tuning {
+        let inst = &problem.instance;
+        let words = match self.words {
+            Words::Family if !inst.excluded.is_empty() && inst.blocked.is_empty() => {
+                Words::Past32
+            }
+            Words::Family => Words::One,
+            words => words,
+        };
+        Tuning { words, ..self }
+    }
 }
 
 impl Default for Tuning {
@@ -112,6 +154,7 @@ impl Default for Tuning {
             parity: true,
             diagonals: true,
             triples: true,
+            words: Words::Family,
         }
     }
 }
@@ -125,6 +168,7 @@ impl Tuning {
                 parity: b & 2 != 0,
                 diagonals: b & 4 != 0,
                 triples: b & 8 != 0,
+                words: Words::Family,
             })
             .collect()
     }
@@ -203,7 +247,7 @@ impl Subtree {
         }
         let (open, masks) = (&self.open[..], &self.masks);
         let rows = 0..open.len();
-        match s.branch_plain(open, masks, self.cols_free) {
+        match s.branch(open, masks, self.cols_free) {
             Branch::Fail => Vec::new(),
             Branch::Row(i, mut cand) => {
                 let mut out = Vec::with_capacity(cand.count_ones() as usize);
@@ -330,7 +374,8 @@ pub fn cubes(problem: &Problem, want: usize, probes: usize, cancel: &Cancel) -> 
         return Ok(Vec::new());
     }
     let n = problem.n as usize;
-    let s = Search::new(shape, Isa::current().usable(), Tuning::default(), n, None, None);
+    let tuning = Tuning::default().settled(problem);
+    let s = Search::new(shape, Isa::current().usable(), tuning, n, None, None);
     let estimate = |t: &Subtree| -> Result<f64> {
         cancel.check()?;
         // The seed is the path: an estimate does not depend on where the subtree is listed.
@@ -341,7 +386,7 @@ pub fn cubes(problem: &Problem, want: usize, probes: usize, cancel: &Cancel) -> 
     };
     let mut cut: Vec<(Subtree, f64)> = Vec::new();
     for t in split(Subtree::root(problem), &s, want.div_ceil(2)) {
-        if t.open.is_empty() || s.branch_plain(&t.open, &t.masks, t.cols_free) != Branch::Fail {
+        if t.open.is_empty() || s.branch(&t.open, &t.masks, t.cols_free) != Branch::Fail {
             let e = estimate(&t)?;
             cut.push((t, e));
         }
@@ -357,7 +402,7 @@ pub fn cubes(problem: &Problem, want: usize, probes: usize, cancel: &Cancel) -> 
         let children = cut[at].0.children(&s);
         let mut parts = Vec::with_capacity(children.len());
         for t in children {
-            if t.open.is_empty() || s.branch_plain(&t.open, &t.masks, t.cols_free) != Branch::Fail
+            if t.open.is_empty() || s.branch(&t.open, &t.masks, t.cols_free) != Branch::Fail
             {
                 let e = estimate(&t)?;
                 parts.push((t, e));
@@ -376,6 +421,27 @@ pub fn cubes(problem: &Problem, want: usize, probes: usize, cancel: &Cancel) -> 
             nodes,
         })
         .collect())
+}
+
+/// Knuth's estimate of the size in search nodes of the whole search tree of `problem` under
+/// `tuning` (the mean of `probes` random paths from the root, seeded with `seed`; see
+/// [`cubes`]): the load-independent measure of a pruning on trees too big to search to the end.
+///
+/// ```
+/// use queens_sat::{instance::Instance, piece::QUEEN, presolve::Problem};
+/// use queens_sat::solve::bitboard::estimate;
+/// let p = Problem::presolve(&Instance::plain(10), QUEEN).unwrap();
+/// let e = estimate(&p, Default::default(), 100, 1).unwrap();
+/// assert!(e >= 1.0 && e == estimate(&p, Default::default(), 100, 1).unwrap());
+/// ```
+pub fn estimate(problem: &Problem, tuning: Tuning, probes: usize, seed: u64) -> Result<f64> {
+    let shape = Bitboard::shape(problem)?;
+    if problem.unsat.is_some() {
+        return Ok(0.0);
+    }
+    let (isa, n) = (Isa::current().usable(), problem.n as usize);
+    let s = Search::new(shape, isa, tuning.settled(problem), n, None, None);
+    Ok(Subtree::root(problem).estimate(&s, probes, &mut Prng::new(seed)))
 }
 
 /// [`search`] on `threads` threads: the tree is split into subtrees (breadth-first along the
@@ -445,6 +511,7 @@ fn search_in(
     let isa = isa.usable();
     let shape = Bitboard::shape(problem)?;
     let n = problem.n as usize;
+    let tuning = tuning.settled(problem);
     if problem.unsat.is_some() {
         return Ok(Found {
             answer: Answer::Unsat,
@@ -597,14 +664,14 @@ macro_rules! searcher {
         $place:ident,
         $within:ident,
         $bound:ident,
-        $low:ident
+        $low:expr
         $(, $attr:meta)?
     ) => {
         impl Search<'_> {
             /// Whether the open rows `open` (their allowed columns in `masks`) can all be
             /// filled, every column of `cols_free` taken once.
             $(#[$attr])?
-            fn $go(&mut self, open: &[u8], masks: &[u64; 64], cols_free: u64) -> bool {
+            fn $go<K: Keys>(&mut self, open: &[u8], masks: &[u64; 64], cols_free: u64) -> bool {
                 if open.is_empty() {
                     return true;
                 }
@@ -612,18 +679,18 @@ macro_rules! searcher {
                 if self.nodes.is_multiple_of(CHECK_EVERY) && self.should_stop() {
                     return false;
                 }
-                let (i, mut cand) = match self.$branch(open, masks, cols_free) {
+                let (i, mut cand) = match self.$branch::<K>(open, masks, cols_free) {
                     Branch::Fail => return false,
                     Branch::Diagonal(anti, key) => {
-                        return self.$diagonal(open, masks, cols_free, anti, key);
+                        return self.$diagonal::<K>(open, masks, cols_free, anti, key);
                     }
-                    Branch::Column(col) => return self.$column(open, masks, cols_free, col),
+                    Branch::Column(col) => return self.$column::<K>(open, masks, cols_free, col),
                     Branch::Row(i, cand) => (i, cand),
                 };
                 while cand != 0 {
                     let bit = cand & cand.wrapping_neg();
                     cand ^= bit;
-                    if self.$place(open, i, bit, masks, cols_free) {
+                    if self.$place::<K>(open, i, bit, masks, cols_free) {
                         return true;
                     }
                     if self.stopped.is_some() {
@@ -638,13 +705,15 @@ macro_rules! searcher {
             /// [`Branch::Fail`] when the node's checks refute it.
             $(#[$attr])?
             #[inline]
-            fn $branch(&self, open: &[u8], masks: &[u64; 64], cols_free: u64) -> Branch {
+            fn $branch<K: Keys>(&self, open: &[u8], masks: &[u64; 64], cols_free: u64) -> Branch {
                 // Fail first: the row with the fewest cells; columns taken by no row (fail) or one.
                 let (mut once, mut twice, mut thrice, mut four) = (0u64, 0u64, 0u64, 0u64);
                 let mut best = (u32::MAX, 0usize);
-                // The diagonals the open rows reach (for n <= 32, where every key is below 64).
-                let (mut anti, mut main, mut rows) = (0u64, 0u64, 0u32);
                 let n = self.n as u32;
+                let tuning = self.tuning;
+                // The sum bounds, the parity and the forced diagonals (on boards whose keys fit
+                // a `K`).
+                let sums = K::fits(n) && (tuning.sums || tuning.parity || tuning.diagonals);
                 for (i, &r) in open.iter().enumerate() {
                     let m = masks[r as usize];
                     let k = m.count_ones();
@@ -658,23 +727,24 @@ macro_rules! searcher {
                     thrice |= twice & m;
                     twice |= once & m;
                     once |= m;
-                    if n <= 32 {
-                        anti |= m << r;
-                        main |= (m << (n - 1)) >> r;
-                        rows += u32::from(r);
-                    }
                 }
                 if cols_free & !once != 0 {
                     return Branch::Fail;
                 }
-                // The implied sums (boards up to 32: on blocked n = 48..56 they cut little and
-                // two-word keys cost more than they saved, 1.6-2.1x the time).
-                // A diagonal the sums force: (a sum key?, its key, its cells).
+                // The implied sums. A diagonal they force: (a sum key?, its key, its cells).
                 let mut forced = (false, 0u32, u32::MAX);
-                if n <= 32 && open.len() >= SUMS_FROM {
+                if sums && open.len() >= SUMS_FROM {
+                    // The diagonals the open rows reach (a loop of its own: in the one above
+                    // two-word keys ran out of registers).
+                    let (mut anti, mut main, mut rows) = (K::ZERO, K::ZERO, 0u32);
+                    for &r in open {
+                        let (m, r) = (masks[r as usize], u32::from(r));
+                        anti |= K::shifted(m, r);
+                        main |= K::shifted(m, n - 1 - r);
+                        rows += r;
+                    }
                     let (k, cols) = (open.len() as u32, key_sum(cols_free));
-                    let tuning = self.tuning;
-                    let (mut must_anti, mut must_main) = (0, 0);
+                    let (mut must_anti, mut must_main) = (K::ZERO, K::ZERO);
                     if tuning.sums || tuning.diagonals {
                         let must = tuning.diagonals;
                         match (
@@ -688,22 +758,23 @@ macro_rules! searcher {
                     if tuning.parity && !parity_ok(anti, main, n, k, rows + cols) {
                         return Branch::Fail;
                     }
-                    if must_anti | must_main != 0 {
+                    if must_anti | must_main != K::ZERO {
                         for (anti_kind, mut keys) in [(true, must_anti), (false, must_main)] {
-                            while keys != 0 {
+                            while keys != K::ZERO {
                                 let key = keys.trailing_zeros();
-                                keys &= keys - 1;
+                                keys = keys.without_lowest();
                                 // The key's cells, one per open row at most.
                                 let cells: u32 = open
                                     .iter()
                                     .map(|&r| {
                                         let m = masks[r as usize];
+                                        let r = u32::from(r);
                                         let line = if anti_kind {
-                                            m << r
+                                            K::shifted(m, r)
                                         } else {
-                                            (m << (n - 1)) >> r
+                                            K::shifted(m, n - 1 - r)
                                         };
-                                        (line >> key) as u32 & 1
+                                        u32::from((line >> key).has_zero())
                                     })
                                     .sum();
                                 if cells < forced.2 {
@@ -751,7 +822,7 @@ macro_rules! searcher {
 
             /// Branches on which open row takes column `col` (a single bit).
             $(#[$attr])?
-            fn $column(
+            fn $column<K: Keys>(
                 &mut self,
                 open: &[u8],
                 masks: &[u64; 64],
@@ -762,7 +833,7 @@ macro_rules! searcher {
                     if masks[open[i] as usize] & col == 0 {
                         continue;
                     }
-                    if self.$place(open, i, col, masks, cols_free) {
+                    if self.$place::<K>(open, i, col, masks, cols_free) {
                         return true;
                     }
                     if self.stopped.is_some() {
@@ -775,7 +846,7 @@ macro_rules! searcher {
             /// Branches on which open row takes the diagonal `key` (of the sum keys `r + c`
             /// when `anti`, else of the difference keys `c - r + n - 1`).
             $(#[$attr])?
-            fn $diagonal(
+            fn $diagonal<K: Keys>(
                 &mut self,
                 open: &[u8],
                 masks: &[u64; 64],
@@ -787,7 +858,7 @@ macro_rules! searcher {
                     let Some(col) = on_diagonal(anti, key, open[i], masks, self.n) else {
                         continue;
                     };
-                    if self.$place(open, i, col, masks, cols_free) {
+                    if self.$place::<K>(open, i, col, masks, cols_free) {
                         return true;
                     }
                     if self.stopped.is_some() {
@@ -799,7 +870,7 @@ macro_rules! searcher {
 
             /// Places a piece on open row `open[i]`, column `bit`, and searches on.
             $(#[$attr])?
-            fn $place(
+            fn $place<K: Keys>(
                 &mut self,
                 open: &[u8],
                 i: usize,
@@ -811,7 +882,7 @@ macro_rules! searcher {
                 let (mut rest, mut next) = ([0u8; 64], *masks);
                 child_into(self.shape, open, i, bit, masks, &mut rest, &mut next);
                 let rest = &rest[..open.len() - 1];
-                if self.$go(rest, &next, cols_free & !bit) {
+                if self.$go::<K>(rest, &next, cols_free & !bit) {
                     self.placed.push((row, bit.trailing_zeros() as usize));
                     return true;
                 }
@@ -823,7 +894,7 @@ macro_rules! searcher {
             #[cfg(test)]
             $(#[$attr])?
             #[inline]
-            fn $within(keys: u64, k: u32, target: u32) -> bool {
+            fn $within<K: Keys>(keys: K, k: u32, target: u32) -> bool {
                 Self::$bound(keys, k, target, false).is_some()
             }
 
@@ -834,38 +905,47 @@ macro_rules! searcher {
             /// fall short, both when there are only `k` keys.
             $(#[$attr])?
             #[inline]
-            fn $bound(keys: u64, k: u32, target: u32, must: bool) -> Option<u64> {
+            fn $bound<K: Keys>(keys: K, k: u32, target: u32, must: bool) -> Option<K> {
+                if K::BITS > 64 {
+                    // Keys that fit one word once moved down by `off`: the one-word bound,
+                    // on keys `off` less and a target `k * off` less.
+                    if let Some((low, off)) = keys.narrow() {
+                        let target = target.checked_sub(k * off)?;
+                        let out = Self::$bound::<u64>(low, k, target, must)?;
+                        return Some(K::of_row(out) << off);
+                    }
+                }
                 let p = keys.count_ones();
                 if p < k {
                     return None;
                 }
-                let least = $low(keys, k);
-                let least_sum = key_sum(least);
+                let least = keys.low_bits(k, $low);
+                let least_sum = least.key_sum();
                 if least_sum > target {
                     return None;
                 }
-                let below = $low(keys, p - k);
-                let most = key_sum(keys) - key_sum(below);
+                let below = keys.low_bits(p - k, $low);
+                let most = (keys ^ below).key_sum();
                 if most < target {
                     return None;
                 }
                 if !must || k == 0 {
-                    return Some(0);
+                    return Some(K::ZERO);
                 }
-                let lowest = keys & keys.wrapping_neg();
-                let top = 63 - keys.leading_zeros();
+                let lowest = keys.lowest();
+                let top = K::BITS - 1 - keys.leading_zeros();
                 if p == k {
-                    return Some(lowest | 1 << top);
+                    return Some(lowest | K::ONE << top);
                 }
                 // The (k + 1)-th smallest key, and the largest key not among the k largest.
-                let next = ($low(keys, k + 1) ^ least).trailing_zeros();
-                let under = 63 - below.leading_zeros();
-                let mut out = 0;
+                let next = (keys.low_bits(k + 1, $low) ^ least).trailing_zeros();
+                let under = K::BITS - 1 - below.leading_zeros();
+                let mut out = K::ZERO;
                 if least_sum - lowest.trailing_zeros() + next > target {
                     out |= lowest;
                 }
                 if most + under < target + top {
-                    out |= 1 << top;
+                    out |= K::ONE << top;
                 }
                 Some(out)
             }
@@ -883,7 +963,7 @@ searcher!(
     place_bmi2,
     within_bmi2,
     bound_bmi2,
-    low_bits_bmi2,
+    |x: u64, j: u32| low_bits_bmi2(x, j),
     target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")
 );
 searcher!(
@@ -920,25 +1000,53 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// [`Search::go_plain`] in the build `self.isa`.
+    /// Whether the key sets take two words ([`Tuning::words`]).
+    fn two_words(&self) -> bool {
+        match self.tuning.words {
+            // `Family` is settled before a search starts (`Tuning::settled`).
+            Words::One | Words::Family => false,
+            Words::Past32 => self.n > 32,
+            Words::Two => true,
+        }
+    }
+
+    /// [`Search::go_plain`] in the build `self.isa`, with the key sets' width.
     fn go(&mut self, open: &[u8], masks: &[u64; 64], cols_free: u64) -> bool {
+        if self.two_words() {
+            self.go_in::<u128>(open, masks, cols_free)
+        } else {
+            self.go_in::<u64>(open, masks, cols_free)
+        }
+    }
+
+    /// [`Search::go_plain`] in the build `self.isa`, with key sets `K`.
+    fn go_in<K: Keys>(&mut self, open: &[u8], masks: &[u64; 64], cols_free: u64) -> bool {
         #[cfg(target_arch = "x86_64")]
         if self.isa.has_bmi2() {
             // SAFETY: `isa` passed `Isa::usable`, so the processor has `cpu::BMI2_FEATURES`,
             // the features the function is compiled with.
-            return unsafe { self.go_bmi2(open, masks, cols_free) };
+            return unsafe { self.go_bmi2::<K>(open, masks, cols_free) };
         }
-        self.go_plain(open, masks, cols_free)
+        self.go_plain::<K>(open, masks, cols_free)
     }
 
-    /// [`Search::branch_plain`] in the build `self.isa`.
+    /// [`Search::branch_plain`] in the build `self.isa`, with the key sets' width.
     pub(super) fn branch(&self, open: &[u8], masks: &[u64; 64], cols_free: u64) -> Branch {
+        if self.two_words() {
+            self.branch_in::<u128>(open, masks, cols_free)
+        } else {
+            self.branch_in::<u64>(open, masks, cols_free)
+        }
+    }
+
+    /// [`Search::branch_plain`] in the build `self.isa`, with key sets `K`.
+    fn branch_in<K: Keys>(&self, open: &[u8], masks: &[u64; 64], cols_free: u64) -> Branch {
         #[cfg(target_arch = "x86_64")]
         if self.isa.has_bmi2() {
-            // SAFETY: as in `Search::go`.
-            return unsafe { self.branch_bmi2(open, masks, cols_free) };
+            // SAFETY: as in `Search::go_in`.
+            return unsafe { self.branch_bmi2::<K>(open, masks, cols_free) };
         }
-        self.branch_plain(open, masks, cols_free)
+        self.branch_plain::<K>(open, masks, cols_free)
     }
 
     /// Whether the time limit passed or the caller cancelled (recording why).
@@ -991,65 +1099,6 @@ pub(super) fn hit(shape: Shape, bit: u64, d: u32) -> u64 {
         hit |= bit << k | bit >> k;
     }
     hit
-}
-
-/// The even bit positions.
-const EVEN: u64 = 0x5555_5555_5555_5555;
-
-/// The cross-kind parity ([`Tuning::parity`]): whether `k` pieces can take distinct sum keys
-/// of `anti` adding up to `target` (only its parity counts here) and distinct difference keys
-/// of `main` (`c - r + n - 1`), when a piece's two keys have one parity up to `n - 1`.
-#[inline(always)]
-fn parity_ok(anti: u64, main: u64, n: u32, k: u32, target: u32) -> bool {
-    // A piece on an even sum key has a difference key of the parity of n - 1.
-    let same = if (n - 1).is_multiple_of(2) { EVEN } else { !EVEN };
-    let even = (anti & EVEN).count_ones().min((main & same).count_ones());
-    let odd = (anti & !EVEN).count_ones().min((main & !same).count_ones());
-    // The pieces on odd sum keys: at least k - even, at most odd, of the target's parity.
-    let least = k.saturating_sub(even);
-    let least = least + ((least ^ target) & 1);
-    least <= odd.min(k)
-}
-
-/// The sum of the indices of the set bits of `x`, bit plane by bit plane.
-#[inline(always)]
-fn key_sum(x: u64) -> u32 {
-    const PLANES: [u64; 6] = [
-        0xAAAA_AAAA_AAAA_AAAA,
-        0xCCCC_CCCC_CCCC_CCCC,
-        0xF0F0_F0F0_F0F0_F0F0,
-        0xFF00_FF00_FF00_FF00,
-        0xFFFF_0000_FFFF_0000,
-        0xFFFF_FFFF_0000_0000,
-    ];
-    let mut sum = 0;
-    for (j, plane) in PLANES.iter().enumerate() {
-        sum += (x & plane).count_ones() << j;
-    }
-    sum
-}
-
-/// The `j` lowest set bits of `x` (`j` at most its population), with `pdep`.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi2")]
-#[inline]
-fn low_bits_bmi2(x: u64, j: u32) -> u64 {
-    if j >= 64 {
-        return x;
-    }
-    // The j-th set bit (0-based), or 0 when x has exactly j.
-    let at = core::arch::x86_64::_pdep_u64(1 << j, x);
-    x & at.wrapping_sub(1)
-}
-
-/// The `j` lowest set bits of `x` (`j` at most its population), one bit at a time.
-#[inline(always)]
-fn low_bits_plain(x: u64, j: u32) -> u64 {
-    let mut rest = x;
-    for _ in 0..j {
-        rest &= rest - 1;
-    }
-    x ^ rest
 }
 
 /// The bitboard search as an engine (`--solver bitboard`): queens and amazons on presolved
@@ -1250,11 +1299,21 @@ mod tests {
                     assert_eq!(Search::bound_plain(keys, k, target, true), want, "{what}");
                     let without = want.map(|_| 0);
                     assert_eq!(Search::bound_plain(keys, k, target, false), without, "{what}");
+                    // Two words: the same set, and the set moved across both words (every
+                    // key, and so the target, k times 40 more).
+                    let wide = u128::from(keys);
+                    let got = Search::bound_plain(wide, k, target, true);
+                    assert_eq!(got, want.map(u128::from), "{what}");
+                    let got = Search::bound_plain(wide << 40, k, target + 40 * k, true);
+                    assert_eq!(got, want.map(|w| u128::from(w) << 40), "{what} << 40");
                     #[cfg(target_arch = "x86_64")]
                     if fast {
                         // SAFETY: the processor has the features the function is built with.
                         let got = unsafe { Search::bound_bmi2(keys, k, target, true) };
                         assert_eq!(got, want, "{what}");
+                        // SAFETY: as above.
+                        let got = unsafe { Search::bound_bmi2(wide << 40, k, target + 40 * k, true) };
+                        assert_eq!(got, want.map(|w| u128::from(w) << 40), "{what} << 40");
                     }
                 }
             }

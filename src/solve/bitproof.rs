@@ -27,7 +27,7 @@ use std::path::Path;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::{Duration, Instant};
 
-use super::bitboard::{Bitboard, Branch, Search, Tuning, child_into, hit};
+use super::bitboard::{Bitboard, Branch, Search, Tuning, Words, child_into, hit};
 use crate::answer::Answer;
 use crate::board::{Board, Cell};
 use crate::certify::Certificate;
@@ -47,6 +47,8 @@ pub const PROOF_TUNING: Tuning = Tuning {
     parity: false,
     diagonals: false,
     triples: true,
+    // No key sets are used: one word costs nothing past n = 32.
+    words: Words::One,
 };
 
 /// Proof words handed to the checker at a time.

@@ -13,6 +13,7 @@ pub mod certified_cubes;
 pub mod cubes;
 pub mod engine;
 pub mod external;
+pub mod keys;
 mod portfolio;
 pub mod race;
 mod run;

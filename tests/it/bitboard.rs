@@ -10,13 +10,14 @@ use common::oracle::instance_solutions;
 use queens_sat::Error;
 use queens_sat::answer::Answer;
 use queens_sat::cpu::Isa;
+use queens_sat::encode::implied::Implied;
 use queens_sat::generate::Generator;
 use queens_sat::instance::Instance;
 use queens_sat::interrupt::Cancel;
 use queens_sat::piece::{LineKind, Piece, QUEEN};
 use queens_sat::presolve::Problem;
 use queens_sat::solve::Solver;
-use queens_sat::solve::bitboard::{Tuning, search, search_tuned, search_with};
+use queens_sat::solve::bitboard::{Tuning, Words, search, search_tuned, search_with};
 use queens_sat::symmetry::Symmetry;
 
 /// Random instances n <= 9 (pre-placed, blocked, both, excluded diagonals), queens and amazons:
@@ -193,6 +194,7 @@ fn every_tuning_agrees_on_excluded_diagonals() {
         parity: false,
         diagonals: false,
         triples: false,
+        words: Words::Family,
     };
     let mut verdicts = [0; 2];
     for (n, d, seed) in [
@@ -232,6 +234,123 @@ fn every_tuning_agrees_on_excluded_diagonals() {
     assert!(verdicts[0] > 0 && verdicts[1] > 0, "{verdicts:?}");
 }
 
+/// The key sets of the sum bounds in two words (`Words::Two`) against one word, on boards up to
+/// 32 under every tuning: the same verdict, board and node count (the same search), on random
+/// instances n <= 9, queens and amazons, and excluded-diagonal instances n = 14..24.
+#[test]
+fn two_words_search_as_one_word() {
+    let mut instances = common::random_instances(0x2_3044D5, 48, 9);
+    for (n, d, seed) in [(14, 12, 2), (18, 14, 6), (20, 18, 8), (24, 24, 3)] {
+        let generator = Generator::Diagonals {
+            min_free: 1,
+            diags: Some(d),
+            to_completion: false,
+        };
+        instances.push(generator.instance(n, seed).unwrap());
+    }
+    let mut nodes = 0;
+    for (i, inst) in instances.iter().enumerate() {
+        let (piece, name) = common::piece_of(i);
+        let problem = Problem::presolve(inst, piece).unwrap();
+        for tuning in Tuning::all() {
+            let one = Tuning {
+                words: Words::One,
+                ..tuning
+            };
+            let two = Tuning {
+                words: Words::Two,
+                ..tuning
+            };
+            let what = format!("case {i} ({name}, n={}) {tuning:?}", inst.n);
+            let a = search_tuned(&problem, None, None, 1, false, one).unwrap();
+            let b = search_tuned(&problem, None, None, 1, false, two).unwrap();
+            assert_eq!(a.answer, b.answer, "{what}");
+            assert_eq!(a.nodes, b.nodes, "{what}");
+            nodes += a.nodes;
+        }
+    }
+    assert!(nodes > 100_000, "{nodes}");
+}
+
+/// Past n = 32, with the sum bounds on two-word keys (the default on excluded-diagonal
+/// instances): excluded-diagonal instances n = 34 and 36, SAT ones (few diagonals) and UNSAT
+/// ones that the search without the bounds does not decide in minutes (many diagonals). The
+/// verdict is that of the linked CaDiCaL on the encoding with the implied sums, each board
+/// verified; the bounds cut nodes (where the two search to the end, fewer with them).
+#[test]
+fn two_word_bounds_agree_with_cadical_past_32() {
+    let mut verdicts = [0; 2];
+    for (n, d, seed) in [
+        (34, 20, 1),
+        (34, 25, 2),
+        (36, 25, 3),
+        (34, 48, 1),
+        (34, 50, 1),
+        (34, 52, 2),
+        (36, 56, 1),
+    ] {
+        let generator = Generator::Diagonals {
+            min_free: 1,
+            diags: Some(d),
+            to_completion: false,
+        };
+        let inst = generator.instance(n, seed).unwrap();
+        let what = format!("n={n} d={d} seed {seed}");
+        let problem = Problem::presolve(&inst, QUEEN).unwrap();
+        let two = search_tuned(&problem, None, None, 1, false, Tuning::default()).unwrap();
+        let cdcl = Solver::new(&inst, QUEEN)
+            .solver("lib:cadical")
+            .implied(Implied::Sums)
+            .solve()
+            .unwrap();
+        assert_eq!(two.answer.label(), cdcl.status.label(), "{what}");
+        if let Answer::Sat(board) = &two.answer {
+            queens_sat::verify::verify(board, &inst, QUEEN).unwrap();
+            let one = Tuning {
+                words: Words::One,
+                ..Tuning::default()
+            };
+            let without = search_tuned(&problem, None, None, 1, false, one).unwrap();
+            assert!(matches!(without.answer, Answer::Sat(_)), "{what}");
+            assert!(
+                two.nodes < without.nodes,
+                "{what}: {} {}",
+                two.nodes,
+                without.nodes
+            );
+        }
+        verdicts[usize::from(matches!(two.answer, Answer::Sat(_)))] += 1;
+    }
+    assert!(verdicts[0] >= 3 && verdicts[1] >= 2, "{verdicts:?}");
+}
+
+/// Past n = 32 the two-word bounds on blocked boards (not the default there: they cut little)
+/// keep the verdict of the search without them, on blocked n = 48 at the tail's density.
+#[test]
+fn two_word_bounds_keep_the_verdict_on_blocked_48() {
+    let mut verdicts = [0; 2];
+    for seed in [1, 2, 3, 5] {
+        let generator = Generator::Blocked {
+            m: 1962,
+            min_free: 1,
+        };
+        let inst = generator.instance(48, seed).unwrap();
+        let problem = Problem::presolve(&inst, QUEEN).unwrap();
+        let tuned = |words| Tuning {
+            words,
+            ..Tuning::default()
+        };
+        let one = search_tuned(&problem, None, None, 1, false, tuned(Words::One)).unwrap();
+        let two = search_tuned(&problem, None, None, 1, false, tuned(Words::Past32)).unwrap();
+        assert_eq!(one.answer.label(), two.answer.label(), "seed {seed}");
+        if let Answer::Sat(board) = &two.answer {
+            queens_sat::verify::verify(board, &inst, QUEEN).unwrap();
+        }
+        verdicts[usize::from(matches!(two.answer, Answer::Sat(_)))] += 1;
+    }
+    assert!(verdicts[0] > 0 && verdicts[1] > 0, "{verdicts:?}");
+}
+
 /// Solves `inst` with the bitboard search and with the CDCL path alone (the default strategy
 /// races the bitboard search itself), asserts the same verdict, and returns whether it is SAT
 /// (each board verified on the way out of `Solver`).
@@ -265,8 +384,9 @@ fn agrees_with_the_sat_path_on_excluded_diagonals() {
     assert!(verdicts[0] > 0 && verdicts[1] > 0, "{verdicts:?}");
 }
 
-/// Blocked n = 48 at the tail's density (keys of up to 94: the two-word path of the implied-sum
-/// bounds): the bitboard search and the linked CaDiCaL give the same verdict.
+/// Blocked n = 48 at the tail's density (past 32, where the search runs without the sum bounds
+/// on blocked boards by default): the bitboard search and the linked CaDiCaL give the same
+/// verdict.
 #[test]
 fn agrees_with_the_sat_path_on_blocked_48() {
     let mut verdicts = [0; 2];
