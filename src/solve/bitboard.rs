@@ -21,7 +21,7 @@
 //!   fewer in all, 1.6x less time (docs/benchmarks.md). The keys of a board up to 32 fit one
 //!   word; past 32 they take two ([`Words`], [`super::keys`]), which pays on excluded-diagonal
 //!   instances (n = 34/36: 1.6-33x smaller trees by Knuth's estimate, for 2.6x the time per
-//!   node) but not on blocked n = 56 (0.05 % fewer nodes, 2.15x the time), so by default they
+//!   node) but not on blocked n = 56 (0.07 % fewer nodes, 2.15x the time), so by default they
 //!   run past 32 on instances whose unavailable cells are excluded diagonals only;
 //! - branching on a diagonal the sums force: when no choice of keys without the lowest (or the
 //!   highest) reachable key of a kind reaches the sum, some open row must take that diagonal,
@@ -127,7 +127,7 @@ pub enum Words {
     Two,
     /// The default: [`Words::Past32`] on instances whose unavailable cells are excluded
     /// diagonals only, where the bounds cut most; [`Words::One`] on the others. On 16 blocked
-    /// n = 56 instances of the tail's density two words cut 0.05 % of the nodes for 2.15x the
+    /// n = 56 instances of the tail's density two words cut 0.07 % of the nodes for 2.15x the
     /// time (docs/benchmarks.md, "Two-word sum bounds past n = 32").
     Family,
 }
