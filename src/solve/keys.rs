@@ -62,6 +62,36 @@ pub trait Keys:
     }
 }
 
+/// The methods of [`Keys`] that are the integer type's own.
+macro_rules! same_on_every_width {
+    ($t:ty) => {
+        #[inline(always)]
+        fn count_ones(self) -> u32 {
+            <$t>::count_ones(self)
+        }
+        #[inline(always)]
+        fn trailing_zeros(self) -> u32 {
+            <$t>::trailing_zeros(self)
+        }
+        #[inline(always)]
+        fn leading_zeros(self) -> u32 {
+            <$t>::leading_zeros(self)
+        }
+        #[inline(always)]
+        fn has_zero(self) -> bool {
+            self & 1 != 0
+        }
+        #[inline(always)]
+        fn lowest(self) -> Self {
+            self & self.wrapping_neg()
+        }
+        #[inline(always)]
+        fn without_lowest(self) -> Self {
+            self & self.wrapping_sub(1)
+        }
+    };
+}
+
 impl Keys for u64 {
     const ZERO: Self = 0;
     const ONE: Self = 1;
@@ -76,30 +106,7 @@ impl Keys for u64 {
     fn shifted(m: u64, s: u32) -> Self {
         m << s
     }
-    #[inline(always)]
-    fn count_ones(self) -> u32 {
-        u64::count_ones(self)
-    }
-    #[inline(always)]
-    fn trailing_zeros(self) -> u32 {
-        u64::trailing_zeros(self)
-    }
-    #[inline(always)]
-    fn leading_zeros(self) -> u32 {
-        u64::leading_zeros(self)
-    }
-    #[inline(always)]
-    fn has_zero(self) -> bool {
-        self & 1 != 0
-    }
-    #[inline(always)]
-    fn lowest(self) -> Self {
-        self & self.wrapping_neg()
-    }
-    #[inline(always)]
-    fn without_lowest(self) -> Self {
-        self & self.wrapping_sub(1)
-    }
+    same_on_every_width!(u64);
     #[inline(always)]
     fn key_sum(self) -> u32 {
         key_sum(self)
@@ -129,30 +136,7 @@ impl Keys for u128 {
         // Shifts below 64 on each word (a u128 shift also handles 64 and more, with branches).
         u128::from(m << s) | u128::from((m >> 1) >> (63 - s)) << 64
     }
-    #[inline(always)]
-    fn count_ones(self) -> u32 {
-        u128::count_ones(self)
-    }
-    #[inline(always)]
-    fn trailing_zeros(self) -> u32 {
-        u128::trailing_zeros(self)
-    }
-    #[inline(always)]
-    fn leading_zeros(self) -> u32 {
-        u128::leading_zeros(self)
-    }
-    #[inline(always)]
-    fn has_zero(self) -> bool {
-        self & 1 != 0
-    }
-    #[inline(always)]
-    fn lowest(self) -> Self {
-        self & self.wrapping_neg()
-    }
-    #[inline(always)]
-    fn without_lowest(self) -> Self {
-        self & self.wrapping_sub(1)
-    }
+    same_on_every_width!(u128);
     #[inline(always)]
     fn key_sum(self) -> u32 {
         let (lo, hi) = (self as u64, (self >> 64) as u64);
@@ -250,16 +234,7 @@ pub fn parity_ok<K: Keys>(anti: K, main: K, n: u32, k: u32, target: u32) -> bool
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A xorshift64 stream from `seed`.
-    fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
-        move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        }
-    }
+    use crate::prng::Prng;
 
     /// The keys of a two-word set, in order.
     fn keys(x: u128) -> Vec<u32> {
@@ -270,7 +245,8 @@ mod tests {
     /// (both builds of the word kernel), on sets of every density across both words.
     #[test]
     fn two_words_agree_with_the_key_list() {
-        let mut next = xorshift(0x0DDB_1A5E_5BAD_5EEDu64);
+        let mut rng = Prng::new(0x0DDB_1A5E_5BAD_5EED);
+        let mut next = || rng.next_u64();
         #[cfg(target_arch = "x86_64")]
         let fast = crate::cpu::Isa::native().has_bmi2();
         for round in 0..500u32 {
@@ -327,7 +303,8 @@ mod tests {
     /// `fits` is exact: 2n - 1 keys.
     #[test]
     fn parity_and_fits_agree_across_widths() {
-        let mut next = xorshift(0x2545_F491_4F6C_DD1Du64);
+        let mut rng = Prng::new(0x2545_F491_4F6C_DD1D);
+        let mut next = || rng.next_u64();
         for round in 0..600u32 {
             let n = 1 + round % 32;
             let mask = u64::MAX >> (65 - 2 * n);
