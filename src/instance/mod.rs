@@ -54,6 +54,13 @@ impl Instance {
         self.placed.is_empty() && self.blocked.is_empty() && self.excluded.is_empty()
     }
 
+    /// True when the cells this instance makes unavailable are excluded diagonals only (some
+    /// excluded, none blocked; pieces may be pre-placed): the family where the default
+    /// strategy splits the bitboard search and its sum bounds run past n = 32.
+    pub fn excluded_diagonals_only(&self) -> bool {
+        !self.excluded.is_empty() && self.blocked.is_empty()
+    }
+
     /// A fast membership test for the cells this instance makes unavailable
     /// (blocked cells and cells on excluded diagonals).
     pub fn obstacles(&self) -> Obstacles {

@@ -135,11 +135,8 @@ pub enum Words {
 impl Tuning {
     /// The tuning with [`Words::Family`] settled for `problem`.
     fn settled(self, problem: &Problem) -> Tuning {
-        let inst = &problem.instance;
         let words = match self.words {
-            Words::Family if !inst.excluded.is_empty() && inst.blocked.is_empty() => {
-                Words::Past32
-            }
+            Words::Family if problem.instance.excluded_diagonals_only() => Words::Past32,
             Words::Family => Words::One,
             words => words,
         };

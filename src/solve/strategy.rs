@@ -93,10 +93,8 @@ fn bitboard_splits(
     jobs: usize,
     symmetry: AutoSymmetry,
 ) -> bool {
-    let inst = &problem.instance;
     symmetry != AutoSymmetry::Always
-        && !inst.excluded.is_empty()
-        && inst.blocked.is_empty()
+        && problem.instance.excluded_diagonals_only()
         && bitboard_races(problem, options, jobs)
 }
 
@@ -141,7 +139,7 @@ impl AutoSymmetry {
         let inst = &problem.instance;
         let wanted = match self {
             AutoSymmetry::Off => false,
-            AutoSymmetry::Measured => !inst.excluded.is_empty() && inst.blocked.is_empty(),
+            AutoSymmetry::Measured => inst.excluded_diagonals_only(),
             AutoSymmetry::Always => true,
         };
         match wanted {
