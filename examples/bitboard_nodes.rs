@@ -26,8 +26,7 @@ use std::time::{Duration, Instant};
 use queens_sat::instance::read_instance_file;
 use queens_sat::piece::QUEEN;
 use queens_sat::presolve::Problem;
-use queens_sat::solve::bitboard::{Tuning, Words, estimate, search_tuned};
-use queens_sat::solve::bitproof;
+use queens_sat::solve::bitboard::{Options, Tuning, Words, estimate, proof as bitproof, search};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -127,7 +126,10 @@ fn run(args: &[String]) -> queens_sat::Result<()> {
             );
             continue;
         }
-        let found = search_tuned(&problem, timeout, None, 1, false, tuning)?;
+        let found = search(
+            &problem,
+            &Options::default().timeout(timeout).tuning(tuning),
+        )?;
         println!(
             "{file}\t{}\t{}\t{:.3}\t{:.3}",
             found.answer.label(),

@@ -104,7 +104,10 @@ mod tests {
     fn kernels_enable_the_dispatched_features() {
         let wanted: Vec<&str> = BMI2_FEATURES.split(',').collect();
         for (file, text) in [
-            ("solve/bitboard.rs", include_str!("solve/bitboard.rs")),
+            (
+                "solve/bitboard/kernel.rs",
+                include_str!("solve/bitboard/kernel.rs"),
+            ),
             ("count/fast.rs", include_str!("count/fast.rs")),
         ] {
             let mut full_builds = 0;

@@ -1,6 +1,6 @@
 //! An LRAT checker (RUP steps with hints; Cruz-Filipe, Heule, Hunt, Kaufmann, Schneider-Kamp,
 //! "Efficient certified RAT verification", CADE 2017), for the proofs the bitboard search
-//! writes under `--certify` ([`crate::solve::bitproof`]).
+//! writes under `--certify` ([`crate::solve::bitboard::proof`]).
 //!
 //! Each added clause names, in order, the clauses that become unit (or false) once the clause's
 //! literals are all false: checking a step walks its hints once, with no propagation search, so

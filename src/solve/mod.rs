@@ -8,7 +8,6 @@
 //! [`race()`] is the one race (portfolios, the default strategy's bitboard race); [`cubes`] and
 //! [`certified_cubes`] conquer look-ahead cubes with the incremental engines ([`traits`]).
 
-pub mod bitproof;
 pub mod certified_cubes;
 pub mod cubes;
 pub mod engine;

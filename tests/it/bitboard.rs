@@ -1,4 +1,4 @@
-//! `--solver bitboard` (src/solve/bitboard.rs): verdicts and boards against the brute-force
+//! `--solver bitboard` (src/solve/bitboard/): verdicts and boards against the brute-force
 //! oracle on random small instances, verdicts against the SAT path on excluded-diagonal
 //! instances of the tail's family, and its refusals and stops.
 
@@ -17,7 +17,7 @@ use queens_sat::interrupt::Cancel;
 use queens_sat::piece::{LineKind, Piece, QUEEN};
 use queens_sat::presolve::Problem;
 use queens_sat::solve::Solver;
-use queens_sat::solve::bitboard::{Tuning, Words, search, search_tuned, search_with};
+use queens_sat::solve::bitboard::{Options, Tuning, Words, search};
 use queens_sat::symmetry::Symmetry;
 
 /// Random instances n <= 9 (pre-placed, blocked, both, excluded diagonals), queens and amazons:
@@ -74,7 +74,6 @@ fn random_instances_match_the_oracle_on(jobs: usize) {
 /// same board on every run (the one of the lowest subtree that has one).
 #[test]
 fn split_search_is_deterministic_when_asked() {
-    use queens_sat::solve::bitboard::search_on;
     let generator = Generator::Diagonals {
         min_free: 1,
         diags: Some(16),
@@ -83,11 +82,17 @@ fn split_search_is_deterministic_when_asked() {
     for seed in 1..=6 {
         let inst = generator.instance(14, seed).unwrap();
         let p = Problem::presolve(&inst, QUEEN).unwrap();
-        let one = search_on(&p, None, None, 1, false).unwrap().answer;
+        let one = search(&p, &Options::default()).unwrap().answer;
         for threads in [2, 3] {
-            let a = search_on(&p, None, None, threads, true).unwrap().answer;
-            let b = search_on(&p, None, None, threads, true).unwrap().answer;
-            let fast = search_on(&p, None, None, threads, false).unwrap().answer;
+            let a = search(&p, &Options::default().threads(threads).deterministic(true))
+                .unwrap()
+                .answer;
+            let b = search(&p, &Options::default().threads(threads).deterministic(true))
+                .unwrap()
+                .answer;
+            let fast = search(&p, &Options::default().threads(threads))
+                .unwrap()
+                .answer;
             assert_eq!(a, b, "seed {seed}, {threads} threads");
             assert_eq!(a.label(), one.label(), "seed {seed}");
             assert_eq!(fast.label(), one.label(), "seed {seed}");
@@ -120,7 +125,7 @@ fn both_builds_agree() {
         let expected = (inst.n <= 9).then(|| instance_solutions(inst, name));
         let runs: Vec<_> = isas
             .iter()
-            .map(|&isa| (isa, search_with(&problem, None, None, isa).unwrap()))
+            .map(|&isa| (isa, search(&problem, &Options::default().isa(isa)).unwrap()))
             .collect();
         let (_, first) = &runs[0];
         for (isa, found) in &runs {
@@ -166,7 +171,11 @@ fn every_tuning_matches_the_oracle() {
         for tuning in Tuning::all() {
             for threads in [1, 2] {
                 let what = format!("case {i} ({name}, n={}) {tuning:?} {threads}", inst.n);
-                let found = search_tuned(&problem, None, None, threads, false, tuning).unwrap();
+                let found = search(
+                    &problem,
+                    &Options::default().threads(threads).tuning(tuning),
+                )
+                .unwrap();
                 match &found.answer {
                     Answer::Sat(board) => {
                         let mut cells: Vec<(u32, u32)> =
@@ -214,15 +223,18 @@ fn every_tuning_agrees_on_excluded_diagonals() {
         };
         let inst = generator.instance(n, seed).unwrap();
         let problem = Problem::presolve(&inst, QUEEN).unwrap();
-        let want = search_tuned(&problem, None, None, 1, false, bare)
+        let want = search(&problem, &Options::default().tuning(bare))
             .unwrap()
             .answer;
         for tuning in Tuning::all() {
             for threads in [1, 2] {
                 let what = format!("n={n} d={d} seed {seed} {tuning:?} {threads}");
-                let got = search_tuned(&problem, None, None, threads, false, tuning)
-                    .unwrap()
-                    .answer;
+                let got = search(
+                    &problem,
+                    &Options::default().threads(threads).tuning(tuning),
+                )
+                .unwrap()
+                .answer;
                 assert_eq!(got.label(), want.label(), "{what}");
                 if let Answer::Sat(board) = &got {
                     queens_sat::verify::verify(board, &inst, QUEEN).unwrap();
@@ -262,8 +274,8 @@ fn two_words_search_as_one_word() {
                 ..tuning
             };
             let what = format!("case {i} ({name}, n={}) {tuning:?}", inst.n);
-            let a = search_tuned(&problem, None, None, 1, false, one).unwrap();
-            let b = search_tuned(&problem, None, None, 1, false, two).unwrap();
+            let a = search(&problem, &Options::default().tuning(one)).unwrap();
+            let b = search(&problem, &Options::default().tuning(two)).unwrap();
             assert_eq!(a.answer, b.answer, "{what}");
             assert_eq!(a.nodes, b.nodes, "{what}");
             nodes += a.nodes;
@@ -298,7 +310,7 @@ fn two_word_bounds_agree_with_cadical_past_32() {
         let inst = generator.instance(n, seed).unwrap();
         let what = format!("n={n} d={d} seed {seed}");
         let problem = Problem::presolve(&inst, QUEEN).unwrap();
-        let two = search_tuned(&problem, None, None, 1, false, Tuning::default()).unwrap();
+        let two = search(&problem, &Options::default().tuning(Tuning::default())).unwrap();
         let cdcl = Solver::new(&inst, QUEEN)
             .solver("lib:cadical")
             .implied(Implied::Sums)
@@ -311,7 +323,7 @@ fn two_word_bounds_agree_with_cadical_past_32() {
                 words: Words::One,
                 ..Tuning::default()
             };
-            let without = search_tuned(&problem, None, None, 1, false, one).unwrap();
+            let without = search(&problem, &Options::default().tuning(one)).unwrap();
             assert!(matches!(without.answer, Answer::Sat(_)), "{what}");
             assert!(
                 two.nodes < without.nodes,
@@ -341,8 +353,8 @@ fn two_word_bounds_keep_the_verdict_on_blocked_48() {
             words,
             ..Tuning::default()
         };
-        let one = search_tuned(&problem, None, None, 1, false, tuned(Words::One)).unwrap();
-        let two = search_tuned(&problem, None, None, 1, false, tuned(Words::Past32)).unwrap();
+        let one = search(&problem, &Options::default().tuning(tuned(Words::One))).unwrap();
+        let two = search(&problem, &Options::default().tuning(tuned(Words::Past32))).unwrap();
         assert_eq!(one.answer.label(), two.answer.label(), "seed {seed}");
         if let Answer::Sat(board) = &two.answer {
             queens_sat::verify::verify(board, &inst, QUEEN).unwrap();
@@ -426,7 +438,7 @@ fn time_limit_and_cancel_stop_it() {
     // The search itself: stopped by the time limit, at one of its first looks at the clock
     // (every 4096 nodes), long before it could end.
     let p = queens_sat::presolve::Problem::presolve(&inst, QUEEN).unwrap();
-    let found = search(&p, Some(Duration::ZERO), None).unwrap();
+    let found = search(&p, &Options::default().timeout(Duration::ZERO)).unwrap();
     assert_eq!(
         found.answer,
         queens_sat::solve::Answer::Unknown("time limit reached".into())
@@ -451,7 +463,7 @@ fn refusals() {
         leaps: &[],
     };
     let p = queens_sat::presolve::Problem::presolve(&Instance::plain(6), rook).unwrap();
-    let e = search(&p, None, None).unwrap_err();
+    let e = search(&p, &Options::default()).unwrap_err();
     assert!(e.to_string().contains("queens and amazons"), "{e}");
     let e = Solver::new(&Instance::plain(65), QUEEN)
         .solver("bitboard")

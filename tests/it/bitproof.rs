@@ -1,4 +1,4 @@
-//! The certified bitboard search (src/solve/bitproof.rs, `--solver bitboard --certify`):
+//! The certified bitboard search (src/solve/bitboard/proof.rs, `--solver bitboard --certify`):
 //! verdicts and boards against the brute-force oracle, its LRAT proofs checked again by an
 //! independent DRAT checker (dratify, without the hints), corrupted proofs refused, and the
 //! default strategy's race under `--certify`.
@@ -14,7 +14,7 @@ use queens_sat::instance::Instance;
 use queens_sat::piece::QUEEN;
 use queens_sat::presolve::Problem;
 use queens_sat::solve::Solver;
-use queens_sat::solve::bitproof::{pairwise, proof, search_certified};
+use queens_sat::solve::bitboard::proof::{pairwise, proof, search_certified};
 
 /// Random instances n <= 9 (pre-placed, blocked, both, excluded diagonals), queens and amazons,
 /// through `Solver` with `--solver bitboard --certify`: the oracle's verdict, a board among the
@@ -70,7 +70,7 @@ fn proofs_check_with_an_independent_drat_checker() {
         if p.unsat.is_some() {
             continue;
         }
-        let plain = queens_sat::solve::bitboard::search(&p, None, None).unwrap();
+        let plain = queens_sat::solve::bitboard::search(&p, &Default::default()).unwrap();
         let certified = search_certified(&p, None, None, None).unwrap();
         assert_eq!(
             plain.answer.label(),

@@ -27,7 +27,7 @@ use std::path::Path;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::{Duration, Instant};
 
-use super::bitboard::{Bitboard, Branch, Search, Tuning, Words, child_into, hit};
+use super::kernel::{Branch, CHECK_EVERY, Search, Tuning, Words, child_into, hit, shape};
 use crate::answer::Answer;
 use crate::board::{Board, Cell};
 use crate::certify::Certificate;
@@ -54,9 +54,6 @@ pub const PROOF_TUNING: Tuning = Tuning {
 /// Proof words handed to the checker at a time.
 const FLUSH_WORDS: usize = 1 << 18;
 
-/// Nodes between two looks at the clock and the cancel token.
-const CHECK_EVERY: u64 = 1 << 12;
-
 /// What [`search_certified`] found.
 #[derive(Clone, Debug)]
 pub struct Certified {
@@ -74,7 +71,7 @@ pub struct Certified {
     pub check_seconds: f64,
 }
 
-/// Searches `problem` as [`super::bitboard::search`] does, with [`PROOF_TUNING`], writing an
+/// Searches `problem` as [`super::search`] does, with [`PROOF_TUNING`], writing an
 /// LRAT proof of an UNSAT answer over the problem's pairwise encoding; a checker thread checks
 /// it as it comes, and the answer is UNSAT only when the check derived the empty clause (a proof
 /// that fails to check is an error). With `proof`, the proof is also written there as text LRAT
@@ -83,7 +80,7 @@ pub struct Certified {
 ///
 /// ```
 /// use queens_sat::{answer::Answer, instance::Instance, piece::QUEEN, presolve::Problem};
-/// use queens_sat::solve::bitproof::search_certified;
+/// use queens_sat::solve::bitboard::proof::search_certified;
 /// let p = Problem::presolve(&Instance::plain(3), QUEEN).unwrap();
 /// let r = search_certified(&p, None, None, None).unwrap();
 /// assert_eq!(r.answer, Answer::Unsat);
@@ -210,7 +207,7 @@ pub fn search_certified(
 /// The CNF the proofs refute: `problem` encoded with pairwise at-most-one and nothing else
 /// (what `encode --amo pairwise` writes), as its variable count and DIMACS clauses.
 pub fn pairwise(problem: &Problem) -> Result<(u32, Vec<Vec<i32>>)> {
-    Bitboard::shape(problem)?;
+    shape(problem)?;
     if problem.unsat.is_some() {
         return Err(Error::Usage(
             "the certified bitboard search needs a problem that presolve did not refute".into(),
@@ -306,7 +303,7 @@ fn run<'a>(
     cancel: Option<&Cancel>,
     send: Box<dyn FnMut(Steps) -> Result<()> + 'a>,
 ) -> Result<Done> {
-    let shape = Bitboard::shape(problem)?;
+    let shape = shape(problem)?;
     let index = Index::new(problem, formula)?;
     let n = problem.n as usize;
     let mut prover = Prover {

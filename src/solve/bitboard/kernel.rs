@@ -1,95 +1,25 @@
-//! `--solver bitboard`: a first-solution bit-parallel backtracking search for queens and amazons
-//! on a presolved problem (pre-placed pieces, blocked cells and excluded diagonals are all
-//! already folded into its live cells), the method of the dedicated solver of Gent, Jefferson and
-//! Nightingale for the excluded-diagonal family, with the propagation a CDCL solver gets for free
-//! from the at-least-one clauses:
-//!
-//! - every open row keeps the columns it may still take as one `u64`; a placement removes its
-//!   column, its two diagonals (and its knight leaps) from every other open row with a few shifts;
-//! - a row without a cell, or a free column that no open row can take, fails the node;
-//! - a free column that only one open row can take is placed at once (a forced move); else the
-//!   open row with the fewest cells is branched on (fail first), lowest column first, unless it
-//!   has three or more and some free column only two rows can take: then those two rows are the
-//!   branches (5-18 % fewer nodes on excluded-diagonal instances n = 20..24). Counting the live
-//!   diagonals of each kind against the open rows cut only 2-9 % more nodes and cost more time
-//!   than it saved;
-//! - the implied diagonal sums (the SAT side's `--implied sums`, as bounds): the open rows'
-//!   pieces take as many distinct diagonals of each kind as there are open rows, among those
-//!   they can still reach, and those diagonals' keys must add up to what the open rows and free
-//!   columns give; the node fails when the smallest (largest) reachable keys already overshoot
-//!   (fall short of) that sum. On ten frontier instances n = 22..30: 1.5-22x fewer nodes, 2.5x
-//!   fewer in all, 1.6x less time (docs/benchmarks.md). The keys of a board up to 32 fit one
-//!   word; past 32 they take two ([`Words`], [`super::keys`]), which pays on excluded-diagonal
-//!   instances (n = 34/36: 1.6-33x smaller trees by Knuth's estimate, for 2.6x the time per
-//!   node) but not on blocked n = 56 (0.07 % fewer nodes, 2.15x the time), so by default they
-//!   run past 32 on instances whose unavailable cells are excluded diagonals only;
-//! - branching on a diagonal the sums force: when no choice of keys without the lowest (or the
-//!   highest) reachable key of a kind reaches the sum, some open row must take that diagonal,
-//!   and when it has fewer cells than the row or column the search would branch on, the
-//!   branches are the rows that take it (one cell: a forced move). With a column that three
-//!   rows can take as a branching line too (when every row has four cells or more) and the
-//!   cross-kind parity (`r + c` and `c - r` have one parity, so the pieces on odd sum keys are
-//!   at most the odd keys reachable in either kind, the even likewise, and their number has the
-//!   sum target's parity): 0.56 and 0.52 of the nodes on two seeded 10-instance frontier
-//!   samples (docs/benchmarks.md, "Branching on forced diagonals");
-//! - the quadratic identity (the squares of the pieces' `r + c` and `c - r` add up to
-//!   `2 Σ r² + 2 Σ c²` over the open rows and free columns) as a bound was measured and dropped:
-//!   1-5 % fewer nodes at 1.3x the CPU seconds (docs/runs/history.md, "Measured and
-//!   dropped").
-//!
-//! [`Tuning`] switches each of these (for the measurements and the soundness tests;
-//! `examples/bitboard_nodes.rs` counts the nodes).
-//!
-//! The search is compiled twice, the second time with `popcnt`, `bmi1`, `bmi2` and `lzcnt`
-//! ([`crate::cpu::BMI2_FEATURES`]); [`crate::cpu::Isa`] picks the build at run time, as for the
-//! counting kernel ([`search_with`] runs a given one).
-//!
-//! [`cubes`] cuts the search's tree into subtrees for a cluster job (`split solve --cubes-from
-//! bitboard`), with Knuth's estimate of each one's size in search nodes.
-//!
-//! The search is exhaustive, so it proves UNSAT as well. It keeps no learned facts, yet on the
-//! tail set (blocked n <= 56, excluded diagonals n = 20/21) it answered faster than the CDCL
-//! cube-and-conquer (docs/benchmarks.md, "The bitboard search in the default strategy"), so the
-//! default strategy races the two ([`super::Solver`]); at the excluded-diagonal frontier
-//! (n >= 26 near the 50 % point) both run out of time on some instances. Under `--certify`,
-//! [`super::bitproof`] runs it without the sum bounds and writes its tree as an LRAT proof.
+//! The search kernel: the search's state ([`Search`]) and its methods, compiled once per
+//! instruction set, with the branching rule ([`Branch`]), the attack masks ([`hit`]) and the
+//! prunings' switches ([`Tuning`]). The subtree split, the threads, the proof writer and the
+//! engine adapter build on it; it imports none of them.
 
-use std::sync::atomic::AtomicUsize;
-use std::sync::atomic::Ordering::SeqCst;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use crate::answer::Answer;
-use crate::board::{Board, Cell};
 use crate::cpu::Isa;
-use crate::encode::EncodeOptions;
-use crate::error::Result;
 use crate::interrupt::Cancel;
-use crate::piece::{Shape, full};
+use crate::piece::Shape;
 use crate::presolve::Problem;
-use crate::prng::Prng;
+use crate::solve::engine::Unsupported;
 use crate::solve::keys::{Keys, key_sum, low_bits_plain, parity_ok};
 #[cfg(target_arch = "x86_64")]
 use crate::solve::keys::low_bits_bmi2;
-use crate::solve::engine::{
-    self, Capabilities, Engine, EngineInfo, Outcome, Settings, Unsupported,
-};
 
 /// Search nodes between two looks at the clock and the cancel token.
-const CHECK_EVERY: u64 = 1 << 12;
+pub(super) const CHECK_EVERY: u64 = 1 << 12;
 
 /// The implied diagonal sums are checked at nodes with at least this many open rows (below,
 /// the other checks leave them little to cut; 4 against 0, 6 and 9 on ten frontier instances).
 const SUMS_FROM: usize = 4;
-
-/// What [`search`] found, and how many nodes it visited.
-#[derive(Clone, Debug)]
-pub struct Found {
-    /// A board (the fixed pieces plus the placed ones; not yet verified), UNSAT, or UNKNOWN
-    /// when the time ran out or the search was cancelled.
-    pub answer: Answer<Board>,
-    /// Search nodes visited.
-    pub nodes: u64,
-}
 
 /// Which of the search's optional prunings run: for A/B measurements and the soundness tests
 /// (`examples/bitboard_nodes.rs` counts nodes under each); [`Tuning::default`] is what the
@@ -134,7 +64,7 @@ pub enum Words {
 
 impl Tuning {
     /// The tuning with [`Words::Family`] settled for `problem`.
-    fn settled(self, problem: &Problem) -> Tuning {
+    pub(super) fn settled(self, problem: &Problem) -> Tuning {
         let words = match self.words {
             Words::Family if problem.instance.excluded_diagonals_only() => Words::Past32,
             Words::Family => Words::One,
@@ -171,438 +101,26 @@ impl Tuning {
     }
 }
 
-/// Searches `problem` for one board within `timeout` (none: no limit), stopping when `cancel`
-/// is raised. The problem must be presolved, of side at most 64, with a queen or an amazon.
-///
-/// ```
-/// use queens_sat::{answer::Answer, instance::Instance, piece::QUEEN, presolve::Problem};
-/// use queens_sat::solve::bitboard::search;
-/// let p = Problem::presolve(&Instance::plain(8), QUEEN).unwrap();
-/// let found = search(&p, None, None).unwrap();
-/// assert!(matches!(found.answer, Answer::Sat(ref b) if b.pieces.len() == 8));
-/// let p3 = Problem::presolve(&Instance::plain(3), QUEEN).unwrap();
-/// assert_eq!(search(&p3, None, None).unwrap().answer, Answer::Unsat);
-/// ```
-pub fn search(
-    problem: &Problem,
-    timeout: Option<Duration>,
-    cancel: Option<&Cancel>,
-) -> Result<Found> {
-    search_on(problem, timeout, cancel, 1, false)
-}
 
-/// [`search`] in build `isa` of the search (the baseline build when the processor lacks `isa`'s
-/// features): for tests and measurements that compare the builds.
-pub fn search_with(
-    problem: &Problem,
-    timeout: Option<Duration>,
-    cancel: Option<&Cancel>,
-    isa: Isa,
-) -> Result<Found> {
-    search_in(problem, timeout, cancel, 1, false, isa, Tuning::default())
-}
-
-/// One subtree of the search: the open rows, their allowed columns, the free columns, and the
-/// placements (row, column) that lead to it from the root.
-#[derive(Clone, Debug)]
-struct Subtree {
-    open: Vec<u8>,
-    masks: [u64; 64],
-    cols_free: u64,
-    placed: Vec<(usize, usize)>,
-}
-
-impl Subtree {
-    /// The root: the presolved problem's open rows and live cells.
-    fn root(problem: &Problem) -> Subtree {
-        let n = problem.n as usize;
-        let mut masks = [0u64; 64];
-        let mut filled = [false; 64];
-        let mut cols_free = full(n);
-        for c in &problem.fixed {
-            filled[c.row as usize] = true;
-            cols_free &= !(1u64 << c.col);
-        }
-        for (cell, _) in problem.varmap.cells() {
-            masks[cell.row as usize] |= 1u64 << cell.col;
-        }
-        Subtree {
-            open: (0..n).filter(|&r| !filled[r]).map(|r| r as u8).collect(),
-            masks,
-            cols_free,
-            placed: Vec::new(),
-        }
-    }
-
-    /// The placements (an index into `open`, a column bit) the search branches on at this
-    /// subtree's root ([`Search::branch_plain`], with `s`'s tuning): none when the root's
-    /// checks refute it, or when it has no open row (a board). Together the children they make
-    /// hold every solution of the subtree, and no two hold the same one.
-    fn moves(&self, s: &Search) -> Vec<(usize, u64)> {
-        if self.open.is_empty() {
-            return Vec::new();
-        }
-        let (open, masks) = (&self.open[..], &self.masks);
-        let rows = 0..open.len();
-        match s.branch(open, masks, self.cols_free) {
-            Branch::Fail => Vec::new(),
-            Branch::Row(i, mut cand) => {
-                let mut out = Vec::with_capacity(cand.count_ones() as usize);
-                while cand != 0 {
-                    let bit = cand & cand.wrapping_neg();
-                    cand ^= bit;
-                    out.push((i, bit));
-                }
-                out
-            }
-            Branch::Column(col) => rows
-                .filter(|&i| masks[open[i] as usize] & col != 0)
-                .map(|i| (i, col))
-                .collect(),
-            Branch::Diagonal(anti, key) => rows
-                .filter_map(|i| on_diagonal(anti, key, open[i], masks, s.n).map(|c| (i, c)))
-                .collect(),
-        }
-    }
-
-    /// The subtree below placing a piece on the open row `open[i]`, column `bit`, as the
-    /// search places it.
-    fn child(&self, (i, bit): (usize, u64), shape: Shape) -> Subtree {
-        let mut child = self.clone();
-        let row = child.open.remove(i) as usize;
-        child.cols_free &= !bit;
-        for &r in &child.open {
-            let r = r as usize;
-            child.masks[r] &= !hit(shape, bit, r.abs_diff(row) as u32);
-        }
-        child.placed.push((row, bit.trailing_zeros() as usize));
-        child
-    }
-
-    /// The children of this subtree: the search's branches at its root ([`Subtree::moves`]).
-    fn children(&self, s: &Search) -> Vec<Subtree> {
-        let moves = self.moves(s);
-        moves.into_iter().map(|m| self.child(m, s.shape)).collect()
-    }
-
-    /// Knuth's estimate of the subtree's size in search nodes (D. E. Knuth, "Estimating the
-    /// efficiency of backtrack programs", Math. Comp. 29, 1975): the mean over `probes` random
-    /// paths from its root, each following the search's branching ([`Subtree::moves`]), of
-    /// the sum over depths of the product of the branching factors met. A refuted root counts
-    /// one node, a board none (as [`Search`] counts them).
-    fn estimate(&self, s: &Search, probes: usize, rng: &mut Prng) -> f64 {
-        let probes = probes.max(1);
-        let mut sum = 0.0;
-        for _ in 0..probes {
-            let mut t = std::borrow::Cow::Borrowed(self);
-            let (mut width, mut nodes) = (1.0, 0.0);
-            while !t.open.is_empty() {
-                nodes += width;
-                let moves = t.moves(s);
-                if moves.is_empty() {
-                    break;
-                }
-                width *= moves.len() as f64;
-                let next = t.child(moves[rng.below(moves.len())], s.shape);
-                t = std::borrow::Cow::Owned(next);
-            }
-            sum += nodes;
-        }
-        sum / probes as f64
-    }
-}
-
-/// Splits `root` breadth-first along the search's branching (`s`, [`Subtree::children`])
-/// until there are at least `want` subtrees (or none is left to split), in a fixed order: the
-/// index of a subtree is the same on every run. A subtree whose root the search's checks
-/// refute is dropped when it is split (it holds no solution).
-fn split(root: Subtree, s: &Search, want: usize) -> Vec<Subtree> {
-    let mut queue = std::collections::VecDeque::from([root]);
-    // Every subtree that has open rows can be split; a leaf (no open row) is a board.
-    while queue.len() < want {
-        let Some(pos) = queue.iter().position(|t| !t.open.is_empty()) else {
-            break;
-        };
-        let t = queue.remove(pos).expect("a position in the queue");
-        let children = t.children(s);
-        if children.is_empty() && queue.is_empty() {
-            break;
-        }
-        queue.extend(children);
-    }
-    queue.into()
-}
-
-/// One subtree of the search cut by [`cubes`]: a cube of a cluster job (`split solve
-/// --cubes-from bitboard`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Cube {
-    /// The pieces the search placed on the path from the root to the subtree (the rows,
-    /// columns and diagonals it branched on, and its forced moves), in the order placed; the
-    /// problem's fixed pieces are not among them.
-    pub cells: Vec<Cell>,
-    /// Knuth's estimate of the subtree's size in search nodes (at least 1).
-    pub nodes: f64,
-}
-
-/// Cuts the search tree of `problem` into about `want` subtrees along the search's own
-/// branching: breadth-first to half of `want` (the split [`search_on`] gives its threads),
-/// then the subtree of the largest estimated size (Knuth's estimator, `probes` random probes
-/// per subtree, in search nodes) is split until there are `want` (or none is left to split).
-/// The cubes are in a fixed order with fixed estimates (each subtree's probes are seeded with
-/// its path): the same problem gives the same cubes on every run.
-///
-/// Every solution of `problem` lies in exactly one cube. A subtree whose root the search's
-/// checks refute (a row without a cell, a free column no row can take, the diagonal-sum and
-/// parity bounds) holds no solution and is not returned; so an UNSAT verdict on every cube
-/// (none at all when the root is refuted) is an UNSAT verdict on `problem`.
-///
-/// ```
-/// use queens_sat::{instance::Instance, piece::QUEEN, presolve::Problem};
-/// use queens_sat::solve::bitboard::cubes;
-/// let p = Problem::presolve(&Instance::plain(10), QUEEN).unwrap();
-/// let c = cubes(&p, 32, 16, &Default::default()).unwrap();
-/// assert!(c.len() >= 32 && c.iter().all(|c| c.nodes >= 1.0));
-/// assert_eq!(c, cubes(&p, 32, 16, &Default::default()).unwrap());
-/// ```
-pub fn cubes(problem: &Problem, want: usize, probes: usize, cancel: &Cancel) -> Result<Vec<Cube>> {
-    let shape = Bitboard::shape(problem)?;
-    if problem.unsat.is_some() {
-        return Ok(Vec::new());
-    }
-    let n = problem.n as usize;
-    let tuning = Tuning::default().settled(problem);
-    let s = Search::new(shape, Isa::current().usable(), tuning, n, None, None);
-    let estimate = |t: &Subtree| -> Result<f64> {
-        cancel.check()?;
-        // The seed is the path: an estimate does not depend on where the subtree is listed.
-        let seed = t.placed.iter().fold(0x9E37_79B9_7F4A_7C15u64, |h, &(r, c)| {
-            (h ^ (r * 64 + c) as u64).wrapping_mul(0x0100_0000_01B3)
-        });
-        Ok(t.estimate(&s, probes, &mut Prng::new(seed)).max(1.0))
+/// The piece's line shape, when the search handles `problem`: a presolved board of side at
+/// most 64 with a queen or an amazon.
+pub(super) fn shape(problem: &Problem) -> std::result::Result<Shape, Unsupported> {
+    let unsupported = |needs: String| Unsupported {
+        engine: "bitboard".into(),
+        needs,
     };
-    let mut cut: Vec<(Subtree, f64)> = Vec::new();
-    for t in split(Subtree::root(problem), &s, want.div_ceil(2)) {
-        if t.open.is_empty() || s.branch(&t.open, &t.masks, t.cols_free) != Branch::Fail {
-            let e = estimate(&t)?;
-            cut.push((t, e));
-        }
+    let shape = Shape::of(&problem.piece).ok_or_else(|| {
+        unsupported(format!(
+            "searches queens and amazons, not {}",
+            problem.piece.name
+        ))
+    })?;
+    if problem.n > 64 || !problem.presolved {
+        return Err(unsupported(
+            "needs a presolved board of side at most 64".into(),
+        ));
     }
-    while cut.len() < want {
-        // The largest subtree that can be split (the first of equal ones), in place.
-        let Some(at) = (0..cut.len())
-            .filter(|&i| !cut[i].0.open.is_empty())
-            .max_by(|&a, &b| cut[a].1.total_cmp(&cut[b].1).then(b.cmp(&a)))
-        else {
-            break;
-        };
-        let children = cut[at].0.children(&s);
-        let mut parts = Vec::with_capacity(children.len());
-        for t in children {
-            if t.open.is_empty() || s.branch(&t.open, &t.masks, t.cols_free) != Branch::Fail
-            {
-                let e = estimate(&t)?;
-                parts.push((t, e));
-            }
-        }
-        cut.splice(at..=at, parts);
-    }
-    Ok(cut
-        .into_iter()
-        .map(|(t, nodes)| Cube {
-            cells: t
-                .placed
-                .iter()
-                .map(|&(r, c)| Cell::new(r as u32, c as u32))
-                .collect(),
-            nodes,
-        })
-        .collect())
-}
-
-/// Knuth's estimate of the size in search nodes of the whole search tree of `problem` under
-/// `tuning` (the mean of `probes` random paths from the root, seeded with `seed`; see
-/// [`cubes`]): the load-independent measure of a pruning on trees too big to search to the end.
-///
-/// ```
-/// use queens_sat::{instance::Instance, piece::QUEEN, presolve::Problem};
-/// use queens_sat::solve::bitboard::estimate;
-/// let p = Problem::presolve(&Instance::plain(10), QUEEN).unwrap();
-/// let e = estimate(&p, Default::default(), 100, 1).unwrap();
-/// assert!(e >= 1.0 && e == estimate(&p, Default::default(), 100, 1).unwrap());
-/// ```
-pub fn estimate(problem: &Problem, tuning: Tuning, probes: usize, seed: u64) -> Result<f64> {
-    let shape = Bitboard::shape(problem)?;
-    if problem.unsat.is_some() {
-        return Ok(0.0);
-    }
-    let (isa, n) = (Isa::current().usable(), problem.n as usize);
-    let s = Search::new(shape, isa, tuning.settled(problem), n, None, None);
-    Ok(Subtree::root(problem).estimate(&s, probes, &mut Prng::new(seed)))
-}
-
-/// [`search`] on `threads` threads: the tree is split into subtrees (breadth-first along the
-/// search's own branching, about 64 per thread; [`cubes`] cuts a cluster job's cubes the same
-/// way) that the threads take in index order. The first board found stops the others; with
-/// `deterministic` the board is the one of the lowest subtree index that has one (a thread
-/// stops only the subtrees after it), so the same problem gives the same board on every run.
-/// The verdict never depends on the threads: UNSAT only when every subtree is refuted.
-///
-/// ```
-/// use queens_sat::{answer::Answer, instance::Instance, piece::QUEEN, presolve::Problem};
-/// use queens_sat::solve::bitboard::search_on;
-/// let p = Problem::presolve(&Instance::plain(12), QUEEN).unwrap();
-/// let a = search_on(&p, None, None, 2, true).unwrap().answer;
-/// let b = search_on(&p, None, None, 2, true).unwrap().answer;
-/// assert!(matches!(a, Answer::Sat(_)));
-/// assert_eq!(a, b);
-/// ```
-pub fn search_on(
-    problem: &Problem,
-    timeout: Option<Duration>,
-    cancel: Option<&Cancel>,
-    threads: usize,
-    deterministic: bool,
-) -> Result<Found> {
-    search_tuned(
-        problem,
-        timeout,
-        cancel,
-        threads,
-        deterministic,
-        Tuning::default(),
-    )
-}
-
-/// [`search_on`] with the prunings `tuning` switches on (for measurements and tests; any
-/// tuning gives the same verdict).
-pub fn search_tuned(
-    problem: &Problem,
-    timeout: Option<Duration>,
-    cancel: Option<&Cancel>,
-    threads: usize,
-    deterministic: bool,
-    tuning: Tuning,
-) -> Result<Found> {
-    search_in(
-        problem,
-        timeout,
-        cancel,
-        threads,
-        deterministic,
-        Isa::current(),
-        tuning,
-    )
-}
-
-/// [`search_on`] in build `isa`.
-fn search_in(
-    problem: &Problem,
-    timeout: Option<Duration>,
-    cancel: Option<&Cancel>,
-    threads: usize,
-    deterministic: bool,
-    isa: Isa,
-    tuning: Tuning,
-) -> Result<Found> {
-    let isa = isa.usable();
-    let shape = Bitboard::shape(problem)?;
-    let n = problem.n as usize;
-    let tuning = tuning.settled(problem);
-    if problem.unsat.is_some() {
-        return Ok(Found {
-            answer: Answer::Unsat,
-            nodes: 0,
-        });
-    }
-    let deadline = timeout.map(|t| Instant::now() + t);
-    let root = Subtree::root(problem);
-    let board = |t: &Subtree, s: &Search| {
-        let mut pieces = problem.fixed.clone();
-        pieces.extend(
-            t.placed
-                .iter()
-                .chain(&s.placed)
-                .map(|&(r, c)| Cell::new(r as u32, c as u32)),
-        );
-        Board::new(problem.n, pieces)
-    };
-    if threads <= 1 {
-        let mut s = Search::new(shape, isa, tuning, n, deadline, cancel);
-        let answer = if s.go(&root.open, &root.masks, root.cols_free) {
-            Answer::Sat(board(&root, &s))
-        } else if let Some(why) = s.stopped {
-            Answer::Unknown(why)
-        } else {
-            Answer::Unsat
-        };
-        return Ok(Found {
-            answer,
-            nodes: s.nodes,
-        });
-    }
-    let splitter = Search::new(shape, isa, tuning, n, None, None);
-    let subtrees = split(root, &splitter, 64 * threads);
-    let all = cancel.cloned().unwrap_or_default();
-    // One token per subtree, children of `all`: a board at index i stops the subtrees after i
-    // (deterministic) or every other one.
-    let tokens: Vec<Cancel> = subtrees.iter().map(|_| all.child()).collect();
-    let next = AtomicUsize::new(0);
-    let best = AtomicUsize::new(usize::MAX);
-    let worker = || {
-        let mut w = Worker::default();
-        loop {
-            let i = next.fetch_add(1, SeqCst);
-            let b = best.load(SeqCst);
-            if i >= subtrees.len() || (b != usize::MAX && (!deterministic || i > b)) {
-                return w;
-            }
-            let t = &subtrees[i];
-            let mut s = Search::new(shape, isa, tuning, n, deadline, Some(&tokens[i]));
-            let found = s.go(&t.open, &t.masks, t.cols_free);
-            w.nodes += s.nodes;
-            if found {
-                let was = best.fetch_min(i, SeqCst);
-                let from = if deterministic { i.min(was) + 1 } else { 0 };
-                tokens[from..].iter().for_each(Cancel::cancel);
-                w.boards.push((i, board(t, &s)));
-            } else if let Some(why) = s.stopped {
-                // The time limit, the caller, or a board at another index.
-                w.stopped.get_or_insert(why);
-            }
-        }
-    };
-    let workers: Vec<Worker> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads).map(|_| scope.spawn(worker)).collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("a search thread does not panic"))
-            .collect()
-    });
-    let nodes = workers.iter().map(|w| w.nodes).sum();
-    let first = workers
-        .iter()
-        .flat_map(|w| &w.boards)
-        .min_by_key(|(i, _)| *i)
-        .map(|(_, b)| b.clone());
-    let answer = match first {
-        Some(b) => Answer::Sat(b),
-        None => match workers.into_iter().find_map(|w| w.stopped) {
-            Some(why) => Answer::Unknown(why),
-            None => Answer::Unsat,
-        },
-    };
-    Ok(Found { answer, nodes })
-}
-
-/// What one thread of [`search_on`] did.
-#[derive(Default)]
-struct Worker {
-    nodes: u64,
-    /// Boards found, with their subtree index.
-    boards: Vec<(usize, Board)>,
-    /// Why a subtree stopped unfinished, when one did.
-    stopped: Option<String>,
+    Ok(shape)
 }
 
 /// How the search branches at a node ([`Search::branch_plain`]).
@@ -622,7 +140,7 @@ pub(super) enum Branch {
 /// The column (a single bit) where row `r` meets the diagonal `key` ([`Branch::Diagonal`]),
 /// when that cell is on the board and among the row's allowed columns `masks[r]`.
 #[inline(always)]
-fn on_diagonal(anti: bool, key: u32, r: u8, masks: &[u64; 64], n: usize) -> Option<u64> {
+pub(super) fn on_diagonal(anti: bool, key: u32, r: u8, masks: &[u64; 64], n: usize) -> Option<u64> {
     let (r, n) = (u32::from(r), n as u32);
     let col = if anti {
         key.wrapping_sub(r)
@@ -641,14 +159,14 @@ pub(super) struct Search<'a> {
     /// The optional prunings that run.
     tuning: Tuning,
     /// The side of the board.
-    n: usize,
+    pub(super) n: usize,
     pub(super) nodes: u64,
     deadline: Option<Instant>,
     cancel: Option<&'a Cancel>,
     /// Why the search stopped early (time limit, cancel).
     pub(super) stopped: Option<String>,
     /// The placements of the solution, deepest first (filled on the way back up).
-    placed: Vec<(usize, usize)>,
+    pub(super) placed: Vec<(usize, usize)>,
 }
 
 /// The search's methods, compiled once per instruction set (`$attr`: the target features).
@@ -1008,7 +526,7 @@ impl<'a> Search<'a> {
     }
 
     /// [`Search::go_plain`] in the build `self.isa`, with the key sets' width.
-    fn go(&mut self, open: &[u8], masks: &[u64; 64], cols_free: u64) -> bool {
+    pub(super) fn go(&mut self, open: &[u8], masks: &[u64; 64], cols_free: u64) -> bool {
         if self.two_words() {
             self.go_in::<u128>(open, masks, cols_free)
         } else {
@@ -1098,96 +616,10 @@ pub(super) fn hit(shape: Shape, bit: u64, d: u32) -> u64 {
     hit
 }
 
-/// The bitboard search as an engine (`--solver bitboard`): queens and amazons on presolved
-/// boards up to 64, on [`Settings::threads`] threads ([`search_on`]); under `--certify` the
-/// proof-writing search of [`super::bitproof`] on one thread, its checker on another.
-pub struct Bitboard;
-
-impl Bitboard {
-    /// The piece's line shape, when the search handles `problem`: a presolved board of side at
-    /// most 64 with a queen or an amazon.
-    pub(super) fn shape(problem: &Problem) -> std::result::Result<Shape, Unsupported> {
-        let unsupported = |needs: String| Unsupported {
-            engine: "bitboard".into(),
-            needs,
-        };
-        let shape = Shape::of(&problem.piece).ok_or_else(|| {
-            unsupported(format!(
-                "searches queens and amazons, not {}",
-                problem.piece.name
-            ))
-        })?;
-        if problem.n > 64 || !problem.presolved {
-            return Err(unsupported(
-                "needs a presolved board of side at most 64".into(),
-            ));
-        }
-        Ok(shape)
-    }
-}
-
-impl Engine for Bitboard {
-    fn info(&self) -> EngineInfo {
-        EngineInfo {
-            name: "bitboard".into(),
-            about: "in-process bit-parallel backtracking, queens and amazons, n <= 64 (certified: \
-                    LRAT over the pairwise encoding, without the sum bounds)"
-                .into(),
-            caps: Capabilities {
-                proofs: engine::Proofs::SelfChecked,
-                ..Capabilities::IN_PROCESS
-            },
-        }
-    }
-
-    fn supports(
-        &self,
-        problem: &Problem,
-        options: &EncodeOptions,
-    ) -> std::result::Result<(), Unsupported> {
-        super::walk_backend::unconstrained("bitboard", problem, options)?;
-        Bitboard::shape(problem).map(|_| ())
-    }
-
-    fn solve(&self, problem: &Problem, settings: &Settings, cancel: &Cancel) -> Result<Outcome> {
-        let t0 = Instant::now();
-        if settings.certify {
-            // One search thread; the proof checker takes another.
-            let r = super::bitproof::search_certified(
-                problem,
-                settings.timeout,
-                Some(cancel),
-                settings.proof,
-            )?;
-            let answer = match r.answer {
-                Answer::Sat(board) => Answer::Sat(engine::Found::Board(board)),
-                Answer::Unsat => Answer::Unsat,
-                Answer::Unknown(why) => Answer::Unknown(why),
-            };
-            return Ok(Outcome {
-                certificate: r.certificate,
-                ..Outcome::new(answer, 0.0, t0.elapsed().as_secs_f64())
-            });
-        }
-        let found = search_on(
-            problem,
-            settings.timeout,
-            Some(cancel),
-            settings.threads,
-            settings.deterministic,
-        )?;
-        let answer = match found.answer {
-            Answer::Sat(board) => Answer::Sat(engine::Found::Board(board)),
-            Answer::Unsat => Answer::Unsat,
-            Answer::Unknown(why) => Answer::Unknown(why),
-        };
-        Ok(Outcome::new(answer, 0.0, t0.elapsed().as_secs_f64()))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::piece::full;
 
     /// A xorshift64 stream from `seed`: cheap pseudo-random key sets for the kernel tests.
     fn xorshift(mut x: u64) -> impl FnMut() -> u64 {

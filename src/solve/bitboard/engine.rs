@@ -1,0 +1,80 @@
+//! The bitboard search as an engine (`--solver bitboard`): the adapter between the engine
+//! interface ([`crate::solve::engine`]) and the search ([`super::search`]) or, under
+//! `--certify`, the proof-writing search ([`super::proof`]).
+
+use std::time::Instant;
+
+use super::kernel::shape;
+use super::proof::search_certified;
+use super::run::{Options, search};
+use crate::answer::Answer;
+use crate::encode::EncodeOptions;
+use crate::error::Result;
+use crate::interrupt::Cancel;
+use crate::presolve::Problem;
+use crate::solve::engine::{
+    self, Capabilities, Engine, EngineInfo, Outcome, Settings, Unsupported,
+};
+
+/// The bitboard search as an engine (`--solver bitboard`): queens and amazons on presolved
+/// boards up to 64, on [`Settings::threads`] threads ([`search`]); under `--certify` the
+/// proof-writing search of [`super::proof`] on one thread, its checker on another.
+pub struct Bitboard;
+
+impl Engine for Bitboard {
+    fn info(&self) -> EngineInfo {
+        EngineInfo {
+            name: "bitboard".into(),
+            about: "in-process bit-parallel backtracking, queens and amazons, n <= 64 (certified: \
+                    LRAT over the pairwise encoding, without the sum bounds)"
+                .into(),
+            caps: Capabilities {
+                proofs: engine::Proofs::SelfChecked,
+                ..Capabilities::IN_PROCESS
+            },
+        }
+    }
+
+    fn supports(
+        &self,
+        problem: &Problem,
+        options: &EncodeOptions,
+    ) -> std::result::Result<(), Unsupported> {
+        crate::solve::walk_backend::unconstrained("bitboard", problem, options)?;
+        shape(problem).map(|_| ())
+    }
+
+    fn solve(&self, problem: &Problem, settings: &Settings, cancel: &Cancel) -> Result<Outcome> {
+        let t0 = Instant::now();
+        if settings.certify {
+            // One search thread; the proof checker takes another.
+            let r = search_certified(
+                problem,
+                settings.timeout,
+                Some(cancel),
+                settings.proof,
+            )?;
+            let answer = match r.answer {
+                Answer::Sat(board) => Answer::Sat(engine::Found::Board(board)),
+                Answer::Unsat => Answer::Unsat,
+                Answer::Unknown(why) => Answer::Unknown(why),
+            };
+            return Ok(Outcome {
+                certificate: r.certificate,
+                ..Outcome::new(answer, 0.0, t0.elapsed().as_secs_f64())
+            });
+        }
+        let options = Options::default()
+            .timeout(settings.timeout)
+            .cancel(cancel)
+            .threads(settings.threads)
+            .deterministic(settings.deterministic);
+        let found = search(problem, &options)?;
+        let answer = match found.answer {
+            Answer::Sat(board) => Answer::Sat(engine::Found::Board(board)),
+            Answer::Unsat => Answer::Unsat,
+            Answer::Unknown(why) => Answer::Unknown(why),
+        };
+        Ok(Outcome::new(answer, 0.0, t0.elapsed().as_secs_f64()))
+    }
+}

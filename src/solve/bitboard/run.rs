@@ -1,0 +1,229 @@
+//! The search on one or more threads ([`search`], with its [`Options`]): on several, the tree is
+//! split into subtrees ([`super::tree::split`]) that the threads take in index order.
+
+use std::sync::atomic::AtomicUsize;
+use std::sync::atomic::Ordering::SeqCst;
+use std::time::{Duration, Instant};
+
+use super::kernel::{Search, Tuning, shape};
+use super::tree::{Subtree, split};
+use crate::answer::Answer;
+use crate::board::{Board, Cell};
+use crate::cpu::Isa;
+use crate::error::Result;
+use crate::interrupt::Cancel;
+use crate::presolve::Problem;
+
+/// What [`search`] found, and how many nodes it visited.
+#[derive(Clone, Debug)]
+pub struct Found {
+    /// A board (the fixed pieces plus the placed ones; not yet verified), UNSAT, or UNKNOWN
+    /// when the time ran out or the search was cancelled.
+    pub answer: Answer<Board>,
+    /// Search nodes visited.
+    pub nodes: u64,
+}
+
+/// How [`search`] runs, built from [`Options::default`] (no time limit, no cancel token, one
+/// thread, the processor's fastest build, [`Tuning::default`]) by chained setters:
+///
+/// ```
+/// use std::time::Duration;
+/// use queens_sat::solve::bitboard::Options;
+/// let o = Options::default().timeout(Duration::from_secs(5)).threads(2).deterministic(true);
+/// # let _ = o;
+/// ```
+#[derive(Clone, Debug)]
+pub struct Options {
+    timeout: Option<Duration>,
+    cancel: Option<Cancel>,
+    threads: usize,
+    deterministic: bool,
+    isa: Isa,
+    tuning: Tuning,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            timeout: None,
+            cancel: None,
+            threads: 1,
+            deterministic: false,
+            isa: Isa::current(),
+            tuning: Tuning::default(),
+        }
+    }
+}
+
+impl Options {
+    /// Stops with UNKNOWN after `timeout` (`None`: no limit, the default).
+    pub fn timeout(self, timeout: impl Into<Option<Duration>>) -> Self {
+        Options {
+            timeout: timeout.into(),
+            ..self
+        }
+    }
+
+    /// Stops with UNKNOWN when `cancel` is raised (the search holds a clone of the token).
+    pub fn cancel(self, cancel: &Cancel) -> Self {
+        Options {
+            cancel: Some(cancel.clone()),
+            ..self
+        }
+    }
+
+    /// Searches on `threads` threads (0 and 1: one, the default): the tree is split into about
+    /// 64 subtrees a thread, taken in index order; the first board found stops the others.
+    pub fn threads(self, threads: usize) -> Self {
+        Options { threads, ..self }
+    }
+
+    /// With `deterministic`, the board found on several threads is the one of the lowest
+    /// subtree index that has one (a thread stops only the subtrees after it), so the same
+    /// problem gives the same board on every run. Off by default.
+    pub fn deterministic(self, deterministic: bool) -> Self {
+        Options {
+            deterministic,
+            ..self
+        }
+    }
+
+    /// Runs the build `isa` of the search (the baseline build when the processor lacks its
+    /// features; default: [`Isa::current`]): for tests and measurements that compare builds.
+    pub fn isa(self, isa: Isa) -> Self {
+        Options { isa, ..self }
+    }
+
+    /// Runs the prunings `tuning` switches on (default: [`Tuning::default`], the measured
+    /// best; any tuning gives the same verdict).
+    pub fn tuning(self, tuning: Tuning) -> Self {
+        Options { tuning, ..self }
+    }
+}
+
+/// Searches `problem` for one board, as `options` say. The problem must be presolved, of side
+/// at most 64, with a queen or an amazon.
+///
+/// On several threads ([`Options::threads`]) the tree is split into subtrees (breadth-first
+/// along the search's own branching, about 64 per thread; [`super::cubes`] cuts a cluster job's
+/// cubes the same way) that the threads take in index order. The first board found stops the
+/// others ([`Options::deterministic`]: those after it). The verdict never depends on the
+/// threads: UNSAT only when every subtree is refuted.
+///
+/// ```
+/// use queens_sat::{answer::Answer, instance::Instance, piece::QUEEN, presolve::Problem};
+/// use queens_sat::solve::bitboard::{Options, search};
+/// let p = Problem::presolve(&Instance::plain(8), QUEEN).unwrap();
+/// let found = search(&p, &Options::default()).unwrap();
+/// assert!(matches!(found.answer, Answer::Sat(ref b) if b.pieces.len() == 8));
+/// let p3 = Problem::presolve(&Instance::plain(3), QUEEN).unwrap();
+/// assert_eq!(search(&p3, &Options::default()).unwrap().answer, Answer::Unsat);
+/// let p12 = Problem::presolve(&Instance::plain(12), QUEEN).unwrap();
+/// let two = Options::default().threads(2).deterministic(true);
+/// let a = search(&p12, &two).unwrap().answer;
+/// assert!(matches!(a, Answer::Sat(_)));
+/// assert_eq!(a, search(&p12, &two).unwrap().answer);
+/// ```
+pub fn search(problem: &Problem, options: &Options) -> Result<Found> {
+    let isa = options.isa.usable();
+    let shape = shape(problem)?;
+    let n = problem.n as usize;
+    let tuning = options.tuning.settled(problem);
+    let (threads, deterministic) = (options.threads, options.deterministic);
+    let cancel = options.cancel.as_ref();
+    if problem.unsat.is_some() {
+        return Ok(Found {
+            answer: Answer::Unsat,
+            nodes: 0,
+        });
+    }
+    let deadline = options.timeout.map(|t| Instant::now() + t);
+    let root = Subtree::root(problem);
+    let board = |t: &Subtree, s: &Search| {
+        let mut pieces = problem.fixed.clone();
+        pieces.extend(
+            t.placed
+                .iter()
+                .chain(&s.placed)
+                .map(|&(r, c)| Cell::new(r as u32, c as u32)),
+        );
+        Board::new(problem.n, pieces)
+    };
+    if threads <= 1 {
+        let mut s = Search::new(shape, isa, tuning, n, deadline, cancel);
+        let answer = if s.go(&root.open, &root.masks, root.cols_free) {
+            Answer::Sat(board(&root, &s))
+        } else if let Some(why) = s.stopped {
+            Answer::Unknown(why)
+        } else {
+            Answer::Unsat
+        };
+        return Ok(Found {
+            answer,
+            nodes: s.nodes,
+        });
+    }
+    let splitter = Search::new(shape, isa, tuning, n, None, None);
+    let subtrees = split(root, &splitter, 64 * threads);
+    let all = cancel.cloned().unwrap_or_default();
+    // One token per subtree, children of `all`: a board at index i stops the subtrees after i
+    // (deterministic) or every other one.
+    let tokens: Vec<Cancel> = subtrees.iter().map(|_| all.child()).collect();
+    let next = AtomicUsize::new(0);
+    let best = AtomicUsize::new(usize::MAX);
+    let worker = || {
+        let mut w = Worker::default();
+        loop {
+            let i = next.fetch_add(1, SeqCst);
+            let b = best.load(SeqCst);
+            if i >= subtrees.len() || (b != usize::MAX && (!deterministic || i > b)) {
+                return w;
+            }
+            let t = &subtrees[i];
+            let mut s = Search::new(shape, isa, tuning, n, deadline, Some(&tokens[i]));
+            let found = s.go(&t.open, &t.masks, t.cols_free);
+            w.nodes += s.nodes;
+            if found {
+                let was = best.fetch_min(i, SeqCst);
+                let from = if deterministic { i.min(was) + 1 } else { 0 };
+                tokens[from..].iter().for_each(Cancel::cancel);
+                w.boards.push((i, board(t, &s)));
+            } else if let Some(why) = s.stopped {
+                // The time limit, the caller, or a board at another index.
+                w.stopped.get_or_insert(why);
+            }
+        }
+    };
+    let workers: Vec<Worker> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads).map(|_| scope.spawn(worker)).collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a search thread does not panic"))
+            .collect()
+    });
+    let nodes = workers.iter().map(|w| w.nodes).sum();
+    let first = workers
+        .iter()
+        .flat_map(|w| &w.boards)
+        .min_by_key(|(i, _)| *i)
+        .map(|(_, b)| b.clone());
+    let answer = match first {
+        Some(b) => Answer::Sat(b),
+        None => match workers.into_iter().find_map(|w| w.stopped) {
+            Some(why) => Answer::Unknown(why),
+            None => Answer::Unsat,
+        },
+    };
+    Ok(Found { answer, nodes })
+}
+
+/// What one thread of [`search`] did.
+#[derive(Default)]
+struct Worker {
+    nodes: u64,
+    /// Boards found, with their subtree index.
+    boards: Vec<(usize, Board)>,
+    /// Why a subtree stopped unfinished, when one did.
+    stopped: Option<String>,
+}

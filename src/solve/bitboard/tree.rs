@@ -1,0 +1,251 @@
+//! The search tree cut into subtrees along the search's own branching: the split of
+//! [`super::search`] over threads, the cubes of a cluster job ([`cubes`]) and Knuth's estimate of
+//! a tree's size ([`estimate`]).
+
+use super::kernel::{Branch, Search, Tuning, hit, on_diagonal, shape};
+use crate::board::Cell;
+use crate::cpu::Isa;
+use crate::error::Result;
+use crate::interrupt::Cancel;
+use crate::piece::{Shape, full};
+use crate::presolve::Problem;
+use crate::prng::Prng;
+
+/// One subtree of the search: the open rows, their allowed columns, the free columns, and the
+/// placements (row, column) that lead to it from the root.
+#[derive(Clone, Debug)]
+pub(super) struct Subtree {
+    pub(super) open: Vec<u8>,
+    pub(super) masks: [u64; 64],
+    pub(super) cols_free: u64,
+    pub(super) placed: Vec<(usize, usize)>,
+}
+
+impl Subtree {
+    /// The root: the presolved problem's open rows and live cells.
+    pub(super) fn root(problem: &Problem) -> Subtree {
+        let n = problem.n as usize;
+        let mut masks = [0u64; 64];
+        let mut filled = [false; 64];
+        let mut cols_free = full(n);
+        for c in &problem.fixed {
+            filled[c.row as usize] = true;
+            cols_free &= !(1u64 << c.col);
+        }
+        for (cell, _) in problem.varmap.cells() {
+            masks[cell.row as usize] |= 1u64 << cell.col;
+        }
+        Subtree {
+            open: (0..n).filter(|&r| !filled[r]).map(|r| r as u8).collect(),
+            masks,
+            cols_free,
+            placed: Vec::new(),
+        }
+    }
+
+    /// The placements (an index into `open`, a column bit) the search branches on at this
+    /// subtree's root ([`Search::branch_plain`], with `s`'s tuning): none when the root's
+    /// checks refute it, or when it has no open row (a board). Together the children they make
+    /// hold every solution of the subtree, and no two hold the same one.
+    fn moves(&self, s: &Search) -> Vec<(usize, u64)> {
+        if self.open.is_empty() {
+            return Vec::new();
+        }
+        let (open, masks) = (&self.open[..], &self.masks);
+        let rows = 0..open.len();
+        match s.branch(open, masks, self.cols_free) {
+            Branch::Fail => Vec::new(),
+            Branch::Row(i, mut cand) => {
+                let mut out = Vec::with_capacity(cand.count_ones() as usize);
+                while cand != 0 {
+                    let bit = cand & cand.wrapping_neg();
+                    cand ^= bit;
+                    out.push((i, bit));
+                }
+                out
+            }
+            Branch::Column(col) => rows
+                .filter(|&i| masks[open[i] as usize] & col != 0)
+                .map(|i| (i, col))
+                .collect(),
+            Branch::Diagonal(anti, key) => rows
+                .filter_map(|i| on_diagonal(anti, key, open[i], masks, s.n).map(|c| (i, c)))
+                .collect(),
+        }
+    }
+
+    /// The subtree below placing a piece on the open row `open[i]`, column `bit`, as the
+    /// search places it.
+    fn child(&self, (i, bit): (usize, u64), shape: Shape) -> Subtree {
+        let mut child = self.clone();
+        let row = child.open.remove(i) as usize;
+        child.cols_free &= !bit;
+        for &r in &child.open {
+            let r = r as usize;
+            child.masks[r] &= !hit(shape, bit, r.abs_diff(row) as u32);
+        }
+        child.placed.push((row, bit.trailing_zeros() as usize));
+        child
+    }
+
+    /// The children of this subtree: the search's branches at its root ([`Subtree::moves`]).
+    fn children(&self, s: &Search) -> Vec<Subtree> {
+        let moves = self.moves(s);
+        moves.into_iter().map(|m| self.child(m, s.shape)).collect()
+    }
+
+    /// Knuth's estimate of the subtree's size in search nodes (D. E. Knuth, "Estimating the
+    /// efficiency of backtrack programs", Math. Comp. 29, 1975): the mean over `probes` random
+    /// paths from its root, each following the search's branching ([`Subtree::moves`]), of
+    /// the sum over depths of the product of the branching factors met. A refuted root counts
+    /// one node, a board none (as [`Search`] counts them).
+    fn estimate(&self, s: &Search, probes: usize, rng: &mut Prng) -> f64 {
+        let probes = probes.max(1);
+        let mut sum = 0.0;
+        for _ in 0..probes {
+            let mut t = std::borrow::Cow::Borrowed(self);
+            let (mut width, mut nodes) = (1.0, 0.0);
+            while !t.open.is_empty() {
+                nodes += width;
+                let moves = t.moves(s);
+                if moves.is_empty() {
+                    break;
+                }
+                width *= moves.len() as f64;
+                let next = t.child(moves[rng.below(moves.len())], s.shape);
+                t = std::borrow::Cow::Owned(next);
+            }
+            sum += nodes;
+        }
+        sum / probes as f64
+    }
+}
+
+/// Splits `root` breadth-first along the search's branching (`s`, [`Subtree::children`])
+/// until there are at least `want` subtrees (or none is left to split), in a fixed order: the
+/// index of a subtree is the same on every run. A subtree whose root the search's checks
+/// refute is dropped when it is split (it holds no solution).
+pub(super) fn split(root: Subtree, s: &Search, want: usize) -> Vec<Subtree> {
+    let mut queue = std::collections::VecDeque::from([root]);
+    // Every subtree that has open rows can be split; a leaf (no open row) is a board.
+    while queue.len() < want {
+        let Some(pos) = queue.iter().position(|t| !t.open.is_empty()) else {
+            break;
+        };
+        let t = queue.remove(pos).expect("a position in the queue");
+        let children = t.children(s);
+        if children.is_empty() && queue.is_empty() {
+            break;
+        }
+        queue.extend(children);
+    }
+    queue.into()
+}
+
+/// One subtree of the search cut by [`cubes`]: a cube of a cluster job (`split solve
+/// --cubes-from bitboard`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cube {
+    /// The pieces the search placed on the path from the root to the subtree (the rows,
+    /// columns and diagonals it branched on, and its forced moves), in the order placed; the
+    /// problem's fixed pieces are not among them.
+    pub cells: Vec<Cell>,
+    /// Knuth's estimate of the subtree's size in search nodes (at least 1).
+    pub nodes: f64,
+}
+
+/// Cuts the search tree of `problem` into about `want` subtrees along the search's own
+/// branching: breadth-first to half of `want` (the split [`super::search`] gives its threads),
+/// then the subtree of the largest estimated size (Knuth's estimator, `probes` random probes
+/// per subtree, in search nodes) is split until there are `want` (or none is left to split).
+/// The cubes are in a fixed order with fixed estimates (each subtree's probes are seeded with
+/// its path): the same problem gives the same cubes on every run.
+///
+/// Every solution of `problem` lies in exactly one cube. A subtree whose root the search's
+/// checks refute (a row without a cell, a free column no row can take, the diagonal-sum and
+/// parity bounds) holds no solution and is not returned; so an UNSAT verdict on every cube
+/// (none at all when the root is refuted) is an UNSAT verdict on `problem`.
+///
+/// ```
+/// use queens_sat::{instance::Instance, piece::QUEEN, presolve::Problem};
+/// use queens_sat::solve::bitboard::cubes;
+/// let p = Problem::presolve(&Instance::plain(10), QUEEN).unwrap();
+/// let c = cubes(&p, 32, 16, &Default::default()).unwrap();
+/// assert!(c.len() >= 32 && c.iter().all(|c| c.nodes >= 1.0));
+/// assert_eq!(c, cubes(&p, 32, 16, &Default::default()).unwrap());
+/// ```
+pub fn cubes(problem: &Problem, want: usize, probes: usize, cancel: &Cancel) -> Result<Vec<Cube>> {
+    let shape = shape(problem)?;
+    if problem.unsat.is_some() {
+        return Ok(Vec::new());
+    }
+    let n = problem.n as usize;
+    let tuning = Tuning::default().settled(problem);
+    let s = Search::new(shape, Isa::current().usable(), tuning, n, None, None);
+    let estimate = |t: &Subtree| -> Result<f64> {
+        cancel.check()?;
+        // The seed is the path: an estimate does not depend on where the subtree is listed.
+        let seed = t.placed.iter().fold(0x9E37_79B9_7F4A_7C15u64, |h, &(r, c)| {
+            (h ^ (r * 64 + c) as u64).wrapping_mul(0x0100_0000_01B3)
+        });
+        Ok(t.estimate(&s, probes, &mut Prng::new(seed)).max(1.0))
+    };
+    let mut cut: Vec<(Subtree, f64)> = Vec::new();
+    for t in split(Subtree::root(problem), &s, want.div_ceil(2)) {
+        if t.open.is_empty() || s.branch(&t.open, &t.masks, t.cols_free) != Branch::Fail {
+            let e = estimate(&t)?;
+            cut.push((t, e));
+        }
+    }
+    while cut.len() < want {
+        // The largest subtree that can be split (the first of equal ones), in place.
+        let Some(at) = (0..cut.len())
+            .filter(|&i| !cut[i].0.open.is_empty())
+            .max_by(|&a, &b| cut[a].1.total_cmp(&cut[b].1).then(b.cmp(&a)))
+        else {
+            break;
+        };
+        let children = cut[at].0.children(&s);
+        let mut parts = Vec::with_capacity(children.len());
+        for t in children {
+            if t.open.is_empty() || s.branch(&t.open, &t.masks, t.cols_free) != Branch::Fail
+            {
+                let e = estimate(&t)?;
+                parts.push((t, e));
+            }
+        }
+        cut.splice(at..=at, parts);
+    }
+    Ok(cut
+        .into_iter()
+        .map(|(t, nodes)| Cube {
+            cells: t
+                .placed
+                .iter()
+                .map(|&(r, c)| Cell::new(r as u32, c as u32))
+                .collect(),
+            nodes,
+        })
+        .collect())
+}
+
+/// Knuth's estimate of the size in search nodes of the whole search tree of `problem` under
+/// `tuning` (the mean of `probes` random paths from the root, seeded with `seed`; see
+/// [`cubes`]): the load-independent measure of a pruning on trees too big to search to the end.
+///
+/// ```
+/// use queens_sat::{instance::Instance, piece::QUEEN, presolve::Problem};
+/// use queens_sat::solve::bitboard::estimate;
+/// let p = Problem::presolve(&Instance::plain(10), QUEEN).unwrap();
+/// let e = estimate(&p, Default::default(), 100, 1).unwrap();
+/// assert!(e >= 1.0 && e == estimate(&p, Default::default(), 100, 1).unwrap());
+/// ```
+pub fn estimate(problem: &Problem, tuning: Tuning, probes: usize, seed: u64) -> Result<f64> {
+    let shape = shape(problem)?;
+    if problem.unsat.is_some() {
+        return Ok(0.0);
+    }
+    let (isa, n) = (Isa::current().usable(), problem.n as usize);
+    let s = Search::new(shape, isa, tuning.settled(problem), n, None, None);
+    Ok(Subtree::root(problem).estimate(&s, probes, &mut Prng::new(seed)))
+}
