@@ -8,7 +8,8 @@
 //! cargo run --release --example bitboard_nodes -- --timeout 60 --diagonals off g.txt:25 [FILE[:D] ...]
 //! ```
 //!
-//! `--sums`, `--parity`, `--diagonals`, `--triples` take `on` or `off`, `--words` takes `one`,
+//! `--sums`, `--parity`, `--diagonals`, `--triples`, `--table` (the table kernel on every
+//! core) and `--wide` (two-word rows on every core) take `on` or `off`, `--words` takes `one`,
 //! `past32`, `two` or `family` (the key sets' width, [`Words`]) (default: [`Tuning::default`]);
 //! `FILE:D` takes the first D excluded diagonals of an excluded-diagonals file.
 //!
@@ -42,7 +43,7 @@ fn main() -> ExitCode {
 fn run(args: &[String]) -> queens_sat::Result<()> {
     let usage = || {
         queens_sat::Error::Usage(
-            "usage: bitboard_nodes [--timeout S] [--sums|--parity|--diagonals|--triples on|off] [--words one|past32|two|family] [--write|--certify|--estimate PROBES] FILE[:D] ..."
+            "usage: bitboard_nodes [--timeout S] [--sums|--parity|--diagonals|--triples|--table|--wide on|off] [--words one|past32|two|family] [--write|--certify|--estimate PROBES] FILE[:D] ..."
                 .into(),
         )
     };
@@ -66,6 +67,8 @@ fn run(args: &[String]) -> queens_sat::Result<()> {
             "--parity" => switch(&mut tuning.parity)?,
             "--diagonals" => switch(&mut tuning.diagonals)?,
             "--triples" => switch(&mut tuning.triples)?,
+            "--table" => switch(&mut tuning.table)?,
+            "--wide" => switch(&mut tuning.wide)?,
             "--words" => {
                 tuning.words = match it.next().map(String::as_str) {
                     Some("one") => Words::One,

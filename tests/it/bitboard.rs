@@ -203,7 +203,7 @@ fn every_tuning_agrees_on_excluded_diagonals() {
         parity: false,
         diagonals: false,
         triples: false,
-        words: Words::Family,
+        ..Tuning::default()
     };
     let mut verdicts = [0; 2];
     for (n, d, seed) in [
@@ -454,7 +454,8 @@ fn time_limit_and_cancel_stop_it() {
     assert!(matches!(e, Error::Interrupted), "{e}");
 }
 
-/// Pieces it does not model, boards over 64 and `--symmetric` are refused with a usage error.
+/// Pieces it does not model, cores over 128 rows and `--symmetric` are refused with a usage
+/// error.
 #[test]
 fn refusals() {
     let rook = Piece {
@@ -465,11 +466,13 @@ fn refusals() {
     let p = queens_sat::presolve::Problem::presolve(&Instance::plain(6), rook).unwrap();
     let e = search(&p, &Options::default()).unwrap_err();
     assert!(e.to_string().contains("queens and amazons"), "{e}");
-    let e = Solver::new(&Instance::plain(65), QUEEN)
+    let e = Solver::new(&Instance::plain(129), QUEEN)
         .solver("bitboard")
         .solve()
         .unwrap_err();
-    assert!(e.to_string().contains("at most 64"), "{e}");
+    let e = e.to_string();
+    assert!(e.contains("at most 128 open rows; this one has 129"), "{e}");
+    assert_eq!(e.lines().count(), 1, "{e}");
     let options = queens_sat::encode::EncodeOptions {
         symmetric: Some(Symmetry::ALL[2]),
         ..queens_sat::encode::EncodeOptions::from(queens_sat::encode::amo::AmoKind::DEFAULT)

@@ -1,13 +1,14 @@
-//! The search kernel: the search's state ([`Search`]) and its methods, compiled once per
-//! instruction set, with the branching rule ([`Branch`]), the attack masks ([`hit`]) and the
-//! prunings' switches ([`Tuning`]). The subtree split, the threads, the proof writer and the
-//! engine adapter build on it; it imports none of them.
+//! The search kernel: the search's state ([`Search`]) over a [`Core`] and its methods,
+//! compiled once per instruction set, key-set width, row word and [`Geometry`], with the
+//! branching rule ([`Branch`]) and the prunings' switches ([`Tuning`]). The subtree split, the
+//! threads, the proof writer and the engine adapter build on it; it imports none of them.
 
 use std::time::Instant;
 
 use crate::cpu::Isa;
 use crate::interrupt::Cancel;
 use crate::piece::Shape;
+use super::core::{Core, Geometry, Row, Shift, Table};
 use crate::presolve::Problem;
 use crate::solve::engine::Unsupported;
 use crate::solve::keys::{Keys, key_sum, low_bits_plain, parity_ok};
@@ -42,31 +43,40 @@ pub struct Tuning {
     /// The key sets of the sum bounds, the parity and the forced diagonals: one word, or two
     /// past n = 32.
     pub words: Words,
+    /// The table kernel on every core, also where the shift kernel applies (for the tests and
+    /// measurements, which check that both give the same nodes).
+    pub table: bool,
+    /// Two-word rows on every core, also those of 64 columns or fewer (for the tests, which
+    /// check that they give the nodes of one word).
+    pub wide: bool,
 }
 
 /// How many words the key sets of the sum bounds take ([`Tuning::words`]): a word holds the
-/// keys of one kind of diagonal on boards up to 32, two words up to 64.
+/// keys of one kind of diagonal on cores up to 32 (whose rows and columns span 32 or less),
+/// two words up to 64.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Words {
-    /// One word: past n = 32 the search runs without the sum bounds, the parity and the forced
+    /// One word: past 32 the search runs without the sum bounds, the parity and the forced
     /// diagonals.
     One,
-    /// One word up to n = 32, two past it: the bounds on every board the search takes.
+    /// One word where the keys fit it (up to 32), two past it: the bounds on every core whose
+    /// keys fit two words.
     Past32,
-    /// Two words on every board (for the tests, which check it against one word).
+    /// Two words on every core (for the tests, which check it against one word).
     Two,
-    /// The default: [`Words::Past32`] on instances whose unavailable cells are excluded
-    /// diagonals only, where the bounds cut most; [`Words::One`] on the others. On 16 blocked
-    /// n = 56 instances of the tail's density two words cut 0.07 % of the nodes for 2.15x the
-    /// time (docs/benchmarks.md, "Two-word sum bounds past n = 32").
+    /// The default: [`Words::Past32`] on cores whose unavailable cells lie on whole diagonals
+    /// (excluded-diagonal instances and completions, [`Core::diagonal_family`]), where the
+    /// bounds cut most; [`Words::One`] on the others. On 16 blocked n = 56 instances of the
+    /// tail's density two words cut 0.07 % of the nodes for 2.15x the time
+    /// (docs/benchmarks.md, "Two-word sum bounds past n = 32").
     Family,
 }
 
 impl Tuning {
-    /// The tuning with [`Words::Family`] settled for `problem`.
-    pub(super) fn settled(self, problem: &Problem) -> Tuning {
+    /// The tuning with [`Words::Family`] settled for `core`.
+    pub(super) fn settled<M: Row>(self, core: &Core<M>) -> Tuning {
         let words = match self.words {
-            Words::Family if problem.instance.excluded_diagonals_only() => Words::Past32,
+            Words::Family if core.diagonal_family() => Words::Past32,
             Words::Family => Words::One,
             words => words,
         };
@@ -82,6 +92,8 @@ impl Default for Tuning {
             diagonals: true,
             triples: true,
             words: Words::Family,
+            table: false,
+            wide: false,
         }
     }
 }
@@ -95,15 +107,18 @@ impl Tuning {
                 parity: b & 2 != 0,
                 diagonals: b & 4 != 0,
                 triples: b & 8 != 0,
-                words: Words::Family,
+                ..Tuning::default()
             })
             .collect()
     }
 }
 
 
-/// The piece's line shape, when the search handles `problem`: a presolved board of side at
-/// most 64 with a queen or an amazon.
+/// The most core rows the search takes (two-word rows).
+pub const MAX_CORE: usize = 128;
+
+/// The piece's line shape, when the search handles `problem`: a presolved problem with a queen
+/// or an amazon whose core has at most [`MAX_CORE`] open rows, whatever the board's side.
 pub(super) fn shape(problem: &Problem) -> std::result::Result<Shape, Unsupported> {
     let unsupported = |needs: String| Unsupported {
         engine: "bitboard".into(),
@@ -115,58 +130,76 @@ pub(super) fn shape(problem: &Problem) -> std::result::Result<Shape, Unsupported
             problem.piece.name
         ))
     })?;
-    if problem.n > 64 || !problem.presolved {
-        return Err(unsupported(
-            "needs a presolved board of side at most 64".into(),
-        ));
+    if !problem.presolved {
+        return Err(unsupported("needs a presolved problem".into()));
+    }
+    let k = problem.n as usize - problem.fixed.len().min(problem.n as usize);
+    if k > MAX_CORE {
+        return Err(unsupported(format!(
+            "needs a core of at most {MAX_CORE} open rows; this one has {k}"
+        )));
     }
     Ok(shape)
 }
 
 /// How the search branches at a node ([`Search::branch_plain`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Branch {
+pub(super) enum Branch<M> {
     /// The node's checks refute it: no branch.
     Fail,
     /// On the columns of `cand` (bits) for the open row `open[i]`.
-    Row(usize, u64),
+    Row(usize, M),
     /// On which open row takes the column `col` (a single bit).
-    Column(u64),
-    /// On which open row takes the diagonal `key` (of the sum keys `r + c` when `anti`, else
-    /// of the difference keys `c - r + n - 1`).
+    Column(M),
+    /// On which open row takes the diagonal `key` (of the sum keys when `anti`, else of the
+    /// difference keys; as [`Core`] numbers them).
     Diagonal(bool, u32),
 }
 
-/// The column (a single bit) where row `r` meets the diagonal `key` ([`Branch::Diagonal`]),
-/// when that cell is on the board and among the row's allowed columns `masks[r]`.
+/// The column (a single bit) where core row `r` meets the diagonal `key` ([`Branch::Diagonal`],
+/// keys as [`Core`] numbers them), when that cell is among the row's allowed columns
+/// `masks[r]`.
 #[inline(always)]
-pub(super) fn on_diagonal(anti: bool, key: u32, r: u8, masks: &[u64; 64], n: usize) -> Option<u64> {
-    let (r, n) = (u32::from(r), n as u32);
+pub(super) fn on_diagonal<M: Row>(
+    core: &Core<M>,
+    anti: bool,
+    key: u32,
+    r: u8,
+    masks: &M::Masks,
+) -> Option<M> {
+    let p = core.pos[r as usize];
     let col = if anti {
-        key.wrapping_sub(r)
+        key.wrapping_sub(p)
     } else {
-        (key + r).wrapping_sub(n - 1)
+        (key + p).wrapping_sub(core.row_span)
     };
-    (col < n && masks[r as usize] >> col & 1 != 0).then(|| 1 << col)
+    (col <= core.col_span && col < M::BITS && masks[r as usize] & M::bit(col) != M::ZERO)
+        .then(|| M::bit(col))
 }
 
-/// The state of one search.
-pub(super) struct Search<'a> {
+/// The state of one search of a core.
+pub(super) struct Search<'a, M: Row> {
     pub(super) shape: Shape,
+    /// The core searched.
+    pub(super) core: &'a Core<M>,
+    /// Whether the shift kernel runs ([`Core::shifts`], unless [`Tuning::table`]).
+    shifts: bool,
+    /// Whether one-word and two-word key sets hold the core's keys ([`Core::keys_fit`]).
+    keys_one: bool,
+    keys_two: bool,
     /// The build of the search to run (one the processor has).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     isa: Isa,
     /// The optional prunings that run.
     tuning: Tuning,
-    /// The side of the board.
-    pub(super) n: usize,
     pub(super) nodes: u64,
     deadline: Option<Instant>,
     cancel: Option<&'a Cancel>,
     /// Why the search stopped early (time limit, cancel).
     pub(super) stopped: Option<String>,
-    /// The placements of the solution, deepest first (filled on the way back up).
-    pub(super) placed: Vec<(usize, usize)>,
+    /// The placements of the solution (core row, bit), deepest first (filled on the way back
+    /// up).
+    pub(super) placed: Vec<(usize, u32)>,
 }
 
 /// The search's methods, compiled once per instruction set (`$attr`: the target features).
@@ -182,11 +215,16 @@ macro_rules! searcher {
         $low:expr
         $(, $attr:meta)?
     ) => {
-        impl Search<'_> {
+        impl<M: Row> Search<'_, M> {
             /// Whether the open rows `open` (their allowed columns in `masks`) can all be
             /// filled, every column of `cols_free` taken once.
             $(#[$attr])?
-            fn $go<K: Keys>(&mut self, open: &[u8], masks: &[u64; 64], cols_free: u64) -> bool {
+            fn $go<K: Keys, G: Geometry<M>>(
+                &mut self,
+                open: &[u8],
+                masks: &M::Masks,
+                cols_free: M,
+            ) -> bool {
                 if open.is_empty() {
                     return true;
                 }
@@ -194,18 +232,20 @@ macro_rules! searcher {
                 if self.nodes.is_multiple_of(CHECK_EVERY) && self.should_stop() {
                     return false;
                 }
-                let (i, mut cand) = match self.$branch::<K>(open, masks, cols_free) {
+                let (i, mut cand) = match self.$branch::<K, G>(open, masks, cols_free) {
                     Branch::Fail => return false,
                     Branch::Diagonal(anti, key) => {
-                        return self.$diagonal::<K>(open, masks, cols_free, anti, key);
+                        return self.$diagonal::<K, G>(open, masks, cols_free, anti, key);
                     }
-                    Branch::Column(col) => return self.$column::<K>(open, masks, cols_free, col),
+                    Branch::Column(col) => {
+                        return self.$column::<K, G>(open, masks, cols_free, col);
+                    }
                     Branch::Row(i, cand) => (i, cand),
                 };
-                while cand != 0 {
-                    let bit = cand & cand.wrapping_neg();
-                    cand ^= bit;
-                    if self.$place::<K>(open, i, bit, masks, cols_free) {
+                while cand != M::ZERO {
+                    let bit = cand.lowest();
+                    cand = cand ^ bit;
+                    if self.$place::<K, G>(open, i, bit, masks, cols_free) {
                         return true;
                     }
                     if self.stopped.is_some() {
@@ -220,15 +260,22 @@ macro_rules! searcher {
             /// [`Branch::Fail`] when the node's checks refute it.
             $(#[$attr])?
             #[inline]
-            fn $branch<K: Keys>(&self, open: &[u8], masks: &[u64; 64], cols_free: u64) -> Branch {
+            fn $branch<K: Keys, G: Geometry<M>>(
+                &self,
+                open: &[u8],
+                masks: &M::Masks,
+                cols_free: M,
+            ) -> Branch<M> {
                 // Fail first: the row with the fewest cells; columns taken by no row (fail) or one.
-                let (mut once, mut twice, mut thrice, mut four) = (0u64, 0u64, 0u64, 0u64);
+                let (mut once, mut twice, mut thrice, mut four) = (M::ZERO, M::ZERO, M::ZERO, M::ZERO);
                 let mut best = (u32::MAX, 0usize);
-                let n = self.n as u32;
+                let core = self.core;
+                let span = core.row_span;
                 let tuning = self.tuning;
-                // The sum bounds, the parity and the forced diagonals (on boards whose keys fit
+                // The sum bounds, the parity and the forced diagonals (on cores whose keys fit
                 // a `K`).
-                let sums = K::fits(n) && (tuning.sums || tuning.parity || tuning.diagonals);
+                let fits = if K::BITS > 64 { self.keys_two } else { self.keys_one };
+                let sums = fits && (tuning.sums || tuning.parity || tuning.diagonals);
                 for (i, &r) in open.iter().enumerate() {
                     let m = masks[r as usize];
                     let k = m.count_ones();
@@ -243,7 +290,7 @@ macro_rules! searcher {
                     twice |= once & m;
                     once |= m;
                 }
-                if cols_free & !once != 0 {
+                if cols_free & !once != M::ZERO {
                     return Branch::Fail;
                 }
                 // The implied sums. A diagonal they force: (a sum key?, its key, its cells).
@@ -253,24 +300,24 @@ macro_rules! searcher {
                     // two-word keys ran out of registers).
                     let (mut anti, mut main, mut rows) = (K::ZERO, K::ZERO, 0u32);
                     for &r in open {
-                        let (m, r) = (masks[r as usize], u32::from(r));
-                        anti |= K::shifted(m, r);
-                        main |= K::shifted(m, n - 1 - r);
-                        rows += r;
+                        let (m, p) = (masks[r as usize].low_word(), G::pos(core, r as usize));
+                        anti |= K::shifted(m, p);
+                        main |= K::shifted(m, span - p);
+                        rows += p;
                     }
-                    let (k, cols) = (open.len() as u32, key_sum(cols_free));
+                    let (k, cols) = (open.len() as u32, key_sum(cols_free.low_word()));
                     let (mut must_anti, mut must_main) = (K::ZERO, K::ZERO);
                     if tuning.sums || tuning.diagonals {
                         let must = tuning.diagonals;
                         match (
                             Self::$bound(anti, k, rows + cols, must),
-                            Self::$bound(main, k, cols + k * (n - 1) - rows, must),
+                            Self::$bound(main, k, cols + k * span - rows, must),
                         ) {
                             (Some(a), Some(m)) => (must_anti, must_main) = (a, m),
                             _ => return Branch::Fail,
                         }
                     }
-                    if tuning.parity && !parity_ok(anti, main, n, k, rows + cols) {
+                    if tuning.parity && !parity_ok(anti, main, span + 1, k, rows + cols) {
                         return Branch::Fail;
                     }
                     if must_anti | must_main != K::ZERO {
@@ -282,12 +329,12 @@ macro_rules! searcher {
                                 let cells: u32 = open
                                     .iter()
                                     .map(|&r| {
-                                        let m = masks[r as usize];
-                                        let r = u32::from(r);
+                                        let m = masks[r as usize].low_word();
+                                        let p = G::pos(core, r as usize);
                                         let line = if anti_kind {
-                                            K::shifted(m, r)
+                                            K::shifted(m, p)
                                         } else {
-                                            K::shifted(m, n - 1 - r)
+                                            K::shifted(m, span - p)
                                         };
                                         u32::from((line >> key).has_zero())
                                     })
@@ -304,30 +351,30 @@ macro_rules! searcher {
                 let triple = if self.tuning.triples {
                     cols_free & thrice & !four
                 } else {
-                    0
+                    M::ZERO
                 };
-                let (col, cells) = if best.0 > 1 && single != 0 {
+                let (col, cells) = if best.0 > 1 && single != M::ZERO {
                     (single, 1)
-                } else if best.0 > 2 && double != 0 {
+                } else if best.0 > 2 && double != M::ZERO {
                     (double, 2)
-                } else if best.0 > 3 && triple != 0 {
+                } else if best.0 > 3 && triple != M::ZERO {
                     (triple, 3)
                 } else {
-                    (0, best.0)
+                    (M::ZERO, best.0)
                 };
                 if forced.2 < cells {
                     // A forced diagonal with fewer cells: branch on who takes it.
                     return Branch::Diagonal(forced.0, forced.1);
                 }
-                if col != 0 {
+                if col != M::ZERO {
                     // A column only one (two, three) rows can take: branch on who takes it.
-                    let col = col & col.wrapping_neg();
-                    if col & single == 0 {
+                    let col = col.lowest();
+                    if col & single == M::ZERO {
                         return Branch::Column(col);
                     }
                     let i = open
                         .iter()
-                        .position(|&r| masks[r as usize] & col != 0)
+                        .position(|&r| masks[r as usize] & col != M::ZERO)
                         .expect("a column in `once` lies in some row");
                     Branch::Row(i, col)
                 } else {
@@ -337,18 +384,18 @@ macro_rules! searcher {
 
             /// Branches on which open row takes column `col` (a single bit).
             $(#[$attr])?
-            fn $column<K: Keys>(
+            fn $column<K: Keys, G: Geometry<M>>(
                 &mut self,
                 open: &[u8],
-                masks: &[u64; 64],
-                cols_free: u64,
-                col: u64,
+                masks: &M::Masks,
+                cols_free: M,
+                col: M,
             ) -> bool {
                 for i in 0..open.len() {
-                    if masks[open[i] as usize] & col == 0 {
+                    if masks[open[i] as usize] & col == M::ZERO {
                         continue;
                     }
-                    if self.$place::<K>(open, i, col, masks, cols_free) {
+                    if self.$place::<K, G>(open, i, col, masks, cols_free) {
                         return true;
                     }
                     if self.stopped.is_some() {
@@ -358,22 +405,22 @@ macro_rules! searcher {
                 false
             }
 
-            /// Branches on which open row takes the diagonal `key` (of the sum keys `r + c`
-            /// when `anti`, else of the difference keys `c - r + n - 1`).
+            /// Branches on which open row takes the diagonal `key` (of the sum keys when
+            /// `anti`, else of the difference keys; as [`Core`] numbers them).
             $(#[$attr])?
-            fn $diagonal<K: Keys>(
+            fn $diagonal<K: Keys, G: Geometry<M>>(
                 &mut self,
                 open: &[u8],
-                masks: &[u64; 64],
-                cols_free: u64,
+                masks: &M::Masks,
+                cols_free: M,
                 anti: bool,
                 key: u32,
             ) -> bool {
                 for i in 0..open.len() {
-                    let Some(col) = on_diagonal(anti, key, open[i], masks, self.n) else {
+                    let Some(col) = on_diagonal(self.core, anti, key, open[i], masks) else {
                         continue;
                     };
-                    if self.$place::<K>(open, i, col, masks, cols_free) {
+                    if self.$place::<K, G>(open, i, col, masks, cols_free) {
                         return true;
                     }
                     if self.stopped.is_some() {
@@ -385,20 +432,20 @@ macro_rules! searcher {
 
             /// Places a piece on open row `open[i]`, column `bit`, and searches on.
             $(#[$attr])?
-            fn $place<K: Keys>(
+            fn $place<K: Keys, G: Geometry<M>>(
                 &mut self,
                 open: &[u8],
                 i: usize,
-                bit: u64,
-                masks: &[u64; 64],
-                cols_free: u64,
+                bit: M,
+                masks: &M::Masks,
+                cols_free: M,
             ) -> bool {
                 let row = open[i] as usize;
-                let (mut rest, mut next) = ([0u8; 64], *masks);
-                child_into(self.shape, open, i, bit, masks, &mut rest, &mut next);
+                let (mut rest, mut next) = ([0u8; MAX_CORE], *masks);
+                child_into::<M, G>(self.core, self.shape, open, i, bit, masks, &mut rest, &mut next);
                 let rest = &rest[..open.len() - 1];
-                if self.$go::<K>(rest, &next, cols_free & !bit) {
-                    self.placed.push((row, bit.trailing_zeros() as usize));
+                if self.$go::<K, G>(rest, &next, cols_free & !bit) {
+                    self.placed.push((row, bit.trailing_zeros()));
                     return true;
                 }
                 false
@@ -492,26 +539,29 @@ searcher!(
     low_bits_plain
 );
 
-impl<'a> Search<'a> {
-    /// A search of a board of side `n` until `deadline` or `cancel`.
+impl<'a, M: Row> Search<'a, M> {
+    /// A search of `core` until `deadline` or `cancel`.
     pub(super) fn new(
         shape: Shape,
         isa: Isa,
         tuning: Tuning,
-        n: usize,
+        core: &'a Core<M>,
         deadline: Option<Instant>,
         cancel: Option<&'a Cancel>,
     ) -> Self {
         Search {
             shape,
+            core,
+            shifts: core.shifts && !tuning.table,
+            keys_one: core.keys_fit(u64::BITS),
+            keys_two: core.keys_fit(u128::BITS),
             isa,
             tuning,
-            n,
             nodes: 0,
             deadline,
             cancel,
             stopped: None,
-            placed: Vec::with_capacity(n),
+            placed: Vec::with_capacity(core.k()),
         }
     }
 
@@ -520,48 +570,79 @@ impl<'a> Search<'a> {
         match self.tuning.words {
             // `Family` is settled before a search starts (`Tuning::settled`).
             Words::One | Words::Family => false,
-            Words::Past32 => self.n > 32,
+            Words::Past32 => !self.keys_one,
             Words::Two => true,
         }
     }
 
-    /// [`Search::go_plain`] in the build `self.isa`, with the key sets' width.
-    pub(super) fn go(&mut self, open: &[u8], masks: &[u64; 64], cols_free: u64) -> bool {
-        if self.two_words() {
-            self.go_in::<u128>(open, masks, cols_free)
-        } else {
-            self.go_in::<u64>(open, masks, cols_free)
+    /// [`Search::go_plain`] in the build `self.isa`, with the key sets' width and the kernel.
+    pub(super) fn go(&mut self, open: &[u8], masks: &M::Masks, cols_free: M) -> bool {
+        match (self.two_words(), self.shifts) {
+            (false, true) => self.go_in::<u64, Shift>(open, masks, cols_free),
+            (true, true) => self.go_in::<u128, Shift>(open, masks, cols_free),
+            (false, false) => self.go_in::<u64, Table>(open, masks, cols_free),
+            (true, false) => self.go_in::<u128, Table>(open, masks, cols_free),
         }
     }
 
-    /// [`Search::go_plain`] in the build `self.isa`, with key sets `K`.
-    fn go_in<K: Keys>(&mut self, open: &[u8], masks: &[u64; 64], cols_free: u64) -> bool {
+    /// [`Search::go_plain`] in the build `self.isa`, with key sets `K` and kernel `G`.
+    fn go_in<K: Keys, G: Geometry<M>>(&mut self, open: &[u8], masks: &M::Masks, cols_free: M) -> bool {
         #[cfg(target_arch = "x86_64")]
         if self.isa.has_bmi2() {
             // SAFETY: `isa` passed `Isa::usable`, so the processor has `cpu::BMI2_FEATURES`,
             // the features the function is compiled with.
-            return unsafe { self.go_bmi2::<K>(open, masks, cols_free) };
+            return unsafe { self.go_bmi2::<K, G>(open, masks, cols_free) };
         }
-        self.go_plain::<K>(open, masks, cols_free)
+        self.go_plain::<K, G>(open, masks, cols_free)
     }
 
-    /// [`Search::branch_plain`] in the build `self.isa`, with the key sets' width.
-    pub(super) fn branch(&self, open: &[u8], masks: &[u64; 64], cols_free: u64) -> Branch {
-        if self.two_words() {
-            self.branch_in::<u128>(open, masks, cols_free)
-        } else {
-            self.branch_in::<u64>(open, masks, cols_free)
+    /// [`Search::branch_plain`] in the build `self.isa`, with the key sets' width and the
+    /// kernel.
+    pub(super) fn branch(&self, open: &[u8], masks: &M::Masks, cols_free: M) -> Branch<M> {
+        match (self.two_words(), self.shifts) {
+            (false, true) => self.branch_in::<u64, Shift>(open, masks, cols_free),
+            (true, true) => self.branch_in::<u128, Shift>(open, masks, cols_free),
+            (false, false) => self.branch_in::<u64, Table>(open, masks, cols_free),
+            (true, false) => self.branch_in::<u128, Table>(open, masks, cols_free),
         }
     }
 
-    /// [`Search::branch_plain`] in the build `self.isa`, with key sets `K`.
-    fn branch_in<K: Keys>(&self, open: &[u8], masks: &[u64; 64], cols_free: u64) -> Branch {
+    /// [`Search::branch_plain`] in the build `self.isa`, with key sets `K` and kernel `G`.
+    fn branch_in<K: Keys, G: Geometry<M>>(&self, open: &[u8], masks: &M::Masks, cols_free: M) -> Branch<M> {
         #[cfg(target_arch = "x86_64")]
         if self.isa.has_bmi2() {
             // SAFETY: as in `Search::go_in`.
-            return unsafe { self.branch_bmi2::<K>(open, masks, cols_free) };
+            return unsafe { self.branch_bmi2::<K, G>(open, masks, cols_free) };
         }
-        self.branch_plain::<K>(open, masks, cols_free)
+        self.branch_plain::<K, G>(open, masks, cols_free)
+    }
+
+    /// The node below placing a piece on the open row `open[i]`, column `bit` ([`child_into`]
+    /// with the search's kernel).
+    pub(super) fn child_into(
+        &self,
+        open: &[u8],
+        i: usize,
+        bit: M,
+        masks: &M::Masks,
+        rest: &mut [u8; MAX_CORE],
+        next: &mut M::Masks,
+    ) {
+        if self.shifts {
+            child_into::<M, Shift>(self.core, self.shape, open, i, bit, masks, rest, next);
+        } else {
+            child_into::<M, Table>(self.core, self.shape, open, i, bit, masks, rest, next);
+        }
+    }
+
+    /// The columns of core row `to` that a piece on core row `from`, column `bit` (a single
+    /// bit) attacks.
+    pub(super) fn hit(&self, bit: M, from: usize, to: usize) -> M {
+        if self.shifts {
+            Shift::hit(self.core, self.shape, bit, from, to)
+        } else {
+            Table::hit(self.core, self.shape, bit, from, to)
+        }
     }
 
     /// Whether the time limit passed or the caller cancelled (recording why).
@@ -576,18 +657,20 @@ impl<'a> Search<'a> {
 }
 
 /// The node below placing a piece of `shape` on the open row `open[i]`, column `bit` (a single
-/// bit): the other open rows into `rest[..open.len() - 1]`, and their masks, with the piece's
-/// attacks taken out, into `next` (which the caller fills with `masks` first: returning the
-/// arrays by value measured 10 % slower in the search).
+/// bit) of `core`: the other open rows into `rest[..open.len() - 1]`, and their masks, with the
+/// piece's attacks taken out (by kernel `G`), into `next` (which the caller fills with `masks`
+/// first: returning the arrays by value measured 10 % slower in the search).
 #[inline(always)]
-pub(super) fn child_into(
+#[allow(clippy::too_many_arguments)]
+fn child_into<M: Row, G: Geometry<M>>(
+    core: &Core<M>,
     shape: Shape,
     open: &[u8],
     i: usize,
-    bit: u64,
-    masks: &[u64; 64],
-    rest: &mut [u8; 64],
-    next: &mut [u64; 64],
+    bit: M,
+    masks: &M::Masks,
+    rest: &mut [u8; MAX_CORE],
+    next: &mut M::Masks,
 ) {
     let row = open[i] as usize;
     let k = open.len() - 1;
@@ -595,31 +678,15 @@ pub(super) fn child_into(
     rest[i..k].copy_from_slice(&open[i + 1..]);
     for &r in &rest[..k] {
         let r = r as usize;
-        next[r] = masks[r] & !hit(shape, bit, r.abs_diff(row) as u32);
+        next[r] = masks[r] & !G::hit(core, shape, bit, row, r);
     }
-}
-
-/// The columns of a row `d >= 1` rows away that a piece of `shape` on the column `bit` (a
-/// single bit) attacks: [`Shape::attacks`] from the bit itself, without the column index and
-/// the board-edge tests (bits past the board fall off the end or land on columns no mask
-/// holds; `hit_is_shape_attacks` checks the two agree on the board). Measured against calling
-/// [`Shape::attacks`] in the search: 3-4 % less time on three excluded-diagonal instances
-/// n = 26 (7.36 against 7.59 s user, 3 runs each, the same nodes).
-#[inline(always)]
-pub(super) fn hit(shape: Shape, bit: u64, d: u32) -> u64 {
-    let mut hit = bit | bit << d | bit >> d;
-    if shape == Shape::Amazon && d <= 2 {
-        // A knight leap one row away moves 2 columns, two rows away 1.
-        let k = 3 - d;
-        hit |= bit << k | bit >> k;
-    }
-    hit
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::piece::full;
+    use crate::solve::bitboard::core::shift_hit;
 
     /// A xorshift64 stream from `seed`: cheap pseudo-random key sets for the kernel tests.
     fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
@@ -725,23 +792,23 @@ mod tests {
                         bounds(keys, k).is_some_and(|(lo, hi)| lo <= target && target <= hi);
                     let want = feasible.then_some(want);
                     let what = format!("{keys:#x} {k} {target}");
-                    assert_eq!(Search::bound_plain(keys, k, target, true), want, "{what}");
+                    assert_eq!(Search::<u64>::bound_plain(keys, k, target, true), want, "{what}");
                     let without = want.map(|_| 0);
-                    assert_eq!(Search::bound_plain(keys, k, target, false), without, "{what}");
+                    assert_eq!(Search::<u64>::bound_plain(keys, k, target, false), without, "{what}");
                     // Two words: the same set, and the set moved across both words (every
                     // key, and so the target, k times 40 more).
                     let wide = u128::from(keys);
-                    let got = Search::bound_plain(wide, k, target, true);
+                    let got = Search::<u64>::bound_plain(wide, k, target, true);
                     assert_eq!(got, want.map(u128::from), "{what}");
-                    let got = Search::bound_plain(wide << 40, k, target + 40 * k, true);
+                    let got = Search::<u64>::bound_plain(wide << 40, k, target + 40 * k, true);
                     assert_eq!(got, want.map(|w| u128::from(w) << 40), "{what} << 40");
                     #[cfg(target_arch = "x86_64")]
                     if fast {
                         // SAFETY: the processor has the features the function is built with.
-                        let got = unsafe { Search::bound_bmi2(keys, k, target, true) };
+                        let got = unsafe { Search::<u64>::bound_bmi2(keys, k, target, true) };
                         assert_eq!(got, want, "{what}");
                         // SAFETY: as above.
-                        let got = unsafe { Search::bound_bmi2(wide << 40, k, target + 40 * k, true) };
+                        let got = unsafe { Search::<u64>::bound_bmi2(wide << 40, k, target + 40 * k, true) };
                         assert_eq!(got, want.map(|w| u128::from(w) << 40), "{what} << 40");
                     }
                 }
@@ -759,7 +826,7 @@ mod tests {
                         for r in (0..n).filter(|&r| r != row) {
                             let d = r.abs_diff(row) as u32;
                             assert_eq!(
-                                hit(shape, 1 << col, d) & full(n),
+                                shift_hit(shape, 1u64 << col, d) & full(n),
                                 shape.attacks((row, col), r, n),
                                 "{shape:?} n={n} ({row}, {col}) row {r}"
                             );
@@ -790,12 +857,12 @@ mod tests {
                 }
                 for target in targets {
                     let want = bounds(keys, k).is_some_and(|(lo, hi)| lo <= target && target <= hi);
-                    let got = Search::within_plain(keys, k, target);
+                    let got = Search::<u64>::within_plain(keys, k, target);
                     assert_eq!(got, want, "{keys:#x} {k} {target}");
                     #[cfg(target_arch = "x86_64")]
                     if fast {
                         // SAFETY: the processor has the features the function is built with.
-                        let got = unsafe { Search::within_bmi2(keys, k, target) };
+                        let got = unsafe { Search::<u64>::within_bmi2(keys, k, target) };
                         assert_eq!(got, want, "{keys:#x} {k} {target}");
                     }
                 }

@@ -60,6 +60,7 @@
 //! `kernel` <- [`proof`] (the LRAT proof writer) <- `engine`. This file only declares and
 //! re-exports.
 
+mod core;
 mod engine;
 mod kernel;
 pub mod proof;

@@ -27,9 +27,10 @@ use std::path::Path;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::{Duration, Instant};
 
-use super::kernel::{Branch, CHECK_EVERY, Search, Tuning, Words, child_into, hit, shape};
+use super::core::Core;
+use super::kernel::{Branch, CHECK_EVERY, MAX_CORE, Search, Tuning, Words, shape};
 use crate::answer::Answer;
-use crate::board::{Board, Cell};
+use crate::board::Board;
 use crate::certify::Certificate;
 use crate::certify::lrat::{Lrat, Steps};
 use crate::cpu::Isa;
@@ -37,7 +38,6 @@ use crate::encode::amo::AmoKind;
 use crate::encode::{Encoder, VecSink};
 use crate::error::{Error, Result};
 use crate::interrupt::Cancel;
-use crate::piece::full;
 use crate::presolve::Problem;
 
 /// The prunings of the certified search: those that unit propagation on the pairwise encoding
@@ -49,6 +49,8 @@ pub const PROOF_TUNING: Tuning = Tuning {
     triples: true,
     // No key sets are used: one word costs nothing past n = 32.
     words: Words::One,
+    table: false,
+    wide: false,
 };
 
 /// Proof words handed to the checker at a time.
@@ -177,7 +179,7 @@ pub fn search_certified(
             .map_err(|e| Error::io(&proof_name, e.error))?;
     }
     let (answer, certificate) = match done.node {
-        Node::Board => (Answer::Sat(done.board(problem)), None),
+        Node::Board => (Answer::Sat(done.board()), None),
         Node::Refuted(..) => (
             Answer::Unsat,
             Some(Certificate {
@@ -259,7 +261,7 @@ pub fn write(
     let deadline = timeout.map(|t| Instant::now() + t);
     let done = run(problem, &formula, deadline, None, Box::new(send))?;
     let answer = match done.node {
-        Node::Board => Answer::Sat(done.board(problem)),
+        Node::Board => Answer::Sat(done.board()),
         Node::Refuted(..) => Answer::Unsat,
         Node::Stopped => Answer::Unknown(done.stopped.clone().unwrap_or_default()),
     };
@@ -277,20 +279,15 @@ struct Done {
     nodes: u64,
     lemmas: u64,
     hints: u64,
-    path: Vec<(u8, u8)>,
+    /// The board of a [`Node::Board`] end: the fixed pieces and the path.
+    board: Option<Board>,
     stopped: Option<String>,
 }
 
 impl Done {
-    /// The board of a [`Node::Board`] end: the fixed pieces and the path.
-    fn board(&self, problem: &Problem) -> Board {
-        let mut pieces = problem.fixed.clone();
-        pieces.extend(
-            self.path
-                .iter()
-                .map(|&(r, c)| Cell::new(r.into(), c.into())),
-        );
-        Board::new(problem.n, pieces)
+    /// The board of a [`Node::Board`] end.
+    fn board(&self) -> Board {
+        self.board.clone().expect("a board end has a board")
     }
 }
 
@@ -304,14 +301,19 @@ fn run<'a>(
     send: Box<dyn FnMut(Steps) -> Result<()> + 'a>,
 ) -> Result<Done> {
     let shape = shape(problem)?;
-    let index = Index::new(problem, formula)?;
-    let n = problem.n as usize;
+    let core = Core::<u64>::new(problem).ok_or_else(|| {
+        Error::Usage(format!(
+            "the certified bitboard search takes cores of at most 64 open rows; this one has {}",
+            problem.n as usize - problem.fixed.len()
+        ))
+    })?;
+    let index = Index::new(problem, &core, formula)?;
     let mut prover = Prover {
         s: Search::new(
             shape,
             Isa::current().usable(),
             PROOF_TUNING,
-            n,
+            &core,
             deadline,
             cancel,
         ),
@@ -337,34 +339,35 @@ fn run<'a>(
         hints_written: 0,
     };
     let root = prover.index.root;
-    let mut filled = [false; 64];
-    let mut cols_free = full(n);
-    for c in &problem.fixed {
-        filled[c.row as usize] = true;
-        cols_free &= !(1u64 << c.col);
-    }
-    let open: Vec<u8> = (0..n).filter(|&r| !filled[r]).map(|r| r as u8).collect();
-    let node = prover.node(&open, &root, cols_free)?;
+    let open: Vec<u8> = (0..core.k()).map(|r| r as u8).collect();
+    let node = prover.node(&open, &root, core.cols_free)?;
     if let Node::Refuted(used) = node {
         // The root's refutation: the empty clause (it uses no placement).
         debug_assert_eq!(used, 0);
         prover.emit(0)?;
     }
     prover.flush()?;
+    let board = matches!(node, Node::Board).then(|| {
+        let mut pieces = problem.fixed.clone();
+        let path = prover.path.iter();
+        pieces.extend(path.map(|&(i, bit)| core.cell(i.into(), bit.into())));
+        Board::new(problem.n, pieces)
+    });
     Ok(Done {
         node,
         nodes: prover.s.nodes,
         lemmas: prover.lemmas,
         hints: prover.hints_written,
-        path: prover.path,
+        board,
         stopped: prover.s.stopped,
     })
 }
 
-/// Where the hints come from: the formula's clause ids by what they say.
+/// Where the hints come from: the formula's clause ids by what they say. Rows and columns are
+/// the core's (core rows, column bits).
 struct Index {
     n: usize,
-    /// Live cells (variables) per row, as column bits.
+    /// Live cells (variables) per core row, as column bits.
     root: [u64; 64],
     /// The variable of cell (r, c) at `r * 64 + c` (0: not live).
     var_of: Vec<u32>,
@@ -378,15 +381,24 @@ struct Index {
 }
 
 impl Index {
-    fn new(problem: &Problem, formula: &[Vec<i32>]) -> Result<Index> {
-        let n = problem.n as usize;
-        let mut root = [0u64; 64];
+    fn new(problem: &Problem, core: &Core<u64>, formula: &[Vec<i32>]) -> Result<Index> {
+        let n = core.k();
+        let root = core.masks;
+        let (mut row_of, mut bit_of) = (vec![0u8; problem.n as usize], vec![0u8; problem.n as usize]);
+        for (i, &r) in core.rows.iter().enumerate() {
+            row_of[r as usize] = i as u8;
+        }
+        for (bit, &c) in core.col_of_bit.iter().enumerate() {
+            if c != u32::MAX {
+                bit_of[c as usize] = bit as u8;
+            }
+        }
         let mut var_of = vec![0u32; 64 * 64];
         let mut cell_of = vec![(0u8, 0u8); problem.num_cells() as usize + 1];
         for (cell, var) in problem.varmap.cells() {
-            root[cell.row as usize] |= 1u64 << cell.col;
-            var_of[cell.row as usize * 64 + cell.col as usize] = var;
-            cell_of[var as usize] = (cell.row as u8, cell.col as u8);
+            let (r, c) = (row_of[cell.row as usize], bit_of[cell.col as usize]);
+            var_of[r as usize * 64 + c as usize] = var;
+            cell_of[var as usize] = (r, c);
         }
         let vars = problem.num_cells() as usize;
         let mut pair = vec![0u32; (vars + 1) * (vars + 1)];
@@ -495,7 +507,7 @@ enum Line {
 }
 
 struct Prover<'s, 'a> {
-    s: Search<'s>,
+    s: Search<'s, u64>,
     index: Index,
     /// The placements (row, column) from the root.
     path: Vec<(u8, u8)>,
@@ -723,8 +735,8 @@ impl Prover<'_, '_> {
         cols_free: u64,
     ) -> Result<Node> {
         let row = open[i] as usize;
-        let (mut rest, mut next) = ([0u8; 64], *masks);
-        child_into(self.s.shape, open, i, bit, masks, &mut rest, &mut next);
+        let (mut rest, mut next) = ([0u8; MAX_CORE], *masks);
+        self.s.child_into(open, i, bit, masks, &mut rest, &mut next);
         let rest = &rest[..open.len() - 1];
         let col = bit.trailing_zeros() as u8;
         self.depth_of_row[row] = self.path.len() as u8;
@@ -742,7 +754,7 @@ impl Prover<'_, '_> {
                 let k = set.trailing_zeros() as usize;
                 set &= set - 1;
                 let (qr, qc) = self.path[k];
-                if hit(self.s.shape, 1u64 << qc, r.abs_diff(qr as usize) as u32) & col != 0 {
+                if self.s.hit(1u64 << qc, qr as usize, r) & col != 0 {
                     return Some(k);
                 }
             }
@@ -792,7 +804,7 @@ impl Prover<'_, '_> {
                         let k = set.trailing_zeros() as usize;
                         set &= set - 1;
                         let (qr, qc) = (self.path[k].0 as usize, self.path[k].1 as usize);
-                        let mut att = hit(self.s.shape, 1u64 << qc, r.abs_diff(qr) as u32) & rest;
+                        let mut att = self.s.hit(1u64 << qc, qr, r) & rest;
                         if att == 0 {
                             continue;
                         }

@@ -5,10 +5,11 @@ use std::sync::atomic::AtomicUsize;
 use std::sync::atomic::Ordering::SeqCst;
 use std::time::{Duration, Instant};
 
+use super::core::{Core, OnCore, Row, with_core};
 use super::kernel::{Search, Tuning, shape};
 use super::tree::{Subtree, split};
 use crate::answer::Answer;
-use crate::board::{Board, Cell};
+use crate::board::Board;
 use crate::cpu::Isa;
 use crate::error::Result;
 use crate::interrupt::Cancel;
@@ -102,8 +103,9 @@ impl Options {
     }
 }
 
-/// Searches `problem` for one board, as `options` say. The problem must be presolved, of side
-/// at most 64, with a queen or an amazon.
+/// Searches `problem` for one board, as `options` say. The problem must be presolved, with a
+/// queen or an amazon, and leave a core of at most 128 open rows (whatever the side of the
+/// board).
 ///
 /// On several threads ([`Options::threads`]) the tree is split into subtrees (breadth-first
 /// along the search's own branching, about 64 per thread; [`super::cubes`] cuts a cluster job's
@@ -126,96 +128,106 @@ impl Options {
 /// assert_eq!(a, search(&p12, &two).unwrap().answer);
 /// ```
 pub fn search(problem: &Problem, options: &Options) -> Result<Found> {
-    let isa = options.isa.usable();
-    let shape = shape(problem)?;
-    let n = problem.n as usize;
-    let tuning = options.tuning.settled(problem);
-    let (threads, deterministic) = (options.threads, options.deterministic);
-    let cancel = options.cancel.as_ref();
+    shape(problem)?;
     if problem.unsat.is_some() {
         return Ok(Found {
             answer: Answer::Unsat,
             nodes: 0,
         });
     }
-    let deadline = options.timeout.map(|t| Instant::now() + t);
-    let root = Subtree::root(problem);
-    let board = |t: &Subtree, s: &Search| {
-        let mut pieces = problem.fixed.clone();
-        pieces.extend(
-            t.placed
-                .iter()
-                .chain(&s.placed)
-                .map(|&(r, c)| Cell::new(r as u32, c as u32)),
-        );
-        Board::new(problem.n, pieces)
-    };
-    if threads <= 1 {
-        let mut s = Search::new(shape, isa, tuning, n, deadline, cancel);
-        let answer = if s.go(&root.open, &root.masks, root.cols_free) {
-            Answer::Sat(board(&root, &s))
-        } else if let Some(why) = s.stopped {
-            Answer::Unknown(why)
-        } else {
-            Answer::Unsat
+    with_core(problem, options.tuning.wide, Run { problem, options })
+}
+
+/// [`search`] on a core.
+struct Run<'a> {
+    problem: &'a Problem,
+    options: &'a Options,
+}
+
+impl OnCore for Run<'_> {
+    type Out = Result<Found>;
+
+    fn run<M: Row>(self, core: Core<M>) -> Result<Found> {
+        let Run { problem, options } = self;
+        let isa = options.isa.usable();
+        let shape = shape(problem)?;
+        let tuning = options.tuning.settled(&core);
+        let (threads, deterministic) = (options.threads, options.deterministic);
+        let cancel = options.cancel.as_ref();
+        let deadline = options.timeout.map(|t| Instant::now() + t);
+        let root = Subtree::root(&core);
+        let board = |t: &Subtree<M>, s: &Search<M>| {
+            let mut pieces = problem.fixed.clone();
+            pieces.extend(t.placed.iter().chain(&s.placed).map(|&(i, bit)| core.cell(i, bit)));
+            Board::new(problem.n, pieces)
         };
-        return Ok(Found {
-            answer,
-            nodes: s.nodes,
-        });
-    }
-    let splitter = Search::new(shape, isa, tuning, n, None, None);
-    let subtrees = split(root, &splitter, 64 * threads);
-    let all = cancel.cloned().unwrap_or_default();
-    // One token per subtree, children of `all`: a board at index i stops the subtrees after i
-    // (deterministic) or every other one.
-    let tokens: Vec<Cancel> = subtrees.iter().map(|_| all.child()).collect();
-    let next = AtomicUsize::new(0);
-    let best = AtomicUsize::new(usize::MAX);
-    let worker = || {
-        let mut w = Worker::default();
-        loop {
-            let i = next.fetch_add(1, SeqCst);
-            let b = best.load(SeqCst);
-            if i >= subtrees.len() || (b != usize::MAX && (!deterministic || i > b)) {
-                return w;
-            }
-            let t = &subtrees[i];
-            let mut s = Search::new(shape, isa, tuning, n, deadline, Some(&tokens[i]));
-            let found = s.go(&t.open, &t.masks, t.cols_free);
-            w.nodes += s.nodes;
-            if found {
-                let was = best.fetch_min(i, SeqCst);
-                let from = if deterministic { i.min(was) + 1 } else { 0 };
-                tokens[from..].iter().for_each(Cancel::cancel);
-                w.boards.push((i, board(t, &s)));
+        if threads <= 1 {
+            let mut s = Search::new(shape, isa, tuning, &core, deadline, cancel);
+            let answer = if s.go(&root.open, &root.masks, root.cols_free) {
+                Answer::Sat(board(&root, &s))
             } else if let Some(why) = s.stopped {
-                // The time limit, the caller, or a board at another index.
-                w.stopped.get_or_insert(why);
-            }
+                Answer::Unknown(why)
+            } else {
+                Answer::Unsat
+            };
+            return Ok(Found {
+                answer,
+                nodes: s.nodes,
+            });
         }
-    };
-    let workers: Vec<Worker> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads).map(|_| scope.spawn(worker)).collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("a search thread does not panic"))
-            .collect()
-    });
-    let nodes = workers.iter().map(|w| w.nodes).sum();
-    let first = workers
-        .iter()
-        .flat_map(|w| &w.boards)
-        .min_by_key(|(i, _)| *i)
-        .map(|(_, b)| b.clone());
-    let answer = match first {
-        Some(b) => Answer::Sat(b),
-        None => match workers.into_iter().find_map(|w| w.stopped) {
-            Some(why) => Answer::Unknown(why),
-            None => Answer::Unsat,
-        },
-    };
-    Ok(Found { answer, nodes })
+        let splitter = Search::new(shape, isa, tuning, &core, None, None);
+        let subtrees = split(root, &splitter, 64 * threads);
+        let all = cancel.cloned().unwrap_or_default();
+        // One token per subtree, children of `all`: a board at index i stops the subtrees after i
+        // (deterministic) or every other one.
+        let tokens: Vec<Cancel> = subtrees.iter().map(|_| all.child()).collect();
+        let next = AtomicUsize::new(0);
+        let best = AtomicUsize::new(usize::MAX);
+        let worker = || {
+            let mut w = Worker::default();
+            loop {
+                let i = next.fetch_add(1, SeqCst);
+                let b = best.load(SeqCst);
+                if i >= subtrees.len() || (b != usize::MAX && (!deterministic || i > b)) {
+                    return w;
+                }
+                let t = &subtrees[i];
+                let mut s = Search::new(shape, isa, tuning, &core, deadline, Some(&tokens[i]));
+                let found = s.go(&t.open, &t.masks, t.cols_free);
+                w.nodes += s.nodes;
+                if found {
+                    let was = best.fetch_min(i, SeqCst);
+                    let from = if deterministic { i.min(was) + 1 } else { 0 };
+                    tokens[from..].iter().for_each(Cancel::cancel);
+                    w.boards.push((i, board(t, &s)));
+                } else if let Some(why) = s.stopped {
+                    // The time limit, the caller, or a board at another index.
+                    w.stopped.get_or_insert(why);
+                }
+            }
+        };
+        let workers: Vec<Worker> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads).map(|_| scope.spawn(worker)).collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a search thread does not panic"))
+                .collect()
+        });
+        let nodes = workers.iter().map(|w| w.nodes).sum();
+        let first = workers
+            .iter()
+            .flat_map(|w| &w.boards)
+            .min_by_key(|(i, _)| *i)
+            .map(|(_, b)| b.clone());
+        let answer = match first {
+            Some(b) => Answer::Sat(b),
+            None => match workers.into_iter().find_map(|w| w.stopped) {
+                Some(why) => Answer::Unknown(why),
+                None => Answer::Unsat,
+            },
+        };
+        Ok(Found { answer, nodes })
+    }
 }
 
 /// What one thread of [`search`] did.

@@ -2,43 +2,32 @@
 //! [`super::search`] over threads, the cubes of a cluster job ([`cubes`]) and Knuth's estimate of
 //! a tree's size ([`estimate`]).
 
-use super::kernel::{Branch, Search, Tuning, hit, on_diagonal, shape};
+use super::core::{Core, OnCore, Row, with_core};
+use super::kernel::{Branch, Search, Tuning, on_diagonal, shape};
 use crate::board::Cell;
 use crate::cpu::Isa;
 use crate::error::Result;
 use crate::interrupt::Cancel;
-use crate::piece::{Shape, full};
 use crate::presolve::Problem;
 use crate::prng::Prng;
 
 /// One subtree of the search: the open rows, their allowed columns, the free columns, and the
-/// placements (row, column) that lead to it from the root.
+/// placements (core row, column bit) that lead to it from the root.
 #[derive(Clone, Debug)]
-pub(super) struct Subtree {
+pub(super) struct Subtree<M: Row> {
     pub(super) open: Vec<u8>,
-    pub(super) masks: [u64; 64],
-    pub(super) cols_free: u64,
-    pub(super) placed: Vec<(usize, usize)>,
+    pub(super) masks: M::Masks,
+    pub(super) cols_free: M,
+    pub(super) placed: Vec<(usize, u32)>,
 }
 
-impl Subtree {
-    /// The root: the presolved problem's open rows and live cells.
-    pub(super) fn root(problem: &Problem) -> Subtree {
-        let n = problem.n as usize;
-        let mut masks = [0u64; 64];
-        let mut filled = [false; 64];
-        let mut cols_free = full(n);
-        for c in &problem.fixed {
-            filled[c.row as usize] = true;
-            cols_free &= !(1u64 << c.col);
-        }
-        for (cell, _) in problem.varmap.cells() {
-            masks[cell.row as usize] |= 1u64 << cell.col;
-        }
+impl<M: Row> Subtree<M> {
+    /// The root: the core's rows and live cells.
+    pub(super) fn root(core: &Core<M>) -> Subtree<M> {
         Subtree {
-            open: (0..n).filter(|&r| !filled[r]).map(|r| r as u8).collect(),
-            masks,
-            cols_free,
+            open: (0..core.k()).map(|r| r as u8).collect(),
+            masks: core.masks,
+            cols_free: core.cols_free,
             placed: Vec::new(),
         }
     }
@@ -47,7 +36,7 @@ impl Subtree {
     /// subtree's root ([`Search::branch_plain`], with `s`'s tuning): none when the root's
     /// checks refute it, or when it has no open row (a board). Together the children they make
     /// hold every solution of the subtree, and no two hold the same one.
-    fn moves(&self, s: &Search) -> Vec<(usize, u64)> {
+    fn moves(&self, s: &Search<M>) -> Vec<(usize, M)> {
         if self.open.is_empty() {
             return Vec::new();
         }
@@ -57,41 +46,41 @@ impl Subtree {
             Branch::Fail => Vec::new(),
             Branch::Row(i, mut cand) => {
                 let mut out = Vec::with_capacity(cand.count_ones() as usize);
-                while cand != 0 {
-                    let bit = cand & cand.wrapping_neg();
-                    cand ^= bit;
+                while cand != M::ZERO {
+                    let bit = cand.lowest();
+                    cand = cand ^ bit;
                     out.push((i, bit));
                 }
                 out
             }
             Branch::Column(col) => rows
-                .filter(|&i| masks[open[i] as usize] & col != 0)
+                .filter(|&i| masks[open[i] as usize] & col != M::ZERO)
                 .map(|i| (i, col))
                 .collect(),
             Branch::Diagonal(anti, key) => rows
-                .filter_map(|i| on_diagonal(anti, key, open[i], masks, s.n).map(|c| (i, c)))
+                .filter_map(|i| on_diagonal(s.core, anti, key, open[i], masks).map(|c| (i, c)))
                 .collect(),
         }
     }
 
     /// The subtree below placing a piece on the open row `open[i]`, column `bit`, as the
     /// search places it.
-    fn child(&self, (i, bit): (usize, u64), shape: Shape) -> Subtree {
+    fn child(&self, (i, bit): (usize, M), s: &Search<M>) -> Subtree<M> {
         let mut child = self.clone();
         let row = child.open.remove(i) as usize;
         child.cols_free &= !bit;
         for &r in &child.open {
             let r = r as usize;
-            child.masks[r] &= !hit(shape, bit, r.abs_diff(row) as u32);
+            child.masks[r] &= !s.hit(bit, row, r);
         }
-        child.placed.push((row, bit.trailing_zeros() as usize));
+        child.placed.push((row, bit.trailing_zeros()));
         child
     }
 
     /// The children of this subtree: the search's branches at its root ([`Subtree::moves`]).
-    fn children(&self, s: &Search) -> Vec<Subtree> {
+    fn children(&self, s: &Search<M>) -> Vec<Subtree<M>> {
         let moves = self.moves(s);
-        moves.into_iter().map(|m| self.child(m, s.shape)).collect()
+        moves.into_iter().map(|m| self.child(m, s)).collect()
     }
 
     /// Knuth's estimate of the subtree's size in search nodes (D. E. Knuth, "Estimating the
@@ -99,7 +88,7 @@ impl Subtree {
     /// paths from its root, each following the search's branching ([`Subtree::moves`]), of
     /// the sum over depths of the product of the branching factors met. A refuted root counts
     /// one node, a board none (as [`Search`] counts them).
-    fn estimate(&self, s: &Search, probes: usize, rng: &mut Prng) -> f64 {
+    fn estimate(&self, s: &Search<M>, probes: usize, rng: &mut Prng) -> f64 {
         let probes = probes.max(1);
         let mut sum = 0.0;
         for _ in 0..probes {
@@ -112,7 +101,7 @@ impl Subtree {
                     break;
                 }
                 width *= moves.len() as f64;
-                let next = t.child(moves[rng.below(moves.len())], s.shape);
+                let next = t.child(moves[rng.below(moves.len())], s);
                 t = std::borrow::Cow::Owned(next);
             }
             sum += nodes;
@@ -125,7 +114,7 @@ impl Subtree {
 /// until there are at least `want` subtrees (or none is left to split), in a fixed order: the
 /// index of a subtree is the same on every run. A subtree whose root the search's checks
 /// refute is dropped when it is split (it holds no solution).
-pub(super) fn split(root: Subtree, s: &Search, want: usize) -> Vec<Subtree> {
+pub(super) fn split<M: Row>(root: Subtree<M>, s: &Search<M>, want: usize) -> Vec<Subtree<M>> {
     let mut queue = std::collections::VecDeque::from([root]);
     // Every subtree that has open rows can be split; a leaf (no open row) is a board.
     while queue.len() < want {
@@ -175,58 +164,85 @@ pub struct Cube {
 /// assert_eq!(c, cubes(&p, 32, 16, &Default::default()).unwrap());
 /// ```
 pub fn cubes(problem: &Problem, want: usize, probes: usize, cancel: &Cancel) -> Result<Vec<Cube>> {
-    let shape = shape(problem)?;
+    shape(problem)?;
     if problem.unsat.is_some() {
         return Ok(Vec::new());
     }
-    let n = problem.n as usize;
-    let tuning = Tuning::default().settled(problem);
-    let s = Search::new(shape, Isa::current().usable(), tuning, n, None, None);
-    let estimate = |t: &Subtree| -> Result<f64> {
-        cancel.check()?;
-        // The seed is the path: an estimate does not depend on where the subtree is listed.
-        let seed = t.placed.iter().fold(0x9E37_79B9_7F4A_7C15u64, |h, &(r, c)| {
-            (h ^ (r * 64 + c) as u64).wrapping_mul(0x0100_0000_01B3)
-        });
-        Ok(t.estimate(&s, probes, &mut Prng::new(seed)).max(1.0))
-    };
-    let mut cut: Vec<(Subtree, f64)> = Vec::new();
-    for t in split(Subtree::root(problem), &s, want.div_ceil(2)) {
-        if t.open.is_empty() || s.branch(&t.open, &t.masks, t.cols_free) != Branch::Fail {
-            let e = estimate(&t)?;
-            cut.push((t, e));
-        }
-    }
-    while cut.len() < want {
-        // The largest subtree that can be split (the first of equal ones), in place.
-        let Some(at) = (0..cut.len())
-            .filter(|&i| !cut[i].0.open.is_empty())
-            .max_by(|&a, &b| cut[a].1.total_cmp(&cut[b].1).then(b.cmp(&a)))
-        else {
-            break;
+    with_core(problem, false, Cut {
+        problem,
+        want,
+        probes,
+        cancel,
+    })
+}
+
+/// [`cubes`] on a core.
+struct Cut<'a> {
+    problem: &'a Problem,
+    want: usize,
+    probes: usize,
+    cancel: &'a Cancel,
+}
+
+impl OnCore for Cut<'_> {
+    type Out = Result<Vec<Cube>>;
+
+    fn run<M: Row>(self, core: Core<M>) -> Result<Vec<Cube>> {
+        let Cut {
+            problem,
+            want,
+            probes,
+            cancel,
+        } = self;
+        let shape = shape(problem)?;
+        let tuning = Tuning::default().settled(&core);
+        let s = Search::new(shape, Isa::current().usable(), tuning, &core, None, None);
+        let estimate = |t: &Subtree<M>| -> Result<f64> {
+            cancel.check()?;
+            // The seed is the path (in the big board's cells): an estimate does not depend on
+            // where the subtree is listed.
+            let seed = t.placed.iter().fold(0x9E37_79B9_7F4A_7C15u64, |h, &(i, bit)| {
+                let cell = core.cell(i, bit);
+                (h ^ (u64::from(cell.row) * 64 + u64::from(cell.col))).wrapping_mul(0x0100_0000_01B3)
+            });
+            Ok(t.estimate(&s, probes, &mut Prng::new(seed)).max(1.0))
         };
-        let children = cut[at].0.children(&s);
-        let mut parts = Vec::with_capacity(children.len());
-        for t in children {
-            if t.open.is_empty() || s.branch(&t.open, &t.masks, t.cols_free) != Branch::Fail
-            {
+        let live = |t: &Subtree<M>| {
+            t.open.is_empty() || s.branch(&t.open, &t.masks, t.cols_free) != Branch::Fail
+        };
+        let mut cut: Vec<(Subtree<M>, f64)> = Vec::new();
+        for t in split(Subtree::root(&core), &s, want.div_ceil(2)) {
+            if live(&t) {
                 let e = estimate(&t)?;
-                parts.push((t, e));
+                cut.push((t, e));
             }
         }
-        cut.splice(at..=at, parts);
+        while cut.len() < want {
+            // The largest subtree that can be split (the first of equal ones), in place.
+            let Some(at) = (0..cut.len())
+                .filter(|&i| !cut[i].0.open.is_empty())
+                .max_by(|&a, &b| cut[a].1.total_cmp(&cut[b].1).then(b.cmp(&a)))
+            else {
+                break;
+            };
+            let children = cut[at].0.children(&s);
+            let mut parts = Vec::with_capacity(children.len());
+            for t in children {
+                if live(&t) {
+                    let e = estimate(&t)?;
+                    parts.push((t, e));
+                }
+            }
+            cut.splice(at..=at, parts);
+        }
+        Ok(cut
+            .into_iter()
+            .map(|(t, nodes)| Cube {
+                cells: t.placed.iter().map(|&(i, bit)| core.cell(i, bit)).collect(),
+                nodes,
+            })
+            .collect())
     }
-    Ok(cut
-        .into_iter()
-        .map(|(t, nodes)| Cube {
-            cells: t
-                .placed
-                .iter()
-                .map(|&(r, c)| Cell::new(r as u32, c as u32))
-                .collect(),
-            nodes,
-        })
-        .collect())
 }
 
 /// Knuth's estimate of the size in search nodes of the whole search tree of `problem` under
@@ -241,11 +257,34 @@ pub fn cubes(problem: &Problem, want: usize, probes: usize, cancel: &Cancel) -> 
 /// assert!(e >= 1.0 && e == estimate(&p, Default::default(), 100, 1).unwrap());
 /// ```
 pub fn estimate(problem: &Problem, tuning: Tuning, probes: usize, seed: u64) -> Result<f64> {
-    let shape = shape(problem)?;
+    shape(problem)?;
     if problem.unsat.is_some() {
         return Ok(0.0);
     }
-    let (isa, n) = (Isa::current().usable(), problem.n as usize);
-    let s = Search::new(shape, isa, tuning.settled(problem), n, None, None);
-    Ok(Subtree::root(problem).estimate(&s, probes, &mut Prng::new(seed)))
+    with_core(problem, tuning.wide, Estimate {
+        problem,
+        tuning,
+        probes,
+        seed,
+    })
+}
+
+/// [`estimate`] on a core.
+struct Estimate<'a> {
+    problem: &'a Problem,
+    tuning: Tuning,
+    probes: usize,
+    seed: u64,
+}
+
+impl OnCore for Estimate<'_> {
+    type Out = Result<f64>;
+
+    fn run<M: Row>(self, core: Core<M>) -> Result<f64> {
+        let shape = shape(self.problem)?;
+        let tuning = self.tuning.settled(&core);
+        let s = Search::new(shape, Isa::current().usable(), tuning, &core, None, None);
+        let root = Subtree::root(&core);
+        Ok(root.estimate(&s, self.probes, &mut Prng::new(self.seed)))
+    }
 }
