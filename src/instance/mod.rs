@@ -55,8 +55,9 @@ impl Instance {
     }
 
     /// True when the cells this instance makes unavailable are excluded diagonals only (some
-    /// excluded, none blocked; pieces may be pre-placed): the family where the default
-    /// strategy splits the bitboard search and its sum bounds run past n = 32.
+    /// excluded, none blocked; pieces may be pre-placed): where the default strategy's cube
+    /// solver searches modulo the instance's symmetries. (The bitboard search decides its
+    /// family from the presolved core: `solve::bitboard::diagonal_family`.)
     pub fn excluded_diagonals_only(&self) -> bool {
         !self.excluded.is_empty() && self.blocked.is_empty()
     }

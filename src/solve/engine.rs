@@ -97,7 +97,7 @@ pub struct EngineInfo {
 pub struct Unsupported {
     /// The engine's name.
     pub engine: String,
-    /// What it needs, e.g. "needs a presolved board of side at most 64".
+    /// What it needs, e.g. "needs a core of at most 128 open rows; this one has 129".
     pub needs: String,
 }
 

@@ -5,10 +5,12 @@
 //! The default strategy, on a presolved problem without `--symmetric` or lex-leader
 //! constraints:
 //! - boards with at most [`AUTO_CUBES_MAX_CELLS`] live cells (the hard completion, blocked and
-//!   excluded-diagonal instances): on two or more cores, for queens and amazons up to n = 64,
-//!   on instances whose unavailable cells are excluded diagonals only, the bitboard search
-//!   ([`super::bitboard`]) split over every core; on the others the bitboard search on one
-//!   thread raced against local search with a
+//!   excluded-diagonal instances): on two or more cores, for queens and amazons whose core has
+//!   at most 128 open rows (whatever n is), where the core's unavailable cells lie on whole
+//!   diagonals (excluded-diagonal instances and completions,
+//!   [`super::bitboard::diagonal_family`]), the bitboard search ([`super::bitboard`]) split
+//!   over every core; on the others the bitboard search on one thread raced against local
+//!   search with a
 //!   small budget ([`AUTO_WALK`]) then cube-and-conquer with the linked CaDiCaL on the other
 //!   threads, the encoding carrying the implied diagonal sums ([`crate::encode::implied`]);
 //!   otherwise (one core, other pieces) the local search then cube-and-conquer on every core.
@@ -39,7 +41,8 @@
 
 use std::time::{Duration, Instant};
 
-use super::bitboard::Bitboard;
+use super::bitboard::proof::certifies;
+use super::bitboard::{Bitboard, diagonal_family};
 use super::cubes::{self, CubeSettings};
 use super::engine::{self, Backend, Engine};
 use super::race::{Lane, race};
@@ -82,35 +85,37 @@ fn left_of(timeout: Option<Duration>, t0: Instant) -> Option<Duration> {
 }
 
 /// Whether the default strategy gives the whole machine to the bitboard search split over
-/// `jobs` threads instead of racing it: on the family where the search wins, instances whose
-/// unavailable cells are excluded diagonals only (the frontier sample of 40: 36/40 solved
-/// within 60 s against the race's 29/40, faster on 35 of the 40; docs/benchmarks.md, "The
-/// bitboard search split over both cores"), unless the user asked for the cube solver modulo
-/// symmetries everywhere (`--break-symmetry cubes`).
+/// `jobs` threads instead of racing it: on the family where the search wins, cores whose
+/// unavailable cells lie on whole diagonals ([`diagonal_family`]: excluded-diagonal instances,
+/// on the frontier sample of 40: 36/40 solved within 60 s against the race's 29/40, faster on
+/// 35 of the 40, docs/benchmarks.md, "The bitboard search split over both cores"; and the same
+/// instances reduced to completion, whose core is the same board), unless the user asked for
+/// the cube solver modulo symmetries everywhere (`--break-symmetry cubes`).
 fn bitboard_splits(
     problem: &Problem,
     options: &EncodeOptions,
     jobs: usize,
     symmetry: AutoSymmetry,
+    certify: bool,
 ) -> bool {
     symmetry != AutoSymmetry::Always
-        && problem.instance.excluded_diagonals_only()
-        && bitboard_races(problem, options, jobs)
+        && bitboard_races(problem, options, jobs, certify)
+        && diagonal_family(problem)
 }
 
 /// Whether the default strategy, on two or more cores and with its default symmetry setting,
-/// gives `problem` to the bitboard search split over the cores (instances whose unavailable
-/// cells are excluded diagonals only, queens or amazons up to n = 64): where a cluster job
+/// gives `problem` to the bitboard search split over the cores (cores of at most 128 rows
+/// whose unavailable cells lie on whole diagonals, queens or amazons): where a cluster job
 /// cuts its cubes from that search's tree by default (`split solve --cubes-from`).
 pub fn splits_bitboard(problem: &Problem, options: &EncodeOptions) -> bool {
-    bitboard_splits(problem, options, 2, AutoSymmetry::default())
+    bitboard_splits(problem, options, 2, AutoSymmetry::default(), false)
 }
 
 /// Whether the default strategy races the bitboard search on `problem` with `jobs` threads:
-/// where the engine supports the problem ([`Engine::supports`]), with a core left for the
-/// cubes.
-fn bitboard_races(problem: &Problem, options: &EncodeOptions, jobs: usize) -> bool {
-    jobs >= 2 && Bitboard.supports(problem, options).is_ok()
+/// where the engine supports the problem ([`Engine::supports`]; under `certify`, where its
+/// certified search does, [`certifies`]), with a core left for the cubes.
+fn bitboard_races(problem: &Problem, options: &EncodeOptions, jobs: usize, certify: bool) -> bool {
+    jobs >= 2 && Bitboard.supports(problem, options).is_ok() && (!certify || certifies(problem))
 }
 
 /// When the default strategy's cube solver adds lex-leader constraints for the instance's
@@ -381,7 +386,13 @@ impl<'a> Solver<'a> {
                     // Under certify: the proof-writing search on one thread, its checker on
                     // another (1.5x faster than racing it against certified cubes on two
                     // cores at n = 22 and 24, docs/benchmarks.md).
-                    if bitboard_splits(&problem, &options, self.threads(), self.symmetry) {
+                    if bitboard_splits(
+                        &problem,
+                        &options,
+                        self.threads(),
+                        self.symmetry,
+                        self.certify,
+                    ) {
                         let settings = SolveSettings {
                             timeout: self.timeout,
                             certify: self.certify,
@@ -393,7 +404,7 @@ impl<'a> Solver<'a> {
                         return super::solve(&problem, options, &Bitboard, settings);
                     }
                     // Under certify too: the bitboard side then writes a checked proof.
-                    if bitboard_races(&problem, &options, self.threads()) {
+                    if bitboard_races(&problem, &options, self.threads(), self.certify) {
                         return self.race_bitboard(&problem, options, with_sums, &suffix);
                     }
                     if let Some(r) =

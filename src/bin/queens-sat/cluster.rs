@@ -30,8 +30,9 @@ enum SplitWhat {
     /// Split a count: border-first cubes merged by symmetry, plus one fixed-point line per
     /// symmetry of the instance.
     Count(SplitCountArgs),
-    /// Split a solve: subtrees of the bitboard search's tree (on excluded-diagonal instances of
-    /// queens and amazons, n <= 64) or look-ahead cubes, as `solve --cubes` (elsewhere).
+    /// Split a solve: subtrees of the bitboard search's tree (where the default strategy splits
+    /// it: excluded diagonals and completions, queens and amazons, cores up to 128 rows) or
+    /// look-ahead cubes, as `solve --cubes` (elsewhere).
     Solve(SplitSolveArgs),
 }
 

@@ -227,36 +227,6 @@ impl<M: Row> Core<M> {
         }
         hit
     }
-
-    /// Whether the cells this core leaves unavailable lie on whole diagonals: some cell of the
-    /// core is not live, and each such cell is on a diagonal of the big board (of either kind)
-    /// that has no live cell in the core. Excluded-diagonal instances and completions (a
-    /// pre-placed queen closes its whole diagonals) are, blocked boards are not: the family
-    /// where the sum bounds cut most ([`super::kernel::Words::Family`]).
-    pub fn diagonal_family(&self) -> bool {
-        let keys = 2 * self.n as usize;
-        let (mut anti, mut main) = (vec![false; keys], vec![false; keys]);
-        let n = self.n as usize;
-        let mut cells = Vec::new();
-        for (i, &r) in self.rows.iter().enumerate() {
-            for (bit, &c) in self.col_of_bit.iter().enumerate() {
-                if c == u32::MAX {
-                    continue;
-                }
-                let (r, c) = (r as usize, c as usize);
-                if self.masks[i] & M::bit(bit as u32) != M::ZERO {
-                    anti[r + c] = true;
-                    main[c + n - 1 - r] = true;
-                } else {
-                    cells.push((r, c));
-                }
-            }
-        }
-        !cells.is_empty()
-            && cells
-                .iter()
-                .all(|&(r, c)| !anti[r + c] || !main[c + n - 1 - r])
-    }
 }
 
 /// How the search computes a piece's attacks on the other core rows, and a core row's
@@ -330,4 +300,55 @@ pub(super) fn with_core<J: OnCore>(problem: &Problem, wide: bool, job: J) -> J::
     }
     let core = Core::<u128>::new(problem).expect("a core of at most 128 rows fits two words");
     job.run(core)
+}
+
+/// Whether the cells the core of `problem` leaves unavailable lie on whole diagonals: some cell
+/// of an open row and an open column is not live, and each such cell is on a diagonal (of
+/// either kind) with no live cell. Excluded-diagonal instances and completions are (a
+/// pre-placed queen closes its whole diagonals), blocked boards and amazons' completions (the
+/// knight leaps) are not. The family where the search's sum bounds cut most
+/// ([`super::Words::Family`]) and where the default strategy splits the search over every core
+/// ([`crate::solve::strategy`]).
+///
+/// ```
+/// use queens_sat::{generate::Generator, instance::Instance, piece::QUEEN, presolve::Problem};
+/// use queens_sat::solve::bitboard::diagonal_family;
+/// let diagonals = Generator::Diagonals { min_free: 1, diags: Some(12), to_completion: false };
+/// let completion = Generator::Diagonals { to_completion: true, ..diagonals.clone() };
+/// for g in [diagonals, completion] {
+///     let p = Problem::presolve(&g.instance(12, 1).unwrap(), QUEEN).unwrap();
+///     assert!(diagonal_family(&p));
+/// }
+/// assert!(!diagonal_family(&Problem::presolve(&Instance::plain(8), QUEEN).unwrap()));
+/// ```
+pub fn diagonal_family(problem: &Problem) -> bool {
+    let n = problem.n as usize;
+    let (mut row_taken, mut col_taken) = (vec![false; n], vec![false; n]);
+    for c in &problem.fixed {
+        row_taken[c.row as usize] = true;
+        col_taken[c.col as usize] = true;
+    }
+    let rows: Vec<usize> = (0..n).filter(|&r| !row_taken[r]).collect();
+    let cols: Vec<usize> = (0..n).filter(|&c| !col_taken[c]).collect();
+    let (mut anti, mut main) = (vec![false; 2 * n], vec![false; 2 * n]);
+    let mut live = std::collections::HashSet::new();
+    for (cell, _) in problem.varmap.cells() {
+        let (r, c) = (cell.row as usize, cell.col as usize);
+        anti[r + c] = true;
+        main[c + n - 1 - r] = true;
+        live.insert((r, c));
+    }
+    let mut dead = 0usize;
+    for &r in &rows {
+        for &c in &cols {
+            if live.contains(&(r, c)) {
+                continue;
+            }
+            dead += 1;
+            if anti[r + c] && main[c + n - 1 - r] {
+                return false;
+            }
+        }
+    }
+    dead > 0
 }

@@ -17,7 +17,7 @@ use crate::solve::engine::{
 };
 
 /// The bitboard search as an engine (`--solver bitboard`): queens and amazons on presolved
-/// boards up to 64, on [`Settings::threads`] threads ([`search`]); under `--certify` the
+/// problems whose core has at most 128 open rows, at any n, on [`Settings::threads`] threads ([`search`]); under `--certify` the
 /// proof-writing search of [`super::proof`] on one thread, its checker on another.
 pub struct Bitboard;
 
@@ -25,8 +25,9 @@ impl Engine for Bitboard {
     fn info(&self) -> EngineInfo {
         EngineInfo {
             name: "bitboard".into(),
-            about: "in-process bit-parallel backtracking, queens and amazons, n <= 64 (certified: \
-                    LRAT over the pairwise encoding, without the sum bounds)"
+            about: "in-process bit-parallel backtracking, queens and amazons, presolved cores of \
+                    up to 128 open rows at any n (certified: cores up to 64, LRAT over the \
+                    pairwise encoding, without the sum bounds)"
                 .into(),
             caps: Capabilities {
                 proofs: engine::Proofs::SelfChecked,

@@ -8,7 +8,7 @@ use std::time::Instant;
 use crate::cpu::Isa;
 use crate::interrupt::Cancel;
 use crate::piece::Shape;
-use super::core::{Core, Geometry, Row, Shift, Table};
+use super::core::{Core, Geometry, Row, Shift, Table, diagonal_family};
 use crate::presolve::Problem;
 use crate::solve::engine::Unsupported;
 use crate::solve::keys::{Keys, key_sum, low_bits_plain, parity_ok};
@@ -65,7 +65,7 @@ pub enum Words {
     /// Two words on every core (for the tests, which check it against one word).
     Two,
     /// The default: [`Words::Past32`] on cores whose unavailable cells lie on whole diagonals
-    /// (excluded-diagonal instances and completions, [`Core::diagonal_family`]), where the
+    /// (excluded-diagonal instances and completions, [`diagonal_family`]), where the
     /// bounds cut most; [`Words::One`] on the others. On 16 blocked n = 56 instances of the
     /// tail's density two words cut 0.07 % of the nodes for 2.15x the time
     /// (docs/benchmarks.md, "Two-word sum bounds past n = 32").
@@ -73,10 +73,10 @@ pub enum Words {
 }
 
 impl Tuning {
-    /// The tuning with [`Words::Family`] settled for `core`.
-    pub(super) fn settled<M: Row>(self, core: &Core<M>) -> Tuning {
+    /// The tuning with [`Words::Family`] settled for `problem`.
+    pub(super) fn settled(self, problem: &Problem) -> Tuning {
         let words = match self.words {
-            Words::Family if core.diagonal_family() => Words::Past32,
+            Words::Family if diagonal_family(problem) => Words::Past32,
             Words::Family => Words::One,
             words => words,
         };

@@ -67,6 +67,7 @@ pub mod proof;
 mod run;
 mod tree;
 
+pub use core::diagonal_family;
 pub use engine::Bitboard;
 pub use kernel::{Tuning, Words};
 pub use run::{Found, Options, search};

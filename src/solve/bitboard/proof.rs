@@ -206,6 +206,12 @@ pub fn search_certified(
     })
 }
 
+/// Whether the certified search takes `problem`: a core of at most 64 open rows (the search
+/// takes 128, its proof writer one-word rows).
+pub fn certifies(problem: &Problem) -> bool {
+    (problem.n as usize).saturating_sub(problem.fixed.len()) <= 64
+}
+
 /// The CNF the proofs refute: `problem` encoded with pairwise at-most-one and nothing else
 /// (what `encode --amo pairwise` writes), as its variable count and DIMACS clauses.
 pub fn pairwise(problem: &Problem) -> Result<(u32, Vec<Vec<i32>>)> {

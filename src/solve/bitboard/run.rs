@@ -151,7 +151,7 @@ impl OnCore for Run<'_> {
         let Run { problem, options } = self;
         let isa = options.isa.usable();
         let shape = shape(problem)?;
-        let tuning = options.tuning.settled(&core);
+        let tuning = options.tuning.settled(problem);
         let (threads, deterministic) = (options.threads, options.deterministic);
         let cancel = options.cancel.as_ref();
         let deadline = options.timeout.map(|t| Instant::now() + t);

@@ -195,7 +195,7 @@ impl OnCore for Cut<'_> {
             cancel,
         } = self;
         let shape = shape(problem)?;
-        let tuning = Tuning::default().settled(&core);
+        let tuning = Tuning::default().settled(problem);
         let s = Search::new(shape, Isa::current().usable(), tuning, &core, None, None);
         let estimate = |t: &Subtree<M>| -> Result<f64> {
             cancel.check()?;
@@ -282,7 +282,7 @@ impl OnCore for Estimate<'_> {
 
     fn run<M: Row>(self, core: Core<M>) -> Result<f64> {
         let shape = shape(self.problem)?;
-        let tuning = self.tuning.settled(&core);
+        let tuning = self.tuning.settled(self.problem);
         let s = Search::new(shape, Isa::current().usable(), tuning, &core, None, None);
         let root = Subtree::root(&core);
         Ok(root.estimate(&s, self.probes, &mut Prng::new(self.seed)))
