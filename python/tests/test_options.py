@@ -96,3 +96,26 @@ def test_deterministic_split_search_gives_the_same_board() -> None:
     r = qs.solve(24, solver="bitboard", jobs=2, deterministic=True)
     assert r.board is not None
     qs.verify(r.board, qs.Instance(24))
+
+
+def test_bitboard_takes_big_boards_with_small_cores() -> None:
+    """``solver="bitboard"`` searches the presolved core, whatever the board's side: a board of
+    100 with all but six queens of a solution pre-placed, and a board of 80 with most cells off
+    a solution blocked; a core over 128 rows is refused, naming its size."""
+    full = qs.solve(100)
+    assert full.board is not None
+    queens = sorted(full.board.pieces)
+    big = qs.Instance(100, placed=[q for q in queens if q[0] % 17 != 3])
+    r = qs.solve(big, solver="bitboard")
+    assert r.board is not None
+    qs.verify(r.board, big)
+    sol = qs.solve(80)
+    assert sol.board is not None
+    keep = set(sol.board.pieces)
+    blocked = [(i, j) for i in range(80) for j in range(80) if (i, j) not in keep and (i * 7 + j) % 5]
+    wide = qs.Instance(80, blocked=blocked)
+    r = qs.solve(wide, solver="bitboard")
+    assert r.board is not None
+    qs.verify(r.board, wide)
+    with pytest.raises(qs.UsageError, match="this one has 129"):
+        qs.solve(129, solver="bitboard")

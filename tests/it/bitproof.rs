@@ -222,6 +222,79 @@ fn parse_lrat(text: &str) -> Vec<Step> {
         .collect()
 }
 
+/// Asserts that the text LRAT proof `lrat` refutes the DIMACS CNF `cnf` (both read back from
+/// their files, checked by the crate's LRAT checker).
+fn assert_refutes(lrat: &std::path::Path, cnf: &std::path::Path) {
+    let cnf = std::fs::read_to_string(cnf).unwrap();
+    let mut vars = 0;
+    let mut clauses = Vec::new();
+    for line in cnf.lines() {
+        if let Some(p) = line.strip_prefix("p cnf ") {
+            vars = p.split_whitespace().next().unwrap().parse().unwrap();
+        } else if !line.starts_with('c') && !line.trim().is_empty() {
+            let lits: Vec<i32> = line
+                .split_whitespace()
+                .map(|t| t.parse().unwrap())
+                .collect();
+            clauses.push(lits[..lits.len() - 1].to_vec());
+        }
+    }
+    let steps = parse_lrat(&std::fs::read_to_string(lrat).unwrap());
+    let mut checker = Lrat::new(vars, clauses).unwrap();
+    checker.check(&Steps::encode(&steps)).unwrap();
+    assert!(checker.refuted());
+}
+
+/// `--certify` on the reduction of an excluded-diagonal instance to completion (a board of
+/// n = 1,500 with 12 rows left): the certified search's LRAT proof, written by `--proof`,
+/// refutes the big board's pairwise CNF as `encode --amo pairwise` writes it.
+#[test]
+fn certify_a_converted_instance() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let generate = [
+        "generate",
+        "diagonals",
+        "-n",
+        "12",
+        "--min-free",
+        "1",
+        "--seed",
+        "1",
+    ];
+    common::run_expect(d, &[&generate[..], &["-o", "g.txt"]].concat(), 0);
+    let to = [
+        "convert",
+        "--instance",
+        "g.txt",
+        "--diags",
+        "17",
+        "--to",
+        "completion",
+    ];
+    common::run_expect(d, &[&to[..], &["-o", "c.param"]].concat(), 0);
+    let solve = [
+        "solve",
+        "--instance",
+        "c.param",
+        "--solver",
+        "bitboard",
+        "--certify",
+    ];
+    common::run_expect(d, &[&solve[..], &["--proof", "p.lrat"]].concat(), 20);
+    let encode = [
+        "encode",
+        "--instance",
+        "c.param",
+        "--amo",
+        "pairwise",
+        "-o",
+        "f.cnf",
+    ];
+    common::run_expect(d, &encode, 0);
+    assert_refutes(&d.join("p.lrat"), &d.join("f.cnf"));
+}
+
 /// `solve --certify --proof FILE` leaves text LRAT that refutes the CNF `encode --amo pairwise`
 /// writes for the same instance (both read back from their files); a SAT answer leaves no file
 /// (nor a temporary one); `--proof` needs `--certify` and the bitboard search.
@@ -245,24 +318,7 @@ fn proof_file_refutes_the_written_cnf() {
         .concat(),
         0,
     );
-    let cnf = std::fs::read_to_string(d.join("f.cnf")).unwrap();
-    let mut vars = 0;
-    let mut clauses = Vec::new();
-    for line in cnf.lines() {
-        if let Some(p) = line.strip_prefix("p cnf ") {
-            vars = p.split_whitespace().next().unwrap().parse().unwrap();
-        } else if !line.starts_with('c') && !line.trim().is_empty() {
-            let lits: Vec<i32> = line
-                .split_whitespace()
-                .map(|t| t.parse().unwrap())
-                .collect();
-            clauses.push(lits[..lits.len() - 1].to_vec());
-        }
-    }
-    let steps = parse_lrat(&std::fs::read_to_string(d.join("p.lrat")).unwrap());
-    let mut checker = Lrat::new(vars, clauses).unwrap();
-    checker.check(&Steps::encode(&steps)).unwrap();
-    assert!(checker.refuted());
+    assert_refutes(&d.join("p.lrat"), &d.join("f.cnf"));
     common::run_expect(
         d,
         &["solve", "-n", "8", "--certify", "--proof", "q.lrat"],

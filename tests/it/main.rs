@@ -11,6 +11,7 @@ mod common;
 mod auto_symmetry;
 mod bench_hard;
 mod bitboard;
+mod bitboard_core;
 mod bitproof;
 mod cadical;
 mod cli;

@@ -302,20 +302,20 @@ pub(super) fn with_core<J: OnCore>(problem: &Problem, wide: bool, job: J) -> J::
     job.run(core)
 }
 
-/// Whether the cells the core of `problem` leaves unavailable lie on whole diagonals: some cell
-/// of an open row and an open column is not live, and each such cell is on a diagonal (of
-/// either kind) with no live cell. Excluded-diagonal instances and completions are (a
-/// pre-placed queen closes its whole diagonals), blocked boards and amazons' completions (the
-/// knight leaps) are not. The family where the search's sum bounds cut most
+/// Whether the core of `problem` is of the diagonal family: some cell of an open row and an
+/// open column is not live, and no blocked cell lies in one, so that what closes its cells
+/// is excluded diagonals and pre-placed pieces (a queen closes her whole diagonals), and what
+/// presolve deduced from them. Excluded-diagonal instances and completions are, blocked boards
+/// are not (a blocked cell in a row or column a pre-placed piece closes does not count). The
+/// family where the search's sum bounds cut most
 /// ([`super::Words::Family`]) and where the default strategy splits the search over every core
 /// ([`crate::solve::strategy`]).
 ///
 /// ```
 /// use queens_sat::{generate::Generator, instance::Instance, piece::QUEEN, presolve::Problem};
 /// use queens_sat::solve::bitboard::diagonal_family;
-/// let diagonals = Generator::Diagonals { min_free: 1, diags: Some(12), to_completion: false };
-/// let completion = Generator::Diagonals { to_completion: true, ..diagonals.clone() };
-/// for g in [diagonals, completion] {
+/// for to_completion in [false, true] {
+///     let g = Generator::Diagonals { min_free: 1, diags: Some(12), to_completion };
 ///     let p = Problem::presolve(&g.instance(12, 1).unwrap(), QUEEN).unwrap();
 ///     assert!(diagonal_family(&p));
 /// }
@@ -328,27 +328,7 @@ pub fn diagonal_family(problem: &Problem) -> bool {
         row_taken[c.row as usize] = true;
         col_taken[c.col as usize] = true;
     }
-    let rows: Vec<usize> = (0..n).filter(|&r| !row_taken[r]).collect();
-    let cols: Vec<usize> = (0..n).filter(|&c| !col_taken[c]).collect();
-    let (mut anti, mut main) = (vec![false; 2 * n], vec![false; 2 * n]);
-    let mut live = std::collections::HashSet::new();
-    for (cell, _) in problem.varmap.cells() {
-        let (r, c) = (cell.row as usize, cell.col as usize);
-        anti[r + c] = true;
-        main[c + n - 1 - r] = true;
-        live.insert((r, c));
-    }
-    let mut dead = 0usize;
-    for &r in &rows {
-        for &c in &cols {
-            if live.contains(&(r, c)) {
-                continue;
-            }
-            dead += 1;
-            if anti[r + c] && main[c + n - 1 - r] {
-                return false;
-            }
-        }
-    }
-    dead > 0
+    let k = row_taken.iter().filter(|&&t| !t).count() as u64;
+    let in_core = |c: &Cell| !row_taken[c.row as usize] && !col_taken[c.col as usize];
+    problem.num_cells() < k * k && !problem.instance.blocked.iter().any(in_core)
 }
