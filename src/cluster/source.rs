@@ -14,7 +14,8 @@
 //!
 //! By default ([`CubeSource::default_for`]) a job takes bitboard cubes where the default
 //! strategy gives the instance to the bitboard search split over the cores (excluded
-//! diagonals only, queens or amazons up to n = 64), look-ahead cubes elsewhere. Job folders
+//! diagonals and completions, queens or amazons, cores of up to 128 open rows at any n),
+//! look-ahead cubes elsewhere. Job folders
 //! written before the choice existed have none recorded and hold look-ahead cubes.
 
 use serde::{Deserialize, Serialize};

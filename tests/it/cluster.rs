@@ -596,6 +596,51 @@ fn bitboard_cubes_cover_every_solution_once() {
     assert!(depth >= 3, "depth {depth}");
 }
 
+/// `split solve` on the reduction of an excluded-diagonal instance to completion (a board of
+/// n = 2,400 with 14 rows left) takes bitboard cubes by default, as on the diagonal form, and
+/// the job's verdict is the local `solve`'s.
+#[test]
+fn bitboard_cubes_for_a_converted_instance() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let mut verdicts = Vec::new();
+    for seed in ["1", "2", "3"] {
+        let generate = [
+            "generate",
+            "diagonals",
+            "-n",
+            "14",
+            "--min-free",
+            "1",
+            "--seed",
+            seed,
+        ];
+        run_expect(d, &[&generate[..], &["-o", "g.txt"]].concat(), 0);
+        let file = d.join(format!("c{seed}.param")).display().to_string();
+        let to = [
+            "convert",
+            "--instance",
+            "g.txt",
+            "--diags",
+            "11",
+            "--to",
+            "completion",
+        ];
+        run_expect(d, &[&to[..], &["-o", &file]].concat(), 0);
+        let a = split(d, &format!("c{seed}"), "solve", &["--instance", &file], 3);
+        let job: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(Path::new(&a).join("job.json")).unwrap())
+                .unwrap();
+        assert_eq!(job["cubes_from"], "bitboard", "seed {seed}");
+        let local = common::run(d, &["solve", "--instance", &file]).code;
+        assert!(local == 10 || local == 20, "local solve gave {local}");
+        work_all(d, &a, 3);
+        run_expect(d, &["merge", &a], local);
+        verdicts.push(local);
+    }
+    assert!(verdicts.contains(&10), "{verdicts:?}: no SAT instance");
+}
+
 /// `split solve` on an excluded-diagonal instance takes bitboard cubes by default and says so
 /// (job.json, merge, merge --status); the same instance split twice gives the same folder
 /// bytes (cubes, tasks, job id), and the job's verdict is the local `solve`'s. A blocked

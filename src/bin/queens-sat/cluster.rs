@@ -88,8 +88,8 @@ struct SplitSolveArgs {
     /// Where the cubes come from: `bitboard`, subtrees of the bitboard search's own tree
     /// (balanced by Knuth's estimate of each subtree's nodes; subtrees its bounds refute are
     /// left out), or `lookahead`, look-ahead cubes of the CNF. Default: bitboard where the
-    /// default strategy splits the bitboard search (excluded diagonals only, queens or
-    /// amazons up to n = 64), lookahead elsewhere.
+    /// default strategy splits the bitboard search (excluded diagonals and completions,
+    /// queens or amazons, cores of up to 128 open rows at any n), lookahead elsewhere.
     #[arg(long, value_name = "SOURCE")]
     cubes_from: Option<String>,
     /// Solver of each cube, as `solve --solver` (default: `bitboard` for bitboard cubes, the
