@@ -11,6 +11,7 @@ the others: it counts in the table (at the time limit in the quantiles).
 Usage:
     scripts/blocked-big.py --recipe encodings/blocked-big.suite --timeout 60 --csv OUT.csv
     scripts/blocked-big.py --n 72 80 --density 88 89 90 91 --seeds 1..4 --timeout 20 --csv S.csv
+    scripts/blocked-big.py ... --solve-args "--cubes --solver lib:cadical --implied sums"
 """
 
 from __future__ import annotations
@@ -67,8 +68,11 @@ def from_recipe(path: Path) -> list[tuple[int, int, int]]:
     return points
 
 
-def run_one(binary: str, n: int, m: int, seed: int, timeout: float) -> tuple[str, float, str]:
-    """Solves one instance: status, wall seconds, solver label."""
+def run_one(
+    binary: str, n: int, m: int, seed: int, timeout: float, extra: list[str]
+) -> tuple[str, float, str]:
+    """Solves one instance (`solve` with the `extra` arguments): status, wall seconds, solver
+    label."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "b.txt"
         subprocess.run(
@@ -79,7 +83,7 @@ def run_one(binary: str, n: int, m: int, seed: int, timeout: float) -> tuple[str
         t0 = time.monotonic()
         done = subprocess.run(
             [binary, "solve", "--instance", str(path), "--timeout", str(timeout),
-             "--format", "json"],
+             "--format", "json", *extra],
             capture_output=True, text=True,
         )
         seconds = time.monotonic() - t0
@@ -134,6 +138,8 @@ def main() -> int:
     ap.add_argument("--csv", type=Path, required=True)
     ap.add_argument("--bin", default=str(ROOT / "target" / "release" / "queens-sat"))
     ap.add_argument("--table-only", action="store_true")
+    ap.add_argument("--solve-args", default="",
+                    help="more `solve` arguments, one string (an A/B's other configuration)")
     args = ap.parse_args()
 
     if args.recipe:
@@ -156,7 +162,8 @@ def main() -> int:
                 name = f"blocked-n{n}-m{m}-s{seed}"
                 if name in done:
                     continue
-                status, seconds, solver = run_one(args.bin, n, m, seed, args.timeout)
+                extra = args.solve_args.split()
+                status, seconds, solver = run_one(args.bin, n, m, seed, args.timeout, extra)
                 row = {"instance": name, "n": str(n), "m": str(m), "seed": str(seed),
                        "status": status, "seconds": f"{seconds:.3f}", "solver": solver}
                 w.writerow(row)

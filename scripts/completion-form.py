@@ -62,10 +62,10 @@ def instances(name: str) -> list[tuple[str, int, int, int]]:
         names = [r["instance"] for r in csv.DictReader(f)]
     out = []
     for inst in names:
-        m = re.fullmatch(r"diag-n(\d+)-d(\d+)-s(\d+)", inst)
-        if m is None:
+        parts = re.fullmatch(r"diag-n(\d+)-d(\d+)-s(\d+)", inst)
+        if parts is None:
             raise SystemExit(f"{FRONTIER[name]}: instance name {inst!r} is not diag-nN-dD-sS")
-        out.append((inst, int(m[1]), int(m[2]), int(m[3])))
+        out.append((inst, int(parts[1]), int(parts[2]), int(parts[3])))
     return out
 
 
@@ -103,7 +103,7 @@ def run_instance(
         if set_name == "random":
             gen = ["generate", "completion", "-n", str(n), "-m", str(k), "--seed", str(seed)]
             subprocess.run([binary, *gen, "-o", str(big)], check=True, capture_output=True)
-            forms = [("completion", [ "--instance", str(big)])]
+            forms = [("completion", ["--instance", str(big)])]
         else:
             gen = ["generate", "diagonals", "-n", str(n), "--min-free", "1", "--seed", str(seed)]
             subprocess.run([binary, *gen, "-o", str(small)], check=True, capture_output=True)
