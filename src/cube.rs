@@ -376,7 +376,8 @@ impl Core {
     /// instance, computed from this core in time proportional to it. `None` when presolve
     /// refutes the child. The same cells as [`Problem::presolve`] of the child instance: the
     /// all-different filter keeps the largest set of cells that its rules cannot remove, and
-    /// every cell of the child's set lies in the parent's (`tests/it/cubes.rs` checks it).
+    /// every cell of the child's set lies in the parent's (the test
+    /// `child_cores_are_the_presolved_children` checks it).
     fn child(&self, n: u32, piece: Piece, cell: Cell) -> Option<Core> {
         let attacks = |q: Cell| {
             piece.lines.iter().any(|k| k.key(q, n) == k.key(cell, n))
@@ -580,7 +581,67 @@ pub fn lookahead(root: &Problem, split: &Split) -> Result<(Vec<Cube>, SplitStats
 mod tests {
     use super::*;
     use crate::interrupt::Cancel;
-    use crate::piece::QUEEN;
+    use crate::piece::{AMAZON, QUEEN};
+
+    /// The core of every child of every live cell, computed from the parent's core, is the core
+    /// of the presolved child instance (same cells, refuted alike), on random blocked,
+    /// completion and excluded-diagonal boards, for queens and amazons, and on the children of
+    /// children (a second level, from a child's core).
+    #[test]
+    fn child_cores_are_the_presolved_children() {
+        use crate::generate::{blocked, completion, diagonals};
+        let mut instances = Vec::new();
+        for seed in 1..=6 {
+            for n in [8, 11, 14] {
+                instances.push(blocked::generate(n, n * n / 2, 1, seed).unwrap());
+                instances.push(completion::generate(n, n / 3, seed).unwrap());
+                let mut d = diagonals::generate(n, 1, seed).unwrap();
+                d.excluded.truncate(n as usize);
+                instances.push(d);
+            }
+        }
+        let (mut checked, mut refuted) = (0, 0);
+        for inst in &instances {
+            for piece in [QUEEN, AMAZON] {
+                let root = Problem::presolve(inst, piece).unwrap();
+                if root.unsat.is_some() {
+                    continue;
+                }
+                let core = Core::of(&root);
+                for (cell, _) in root.varmap.cells() {
+                    let child = cube_instance(inst, &[cell]);
+                    let p = Problem::presolve(&child, piece).unwrap();
+                    let fast = core.child(inst.n, piece, cell);
+                    checked += 1;
+                    match (&fast, p.unsat.is_some()) {
+                        (None, true) => refuted += 1,
+                        (Some(c), false) => {
+                            let want = Core::of(&p);
+                            assert_eq!((&c.rows, &c.cols), (&want.rows, &want.cols));
+                            assert_eq!(c.cells, want.cells, "{inst:?} {cell}");
+                            // A second level: the grandchildren from the child's core.
+                            for (g, _) in p.varmap.cells().take(3) {
+                                let q = Problem::presolve(&cube_instance(inst, &[cell, g]), piece)
+                                    .unwrap();
+                                let fast = c.child(inst.n, piece, g);
+                                assert_eq!(
+                                    fast.map(|c| c.cells),
+                                    q.unsat.is_none().then(|| Core::of(&q).cells),
+                                    "{inst:?} {cell} {g}"
+                                );
+                            }
+                        }
+                        _ => panic!(
+                            "{inst:?} {cell}: core child {fast:?}, presolve {:?}",
+                            p.unsat
+                        ),
+                    }
+                }
+            }
+        }
+        // Both outcomes were exercised.
+        assert!(checked > 1000 && refuted > 100, "{checked} {refuted}");
+    }
 
     /// A target past the first ring's cubes branches a second ring, unless that ring would pass
     /// the cap: then the first ring's cubes come back, not a partial ring.
