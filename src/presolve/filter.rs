@@ -178,8 +178,8 @@ pub fn filter(problem: &mut Problem, which: Filter) -> FilterStats {
 ///
 /// The cube look-ahead ([`crate::cube::lookahead`]) calls it on each child of a line (the
 /// parent's live cells minus those the child's piece attacks): on a completion instance of
-/// n = 5,500 with 21 pieces to place that is a few microseconds a child, where presolving the
-/// child instance costs O(n + pieces).
+/// n = 5,498 with 21 pieces to place about 0.1 ms a child, the same as on the 21 x 21 board it
+/// was reduced from, where presolving the child instance took about 4 ms (O(n + pieces)).
 pub(crate) fn filter_core(
     n: u32,
     piece: Piece,
