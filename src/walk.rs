@@ -54,16 +54,23 @@ impl Default for WalkSettings {
 }
 
 /// The search state: one piece per free row, attack counters per line and the number of
-/// attacking pairs.
+/// attacking pairs. Rows are indexed among the free rows and columns among the live columns
+/// (the core), so the state and each restart cost what the core costs; only the attack
+/// counters (O(n), by board line) and `at` (O(n), for leaps) are board-sized, allocated once
+/// and emptied by [`State::clear`].
 struct State<'a> {
     n: usize,
-    /// Free rows (rows with live cells), and the column of each one's piece.
-    rows: Vec<usize>,
+    /// Free rows (rows with live cells), and the live-column index of each one's piece.
+    rows: &'a [usize],
     col: Vec<usize>,
-    /// `at[r]`: the column of row r's piece, or `usize::MAX`.
+    /// The live columns (board columns, ascending).
+    cols: &'a [u32],
+    /// Whether row i has a piece (between [`State::add`] and [`State::remove`]).
+    placed: Vec<bool>,
+    /// `at[r]`: the board column of row r's piece, or `usize::MAX`.
     at: Vec<usize>,
-    /// Live cells, one bit per cell, `words` u64 per row.
-    live: Vec<u64>,
+    /// Live cells, one bit per (free row, live column), `words` u64 per free row.
+    live: &'a [u64],
     words: usize,
     diag: Vec<u32>,
     anti: Vec<u32>,
@@ -75,11 +82,12 @@ struct State<'a> {
 }
 
 impl State<'_> {
-    fn is_live(&self, r: usize, c: usize) -> bool {
-        self.live[r * self.words + c / 64] >> (c % 64) & 1 == 1
+    /// Whether free row `i` has a live cell in live column `k`.
+    fn is_live(&self, i: usize, k: usize) -> bool {
+        self.live[i * self.words + k / 64] >> (k % 64) & 1 == 1
     }
 
-    /// Pieces that a piece at (r, c) would attack (itself not counted).
+    /// Pieces that a piece at board cell (r, c) would attack (itself not counted).
     fn cost(&self, r: usize, c: usize) -> u64 {
         let mut k = 0;
         if self.use_diag {
@@ -90,37 +98,53 @@ impl State<'_> {
         }
         for &(dr, dc) in self.leaps {
             let (r2, c2) = (r as i64 + i64::from(dr), c as i64 + i64::from(dc));
-            if (0..self.n as i64).contains(&r2) && self.at[r2 as usize] == c2 as usize {
+            // Both coordinates on the board: a column left of it, cast, would be
+            // `usize::MAX`, the mark of a row without a piece.
+            let on = |x: i64| (0..self.n as i64).contains(&x);
+            if on(r2) && on(c2) && self.at[r2 as usize] == c2 as usize {
                 k += 1;
             }
         }
         k
     }
 
-    fn add(&mut self, i: usize, c: usize) {
-        let r = self.rows[i];
+    /// Places row i's piece on live column `k`.
+    fn add(&mut self, i: usize, k: usize) {
+        let (r, c) = (self.rows[i], self.cols[k] as usize);
         self.conflicts += self.cost(r, c);
-        self.col[i] = c;
+        self.col[i] = k;
+        self.placed[i] = true;
         self.at[r] = c;
         self.diag[r + self.n - 1 - c] += 1;
         self.anti[r + c] += 1;
     }
 
     fn remove(&mut self, i: usize) {
-        let (r, c) = (self.rows[i], self.col[i]);
+        let (r, c) = (self.rows[i], self.cols[self.col[i]] as usize);
         self.diag[r + self.n - 1 - c] -= 1;
         self.anti[r + c] -= 1;
         self.at[r] = usize::MAX;
+        self.placed[i] = false;
         self.conflicts -= self.cost(r, c);
+    }
+
+    /// Takes every piece off (the counters back to zero), in O(free rows).
+    fn clear(&mut self) {
+        for i in 0..self.rows.len() {
+            if self.placed[i] {
+                self.remove(i);
+            }
+        }
+        debug_assert_eq!(self.conflicts, 0);
     }
 
     /// Attacks on row i's piece from the others.
     fn conflict_of(&mut self, i: usize) -> u64 {
-        let c = self.col[i];
+        let k = self.col[i];
         self.remove(i);
-        let k = self.cost(self.rows[i], c);
-        self.add(i, c);
-        k
+        let cost = self.cost(self.rows[i], self.cols[k] as usize);
+        self.add(i, k);
+        cost
     }
 
     /// Swaps the columns of rows i and j and returns the change in attacking pairs.
@@ -170,26 +194,41 @@ pub fn walk(problem: &Problem, settings: &WalkSettings) -> Option<Board> {
         return None;
     }
     let n = problem.n as usize;
-    let words = n.div_ceil(64);
-    // One bit per cell: 2^27 bits (16 MiB) at most.
-    if (n as u64) * (words as u64) > 1 << 21 {
-        return None;
-    }
     let map = &problem.varmap;
-    let mut live = vec![0u64; n * words];
-    let mut adj: Vec<Vec<u32>> = Vec::new();
+    // The core: the free rows (with live cells) and the live columns, numbered 0.. in order.
     let mut rows = Vec::new();
+    let mut by_row: Vec<Vec<u32>> = Vec::new();
     for r in 0..n {
         let cols: Vec<u32> = map.row_cols(r as u32).collect();
-        if cols.is_empty() {
-            continue;
+        if !cols.is_empty() {
+            rows.push(r);
+            by_row.push(cols);
         }
-        for &c in &cols {
-            live[r * words + c as usize / 64] |= 1 << (c % 64);
-        }
-        rows.push(r);
-        adj.push(cols);
     }
+    let mut cols: Vec<u32> = by_row.iter().flatten().copied().collect();
+    cols.sort_unstable();
+    cols.dedup();
+    let words = cols.len().div_ceil(64);
+    // One bit per (free row, live column): 2^27 bits (16 MiB) at most.
+    if (rows.len() as u64) * (words as u64) > 1 << 21 {
+        return None;
+    }
+    let mut live = vec![0u64; rows.len() * words];
+    let adj: Vec<Vec<u32>> = by_row
+        .iter()
+        .enumerate()
+        .map(|(i, row)| {
+            row.iter()
+                .map(|c| {
+                    let k = cols.binary_search(c).expect("a live column");
+                    live[i * words + k / 64] |= 1 << (k % 64);
+                    k as u32
+                })
+                .collect()
+        })
+        .collect();
+    drop(by_row);
+    let mut adj = adj;
     let mut leaps: Vec<(i32, i32)> = problem.piece.leaps.to_vec();
     leaps.sort_unstable();
     leaps.dedup();
@@ -200,6 +239,25 @@ pub fn walk(problem: &Problem, settings: &WalkSettings) -> Option<Board> {
             || settings.cancel.as_ref().is_some_and(|c| c.is_cancelled())
             || tries >= settings.max_tries
     };
+    let m = rows.len();
+    let mut s = State {
+        n,
+        rows: &rows,
+        col: vec![0; m],
+        cols: &cols,
+        placed: vec![false; m],
+        at: vec![usize::MAX; n],
+        live: &live,
+        words,
+        diag: vec![0; 2 * n - 1],
+        anti: vec![0; 2 * n - 1],
+        use_diag: lines.diag,
+        use_anti: lines.anti,
+        leaps: &leaps,
+        conflicts: 0,
+    };
+    // owner[k]: the free row whose piece stands in live column k.
+    let mut owner = vec![usize::MAX; cols.len()];
     while !out_of_time(tries) {
         tries += 1;
         // A random perfect matching of the free rows onto the free columns.
@@ -208,32 +266,17 @@ pub fn walk(problem: &Problem, settings: &WalkSettings) -> Option<Board> {
                 a.swap(k, rng.index(k + 1));
             }
         }
-        let matching = crate::matching::max_matching(&adj, n);
+        let matching = crate::matching::max_matching(&adj, cols.len());
         if matching.iter().any(Option::is_none) {
             return None; // no perfect matching: UNSAT, for the complete solver to show
         }
-        let mut s = State {
-            n,
-            rows: rows.clone(),
-            col: vec![0; rows.len()],
-            at: vec![usize::MAX; n],
-            live: live.clone(),
-            words,
-            diag: vec![0; 2 * n - 1],
-            anti: vec![0; 2 * n - 1],
-            use_diag: lines.diag,
-            use_anti: lines.anti,
-            leaps: &leaps,
-            conflicts: 0,
-        };
+        s.clear();
         for (i, c) in matching.iter().enumerate() {
             s.add(i, c.expect("perfect matching") as usize);
         }
-        let m = s.rows.len();
-        // owner[c]: the free row whose piece stands in column c.
-        let mut owner = vec![usize::MAX; n];
-        for (i, &c) in s.col.iter().enumerate() {
-            owner[c] = i;
+        owner.fill(usize::MAX);
+        for (i, &k) in s.col.iter().enumerate() {
+            owner[k] = i;
         }
         let mut best = s.conflicts;
         let mut stale = 0u32;
@@ -259,7 +302,7 @@ pub fn walk(problem: &Problem, settings: &WalkSettings) -> Option<Board> {
                         cands[rng.index(cands.len())] as usize
                     };
                     let j = owner[c2];
-                    if j == usize::MAX || j == i || !s.is_live(s.rows[j], ci) {
+                    if j == usize::MAX || j == i || !s.is_live(j, ci) {
                         continue;
                     }
                     let delta = s.swap(i, j);
@@ -292,10 +335,9 @@ pub fn walk(problem: &Problem, settings: &WalkSettings) -> Option<Board> {
         if s.conflicts == 0 {
             let mut pieces: Vec<Cell> = problem.fixed.clone();
             pieces.extend(
-                s.rows
-                    .iter()
+                rows.iter()
                     .zip(&s.col)
-                    .map(|(&r, &c)| Cell::new(r as u32, c as u32)),
+                    .map(|(&r, &k)| Cell::new(r as u32, cols[k])),
             );
             return Some(Board::new(problem.n, pieces));
         }

@@ -9,8 +9,6 @@
 //! Without presolve ([`Problem::full`]) every cell is a variable (`r*n + c + 1`), pre-placed
 //! pieces become positive unit clauses and unavailable cells negative ones.
 
-use std::collections::{HashMap, HashSet};
-
 use crate::board::Cell;
 use crate::error::{Error, Result};
 use crate::instance::Instance;
@@ -80,29 +78,38 @@ impl Problem {
         let mut unsat: Option<String> = None;
         let plural = plural(piece);
 
-        // Lines held by a fixed piece, per kind; a second piece on one is a contradiction.
-        let mut held: Vec<(LineKind, HashMap<u32, Cell>)> =
-            piece.lines.iter().map(|&k| (k, HashMap::new())).collect();
-        let fixed_set: HashSet<Cell> = fixed.iter().copied().collect();
-        for &p in &fixed {
+        // Lines held by a fixed piece, per kind (the index of the piece in `fixed`, or `NONE`);
+        // a second piece on one is a contradiction. Plain vectors indexed by the line's key:
+        // O(n + pieces), no hashing (a completion board of n = 5,500 has 5,470 pieces).
+        const NONE: u32 = u32::MAX;
+        let mut held: Vec<(LineKind, Vec<u32>)> = piece
+            .lines
+            .iter()
+            .map(|&k| (k, vec![NONE; k.count(n) as usize]))
+            .collect();
+        // `fixed` is sorted: a leap target is looked up by binary search.
+        let is_fixed = |q: Cell| fixed.binary_search(&q).is_ok();
+        for (i, &p) in fixed.iter().enumerate() {
             if unsat.is_none() && obstacles.contains(p) {
                 unsat = Some(format!(
                     "pre-placed {} at {p} is on a blocked cell",
                     piece.name
                 ));
             }
-            for (kind, map) in held.iter_mut() {
-                if let Some(&q) = map.get(&kind.key(p, n)) {
+            for (kind, owner) in held.iter_mut() {
+                let key = kind.key(p, n) as usize;
+                if owner[key] != NONE {
+                    let q = fixed[owner[key] as usize];
                     unsat.get_or_insert_with(|| {
                         format!("pre-placed {plural} at {q} and {p} share a {}", kind.name())
                     });
                 } else {
-                    map.insert(kind.key(p, n), p);
+                    owner[key] = i as u32;
                 }
             }
             for (dr, dc) in piece.forward_leaps() {
                 if let Some(q) = p.offset(dr, dc, n)
-                    && fixed_set.contains(&q)
+                    && is_fixed(q)
                 {
                     unsat.get_or_insert_with(|| {
                         format!("pre-placed {plural} at {p} and {q} are a leap apart")
@@ -110,17 +117,10 @@ impl Problem {
                 }
             }
         }
-        let held_lines = |kind: LineKind| -> Vec<bool> {
-            let mut v = vec![false; kind.count(n) as usize];
-            if let Some((_, map)) = held.iter().find(|(k, _)| *k == kind) {
-                for &key in map.keys() {
-                    v[key as usize] = true;
-                }
-            }
-            v
-        };
-        let held_bits: Vec<(LineKind, Vec<bool>)> =
-            piece.lines.iter().map(|&k| (k, held_lines(k))).collect();
+        let held_bits: Vec<(LineKind, Vec<bool>)> = held
+            .into_iter()
+            .map(|(k, owner)| (k, owner.into_iter().map(|o| o != NONE).collect()))
+            .collect();
         let is_held = |kind: LineKind, key: u32| {
             held_bits
                 .iter()
@@ -144,10 +144,10 @@ impl Problem {
                 let attacked = held_bits
                     .iter()
                     .any(|(kind, bits)| bits[kind.key(cell, n) as usize])
-                    || piece.leaps.iter().any(|&(dr, dc)| {
-                        cell.offset(dr, dc, n)
-                            .is_some_and(|q| fixed_set.contains(&q))
-                    });
+                    || piece
+                        .leaps
+                        .iter()
+                        .any(|&(dr, dc)| cell.offset(dr, dc, n).is_some_and(is_fixed));
                 if !attacked && !obstacles.contains(cell) {
                     row.push(c);
                 }

@@ -213,6 +213,69 @@ fn large_sparse_completion_solves_via_presolve() {
     }
 }
 
+/// Presolve of a completion board of n ~ 5,000 with ~4,980 queens pre-placed builds a problem
+/// the size of its core, the 19 x 19 excluded-diagonal board it was reduced from (Gent,
+/// Jefferson, Nightingale 2017, `convert --to completion`): the same live cells (shifted), the
+/// same CNF, the same look-ahead split, so nothing downstream of presolve is sized by n. Sizes,
+/// not times: the work and memory follow them (issue 43 §2; the binary takes ~2 ms to read and
+/// presolve it).
+#[test]
+fn presolve_of_a_5000_completion_board_is_the_size_of_its_core() {
+    use queens_sat::cube::{Split, lookahead};
+    use queens_sat::generate::{diagonals, reduction::diagonals_to_completion};
+    let mut source = diagonals::generate(19, 1, 3).unwrap();
+    source.excluded.truncate(19);
+    let conv = diagonals_to_completion(&source).unwrap();
+    let big = &conv.instance;
+    assert!((4900..=5100).contains(&big.n), "n = {}", big.n);
+    assert_eq!(big.n as usize - big.placed.len(), 19, "19 queens to place");
+    let core = Problem::presolve(&source, QUEEN).unwrap();
+    let p = Problem::presolve(big, QUEEN).unwrap();
+    assert!(core.unsat.is_none() && p.unsat.is_none());
+    // The live cells are the source's, shifted: at most 19 x 19, whatever n is.
+    let shifted: Vec<Cell> = core
+        .varmap
+        .cells()
+        .map(|(c, _)| Cell::new(c.row + conv.row_offset, c.col))
+        .collect();
+    let live: Vec<Cell> = p.varmap.cells().map(|(c, _)| c).collect();
+    assert_eq!(live, shifted);
+    assert!(
+        (100..=19 * 19).contains(&live.len()),
+        "{} live cells",
+        live.len()
+    );
+    // Free rows and columns: the core's 19 each (every other line holds a pre-placed queen).
+    let rows: BTreeSet<u32> = live.iter().map(|c| c.row).collect();
+    let cols: BTreeSet<u32> = live.iter().map(|c| c.col).collect();
+    assert_eq!((rows.len(), cols.len()), (19, 19));
+    assert_eq!(p.fixed.len(), big.placed.len());
+    // The same CNF: variables, clauses and literals (no line or auxiliary sized by n).
+    for amo in [AmoKind::DEFAULT, AmoKind::Sequential] {
+        let want = Encoder::new(&core, amo).stats().unwrap();
+        let got = Encoder::new(&p, amo).stats().unwrap();
+        assert_eq!(got, want, "{amo:?}");
+        // A few auxiliaries per live cell (the sequential counter's), far below n.
+        assert!(got.vars <= 5 * live.len() as u64, "{got:?}");
+    }
+    // The same look-ahead split (the children are presolved from the core): cubes, children
+    // presolved and refuted.
+    let split = Split::default();
+    let (cubes, stats) = lookahead(&p, &split).unwrap();
+    let (want_cubes, want_stats) = lookahead(&core, &split).unwrap();
+    assert_eq!(stats, want_stats);
+    assert_eq!(cubes.len(), want_cubes.len());
+    assert!(stats.presolves > 100, "{stats:?}");
+    for (c, w) in cubes.iter().zip(&want_cubes) {
+        let extra = &c.instance.placed[big.placed.len()..];
+        let want: Vec<Cell> = w.instance.placed[source.placed.len()..]
+            .iter()
+            .map(|c| Cell::new(c.row + conv.row_offset, c.col))
+            .collect();
+        assert_eq!(extra, want.as_slice());
+    }
+}
+
 #[test]
 fn presolve_detects_trivial_unsat() {
     // Two pre-placed queens in one row.

@@ -134,7 +134,10 @@ pub fn print_answer(
                 }
                 (Status::Sat(b), _) => {
                     let obstacles = instance.obstacles();
-                    let _ = out.write_all(b.to_text(|c| obstacles.contains(c)).as_bytes());
+                    // Row by row: the text of a large board is never held whole.
+                    let mut w = std::io::BufWriter::new(&mut out);
+                    let _ = b.write_text(&mut w, |c| obstacles.contains(c));
+                    let _ = w.flush();
                 }
                 _ => {
                     let _ = writeln!(out, "{label}");
