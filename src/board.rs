@@ -93,37 +93,33 @@ impl Board {
         s
     }
 
-    /// Writes [`Board::to_text`] to `out` one row at a time, holding one row in memory (a
-    /// completion board of n = 6,000 is 36 MB of text, which `to_text` would build whole).
+    /// Writes the board's text (as [`Board::to_text`]) to `out` one row at a time, holding one
+    /// row in memory (a completion board of n = 6,000 is 36 MB of text, which `to_text` would
+    /// build whole): `mark(r, line)` writes `x` on row `r`'s unavailable cells (the line holds
+    /// `.` on every cell when it is called; pieces are written after it).
     ///
     /// ```
     /// use queens_sat::board::{Board, Cell};
     /// let b = Board::new(3, vec![Cell::new(0, 1), Cell::new(2, 0)]);
     /// let mut out = Vec::new();
-    /// b.write_text(&mut out, |c| c == Cell::new(1, 2)).unwrap();
+    /// b.write_text(&mut out, |r, line| if r == 1 { line[2] = b'x' }).unwrap();
     /// assert_eq!(out, b.to_text(|c| c == Cell::new(1, 2)).into_bytes());
     /// ```
     pub fn write_text(
         &self,
         out: &mut impl std::io::Write,
-        is_blocked: impl Fn(Cell) -> bool,
+        mark: impl Fn(u32, &mut [u8]),
     ) -> std::io::Result<()> {
-        let mut line = Vec::with_capacity(self.n as usize + 1);
+        let n = self.n as usize;
+        let mut line = vec![b'.'; n + 1];
+        line[n] = b'\n';
         let mut next = self.pieces.iter().peekable();
         for r in 0..self.n {
-            line.clear();
-            for c in 0..self.n {
-                let cell = Cell::new(r, c);
-                line.push(if next.peek() == Some(&&cell) {
-                    next.next();
-                    b'Q'
-                } else if is_blocked(cell) {
-                    b'x'
-                } else {
-                    b'.'
-                });
+            line[..n].fill(b'.');
+            mark(r, &mut line[..n]);
+            while let Some(p) = next.next_if(|p| p.row == r) {
+                line[p.col as usize] = b'Q';
             }
-            line.push(b'\n');
             out.write_all(&line)?;
         }
         Ok(())

@@ -136,7 +136,7 @@ pub fn print_answer(
                     let obstacles = instance.obstacles();
                     // Row by row: the text of a large board is never held whole.
                     let mut w = std::io::BufWriter::new(&mut out);
-                    let _ = b.write_text(&mut w, |c| obstacles.contains(c));
+                    let _ = b.write_text(&mut w, |r, line| obstacles.mark_row(r, line));
                     let _ = w.flush();
                 }
                 _ => {
