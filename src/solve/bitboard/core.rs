@@ -135,11 +135,7 @@ impl<M: Row> Core<M> {
     /// `M` (as positions or as ranks).
     pub fn new(problem: &Problem) -> Option<Core<M>> {
         let n = problem.n as usize;
-        let (mut row_taken, mut col_taken) = (vec![false; n], vec![false; n]);
-        for c in &problem.fixed {
-            row_taken[c.row as usize] = true;
-            col_taken[c.col as usize] = true;
-        }
+        let (row_taken, col_taken) = taken(problem);
         let rows: Vec<u32> = (0..n as u32).filter(|&r| !row_taken[r as usize]).collect();
         let cols: Vec<u32> = (0..n as u32).filter(|&c| !col_taken[c as usize]).collect();
         if cols.len() > M::BITS as usize || rows.len() > M::BITS as usize {
@@ -322,13 +318,25 @@ pub(super) fn with_core<J: OnCore>(problem: &Problem, wide: bool, job: J) -> J::
 /// assert!(!diagonal_family(&Problem::presolve(&Instance::plain(8), QUEEN).unwrap()));
 /// ```
 pub fn diagonal_family(problem: &Problem) -> bool {
-    let n = problem.n as usize;
-    let (mut row_taken, mut col_taken) = (vec![false; n], vec![false; n]);
-    for c in &problem.fixed {
-        row_taken[c.row as usize] = true;
-        col_taken[c.col as usize] = true;
-    }
-    let k = row_taken.iter().filter(|&&t| !t).count() as u64;
+    let (row_taken, col_taken) = taken(problem);
+    let k = core_rows(problem) as u64;
     let in_core = |c: &Cell| !row_taken[c.row as usize] && !col_taken[c.col as usize];
     problem.num_cells() < k * k && !problem.instance.blocked.iter().any(in_core)
+}
+
+/// The rows and the columns the fixed pieces of `problem` take (indexed by row, by column).
+fn taken(problem: &Problem) -> (Vec<bool>, Vec<bool>) {
+    let n = problem.n as usize;
+    let (mut rows, mut cols) = (vec![false; n], vec![false; n]);
+    for c in &problem.fixed {
+        rows[c.row as usize] = true;
+        cols[c.col as usize] = true;
+    }
+    (rows, cols)
+}
+
+/// The number of open rows of `problem`'s core: the rows no fixed piece takes (fixed pieces
+/// are deduplicated and, in a problem presolve did not refute, on distinct rows).
+pub(super) fn core_rows(problem: &Problem) -> usize {
+    (problem.n as usize).saturating_sub(problem.fixed.len())
 }

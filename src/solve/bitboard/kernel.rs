@@ -8,7 +8,7 @@ use std::time::Instant;
 use crate::cpu::Isa;
 use crate::interrupt::Cancel;
 use crate::piece::Shape;
-use super::core::{Core, Geometry, Row, Shift, Table, diagonal_family};
+use super::core::{Core, Geometry, Row, Shift, Table, core_rows, diagonal_family};
 use crate::presolve::Problem;
 use crate::solve::engine::Unsupported;
 use crate::solve::keys::{Keys, key_sum, low_bits_plain, parity_ok};
@@ -133,7 +133,7 @@ pub(super) fn shape(problem: &Problem) -> std::result::Result<Shape, Unsupported
     if !problem.presolved {
         return Err(unsupported("needs a presolved problem".into()));
     }
-    let k = problem.n as usize - problem.fixed.len().min(problem.n as usize);
+    let k = core_rows(problem);
     if k > MAX_CORE {
         return Err(unsupported(format!(
             "needs a core of at most {MAX_CORE} open rows; this one has {k}"

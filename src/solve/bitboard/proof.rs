@@ -27,7 +27,7 @@ use std::path::Path;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::{Duration, Instant};
 
-use super::core::Core;
+use super::core::{Core, core_rows};
 use super::kernel::{Branch, CHECK_EVERY, MAX_CORE, Search, Tuning, Words, shape};
 use crate::answer::Answer;
 use crate::board::Board;
@@ -209,7 +209,7 @@ pub fn search_certified(
 /// Whether the certified search takes `problem`: a core of at most 64 open rows (the search
 /// takes 128, its proof writer one-word rows).
 pub fn certifies(problem: &Problem) -> bool {
-    (problem.n as usize).saturating_sub(problem.fixed.len()) <= 64
+    core_rows(problem) <= 64
 }
 
 /// The CNF the proofs refute: `problem` encoded with pairwise at-most-one and nothing else
@@ -310,7 +310,7 @@ fn run<'a>(
     let core = Core::<u64>::new(problem).ok_or_else(|| {
         Error::Usage(format!(
             "the certified bitboard search takes cores of at most 64 open rows; this one has {}",
-            problem.n as usize - problem.fixed.len()
+            core_rows(problem)
         ))
     })?;
     let index = Index::new(problem, &core, formula)?;
