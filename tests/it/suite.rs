@@ -499,6 +499,75 @@ fn checked_in_recipes_plan_without_errors() {
     assert!(hard.iter().all(|r| r.params.ends_with("to=completion")));
 }
 
+/// The big blocked set (`blocked-big.suite`, issue 43) is reproducible: 240 instances, and the
+/// first seed of each of its twelve points has the GBD hash it had when the set was made.
+#[test]
+fn blocked_big_recipe_has_pinned_gbd_hashes() {
+    let tmp = tempdir();
+    let d = tmp.path();
+    let recipe = recipe_dir().join("blocked-big.suite");
+    run_expect(d, &["suite", recipe.to_str().unwrap(), "--out", "b"], 0);
+    let rows = queens_sat::suite::manifest::read(&d.join("b/manifest.csv")).unwrap();
+    assert_eq!(rows.len(), 240);
+    let pinned = [
+        (
+            "blocked72-queen-n72-m4666-k1-s1-auto.cnf",
+            "68c2f701c0523e946a42db72705fff1e",
+        ),
+        (
+            "blocked72-queen-n72-m4692-k1-s1-auto.cnf",
+            "5c435fae3357393db6feca363b73d33d",
+        ),
+        (
+            "blocked72-queen-n72-m4717-k1-s1-auto.cnf",
+            "65927b07399d5d3d40b22f43962b3a59",
+        ),
+        (
+            "blocked80-queen-n80-m5760-k1-s1-auto.cnf",
+            "e8415b6dbac27809769279dae5d45856",
+        ),
+        (
+            "blocked80-queen-n80-m5792-k1-s1-auto.cnf",
+            "f536f7263fb5e59fd7a80d68996564a9",
+        ),
+        (
+            "blocked80-queen-n80-m5824-k1-s1-auto.cnf",
+            "bda19583ba3bb8cb41d41c7f79bb9556",
+        ),
+        (
+            "blocked96-queen-n96-m8340-k1-s1-auto.cnf",
+            "f5156ec58a06b577207b0345a0bc794c",
+        ),
+        (
+            "blocked96-queen-n96-m8387-k1-s1-auto.cnf",
+            "50cf481e596116e65d21397fb64487dc",
+        ),
+        (
+            "blocked96-queen-n96-m8433-k1-s1-auto.cnf",
+            "46f26a67b6f198365fa6e33ac2141d6a",
+        ),
+        (
+            "blocked128-queen-n128-m14909-k1-s1-auto.cnf",
+            "acfe6861df6854e67cff4dfebbaad1c2",
+        ),
+        (
+            "blocked128-queen-n128-m14991-k1-s1-auto.cnf",
+            "c8f9b253ceaf22e312384a778882f726",
+        ),
+        (
+            "blocked128-queen-n128-m15073-k1-s1-auto.cnf",
+            "2037140df817e8d6b93b316cca5f70d7",
+        ),
+    ];
+    for (file, hash) in pinned {
+        let row = rows
+            .iter()
+            .find(|r| r.file == file)
+            .unwrap_or_else(|| panic!("no {file}"));
+        assert_eq!(row.gbdhash, hash, "{file}");
+    }
+}
+
 /// The n = 32-36 frontier set is reproducible: the first seed of each of its nine families has
 /// the GBD hash it had when the set was made (the CNF text, so the generator and the encoder,
 /// byte for byte), and the frontier pack's recipe writes the same instances as the frontier set.
