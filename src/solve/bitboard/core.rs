@@ -17,35 +17,16 @@
 //! positions.
 
 use std::fmt::Debug;
-use std::ops::{
-    BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Index, IndexMut, Not, Shl, Shr,
-};
+use std::ops::{Index, IndexMut};
 
 use crate::board::Cell;
 use crate::piece::Shape;
 use crate::presolve::Problem;
+use crate::solve::keys::Keys;
 
-/// A core row's columns as bits: what the search needs of its row word.
-pub(super) trait Row:
-    Copy
-    + Eq
-    + Debug
-    + Send
-    + Sync
-    + 'static
-    + BitAnd<Output = Self>
-    + BitOr<Output = Self>
-    + BitXor<Output = Self>
-    + Not<Output = Self>
-    + BitAndAssign
-    + BitOrAssign
-    + Shl<u32, Output = Self>
-    + Shr<u32, Output = Self>
-{
-    /// No column.
-    const ZERO: Self;
-    /// Columns (and core rows) a word holds.
-    const BITS: u32;
+/// A core row's columns as bits: what the search needs of its row word, beyond what the key
+/// sets of the sum bounds need of theirs ([`Keys`]: the same two integer types).
+pub(super) trait Row: Keys + Send + Sync + 'static {
     /// Every core row's word, indexed by core row.
     type Masks: Copy
         + Debug
@@ -59,12 +40,6 @@ pub(super) trait Row:
 
     /// Column `j` alone.
     fn bit(j: u32) -> Self;
-    /// How many columns.
-    fn count_ones(self) -> u32;
-    /// The lowest column (`BITS` for none).
-    fn trailing_zeros(self) -> u32;
-    /// The lowest column alone (none for none).
-    fn lowest(self) -> Self;
     /// The columns below 64, as one word.
     fn low_word(self) -> u64;
 }
@@ -72,26 +47,12 @@ pub(super) trait Row:
 macro_rules! row {
     ($t:ty) => {
         impl Row for $t {
-            const ZERO: Self = 0;
-            const BITS: u32 = <$t>::BITS;
             type Masks = [$t; <$t>::BITS as usize];
             const EMPTY: Self::Masks = [0; <$t>::BITS as usize];
 
             #[inline(always)]
             fn bit(j: u32) -> Self {
                 1 << j
-            }
-            #[inline(always)]
-            fn count_ones(self) -> u32 {
-                <$t>::count_ones(self)
-            }
-            #[inline(always)]
-            fn trailing_zeros(self) -> u32 {
-                <$t>::trailing_zeros(self)
-            }
-            #[inline(always)]
-            fn lowest(self) -> Self {
-                self & self.wrapping_neg()
             }
             #[inline(always)]
             fn low_word(self) -> u64 {
