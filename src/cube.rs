@@ -410,7 +410,7 @@ impl Core {
     }
 }
 
-/// Whether [`Core::child`] gives what presolving the child instance gives on a core of `rows`
+/// Whether `Core::child` gives what presolving the child instance gives on a core of `rows`
 /// free rows: when the child's candidate cells stay within the all-different filter's size
 /// limit ([`filter::ALLDIFF_MAX_CELLS`]), so that presolve runs the whole filter on it.
 fn child_cores_exact(rows: usize) -> bool {
@@ -481,7 +481,7 @@ struct Node {
 /// partition the solutions of the root's instance: a solution places exactly one piece on the split line,
 /// and each child fixes a different one.
 ///
-/// The children are presolved from their parent's core ([`Core::child`]): the split costs what
+/// The children are presolved from their parent's core (`Core::child`): the split costs what
 /// the core costs, not O(n + pieces) a child (on a completion instance of n = 5,498 with
 /// 5,477 pieces pre-placed, the 2,581 children of its split took 4-5 s as instances, 0.12 s as
 /// cores, as on the 21 x 21 board it was reduced from). Only the returned cubes are built as

@@ -248,13 +248,11 @@ enum Handle {
 }
 
 impl Backend {
-    /// The engine a `--solver` name stands for: a row of [`ENGINES`], else an external DIMACS
-    /// solver on PATH or a path to one.
-    pub fn from_name(name: &str) -> Result<Backend> {
-        match find(name) {
-            Some(e) => Ok(Backend(Handle::Table(e))),
-            None => Ok(Backend::new(super::external::ExternalSolver::new(name)?)),
-        }
+    /// A handle on a row of [`ENGINES`]. (`Backend::from_name`, which also makes external
+    /// programs, is in [`super::external`], so that this interface file does not import what
+    /// implements it.)
+    pub(super) fn row(engine: &'static dyn Engine) -> Backend {
+        Backend(Handle::Table(engine))
     }
 
     /// A handle on `engine`.
