@@ -499,16 +499,28 @@ fn checked_in_recipes_plan_without_errors() {
     assert!(hard.iter().all(|r| r.params.ends_with("to=completion")));
 }
 
+/// Writes the recipe `name` into a temporary folder, checks it has `count` files, and that each
+/// file of `pinned` has its GBD hash.
+fn assert_pinned(name: &str, count: usize, pinned: &[(&str, &str)]) {
+    let tmp = tempdir();
+    let d = tmp.path();
+    let recipe = recipe_dir().join(name);
+    run_expect(d, &["suite", recipe.to_str().unwrap(), "--out", "s"], 0);
+    let rows = queens_sat::suite::manifest::read(&d.join("s/manifest.csv")).unwrap();
+    assert_eq!(rows.len(), count, "{name}");
+    for &(file, hash) in pinned {
+        let row = rows
+            .iter()
+            .find(|r| r.file == file)
+            .unwrap_or_else(|| panic!("no {file}"));
+        assert_eq!(row.gbdhash, hash, "{file}");
+    }
+}
+
 /// The big blocked set (`blocked-big.suite`, issue 43) is reproducible: 240 instances, and the
 /// first seed of each of its twelve points has the GBD hash it had when the set was made.
 #[test]
 fn blocked_big_recipe_has_pinned_gbd_hashes() {
-    let tmp = tempdir();
-    let d = tmp.path();
-    let recipe = recipe_dir().join("blocked-big.suite");
-    run_expect(d, &["suite", recipe.to_str().unwrap(), "--out", "b"], 0);
-    let rows = queens_sat::suite::manifest::read(&d.join("b/manifest.csv")).unwrap();
-    assert_eq!(rows.len(), 240);
     let pinned = [
         (
             "blocked72-queen-n72-m4666-k1-s1-auto.cnf",
@@ -559,13 +571,7 @@ fn blocked_big_recipe_has_pinned_gbd_hashes() {
             "2037140df817e8d6b93b316cca5f70d7",
         ),
     ];
-    for (file, hash) in pinned {
-        let row = rows
-            .iter()
-            .find(|r| r.file == file)
-            .unwrap_or_else(|| panic!("no {file}"));
-        assert_eq!(row.gbdhash, hash, "{file}");
-    }
+    assert_pinned("blocked-big.suite", 240, &pinned);
 }
 
 /// The n = 32-36 frontier set is reproducible: the first seed of each of its nine families has
@@ -573,12 +579,6 @@ fn blocked_big_recipe_has_pinned_gbd_hashes() {
 /// byte for byte), and the frontier pack's recipe writes the same instances as the frontier set.
 #[test]
 fn frontier_recipes_have_pinned_gbd_hashes() {
-    let tmp = tempdir();
-    let d = tmp.path();
-    let recipe = recipe_dir().join("frontier-32-36.suite");
-    run_expect(d, &["suite", recipe.to_str().unwrap(), "--out", "f"], 0);
-    let rows = queens_sat::suite::manifest::read(&d.join("f/manifest.csv")).unwrap();
-    assert_eq!(rows.len(), 180);
     let pinned = [
         (
             "diag32-queen-n32-k1-diags33-s1-auto.cnf",
@@ -617,13 +617,7 @@ fn frontier_recipes_have_pinned_gbd_hashes() {
             "60383c5a0ea1212fc211b13357460880",
         ),
     ];
-    for (file, hash) in pinned {
-        let row = rows
-            .iter()
-            .find(|r| r.file == file)
-            .unwrap_or_else(|| panic!("no {file}"));
-        assert_eq!(row.gbdhash, hash, "{file}");
-    }
+    assert_pinned("frontier-32-36.suite", 180, &pinned);
     // The pack's recipe is the frontier set's seeds 1..4: the same instances, the same hashes.
     let frontier = queens_sat::suite::plan(&recipe_dir().join("frontier.suite")).unwrap();
     let pack = queens_sat::suite::plan(&recipe_dir().join("frontier-pack.suite")).unwrap();
