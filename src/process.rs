@@ -22,7 +22,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::error::{Error, Result};
-use crate::interrupt::Cancel;
+use crate::interrupt::{Cancel, Stop};
 
 /// How much of the end of a child's stderr is kept for error messages.
 pub const STDERR_TAIL_BYTES: usize = 4096;
@@ -148,24 +148,27 @@ pub fn run(cmd: &mut Command, name: &str, limits: &Limits) -> Result<Finished> {
         rx
     };
 
-    let deadline = limits.timeout.and_then(|t| t0.checked_add(t));
+    // One stop token: the caller's, with the time limit (counted from the spawn).
+    let stop = limits
+        .cancel
+        .clone()
+        .unwrap_or_default()
+        .with_timeout(limits.timeout);
     let mut pause = Duration::from_millis(1);
     let ended = loop {
         if overflow.load(Ordering::Acquire) {
             break Ended::Overflow;
         }
-        if limits.cancel.as_ref().is_some_and(|c| c.is_cancelled()) {
-            break Ended::Cancelled;
+        match stop.stopped() {
+            Some(Stop::Cancelled) => break Ended::Cancelled,
+            Some(Stop::TimeLimit(_)) => break Ended::TimedOut,
+            None => {}
         }
         if group.has_exited(name)? {
             break Ended::Exited;
         }
-        let now = Instant::now();
-        if let Some(deadline) = deadline {
-            if now >= deadline {
-                break Ended::TimedOut;
-            }
-            pause = pause.min(deadline - now);
+        if let Some(deadline) = stop.deadline() {
+            pause = pause.min(deadline.saturating_duration_since(Instant::now()));
         }
         thread::sleep(pause);
         pause = (pause * 2).min(MAX_POLL);

@@ -23,8 +23,6 @@
 //! assert!(verify(&board, &inst, QUEEN).is_ok());
 //! ```
 
-use std::time::Instant;
-
 use crate::board::{Board, Cell};
 use crate::piece::LineKind;
 use crate::presolve::Problem;
@@ -34,11 +32,10 @@ use crate::presolve::Problem;
 pub struct WalkSettings {
     /// Give up after this many swap attempts, over all restarts.
     pub max_tries: u64,
-    /// Give up at this instant.
-    pub deadline: Option<Instant>,
     /// Seed of the pseudo-random choices (the search is deterministic for a seed).
     pub seed: u64,
-    /// Give up when this flag is raised.
+    /// Give up when this token stops (raised, or its deadline passed:
+    /// [`crate::interrupt::Cancel::with_timeout`]).
     pub cancel: Option<crate::interrupt::Cancel>,
 }
 
@@ -46,7 +43,6 @@ impl Default for WalkSettings {
     fn default() -> WalkSettings {
         WalkSettings {
             max_tries: 20_000_000,
-            deadline: None,
             seed: 0x5eed,
             cancel: None,
         }
@@ -235,9 +231,7 @@ pub fn walk(problem: &Problem, settings: &WalkSettings) -> Option<Board> {
     let mut rng = crate::prng::Prng::new(settings.seed);
     let mut tries = 0u64;
     let out_of_time = |tries: u64| {
-        settings.deadline.is_some_and(|d| Instant::now() >= d)
-            || settings.cancel.as_ref().is_some_and(|c| c.is_cancelled())
-            || tries >= settings.max_tries
+        settings.cancel.as_ref().is_some_and(|c| c.is_stopped()) || tries >= settings.max_tries
     };
     let m = rows.len();
     let mut s = State {

@@ -1,6 +1,8 @@
 //! The one work queue: items shared out to `jobs` threads in order, results kept in item order,
-//! the first error (or a raised cancel token) stops the hand-out. Used by the counting engines'
-//! cubes and tasks, the suite's files and the benchmark's runs.
+//! the first error (or a raised cancel token) stops the hand-out. [`run`] serves the counting
+//! engines' cubes and tasks, the suite's files and the benchmark's runs; [`Queue`], the same
+//! queue with items that split and a first answer that stops everyone, serves cube-and-conquer
+//! and the bitboard search's split.
 //!
 //! Why not rayon: every user needs three things rayon's iterators do not give directly: stop at
 //! the first error *and* keep what finished before it (an interrupted suite records its
@@ -14,8 +16,9 @@
 //! assert_eq!(squares, vec![1, 4, 9]);
 //! ```
 
-use std::sync::Mutex;
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex, MutexGuard};
 
 use crate::error::{Error, Result};
 use crate::interrupt::Cancel;
@@ -95,6 +98,181 @@ pub fn run_all<T: Sync, R: Send>(
         .into_iter()
         .map(|r| r.expect("every item ran"))
         .collect())
+}
+
+/// Work items shared out to worker threads, for work whose items split and whose first answer
+/// ends the run (cube-and-conquer, the bitboard search's subtrees).
+///
+/// - Items are handed out in order, each with its index in the initial list and a stop token
+///   of its own ([`Taken::stop`]), a child of the queue's token ([`Queue::token`]), itself a
+///   child of the token the queue was made with (a time limit, Ctrl-C, a lost race).
+/// - A taken item may be replaced by the items it splits into ([`Taken::split`]): they go to
+///   the front of the line (depth first) and keep its index.
+/// - [`Queue::take`] waits while the line is empty and another worker still holds an item (it
+///   may split); the work is over when the line is empty and no item is held, or the queue's
+///   token stops.
+/// - The first answer stops everyone ([`Queue::close`]), or, for a deterministic answer, only
+///   the items after its index ([`Queue::stop_after`]): the smallest index with an answer then
+///   wins whatever the timing.
+///
+/// ```
+/// use queens_sat::{interrupt::Cancel, work::Queue};
+/// let queue = Queue::new([10u32, 20, 30], &Cancel::new());
+/// let first = queue.take().unwrap();
+/// assert_eq!((first.index, *first), (0, 10));
+/// first.split(vec![11, 12]); // 10 becomes 11 and 12, first in line, with index 0
+/// let next = queue.take().unwrap();
+/// assert_eq!((next.index, *next), (0, 11));
+/// queue.stop_after(0); // an answer at index 0: items 1 and 2 are dropped
+/// drop(next);
+/// assert_eq!(queue.take().map(|t| *t), Some(12));
+/// assert!(queue.take().is_none());
+/// ```
+pub struct Queue<T> {
+    state: Mutex<Line<T>>,
+    changed: Condvar,
+    token: Cancel,
+}
+
+/// The items waiting and those held by workers.
+struct Line<T> {
+    waiting: VecDeque<(usize, T)>,
+    /// The index and token of each item a worker holds.
+    held: Vec<(usize, Cancel)>,
+    /// Items with a larger index are dropped ([`Queue::stop_after`]).
+    cutoff: usize,
+}
+
+impl<T> Queue<T> {
+    /// A queue of `items` (indexed from 0) that stops when `stop` does.
+    pub fn new(items: impl IntoIterator<Item = T>, stop: &Cancel) -> Queue<T> {
+        Queue {
+            state: Mutex::new(Line {
+                waiting: items.into_iter().enumerate().collect(),
+                held: Vec::new(),
+                cutoff: usize::MAX,
+            }),
+            changed: Condvar::new(),
+            token: stop.child(),
+        }
+    }
+
+    fn line(&self) -> MutexGuard<'_, Line<T>> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The queue's token: stopped by [`Queue::close`] or by the token the queue was made with.
+    /// A worker's solver that lives across items watches this one.
+    pub fn token(&self) -> &Cancel {
+        &self.token
+    }
+
+    /// The next item, or `None` once the work is over: nothing waits and nothing is held, or
+    /// the queue's token stopped. In the second case items may be left unhandled, so a worker
+    /// that gets `None` must ask [`Cancel::stopped`] of [`Queue::token`] before it reports that
+    /// everything was done.
+    pub fn take(&self) -> Option<Taken<'_, T>> {
+        let mut line = self.line();
+        loop {
+            if self.token.is_stopped() {
+                return None;
+            }
+            if let Some((index, item)) = line.waiting.pop_front() {
+                if index > line.cutoff {
+                    continue;
+                }
+                let stop = self.token.child();
+                line.held.push((index, stop.clone()));
+                return Some(Taken {
+                    index,
+                    item,
+                    children: None,
+                    stop,
+                    queue: self,
+                });
+            }
+            if line.held.is_empty() {
+                return None;
+            }
+            // Woken when a held item is done (it may have split) or the queue closes. A raised
+            // token (a signal cannot notify) is seen by the holders, whose items then end.
+            line = self.changed.wait(line).unwrap_or_else(|p| p.into_inner());
+        }
+    }
+
+    /// Ends the work for every worker: the queue's token is raised, held items stop.
+    pub fn close(&self) {
+        self.token.cancel();
+        let _line = self.line();
+        self.changed.notify_all();
+    }
+
+    /// An answer at `index`: items after it are not handed out, and held ones stop; items at or
+    /// before it go on (one of them may hold an answer at a smaller index).
+    pub fn stop_after(&self, index: usize) {
+        let mut line = self.line();
+        line.cutoff = line.cutoff.min(index);
+        let cutoff = line.cutoff;
+        for (i, stop) in &line.held {
+            if *i > cutoff {
+                stop.cancel();
+            }
+        }
+        self.changed.notify_all();
+    }
+
+    fn done(&self, stop: &Cancel, children: Option<Vec<T>>, index: usize) {
+        let mut line = self.line();
+        if let Some(at) = line.held.iter().position(|(_, s)| s == stop) {
+            line.held.swap_remove(at);
+        }
+        if let Some(children) = children {
+            for c in children.into_iter().rev() {
+                line.waiting.push_front((index, c));
+            }
+        }
+        drop(line);
+        self.changed.notify_all();
+    }
+}
+
+/// An item a worker holds; dropping it marks it done.
+pub struct Taken<'q, T> {
+    /// Its index in the queue's initial list (or its ancestor's, for a split item).
+    pub index: usize,
+    item: T,
+    /// What it splits into, put in line when it is dropped.
+    children: Option<Vec<T>>,
+    /// Stops when the queue closes, or an answer at a smaller index stops the items after it.
+    pub stop: Cancel,
+    queue: &'q Queue<T>,
+}
+
+impl<T> Taken<'_, T> {
+    /// The item.
+    pub fn item(&self) -> &T {
+        &self.item
+    }
+
+    /// Replaces the item by `children`, first in line with its index.
+    pub fn split(mut self, children: Vec<T>) {
+        self.children = Some(children);
+    }
+}
+
+impl<T> std::ops::Deref for Taken<'_, T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        self.item()
+    }
+}
+
+impl<T> Drop for Taken<'_, T> {
+    fn drop(&mut self) {
+        self.queue
+            .done(&self.stop, self.children.take(), self.index);
+    }
 }
 
 #[cfg(test)]

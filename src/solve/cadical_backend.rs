@@ -7,7 +7,8 @@
 //! the two proof-tracing functions of `ccadical.h` that the crate leaves out.
 //!
 //! - The instance is streamed into the solver through [`ClauseSink`] (no CNF text, no copy).
-//! - The time limit and the cancel token are polled by CaDiCaL's terminate callback.
+//! - The stop token (its deadline included) is polled by CaDiCaL's terminate callback
+//!   ([`Terminate`]).
 //! - `--certify`: CaDiCaL traces a text DRAT proof to a temp file, which
 //!   [`crate::certify::check_drat`] replays (the same independent checker as for external
 //!   solvers).
@@ -25,7 +26,7 @@ use crate::interrupt::Cancel;
 use crate::presolve::Problem;
 use crate::solve::engine::{Capabilities, Engine, EngineInfo, Outcome, Proofs, Settings};
 use crate::solve::traits::{AssumptionSolver, SolverFactory};
-use crate::solve::traits::{Encoded, Formula, StopSwitch, Timing, load_watched, stopped_why};
+use crate::solve::traits::{Encoded, Formula, Terminate, Timing, add_ipasir, load_watched, stopped_why};
 
 #[cfg(test)]
 use pindakaas_cadical::ccadical_get_option;
@@ -101,27 +102,33 @@ impl Drop for Cadical {
 impl ClauseSink for Cadical {
     #[inline]
     fn add_clause(&mut self, lits: &[Lit]) {
-        for l in lits {
-            // SAFETY: live solver; DIMACS literals are non-zero and within i32.
-            unsafe { ccadical_add(self.ptr, l.to_dimacs() as c_int) };
-        }
-        // SAFETY: as above; 0 ends the clause.
-        unsafe { ccadical_add(self.ptr, 0) };
+        // SAFETY: live solver; `ccadical_add` is its IPASIR add.
+        unsafe { add_ipasir(self.ptr, ccadical_add, lits) };
     }
 }
 
-/// What the terminate callback looks at.
-struct Stop<'a> {
-    deadline: Option<Instant>,
-    cancel: Option<&'a Cancel>,
+unsafe extern "C" fn terminate(state: *mut c_void) -> c_int {
+    // SAFETY: `state` is the `Cancel` that `Cadical::solve_until` keeps borrowed for the whole
+    // search.
+    let stop = unsafe { &*(state as *const Cancel) };
+    c_int::from(stop.is_stopped())
 }
 
-unsafe extern "C" fn terminate(state: *mut c_void) -> c_int {
-    // SAFETY: `state` is the `Stop` that `solve` keeps alive for the whole search.
-    let stop = unsafe { &*(state as *const Stop) };
-    let late = stop.deadline.is_some_and(|d| Instant::now() >= d);
-    let cancelled = stop.cancel.is_some_and(|c| c.is_cancelled());
-    c_int::from(late || cancelled)
+impl Terminate for Cadical {
+    fn solve_until(&mut self, stop: &Cancel) -> c_int {
+        // SAFETY: `stop` outlives the search (the callback is only called inside
+        // ccadical_solve, and is removed before this returns).
+        unsafe {
+            ccadical_set_terminate(
+                self.ptr,
+                stop as *const Cancel as *mut c_void,
+                Some(terminate),
+            );
+            let r = ccadical_solve(self.ptr);
+            ccadical_set_terminate(self.ptr, std::ptr::null_mut(), None);
+            r
+        }
+    }
 }
 
 /// Encodes `problem` into a fresh CaDiCaL and solves it within `timeout` (or until `cancel` is
@@ -149,33 +156,22 @@ pub fn solve_formula(
         solver.trace_proof(path)?;
     }
     // The time limit counts from here, loading included (a huge encoding stops loading early).
-    let deadline = timeout.and_then(|t| t0.checked_add(t));
-    let (vars, over) = load_watched(formula, &mut solver, deadline, cancel);
+    let stop = cancel.cloned().unwrap_or_default().with_timeout(timeout);
+    let (vars, over) = load_watched(formula, &mut solver, &stop);
     let encode = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
     if over {
         solver.close_proof();
         let timing = Timing { encode, solve: 0.0 };
-        return Ok((Answer::Unknown(stopped_why(cancel, timeout)), timing));
+        return Ok((Answer::Unknown(stopped_why(&stop, "stopped")), timing));
     }
-    let stop = Stop { deadline, cancel };
-    // SAFETY: `stop` outlives the search (the callback is only called inside ccadical_solve).
-    let result = unsafe {
-        ccadical_set_terminate(
-            solver.ptr,
-            &stop as *const Stop as *mut c_void,
-            Some(terminate),
-        );
-        let r = ccadical_solve(solver.ptr);
-        ccadical_set_terminate(solver.ptr, std::ptr::null_mut(), None);
-        r
-    };
+    let result = solver.solve_until(&stop);
     // SAFETY (the value calls): live solver in the SAT state; v is a declared variable.
     let answer = Answer::from_ipasir(
         result,
         vars as usize,
         |v| unsafe { ccadical_val(solver.ptr, v as c_int) } > 0,
-        || stopped_why(stop.cancel, timeout),
+        || stopped_why(&stop, "CaDiCaL stopped"),
     );
     solver.close_proof();
     Ok((
@@ -189,12 +185,12 @@ pub fn solve_formula(
 
 /// CaDiCaL as an incremental [`AssumptionSolver`] for cube-and-conquer (`solve --cubes --solver
 /// lib:cadical`): one solver per worker, learned clauses kept across cubes, stopped through its
-/// terminate callback when the [`StopSwitch`] is thrown.
+/// terminate callback when its token stops.
 ///
 /// It runs with [`CUBE_OPTIONS`], CaDiCaL tuned for the cubes of the hard tail.
 pub struct CadicalAssuming {
     solver: Cadical,
-    stop: StopSwitch,
+    stop: Cancel,
     num_vars: u32,
 }
 
@@ -225,14 +221,14 @@ pub const CUBE_OPTIONS_IMPLIED: &[(&std::ffi::CStr, c_int)] =
     &[(c"stabilizeonly", 1), (c"subsume", 0)];
 
 impl CadicalAssuming {
-    /// A fresh CaDiCaL with [`CUBE_OPTIONS`] that stops when `stop` is thrown.
-    pub fn new(stop: &StopSwitch) -> CadicalAssuming {
+    /// A fresh CaDiCaL with [`CUBE_OPTIONS`] that stops when `stop` stops.
+    pub fn new(stop: &Cancel) -> CadicalAssuming {
         CadicalAssuming::with_options(stop, CUBE_OPTIONS)
     }
 
-    /// A fresh CaDiCaL with `options` (name, value) that stops when `stop` is thrown.
+    /// A fresh CaDiCaL with `options` (name, value) that stops when `stop` stops.
     pub fn with_options(
-        stop: &StopSwitch,
+        stop: &Cancel,
         options: &[(&std::ffi::CStr, c_int)],
     ) -> CadicalAssuming {
         let solver = Cadical::new();
@@ -273,29 +269,14 @@ impl ClauseSink for CadicalAssuming {
     }
 }
 
-unsafe extern "C" fn switch_thrown(state: *mut c_void) -> c_int {
-    // SAFETY: `state` is the `StopSwitch` of the `CadicalAssuming` that is solving.
-    let stop = unsafe { &*(state as *const StopSwitch) };
-    c_int::from(stop.is_stopped())
-}
-
 impl AssumptionSolver for CadicalAssuming {
     fn solve_assuming(&mut self, assumptions: &[Lit]) -> Answer<Model> {
         let ptr = self.solver.ptr;
-        // SAFETY: live solver; the switch lives in `self` for the whole call.
-        let result = unsafe {
-            for l in assumptions {
-                ccadical_assume(ptr, l.to_dimacs() as c_int);
-            }
-            ccadical_set_terminate(
-                ptr,
-                &self.stop as *const StopSwitch as *mut c_void,
-                Some(switch_thrown),
-            );
-            let r = ccadical_solve(ptr);
-            ccadical_set_terminate(ptr, std::ptr::null_mut(), None);
-            r
-        };
+        for l in assumptions {
+            // SAFETY: live solver; DIMACS literals are non-zero.
+            unsafe { ccadical_assume(ptr, l.to_dimacs() as c_int) };
+        }
+        let result = self.solver.solve_until(&self.stop);
         // SAFETY (the value calls): live solver in the SAT state.
         Answer::from_ipasir(
             result,
@@ -367,7 +348,7 @@ mod tests {
     /// Each option differs from a fresh solver's value (an unknown name reads as 0) and reads
     /// back as set.
     fn options_take_effect(options: &[(&std::ffi::CStr, c_int)]) {
-        let stop = StopSwitch::new();
+        let stop = Cancel::new();
         let tuned = CadicalAssuming::with_options(&stop, options);
         let fresh = Cadical::new();
         for (name, value) in options {

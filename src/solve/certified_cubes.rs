@@ -42,6 +42,8 @@ pub fn solve_certified(
         })
     };
     let cancel = settings.cancel.clone().unwrap_or_default();
+    // The coverage check's stop: the caller's token with the time limit.
+    let stop = cancel.with_timeout(settings.timeout);
     let encoder = Encoder::with_options(root, options);
     let stats = encoder.stats()?;
     let certified = |r: &SolveReport| -> Result<crate::certify::Certificate> {
@@ -154,9 +156,9 @@ pub fn solve_certified(
         return Ok(report(Answer::Unknown(why), refuted, None));
     }
     // Coverage: root encoding + "not this cube" for every cube must be UNSAT.
-    let stop = StopSwitch::new();
+    // The switch fails varisat's proof writes once `stop` stops: no watcher thread.
     let (mut solver, vars) =
-        super::varisat_backend::load_stoppable(&encoder, true, Some(stop.clone()));
+        super::varisat_backend::load_stoppable(&encoder, true, Some(StopSwitch::new(&stop)));
     for c in &cubes {
         let clause: Option<Vec<varisat::Lit>> = c.instance.placed[root.instance.placed.len()..]
             .iter()
@@ -171,22 +173,7 @@ pub fn solve_certified(
             solver.add_clause(&clause);
         }
     }
-    let watchdog = {
-        let stop = stop.clone();
-        let cancel = cancel.clone();
-        std::thread::spawn(move || {
-            while !stop.is_stopped() {
-                if cancel.is_cancelled() || deadline.is_some_and(|d| Instant::now() >= d) {
-                    stop.stop();
-                    break;
-                }
-                std::thread::sleep(Duration::from_millis(20));
-            }
-        })
-    };
     let coverage = super::varisat_backend::run(solver, vars);
-    stop.stop();
-    let _ = watchdog.join();
     cancel.check()?;
     match coverage {
         Answer::Unsat => {

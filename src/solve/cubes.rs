@@ -17,13 +17,12 @@
 //! The solver is behind the small [`AssumptionSolver`] trait, so another incremental backend
 //! plugs in with one implementation and one factory ([`SolverFactory`]).
 
-use std::collections::VecDeque;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Condvar, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use super::SolveReport;
-use super::traits::{AssumptionSolver, SolverFactory, StopSwitch};
+use super::traits::{AssumptionSolver, SolverFactory, stopped_why};
 use crate::answer::Answer;
 use crate::board::Board;
 use crate::cube::{self, Cube, Split, SplitStats};
@@ -33,6 +32,7 @@ use crate::error::{Error, Result};
 use crate::instance::Instance;
 use crate::piece::Piece;
 use crate::presolve::Problem;
+use crate::work::Queue;
 
 /// Settings of [`solve`].
 #[derive(Clone, Debug, Default)]
@@ -170,77 +170,6 @@ fn conquer(
     })
 }
 
-/// The cubes still to conquer, shared by the workers (each with whether it came from the first
-/// split): a worker takes one, and may put back the cubes it split it into. The work is over
-/// when the queue is empty and no worker holds a cube.
-struct Queue {
-    state: Mutex<QueueState>,
-    changed: Condvar,
-}
-
-struct QueueState {
-    cubes: VecDeque<(Cube, bool)>,
-    busy: usize,
-    closed: bool,
-}
-
-impl Queue {
-    fn new(cubes: Vec<Cube>) -> Queue {
-        Queue {
-            state: Mutex::new(QueueState {
-                cubes: cubes.into_iter().map(|c| (c, true)).collect(),
-                busy: 0,
-                closed: false,
-            }),
-            changed: Condvar::new(),
-        }
-    }
-
-    /// The next cube, or `None` when every cube is done, the queue closed or `stop` thrown.
-    fn take(&self, stop: &StopSwitch) -> Option<(Cube, bool)> {
-        let mut st = self.state.lock().expect("cube queue");
-        loop {
-            if st.closed || stop.is_stopped() {
-                return None;
-            }
-            if let Some(c) = st.cubes.pop_front() {
-                st.busy += 1;
-                return Some(c);
-            }
-            if st.busy == 0 {
-                return None;
-            }
-            st = self
-                .changed
-                .wait_timeout(st, Duration::from_millis(20))
-                .expect("cube queue")
-                .0;
-        }
-    }
-
-    /// Puts `cubes` first in line (depth first: a split cube's children come next).
-    fn push_front(&self, cubes: Vec<Cube>) {
-        let mut st = self.state.lock().expect("cube queue");
-        for c in cubes.into_iter().rev() {
-            st.cubes.push_front((c, false));
-        }
-    }
-
-    /// The cube taken last by a worker is done (refuted or split).
-    fn finish(&self) {
-        let mut st = self.state.lock().expect("cube queue");
-        st.busy -= 1;
-        drop(st);
-        self.changed.notify_all();
-    }
-
-    /// Ends the work for every worker (an answer or a failure).
-    fn close(&self) {
-        self.state.lock().expect("cube queue").closed = true;
-        self.changed.notify_all();
-    }
-}
-
 /// The solve times of the first split's cubes refuted so far (microseconds, count).
 #[derive(Default)]
 struct CubeCost {
@@ -285,7 +214,6 @@ pub fn solve(
     settings: &CubeSettings,
 ) -> Result<SolveReport> {
     let t0 = Instant::now();
-    let deadline = settings.timeout.map(|t| t0 + t);
     let piece = root.piece;
     let encoder = Encoder::with_options(root, options);
     let stats = encoder.stats()?;
@@ -308,104 +236,82 @@ pub fn solve(
     if cubes.is_empty() {
         return Ok(report(Answer::Unsat, 0, 0, 0));
     }
-    let switches: Vec<StopSwitch> = (0..jobs).map(|_| StopSwitch::new()).collect();
-    let stop_all = || switches.iter().for_each(StopSwitch::stop);
+    // One token for the whole run: the caller's, with the time limit. Every worker's solver
+    // watches the queue's child of it, which the first answer (or failure) raises.
+    let stop = settings
+        .cancel
+        .clone()
+        .unwrap_or_default()
+        .with_timeout(settings.timeout);
     let handed = AtomicUsize::new(cubes.len());
-    let queue = Queue::new(cubes);
+    let queue = Queue::new(cubes.into_iter().map(|c| (c, true)), &stop);
     let cost = CubeCost::default();
     let resplit_count = AtomicUsize::new(0);
     let error: Mutex<Option<Error>> = Mutex::new(None);
-    let (tx, rx) = mpsc::channel::<Outcome>();
     let outcomes: Vec<Outcome> = std::thread::scope(|s| {
-        for stop in &switches {
-            let tx = tx.clone();
-            let (encoder, queue, handed, error, cost, resplit_count) =
-                (&encoder, &queue, &handed, &error, &cost, &resplit_count);
-            s.spawn(move || {
-                let outcome = (|| -> Result<Outcome> {
-                    let mut solver = factory(stop);
-                    encoder.encode(solver.as_mut());
-                    let mut refuted = 0;
-                    loop {
-                        let Some((cube, first)) = queue.take(stop) else {
-                            return Ok(if stop.is_stopped() {
-                                Outcome::Stopped("stopped".into())
-                            } else {
-                                Outcome::Refuted(refuted)
-                            });
-                        };
-                        let resplit = first && cost.is_hard(settings.split.resplit_after_ms);
-                        if resplit {
-                            resplit_count.fetch_add(1, Ordering::Relaxed);
-                        }
-                        let t = Instant::now();
-                        let step = conquer(
-                            solver.as_mut(),
-                            root,
-                            &cube,
-                            piece,
-                            options,
-                            &settings.split,
-                            resplit,
-                        );
-                        if first && !resplit && matches!(step, Ok(Step::Refuted)) {
-                            cost.add(t.elapsed());
-                        }
-                        let done = match step {
-                            Err(e) => Err(e),
-                            Ok(Step::Refuted) => {
-                                refuted += 1;
-                                Ok(None)
+        let workers: Vec<_> = (0..jobs)
+            .map(|_| {
+                let (encoder, queue, handed, error, cost, resplit_count) =
+                    (&encoder, &queue, &handed, &error, &cost, &resplit_count);
+                s.spawn(move || {
+                    let outcome = (|| -> Result<Outcome> {
+                        let mut solver = factory(queue.token());
+                        encoder.encode(solver.as_mut());
+                        let mut refuted = 0;
+                        loop {
+                            let Some(taken) = queue.take() else {
+                                return Ok(match queue.token().stopped() {
+                                    Some(why) => Outcome::Stopped(why.to_string()),
+                                    None => Outcome::Refuted(refuted),
+                                });
+                            };
+                            let (cube, first) = &*taken;
+                            let resplit = *first && cost.is_hard(settings.split.resplit_after_ms);
+                            if resplit {
+                                resplit_count.fetch_add(1, Ordering::Relaxed);
                             }
-                            Ok(Step::Split(children)) => {
-                                // The cube is replaced by its children (at least two).
-                                handed.fetch_add(children.len() - 1, Ordering::Relaxed);
-                                queue.push_front(children);
-                                Ok(None)
+                            let t = Instant::now();
+                            let step = conquer(
+                                solver.as_mut(),
+                                root,
+                                cube,
+                                piece,
+                                options,
+                                &settings.split,
+                                resplit,
+                            );
+                            if *first && !resplit && matches!(step, Ok(Step::Refuted)) {
+                                cost.add(t.elapsed());
                             }
-                            Ok(Step::Found(board)) => Ok(Some(Outcome::Found(board))),
-                            Ok(Step::Stopped(why)) => Ok(Some(Outcome::Stopped(why))),
-                        };
-                        queue.finish();
-                        if let Some(outcome) = done? {
-                            return Ok(outcome);
+                            match step? {
+                                Step::Refuted => refuted += 1,
+                                Step::Split(children) => {
+                                    // The cube is replaced by its children (at least two).
+                                    handed.fetch_add(children.len() - 1, Ordering::Relaxed);
+                                    taken.split(children.into_iter().map(|c| (c, false)).collect());
+                                }
+                                Step::Found(board) => return Ok(Outcome::Found(board)),
+                                Step::Stopped(why) => return Ok(Outcome::Stopped(why)),
+                            }
                         }
+                    })();
+                    let outcome = outcome.unwrap_or_else(|e| {
+                        let why = e.to_string();
+                        error.lock().expect("error slot").get_or_insert(e);
+                        Outcome::Stopped(why)
+                    });
+                    // The first answer or failure stops everyone.
+                    if !matches!(outcome, Outcome::Refuted(_)) {
+                        queue.close();
                     }
-                })();
-                let outcome = outcome.unwrap_or_else(|e| {
-                    let why = e.to_string();
-                    error.lock().expect("error slot").get_or_insert(e);
-                    Outcome::Stopped(why)
-                });
-                if !matches!(outcome, Outcome::Refuted(_)) {
-                    queue.close();
-                }
-                let _ = tx.send(outcome);
-            });
-        }
-        drop(tx);
-        let mut outcomes = Vec::new();
-        let mut stopped = false;
-        while outcomes.len() < jobs {
-            match rx.recv_timeout(Duration::from_millis(20)) {
-                Ok(o) => {
-                    if !matches!(o, Outcome::Refuted(_)) && !stopped {
-                        stopped = true;
-                        stop_all();
-                    }
-                    outcomes.push(o);
-                }
-                Err(mpsc::RecvTimeoutError::Timeout) => {}
-                Err(mpsc::RecvTimeoutError::Disconnected) => break,
-            }
-            let late = deadline.is_some_and(|d| Instant::now() >= d);
-            let cancelled = settings.cancel.as_ref().is_some_and(|c| c.is_cancelled());
-            if (late || cancelled) && !stopped {
-                stopped = true;
-                stop_all();
-            }
-        }
-        outcomes
+                    outcome
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().expect("a cube worker does not panic"))
+            .collect()
     });
     if let Some(e) = error.into_inner().expect("error slot") {
         return Err(e);
@@ -423,20 +329,15 @@ pub fn solve(
             Outcome::Stopped(w) => why = why.or(Some(w)),
         }
     }
-    if settings.cancel.as_ref().is_some_and(|c| c.is_cancelled()) {
-        return Err(Error::Interrupted);
-    }
+    stop.check()?;
     match why {
         None => Ok(report(Answer::Unsat, refuted, handed, resplit)),
-        Some(_) if deadline.is_some_and(|d| Instant::now() >= d) => Ok(report(
-            Answer::Unknown(format!(
-                "time limit of {} s reached",
-                settings.timeout.unwrap_or_default().as_secs_f64()
-            )),
+        // The time limit, in the caller's words; else the solver's own reason.
+        Some(w) => Ok(report(
+            Answer::Unknown(stopped_why(&stop, &w)),
             refuted,
             handed,
             resplit,
         )),
-        Some(w) => Ok(report(Answer::Unknown(w), refuted, handed, resplit)),
     }
 }

@@ -7,7 +7,8 @@
 //! Kissat's C API (`kissat.h`) it needs; they are in the static library the crate links.
 //!
 //! - The instance is streamed into the solver through [`ClauseSink`].
-//! - The time limit and the cancel token are watched by a thread that calls `kissat_terminate`
+//! - The stop token (its deadline included) is watched by [`crate::interrupt::watch`], which
+//!   calls `kissat_terminate` ([`Interrupt`])
 //!   (Kissat 3.1.1 stores a terminate callback but never calls it; `kissat_terminate` sets the
 //!   flag its search loops poll, and may be called from another thread or a signal handler).
 //! - No `--certify`: the crate builds Kissat with `NPROOFS` (no proof tracing); use
@@ -17,15 +18,14 @@
 //! `--solver kissat` keeps meaning the external program of that name.
 
 use std::os::raw::{c_int, c_void};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::answer::Answer;
 use crate::encode::{ClauseSink, EncodeOptions, Lit};
-use crate::interrupt::Cancel;
+use crate::interrupt::{Cancel, watch};
 use crate::presolve::Problem;
 use crate::solve::engine::{Capabilities, Engine, EngineInfo, Outcome, Settings};
-use crate::solve::traits::{Encoded, Formula, Timing, load_watched, stopped_why};
+use crate::solve::traits::{Encoded, Formula, Interrupt, Timing, add_ipasir, load_watched, stopped_why};
 
 // Keeps the crate (and so its static Kissat library) linked.
 use cat_solver as _;
@@ -63,12 +63,18 @@ impl Drop for Kissat {
 impl ClauseSink for Kissat {
     #[inline]
     fn add_clause(&mut self, lits: &[Lit]) {
-        for l in lits {
-            // SAFETY: live solver; DIMACS literals are non-zero and within i32.
-            unsafe { kissat_add(self.ptr, l.to_dimacs() as c_int) };
-        }
-        // SAFETY: as above; 0 ends the clause.
-        unsafe { kissat_add(self.ptr, 0) };
+        // SAFETY: live solver; `kissat_add` is its IPASIR add.
+        unsafe { add_ipasir(self.ptr, kissat_add, lits) };
+    }
+}
+
+impl Interrupt for Kissat {
+    fn interrupter(&self) -> Box<dyn FnOnce() + Send> {
+        let ptr = self.ptr as usize;
+        // SAFETY: the caller keeps the solver alive while the interrupter may run (the watch
+        // is finished before the solver drops); Kissat allows kissat_terminate from another
+        // thread during kissat_solve, and it is harmless outside it.
+        Box::new(move || unsafe { kissat_terminate(ptr as *mut c_void) })
     }
 }
 
@@ -92,40 +98,25 @@ pub fn solve_formula(
     let t0 = Instant::now();
     let mut solver = Kissat::new();
     // The time limit counts from here, loading included (a huge encoding stops loading early).
-    let deadline = timeout.and_then(|t| t0.checked_add(t));
-    let (vars, over) = load_watched(formula, &mut solver, deadline, cancel);
+    let stop = cancel.cloned().unwrap_or_default().with_timeout(timeout);
+    let (vars, over) = load_watched(formula, &mut solver, &stop);
     let encode = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
     if over {
         let timing = Timing { encode, solve: 0.0 };
-        return (Answer::Unknown(stopped_why(cancel, timeout)), timing);
+        return (Answer::Unknown(stopped_why(&stop, "stopped")), timing);
     }
-    let done = AtomicBool::new(false);
-    let ptr = solver.ptr as usize;
-    let result = std::thread::scope(|s| {
-        s.spawn(|| {
-            while !done.load(Ordering::Relaxed) {
-                let late = deadline.is_some_and(|d| Instant::now() >= d);
-                if late || cancel.is_some_and(|c| c.is_cancelled()) {
-                    // SAFETY: the solver lives until the scope ends, after this thread; Kissat
-                    // allows kissat_terminate from another thread during kissat_solve.
-                    unsafe { kissat_terminate(ptr as *mut c_void) };
-                    return;
-                }
-                std::thread::sleep(Duration::from_millis(5));
-            }
-        });
-        // SAFETY: live solver with its clauses added.
-        let r = unsafe { kissat_solve(solver.ptr) };
-        done.store(true, Ordering::Relaxed);
-        r
-    });
+    let watcher = watch(&stop, solver.interrupter());
+    // SAFETY: live solver with its clauses added.
+    let result = unsafe { kissat_solve(solver.ptr) };
+    // Joined here, before the solver can drop.
+    watcher.finish();
     // SAFETY (the value calls): live solver in the SAT state; v is a declared variable.
     let answer = Answer::from_ipasir(
         result,
         vars as usize,
         |v| unsafe { kissat_value(solver.ptr, v as c_int) } > 0,
-        || stopped_why(cancel, timeout),
+        || stopped_why(&stop, "Kissat stopped"),
     );
     (
         answer,

@@ -95,18 +95,15 @@ impl From<Option<Duration>> for SolveSettings {
 /// Why a certified UNSAT became UNKNOWN: the time limit or a cancel came during the proof check.
 const PROOF_CHECK_STOPPED: &str = "time limit or cancel during the proof check";
 
-/// Checks a DRAT proof for [`solve`], within what is left of the time limit (counted from
-/// `t0`) and until `cancel` is raised: `None` when stopped.
+/// Checks a DRAT proof for [`solve`] until `stop` stops (what is left of the time limit, or a
+/// cancel): `None` when stopped.
 fn check_proof(
     problem: &Problem,
     options: EncodeOptions,
     proof: &std::path::Path,
-    t0: Instant,
-    timeout: Option<Duration>,
-    cancel: &Cancel,
+    stop: &Cancel,
 ) -> Result<Option<Certificate>> {
-    let stop = || timeout.is_some_and(|t| t0.elapsed() >= t) || cancel.is_cancelled();
-    crate::certify::check_drat_until(problem, options, proof, &stop)
+    crate::certify::check_drat_until(problem, options, proof, &|| stop.is_stopped())
 }
 
 /// Solves `problem` with `engine` within the settings' time limit. Around the one trait call
@@ -157,7 +154,13 @@ pub fn solve(
         });
     }
     engine.supports(problem, &options)?;
-    let cancel = settings.cancel.clone().unwrap_or_default();
+    // The one stop token of the solve: the caller's, with the time limit. The engine, the
+    // pre-pass and the proof check all stop through it.
+    let cancel = settings
+        .cancel
+        .clone()
+        .unwrap_or_default()
+        .with_timeout(settings.timeout);
     if let Some(budget) = settings.walk
         && let Some(found) = prepass(problem, options, budget, Some(&cancel))?
     {
@@ -187,7 +190,7 @@ pub fn solve(
     let mut certificate = outcome.certificate;
     let mut answer = outcome.answer;
     if let (Answer::Unsat, None, Some(proof)) = (&answer, &certificate, &proof) {
-        certificate = check_proof(problem, options, proof, t0, settings.timeout, &cancel)?;
+        certificate = check_proof(problem, options, proof, &cancel)?;
         if certificate.is_none() {
             answer = Answer::Unknown(PROOF_CHECK_STOPPED.into());
         }

@@ -3,38 +3,43 @@
 //! [`SolverFactory`]) that cube-and-conquer drives. Backends import this module; it imports none
 //! of them.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-
 use crate::answer::{Answer, Model};
 use crate::encode::{ClauseSink, Lit};
+use crate::interrupt::Cancel;
 
-/// A stop switch for a running varisat search.
+/// The stop switch of a running varisat search: an adapter over a [`Cancel`] token.
 ///
 /// varisat has no interrupt call, but it stops its search (with a proof I/O error) as soon as
-/// writing its proof fails. [`super::varisat_backend::load`] gives every solver a binary DRAT proof that goes to this
-/// writer: it discards the bytes until the switch is thrown, then fails. varisat buffers its
-/// proof in 8 KiB blocks, so the search stops within a few hundred conflicts (milliseconds).
-/// DRAT output only adds the serialisation of learned and deleted clauses; the search itself
-/// is unchanged. That costs about 10 % CPU (n = 1000 product 5.0 -> 5.5 s, n = 400 sequential
-/// 3.5 -> 3.9 s), so [`super::varisat_backend::solve`] only arms a switch when there is a time limit or a `cancel`.
-#[derive(Clone, Debug, Default)]
-pub struct StopSwitch(Arc<AtomicBool>);
+/// writing its proof fails. [`super::varisat_backend::load`] gives every solver a binary DRAT
+/// proof that goes to this writer: it discards the bytes until its token stops (raised, or its
+/// deadline passed), then fails. varisat buffers its proof in 8 KiB blocks, so the search
+/// stops within a few hundred conflicts (milliseconds) with no watcher thread. DRAT output only
+/// adds the serialisation of learned and deleted clauses; the search itself is unchanged. That
+/// costs about 10 % CPU (n = 1000 product 5.0 -> 5.5 s, n = 400 sequential 3.5 -> 3.9 s), so
+/// [`super::varisat_backend::solve`] only arms a switch when there is something to stop for.
+#[derive(Clone, Debug)]
+pub struct StopSwitch(Cancel);
 
 impl StopSwitch {
-    /// A switch that is not thrown.
-    pub fn new() -> StopSwitch {
-        StopSwitch::default()
+    /// A switch thrown when `cancel` stops, or by [`StopSwitch::stop`] (which leaves `cancel`
+    /// alone).
+    pub fn new(cancel: &Cancel) -> StopSwitch {
+        StopSwitch(cancel.child())
     }
 
     /// Stops the solver this switch was given to.
     pub fn stop(&self) {
-        self.0.store(true, Ordering::SeqCst);
+        self.0.cancel();
     }
 
-    /// Whether [`StopSwitch::stop`] was called.
+    /// Whether the switch was thrown (its token stopped).
     pub fn is_stopped(&self) -> bool {
-        self.0.load(Ordering::SeqCst)
+        self.0.is_stopped()
+    }
+
+    /// The switch's token.
+    pub fn token(&self) -> &Cancel {
+        &self.0
     }
 }
 
@@ -52,6 +57,40 @@ impl std::io::Write for StopSwitch {
     }
 }
 
+/// A linked solver that polls a stop token while it searches (CaDiCaL's terminate callback),
+/// after RustSAT's `Terminate`: the solver stops itself, no watcher thread.
+pub trait Terminate {
+    /// Solves until done or until `stop` stops; the IPASIR result (10, 20, or 0 when stopped).
+    fn solve_until(&mut self, stop: &Cancel) -> std::os::raw::c_int;
+}
+
+/// A linked solver that another thread stops (`kissat_terminate`), after RustSAT's
+/// `Interrupt`: [`crate::interrupt::watch`] calls the interrupter when the token stops.
+pub trait Interrupt {
+    /// A call that stops the running search from another thread; it must stay valid for as
+    /// long as the solver lives.
+    fn interrupter(&self) -> Box<dyn FnOnce() + Send>;
+}
+
+/// Adds the clause `lits` through a linked solver's IPASIR-style `add` (CaDiCaL's, Kissat's):
+/// each DIMACS literal, then the 0 that ends the clause.
+///
+/// # Safety
+/// `ptr` is a live solver of that `add`, in a state that takes clauses.
+#[inline]
+pub unsafe fn add_ipasir<P: Copy>(
+    ptr: P,
+    add: unsafe extern "C" fn(P, std::os::raw::c_int),
+    lits: &[Lit],
+) {
+    for l in lits {
+        // SAFETY: the caller's; DIMACS literals are non-zero and within i32.
+        unsafe { add(ptr, l.to_dimacs() as std::os::raw::c_int) };
+    }
+    // SAFETY: as above; 0 ends the clause.
+    unsafe { add(ptr, 0) };
+}
+
 /// Timings of an in-process solve (varisat here, and [`super::cadical_backend`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Timing {
@@ -66,26 +105,19 @@ pub struct Timing {
 pub trait AssumptionSolver: ClauseSink {
     /// Solves the clauses added so far with every literal of `assumptions` forced true. `Unsat`
     /// means no model extends the assumptions (the clause set stays usable); `Unknown` means
-    /// the search was stopped (its [`StopSwitch`] thrown) or failed.
+    /// the search was stopped (the token it was built with stopped) or failed.
     fn solve_assuming(&mut self, assumptions: &[Lit]) -> Answer<Model>;
 }
 
-/// Builds one solver per worker thread (inside that thread, so solvers need not be `Send`); the solver must stop soon after the switch is thrown.
-pub type SolverFactory = dyn Fn(&StopSwitch) -> Box<dyn AssumptionSolver> + Sync;
+/// Builds one solver per worker thread (inside that thread, so solvers need not be `Send`); the
+/// solver must stop soon after the token stops (raised, or its deadline passed).
+pub type SolverFactory = dyn Fn(&Cancel) -> Box<dyn AssumptionSolver> + Sync;
 
-/// Why a linked solver stopped without an answer: `cancel` raised, else the time limit.
-pub fn stopped_why(
-    cancel: Option<&crate::interrupt::Cancel>,
-    timeout: Option<std::time::Duration>,
-) -> String {
-    if cancel.is_some_and(|c| c.is_cancelled()) {
-        "cancelled".into()
-    } else {
-        format!(
-            "time limit of {} s reached",
-            timeout.unwrap_or_default().as_secs_f64()
-        )
-    }
+/// Why a solver watching `stop` ended without an answer: the token's reason, or `fallback`
+/// when the token still runs (the solver gave up on its own).
+pub fn stopped_why(stop: &Cancel, fallback: &str) -> String {
+    stop.stopped()
+        .map_or_else(|| fallback.to_string(), |why| why.to_string())
 }
 
 /// Clauses to load into a solver: the encoding of a problem ([`Encoded`]), or any CNF (the
@@ -111,25 +143,14 @@ impl Formula for Encoded<'_> {
     }
 }
 
-/// A clause sink that reports itself stopped once `deadline` passes or `cancel` is raised, so
-/// that loading a huge encoding into a linked solver ends early (the encoder polls
-/// [`ClauseSink::stopped`] once per line).
+/// A clause sink that reports itself stopped once its token stops, so that loading a huge
+/// encoding into a linked solver ends early (the encoder polls [`ClauseSink::stopped`] once per
+/// line).
 pub struct Watched<'a> {
     /// Where the clauses go.
     pub inner: &'a mut dyn ClauseSink,
-    /// Give up at this instant.
-    pub deadline: Option<std::time::Instant>,
-    /// Give up when raised.
-    pub cancel: Option<&'a crate::interrupt::Cancel>,
-}
-
-impl Watched<'_> {
-    /// Whether the time is up or the token raised.
-    pub fn is_over(&self) -> bool {
-        self.deadline
-            .is_some_and(|d| std::time::Instant::now() >= d)
-            || self.cancel.is_some_and(|c| c.is_cancelled())
-    }
+    /// Give up when it stops.
+    pub stop: &'a Cancel,
 }
 
 impl ClauseSink for Watched<'_> {
@@ -139,23 +160,17 @@ impl ClauseSink for Watched<'_> {
     }
 
     fn stopped(&self) -> bool {
-        self.inner.stopped() || self.is_over()
+        self.inner.stopped() || self.stop.is_stopped()
     }
 }
 
-/// Loads `formula` into `sink` until `deadline` or `cancel` ([`Watched`]): the number of
-/// variables, and whether the load was cut short.
+/// Loads `formula` into `sink` until `stop` stops ([`Watched`]): the number of variables, and
+/// whether the load was cut short.
 pub fn load_watched(
     formula: &dyn Formula,
     sink: &mut dyn ClauseSink,
-    deadline: Option<std::time::Instant>,
-    cancel: Option<&crate::interrupt::Cancel>,
+    stop: &Cancel,
 ) -> (u64, bool) {
-    let mut watched = Watched {
-        inner: sink,
-        deadline,
-        cancel,
-    };
-    let vars = formula.load(&mut watched);
-    (vars, watched.is_over())
+    let vars = formula.load(&mut Watched { inner: sink, stop });
+    (vars, stop.is_stopped())
 }

@@ -78,9 +78,8 @@ impl Engine for Walk {
         let found = walk(
             problem,
             &WalkSettings {
-                deadline: settings.timeout.and_then(|t| t0.checked_add(t)),
                 max_tries,
-                cancel: Some(cancel.clone()),
+                cancel: Some(cancel.with_timeout(settings.timeout)),
                 ..WalkSettings::default()
             },
         );

@@ -441,7 +441,7 @@ fn time_limit_and_cancel_stop_it() {
     let found = search(&p, &Options::default().timeout(Duration::ZERO)).unwrap();
     assert_eq!(
         found.answer,
-        queens_sat::solve::Answer::Unknown("time limit reached".into())
+        queens_sat::solve::Answer::Unknown("time limit of 0 s reached".into())
     );
     assert!(found.nodes <= 1 << 16, "{} nodes", found.nodes);
     let cancel = Cancel::new();

@@ -3,6 +3,7 @@
 
 use crate::common;
 use crate::common::php;
+use queens_sat::interrupt::HANG_GUARD;
 
 use std::time::{Duration, Instant};
 
@@ -22,11 +23,11 @@ fn linked_solvers_stop_at_their_time_limit() {
     let (answer, _) =
         queens_sat::solve::cadical_backend::solve_formula(&php, Some(limit), None, None).unwrap();
     assert!(matches!(answer, Answer::Unknown(_)), "cadical: {answer:?}");
-    assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+    assert!(t.elapsed() < HANG_GUARD, "{:?}", t.elapsed());
     let t = Instant::now();
     let (answer, _) = queens_sat::solve::kissat_backend::solve_formula(&php, Some(limit), None);
     assert!(matches!(answer, Answer::Unknown(_)), "kissat: {answer:?}");
-    assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+    assert!(t.elapsed() < HANG_GUARD, "{:?}", t.elapsed());
     // A raised cancel token stops them too.
     let cancel = queens_sat::interrupt::Cancel::new();
     let raiser = {
@@ -41,7 +42,7 @@ fn linked_solvers_stop_at_their_time_limit() {
         queens_sat::solve::cadical_backend::solve_formula(&php, None, Some(&cancel), None).unwrap();
     raiser.join().unwrap();
     assert_eq!(answer, Answer::Unknown("cancelled".into()));
-    assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+    assert!(t.elapsed() < HANG_GUARD, "{:?}", t.elapsed());
 }
 
 /// `--solver lib:cadical` (CaDiCaL linked in): a verified board, a certified UNSAT, and a
@@ -160,10 +161,6 @@ fn linked_solvers_stop_while_loading_a_huge_encoding() {
         );
         assert!(r.stdout.starts_with("UNKNOWN"), "{solver}: {}", r.stdout);
         assert!(r.stderr.contains("time limit"), "{solver}: {}", r.stderr);
-        assert!(
-            t.elapsed() < Duration::from_secs(5),
-            "{solver}: {:?}",
-            t.elapsed()
-        );
+        assert!(t.elapsed() < HANG_GUARD, "{solver}: {:?}", t.elapsed());
     }
 }

@@ -7,6 +7,7 @@
 //! under `CI=true` they run and fail.
 
 use crate::common;
+use queens_sat::interrupt::HANG_GUARD;
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -1256,7 +1257,7 @@ fn timeout_kills_a_hanging_solver() {
         .ok()
         .and_then(|s| s.trim().parse::<u32>().ok())
         .filter(|&pid| {
-            let until = Instant::now() + Duration::from_secs(3);
+            let until = Instant::now() + HANG_GUARD;
             while alive(pid) && Instant::now() < until {
                 std::thread::sleep(Duration::from_millis(20));
             }
@@ -1274,7 +1275,7 @@ fn timeout_kills_a_hanging_solver() {
     assert_eq!(r.code, 1, "UNKNOWN is exit 1\n{r:?}");
     assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
     assert!(
-        elapsed < Duration::from_secs(5),
+        elapsed < HANG_GUARD,
         "took {elapsed:?} for a 1 s time limit"
     );
     assert!(
@@ -1349,7 +1350,7 @@ fn timeout_applies_to_the_builtin_solver() {
     assert_eq!(r.code, 1, "{r:?}");
     assert_eq!(r.stdout.trim(), "UNKNOWN");
     assert!(r.stderr.contains("time limit"), "{}", r.stderr);
-    assert!(t0.elapsed() < Duration::from_secs(5), "{:?}", t0.elapsed());
+    assert!(t0.elapsed() < HANG_GUARD, "{:?}", t0.elapsed());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1888,7 +1889,7 @@ fn oversized_in_process_solve_is_refused_up_front() {
         assert!(err.contains(needle), "{needle}: {err}");
     }
     assert!(
-        t.elapsed().as_secs() < 5,
+        t.elapsed() < HANG_GUARD,
         "refusal must come before any allocation: {err}"
     );
     let out = with_memory("1000000000000", &args);
@@ -2054,7 +2055,7 @@ fn portfolio_race_first_verified_answer_wins_and_losers_stop() {
         ],
         10,
     );
-    assert!(t.elapsed().as_secs() < 10);
+    assert!(t.elapsed() < HANG_GUARD);
     let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap();
     assert_eq!(v["solver"], "portfolio winner: varisat --amo product");
     assert_eq!(v["amo"], "product");

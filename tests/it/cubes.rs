@@ -428,7 +428,7 @@ fn cube_solve_checks_lex_leader_boards() {
         .map(|&c| root.varmap.var(c).unwrap())
         .collect();
     let num_vars = root.num_cells() as usize;
-    let liar = move |_: &queens_sat::solve::traits::StopSwitch| {
+    let liar = move |_: &queens_sat::interrupt::Cancel| {
         Box::new(Liar {
             model: queens_sat::answer::Model::from_true_vars(num_vars, vars.clone()),
         }) as Box<dyn queens_sat::solve::traits::AssumptionSolver>

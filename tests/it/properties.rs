@@ -155,7 +155,7 @@ fn family_spec() -> impl Strategy<Value = FamilySpec> {
 const PROPTEST_SEED: u64 = 0x0033_5EED;
 
 /// `cases` cases drawn from the fixed seed [`PROPTEST_SEED`].
-fn fixed_config(cases: u32) -> ProptestConfig {
+pub(crate) fn fixed_config(cases: u32) -> ProptestConfig {
     ProptestConfig {
         cases,
         rng_algorithm: proptest::test_runner::RngAlgorithm::ChaCha,

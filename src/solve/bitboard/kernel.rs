@@ -3,7 +3,6 @@
 //! branching rule ([`Branch`]) and the prunings' switches ([`Tuning`]). The subtree split, the
 //! threads, the proof writer and the engine adapter build on it; it imports none of them.
 
-use std::time::Instant;
 
 use crate::cpu::Isa;
 use crate::interrupt::Cancel;
@@ -193,7 +192,7 @@ pub(super) struct Search<'a, M: Row> {
     /// The optional prunings that run.
     tuning: Tuning,
     pub(super) nodes: u64,
-    deadline: Option<Instant>,
+    /// Stops the search (raised, or its deadline passed).
     cancel: Option<&'a Cancel>,
     /// Why the search stopped early (time limit, cancel).
     pub(super) stopped: Option<String>,
@@ -540,13 +539,12 @@ searcher!(
 );
 
 impl<'a, M: Row> Search<'a, M> {
-    /// A search of `core` until `deadline` or `cancel`.
+    /// A search of `core` until `cancel` stops.
     pub(super) fn new(
         shape: Shape,
         isa: Isa,
         tuning: Tuning,
         core: &'a Core<M>,
-        deadline: Option<Instant>,
         cancel: Option<&'a Cancel>,
     ) -> Self {
         Search {
@@ -558,7 +556,6 @@ impl<'a, M: Row> Search<'a, M> {
             isa,
             tuning,
             nodes: 0,
-            deadline,
             cancel,
             stopped: None,
             placed: Vec::with_capacity(core.k()),
@@ -645,12 +642,11 @@ impl<'a, M: Row> Search<'a, M> {
         }
     }
 
-    /// Whether the time limit passed or the caller cancelled (recording why).
+    /// Whether the token stopped: the time limit passed or the caller cancelled (recording
+    /// why).
     pub(super) fn should_stop(&mut self) -> bool {
-        if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            self.stopped = Some("time limit reached".into());
-        } else if self.cancel.is_some_and(Cancel::is_cancelled) {
-            self.stopped = Some("cancelled".into());
+        if let Some(why) = self.cancel.and_then(Cancel::stopped) {
+            self.stopped = Some(why.to_string());
         }
         self.stopped.is_some()
     }

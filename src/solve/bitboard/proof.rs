@@ -119,7 +119,7 @@ pub fn search_certified(
         }
         None => None,
     };
-    let deadline = timeout.map(|t| Instant::now() + t);
+    let stop = cancel.cloned().unwrap_or_default().with_timeout(timeout);
     let (tx, rx): (SyncSender<Steps>, Receiver<Steps>) = sync_channel(4);
     let (searched, checked) = std::thread::scope(|scope| {
         let formula = &formula;
@@ -152,7 +152,7 @@ pub fn search_certified(
             tx.send(run)
                 .map_err(|_| Error::Solver("the proof checker stopped".into()))
         };
-        let searched = run(problem, formula, deadline, cancel, Box::new(send));
+        let searched = run(problem, formula, &stop, Box::new(send));
         let checked = checker.join().expect("the proof checker does not panic");
         (searched, checked)
     });
@@ -264,8 +264,8 @@ pub fn write(
     send: impl FnMut(Steps) -> Result<()>,
 ) -> Result<Written> {
     let (_, formula) = pairwise(problem)?;
-    let deadline = timeout.map(|t| Instant::now() + t);
-    let done = run(problem, &formula, deadline, None, Box::new(send))?;
+    let stop = Cancel::new().with_timeout(timeout);
+    let done = run(problem, &formula, &stop, Box::new(send))?;
     let answer = match done.node {
         Node::Board => Answer::Sat(done.board()),
         Node::Refuted(..) => Answer::Unsat,
@@ -302,8 +302,7 @@ impl Done {
 fn run<'a>(
     problem: &Problem,
     formula: &[Vec<i32>],
-    deadline: Option<Instant>,
-    cancel: Option<&Cancel>,
+    stop: &Cancel,
     send: Box<dyn FnMut(Steps) -> Result<()> + 'a>,
 ) -> Result<Done> {
     let shape = shape(problem)?;
@@ -320,8 +319,7 @@ fn run<'a>(
             Isa::current().usable(),
             PROOF_TUNING,
             &core,
-            deadline,
-            cancel,
+            Some(stop),
         ),
         index,
         path: Vec::new(),

@@ -1,9 +1,7 @@
 //! The search on one or more threads ([`search`], with its [`Options`]): on several, the tree is
 //! split into subtrees ([`super::tree::split`]) that the threads take in index order.
 
-use std::sync::atomic::AtomicUsize;
-use std::sync::atomic::Ordering::SeqCst;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::core::{Core, OnCore, Row, with_core};
 use super::kernel::{Search, Tuning, shape};
@@ -14,6 +12,7 @@ use crate::cpu::Isa;
 use crate::error::Result;
 use crate::interrupt::Cancel;
 use crate::presolve::Problem;
+use crate::work::Queue;
 
 /// What [`search`] found, and how many nodes it visited.
 #[derive(Clone, Debug)]
@@ -153,8 +152,12 @@ impl OnCore for Run<'_> {
         let shape = shape(problem)?;
         let tuning = options.tuning.settled(problem);
         let (threads, deterministic) = (options.threads, options.deterministic);
-        let cancel = options.cancel.as_ref();
-        let deadline = options.timeout.map(|t| Instant::now() + t);
+        // One token: the caller's with the time limit.
+        let stop = options
+            .cancel
+            .clone()
+            .unwrap_or_default()
+            .with_timeout(options.timeout);
         let root = Subtree::root(&core);
         let board = |t: &Subtree<M>, s: &Search<M>| {
             let mut pieces = problem.fixed.clone();
@@ -162,7 +165,7 @@ impl OnCore for Run<'_> {
             Board::new(problem.n, pieces)
         };
         if threads <= 1 {
-            let mut s = Search::new(shape, isa, tuning, &core, deadline, cancel);
+            let mut s = Search::new(shape, isa, tuning, &core, Some(&stop));
             let answer = if s.go(&root.open, &root.masks, root.cols_free) {
                 Answer::Sat(board(&root, &s))
             } else if let Some(why) = s.stopped {
@@ -175,36 +178,30 @@ impl OnCore for Run<'_> {
                 nodes: s.nodes,
             });
         }
-        let splitter = Search::new(shape, isa, tuning, &core, None, None);
+        let splitter = Search::new(shape, isa, tuning, &core, None);
         let subtrees = split(root, &splitter, 64 * threads);
-        let all = cancel.cloned().unwrap_or_default();
-        // One token per subtree, children of `all`: a board at index i stops the subtrees after i
-        // (deterministic) or every other one.
-        let tokens: Vec<Cancel> = subtrees.iter().map(|_| all.child()).collect();
-        let next = AtomicUsize::new(0);
-        let best = AtomicUsize::new(usize::MAX);
+        // A board in subtree i stops the subtrees after i (deterministic: the first subtree
+        // with a board wins whatever the timing) or every other one.
+        let queue = Queue::new(subtrees.iter(), &stop);
         let worker = || {
             let mut w = Worker::default();
-            loop {
-                let i = next.fetch_add(1, SeqCst);
-                let b = best.load(SeqCst);
-                if i >= subtrees.len() || (b != usize::MAX && (!deterministic || i > b)) {
-                    return w;
-                }
-                let t = &subtrees[i];
-                let mut s = Search::new(shape, isa, tuning, &core, deadline, Some(&tokens[i]));
+            while let Some(t) = queue.take() {
+                let mut s = Search::new(shape, isa, tuning, &core, Some(&t.stop));
                 let found = s.go(&t.open, &t.masks, t.cols_free);
                 w.nodes += s.nodes;
                 if found {
-                    let was = best.fetch_min(i, SeqCst);
-                    let from = if deterministic { i.min(was) + 1 } else { 0 };
-                    tokens[from..].iter().for_each(Cancel::cancel);
-                    w.boards.push((i, board(t, &s)));
+                    if deterministic {
+                        queue.stop_after(t.index);
+                    } else {
+                        queue.close();
+                    }
+                    w.boards.push((t.index, board(&t, &s)));
                 } else if let Some(why) = s.stopped {
                     // The time limit, the caller, or a board at another index.
                     w.stopped.get_or_insert(why);
                 }
             }
+            w
         };
         let workers: Vec<Worker> = std::thread::scope(|scope| {
             let handles: Vec<_> = (0..threads).map(|_| scope.spawn(worker)).collect();
@@ -221,7 +218,13 @@ impl OnCore for Run<'_> {
             .map(|(_, b)| b.clone());
         let answer = match first {
             Some(b) => Answer::Sat(b),
-            None => match workers.into_iter().find_map(|w| w.stopped) {
+            // UNSAT only when every subtree was searched to the end: a subtree that stopped,
+            // or a queue that stopped before handing every subtree out, is UNKNOWN.
+            None => match workers
+                .into_iter()
+                .find_map(|w| w.stopped)
+                .or_else(|| queue.token().stopped().map(|why| why.to_string()))
+            {
                 Some(why) => Answer::Unknown(why),
                 None => Answer::Unsat,
             },

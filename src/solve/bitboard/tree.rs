@@ -196,7 +196,7 @@ impl OnCore for Cut<'_> {
         } = self;
         let shape = shape(problem)?;
         let tuning = Tuning::default().settled(problem);
-        let s = Search::new(shape, Isa::current().usable(), tuning, &core, None, None);
+        let s = Search::new(shape, Isa::current().usable(), tuning, &core, None);
         let estimate = |t: &Subtree<M>| -> Result<f64> {
             cancel.check()?;
             // The seed is the path (in the big board's cells): an estimate does not depend on
@@ -283,7 +283,7 @@ impl OnCore for Estimate<'_> {
     fn run<M: Row>(self, core: Core<M>) -> Result<f64> {
         let shape = shape(self.problem)?;
         let tuning = self.tuning.settled(self.problem);
-        let s = Search::new(shape, Isa::current().usable(), tuning, &core, None, None);
+        let s = Search::new(shape, Isa::current().usable(), tuning, &core, None);
         let root = Subtree::root(&core);
         Ok(root.estimate(&s, self.probes, &mut Prng::new(self.seed)))
     }

@@ -7,6 +7,7 @@ pub mod hall;
 pub mod oracle;
 pub mod php;
 
+use queens_sat::interrupt::HANG_GUARD;
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -202,11 +203,11 @@ pub fn assert_pid_file_process_gone(pid_file: &Path) {
     assert_process_gone(pid);
 }
 
-/// Waits (up to 3 s) until process `pid` is gone or a zombie waiting to be reaped; panics
+/// Waits (a hang past [`HANG_GUARD`] fails) until process `pid` is gone or a zombie waiting to be reaped; panics
 /// otherwise. Used to prove that killed solvers leave no process behind.
 #[allow(dead_code)]
 pub fn assert_process_gone(pid: i32) {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
+    let deadline = std::time::Instant::now() + HANG_GUARD;
     loop {
         let alive = unsafe { libc::kill(pid, 0) } == 0;
         let zombie = std::fs::read_to_string(format!("/proc/{pid}/stat"))
