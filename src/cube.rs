@@ -266,7 +266,8 @@ pub struct Split {
     pub candidates: usize,
     /// Threads for the look-ahead (the candidate lines are shared out).
     pub jobs: usize,
-    /// Stop (with [`crate::Error::Interrupted`]) once raised.
+    /// Stop (with [`crate::Error::Interrupted`]) once raised; once its deadline passes, the
+    /// split ends with the cubes it has ([`crate::interrupt::Cancel::with_timeout`]).
     pub cancel: crate::interrupt::Cancel,
     /// Cube-and-conquer only ([`crate::solve::cubes::solve`]): once the cubes refuted so far took
     /// at least this many milliseconds each on average (two or more of them), every cube of the
@@ -518,7 +519,9 @@ pub fn lookahead(root: &Problem, split: &Split) -> Result<(Vec<Cube>, SplitStats
     let mut done: Vec<Node> = Vec::new();
     while let Some(i) = (0..open.len()).max_by_key(|&i| (open[i].cells, std::cmp::Reverse(i))) {
         split.cancel.check()?;
-        if open.len() + done.len() >= split.max_cubes.max(1) {
+        // A passed time limit ends the split with the cubes so far: the conquest that follows
+        // stops at once on the same token, and reports the time limit.
+        if split.cancel.is_stopped() || open.len() + done.len() >= split.max_cubes.max(1) {
             break;
         }
         let node = open.swap_remove(i);

@@ -117,7 +117,7 @@ def solve(
     """Solves ``instance`` like ``queens-sat solve``: a ``Result`` whose ``board`` is verified.
 
     ``solver`` is any ``--solver`` spec: ``auto`` (the default strategy), ``varisat``,
-    ``lib:cadical``, ``lib:kissat``, ``walk``, an external solver's name or path, or a
+    ``lib:cadical``, ``lib:kissat``, ``bitboard``, ``walk``, an external solver's name or path, or a
     comma-separated portfolio. ``timeout`` (seconds) works for every solver: past it the
     status is ``UNKNOWN``. ``certify`` accepts UNSAT only with a checked refutation.
     ``jobs`` bounds the threads of the cube solver (default: every core). ``break_symmetry``

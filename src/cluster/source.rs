@@ -117,7 +117,7 @@ impl CubeSource {
                 Ok((lines, None))
             }
             CubeSource::Bitboard => {
-                Bitboard.supports(root, options).map_err(|u| {
+                Bitboard.accepts(root, options).map_err(|u| {
                     Error::Usage(format!("--cubes-from bitboard: the search {}", u.needs))
                 })?;
                 let cubes = bitboard::cubes(root, max_cubes.max(1), BITBOARD_PROBES, cancel)?;

@@ -1,6 +1,8 @@
 //! The engine interface: one trait ([`Engine`]) for whatever answers a [`Problem`] (varisat, the
-//! linked CaDiCaL and Kissat, an external DIMACS program, local search, the bitboard search),
-//! and one table ([`ENGINES`], in `solve/mod.rs`) that names the in-process ones.
+//! linked CaDiCaL and Kissat, an external DIMACS program, local search, the bitboard search).
+//! The table that names the in-process ones ([`super::ENGINES`], in `solve/mod.rs`) and the
+//! lookups over it (`--solver NAME`, the help text) are in [`super::registry`]: this file is
+//! the interface alone, and imports nothing that implements it.
 //!
 //! Adding an in-process engine is one file (a type that implements [`Engine`]) plus one line in
 //! the `engines!` list of `solve/mod.rs` (its module and its row of [`ENGINES`]): `--solver
@@ -14,6 +16,7 @@
 //! The shape follows RustSAT's solver traits: capabilities are declared data
 //! ([`Capabilities`]), never a lookup by name.
 
+use std::borrow::Cow;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
@@ -25,7 +28,6 @@ use crate::encode::{EncodeOptions, Stats};
 use crate::error::{Error, Result};
 use crate::interrupt::Cancel;
 use crate::presolve::Problem;
-use crate::solve::ENGINES;
 use crate::solve::traits::SolverFactory;
 
 /// How an engine backs an UNSAT answer under `--certify`.
@@ -54,6 +56,11 @@ pub struct Capabilities {
     /// Its estimated peak memory in bytes for a CNF of this size, checked against the memory
     /// available before it starts ([`super::available_memory`]); `None`: not estimated.
     pub memory: Option<fn(&Stats) -> u64>,
+    /// Answers over the CNF encoding, so the encoding's symmetry constraints (`--symmetric`,
+    /// `--break-symmetry lex`) bind it. False for a search that places pieces itself (local
+    /// search, the bitboard search): it needs a presolved problem without such constraints
+    /// ([`Engine::accepts`]).
+    pub encodes: bool,
 }
 
 impl Capabilities {
@@ -65,6 +72,14 @@ impl Capabilities {
         proofs: Proofs::None,
         incremental: None,
         memory: None,
+        encodes: true,
+    };
+
+    /// [`Capabilities::IN_PROCESS`] for a search that places pieces itself
+    /// ([`Capabilities::encodes`] false).
+    pub const SEARCH: Capabilities = Capabilities {
+        encodes: false,
+        ..Capabilities::IN_PROCESS
     };
 }
 
@@ -76,17 +91,20 @@ impl std::fmt::Debug for Capabilities {
             .field("proofs", &self.proofs)
             .field("incremental", &self.incremental.is_some())
             .field("memory", &self.memory.is_some())
+            .field("encodes", &self.encodes)
             .finish()
     }
 }
 
 /// Who an engine is: its `--solver` name, one line for the help text, and its capabilities.
+/// The strings are borrowed for the table's engines (no allocation per lookup) and owned for
+/// an external program, whose name the user gives at run time.
 #[derive(Clone, Debug)]
 pub struct EngineInfo {
     /// The `--solver` name (an external program: its file name).
-    pub name: String,
+    pub name: Cow<'static, str>,
     /// One line for the help text.
-    pub about: String,
+    pub about: Cow<'static, str>,
     /// What it can do.
     pub caps: Capabilities,
 }
@@ -188,7 +206,8 @@ pub trait Engine: Send + Sync {
     /// Its name, help line and capabilities.
     fn info(&self) -> EngineInfo;
 
-    /// Whether it can answer `problem` encoded with `options` (default: any).
+    /// Whether it can answer `problem` encoded with `options`, beyond what its capabilities
+    /// say (default: any). Callers ask [`Engine::accepts`], which checks both.
     fn supports(
         &self,
         problem: &Problem,
@@ -200,43 +219,27 @@ pub trait Engine: Send + Sync {
 
     /// Answers `problem` (presolve's UNSAT has been answered before the call).
     fn solve(&self, problem: &Problem, settings: &Settings, cancel: &Cancel) -> Result<Outcome>;
+
+    /// Whether it answers `problem` under `options`: a search that places pieces itself
+    /// ([`Capabilities::encodes`] false) needs a presolved problem without symmetry
+    /// constraints; then [`Engine::supports`].
+    fn accepts(
+        &self,
+        problem: &Problem,
+        options: &EncodeOptions,
+    ) -> std::result::Result<(), Unsupported> {
+        let constrained = options.symmetric.is_some() || !options.lex_leader.is_empty();
+        if !self.info().caps.encodes && (constrained || !problem.presolved) {
+            return Err(Unsupported {
+                engine: self.info().name.into_owned(),
+                needs: "needs a presolved problem without --symmetric or --break-symmetry".into(),
+            });
+        }
+        self.supports(problem, options)
+    }
 }
 
-/// The row of [`ENGINES`] named `name`, if it is an in-process engine.
-pub fn find(name: &str) -> Option<&'static dyn Engine> {
-    ENGINES.iter().copied().find(|e| e.info().name == name)
-}
-
-/// The names of the rows whose capabilities pass `cap`, joined for an error message.
-pub fn names_with(cap: impl Fn(&Capabilities) -> bool) -> String {
-    let names: Vec<String> = ENGINES
-        .iter()
-        .map(|e| e.info())
-        .filter(|i| cap(&i.caps))
-        .map(|i| i.name)
-        .collect();
-    names.join(", ")
-}
-
-/// The `--solver` help text: the default strategy, every row, and external programs.
-pub fn help() -> String {
-    let rows: Vec<String> = ENGINES
-        .iter()
-        .map(|e| {
-            let i = e.info();
-            format!("`{}` ({})", i.name, i.about)
-        })
-        .collect();
-    format!(
-        "Solver: `auto` (the default strategy: local search, then cube-and-conquer on the \
-         linked CaDiCaL for small boards, varisat and lib:cadical raced for large ones), {}, \
-         or an external DIMACS solver name or path; a comma-separated list races a \
-         portfolio, each entry optionally with its own `--amo`",
-        rows.join(", ")
-    )
-}
-
-/// A handle on an engine: a row of [`ENGINES`] or an engine of the caller's (an external
+/// A handle on an engine: a row of [`super::ENGINES`] or an engine of the caller's (an external
 /// program). Cheap to clone; dereferences to the [`Engine`].
 #[derive(Clone)]
 pub struct Backend(Handle);
@@ -248,9 +251,9 @@ enum Handle {
 }
 
 impl Backend {
-    /// A handle on a row of [`ENGINES`]. (`Backend::from_name`, which also makes external
-    /// programs, is in [`super::external`], so that this interface file does not import what
-    /// implements it.)
+    /// A handle on a row of [`super::ENGINES`]. (`Backend::from_name`, which also makes
+    /// external programs, is in [`super::registry`], so that this interface file does not
+    /// import what implements it.)
     pub(super) fn row(engine: &'static dyn Engine) -> Backend {
         Backend(Handle::Table(engine))
     }
@@ -262,7 +265,7 @@ impl Backend {
 
     /// The engine's name.
     pub fn name(&self) -> String {
-        self.info().name
+        self.info().name.into_owned()
     }
 }
 

@@ -17,21 +17,10 @@ use std::process::{Command, ExitStatus};
 use std::time::Duration;
 
 use super::Answer;
-use super::engine::{Backend, Capabilities, Engine, EngineInfo, Outcome, Proofs, Settings, find};
+use super::engine::{Capabilities, Engine, EngineInfo, Outcome, Proofs, Settings};
 use crate::error::{Error, Result};
 use crate::export::output::{parse_output, parse_output_bytes};
 use crate::process::Ended;
-
-impl Backend {
-    /// The engine a `--solver` name stands for: a row of [`super::ENGINES`], else an external
-    /// DIMACS solver on PATH or a path to one.
-    pub fn from_name(name: &str) -> Result<Backend> {
-        match find(name) {
-            Some(e) => Ok(Backend::row(e)),
-            None => Ok(Backend::new(ExternalSolver::new(name)?)),
-        }
-    }
-}
 
 /// Default cap on a solver's output (stdout, or the result file): 256 MiB.
 pub const DEFAULT_MAX_OUTPUT_BYTES: u64 = 256 * 1024 * 1024;
@@ -391,8 +380,8 @@ fn human_bytes(n: u64) -> String {
 impl Engine for ExternalSolver {
     fn info(&self) -> EngineInfo {
         EngineInfo {
-            name: self.name(),
-            about: format!("external DIMACS solver {}", self.program.display()),
+            name: self.name().into(),
+            about: format!("external DIMACS solver {}", self.program.display()).into(),
             caps: Capabilities {
                 in_process: false,
                 unsat: true,
@@ -402,6 +391,7 @@ impl Engine for ExternalSolver {
                 },
                 incremental: None,
                 memory: None,
+                encodes: true,
             },
         }
     }

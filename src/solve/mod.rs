@@ -15,6 +15,7 @@ pub mod external;
 pub mod keys;
 mod portfolio;
 pub mod race;
+pub mod registry;
 mod run;
 pub mod strategy;
 pub mod traits;
@@ -25,6 +26,7 @@ pub use engine::{
 };
 pub use portfolio::{Entrant, parse_portfolio};
 pub use race::{Lane, race};
+pub use registry::{find, help, names, names_with};
 pub use run::{
     MEMORY_ENV, SolveReport, SolveSettings, accept, available_memory, portfolio, prepass, solve,
 };

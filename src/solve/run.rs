@@ -132,7 +132,7 @@ pub fn solve(
             true => format!(
                 "--certify needs a proof, and {} writes none; use {} or an external solver that writes DRAT (cadical, kissat)",
                 info.name,
-                super::engine::names_with(|c| c.proofs != Proofs::None)
+                super::registry::names_with(|c| c.proofs != Proofs::None)
             ),
         }));
     }
@@ -142,7 +142,7 @@ pub fn solve(
             // (with varisat's self-checking proof when the engine takes presolved problems
             // only, as the bitboard search does).
             let full = Problem::full(&problem.instance, problem.piece)?;
-            let engine: &dyn Engine = match engine.supports(&full, &options) {
+            let engine: &dyn Engine = match engine.accepts(&full, &options) {
                 Ok(()) => engine,
                 Err(_) => &super::varisat_backend::Varisat,
             };
@@ -153,7 +153,7 @@ pub fn solve(
             ..SolveReport::new(Answer::Unsat, stats, info.name, options.amo)
         });
     }
-    engine.supports(problem, &options)?;
+    engine.accepts(problem, &options)?;
     // The one stop token of the solve: the caller's, with the time limit. The engine, the
     // pre-pass and the proof check all stop through it.
     let cancel = settings
@@ -246,7 +246,7 @@ pub fn prepass(
     budget: Duration,
     cancel: Option<&Cancel>,
 ) -> Result<Option<SolveReport>> {
-    if Walk::PREPASS.supports(problem, &options).is_err() || problem.unsat.is_some() {
+    if Walk::PREPASS.accepts(problem, &options).is_err() || problem.unsat.is_some() {
         return Ok(None);
     }
     let settings = SolveSettings {

@@ -44,8 +44,9 @@ use std::time::{Duration, Instant};
 use super::bitboard::proof::certifies;
 use super::bitboard::{Bitboard, diagonal_family};
 use super::cubes::{self, CubeSettings};
-use super::engine::{self, Backend, Engine};
+use super::engine::{Backend, Engine};
 use super::race::{Lane, race};
+use super::registry;
 use super::{SolveReport, SolveSettings, parse_portfolio};
 use crate::cube::Split;
 use crate::encode::EncodeOptions;
@@ -115,7 +116,7 @@ pub fn splits_bitboard(problem: &Problem, options: &EncodeOptions) -> bool {
 /// where the engine supports the problem ([`Engine::supports`]; under `certify`, where its
 /// certified search does, [`certifies`]), with a core left for the cubes.
 fn bitboard_races(problem: &Problem, options: &EncodeOptions, jobs: usize, certify: bool) -> bool {
-    jobs >= 2 && Bitboard.supports(problem, options).is_ok() && (!certify || certifies(problem))
+    jobs >= 2 && Bitboard.accepts(problem, options).is_ok() && (!certify || certifies(problem))
 }
 
 /// When the default strategy's cube solver adds lex-leader constraints for the instance's
@@ -529,7 +530,8 @@ impl<'a> Solver<'a> {
             split: Split {
                 max_cubes: self.max_cubes,
                 jobs,
-                cancel: cancel.clone(),
+                // The split stops at the time limit too.
+                cancel: cancel.with_timeout(timeout),
                 ..Split::default()
             },
             timeout,
@@ -542,13 +544,13 @@ impl<'a> Solver<'a> {
         } else {
             // Only an in-process incremental backend of the table conquers cubes (an external
             // name is refused before it is looked up on PATH).
-            let engine = engine::find(solver);
+            let engine = registry::find(solver);
             let Some(factory) = engine.and_then(|e| e.info().caps.incremental) else {
                 return Err(Error::Usage(format!(
                     "--cubes conquers with an in-process incremental solver ({}); --solver \
                      {solver} is not supported with it (with --certify, each cube is solved on \
                      its own, by any solver that certifies)",
-                    engine::names_with(|c| c.incremental.is_some())
+                    registry::names_with(|c| c.incremental.is_some())
                 )));
             };
             let r = cubes::solve(root, options, factory(root, options), &settings)?;

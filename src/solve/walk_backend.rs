@@ -4,12 +4,11 @@
 use std::time::Instant;
 
 use crate::answer::Answer;
-use crate::encode::EncodeOptions;
 use crate::error::Result;
 use crate::interrupt::Cancel;
 use crate::presolve::Problem;
 use crate::solve::engine::{
-    Capabilities, Engine, EngineInfo, Found, Outcome, Settings, Unsupported,
+    Capabilities, Engine, EngineInfo, Found, Outcome, Settings,
 };
 use crate::walk::{WalkSettings, walk};
 
@@ -32,23 +31,6 @@ impl Walk {
     };
 }
 
-/// Whether a search engine that places pieces itself (local search, the bitboard search)
-/// answers `problem` under `options`: it finds unconstrained boards only (not under
-/// `--symmetric` or lex-leader constraints) on presolve's live cells.
-pub fn unconstrained(
-    engine: &str,
-    problem: &Problem,
-    options: &EncodeOptions,
-) -> std::result::Result<(), Unsupported> {
-    match options.symmetric.is_none() && options.lex_leader.is_empty() && problem.presolved {
-        true => Ok(()),
-        false => Err(Unsupported {
-            engine: engine.into(),
-            needs: "needs a presolved problem without --symmetric or --break-symmetry".into(),
-        }),
-    }
-}
-
 impl Engine for Walk {
     fn info(&self) -> EngineInfo {
         EngineInfo {
@@ -56,17 +38,10 @@ impl Engine for Walk {
             about: "in-process local search (SAT or UNKNOWN)".into(),
             caps: Capabilities {
                 unsat: false,
+                encodes: false,
                 ..Capabilities::IN_PROCESS
             },
         }
-    }
-
-    fn supports(
-        &self,
-        problem: &Problem,
-        options: &EncodeOptions,
-    ) -> std::result::Result<(), Unsupported> {
-        unconstrained("walk", problem, options)
     }
 
     fn solve(&self, problem: &Problem, settings: &Settings, cancel: &Cancel) -> Result<Outcome> {

@@ -29,6 +29,7 @@ mod module_graph;
 mod oracle;
 mod pieces;
 mod properties;
+mod registry;
 mod signals;
 mod stop;
 mod suite;

@@ -368,3 +368,143 @@ fn the_check_sees_a_cycle() {
         "{found:?}"
     );
 }
+
+/// The module path of a library file (`src/solve/run.rs` -> `[solve, run]`, `src/solve/mod.rs`
+/// -> `[solve]`).
+fn mod_path(src: &Path, file: &Path) -> Vec<String> {
+    let rel = file.strip_prefix(src).unwrap().with_extension("");
+    let mut parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if parts.last().is_some_and(|l| l == "mod" || l == "lib") {
+        parts.pop();
+    }
+    parts
+}
+
+/// The deepest file that exists for a module path (`a/b.rs` or `a/b/mod.rs`).
+fn file_of(src: &Path, parts: &[String]) -> Option<PathBuf> {
+    (1..=parts.len()).rev().find_map(|k| {
+        let base = parts[..k].iter().fold(src.to_path_buf(), |p, x| p.join(x));
+        [base.with_extension("rs"), base.join("mod.rs")]
+            .into_iter()
+            .find(|f| f.is_file())
+    })
+}
+
+/// Every `crate::`, `super::` and `self::` path in `text`, as its parts (the prefix first), with
+/// one level of `{...}` groups expanded.
+fn paths_in(text: &str) -> Vec<Vec<String>> {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut out = Vec::new();
+    for prefix in ["crate::", "super::", "self::"] {
+        for (i, _) in text.match_indices(prefix) {
+            if text[..i]
+                .chars()
+                .next_back()
+                .is_some_and(|c| ident(c) || c == ':')
+            {
+                continue;
+            }
+            let mut parts = vec![prefix.trim_end_matches("::").to_string()];
+            let mut rest = &text[i + prefix.len()..];
+            loop {
+                if let Some(group) = rest.strip_prefix('{') {
+                    let Some(end) = group.find('}') else { break };
+                    if group[..end].contains('{') {
+                        break;
+                    }
+                    for item in group[..end]
+                        .split(',')
+                        .map(str::trim)
+                        .filter(|s| !s.is_empty())
+                    {
+                        let mut full = parts.clone();
+                        full.extend(item.split("::").map(|s| s.trim().to_string()));
+                        out.push(full);
+                    }
+                    parts.clear();
+                    break;
+                }
+                let len = rest.find(|c: char| !ident(c)).unwrap_or(rest.len());
+                if len == 0 {
+                    break;
+                }
+                parts.push(rest[..len].to_string());
+                match rest[len..].strip_prefix("::") {
+                    Some(more) => rest = more,
+                    None => break,
+                }
+            }
+            if parts.len() > 1 {
+                out.push(parts);
+            }
+        }
+    }
+    out
+}
+
+/// The graph of the library's files (the binary left out; it has its own graph): an edge
+/// from a file to the deepest file of each `crate::` / `super::` / `self::` path it names. A
+/// module's own file that names a child it declares (`mod x;`) is structure, not a use.
+fn library_file_edges() -> Edges {
+    let src = src();
+    let mut files = Vec::new();
+    rust_files(&src, true, &mut files);
+    let mut edges = Edges::new();
+    for file in &files {
+        let text = code(&std::fs::read_to_string(file).unwrap());
+        let me = mod_path(&src, file);
+        let rel = |f: &Path| f.strip_prefix(&src).unwrap().display().to_string();
+        for parts in paths_in(&text) {
+            let target: Vec<String> = match parts[0].as_str() {
+                "crate" => parts[1..].to_vec(),
+                "super" => me[..me.len().saturating_sub(1)]
+                    .iter()
+                    .chain(&parts[1..])
+                    .cloned()
+                    .collect(),
+                _ => me.iter().chain(&parts[1..]).cloned().collect(),
+            };
+            let Some(to) = file_of(&src, &target) else {
+                continue;
+            };
+            if to == *file {
+                continue;
+            }
+            let to_path = mod_path(&src, &to);
+            let declared_child = to_path.len() > me.len()
+                && to_path.starts_with(&me)
+                && text.contains(&format!("mod {}", to_path.last().unwrap()));
+            if !declared_child {
+                add(&mut edges, &rel(file), &rel(&to), file);
+            }
+        }
+    }
+    edges
+}
+
+/// No two library files import each other, directly or through others (finer than the
+/// top-level graph above: `solve/engine.rs` and `solve/external.rs` are one module there).
+#[test]
+fn library_files_import_in_one_direction() {
+    let edges = library_file_edges();
+    // A few edges the scan must see.
+    for (from, to) in [
+        ("solve/registry.rs", "solve/external.rs"),
+        ("solve/bitboard/run.rs", "work.rs"),
+        ("solve/cubes.rs", "solve/traits.rs"),
+    ] {
+        assert!(
+            edges.get(from).is_some_and(|m| m.contains_key(to)),
+            "{from} -> {to} not seen"
+        );
+    }
+    let cycles = cycles(&edges);
+    assert!(
+        cycles.is_empty(),
+        "file-level import cycles:\n{}",
+        cycles.join("\n")
+    );
+}

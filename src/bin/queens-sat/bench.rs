@@ -10,7 +10,7 @@ use queens_sat::encode::EncodeOptions;
 use queens_sat::encode::amo::AmoKind;
 use queens_sat::encode::implied::Implied;
 use queens_sat::solve::external::resolve_solver;
-use queens_sat::solve::{engine, parse_portfolio};
+use queens_sat::solve::{parse_portfolio, registry};
 use queens_sat::{Error, Result};
 
 /// Arguments of `bench`.
@@ -190,7 +190,7 @@ fn hard_options(a: BenchArgs) -> Result<HardOptions> {
     for s in &solvers {
         // The default strategy, cube-and-conquer and the backend table's in-process names need
         // no program; anything else is an external one.
-        let in_process = ["auto", CUBES].contains(&s.as_str()) || engine::find(s).is_some();
+        let in_process = ["auto", CUBES].contains(&s.as_str()) || registry::find(s).is_some();
         if !in_process {
             resolve_solver(s)?;
         }

@@ -11,7 +11,7 @@ use queens_sat::encode::Stats;
 use queens_sat::instance::Instance;
 use queens_sat::piece::Piece;
 use queens_sat::report::SolveRecord;
-use queens_sat::solve::{SolveReport, Solver, engine};
+use queens_sat::solve::{SolveReport, Solver, registry};
 
 use crate::args::{EncodingArgs, InstanceArgs, OutputFormat, parse_timeout, print_json};
 
@@ -22,7 +22,7 @@ pub struct SolveArgs {
     inst: InstanceArgs,
     #[command(flatten)]
     enc: EncodingArgs,
-    #[arg(long, default_value = "auto", help = engine::help())]
+    #[arg(long, default_value = "auto", help = registry::help())]
     solver: String,
     /// Give up after this many seconds (UNKNOWN, exit 1).
     #[arg(long, value_name = "SECS")]

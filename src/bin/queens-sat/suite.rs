@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::Args;
 use queens_sat::Result;
 use queens_sat::compress::Codec;
-use queens_sat::solve::engine;
+use queens_sat::solve::registry;
 use queens_sat::suite::SolveWith;
 use queens_sat::suite::pack::PackOptions;
 
@@ -25,7 +25,7 @@ pub struct SuiteArgs {
     #[arg(long)]
     solve: bool,
     /// Solver for --solve, as for `solve` (default `auto`, the default strategy).
-    #[arg(long, default_value = "auto", requires = "solve", help = engine::help())]
+    #[arg(long, default_value = "auto", requires = "solve", help = registry::help())]
     solver: String,
     /// Time limit per instance for --solve (UNKNOWN when reached).
     #[arg(long, value_name = "SECS", requires = "solve")]

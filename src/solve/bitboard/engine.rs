@@ -24,14 +24,14 @@ pub struct Bitboard;
 impl Engine for Bitboard {
     fn info(&self) -> EngineInfo {
         EngineInfo {
-            name: "bitboard".into(),
+            name: super::NAME.into(),
             about: "in-process bit-parallel backtracking, queens and amazons, presolved cores of \
                     up to 128 open rows at any n (certified: cores up to 64, LRAT over the \
                     pairwise encoding, without the sum bounds)"
                 .into(),
             caps: Capabilities {
                 proofs: engine::Proofs::SelfChecked,
-                ..Capabilities::IN_PROCESS
+                ..Capabilities::SEARCH
             },
         }
     }
@@ -39,9 +39,8 @@ impl Engine for Bitboard {
     fn supports(
         &self,
         problem: &Problem,
-        options: &EncodeOptions,
+        _: &EncodeOptions,
     ) -> std::result::Result<(), Unsupported> {
-        crate::solve::walk_backend::unconstrained("bitboard", problem, options)?;
         shape(problem).map(|_| ())
     }
 

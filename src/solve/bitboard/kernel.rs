@@ -120,7 +120,7 @@ pub const MAX_CORE: usize = 128;
 /// or an amazon whose core has at most [`MAX_CORE`] open rows, whatever the board's side.
 pub(super) fn shape(problem: &Problem) -> std::result::Result<Shape, Unsupported> {
     let unsupported = |needs: String| Unsupported {
-        engine: "bitboard".into(),
+        engine: super::NAME.into(),
         needs,
     };
     let shape = Shape::of(&problem.piece).ok_or_else(|| {

@@ -60,6 +60,9 @@
 //! `kernel` <- [`proof`] (the LRAT proof writer) <- `engine`. This file only declares and
 //! re-exports.
 
+/// The engine's `--solver` name, written once.
+pub const NAME: &str = "bitboard";
+
 mod core;
 mod engine;
 mod kernel;
