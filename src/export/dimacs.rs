@@ -4,7 +4,6 @@
 
 use std::borrow::Cow;
 use std::io::Write;
-use std::path::PathBuf;
 
 use super::{ExportFormat, FormatInfo, HeaderLine, header_vars, model_board};
 use crate::answer::Answer;
@@ -71,39 +70,9 @@ impl ExportFormat for Dimacs {
     }
 }
 
-/// Where a DIMACS file goes.
-#[derive(Clone, Debug)]
-pub enum Output {
-    /// Standard output.
-    Stdout,
-    /// A file, written atomically (temp file in the same folder, then rename).
-    File(PathBuf),
-}
-
-/// What writing a CNF (or another format) produced.
-#[derive(Clone, Debug, Default)]
-pub struct WriteReport {
-    /// Variables, clauses and literals.
-    pub stats: Stats,
-    /// Bytes of text written (before any compression).
-    pub bytes: u64,
-    /// Bytes that reached the file: [`WriteReport::bytes`] after compression.
-    pub file_bytes: u64,
-    /// The GBD hash ([`crate::export::gbd`]), when it was asked for (DIMACS only).
-    pub gbdhash: Option<String>,
-}
-
-impl WriteReport {
-    /// The report of `bytes` of text written as they are (no compression, no hash).
-    pub fn plain(stats: Stats, bytes: u64) -> WriteReport {
-        WriteReport {
-            stats,
-            bytes,
-            file_bytes: bytes,
-            gbdhash: None,
-        }
-    }
-}
+// `Output` and `WriteReport` are every format's; they live in the interface file
+// (`export/mod.rs`), so that it does not import this format. Re-exported at their old path.
+pub use super::{Output, WriteReport};
 
 /// Writes `problem`'s CNF with header to `w`; checks that the header counts match what was
 /// streamed.

@@ -23,7 +23,7 @@
 
 use std::io::Write;
 
-use super::dimacs::WriteReport;
+use super::WriteReport;
 use super::header::Header;
 use super::{
     Constraint, ExportFormat, FormatInfo, TextOut, count_01, header_text, line_tag, model_board,

@@ -38,7 +38,7 @@ pub mod pipe;
 
 use std::borrow::Cow;
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::answer::{Answer, Model};
 use crate::atomic::write_atomic;
@@ -47,13 +47,46 @@ use crate::encode::amo::AmoKind;
 use crate::encode::text::TextOut;
 use crate::encode::{EncodeOptions, Encoder, Lit, Stats};
 use crate::error::{Error, Result};
-use crate::export::dimacs::{Output, WriteReport};
 use crate::export::header::Header;
 use crate::export::header::{HeaderFields, comment_header};
 use crate::interrupt::{Cancel, CancelWrite};
 use crate::piece::LineKind;
 use crate::presolve::Problem;
 pub use pipe::WriteOptions;
+
+/// Where an exported file goes.
+#[derive(Clone, Debug)]
+pub enum Output {
+    /// Standard output.
+    Stdout,
+    /// A file, written atomically (temp file in the same folder, then rename).
+    File(PathBuf),
+}
+
+/// What writing a CNF (or another format) produced.
+#[derive(Clone, Debug, Default)]
+pub struct WriteReport {
+    /// Variables, clauses and literals.
+    pub stats: Stats,
+    /// Bytes of text written (before any compression).
+    pub bytes: u64,
+    /// Bytes that reached the file: [`WriteReport::bytes`] after compression.
+    pub file_bytes: u64,
+    /// The GBD hash ([`crate::export::gbd`]), when it was asked for (DIMACS only).
+    pub gbdhash: Option<String>,
+}
+
+impl WriteReport {
+    /// The report of `bytes` of text written as they are (no compression, no hash).
+    pub fn plain(stats: Stats, bytes: u64) -> WriteReport {
+        WriteReport {
+            stats,
+            bytes,
+            file_bytes: bytes,
+            gbdhash: None,
+        }
+    }
+}
 
 /// What the registry, the CLI and the header reader know about a format besides its code.
 #[derive(Clone, Copy, Debug)]

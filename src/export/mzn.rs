@@ -28,7 +28,7 @@
 
 use std::io::Write;
 
-use super::dimacs::WriteReport;
+use super::WriteReport;
 use super::header::Header;
 use super::{ExportFormat, FormatInfo, TextOut, header_text, refuse_cnf_options, write_text};
 use crate::answer::Answer;

@@ -17,7 +17,7 @@
 use std::borrow::Cow;
 use std::io::Write;
 
-use super::dimacs::WriteReport;
+use super::WriteReport;
 use super::header::Header;
 use super::{
     Constraint, ExportFormat, FormatInfo, HeaderLine, TextOut, comment_header_line, count_01,
