@@ -85,7 +85,15 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    /// The I/O error under an [`Error::Io`]; the other variants carry no underlying error.
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
 
 /// An option the front ends take. The library names it through [`Opt::flag`] (the command
 /// line's) in its own messages; another front end renders a [`BadOption`] with its own names
@@ -122,6 +130,19 @@ pub enum Opt {
     Level,
     /// Where the LRAT proof of a certified UNSAT goes (`--proof`, `proof=`).
     Proof,
+    /// The solver, portfolio or external program (`--solver`, `solver=`).
+    Solver,
+    /// An instance file format (`--format` of `generate` / `convert`, Python's `format=` of
+    /// `Instance.to_text` and `Instance.parse`).
+    InstanceFormat,
+    /// A generator's count of pieces or blocked cells (`-m`, `m=`).
+    M,
+    /// A generator's free cells kept per line (`--min-free`, `min_free=`).
+    MinFree,
+    /// Cube-and-conquer (`--cubes`, `cubes=`).
+    Cubes,
+    /// Presolve (`--no-presolve`, `presolve=False`).
+    Presolve,
 }
 
 impl Opt {
@@ -143,6 +164,12 @@ impl Opt {
             Opt::Compress => "--compress",
             Opt::Level => "--level",
             Opt::Proof => "--proof",
+            Opt::Solver => "--solver",
+            Opt::InstanceFormat => "--format",
+            Opt::M => "-m",
+            Opt::MinFree => "--min-free",
+            Opt::Cubes => "--cubes",
+            Opt::Presolve => "--no-presolve",
         }
     }
 
@@ -164,6 +191,22 @@ impl Opt {
             Opt::Compress => "compress",
             Opt::Level => "level",
             Opt::Proof => "proof",
+            Opt::Solver => "solver",
+            Opt::InstanceFormat => "format",
+            Opt::M => "m",
+            Opt::MinFree => "min_free",
+            Opt::Cubes => "cubes",
+            Opt::Presolve => "presolve",
+        }
+    }
+
+    /// How a message names the option set in a [`Wrong::Excludes`]: the flag, or Python's
+    /// `argument=True` (`presolve=False` for `--no-presolve`).
+    fn set(self, naming: Naming) -> String {
+        match (naming, self) {
+            (Naming::Flag, _) => self.flag().to_string(),
+            (Naming::Argument, Opt::Presolve) => "presolve=False".into(),
+            (Naming::Argument, _) => format!("{}=True", self.argument()),
         }
     }
 }
@@ -178,6 +221,9 @@ pub enum Wrong {
     Invalid(String),
     /// Not allowed together with a (boolean) option that was set; the text says why.
     Excludes(Opt, String),
+    /// Not allowed together with another option's value (the option, its value as given,
+    /// why).
+    Conflicts(Opt, String, String),
 }
 
 /// How a message names an option.
@@ -234,6 +280,22 @@ impl BadOption {
         })
     }
 
+    /// A value that cannot be used with the value `with_value` of the option `with`, because
+    /// of `why`.
+    pub fn conflicts(
+        option: Opt,
+        value: impl fmt::Display,
+        with: Opt,
+        with_value: impl fmt::Display,
+        why: impl Into<String>,
+    ) -> Error {
+        Error::Option(BadOption {
+            option,
+            value: value.to_string(),
+            wrong: Wrong::Conflicts(with, with_value.to_string(), why.into()),
+        })
+    }
+
     /// The one-line message, naming the option as `naming` says.
     ///
     /// ```
@@ -246,23 +308,24 @@ impl BadOption {
     /// ```
     pub fn message(&self, naming: Naming) -> String {
         let value = clip(&self.value);
-        let quoted = matches!(self.wrong, Wrong::Unknown(_) | Wrong::Excludes(..));
-        let named = match (naming, quoted) {
-            (Naming::Flag, true) => format!("{} '{value}'", self.option.flag()),
-            (Naming::Flag, false) => format!("{} {value}", self.option.flag()),
-            (Naming::Argument, true) => format!("{}='{value}'", self.option.argument()),
-            (Naming::Argument, false) => format!("{}={value}", self.option.argument()),
+        let quoted = !matches!(self.wrong, Wrong::Invalid(_));
+        let name = |option: Opt, value: &str, quoted: bool| match (naming, quoted) {
+            (Naming::Flag, true) => format!("{} '{value}'", option.flag()),
+            (Naming::Flag, false) => format!("{} {value}", option.flag()),
+            (Naming::Argument, true) => format!("{}='{value}'", option.argument()),
+            (Naming::Argument, false) => format!("{}={value}", option.argument()),
         };
+        let named = name(self.option, &value, quoted);
         match &self.wrong {
             Wrong::Unknown(allowed) => format!("unknown {named} ({allowed})"),
             Wrong::Invalid(must) => format!("{named} {must}"),
             Wrong::Excludes(with, why) => {
-                let with = match naming {
-                    Naming::Flag => with.flag().to_string(),
-                    Naming::Argument => format!("{}=True", with.argument()),
-                };
-                format!("{named} cannot be used with {with}: {why}")
+                format!("{named} cannot be used with {}: {why}", with.set(naming))
             }
+            Wrong::Conflicts(with, with_value, why) => format!(
+                "{named} cannot be used with {}: {why}",
+                name(*with, &clip(with_value), true)
+            ),
         }
     }
 }

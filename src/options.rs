@@ -94,13 +94,10 @@ pub fn side(n: i64) -> Result<u32> {
         .ok_or_else(|| BadOption::invalid(Opt::N, n, format!("is out of range (1..={MAX_N})")))
 }
 
-/// Threads (`--jobs`, `jobs=`): at least 1; `None` is every core.
+/// Threads (`--jobs`, `jobs=`): at least 1; `None` is every core ([`crate::work::threads`],
+/// the rule the solver applies too).
 pub fn jobs(jobs: Option<usize>) -> Result<usize> {
-    match jobs {
-        Some(0) => Err(BadOption::invalid(Opt::Jobs, 0, "must be at least 1")),
-        Some(j) => Ok(j),
-        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
-    }
+    crate::work::threads(jobs)
 }
 
 /// The encoding choices as a user names them (`--amo`, `--implied`, `--symmetric`,
@@ -135,8 +132,10 @@ impl Encoding<'_> {
     pub fn parse(&self, instance: &Instance, piece: &Piece, for_solve: bool) -> Result<Parsed> {
         let choice = self.break_symmetry.map(BreakSymmetry::parse).transpose()?;
         if choice == Some(BreakSymmetry::Cubes) && !for_solve {
-            return Err(Error::Usage(
-                "--break-symmetry cubes is for solve's default strategy (its cube solver)".into(),
+            return Err(BadOption::invalid(
+                Opt::BreakSymmetry,
+                "'cubes'",
+                "is for solving with the default strategy (its cube solver) only",
             ));
         }
         let lex_leader = match choice {
@@ -164,7 +163,8 @@ impl Encoding<'_> {
 }
 
 /// Every option's valid names, for front ends that list them (the Python package's
-/// `names()`, its `Literal` types and their test).
+/// `names()`, its `Literal` types and their test). `solver` lists the built-in ones (`auto`
+/// and the engine table); any other name is an external program.
 pub fn names() -> Vec<(&'static str, Vec<&'static str>)> {
     vec![
         ("amo", AmoKind::names()),
@@ -178,9 +178,20 @@ pub fn names() -> Vec<(&'static str, Vec<&'static str>)> {
             "piece",
             crate::piece::PIECES.iter().map(|p| p.name).collect(),
         ),
+        ("engine", crate::count::Engine::names()),
         (
-            "engine",
-            crate::count::Engine::ALL.iter().map(|e| e.name()).collect(),
+            "solver",
+            std::iter::once("auto")
+                .chain(crate::solve::registry::names())
+                .collect(),
         ),
+        (
+            "format",
+            crate::export::Format::ALL
+                .iter()
+                .map(|f| f.info().name)
+                .collect(),
+        ),
+        ("instance_format", crate::instance::Format::names()),
     ]
 }

@@ -23,6 +23,20 @@ use std::sync::{Condvar, Mutex, MutexGuard};
 use crate::error::{Error, Result};
 use crate::interrupt::Cancel;
 
+/// Threads for `jobs` (`--jobs`, `jobs=`): at least 1, `None` is every core; 0 is a typed
+/// error, refused the same way by the command line, the library's solver and Python.
+pub fn threads(jobs: Option<usize>) -> Result<usize> {
+    match jobs {
+        Some(0) => Err(crate::error::BadOption::invalid(
+            crate::error::Opt::Jobs,
+            0,
+            "must be at least 1",
+        )),
+        Some(j) => Ok(j),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
 /// Runs `f` over `items` on `jobs` threads. Results come back in item order, `None` for items
 /// not run. The first error (by item order among those that failed), or [`Error::Interrupted`]
 /// once `cancel` is raised, stops the hand-out of further items and is returned with what

@@ -52,23 +52,9 @@ fn side(n: i64) -> PyResult<u32> {
     py_ok(queens_sat::options::side(n))
 }
 
+/// The library's instance format named `name` (its typed error names `format=`).
 fn instance_format(name: &str) -> PyResult<Format> {
-    match name {
-        "board" => Ok(Format::Board),
-        "param" => Ok(Format::Param),
-        "diags" => Ok(Format::Diags),
-        other => Err(usage(format!(
-            "unknown instance format '{other}' (known: board, param, diags)"
-        ))),
-    }
-}
-
-fn format_name(f: Format) -> &'static str {
-    match f {
-        Format::Board => "board",
-        Format::Param => "param",
-        Format::Diags => "diags",
-    }
+    py_ok(Format::parse(name))
 }
 
 /// An instance: board side, piece, pre-placed pieces, blocked cells and excluded diagonals.
@@ -208,7 +194,7 @@ impl PyInstance {
     /// The generator's default format (`param` or `diags`), or `board`.
     #[getter]
     fn default_format(&self) -> &'static str {
-        format_name(self.origin.as_ref().map_or(Format::Board, |o| o.1))
+        self.origin.as_ref().map_or(Format::Board, |o| o.1).name()
     }
 
     /// The symmetries of the board that map the instance to itself (identity first).
@@ -817,10 +803,7 @@ fn count_instance(
     progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<PyCounts> {
     let amo = py_ok(AmoKind::parse(amo))?;
-    let engine = py_ok(Engine::parse(match engine {
-        "auto" => "sat",
-        other => other,
-    }))?;
+    let engine = py_ok(Engine::parse(engine))?;
     let symmetric = symmetric
         .map(|g| py_ok(queens_sat::options::symmetry(g)))
         .transpose()?;

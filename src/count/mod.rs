@@ -37,14 +37,27 @@ impl Engine {
     /// Every engine, in the order of the help text.
     pub const ALL: [Engine; 3] = [Engine::Sat, Engine::Cdcl, Engine::Backtrack];
 
-    /// Looks up an engine name, or a one-line usage error listing the known ones.
+    /// The engine `auto` names: the one the command line and Python use by default.
+    pub const DEFAULT: Engine = Engine::Sat;
+
+    /// Every name [`Engine::parse`] takes: `auto` ([`Engine::DEFAULT`]), then each engine's.
+    pub fn names() -> Vec<&'static str> {
+        std::iter::once("auto")
+            .chain(Engine::ALL.iter().map(|e| e.name()))
+            .collect()
+    }
+
+    /// Looks up an engine name (`auto` is [`Engine::DEFAULT`]), or a typed error listing the
+    /// known ones. The command line and Python take the same names.
     pub fn parse(name: &str) -> Result<Engine> {
+        if name == "auto" {
+            return Ok(Engine::DEFAULT);
+        }
         Engine::ALL
             .into_iter()
             .find(|e| e.name() == name)
             .ok_or_else(|| {
-                let known: Vec<&str> = Engine::ALL.iter().map(|e| e.name()).collect();
-                crate::error::BadOption::unknown(crate::error::Opt::Engine, name, &known)
+                crate::error::BadOption::unknown(crate::error::Opt::Engine, name, &Engine::names())
             })
     }
 

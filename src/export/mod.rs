@@ -46,7 +46,7 @@ use crate::board::Board;
 use crate::encode::amo::AmoKind;
 use crate::encode::text::TextOut;
 use crate::encode::{EncodeOptions, Encoder, Lit, Stats};
-use crate::error::{Error, Result};
+use crate::error::{BadOption, Error, Opt, Result};
 use crate::export::header::Header;
 use crate::export::header::{HeaderFields, comment_header};
 use crate::interrupt::{Cancel, CancelWrite};
@@ -214,13 +214,33 @@ pub fn comment_header_line(comment: char, line: &str) -> HeaderLine<'_> {
 
 /// Refuses the encoder's options for a format that is not CNF (a usage error).
 pub fn refuse_cnf_options(name: &str, options: &EncodeOptions) -> Result<()> {
-    if options.symmetric.is_some()
-        || !options.lex_leader.is_empty()
-        || options.implied != crate::encode::implied::Implied::None
-    {
-        return Err(Error::Usage(format!(
-            "--symmetric, --break-symmetry and --implied are DIMACS-only; --to {name} writes the plain model"
-        )));
+    let why = "it is DIMACS-only; this format writes the plain model";
+    if let Some(g) = options.symmetric {
+        return Err(BadOption::conflicts(
+            Opt::Symmetric,
+            g.name(),
+            Opt::To,
+            name,
+            why,
+        ));
+    }
+    if !options.lex_leader.is_empty() {
+        return Err(BadOption::conflicts(
+            Opt::BreakSymmetry,
+            "lex",
+            Opt::To,
+            name,
+            why,
+        ));
+    }
+    if options.implied != crate::encode::implied::Implied::None {
+        return Err(BadOption::conflicts(
+            Opt::Implied,
+            options.implied.name(),
+            Opt::To,
+            name,
+            why,
+        ));
     }
     Ok(())
 }

@@ -34,7 +34,7 @@ use super::{ExportFormat, FormatInfo, TextOut, header_text, refuse_cnf_options, 
 use crate::answer::Answer;
 use crate::board::{Board, Cell};
 use crate::encode::{EncodeOptions, Stats};
-use crate::error::{Error, Result};
+use crate::error::{BadOption, Error, Opt, Result};
 use crate::piece::LineKind;
 use crate::presolve::Problem;
 
@@ -63,10 +63,13 @@ impl ExportFormat for Mzn {
     ) -> Result<(W, WriteReport)> {
         refuse_cnf_options(Self::INFO.name, &options)?;
         if !rides_rows(problem.piece.lines) {
-            return Err(Error::Usage(format!(
-                "--to mzn needs a piece that attacks along rows (one variable per row); {} does not",
-                problem.piece.name
-            )));
+            return Err(BadOption::conflicts(
+                Opt::To,
+                "mzn",
+                Opt::Piece,
+                problem.piece.name,
+                "MiniZinc's model has one variable per row, so its piece must attack along rows",
+            ));
         }
         write_text(Self::INFO.name, w, |out| write(out, problem, instance_name))
     }

@@ -3,7 +3,7 @@
 
 use super::{Prng, check_side};
 use crate::board::Cell;
-use crate::error::{Error, Result};
+use crate::error::{BadOption, Error, Opt, Result};
 use crate::instance::Instance;
 
 /// Attempts `blocked-gen.py` makes before giving up.
@@ -29,9 +29,14 @@ pub fn generate(n: u32, m: u32, min_free: u32, seed: u64) -> Result<Instance> {
     check_side(n)?;
     let capacity = u64::from(n) * u64::from(n.saturating_sub(min_free));
     if u64::from(m) > capacity {
-        return Err(Error::Usage(format!(
-            "blocked -n {n} -m {m} --min-free {min_free}: at most n*(n-min-free) = {capacity} cells can be blocked"
-        )));
+        return Err(BadOption::invalid(
+            Opt::M,
+            m,
+            format!(
+                "is too many: at most n*(n-min_free) = {capacity} cells can be blocked (n = {n}, \
+                 min_free = {min_free})"
+            ),
+        ));
     }
     let mut inst = Instance::plain(n);
     if m == 0 {
@@ -128,7 +133,10 @@ mod tests {
     #[test]
     fn impossible_requests_fail_cleanly() {
         let e = generate(8, 57, 1, 1).unwrap_err().to_string();
-        assert!(e.contains("at most n*(n-min-free) = 56"), "{e}");
+        assert!(
+            e.contains("-m 57 is too many: at most n*(n-min_free) = 56"),
+            "{e}"
+        );
         assert!(generate(8, 1, 8, 1).is_err());
         assert_eq!(generate(8, 0, 8, 1).unwrap(), Instance::plain(8));
     }

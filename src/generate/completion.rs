@@ -3,7 +3,7 @@
 
 use super::{Prng, check_side};
 use crate::board::Cell;
-use crate::error::{Error, Result};
+use crate::error::{BadOption, Error, Opt, Result};
 use crate::instance::Instance;
 
 /// Places `m` mutually non-attacking queens on an `n x n` board.
@@ -24,9 +24,11 @@ use crate::instance::Instance;
 pub fn generate(n: u32, m: u32, seed: u64) -> Result<Instance> {
     check_side(n)?;
     if m > n {
-        return Err(Error::Usage(format!(
-            "completion: -m {m} queens do not fit on an {n}x{n} board (m <= n)"
-        )));
+        return Err(BadOption::invalid(
+            Opt::M,
+            m,
+            format!("is too many: at most n = {n} queens fit on an {n}x{n} board"),
+        ));
     }
     let mut inst = Instance::plain(n);
     if m == 0 {

@@ -19,7 +19,7 @@ pub mod completion;
 pub mod diagonals;
 pub mod reduction;
 
-use crate::error::{Error, Result};
+use crate::error::{BadOption, Error, Opt, Result};
 use crate::instance::Instance;
 pub use crate::prng::Prng;
 
@@ -84,10 +84,15 @@ impl Generator {
                 let mut inst = diagonals::generate(n, min_free, seed)?;
                 if let Some(d) = diags {
                     if d > inst.excluded.len() {
-                        return Err(Error::Usage(format!(
-                            "diagonals -n {n} --min-free {min_free} --seed {seed} lists only {} diagonals, fewer than diags = {d}",
-                            inst.excluded.len()
-                        )));
+                        return Err(BadOption::invalid(
+                            Opt::Diags,
+                            d,
+                            format!(
+                                "is more than the {} diagonals the generator lists for n = {n}, \
+                                 min_free = {min_free}, seed = {seed}",
+                                inst.excluded.len()
+                            ),
+                        ));
                     }
                     inst.excluded.truncate(d);
                 }

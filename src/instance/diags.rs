@@ -2,7 +2,7 @@
 
 use super::param::{Cursor, Pair, Tok, tokenize};
 use super::{ExcludedDiagonal, Instance, check_n};
-use crate::error::{Error, Result};
+use crate::error::{BadOption, Error, Opt, Result};
 use crate::piece::LineKind;
 
 /// Reads a csplib prob079 excluded-diagonals file from `text` (named `file` in errors).
@@ -127,9 +127,11 @@ pub fn parse_diags(file: &str, text: &str, take: Option<usize>) -> Result<Instan
     }
     if let Some(d) = take {
         if d as u64 > numdiags as u64 {
-            return Err(Error::Usage(format!(
-                "--diags {d} is larger than numdiags = {numdiags} in {file}"
-            )));
+            return Err(BadOption::invalid(
+                Opt::Diags,
+                d,
+                format!("is larger than numdiags = {numdiags} in {file}"),
+            ));
         }
         excluded.truncate(d);
     }
@@ -204,7 +206,7 @@ mod tests {
     #[test]
     fn take_larger_than_numdiags_is_usage_error() {
         let e = parse_diags("d.txt", SAMPLE, Some(12)).unwrap_err();
-        assert!(matches!(e, Error::Usage(_)));
+        assert!(matches!(e, Error::Option(_)));
         assert_eq!(
             e.to_string(),
             "--diags 12 is larger than numdiags = 3 in d.txt"

@@ -141,6 +141,48 @@ pub enum Format {
     Diags,
 }
 
+impl Format {
+    /// Every instance format, in help order.
+    pub const ALL: [Format; 3] = [Format::Board, Format::Param, Format::Diags];
+
+    /// The format's name (`--format`, Python's `format=`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Board => "board",
+            Format::Param => "param",
+            Format::Diags => "diags",
+        }
+    }
+
+    /// The names of [`Format::ALL`].
+    pub fn names() -> Vec<&'static str> {
+        Format::ALL.iter().map(|f| f.name()).collect()
+    }
+
+    /// The format named `name`, or a typed error listing the known ones.
+    ///
+    /// ```
+    /// use queens_sat::instance::Format;
+    /// assert_eq!(Format::parse("param").unwrap(), Format::Param);
+    /// assert_eq!(
+    ///     Format::parse("xml").unwrap_err().to_string(),
+    ///     "unknown --format 'xml' (known: board, param, diags)"
+    /// );
+    /// ```
+    pub fn parse(name: &str) -> crate::Result<Format> {
+        Format::ALL
+            .into_iter()
+            .find(|f| f.name() == name)
+            .ok_or_else(|| {
+                crate::error::BadOption::unknown(
+                    crate::error::Opt::InstanceFormat,
+                    name,
+                    &Format::names(),
+                )
+            })
+    }
+}
+
 /// Detects the format of an instance file from its first statement (comment lines, starting
 /// with `#` or `$`, are skipped): `language`/`letting` is a parameter file, `n =`, `numdiags =`
 /// or `diags =` an excluded-diagonals file, anything else board text.

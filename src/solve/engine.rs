@@ -25,7 +25,7 @@ use crate::answer::{Answer, Model};
 use crate::board::Board;
 use crate::certify::Certificate;
 use crate::encode::{EncodeOptions, Stats};
-use crate::error::{Error, Result};
+use crate::error::{BadOption, Error, Opt, Result};
 use crate::interrupt::Cancel;
 use crate::presolve::Problem;
 use crate::solve::traits::SolverFactory;
@@ -126,8 +126,9 @@ impl std::fmt::Display for Unsupported {
 }
 
 impl From<Unsupported> for Error {
+    /// A bad `--solver` value (`solver=` in Python), typed for each front end's words.
     fn from(u: Unsupported) -> Error {
-        Error::Usage(u.to_string())
+        BadOption::invalid(Opt::Solver, u.engine, u.needs)
     }
 }
 

@@ -3,7 +3,7 @@
 
 use crate::encode::EncodeOptions;
 use crate::encode::amo::AmoKind;
-use crate::error::{Error, Result};
+use crate::error::{BadOption, Opt, Result};
 use crate::solve::engine::Backend;
 
 /// One entry of a portfolio: a backend with its own encoding.
@@ -40,10 +40,14 @@ pub fn parse_portfolio(solver: &str, options: EncodeOptions) -> Result<Vec<Entra
                 [name] => (*name, None),
                 [name, "--amo", amo] => (*name, Some(AmoKind::parse(amo)?)),
                 _ => {
-                    return Err(Error::Usage(format!(
-                        "bad --solver entry '{}' (expected NAME or NAME --amo ENCODING)",
-                        entry.trim()
-                    )));
+                    return Err(BadOption::invalid(
+                        Opt::Solver,
+                        format!("'{}'", solver.trim()),
+                        format!(
+                            "has an entry '{}' that is not NAME or 'NAME --amo ENCODING'",
+                            entry.trim()
+                        ),
+                    ));
                 }
             };
             Ok(Entrant {

@@ -9,7 +9,7 @@ use crate::certify::Certificate;
 use crate::decode::decode;
 use crate::encode::amo::AmoKind;
 use crate::encode::{EncodeOptions, Encoder, Stats};
-use crate::error::{Error, Result};
+use crate::error::{BadOption, Error, Opt, Result};
 use crate::interrupt::Cancel;
 use crate::presolve::Problem;
 use crate::solve::cubes::CubeStats;
@@ -124,17 +124,20 @@ pub fn solve(
     let caps = info.caps;
     let stats = Encoder::with_options(problem, options).stats()?;
     if settings.certify && caps.unsat && caps.proofs == Proofs::None {
-        return Err(Error::Usage(match caps.in_process {
-            false => format!(
-                "--certify with an external solver needs one that writes DRAT proofs (cadical, kissat), not {}",
-                info.name
-            ),
+        let why = match caps.in_process {
+            false => "an external solver must write DRAT proofs (cadical, kissat)".to_string(),
             true => format!(
-                "--certify needs a proof, and {} writes none; use {} or an external solver that writes DRAT (cadical, kissat)",
-                info.name,
+                "it writes no proof; use {} or an external solver that writes DRAT (cadical, \
+                 kissat)",
                 super::registry::names_with(|c| c.proofs != Proofs::None)
             ),
-        }));
+        };
+        return Err(BadOption::excludes(
+            Opt::Solver,
+            &info.name,
+            Opt::Certify,
+            &why,
+        ));
     }
     if problem.unsat.is_some() {
         if settings.certify && problem.presolved {

@@ -53,7 +53,7 @@ use crate::encode::EncodeOptions;
 use crate::encode::amo::AmoKind;
 use crate::encode::implied::Implied;
 use crate::encode::lex::SymmetrySet;
-use crate::error::{Error, Result};
+use crate::error::{BadOption, Error, Opt, Result};
 use crate::instance::Instance;
 use crate::interrupt::Cancel;
 use crate::piece::Piece;
@@ -302,6 +302,8 @@ impl<'a> Solver<'a> {
     /// Runs the solve. A SAT answer's board has passed the independent checks
     /// ([`EncodeOptions::accept`]); a model that fails them is an [`Error::Solver`].
     pub fn solve(&self) -> Result<SolveReport> {
+        // `jobs = 0` is refused here as everywhere ([`crate::work::threads`]).
+        crate::work::threads(self.jobs)?;
         if let Some(implied) = self.implied.filter(|&i| self.certify && i != Implied::None) {
             return Err(crate::error::BadOption::excludes(
                 crate::error::Opt::Implied,
@@ -345,8 +347,11 @@ impl<'a> Solver<'a> {
         }
         if self.cubes {
             if !self.presolve {
-                return Err(Error::Usage(
-                    "--cubes needs presolve (cubes are presolved); drop --no-presolve".into(),
+                return Err(BadOption::excludes(
+                    Opt::Presolve,
+                    "off",
+                    Opt::Cubes,
+                    "cubes are presolved",
                 ));
             }
             let root = self.problem(true)?;

@@ -2083,7 +2083,7 @@ fn portfolio_race_first_verified_answer_wins_and_losers_stop() {
     assert_one_line_error(
         dir.path(),
         &["solve", "-n", "8", "--solver", "varisat --amo"],
-        &["--solver entry"],
+        &["--solver 'varisat --amo' has an entry 'varisat --amo' that is not NAME"],
     );
 }
 

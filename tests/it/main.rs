@@ -26,6 +26,7 @@ mod generate;
 mod implied;
 mod matching;
 mod module_graph;
+mod options;
 mod oracle;
 mod pieces;
 mod properties;

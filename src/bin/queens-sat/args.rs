@@ -139,10 +139,10 @@ pub fn parse_timeout(secs: f64) -> Result<Duration> {
     queens_sat::options::timeout(secs)
 }
 
-/// `--jobs J`, defaulting to every core.
-pub fn jobs_or_all_cores(jobs: Option<usize>) -> usize {
-    jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1)
+/// `--jobs J`, defaulting to every core; 0 is refused, as in the library and Python
+/// ([`queens_sat::options::jobs`]).
+pub fn jobs_or_all_cores(jobs: Option<usize>) -> Result<usize> {
+    queens_sat::options::jobs(jobs)
 }
 
 /// Writes `text` to stdout (`None` or `-`) or atomically to a file.

@@ -227,7 +227,8 @@ pub fn run_work(a: WorkArgs) -> Result<ExitCode> {
         }
     };
     let folder = Folder::open(&a.dir)?;
-    match run_task(&folder, task, a.jobs.max(1), a.redo, crate::cancel())? {
+    let jobs = queens_sat::options::jobs(Some(a.jobs))?;
+    match run_task(&folder, task, jobs, a.redo, crate::cancel())? {
         Ran::Done(r) => eprintln!(
             "task {task}: {} cube lines in {:.3} s -> {}",
             r.lines.len(),

@@ -51,11 +51,12 @@ pub fn run(a: ConvertArgs) -> Result<ExitCode> {
     let version = env!("CARGO_PKG_VERSION");
     let text = match a.to {
         ConvertTarget::Board | ConvertTarget::Param => {
-            let (format, name) = if a.to == ConvertTarget::Board {
-                (Format::Board, "board")
+            let format = if a.to == ConvertTarget::Board {
+                Format::Board
             } else {
-                (Format::Param, "param")
+                Format::Param
             };
+            let name = format.name();
             let comment = format!("queens-sat {version} {command} --to {name}");
             write_instance(&source, format, &comment)?
         }

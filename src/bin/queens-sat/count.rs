@@ -18,8 +18,9 @@ pub struct CountArgs {
     #[command(flatten)]
     enc: EncodingArgs,
     /// Counting engine: sat (cube-and-conquer with a DPLL model counter), cdcl (the same cubes
-    /// by varisat with blocking clauses), backtrack (independent bitboard counter, n <= 64).
-    #[arg(long, default_value = "sat", value_parser = engine_parser())]
+    /// by varisat with blocking clauses), backtrack (independent bitboard counter, n <= 64);
+    /// auto is sat.
+    #[arg(long, default_value = "auto", value_parser = engine_parser())]
     engine: Engine,
     /// Run both engines; exit 1 if they disagree.
     #[arg(long)]
@@ -33,7 +34,7 @@ pub struct CountArgs {
 }
 
 pub fn engine_parser() -> impl TypedValueParser<Value = Engine> {
-    PossibleValuesParser::new(Engine::ALL.map(Engine::name))
+    PossibleValuesParser::new(Engine::names())
         .map(|name| Engine::parse(&name).expect("a possible value is an engine"))
 }
 
@@ -50,7 +51,7 @@ pub fn run(a: CountArgs) -> Result<ExitCode> {
     if a.format == OutputFormat::Svg {
         return draw_classes(&instance, piece, options);
     }
-    let jobs = jobs_or_all_cores(a.jobs);
+    let jobs = jobs_or_all_cores(a.jobs)?;
     if !options.lex_leader.is_empty() {
         let (classes, seconds) = count::timed(|| {
             count::count_lex_leaders(&instance, piece, options.amo, jobs, crate::cancel())

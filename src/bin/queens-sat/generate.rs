@@ -1,6 +1,7 @@
 //! `queens-sat generate KIND`: one random instance (csplib prob079 / prob080 procedures, seeded
 //! ChaCha8); the same command gives the same bytes on every run and machine.
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
@@ -41,8 +42,8 @@ enum GenerateKind {
         #[command(flatten)]
         out: GenerateOutput,
         /// Instance format (param: init 0-based).
-        #[arg(long, value_enum, default_value = "param")]
-        format: InstanceFormat,
+        #[arg(long, default_value = "param", value_parser = instance_format())]
+        format: Format,
     },
     /// M blocked cells, at least K free cells in every row and column (prob080 blocked-gen.py).
     Blocked {
@@ -58,8 +59,8 @@ enum GenerateKind {
         #[command(flatten)]
         out: GenerateOutput,
         /// Instance format (param: blocks 1-based).
-        #[arg(long, value_enum, default_value = "param")]
-        format: InstanceFormat,
+        #[arg(long, default_value = "param", value_parser = instance_format())]
+        format: Format,
     },
     /// An ordered list of excluded diagonals, written as an excluded-diagonals file; its
     /// prefixes are the instances (`--diags D`) (prob079 queens-diag-gen.py).
@@ -75,22 +76,13 @@ enum GenerateKind {
     },
 }
 
-/// Instance file format written by `generate` and `convert`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum InstanceFormat {
-    /// Board text (`Q` pre-placed, `x` blocked, `.` free).
-    Board,
-    /// csplib parameter file (`init` 0-based, `blocks` 1-based).
-    Param,
-}
-
-impl From<InstanceFormat> for Format {
-    fn from(f: InstanceFormat) -> Format {
-        match f {
-            InstanceFormat::Board => Format::Board,
-            InstanceFormat::Param => Format::Param,
-        }
-    }
+/// `--format`: the library's instance formats that a generated board can be written in
+/// (board text or a parameter file; the excluded-diagonals format holds no board), by the
+/// library's names.
+fn instance_format() -> impl TypedValueParser<Value = Format> {
+    let writable = [Format::Board, Format::Param].map(Format::name);
+    PossibleValuesParser::new(writable)
+        .map(|name| Format::parse(&name).expect("a possible value is a format"))
 }
 
 /// Runs `generate`: one instance on stdout or in the output file. The diagonals kind always
@@ -98,7 +90,7 @@ impl From<InstanceFormat> for Format {
 pub fn run(a: GenerateArgs) -> Result<ExitCode> {
     let (generator, n, out, format) = match a.kind {
         GenerateKind::Completion { n, m, out, format } => {
-            (Generator::Completion { m }, n, out, format.into())
+            (Generator::Completion { m }, n, out, format)
         }
         GenerateKind::Blocked {
             n,
@@ -106,7 +98,7 @@ pub fn run(a: GenerateArgs) -> Result<ExitCode> {
             min_free,
             out,
             format,
-        } => (Generator::Blocked { m, min_free }, n, out, format.into()),
+        } => (Generator::Blocked { m, min_free }, n, out, format),
         GenerateKind::Diagonals { n, min_free, out } => (
             Generator::Diagonals {
                 min_free,

@@ -108,7 +108,7 @@ pub fn run(a: SuiteArgs) -> Result<ExitCode> {
         pack,
         out_dir: a.out,
         solve,
-        jobs: jobs_or_all_cores(a.jobs),
+        jobs: jobs_or_all_cores(a.jobs)?,
         plot: a.plot.clone(),
         force: a.force,
         progress: true,

@@ -405,15 +405,34 @@ pub(crate) mod tests {
         }
     }
 
+    /// The input literals `x_1..x_k`, variable `i` negated where bit `i-1` of `neg` is set.
+    fn inputs(k: usize, neg: u64) -> Vec<Lit> {
+        (1..=k as u32)
+            .map(|v| match neg >> (v - 1) & 1 {
+                0 => Lit::pos(v),
+                _ => Lit::neg(v),
+            })
+            .collect()
+    }
+
+    /// The polarities every encoding is checked on, as in pindakaas's shared encoder suite: all
+    /// literals positive, all negated, and mixed (every other one negated), as masks for `k`
+    /// inputs ([`inputs`]).
+    fn polarities(k: usize) -> [u64; 3] {
+        let all = if k >= 64 { u64::MAX } else { (1u64 << k) - 1 };
+        [0, all, 0x5555_5555_5555_5555 & all]
+    }
+
     /// Largest number of auxiliaries [`extensions`] enumerates.
     const MAX_BRUTE_AUX: usize = 12;
 
-    /// For every assignment of the `k` inputs (bit `i` of the index = `x_{i+1}`), the number of
-    /// assignments of the auxiliaries that satisfy the AMO encoding of `x_1..x_k`, preceded by
-    /// the at-least-one clause `(x_1 ∨ .. ∨ x_k)` if `with_alo`. Counts stop at 2 (enough to
-    /// tell "none", "exactly one" and "several"). Brute force over bitmask clauses.
-    fn extensions(amo: AmoKind, k: usize, with_alo: bool) -> Vec<u8> {
-        let lits: Vec<Lit> = (1..=k as u32).map(Lit::pos).collect();
+    /// For every assignment of the `k` input literals (bit `i` of the index: literal `i+1` is
+    /// true; its variable is negated where bit `i` of `neg` is set), the number of assignments
+    /// of the auxiliaries that satisfy the AMO encoding of the literals, preceded by the
+    /// at-least-one clause over them if `with_alo`. Counts stop at 2 (enough to tell "none",
+    /// "exactly one" and "several"). Brute force over bitmask clauses.
+    fn extensions(amo: AmoKind, k: usize, with_alo: bool, neg: u64) -> Vec<u8> {
+        let lits = inputs(k, neg);
         let mut vars = VarAlloc::new(k as u32);
         let mut sink = VecSink::default();
         if with_alo {
@@ -444,7 +463,8 @@ pub(crate) mod tests {
             .map(|input| {
                 let mut count = 0u8;
                 for a in 0u64..1 << aux {
-                    let v = input | a << k;
+                    // The variables' values: literal truth flipped where the literal is negated.
+                    let v = (input ^ neg) | a << k;
                     if masks.iter().all(|&(p, n)| v & p != 0 || !v & n != 0) {
                         count += 1;
                         if count == 2 {
@@ -461,9 +481,11 @@ pub(crate) mod tests {
     /// (checked by brute force over inputs and auxiliaries), for k <= max_k.
     pub fn check_semantics(amo: AmoKind, max_k: usize) {
         for k in 1..=max_k {
-            for (input, n) in extensions(amo, k, false).into_iter().enumerate() {
-                let allowed = input.count_ones() <= 1;
-                assert_eq!(n > 0, allowed, "{amo} k={k} input={input:b}");
+            for neg in polarities(k) {
+                for (input, n) in extensions(amo, k, false, neg).into_iter().enumerate() {
+                    let allowed = input.count_ones() <= 1;
+                    assert_eq!(n > 0, allowed, "{amo} k={k} neg={neg:b} input={input:b}");
+                }
             }
         }
     }
@@ -472,9 +494,15 @@ pub(crate) mod tests {
     /// exactly one true literal (brute force, k <= max_k).
     pub fn check_exactly_one(amo: AmoKind, max_k: usize) {
         for k in 1..=max_k {
-            for (input, n) in extensions(amo, k, true).into_iter().enumerate() {
-                let allowed = input.count_ones() == 1;
-                assert_eq!(n > 0, allowed, "{amo} k={k} input={input:b} with ALO");
+            for neg in polarities(k) {
+                for (input, n) in extensions(amo, k, true, neg).into_iter().enumerate() {
+                    let allowed = input.count_ones() == 1;
+                    assert_eq!(
+                        n > 0,
+                        allowed,
+                        "{amo} k={k} neg={neg:b} input={input:b} with ALO"
+                    );
+                }
             }
         }
     }
@@ -484,7 +512,7 @@ pub(crate) mod tests {
     pub fn check_parsimony(amo: AmoKind, max_k: usize, parsimonious: bool) {
         let mut several = None;
         for k in 1..=max_k {
-            for (input, n) in extensions(amo, k, false).into_iter().enumerate() {
+            for (input, n) in extensions(amo, k, false, 0).into_iter().enumerate() {
                 if input.count_ones() <= 1 && n > 1 {
                     several.get_or_insert((k, input));
                 }
@@ -504,10 +532,14 @@ pub(crate) mod tests {
     const SAT_LENGTHS: [usize; 12] = [11, 15, 16, 17, 24, 25, 26, 31, 33, 50, 64, 100];
 
     /// For longer lines, with varisat under assumptions: no input true, and each single input
-    /// true with the others false, are satisfiable; every pair of inputs true is not.
+    /// true with the others false, are satisfiable; every pair of inputs true is not. On
+    /// positive, negated and mixed literals ([`polarities`]).
     pub fn check_semantics_sat(amo: AmoKind) {
-        for k in SAT_LENGTHS {
-            let lits: Vec<Lit> = (1..=k as u32).map(Lit::pos).collect();
+        for (k, neg) in SAT_LENGTHS
+            .into_iter()
+            .flat_map(|k| polarities(k).map(|neg| (k, neg)))
+        {
+            let lits = inputs(k, neg);
             let mut vars = VarAlloc::new(k as u32);
             let mut sink = VecSink::default();
             amo.encode(&lits, &mut vars, &mut sink);
