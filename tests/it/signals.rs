@@ -226,23 +226,6 @@ fn interrupted_suite_resumes_where_it_stopped() {
     assert_eq!(names(".cnf").len(), 40);
 }
 
-/// Writes an executable fake solver that records its pid in `pid_file` and then sleeps as
-/// that same process (`exec`), like a real solver that does not fork.
-fn sleeping_solver(dir: &Path, pid_file: &Path) -> std::path::PathBuf {
-    let script = dir.join("sleeper.sh");
-    std::fs::write(
-        &script,
-        format!(
-            "#!/bin/sh\necho $$ > {}\nexec sleep 1000\n",
-            pid_file.display()
-        ),
-    )
-    .unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-    script
-}
-
 fn wait_for_file(path: &Path) {
     let t = Instant::now();
     while std::fs::read_to_string(path).map_or(true, |s| !s.ends_with('\n')) {
@@ -262,7 +245,7 @@ fn wait_for_file(path: &Path) {
 fn a_killed_solve_takes_its_solver_down() {
     let dir = tempfile::tempdir().unwrap();
     let pid_file = dir.path().join("solver.pid");
-    let script = sleeping_solver(dir.path(), &pid_file);
+    let script = crate::common::sleeping_solver(dir.path(), &pid_file);
     let mut child = spawn(
         dir.path(),
         &[
@@ -289,7 +272,7 @@ fn a_killed_solve_takes_its_solver_down() {
 fn a_stopped_bench_leaves_no_solver() {
     let dir = tempfile::tempdir().unwrap();
     let pid_file = dir.path().join("solver.pid");
-    let script = sleeping_solver(dir.path(), &pid_file);
+    let script = crate::common::sleeping_solver(dir.path(), &pid_file);
     let child = spawn(
         dir.path(),
         &[

@@ -185,17 +185,7 @@ fn a_cancel_stops_every_engine_and_leaves_nothing_running() {
     // An external solver: its process is reaped.
     let dir = tempfile::tempdir().unwrap();
     let pid_file = dir.path().join("solver.pid");
-    let script = dir.path().join("sleeper.sh");
-    std::fs::write(
-        &script,
-        format!(
-            "#!/bin/sh\necho $$ > {}\nexec sleep 1000\n",
-            pid_file.display()
-        ),
-    )
-    .unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let script = crate::common::sleeping_solver(dir.path(), &pid_file);
     let before = threads();
     let cancel = Cancel::new();
     let raiser = raise_soon(&cancel);

@@ -324,3 +324,21 @@ pub fn random_excluded(
         })
         .collect()
 }
+
+/// Writes an executable fake solver that records its pid in `pid_file` and then sleeps as
+/// that same process (`exec`), like a real solver that does not fork.
+#[allow(dead_code)]
+pub fn sleeping_solver(dir: &Path, pid_file: &Path) -> std::path::PathBuf {
+    let script = dir.join("sleeper.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\necho $$ > {}\nexec sleep 1000\n",
+            pid_file.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    script
+}
