@@ -214,10 +214,26 @@ pub fn solve(
     settings: &CubeSettings,
 ) -> Result<SolveReport> {
     let t0 = Instant::now();
+    // One token for the whole run, split included: the caller's, with the time limit. Every
+    // worker's solver watches the queue's child of it, which the first answer (or failure)
+    // raises.
+    let stop = settings
+        .cancel
+        .clone()
+        .unwrap_or_default()
+        .with_timeout(settings.timeout);
     let piece = root.piece;
     let encoder = Encoder::with_options(root, options);
     let stats = encoder.stats()?;
-    let (cubes, split) = cube::lookahead(root, &settings.split)?;
+    // The split stops at the time limit too (its own token, with the deadline).
+    let splitting = Split {
+        cancel: settings.split.cancel.with_timeout(
+            stop.deadline()
+                .map(|d| d.saturating_duration_since(Instant::now())),
+        ),
+        ..settings.split.clone()
+    };
+    let (cubes, split) = cube::lookahead(root, &splitting)?;
     let split_seconds = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
     let jobs = settings.jobs.max(1).min(cubes.len().max(1));
@@ -236,13 +252,6 @@ pub fn solve(
     if cubes.is_empty() {
         return Ok(report(Answer::Unsat, 0, 0, 0));
     }
-    // One token for the whole run: the caller's, with the time limit. Every worker's solver
-    // watches the queue's child of it, which the first answer (or failure) raises.
-    let stop = settings
-        .cancel
-        .clone()
-        .unwrap_or_default()
-        .with_timeout(settings.timeout);
     let handed = AtomicUsize::new(cubes.len());
     let queue = Queue::new(cubes.into_iter().map(|c| (c, true)), &stop);
     let cost = CubeCost::default();

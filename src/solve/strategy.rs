@@ -530,17 +530,18 @@ impl<'a> Solver<'a> {
         cancel: &Cancel,
     ) -> Result<SolveReport> {
         let jobs = jobs.max(1);
+        // One deadline for the split and the conquest: the time limit counts from here.
+        let stop = cancel.with_timeout(timeout);
         let settings = CubeSettings {
             jobs,
             split: Split {
                 max_cubes: self.max_cubes,
                 jobs,
-                // The split stops at the time limit too.
-                cancel: cancel.with_timeout(timeout),
+                cancel: stop.clone(),
                 ..Split::default()
             },
             timeout,
-            cancel: Some(cancel.clone()),
+            cancel: Some(stop),
         };
         let (backend, mut report) = if self.certify {
             let backend = Backend::from_name(solver)?;
