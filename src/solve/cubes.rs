@@ -306,7 +306,10 @@ pub fn solve(
         ..SolveReport::new(status, stats, "cubes", options.amo)
     };
     if cubes.is_empty() {
-        return Ok(report(Answer::Unsat, 0, 0, 0));
+        return Ok(SolveReport {
+            reason: root.unsat.clone(),
+            ..report(Answer::Unsat, 0, 0, 0)
+        });
     }
     let switches: Vec<StopSwitch> = (0..jobs).map(|_| StopSwitch::new()).collect();
     let stop_all = || switches.iter().for_each(StopSwitch::stop);
