@@ -2,6 +2,9 @@
 
 use std::fmt;
 
+mod bad_instance;
+pub use bad_instance::{BadInstance, Part};
+
 /// A queens-sat error. `Display` gives the one-line message the CLI prints.
 #[derive(Debug)]
 pub enum Error {
@@ -21,8 +24,8 @@ pub enum Error {
     Option(BadOption),
     /// Cells and diagonals that are not an instance (a pre-placed piece on a blocked cell, a
     /// cell off the board), or an instance a file format cannot hold; typed so that each front
-    /// end words it in its own terms (see [`crate::instance::BadInstance::message`]).
-    Instance(crate::instance::BadInstance),
+    /// end words it in its own terms (see [`BadInstance::message`]).
+    Instance(BadInstance),
     /// An I/O failure on a named path.
     Io {
         /// The path being read or written.

@@ -161,7 +161,7 @@ pub fn to_diags(inst: &Instance, comment: &str) -> Result<String> {
     if !inst.placed.is_empty() || !inst.blocked.is_empty() {
         let canonical = inst.canonical();
         return Err(Error::Instance(BadInstance::Unwritable {
-            format: Format::Diags,
+            format: Format::Diags.name(),
             placed: canonical.placed.len(),
             blocked: canonical.blocked.len(),
         }));
