@@ -2,6 +2,9 @@
 
 use std::fmt;
 
+mod bad_instance;
+pub use bad_instance::{BadInstance, Part};
+
 /// A queens-sat error. `Display` gives the one-line message the CLI prints.
 #[derive(Debug)]
 pub enum Error {
@@ -19,6 +22,10 @@ pub enum Error {
     /// A bad value of one option, typed so that each front end names the option in its own
     /// terms (`--timeout` on the command line, `timeout=` in Python).
     Option(BadOption),
+    /// Cells and diagonals that are not an instance (a pre-placed piece on a blocked cell, a
+    /// cell off the board), or an instance a file format cannot hold; typed so that each front
+    /// end words it in its own terms (see [`BadInstance::message`]).
+    Instance(BadInstance),
     /// An I/O failure on a named path.
     Io {
         /// The path being read or written.
@@ -77,6 +84,7 @@ impl fmt::Display for Error {
             } => write!(f, "{file}: {msg}"),
             Error::Usage(m) => write!(f, "{m}"),
             Error::Option(b) => write!(f, "{}", b.message(Naming::Flag)),
+            Error::Instance(b) => write!(f, "{}", b.message(Naming::Flag)),
             Error::Io { path, source } => write!(f, "{path}: {source}"),
             Error::Solver(m) => write!(f, "solver fault: {m}"),
             Error::TooLarge(m) => write!(f, "too large: {m}"),

@@ -47,7 +47,8 @@ pub struct SolveRecord {
     pub encode_seconds: f64,
     /// Seconds in the solver.
     pub solve_seconds: f64,
-    /// Why the answer is UNKNOWN.
+    /// Why the answer is UNKNOWN, or why presolve found the instance UNSAT (pre-placed pieces
+    /// that attack each other, a line left without a free cell).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// Who checked the refutation of a certified UNSAT.
@@ -77,6 +78,9 @@ impl SolveRecord {
         rec.encode_seconds = report.encode_seconds;
         rec.solve_seconds = report.solve_seconds;
         rec.certified = report.certificate.as_ref().map(|c| c.checker.clone());
+        if matches!(report.status, Status::Unsat) {
+            rec.reason.clone_from(&report.reason);
+        }
         rec
     }
 

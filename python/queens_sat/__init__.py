@@ -128,11 +128,15 @@ def solve(
     on every run. ``proof`` (with ``certify=True``): the bitboard search answers alone, and an
     UNSAT it certifies leaves its checked proof in that file as text LRAT, for the CNF of
     ``encode(instance, amo="pairwise")`` (written whole, and only then). A bad value raises
-    ``UsageError`` naming the argument (``timeout=-1 must be ...``).
+    ``UsageError`` naming the argument (``timeout=-1 must be ...``). An UNSAT that presolve
+    proves (pre-placed pieces that attack each other, a line left without a free cell) comes
+    with ``Result.reason`` saying why.
 
     >>> r = solve(Instance(4, placed=[(0, 0)]))
     >>> r.status, r.board
     (<Status.UNSAT: 'UNSAT'>, None)
+    >>> solve(Instance(8, placed=[(0, 0), (3, 3)])).reason
+    'pre-placed queens at (0,0) and (3,3) share a diagonal'
     >>> r = solve(Instance(6), solver="varisat", timeout=10)
     >>> r.status is Status.SAT, len(r.board.pieces)
     (True, 6)

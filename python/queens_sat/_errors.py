@@ -22,7 +22,16 @@ class ParseError(Error, ValueError):
 
 
 class UsageError(Error, ValueError):
-    """A bad argument value or combination (unknown encoding, piece, format; n out of range)."""
+    """A bad argument value or combination (unknown encoding, piece, format; n out of range).
+
+    For a bad instance (a pre-placed piece on a blocked cell or an excluded diagonal, a cell off
+    the board, a format that cannot hold the instance), ``argument`` names the Python argument
+    (``"placed"``, ``"blocked"``, ``"excluded"``, ``"format"``) and ``value`` the offending
+    value as Python writes it (``"(0, 0)"``); otherwise both are None.
+    """
+
+    argument: Optional[str] = None
+    value: Optional[str] = None
 
 
 class IoError(Error, OSError):

@@ -14,7 +14,15 @@ Cell = Tuple[int, int]
 StrPath = Union[str, "PathLike[str]"]
 
 class Instance:
-    """An instance: board side, piece, pre-placed pieces, blocked cells, excluded diagonals."""
+    """An instance: board side, piece, pre-placed pieces, blocked cells, excluded diagonals.
+
+    Cells are ``(row, col)``, 0-based. ``placed``, ``blocked`` and ``excluded`` are sets: they
+    are kept sorted, a repeated entry is merged (a cell given twice in ``placed`` is one piece),
+    and two instances are equal (and hash alike) whatever the order of their lists. A
+    pre-placed piece on a blocked cell or an excluded diagonal raises ``UsageError`` naming the
+    argument (``.argument``, ``.value``); pre-placed pieces that attack each other are a valid
+    instance that solves UNSAT, with the reason in ``Result.reason``.
+    """
 
     def __init__(
         self,
@@ -124,7 +132,10 @@ class Result:
     @property
     def board(self) -> Optional[Board]: ...
     @property
-    def reason(self) -> Optional[str]: ...
+    def reason(self) -> Optional[str]:
+        """Why the answer is UNKNOWN, or why presolve proved UNSAT (pre-placed pieces that
+        attack each other, a line left without a free cell); None otherwise."""
+        ...
     @property
     def instance(self) -> Instance: ...
     @property

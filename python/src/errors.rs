@@ -56,6 +56,12 @@ fn build(py: Python<'_>, e: &Error) -> PyResult<PyErr> {
             exc
         }
         Error::Option(bad) => c.usage.bind(py).call1((bad.message(Naming::Argument),))?,
+        Error::Instance(bad) => {
+            let exc = c.usage.bind(py).call1((bad.message(Naming::Argument),))?;
+            exc.setattr("argument", bad.argument())?;
+            exc.setattr("value", bad.value())?;
+            exc
+        }
         Error::Usage(msg) => c.usage.bind(py).call1((msg,))?,
         Error::Io { path, source } => {
             let class = match source.kind() {
@@ -89,6 +95,21 @@ pub fn py_ok<T>(r: queens_sat::Result<T>) -> PyResult<T> {
 /// A `queens_sat.UsageError` (a `ValueError`) with `msg`.
 pub fn usage(msg: impl Into<String>) -> PyErr {
     to_py(Error::Usage(msg.into()))
+}
+
+/// A `queens_sat.UsageError` (a `ValueError`) with `msg`, naming the Python `argument` and its
+/// `value` (also the exception's `.argument` and `.value` attributes).
+pub fn bad_argument(argument: &str, value: &str, msg: impl Into<String>) -> PyErr {
+    let msg = msg.into();
+    Python::attach(|py| {
+        let make = || -> PyResult<PyErr> {
+            let exc = classes(py)?.usage.bind(py).call1((&msg,))?;
+            exc.setattr("argument", argument)?;
+            exc.setattr("value", value)?;
+            Ok(PyErr::from_value(exc))
+        };
+        make().unwrap_or_else(|err| err)
+    })
 }
 
 /// A `queens_sat.VerifyError` (a `ValueError`) for a board that is not a solution.

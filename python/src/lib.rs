@@ -20,12 +20,12 @@ use queens_sat::encode::amo::AmoKind;
 use queens_sat::encode::{ClauseSink, EncodeOptions, Encoder, Lit, Stats};
 use queens_sat::export;
 use queens_sat::generate::Generator;
-use queens_sat::instance::{self as inst, ExcludedDiagonal, Format, Instance};
+use queens_sat::instance::{self as inst, ExcludedDiagonal, Format, Instance, Part};
 use queens_sat::piece::{LineKind, Piece};
 use queens_sat::presolve::Problem;
 use queens_sat::symmetry::stabiliser;
 
-use errors::{py_ok, usage};
+use errors::{bad_argument, py_ok, usage};
 
 /// `(row, col)` pairs as cells of an `n x n` board; a cell outside it is a `ValueError`.
 fn cells(n: u32, what: &str, pairs: Vec<(i64, i64)>) -> PyResult<Vec<Cell>> {
@@ -58,6 +58,13 @@ fn instance_format(name: &str) -> PyResult<Format> {
 }
 
 /// An instance: board side, piece, pre-placed pieces, blocked cells and excluded diagonals.
+///
+/// Cells are `(row, col)`, 0-based. `placed`, `blocked` and `excluded` are sets: they are kept
+/// sorted, a repeated entry is merged (a cell given twice in `placed` is one piece), and two
+/// instances are equal (and hash alike) whatever the order of their lists. A pre-placed piece on
+/// a blocked cell or an excluded diagonal is a `UsageError` naming the argument; pre-placed
+/// pieces that attack each other are a valid instance that solves UNSAT, with the reason in
+/// `Result.reason`.
 #[pyclass(module = "queens_sat", name = "Instance", frozen)]
 #[derive(Clone)]
 pub struct PyInstance {
@@ -68,6 +75,15 @@ pub struct PyInstance {
 }
 
 impl PyInstance {
+    /// The instance with sorted lists: what the getters show. A generated instance keeps its
+    /// generator's order inside (its text is the command line's, byte for byte).
+    fn canonical(&self) -> std::borrow::Cow<'_, Instance> {
+        match self.inner.is_canonical() {
+            true => std::borrow::Cow::Borrowed(&self.inner),
+            false => std::borrow::Cow::Owned(self.inner.canonical()),
+        }
+    }
+
     fn new_plain(inner: Instance, piece: Piece) -> PyInstance {
         PyInstance {
             inner,
@@ -90,37 +106,63 @@ impl PyInstance {
     ) -> PyResult<PyInstance> {
         let n = side(n)?;
         let piece = py_ok(Piece::parse(piece))?;
+        let last = n - 1;
+        // Negative values cannot be cells; the rest of the checks (on the board, no piece on a
+        // blocked cell or an excluded diagonal) and the canonical form are the library's.
+        let on_board = |part: Part, pairs: Vec<(i64, i64)>| -> PyResult<Vec<Cell>> {
+            pairs
+                .into_iter()
+                .map(|(r, c)| match (u32::try_from(r), u32::try_from(c)) {
+                    (Ok(r), Ok(c)) => Ok(Cell::new(r, c)),
+                    _ => {
+                        let (arg, value) = (part.argument(), format!("({r}, {c})"));
+                        Err(bad_argument(
+                            arg,
+                            &value,
+                            format!(
+                                "{arg}={value} is outside the {n}x{n} board (rows and columns 0..={last})"
+                            ),
+                        ))
+                    }
+                })
+                .collect()
+        };
         let excluded = excluded
             .into_iter()
             .map(|(kind, key)| {
+                let value = format!("('{kind}', {key})");
                 let kind = match kind.as_str() {
                     "diagonal" => LineKind::Diagonal,
                     "anti-diagonal" => LineKind::AntiDiagonal,
                     other => {
-                        return Err(usage(format!(
-                            "unknown diagonal kind '{other}' (known: diagonal, anti-diagonal)"
-                        )));
+                        return Err(bad_argument(
+                            "excluded",
+                            &value,
+                            format!(
+                                "excluded={value} has an unknown kind '{other}' (known: diagonal, anti-diagonal)"
+                            ),
+                        ));
                     }
                 };
-                if key < 0 || key >= kind.count(n) as i64 {
-                    return Err(usage(format!(
-                        "{} key {key} is out of range (0..{})",
-                        kind.name(),
-                        kind.count(n)
-                    )));
-                }
-                Ok(ExcludedDiagonal {
-                    kind,
-                    key: key as u32,
-                })
+                let key = u32::try_from(key).map_err(|_| {
+                    bad_argument(
+                        "excluded",
+                        &value,
+                        format!(
+                            "excluded={value} is out of range for n = {n} (keys 0..={})",
+                            2 * u64::from(n) - 2
+                        ),
+                    )
+                })?;
+                Ok(ExcludedDiagonal { kind, key })
             })
             .collect::<PyResult<_>>()?;
-        let inner = Instance {
+        let inner = py_ok(Instance::new(
             n,
-            placed: cells(n, "placed", placed)?,
-            blocked: cells(n, "blocked", blocked)?,
+            on_board(Part::Placed, placed)?,
+            on_board(Part::Blocked, blocked)?,
             excluded,
-        };
+        ))?;
         Ok(PyInstance::new_plain(inner, piece))
     }
 
@@ -152,19 +194,24 @@ impl PyInstance {
         self.piece.name
     }
 
+    /// The pre-placed pieces, sorted row-major (a set: each once).
     #[getter]
     fn placed(&self) -> Vec<(u32, u32)> {
-        pairs(&self.inner.placed)
+        pairs(&self.canonical().placed)
     }
 
+    /// The blocked cells, sorted row-major (a set: each once).
     #[getter]
     fn blocked(&self) -> Vec<(u32, u32)> {
-        pairs(&self.inner.blocked)
+        pairs(&self.canonical().blocked)
     }
 
+    /// The excluded diagonals as `(kind, k)`, sorted by `(k, kind)` (a set: each once).
+    /// `('anti-diagonal', k)` is the sum diagonal `row + col = k`, `('diagonal', k)` the
+    /// difference diagonal `row - col = k - (n - 1)`: csplib's `[k, 1]` and `[k, 0]`.
     #[getter]
     fn excluded(&self) -> Vec<(&'static str, u32)> {
-        self.inner
+        self.canonical()
             .excluded
             .iter()
             .map(|e| (e.kind.name(), e.key))
@@ -214,10 +261,8 @@ impl PyInstance {
     fn __hash__(&self) -> u64 {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        self.inner.n.hash(&mut h);
-        self.inner.placed.hash(&mut h);
-        self.inner.blocked.hash(&mut h);
-        self.inner.excluded.hash(&mut h);
+        // The library hashes the canonical form, agreeing with `==` (lists as sets).
+        self.inner.hash(&mut h);
         self.piece.name.hash(&mut h);
         h.finish()
     }
@@ -254,9 +299,9 @@ impl PyInstance {
             "Instance(n={}, piece='{}', placed={}, blocked={}, excluded={})",
             self.inner.n,
             self.piece.name,
-            self.inner.placed.len(),
-            self.inner.blocked.len(),
-            self.inner.excluded.len()
+            self.canonical().placed.len(),
+            self.canonical().blocked.len(),
+            self.canonical().excluded.len()
         )
     }
 

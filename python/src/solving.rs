@@ -59,6 +59,8 @@ pub struct PyResult_ {
     encode_seconds: f64,
     solve_seconds: f64,
     certified: Option<String>,
+    /// Presolve's reason for an UNSAT it proved.
+    unsat_reason: Option<String>,
 }
 
 impl PyResult_ {
@@ -75,6 +77,9 @@ impl PyResult_ {
         rec.encode_seconds = self.encode_seconds;
         rec.solve_seconds = self.solve_seconds;
         rec.certified = self.certified.clone();
+        if matches!(self.status, Answer::Unsat) {
+            rec.reason.clone_from(&self.unsat_reason);
+        }
         rec
     }
 }
@@ -98,12 +103,15 @@ impl PyResult_ {
         })
     }
 
-    /// Why the answer is UNKNOWN (`None` otherwise).
+    /// Why the answer is UNKNOWN, or why presolve proved UNSAT (pre-placed pieces that attack
+    /// each other, a line left without a free cell); `None` for SAT and for an UNSAT a solver
+    /// found.
     #[getter]
     fn reason(&self) -> Option<String> {
         match &self.status {
             Answer::Unknown(why) => Some(why.clone()),
-            _ => None,
+            Answer::Unsat => self.unsat_reason.clone(),
+            Answer::Sat(_) => None,
         }
     }
 
@@ -165,6 +173,12 @@ impl PyResult_ {
     fn __repr__(&self) -> String {
         let what = match &self.status {
             Answer::Unknown(why) => format!("UNKNOWN ({why})"),
+            Answer::Unsat if self.unsat_reason.is_some() => {
+                format!(
+                    "UNSAT ({})",
+                    self.unsat_reason.as_deref().unwrap_or_default()
+                )
+            }
             s => s.label().to_string(),
         };
         format!(
@@ -226,5 +240,6 @@ pub fn solve(
         encode_seconds: s.encode_seconds,
         solve_seconds: s.solve_seconds,
         certified: s.certificate.map(|c| c.checker),
+        unsat_reason: s.reason,
     })
 }

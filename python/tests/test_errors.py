@@ -61,8 +61,13 @@ def test_oversized_board_is_too_large() -> None:
 
 
 def test_cells_outside_the_board() -> None:
-    with pytest.raises(ValueError, match=r"blocked cell \(4,0\) is outside the 4x4 board"):
+    # The message names the Python argument (issue 45), with .argument and .value.
+    with pytest.raises(
+        qs.UsageError, match=r"^blocked=\(4, 0\) is outside the 4x4 board \(rows and columns 0..=3\)$"
+    ) as e:
         qs.Instance(4, blocked=[(4, 0)])
+    assert isinstance(e.value, ValueError)
+    assert (e.value.argument, e.value.value) == ("blocked", "(4, 0)")
 
 
 @pytest.mark.parametrize(

@@ -177,11 +177,15 @@ pub fn comment_header(prefix: &str, fields: &HeaderFields, problem: &Problem) ->
             line(&format!("{key} {}", chunk.join(" ")));
         }
     };
+    // The instance's canonical form (sorted, each once): one set of cells and diagonals, one
+    // header, whatever the order they were given or generated in.
+    let canonical = inst.canonical();
     list("placed", problem.fixed.iter().map(cell).collect());
-    list("blocked", inst.blocked.iter().map(cell).collect());
+    list("blocked", canonical.blocked.iter().map(cell).collect());
     list(
         "excluded",
-        inst.excluded
+        canonical
+            .excluded
             .iter()
             .map(|e| {
                 let t = if e.kind == LineKind::Diagonal {
@@ -438,6 +442,10 @@ pub fn read_header(file: &str, input: impl BufRead) -> Result<Header> {
             format!("excluded diagonal key {} is out of range", e.key),
         ));
     }
+    // The instance's own invariants (a piece on a blocked cell or an excluded diagonal); the
+    // lists become sets, sorted.
+    let instance = Instance::new(n, placed, blocked, excluded)
+        .map_err(|e| Error::parse_file(file, e.to_string()))?;
     // The cells are variables of the model, except in MiniZinc (one integer per row).
     let cell_limit = match info.cell_vars {
         true => num_vars,
@@ -492,12 +500,7 @@ pub fn read_header(file: &str, input: impl BufRead) -> Result<Header> {
         amo: amo.ok_or_else(|| missing("amo"))?,
         instance_name,
         presolved: presolved.ok_or_else(|| missing("presolve"))?,
-        instance: Instance {
-            n,
-            placed,
-            blocked,
-            excluded,
-        },
+        instance,
         varmap,
         unsat,
         symmetric,

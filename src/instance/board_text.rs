@@ -17,7 +17,8 @@ struct Row {
 /// One row per line: `Q` is a pre-placed piece, `.` a free cell, `x` (or `X`) a blocked cell.
 /// Whitespace inside a line is ignored; blank lines and lines whose first non-blank character
 /// is `#` are skipped. The side `n` is the number of rows, and every row must have `n` cells.
-/// Cells are `(row, col)`, 0-based, row 0 being the first row line.
+/// Cells are `(row, col)`, 0-based, row 0 being the first row line. The instance is
+/// canonical (both lists row-major); a cell cannot be both `Q` and `x`.
 ///
 /// ```
 /// use queens_sat::{board::Cell, instance::parse_board};

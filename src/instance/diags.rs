@@ -11,7 +11,9 @@ use crate::piece::LineKind;
 /// by `;`; the list may span lines; `#` and `$` start comments). An entry `[k,1]` excludes
 /// the sum diagonal `r + c = k` ([`LineKind::AntiDiagonal`], key `k`); `[k,0]` excludes the
 /// difference diagonal `r - c = k - (n-1)` ([`LineKind::Diagonal`], key `k`). The list must
-/// have `numdiags` entries; `take = Some(D)` keeps only the first `D` of them.
+/// have `numdiags` entries; `take = Some(D)` keeps only the first `D` of them (in file
+/// order). The instance is canonical: its diagonals sorted by `(k, t)`, an entry given twice
+/// kept once.
 ///
 /// ```
 /// use queens_sat::{instance::parse_diags, piece::LineKind};
@@ -135,10 +137,14 @@ pub fn parse_diags(file: &str, text: &str, take: Option<usize>) -> Result<Instan
         }
         excluded.truncate(d);
     }
-    Ok(Instance {
+    // A set: sorted by (k, t), an entry given twice kept once (after taking the prefix, which
+    // counts entries in file order).
+    let mut inst = Instance {
         excluded,
         ..Instance::plain(n)
-    })
+    };
+    inst.canonicalize();
+    Ok(inst)
 }
 
 #[cfg(test)]
@@ -163,10 +169,11 @@ mod tests {
         assert!(inst.placed.is_empty() && inst.blocked.is_empty());
         assert_eq!(
             inst.excluded,
+            // Sorted by (k, t), not in file order.
             vec![
                 ex(LineKind::AntiDiagonal, 0),
-                ex(LineKind::AntiDiagonal, 8),
                 ex(LineKind::Diagonal, 4),
+                ex(LineKind::AntiDiagonal, 8),
             ]
         );
     }
@@ -176,8 +183,9 @@ mod tests {
         // t = 1, k = 3: cells with r + c = 3; t = 0, k = 2: cells with r - c = 2 - 4 = -2.
         let inst =
             parse_diags("d.txt", "n = 5\nnumdiags = 2\ndiags = [[3,1],[2,0]]", None).unwrap();
-        let anti = inst.excluded[0];
-        let diag = inst.excluded[1];
+        // Sorted by (k, t): [2,0] before [3,1].
+        let diag = inst.excluded[0];
+        let anti = inst.excluded[1];
         assert_eq!(anti.key, LineKind::AntiDiagonal.key(Cell::new(1, 2), 5));
         assert_eq!(diag.key, LineKind::Diagonal.key(Cell::new(0, 2), 5));
         assert_eq!(diag.key, LineKind::Diagonal.key(Cell::new(2, 4), 5));
@@ -221,11 +229,8 @@ mod tests {
         assert_eq!(inst.n, 4);
         assert_eq!(
             inst.excluded,
-            vec![
-                ex(LineKind::Diagonal, 1),
-                ex(LineKind::Diagonal, 1),
-                ex(LineKind::AntiDiagonal, 6),
-            ]
+            // numdiags counts the entries as written; the repeat is merged.
+            vec![ex(LineKind::Diagonal, 1), ex(LineKind::AntiDiagonal, 6)]
         );
     }
 

@@ -2,10 +2,30 @@
 //! diagonals), and the readers for the three file formats.
 //!
 //! Readers are pure functions from text to [`Instance`]; errors carry the file name and line.
+//!
+//! # Invariants
+//!
+//! An instance means one thing, whichever front end (command line, Python, a file format) made
+//! it, and keeps meaning it through every writer and reader:
+//!
+//! - pre-placed pieces, blocked cells and excluded diagonals are **sets**: a repeated entry is
+//!   merged (a duplicate pre-placed cell is one piece), equality and hashing ignore order and
+//!   repeats, and the canonical order ([`Instance::canonical`]) is sorted (cells row-major,
+//!   diagonals by `(k, t)` as a diagonals file writes them);
+//! - every cell is on the `n x n` board and every diagonal key below `2n - 1`;
+//! - a pre-placed piece never stands on a blocked cell nor on an excluded diagonal: either is a
+//!   [`BadInstance`] naming the cell (and the diagonal), never an UNSAT instance;
+//! - pre-placed pieces that attack each other are a valid instance, and UNSAT: presolve says
+//!   why ([`crate::presolve::Problem::unsat`]).
+//!
+//! [`Instance::new`] builds a checked, canonical instance; the readers return one; presolve
+//! refuses an instance that breaks the invariants ([`Instance::check`]).
 
 use std::collections::HashSet;
+use std::fmt;
 
-use crate::board::Cell;
+use crate::board::{Cell, MAX_N};
+pub use crate::error::{BadInstance, Part};
 use crate::error::{Error, Result};
 use crate::piece::LineKind;
 
@@ -19,6 +39,8 @@ pub use diags::parse_diags;
 pub use param::parse_param;
 
 /// A whole diagonal excluded from the board: every cell on it is blocked.
+///
+/// Diagonals order as a diagonals file writes them, by the pair `[k, t]` ([`ExcludedDiagonal::csplib`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ExcludedDiagonal {
     /// [`LineKind::Diagonal`] (difference, csplib `t = 0`) or [`LineKind::AntiDiagonal`] (sum, `t = 1`).
@@ -27,17 +49,100 @@ pub struct ExcludedDiagonal {
     pub key: u32,
 }
 
+impl ExcludedDiagonal {
+    /// The csplib pair `(k, t)`: `t = 1` for a sum (anti-)diagonal, `t = 0` for a difference
+    /// diagonal.
+    pub fn csplib(self) -> (u32, u32) {
+        (self.key, u32::from(self.kind == LineKind::AntiDiagonal))
+    }
+
+    /// Whether `cell` of an `n x n` board lies on this diagonal.
+    pub fn contains(self, cell: Cell, n: u32) -> bool {
+        self.kind.key(cell, n) == self.key
+    }
+}
+
+impl PartialOrd for ExcludedDiagonal {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for ExcludedDiagonal {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.csplib().cmp(&other.csplib())
+    }
+}
+
+impl fmt::Display for ExcludedDiagonal {
+    /// `anti-diagonal 5` / `diagonal 4`: the kind and the key (csplib's `k`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.kind.name(), self.key)
+    }
+}
+
 /// What the user gave; nothing computed.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+///
+/// The fields are open (the solvers' cubes extend `placed`), so an `Instance` written as a
+/// struct literal may break the invariants of the [module](self): [`Instance::new`] and the
+/// readers check them, presolve refuses an instance that breaks them. Equality and hashing
+/// treat the three lists as sets (order and repeats do not matter).
+#[derive(Clone, Debug, Default)]
 pub struct Instance {
     /// Board side, `1..=65536`.
     pub n: u32,
-    /// Pre-placed pieces (completion), in file order.
+    /// Pre-placed pieces (completion); sorted row-major in a canonical instance.
     pub placed: Vec<Cell>,
-    /// Blocked cells, in file order.
+    /// Blocked cells; sorted row-major in a canonical instance.
     pub blocked: Vec<Cell>,
-    /// Excluded diagonals, in file order.
+    /// Excluded diagonals; sorted by `(k, t)` in a canonical instance.
     pub excluded: Vec<ExcludedDiagonal>,
+}
+
+impl PartialEq for Instance {
+    /// The same side, the same sets of pre-placed pieces, blocked cells and excluded diagonals.
+    fn eq(&self, other: &Self) -> bool {
+        if self.n != other.n {
+            return false;
+        }
+        if self.is_canonical() && other.is_canonical() {
+            return self.placed == other.placed
+                && self.blocked == other.blocked
+                && self.excluded == other.excluded;
+        }
+        let (a, b) = (self.canonical(), other.canonical());
+        a.placed == b.placed && a.blocked == b.blocked && a.excluded == b.excluded
+    }
+}
+
+impl Eq for Instance {}
+
+impl std::hash::Hash for Instance {
+    /// Hashes the canonical form, agreeing with `==`.
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        let hash = |i: &Instance, state: &mut H| {
+            i.n.hash(state);
+            i.placed.hash(state);
+            i.blocked.hash(state);
+            i.excluded.hash(state);
+        };
+        if self.is_canonical() {
+            hash(self, state);
+        } else {
+            hash(&self.canonical(), state);
+        }
+    }
+}
+
+/// Whether `v` is strictly increasing (sorted, no repeats).
+fn strictly_sorted<T: Ord>(v: &[T]) -> bool {
+    v.windows(2).all(|w| w[0] < w[1])
+}
+
+/// Sorts `v` and drops repeats.
+fn sort_dedup<T: Ord>(v: &mut Vec<T>) {
+    v.sort_unstable();
+    v.dedup();
 }
 
 impl Instance {
@@ -47,6 +152,148 @@ impl Instance {
             n,
             ..Instance::default()
         }
+    }
+
+    /// A checked, canonical instance: the lists sorted and their repeats merged (a cell given
+    /// twice in `placed` is one piece), then [`Instance::check`]ed.
+    ///
+    /// ```
+    /// use queens_sat::{board::Cell, instance::Instance};
+    /// let i = Instance::new(8, vec![Cell::new(5, 5), Cell::new(5, 5)], vec![Cell::new(6, 5), Cell::new(0, 3)], vec![]).unwrap();
+    /// assert_eq!((i.placed.len(), i.blocked[0]), (1, Cell::new(0, 3)));
+    /// let e = Instance::new(8, vec![Cell::new(0, 0)], vec![Cell::new(0, 0)], vec![]).unwrap_err();
+    /// assert_eq!(e.to_string(), "pre-placed piece at (0,0) is on a blocked cell");
+    /// ```
+    pub fn new(
+        n: u32,
+        placed: Vec<Cell>,
+        blocked: Vec<Cell>,
+        excluded: Vec<ExcludedDiagonal>,
+    ) -> Result<Instance> {
+        let mut inst = Instance {
+            n,
+            placed,
+            blocked,
+            excluded,
+        };
+        inst.canonicalize();
+        inst.check()?;
+        Ok(inst)
+    }
+
+    /// Sorts the three lists (cells row-major, diagonals by `(k, t)`) and drops repeats.
+    pub fn canonicalize(&mut self) {
+        sort_dedup(&mut self.placed);
+        sort_dedup(&mut self.blocked);
+        sort_dedup(&mut self.excluded);
+    }
+
+    /// The canonical form: the same instance with sorted lists without repeats.
+    pub fn canonical(&self) -> Instance {
+        let mut c = self.clone();
+        c.canonicalize();
+        c
+    }
+
+    /// Whether the three lists are sorted and free of repeats.
+    pub fn is_canonical(&self) -> bool {
+        strictly_sorted(&self.placed)
+            && strictly_sorted(&self.blocked)
+            && strictly_sorted(&self.excluded)
+    }
+
+    /// The instance as board text and parameter files hold it: the excluded diagonals become the
+    /// blocked cells they cover (canonical, so merged with the blocked cells already there).
+    ///
+    /// ```
+    /// use queens_sat::{board::Cell, instance::{ExcludedDiagonal, Instance}, piece::LineKind};
+    /// let d = ExcludedDiagonal { kind: LineKind::AntiDiagonal, key: 1 };
+    /// let i = Instance::new(2, vec![], vec![Cell::new(0, 1)], vec![d]).unwrap();
+    /// assert_eq!(i.excluded_as_blocked().blocked, vec![Cell::new(0, 1), Cell::new(1, 0)]);
+    /// ```
+    pub fn excluded_as_blocked(&self) -> Instance {
+        let mut placed = self.placed.clone();
+        sort_dedup(&mut placed);
+        Instance {
+            n: self.n,
+            placed,
+            blocked: write::unavailable_cells(self),
+            excluded: Vec::new(),
+        }
+    }
+
+    /// Checks the invariants of the [module](self): the side in `1..=MAX_N`, every cell on the
+    /// board and every diagonal key below `2n - 1`, no pre-placed piece on a blocked cell or an
+    /// excluded diagonal. The first fault (in canonical order) is an [`Error::Instance`].
+    pub fn check(&self) -> Result<()> {
+        self.check_ranges()?;
+        self.check_pieces(&self.obstacles())
+    }
+
+    /// The range half of [`Instance::check`].
+    fn check_ranges(&self) -> Result<()> {
+        let n = self.n;
+        if !(1..=MAX_N).contains(&n) {
+            return Err(BadInstance::Side { n: u64::from(n) }.into());
+        }
+        for (part, cells) in [(Part::Placed, &self.placed), (Part::Blocked, &self.blocked)] {
+            if let Some(&cell) = cells.iter().filter(|c| c.row >= n || c.col >= n).min() {
+                return Err(BadInstance::CellOutside { part, cell, n }.into());
+            }
+        }
+        if let Some(&d) = self
+            .excluded
+            .iter()
+            .filter(|d| u64::from(d.key) >= 2 * u64::from(n) - 1)
+            .min()
+        {
+            return Err(BadInstance::DiagonalOutside {
+                kind: d.kind.name(),
+                key: d.key,
+                n,
+            }
+            .into());
+        }
+        Ok(())
+    }
+
+    /// The pieces half of [`Instance::check`], with the instance's `obstacles`.
+    fn check_pieces(&self, obstacles: &Obstacles) -> Result<()> {
+        let mut bad: Option<BadInstance> = None;
+        for &cell in &self.placed {
+            if !obstacles.contains(cell) || bad.as_ref().is_some_and(|b| first_cell(b) < cell) {
+                continue;
+            }
+            bad = Some(match obstacles.cells.contains(&cell) {
+                true => BadInstance::PieceOnBlocked { cell },
+                false => {
+                    let d = self
+                        .excluded
+                        .iter()
+                        .copied()
+                        .filter(|d| d.contains(cell, self.n))
+                        .min()
+                        .expect(
+                            "an unavailable cell that is not blocked is on an excluded diagonal",
+                        );
+                    BadInstance::PieceOnExcluded {
+                        cell,
+                        kind: d.kind.name(),
+                        key: d.key,
+                    }
+                }
+            });
+        }
+        bad.map_or(Ok(()), |b| Err(b.into()))
+    }
+
+    /// [`Instance::check`], then [`Instance::obstacles`] (built once for both): what presolve
+    /// asks.
+    pub(crate) fn obstacles_checked(&self) -> Result<Obstacles> {
+        self.check_ranges()?;
+        let obstacles = self.obstacles();
+        self.check_pieces(&obstacles)?;
+        Ok(obstacles)
     }
 
     /// True when nothing is pre-placed, blocked or excluded.
@@ -83,6 +330,14 @@ impl Instance {
             }
         }
         o
+    }
+}
+
+/// The cell of a piece fault ([`Instance::check_pieces`] reports the first in row-major order).
+fn first_cell(b: &BadInstance) -> Cell {
+    match b {
+        BadInstance::PieceOnBlocked { cell } | BadInstance::PieceOnExcluded { cell, .. } => *cell,
+        _ => Cell::new(0, 0),
     }
 }
 

@@ -261,6 +261,10 @@ impl<'a> Cursor<'a> {
 /// (pre-placed queens as 0-based `[row,col]` pairs, as prob079 writes them) and `blocks`
 /// (blocked cells as 1-based `[row,col]` pairs, as prob080 writes them). Lists may span lines.
 ///
+/// The instance is canonical ([`Instance::canonical`]): both lists sorted row-major, a pair
+/// given twice kept once. An `init` cell that `blocks` also holds is an error at the `init`
+/// entry's line.
+///
 /// ```
 /// use queens_sat::{board::Cell, instance::parse_param};
 /// let inst = parse_param("p.param", "letting n = 8\nletting init = [[0,0],\n  [1, 4]]\n").unwrap();
@@ -328,7 +332,8 @@ pub fn parse_param(file: &str, text: &str) -> Result<Instance> {
     let n = check_n(file, n_line, n_value)?;
     let nn = i64::from(n);
     let mut inst = Instance::plain(n);
-    for p in init.map(|v| v.0).unwrap_or_default() {
+    let init = init.map(|v| v.0).unwrap_or_default();
+    for &p in &init {
         if !(0..nn).contains(&p.a) || !(0..nn).contains(&p.b) {
             return Err(Error::parse(
                 file,
@@ -355,6 +360,28 @@ pub fn parse_param(file: &str, text: &str) -> Result<Instance> {
             ));
         }
         inst.blocked.push(Cell::new(p.a as u32 - 1, p.b as u32 - 1));
+    }
+    // Sets: a pair given twice is one piece (one blocked cell). A piece on a blocked cell is an
+    // error at the first such init entry.
+    inst.canonicalize();
+    if let Some(p) = init.iter().find(|p| {
+        inst.blocked
+            .binary_search(&Cell::new(p.a as u32, p.b as u32))
+            .is_ok()
+    }) {
+        return Err(Error::parse(
+            file,
+            p.line,
+            format!(
+                "init entry [{},{}] puts a pre-placed piece at ({},{}), a blocked cell (blocks entry [{},{}])",
+                p.a,
+                p.b,
+                p.a,
+                p.b,
+                p.a + 1,
+                p.b + 1
+            ),
+        ));
     }
     Ok(inst)
 }

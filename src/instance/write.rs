@@ -6,11 +6,22 @@
 //! - [`to_diags`]: csplib prob079 excluded-diagonals file, `#` comment lines first.
 //!
 //! Board text and parameter files cannot name a whole diagonal: excluded diagonals are written
-//! as the blocked cells they cover. Long lists wrap after [`PER_LINE`] pairs.
+//! as the blocked cells they cover. An excluded-diagonals file holds excluded diagonals only:
+//! [`to_diags`] refuses pre-placed pieces and blocked cells with [`BadInstance::Unwritable`].
+//! Long lists wrap after [`PER_LINE`] pairs.
+//!
+//! Reading back what a writer wrote gives an equal instance, in its canonical form
+//! ([`Instance::canonical`]: lists sorted, repeats merged): `read(write(i)) == i` for the diags
+//! format, `read(write(i)) == i.excluded_as_blocked()` for board and param files. Repeats are
+//! written once. Board text and the `blocks` of a parameter file are row-major; the `init` of a
+//! parameter file and the `diags` of a diagonals file keep the order of the instance's list,
+//! which is sorted for a canonical instance (every reader's and [`Instance::new`]'s) and the
+//! generator's order for a generated one: a diagonals file's prefixes are instances (prob079,
+//! `--diags D`), and the generators' published bytes stay as they were.
 
 use std::fmt::Write as _;
 
-use super::{Format, Instance};
+use super::{BadInstance, Format, Instance};
 use crate::board::{Board, Cell};
 use crate::error::{Error, Result};
 use crate::piece::LineKind;
@@ -19,8 +30,10 @@ use crate::piece::LineKind;
 pub const PER_LINE: usize = 12;
 
 /// Writes `inst` in `format`, with `comment` as the first lines (each prefixed by the format's
-/// comment marker).
+/// comment marker). An instance that breaks the invariants ([`Instance::check`]) is an
+/// [`Error::Instance`], as is one the format cannot hold.
 pub fn write(inst: &Instance, format: Format, comment: &str) -> Result<String> {
+    inst.check()?;
     match format {
         Format::Board => Ok(to_board(inst, comment)),
         Format::Param => Ok(to_param(inst, comment)),
@@ -48,6 +61,12 @@ pub fn unavailable_cells(inst: &Instance) -> Vec<Cell> {
     cells.sort_unstable();
     cells.dedup();
     cells
+}
+
+/// The items of `list` in order, each at its first occurrence only.
+fn first_occurrences<T: Copy + Eq + std::hash::Hash>(list: &[T]) -> Vec<T> {
+    let mut seen = std::collections::HashSet::with_capacity(list.len());
+    list.iter().copied().filter(|x| seen.insert(*x)).collect()
 }
 
 fn comment_lines(out: &mut String, marker: char, comment: &str) {
@@ -84,13 +103,16 @@ pub fn to_board(inst: &Instance, comment: &str) -> String {
     comment_lines(&mut out, '#', comment);
     let unavailable: std::collections::HashSet<Cell> =
         unavailable_cells(inst).into_iter().collect();
-    let board = Board::new(inst.n, inst.placed.clone());
+    let mut placed = inst.placed.clone();
+    placed.sort_unstable();
+    placed.dedup();
+    let board = Board::new(inst.n, placed);
     out.push_str(&board.to_text(|c| unavailable.contains(&c)));
     out
 }
 
-/// csplib parameter file: `letting n`, `letting init` (0-based `[row,col]`, in instance
-/// order; written when there are pre-placed queens or nothing else) and `letting blocks`
+/// csplib parameter file: `letting n`, `letting init` (0-based `[row,col]`, in instance order
+/// without repeats; written when there are pre-placed queens or nothing else) and `letting blocks`
 /// (1-based, the unavailable cells row-major; written when there are any).
 ///
 /// ```
@@ -103,13 +125,12 @@ pub fn to_param(inst: &Instance, comment: &str) -> String {
     comment_lines(&mut out, '$', comment);
     let _ = writeln!(out, "letting n = {}", inst.n);
     let unavailable = unavailable_cells(inst);
-    if !inst.placed.is_empty() || unavailable.is_empty() {
+    let placed = first_occurrences(&inst.placed);
+    if !placed.is_empty() || unavailable.is_empty() {
         out.push_str("letting init = ");
         pairs(
             &mut out,
-            inst.placed
-                .iter()
-                .map(|c| (i64::from(c.row), i64::from(c.col))),
+            placed.iter().map(|c| (i64::from(c.row), i64::from(c.col))),
         );
         out.push('\n');
     }
@@ -127,8 +148,9 @@ pub fn to_param(inst: &Instance, comment: &str) -> String {
 }
 
 /// csplib prob079 excluded-diagonals file: `n = N`, `numdiags = D`, `diags = [[k,t],...]` in
-/// instance order (`t = 1` sum diagonal `r + c = k`, `t = 0` difference diagonal
-/// `r - c = k - (n-1)`). Only instances with nothing but excluded diagonals can be written.
+/// instance order without repeats (`t = 1` sum diagonal `r + c = k`, `t = 0` difference
+/// diagonal `r - c = k - (n-1)`). Only instances with nothing but excluded diagonals can be
+/// written; others are [`BadInstance::Unwritable`].
 ///
 /// ```
 /// use queens_sat::instance::{parse_diags, write::to_diags};
@@ -137,22 +159,24 @@ pub fn to_param(inst: &Instance, comment: &str) -> String {
 /// ```
 pub fn to_diags(inst: &Instance, comment: &str) -> Result<String> {
     if !inst.placed.is_empty() || !inst.blocked.is_empty() {
-        return Err(Error::Usage(format!(
-            "an excluded-diagonals file cannot hold pre-placed queens or blocked cells ({} placed, {} blocked)",
-            inst.placed.len(),
-            inst.blocked.len()
-        )));
+        let canonical = inst.canonical();
+        return Err(Error::Instance(BadInstance::Unwritable {
+            format: Format::Diags.name(),
+            placed: canonical.placed.len(),
+            blocked: canonical.blocked.len(),
+        }));
     }
+    let excluded = first_occurrences(&inst.excluded);
     let mut out = String::new();
     comment_lines(&mut out, '#', comment);
     let _ = writeln!(out, "n = {}", inst.n);
-    let _ = writeln!(out, "numdiags = {}", inst.excluded.len());
+    let _ = writeln!(out, "numdiags = {}", excluded.len());
     out.push_str("diags = ");
     pairs(
         &mut out,
-        inst.excluded.iter().map(|e| {
-            let t = i64::from(e.kind == LineKind::AntiDiagonal);
-            (i64::from(e.key), t)
+        excluded.iter().map(|e| {
+            let (k, t) = e.csplib();
+            (i64::from(k), i64::from(t))
         }),
     );
     out.push('\n');
@@ -185,9 +209,12 @@ mod tests {
             assert_eq!(placed, vec![Cell::new(0, 2), Cell::new(5, 0)]);
             assert_eq!(back.blocked, vec![Cell::new(1, 1), Cell::new(3, 3)]);
         }
-        // The parameter file keeps the order of the pre-placed queens.
-        let back = read_instance("t", &to_param(&inst, ""), None).unwrap();
-        assert_eq!(back.placed, inst.placed);
+        // The parameter file keeps the order of the pre-placed queens; the reader sorts them.
+        let text = to_param(&inst, "");
+        assert!(text.contains("letting init = [[5,0],[0,2]]"), "{text}");
+        let back = read_instance("t", &text, None).unwrap();
+        assert_eq!(back, inst);
+        assert_eq!(back.placed, vec![Cell::new(0, 2), Cell::new(5, 0)]);
     }
 
     #[test]

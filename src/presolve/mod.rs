@@ -39,12 +39,19 @@ pub struct Problem {
     pub fixed: Vec<Cell>,
     /// Unit clauses as DIMACS literals (full encoding only).
     pub units: Vec<i32>,
-    /// Why the problem is unsatisfiable, when presolve proved it.
+    /// Why the problem is unsatisfiable, when presolve proved it: pre-placed pieces that share
+    /// a line (`pre-placed queens at (0,0) and (3,3) share a diagonal`) or are a leap apart, or
+    /// a required line left without a free cell. The solve report carries it
+    /// ([`crate::solve::SolveReport::reason`]).
     pub unsat: Option<String>,
 }
 
 impl Problem {
-    /// Presolves `instance` for `piece`.
+    /// Presolves `instance` for `piece`. An instance that breaks the invariants of
+    /// [`crate::instance`] (a pre-placed piece on a blocked cell or an excluded diagonal, a cell
+    /// off the board) is an [`Error::Instance`]; pre-placed pieces that attack each other, or a
+    /// required line left without a free cell, make the problem UNSAT with the reason in
+    /// [`Problem::unsat`].
     ///
     /// ```
     /// use queens_sat::{instance::read_instance, piece::QUEEN, presolve::Problem};
@@ -71,7 +78,7 @@ impl Problem {
     /// Presolve without the matching filter.
     fn presolve_plain(instance: &Instance, piece: Piece) -> Result<Problem> {
         let n = instance.n;
-        let obstacles = instance.obstacles();
+        let obstacles = instance.obstacles_checked()?;
         let mut fixed: Vec<Cell> = instance.placed.clone();
         fixed.sort_unstable();
         fixed.dedup();
@@ -90,12 +97,6 @@ impl Problem {
         // `fixed` is sorted: a leap target is looked up by binary search.
         let is_fixed = |q: Cell| fixed.binary_search(&q).is_ok();
         for (i, &p) in fixed.iter().enumerate() {
-            if unsat.is_none() && obstacles.contains(p) {
-                unsat = Some(format!(
-                    "pre-placed {} at {p} is on a blocked cell",
-                    piece.name
-                ));
-            }
             for (kind, owner) in held.iter_mut() {
                 let key = kind.key(p, n) as usize;
                 if owner[key] != NONE {
@@ -200,6 +201,7 @@ impl Problem {
                 "{cells} cell variables exceed the DIMACS limit of {MAX_VARS}"
             )));
         }
+        instance.check()?;
         let varmap = VarMap::row_major(n);
         let mut fixed = instance.placed.clone();
         fixed.sort_unstable();

@@ -71,6 +71,7 @@ pub fn solve_certified(
         };
         return Ok(SolveReport {
             solve_seconds: t0.elapsed().as_secs_f64(),
+            reason: r.reason,
             certificate,
             cubes: Some(CubeStats {
                 jobs: settings.jobs.max(1),

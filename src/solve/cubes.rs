@@ -250,7 +250,10 @@ pub fn solve(
         ..SolveReport::new(status, stats, "cubes", options.amo)
     };
     if cubes.is_empty() {
-        return Ok(report(Answer::Unsat, 0, 0, 0));
+        return Ok(SolveReport {
+            reason: root.unsat.clone(),
+            ..report(Answer::Unsat, 0, 0, 0)
+        });
     }
     let handed = AtomicUsize::new(cubes.len());
     let queue = Queue::new(cubes.into_iter().map(|c| (c, true)), &stop);

@@ -38,6 +38,9 @@ pub struct SolveReport {
     pub amo: String,
     /// Cube-and-conquer only: how the cubes went.
     pub cubes: Option<CubeStats>,
+    /// For an UNSAT that presolve proved: why ([`Problem::unsat`], e.g. `pre-placed queens at
+    /// (0,0) and (3,3) share a diagonal`); `None` when a solver refuted the problem.
+    pub reason: Option<String>,
 }
 
 impl SolveReport {
@@ -57,6 +60,7 @@ impl SolveReport {
             solver: solver.into(),
             amo: amo.name(),
             cubes: None,
+            reason: None,
         }
     }
 }
@@ -149,10 +153,15 @@ pub fn solve(
                 Ok(()) => engine,
                 Err(_) => &super::varisat_backend::Varisat,
             };
-            return solve(&full, options, engine, settings);
+            let mut report = solve(&full, options, engine, settings)?;
+            if matches!(report.status, Answer::Unsat) {
+                report.reason.clone_from(&problem.unsat);
+            }
+            return Ok(report);
         }
         return Ok(SolveReport {
             encode_seconds: t0.elapsed().as_secs_f64(),
+            reason: problem.unsat.clone(),
             ..SolveReport::new(Answer::Unsat, stats, info.name, options.amo)
         });
     }

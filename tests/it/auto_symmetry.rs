@@ -92,6 +92,8 @@ fn symmetric_instances(seed: u64, count: usize) -> Vec<(Instance, Symmetry)> {
             }
             close(&mut inst.blocked, |c| g.apply(c, n));
             close(&mut inst.placed, |c| g.apply(c, n));
+            // Blocked cells under pieces stay free: both sets are closed, so is the difference.
+            common::make_valid(&mut inst);
             let key = |d: ExcludedDiagonal| (d.kind == LineKind::AntiDiagonal, d.key);
             let mut keys: Vec<(bool, u32)> = inst.excluded.iter().map(|&d| key(d)).collect();
             let of = |(anti, k): (bool, u32)| ExcludedDiagonal {

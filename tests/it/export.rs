@@ -292,9 +292,10 @@ fn header_round_trips_in_every_format() {
     let mut inst = Instance::plain(9);
     inst.placed = vec![Cell::new(0, 2), Cell::new(4, 1)];
     inst.blocked = vec![Cell::new(8, 8), Cell::new(3, 3)];
+    // Anti-diagonal 7 (r + c = 7): no piece stands on it.
     inst.excluded = vec![ExcludedDiagonal {
         kind: LineKind::AntiDiagonal,
-        key: 5,
+        key: 7,
     }];
     let mut clash = Instance::plain(5);
     clash.placed = vec![Cell::new(0, 0), Cell::new(2, 2)];
@@ -322,8 +323,10 @@ fn header_round_trips_in_every_format() {
                 assert_eq!(h.piece, piece, "{what}");
                 assert_eq!(h.instance.n, inst.n, "{what}");
                 assert_eq!(h.instance.placed, problem.fixed, "{what}");
-                assert_eq!(h.instance.blocked, inst.blocked, "{what}");
-                assert_eq!(h.instance.excluded, inst.excluded, "{what}");
+                // The header holds the canonical form (sorted lists).
+                assert_eq!(&h.instance, inst, "{what}");
+                assert_eq!(h.instance.blocked, inst.canonical().blocked, "{what}");
+                assert_eq!(h.instance.excluded, inst.canonical().excluded, "{what}");
                 assert_eq!(h.presolved, presolve, "{what}");
                 assert_eq!(h.varmap, problem.varmap, "{what}");
                 assert_eq!(h.unsat, problem.unsat, "{what}");

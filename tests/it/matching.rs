@@ -242,6 +242,10 @@ fn random_instances(seed: u64, count: usize) -> Vec<Instance> {
                     inst.blocked = (0..rng.below(n * n / 3 + 1))
                         .map(|_| cell(&mut rng))
                         .collect();
+                    // A piece on a blocked cell is no instance (issue 45): such a cell stays
+                    // free (the same draws, so the other cases are unchanged).
+                    let placed = inst.placed.clone();
+                    inst.blocked.retain(|c| !placed.contains(c));
                 }
                 _ => {
                     inst.excluded = {

@@ -81,6 +81,10 @@ fn random_instances(seed: u64, count: usize, max_n: u32) -> Vec<Instance> {
                 _ => {
                     inst.placed = (0..rng.below(2)).map(|_| cell(&mut rng)).collect();
                     inst.blocked = (0..rng.below(n)).map(|_| cell(&mut rng)).collect();
+                    // A piece on a blocked cell is no instance (issue 45): such a cell stays
+                    // free (the same draws, so the other cases are unchanged).
+                    let placed = inst.placed.clone();
+                    inst.blocked.retain(|c| !placed.contains(c));
                 }
             }
             inst

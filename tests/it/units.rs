@@ -108,7 +108,7 @@ mod presolve {
     /// Each contradiction presolve finds, with the sentence it gives; the problem keeps no cell.
     #[test]
     fn contradictions_are_unsat_with_a_reason() {
-        let cases: [(Instance, Piece, &str); 6] = [
+        let cases: [(Instance, Piece, &str); 5] = [
             (instance(8, &[(0, 0), (0, 5)], &[]), QUEEN, "share a row"),
             (instance(8, &[(0, 3), (6, 3)], &[]), QUEEN, "share a column"),
             (
@@ -120,11 +120,6 @@ mod presolve {
                 instance(8, &[(0, 0), (1, 2)], &[]),
                 AMAZON,
                 "are a leap apart",
-            ),
-            (
-                instance(8, &[(4, 4)], &[(4, 4)]),
-                QUEEN,
-                "on a blocked cell",
             ),
             (
                 instance(5, &[], &[(0, 3), (1, 3), (2, 3), (3, 3), (4, 3)]),
@@ -148,6 +143,14 @@ mod presolve {
                 0
             );
         }
+        // A piece on a blocked cell is not an UNSAT instance but no instance at all: an error
+        // naming the cell (issue 45).
+        let e = Problem::presolve_with(&instance(8, &[(4, 4)], &[(4, 4)]), QUEEN, Filter::None)
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "pre-placed piece at (4,4) is on a blocked cell"
+        );
     }
 
     #[test]

@@ -145,6 +145,15 @@ pub fn print_answer(
             }
             let why = match (status, &r.certificate) {
                 (Status::Unknown(w), _) => format!(" ({w})"),
+                // Presolve's refutation, and who re-proved it under --certify.
+                (Status::Unsat, Some(c)) if r.reason.is_some() => format!(
+                    " ({}; certified: {})",
+                    r.reason.as_deref().unwrap_or_default(),
+                    c.checker
+                ),
+                (Status::Unsat, None) if r.reason.is_some() => {
+                    format!(" ({})", r.reason.as_deref().unwrap_or_default())
+                }
                 (_, Some(c)) if c.steps > 0 => {
                     format!(
                         " (certified: {}; {} proof steps checked)",

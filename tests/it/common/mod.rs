@@ -256,7 +256,8 @@ impl XorShift {
     }
 }
 
-/// Random instances with n <= max_n of four kinds: completion, blocked, both, excluded diagonals.
+/// Random instances with n <= max_n of four kinds: completion, blocked, both, excluded diagonals
+/// (the lists in draw order, with repeats; no piece on a blocked cell).
 pub fn random_instances(
     seed: u64,
     count: usize,
@@ -274,6 +275,10 @@ pub fn random_instances(
                 2 => {
                     inst.placed = (0..rng.below(2)).map(|_| cell(&mut rng)).collect();
                     inst.blocked = (0..rng.below(n * 2)).map(|_| cell(&mut rng)).collect();
+                    // A piece on a blocked cell is no instance (issue 45): such a cell stays
+                    // free (the same draws, so the other cases are unchanged).
+                    let placed = inst.placed.clone();
+                    inst.blocked.retain(|c| !placed.contains(c));
                 }
                 _ => {
                     inst.excluded = (0..rng.below(n + 2))
@@ -291,6 +296,18 @@ pub fn random_instances(
             inst
         })
         .collect()
+}
+
+/// Makes a randomly drawn instance an instance (issue 45): a blocked cell under a pre-placed
+/// piece stays free, and a piece on an excluded diagonal is dropped.
+#[allow(dead_code)]
+pub fn make_valid(inst: &mut queens_sat::instance::Instance) {
+    let placed = inst.placed.clone();
+    inst.blocked.retain(|c| !placed.contains(c));
+    let n = inst.n;
+    let excluded = inst.excluded.clone();
+    inst.placed
+        .retain(|&c| !excluded.iter().any(|d| d.kind.key(c, n) == d.key));
 }
 
 /// The piece of random case `i` and its oracle name: every third case an amazon, the others
