@@ -24,6 +24,7 @@ mod export;
 mod fuzz_parsers;
 mod generate;
 mod implied;
+mod lean;
 mod matching;
 mod module_graph;
 mod oracle;
