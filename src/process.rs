@@ -82,8 +82,6 @@ pub struct Finished {
     /// The last [`STDERR_TAIL_BYTES`] bytes of stderr.
     pub stderr_tail: Vec<u8>,
     /// Wall-clock seconds from spawn to reaping.
-    // Read by the harness (bench/child.rs), not by the core's external solvers.
-    #[cfg_attr(not(feature = "harness"), allow(dead_code))]
     pub seconds: f64,
 }
 
