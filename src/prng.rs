@@ -18,13 +18,7 @@ use rand_chacha::rand_core::{Rng, SeedableRng};
 pub struct Prng(ChaCha8Rng);
 
 impl Prng {
-    /// The generator for `seed`.
-    ///
-    /// ```
-    /// use queens_sat::prng::Prng;
-    /// let (mut a, mut b) = (Prng::new(7), Prng::new(7));
-    /// assert_eq!(a.below(1000), b.below(1000));
-    /// ```
+    /// The generator for `seed` (the same seed draws the same values: `same_seed_same_draws`).
     pub fn new(seed: u64) -> Prng {
         let mut key = [0u8; 32];
         key[..8].copy_from_slice(&seed.to_le_bytes());
@@ -76,6 +70,13 @@ impl Prng {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The module is private, so its former doctest is a unit test.
+    #[test]
+    fn same_seed_same_draws() {
+        let (mut a, mut b) = (Prng::new(7), Prng::new(7));
+        assert_eq!(a.below(1000), b.below(1000));
+    }
 
     #[test]
     fn chacha8_stream_is_pinned() {

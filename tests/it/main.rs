@@ -25,6 +25,7 @@ mod fuzz_parsers;
 mod generate;
 mod implied;
 mod instances;
+mod lean;
 mod matching;
 mod module_graph;
 mod options;

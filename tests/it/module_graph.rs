@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// Edges of one graph: from a node, each node it imports and one file that holds the edge.
-type Edges = BTreeMap<String, BTreeMap<String, PathBuf>>;
+pub(super) type Edges = BTreeMap<String, BTreeMap<String, PathBuf>>;
 
 fn src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
@@ -101,7 +101,7 @@ fn add(edges: &mut Edges, from: &str, to: &str, file: &Path) {
 }
 
 /// The library's top-level graph.
-fn library_edges() -> Edges {
+pub(super) fn library_edges() -> Edges {
     let src = src();
     let mut files = Vec::new();
     rust_files(&src, true, &mut files);
