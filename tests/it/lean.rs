@@ -15,7 +15,9 @@ const CLI_ONLY: [&str; 5] = ["clap", "csv", "indicatif", "plotters", "sha2"];
 /// The crate names of `cargo tree -e normal -p PACKAGE ARGS` (what a build of it compiles).
 fn dependencies(package: &str, args: &[&str]) -> BTreeSet<String> {
     let out = Command::new(env!("CARGO"))
-        .args(["tree", "--offline", "-e", "normal", "--prefix", "none"])
+        // Not --offline: on a fresh clone the README's test command runs before the Python
+        // crate's dependencies (pyo3) were ever fetched, and `cargo tree` needs their manifests.
+        .args(["tree", "-e", "normal", "--prefix", "none"])
         .args(["-f", "{p}", "-p", package])
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
