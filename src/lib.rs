@@ -63,9 +63,8 @@ pub mod options;
 pub mod piece;
 pub mod presolve;
 mod prng;
-// Public for now: the stop-path work (issue 44 §1) is reshaping `process` and `work`; both are
-// candidates for private once it has landed (no one outside the library uses them).
-pub mod process;
+// Private: only the library runs child processes and shares out work (issue 44 §3).
+mod process;
 #[cfg(feature = "harness")]
 pub mod progress;
 pub mod report;
@@ -77,6 +76,6 @@ pub mod symmetry;
 pub mod varmap;
 pub mod verify;
 pub mod walk;
-pub mod work;
+mod work;
 
 pub use error::{Error, Result};

@@ -94,7 +94,7 @@ pub fn side(n: i64) -> Result<u32> {
         .ok_or_else(|| BadOption::invalid(Opt::N, n, format!("is out of range (1..={MAX_N})")))
 }
 
-/// Threads (`--jobs`, `jobs=`): at least 1; `None` is every core ([`crate::work::threads`],
+/// Threads (`--jobs`, `jobs=`): at least 1; `None` is every core (`work::threads`,
 /// the rule the solver applies too).
 pub fn jobs(jobs: Option<usize>) -> Result<usize> {
     crate::work::threads(jobs)

@@ -82,21 +82,12 @@ pub struct Finished {
     /// The last [`STDERR_TAIL_BYTES`] bytes of stderr.
     pub stderr_tail: Vec<u8>,
     /// Wall-clock seconds from spawn to reaping.
+    #[cfg_attr(not(feature = "harness"), allow(dead_code))]
     pub seconds: f64,
 }
 
 /// Runs `cmd` (stdin closed, stdout and stderr piped) in its own process group, tied to this
 /// process's life, until it exits or `limits` stop it; `name` names it in errors.
-///
-/// ```
-/// use queens_sat::process::{run, Ended, Limits};
-/// let mut cmd = std::process::Command::new("sh");
-/// cmd.args(["-c", "echo hi; exit 3"]);
-/// let done = run(&mut cmd, "sh", &Limits::default()).unwrap();
-/// assert_eq!(done.ended, Ended::Exited);
-/// assert_eq!(done.status.code(), Some(3));
-/// assert_eq!(done.stdout.unwrap(), b"hi\n");
-/// ```
 pub fn run(cmd: &mut Command, name: &str, limits: &Limits) -> Result<Finished> {
     let t0 = Instant::now();
     let parent = std::process::id();
@@ -375,5 +366,20 @@ impl Drop for ProcessGroup {
             self.kill();
             let _ = self.child.wait();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_a_child_and_keeps_its_exit_code_and_output() {
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", "echo hi; exit 3"]);
+        let done = run(&mut cmd, "sh", &Limits::default()).unwrap();
+        assert_eq!(done.ended, Ended::Exited);
+        assert_eq!(done.status.code(), Some(3));
+        assert_eq!(done.stdout.unwrap(), b"hi\n");
     }
 }

@@ -9,12 +9,6 @@
 //! progress and resumes), poll a cancel token between items, and report progress in completion
 //! order. With those, the queue is forty lines over `std::thread::scope`, and items are large
 //! (a cube count, a solver run, a file), so work stealing would buy nothing.
-//!
-//! ```
-//! use queens_sat::{interrupt::Cancel, work::run_all};
-//! let squares = run_all(&[1u64, 2, 3], 2, &Cancel::new(), &|_, _| {}, |&x| Ok(x * x)).unwrap();
-//! assert_eq!(squares, vec![1, 4, 9]);
-//! ```
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -128,20 +122,6 @@ pub fn run_all<T: Sync, R: Send>(
 /// - The first answer stops everyone ([`Queue::close`]), or, for a deterministic answer, only
 ///   the items after its index ([`Queue::stop_after`]): the smallest index with an answer then
 ///   wins whatever the timing.
-///
-/// ```
-/// use queens_sat::{interrupt::Cancel, work::Queue};
-/// let queue = Queue::new([10u32, 20, 30], &Cancel::new());
-/// let first = queue.take().unwrap();
-/// assert_eq!((first.index, *first), (0, 10));
-/// first.split(vec![11, 12]); // 10 becomes 11 and 12, first in line, with index 0
-/// let next = queue.take().unwrap();
-/// assert_eq!((next.index, *next), (0, 11));
-/// queue.stop_after(0); // an answer at index 0: items 1 and 2 are dropped
-/// drop(next);
-/// assert_eq!(queue.take().map(|t| *t), Some(12));
-/// assert!(queue.take().is_none());
-/// ```
 pub struct Queue<T> {
     state: Mutex<Line<T>>,
     changed: Condvar,
@@ -292,6 +272,31 @@ impl<T> Drop for Taken<'_, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn run_all_keeps_item_order() {
+        let squares =
+            run_all(&[1u64, 2, 3], 2, &Cancel::new(), &|_, _| {}, |&x| Ok(x * x)).unwrap();
+        assert_eq!(squares, vec![1, 4, 9]);
+    }
+
+    #[test]
+    fn queue_splits_first_in_line_and_stops_after_an_answer() {
+        let queue = Queue::new([10u32, 20, 30], &Cancel::new());
+        let first = queue.take().unwrap();
+        assert_eq!((first.index, *first), (0, 10));
+        first.split(vec![11, 12]); // 10 becomes 11 and 12, first in line, with index 0
+        let next = queue.take().unwrap();
+        assert_eq!((next.index, *next), (0, 11));
+        queue.stop_after(0); // an answer at index 0: items 1 and 2 are dropped
+        drop(next);
+        assert_eq!(queue.take().map(|t| *t), Some(12));
+        assert!(queue.take().is_none());
+        // A closed queue hands nothing out, and its token stops.
+        let queue = Queue::new([1u8, 2], &Cancel::new());
+        queue.close();
+        assert!(queue.take().is_none() && queue.token().is_stopped());
+    }
 
     #[test]
     fn keeps_order_and_partial_results() {

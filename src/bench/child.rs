@@ -41,7 +41,7 @@ pub fn children_cpu_seconds() -> f64 {
 }
 
 /// Runs `exe solve ARGS --timeout T --format json` in a child process, through the library's
-/// process runner ([`crate::process::run`]). A child still running [`GRACE`] after its own
+/// process runner (`process::run`). A child still running [`GRACE`] after its own
 /// time limit is stopped (a report error); once `cancel` is raised the child is stopped and
 /// this returns [`Error::Interrupted`]. Stopping sends `SIGTERM` first, so the child kills its
 /// own external solver, then `SIGKILL` to the child's group; the solver is also tied to the

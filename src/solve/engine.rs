@@ -5,7 +5,7 @@
 //! the interface alone, and imports nothing that implements it.
 //!
 //! Adding an in-process engine is one file (a type that implements [`Engine`]) plus one line in
-//! the `engines!` list of `solve/mod.rs` (its module and its row of [`ENGINES`]): `--solver
+//! the `engines!` list of `solve/mod.rs` (its module and its row of [`super::ENGINES`]): `--solver
 //! NAME`, the help text, portfolios, cube-and-conquer (when it declares
 //! [`Capabilities::incremental`]), `bench` and the Python package all read the table. What is
 //! common to every engine is written once, around the trait call, in [`super::solve`]: the

@@ -84,12 +84,7 @@ fn default_amo(dir: &Path) -> String {
 
 /// Independent oracle (tests/it/common/oracle.rs): does an `n x n` board with these blocked cells
 /// and pre-placed pieces have a solution?
-fn oracle_sat(
-    n: usize,
-    amazon: bool,
-    blocked: &BTreeSet<Cell>,
-    placed: &[Cell],
-) -> bool {
+fn oracle_sat(n: usize, amazon: bool, blocked: &BTreeSet<Cell>, placed: &[Cell]) -> bool {
     let cell = |&(r, c): &Cell| (r as i64, c as i64);
     let plain = common::Plain {
         n: n as i64,
