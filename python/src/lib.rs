@@ -875,7 +875,7 @@ impl PyFormula {
         let args = (amo, implied, symmetric, break_symmetry, presolve);
         let (problem, options, stats) = py_ok(py.detach(|| prepare(&instance, &args)))?;
         let bad = || errors::usage("Formula._restore: the pickled clauses do not fit the formula");
-        if lits.len() % 4 != 0 || ends.len() % 8 != 0 {
+        if !lits.len().is_multiple_of(4) || !ends.len().is_multiple_of(8) {
             return Err(bad());
         }
         let lits: Vec<i32> = lits
