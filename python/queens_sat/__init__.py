@@ -13,6 +13,15 @@ strategy, verified boards, exact counts and the exact CNF (for PySAT and friends
 >>> f = qs.encode(qs.Instance(8), amo="pairwise")
 >>> f.num_vars, f.var(0, 0), f.cell(64)
 (64, 1, (7, 7))
+>>> list(qs.Board.from_columns([1, 3, 0, 2]))    # a board iterates over its pieces
+[(0, 1), (1, 3), (2, 0), (3, 2)]
+>>> import pickle                                 # results, counts and formulas pickle
+>>> pickle.loads(pickle.dumps(r)).board == r.board
+True
+
+Results, counts, formulas, instances and boards pickle, so a ``ProcessPoolExecutor`` can run a
+benchmark over processes. In Jupyter, boards, instances and SAT results draw themselves as SVG;
+other results show their verdict and reason, and counts a small table (``_repr_html_``).
 
 Long calls (``encode``, ``solve``, ``count``) release the GIL and stop on Ctrl-C
 (``KeyboardInterrupt``) within a fraction of a second.

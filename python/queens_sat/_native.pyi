@@ -1,7 +1,7 @@
 """Type stubs of the Rust extension module (queens_sat._native); use it through queens_sat."""
 
 from os import PathLike
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 from ._options import PieceName
 from ._status import Status
@@ -58,7 +58,11 @@ class Instance:
     def __hash__(self) -> int: ...
 
 class Board:
-    """A placement of pieces: a solver's verified answer, or a board built for verify()."""
+    """A placement of pieces: a solver's verified answer, or a board built for verify().
+
+    Iterating over a board yields its pieces as ``(row, col)`` tuples; boards pickle (with the
+    instance they answer).
+    """
 
     def __init__(self, n: int, pieces: Sequence[Cell]) -> None: ...
     @staticmethod
@@ -74,11 +78,18 @@ class Board:
     def to_numpy(self) -> Any: ...
     def _repr_svg_(self) -> str: ...
     def __len__(self) -> int: ...
+    def __iter__(self) -> Iterator[Cell]:
+        """The pieces as ``(row, col)`` tuples, in the order of ``pieces``."""
+        ...
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
 
 class Formula:
-    """A CNF of an instance in memory, with the map between cells and variables."""
+    """A CNF of an instance in memory, with the map between cells and variables.
+
+    Formulas pickle (for process pools): the instance, the arguments of ``encode`` and the
+    clauses travel; unpickling presolves again but does not re-encode.
+    """
 
     @property
     def num_vars(self) -> int: ...
@@ -109,7 +120,10 @@ class Formula:
     def __len__(self) -> int: ...
 
 class Counts:
-    """Solution counts: total, unique (Burnside) and fixed points per symmetry."""
+    """Solution counts: total, unique (Burnside) and fixed points per symmetry.
+
+    Counts pickle (for process pools) and show themselves in Jupyter as a small HTML table.
+    """
 
     @property
     def total(self) -> int: ...
@@ -123,9 +137,16 @@ class Counts:
     def engine(self) -> str: ...
     @property
     def seconds(self) -> float: ...
+    def _repr_html_(self) -> str:
+        """An HTML table of the total, the unique count and the fixed points (Jupyter)."""
+        ...
 
 class Result:
-    """The answer of solve(): status, verified board, and the fields of solve --format json."""
+    """The answer of solve(): status, verified board, and the fields of solve --format json.
+
+    Results pickle (for process pools; a SAT board is verified again on unpickling). In
+    Jupyter a SAT result shows its board as SVG, any other its verdict and reason as HTML.
+    """
 
     @property
     def status(self) -> Status: ...
@@ -154,6 +175,12 @@ class Result:
     def certified(self) -> Optional[str]: ...
     def to_json(self) -> str: ...
     def to_dict(self) -> Dict[str, Any]: ...
+    def _repr_svg_(self) -> Optional[str]:
+        """The verified board as SVG when SAT (Jupyter), else None."""
+        ...
+    def _repr_html_(self) -> Optional[str]:
+        """The verdict and its reason as HTML when not SAT (Jupyter), else None."""
+        ...
     def __bool__(self) -> bool: ...
 
 def solve(

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 
 use pyo3::exceptions::PyImportError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyBytes, PyDict, PyIterator, PyList};
 use queens_sat::board::{Board, Cell, MAX_N};
 use queens_sat::count::{self, Engine};
 use queens_sat::encode::amo::AmoKind;
@@ -41,6 +41,21 @@ fn cells(n: u32, what: &str, pairs: Vec<(i64, i64)>) -> PyResult<Vec<Cell>> {
             }
         })
         .collect()
+}
+
+/// `text` with `&`, `<`, `>` and `"` escaped, for the HTML reprs.
+pub(crate) fn html_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for ch in text.chars() {
+        match ch {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 fn pairs(cells: &[Cell]) -> Vec<(u32, u32)> {
@@ -313,6 +328,9 @@ impl PyInstance {
 }
 
 /// A placement of pieces: a solver's verified answer, or a board built for `verify`.
+///
+/// Iterating over a board yields its pieces as `(row, col)` tuples; boards pickle (with the
+/// instance they answer) and show themselves in Jupyter as SVG.
 #[pyclass(module = "queens_sat", name = "Board", frozen)]
 #[derive(Clone)]
 pub struct PyBoard {
@@ -431,6 +449,11 @@ impl PyBoard {
         self.board.pieces.len()
     }
 
+    /// Iterates over the pieces as `(row, col)` tuples, in the order of `pieces`.
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyIterator>> {
+        PyList::new(py, self.pieces())?.try_iter()
+    }
+
     /// Pickling (multiprocessing): side, pieces and the instance answered.
     #[allow(clippy::type_complexity)]
     fn __reduce__<'py>(
@@ -524,10 +547,54 @@ impl ClauseSink for FlatSink {
     }
 }
 
+/// The encoding arguments of a [`PyFormula`], as `encode` received them.
+type EncodeArgs = (String, Option<String>, Option<String>, Option<String>, bool);
+
+/// What `Formula.__reduce__` hands to `Formula._restore`: the instance, the encoding
+/// arguments, and the clauses as two byte buffers (the literals as little-endian `i32`, the
+/// end offset of each clause as little-endian `u64`).
+type FormulaState<'py> = (
+    PyInstance,
+    String,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    bool,
+    Bound<'py, PyBytes>,
+    Bound<'py, PyBytes>,
+);
+
+/// Presolve and the encoder's options and exact size for `encode`'s arguments (no clause is
+/// built).
+fn prepare(
+    instance: &PyInstance,
+    args: &EncodeArgs,
+) -> queens_sat::Result<(Problem, EncodeOptions, Stats)> {
+    let (amo, implied, symmetric, break_symmetry, presolve) = args;
+    let names = queens_sat::options::Encoding {
+        amo: Some(amo),
+        implied: implied.as_deref(),
+        symmetric: symmetric.as_deref(),
+        break_symmetry: break_symmetry.as_deref(),
+    };
+    let options = names
+        .parse(&instance.inner, &instance.piece, false)?
+        .options;
+    let problem = Problem::new(&instance.inner, instance.piece, *presolve)?;
+    let stats = Encoder::with_options(&problem, options).stats()?;
+    Ok((problem, options, stats))
+}
+
 /// A CNF of an instance, held in memory, with the map between cells and variables.
+///
+/// Formulas pickle (for process pools): the instance, the arguments of `encode` and the clauses
+/// travel; unpickling presolves again but does not re-encode.
 #[pyclass(module = "queens_sat", name = "Formula", frozen)]
 pub struct PyFormula {
     instance: PyInstance,
+    /// The arguments of `encode` (`amo`, `implied`, `symmetric`, `break_symmetry`, `presolve`),
+    /// from which `_restore` rebuilds the map between cells and variables.
+    args: EncodeArgs,
     problem: Problem,
     options: EncodeOptions,
     stats: Stats,
@@ -761,6 +828,87 @@ impl PyFormula {
         self.ends.len()
     }
 
+    /// Pickling (multiprocessing, `concurrent.futures`): the instance, the arguments of
+    /// `encode` and the clauses as bytes; unpickling presolves again (cheap) but does not
+    /// re-encode.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, FormulaState<'py>)> {
+        let py = slf.py();
+        let me = slf.get();
+        let lits: Vec<u8> = me.lits.iter().flat_map(|l| l.to_le_bytes()).collect();
+        let ends: Vec<u8> = me
+            .ends
+            .iter()
+            .flat_map(|&e| (e as u64).to_le_bytes())
+            .collect();
+        let (amo, implied, symmetric, break_symmetry, presolve) = me.args.clone();
+        Ok((
+            slf.get_type().getattr("_restore")?,
+            (
+                me.instance.clone(),
+                amo,
+                implied,
+                symmetric,
+                break_symmetry,
+                presolve,
+                PyBytes::new(py, &lits),
+                PyBytes::new(py, &ends),
+            ),
+        ))
+    }
+
+    /// Rebuilds a pickled formula (the inverse of `__reduce__`): the clauses must have the
+    /// exact size the encoder gives the instance and options, with every literal in range.
+    #[staticmethod]
+    #[allow(clippy::too_many_arguments)]
+    fn _restore(
+        py: Python<'_>,
+        instance: Bound<'_, PyInstance>,
+        amo: String,
+        implied: Option<String>,
+        symmetric: Option<String>,
+        break_symmetry: Option<String>,
+        presolve: bool,
+        lits: &[u8],
+        ends: &[u8],
+    ) -> PyResult<Self> {
+        let instance = instance.get().clone();
+        let args = (amo, implied, symmetric, break_symmetry, presolve);
+        let (problem, options, stats) = py_ok(py.detach(|| prepare(&instance, &args)))?;
+        let bad = || errors::usage("Formula._restore: the pickled clauses do not fit the formula");
+        if !lits.len().is_multiple_of(4) || !ends.len().is_multiple_of(8) {
+            return Err(bad());
+        }
+        let lits: Vec<i32> = lits
+            .chunks_exact(4)
+            .map(|b| i32::from_le_bytes(b.try_into().expect("chunks of 4")))
+            .collect();
+        let ends = ends
+            .chunks_exact(8)
+            .map(|b| usize::try_from(u64::from_le_bytes(b.try_into().expect("chunks of 8"))))
+            .collect::<Result<Vec<usize>, _>>()
+            .map_err(|_| bad())?;
+        let nv = stats.vars;
+        let fits = lits.len() as u64 == stats.literals
+            && ends.len() as u64 == stats.clauses
+            && ends.windows(2).all(|w| w[0] <= w[1])
+            && ends.last().copied().unwrap_or(0) == lits.len()
+            && lits
+                .iter()
+                .all(|&l| l != 0 && u64::from(l.unsigned_abs()) <= nv);
+        if !fits {
+            return Err(bad());
+        }
+        Ok(PyFormula {
+            instance,
+            args,
+            problem,
+            options,
+            stats,
+            lits,
+            ends,
+        })
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Formula(n={}, amo='{}', num_vars={}, num_clauses={})",
@@ -784,6 +932,13 @@ fn encode(
     presolve: bool,
 ) -> PyResult<PyFormula> {
     let options = encoding(instance, amo, implied, symmetric, break_symmetry, false)?.options;
+    let args: EncodeArgs = (
+        amo.to_string(),
+        implied.map(str::to_string),
+        symmetric.map(str::to_string),
+        break_symmetry.map(str::to_string),
+        presolve,
+    );
     let (problem, stats, sink) = work::run(py, None, |cancel| {
         let problem = Problem::new(&instance.inner, instance.piece, presolve)?;
         let encoder = Encoder::with_options(&problem, options);
@@ -799,6 +954,7 @@ fn encode(
     })?;
     Ok(PyFormula {
         instance: instance.clone(),
+        args,
         problem,
         options,
         stats,
@@ -807,7 +963,9 @@ fn encode(
     })
 }
 
-/// Solution counts of an instance.
+/// Solution counts of an instance: total, unique (Burnside) and fixed points per symmetry.
+///
+/// Counts pickle (for process pools) and show themselves in Jupyter as a small HTML table.
 #[pyclass(module = "queens_sat", name = "Counts", frozen, get_all)]
 pub struct PyCounts {
     /// Solutions (with `symmetric=`: the solutions that symmetry maps to themselves).
@@ -817,15 +975,88 @@ pub struct PyCounts {
     /// Solutions each symmetry of the instance maps to themselves, by symmetry name.
     fixed_points: Py<PyDict>,
     /// The symmetries of the instance, identity first.
-    group: Vec<&'static str>,
+    group: Vec<String>,
     /// The engine that counted.
     engine: String,
     /// Seconds spent counting.
     seconds: f64,
 }
 
+/// What `Counts.__reduce__` hands to `Counts._restore`: every field in declaration order.
+type CountsState<'py> = (
+    u64,
+    Option<u64>,
+    Bound<'py, PyDict>,
+    Vec<String>,
+    String,
+    f64,
+);
+
 #[pymethods]
 impl PyCounts {
+    /// Pickling (multiprocessing, `concurrent.futures`): every field.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, CountsState<'py>)> {
+        let me = slf.get();
+        Ok((
+            slf.get_type().getattr("_restore")?,
+            (
+                me.total,
+                me.unique,
+                me.fixed_points.bind(slf.py()).copy()?,
+                me.group.clone(),
+                me.engine.clone(),
+                me.seconds,
+            ),
+        ))
+    }
+
+    /// Rebuilds pickled counts (the inverse of `__reduce__`).
+    #[staticmethod]
+    fn _restore(
+        total: u64,
+        unique: Option<u64>,
+        fixed_points: Bound<'_, PyDict>,
+        group: Vec<String>,
+        engine: String,
+        seconds: f64,
+    ) -> PyResult<Self> {
+        Ok(PyCounts {
+            total,
+            unique,
+            fixed_points: fixed_points.copy()?.unbind(),
+            group,
+            engine,
+            seconds,
+        })
+    }
+
+    /// Jupyter's rich repr: a small HTML table of the total, the unique count and the fixed
+    /// points of each symmetry.
+    fn _repr_html_(&self, py: Python<'_>) -> PyResult<String> {
+        let mut rows = vec![("total".to_string(), self.total.to_string())];
+        if let Some(u) = self.unique {
+            rows.push(("unique".into(), u.to_string()));
+        }
+        for (g, f) in self.fixed_points.bind(py).iter() {
+            rows.push((format!("fixed by {}", g.str()?), f.str()?.to_string()));
+        }
+        let body: String = rows
+            .iter()
+            .map(|(k, v)| {
+                format!(
+                    "<tr><th style=\"text-align:left\">{}</th><td style=\"text-align:right\">{}</td></tr>",
+                    html_escape(k),
+                    html_escape(v)
+                )
+            })
+            .collect();
+        Ok(format!(
+            "<table class=\"queens-sat-counts\"><caption>counts ({}, {:.3} s)</caption>{body}</table>",
+            html_escape(&self.engine),
+            self.seconds
+        ))
+    }
+
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         Ok(format!(
             "Counts(total={}, unique={}, fixed_points={})",
@@ -867,7 +1098,7 @@ fn count_instance(
             total,
             unique: None,
             fixed_points: fixed_points.unbind(),
-            group: vec![g.name()],
+            group: vec![g.name().to_string()],
             engine: engine.name().into(),
             seconds: t0.elapsed().as_secs_f64(),
         });
@@ -883,7 +1114,7 @@ fn count_instance(
         total: c.total,
         unique: Some(c.unique),
         fixed_points: fixed_points.unbind(),
-        group: c.group.iter().map(|g| g.name()).collect(),
+        group: c.group.iter().map(|g| g.name().to_string()).collect(),
         engine: engine.name().into(),
         seconds: t0.elapsed().as_secs_f64(),
     })

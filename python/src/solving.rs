@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use pyo3::prelude::*;
 use queens_sat::answer::{Answer, Status};
+use queens_sat::board::Board;
 use queens_sat::encode::Stats;
 use queens_sat::instance::Instance;
 use queens_sat::interrupt::Cancel;
@@ -14,7 +15,24 @@ use queens_sat::report::SolveRecord;
 use queens_sat::solve::{SolveReport, Solver};
 
 use crate::errors;
-use crate::{PyBoard, PyInstance, encoding, work};
+use crate::{PyBoard, PyInstance, encoding, html_escape, work};
+
+/// What `Result.__reduce__` hands to `Result._restore`: the instance, the status (`SAT`,
+/// `UNSAT`, `UNKNOWN`), the board's pieces when SAT, the UNKNOWN reason, then the rest of the
+/// fields in declaration order.
+type ResultState = (
+    PyInstance,
+    &'static str,
+    Option<Vec<(u32, u32)>>,
+    Option<String>,
+    String,
+    String,
+    (u64, u64, u64),
+    f64,
+    f64,
+    Option<String>,
+    Option<String>,
+);
 
 /// The one call into the library's solving strategy ([`Solver`]: the default strategy, one
 /// backend, or a portfolio), stopped by `cancel`.
@@ -49,6 +67,9 @@ fn run_solve(
 
 /// The answer of `solve`: a status, a verified board when SAT, and what `solve --format json`
 /// reports.
+///
+/// Results pickle (for process pools; a SAT board is verified again on unpickling). In Jupyter
+/// a SAT result shows its board as SVG, any other its verdict and reason as HTML.
 #[pyclass(module = "queens_sat", name = "Result", frozen)]
 pub struct PyResult_ {
     status: Status,
@@ -168,6 +189,115 @@ impl PyResult_ {
 
     fn __bool__(&self) -> bool {
         self.status.sat().is_some()
+    }
+
+    /// Pickling (multiprocessing, `concurrent.futures`): every field; the board of a SAT
+    /// result travels as its pieces and is verified again against the instance on unpickling.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, ResultState)> {
+        let me = slf.get();
+        let (pieces, unknown) = match &me.status {
+            Answer::Sat(b) => (
+                Some(b.pieces.iter().map(|c| (c.row, c.col)).collect()),
+                None,
+            ),
+            Answer::Unsat => (None, None),
+            Answer::Unknown(why) => (None, Some(why.clone())),
+        };
+        Ok((
+            slf.get_type().getattr("_restore")?,
+            (
+                me.instance.clone(),
+                me.status.label(),
+                pieces,
+                unknown,
+                me.amo.clone(),
+                me.solver.clone(),
+                (me.stats.vars, me.stats.clauses, me.stats.literals),
+                me.encode_seconds,
+                me.solve_seconds,
+                me.certified.clone(),
+                me.unsat_reason.clone(),
+            ),
+        ))
+    }
+
+    /// Rebuilds a pickled result (the inverse of `__reduce__`); a SAT board that is not a
+    /// solution of the instance is a `VerifyError`.
+    #[staticmethod]
+    #[allow(clippy::too_many_arguments)]
+    fn _restore(
+        instance: Bound<'_, PyInstance>,
+        status: &str,
+        pieces: Option<Vec<(i64, i64)>>,
+        unknown: Option<String>,
+        amo: String,
+        solver: String,
+        stats: (u64, u64, u64),
+        encode_seconds: f64,
+        solve_seconds: f64,
+        certified: Option<String>,
+        unsat_reason: Option<String>,
+    ) -> PyResult<Self> {
+        let instance = instance.get().clone();
+        let status = match (status, pieces, unknown) {
+            ("SAT", Some(pieces), None) => {
+                let n = instance.inner.n;
+                let board = Board::new(n, crate::cells(n, "piece", pieces)?);
+                queens_sat::verify::check(&board, &instance.inner, instance.piece)
+                    .map_err(|v| errors::verify_error(&v))?;
+                Answer::Sat(board)
+            }
+            ("UNSAT", None, None) => Answer::Unsat,
+            ("UNKNOWN", None, Some(why)) => Answer::Unknown(why),
+            (other, ..) => {
+                return Err(errors::usage(format!(
+                    "Result._restore: inconsistent pickled status '{other}'"
+                )));
+            }
+        };
+        Ok(PyResult_ {
+            status,
+            instance,
+            amo,
+            solver,
+            stats: Stats {
+                vars: stats.0,
+                clauses: stats.1,
+                literals: stats.2,
+            },
+            encode_seconds,
+            solve_seconds,
+            certified,
+            unsat_reason,
+        })
+    }
+
+    /// Jupyter's rich repr of a SAT result: the verified board as SVG (`Board._repr_svg_`);
+    /// `None` (no SVG) when the result is not SAT.
+    fn _repr_svg_(&self) -> Option<String> {
+        self.board().map(|b| b._repr_svg_())
+    }
+
+    /// Jupyter's rich repr of a result that is not SAT: the verdict and its reason as HTML;
+    /// `None` (the SVG board is shown instead) when SAT.
+    fn _repr_html_(&self) -> Option<String> {
+        if self.status.sat().is_some() {
+            return None;
+        }
+        let i = &self.instance;
+        let reason = match self.reason() {
+            Some(r) => format!(": {}", html_escape(&r)),
+            None => String::new(),
+        };
+        Some(format!(
+            "<div class=\"queens-sat-result\"><b>{}</b>{reason}<br>\
+             <small>{}-{}s, solver {}, {:.3} s</small></div>",
+            self.status.label(),
+            i.inner.n,
+            i.piece.name,
+            html_escape(&self.solver),
+            self.encode_seconds + self.solve_seconds
+        ))
     }
 
     fn __repr__(&self) -> String {

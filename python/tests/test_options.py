@@ -78,6 +78,14 @@ def test_stubs_pass_mypy_strict(tmp_path: Path) -> None:
         "c = qs.count(8, engine='backtrack', symmetric='r180')\n"
         "f = qs.encode(8, amo='product', implied='sums')\n"
         "n: int = c.total + f.num_vars\n"
+        "import pickle\n"
+        "from typing import List, Optional, Tuple\n"
+        "again: qs.Result = pickle.loads(pickle.dumps(r))\n"
+        "rows: List[int] = [row for row, col in qs.Board.from_columns([1, 3, 0, 2])]\n"
+        "cells: List[Tuple[int, int]] = list(r.board) if r.board is not None else []\n"
+        "svg: Optional[str] = r._repr_svg_()\n"
+        "page: Optional[str] = r._repr_html_()\n"
+        "table: str = c._repr_html_()\n"
     )
     bad = tmp_path / "bad.py"
     bad.write_text("import queens_sat as qs\nqs.solve(8, break_symmetry='sort')\n")
