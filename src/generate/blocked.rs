@@ -3,7 +3,7 @@
 
 use super::{Prng, check_side};
 use crate::board::Cell;
-use crate::error::{BadOption, Error, Opt, Result};
+use crate::error::{BadOption, Opt, Result};
 use crate::instance::Instance;
 
 /// Attempts `blocked-gen.py` makes before giving up.
@@ -67,9 +67,14 @@ pub fn generate(n: u32, m: u32, min_free: u32, seed: u64) -> Result<Instance> {
             }
         }
     }
-    Err(Error::Usage(format!(
-        "blocked -n {n} -m {m} --min-free {min_free} --seed {seed}: gave up after {ATTEMPTS} attempts (try a smaller m or min-free)"
-    )))
+    Err(BadOption::invalid(
+        Opt::M,
+        m,
+        format!(
+            "cells could not be blocked on an {n}x{n} board keeping min_free = {min_free} with \
+             seed {seed}: gave up after {ATTEMPTS} attempts (try a smaller m or min_free)"
+        ),
+    ))
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 
 use super::{Prng, check_side};
 use crate::board::Cell;
-use crate::error::{BadOption, Error, Opt, Result};
+use crate::error::{BadOption, Opt, Result};
 use crate::instance::Instance;
 
 /// Places `m` mutually non-attacking queens on an `n x n` board.
@@ -59,11 +59,16 @@ pub fn generate(n: u32, m: u32, seed: u64) -> Result<Instance> {
             return Ok(inst);
         }
     }
-    Err(Error::Usage(format!(
-        "completion -n {n} -m {m} --seed {seed}: gave up after {} attempts with {} queens placed (try another seed or a smaller m)",
-        size * size,
-        inst.placed.len()
-    )))
+    Err(BadOption::invalid(
+        Opt::M,
+        m,
+        format!(
+            "queens could not be placed on an {n}x{n} board with seed {seed}: gave up after {} \
+             attempts with {} placed (try another seed or a smaller m)",
+            size * size,
+            inst.placed.len()
+        ),
+    ))
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@ pub mod completion;
 pub mod diagonals;
 pub mod reduction;
 
-use crate::error::{BadOption, Error, Opt, Result};
+use crate::error::{BadOption, Opt, Result};
 use crate::instance::Instance;
 pub use crate::prng::Prng;
 
@@ -108,11 +108,5 @@ impl Generator {
 
 /// Checks a generator's board side (`1..=65536`).
 pub(crate) fn check_side(n: u32) -> Result<()> {
-    if !(1..=crate::board::MAX_N).contains(&n) {
-        return Err(Error::Usage(format!(
-            "-n {n} is out of range (1..={})",
-            crate::board::MAX_N
-        )));
-    }
-    Ok(())
+    crate::options::side(i64::from(n)).map(|_| ())
 }

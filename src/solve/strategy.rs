@@ -53,7 +53,7 @@ use crate::encode::EncodeOptions;
 use crate::encode::amo::AmoKind;
 use crate::encode::implied::Implied;
 use crate::encode::lex::SymmetrySet;
-use crate::error::{BadOption, Error, Opt, Result};
+use crate::error::{BadOption, Opt, Result};
 use crate::instance::Instance;
 use crate::interrupt::Cancel;
 use crate::piece::Piece;
@@ -552,12 +552,16 @@ impl<'a> Solver<'a> {
             // name is refused before it is looked up on PATH).
             let engine = registry::find(solver);
             let Some(factory) = engine.and_then(|e| e.info().caps.incremental) else {
-                return Err(Error::Usage(format!(
-                    "--cubes conquers with an in-process incremental solver ({}); --solver \
-                     {solver} is not supported with it (with --certify, each cube is solved on \
-                     its own, by any solver that certifies)",
-                    registry::names_with(|c| c.incremental.is_some())
-                )));
+                return Err(BadOption::excludes(
+                    Opt::Solver,
+                    solver,
+                    Opt::Cubes,
+                    &format!(
+                        "cubes are conquered by an in-process incremental solver ({}); with \
+                         certify, each cube is solved on its own, by any solver that certifies",
+                        registry::names_with(|c| c.incremental.is_some())
+                    ),
+                ));
             };
             let r = cubes::solve(root, options, factory(root, options), &settings)?;
             (solver.to_string(), r)
