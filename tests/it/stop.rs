@@ -307,3 +307,35 @@ fn a_split_stopped_before_it_starts_is_unknown() {
         );
     }
 }
+
+/// A time limit is reported in the caller's words, whichever engine or strategy ran into it
+/// (issue 45 §4: the default strategy used to report what was left of it, `0.987776448 s`).
+#[test]
+fn the_time_limit_is_reported_as_given() {
+    use queens_sat::piece::QUEEN;
+    use queens_sat::solve::Solver;
+    let inst = hard();
+    for (solver, cubes) in [
+        ("auto", false),
+        ("varisat", false),
+        ("lib:cadical", false),
+        ("lib:kissat", false),
+        ("bitboard", false),
+        ("varisat,lib:cadical", false),
+        ("lib:cadical", true),
+    ] {
+        let mut s = Solver::new(&inst, QUEEN)
+            .solver(solver)
+            .jobs(Some(2))
+            .timeout(Some(Duration::from_millis(500)));
+        if cubes {
+            s = s.cubes(64);
+        }
+        let r = s.solve().unwrap();
+        assert_eq!(
+            r.status,
+            Answer::Unknown("time limit of 0.5 s reached".into()),
+            "{solver} (cubes: {cubes})"
+        );
+    }
+}
