@@ -103,17 +103,18 @@ impl Cancel {
         }
     }
 
-    /// A [`Cancel::child`] that also stops `timeout` from now (`None`: no new limit). The
-    /// earlier of its deadline and this token's counts.
+    /// A [`Cancel::child`] that also stops `timeout` from now; the earlier of its deadline and
+    /// this token's counts. `None` (no new limit) gives this token itself, so the signal
+    /// token stays recognisable ([`Cancel::ends_process`]).
     pub fn with_timeout(&self, timeout: Option<Duration>) -> Cancel {
+        let Some(given) = timeout else {
+            return self.clone();
+        };
         let mut child = self.child();
-        if let Some(given) = timeout {
-            let at = Instant::now().checked_add(given);
-            if let Some(at) = at
-                && child.limit.is_none_or(|l| at < l.at)
-            {
-                child.limit = Some(Limit { at, given });
-            }
+        if let Some(at) = Instant::now().checked_add(given)
+            && child.limit.is_none_or(|l| at < l.at)
+        {
+            child.limit = Some(Limit { at, given });
         }
         child
     }
