@@ -17,14 +17,14 @@ Usage:
 from __future__ import annotations
 
 import argparse
-import csv
 import json
-import math
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from runlog import appending, quantile, read_rows
 
 ROOT = Path(__file__).resolve().parent.parent
 FIELDS = ["instance", "n", "m", "seed", "status", "seconds", "solver"]
@@ -95,11 +95,6 @@ def run_one(
         return "ERROR", seconds, ""
 
 
-def quantile(values: list[float], q: float) -> float:
-    """The q-quantile (nearest rank)."""
-    s = sorted(values)
-    return s[min(len(s) - 1, max(0, math.ceil(q * len(s)) - 1))]
-
 
 def table(rows: list[dict[str, str]], timeout: float) -> str:
     """Markdown: one line per (n, m), then one per n."""
@@ -147,17 +142,10 @@ def main() -> int:
     else:
         points = [(n, round(n * n * d / 100), s) for s in int_list(args.seeds)
                   for n in args.n for d in args.density]
-    rows: list[dict[str, str]] = []
-    if args.csv.exists():
-        with args.csv.open() as f:
-            rows = list(csv.DictReader(f))
+    rows = read_rows(args.csv)
     if not args.table_only:
         done = {r["instance"] for r in rows}
-        new = not args.csv.exists()
-        with args.csv.open("a", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=FIELDS)
-            if new:
-                w.writeheader()
+        with appending(args.csv, FIELDS) as write:
             for n, m, seed in points:
                 name = f"blocked-n{n}-m{m}-s{seed}"
                 if name in done:
@@ -166,8 +154,7 @@ def main() -> int:
                 status, seconds, solver = run_one(args.bin, n, m, seed, args.timeout, extra)
                 row = {"instance": name, "n": str(n), "m": str(m), "seed": str(seed),
                        "status": status, "seconds": f"{seconds:.3f}", "solver": solver}
-                w.writerow(row)
-                f.flush()
+                write(row)
                 rows.append(row)
                 print(f"{name}: {status} {seconds:.2f} s {solver}", flush=True)
     print(table(rows, args.timeout))

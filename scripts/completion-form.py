@@ -37,6 +37,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from runlog import appending, quantile, read_rows
+
 ROOT = Path(__file__).resolve().parent.parent
 FIELDS = ["set", "instance", "form", "n", "status", "seconds", "solver"]
 FRONTIER = {
@@ -118,11 +120,6 @@ def run_instance(
     return rows
 
 
-def quantile(values: list[float], q: float) -> float:
-    """The q-quantile (nearest rank) of the values."""
-    s = sorted(values)
-    return s[min(len(s) - 1, max(0, math.ceil(q * len(s)) - 1))]
-
 
 def table(rows: list[dict[str, str]], timeout: float) -> str:
     """The Markdown table of the rows, one line per set."""
@@ -177,27 +174,19 @@ def main() -> int:
     ap.add_argument("--table-only", action="store_true", help="print the table of --csv and stop")
     args = ap.parse_args()
 
-    rows: list[dict[str, str]] = []
-    if args.csv.exists():
-        with args.csv.open() as f:
-            rows = list(csv.DictReader(f))
+    rows = read_rows(args.csv)
     if not args.table_only:
         done = {(r["set"], r["instance"]) for r in rows}
-        new = not args.csv.exists()
-        with args.csv.open("a", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=FIELDS)
-            if new:
-                w.writeheader()
+        with appending(args.csv, FIELDS) as write:
             for set_name in args.set:
                 for inst in instances(set_name):
                     if (set_name, inst[0]) in done:
                         continue
                     for row in run_instance(args.bin, set_name, inst, args.timeout):
-                        w.writerow(row)
+                        write(row)
                         rows.append(row)
                         print(f"{row['instance']} {row['form']}: {row['status']} "
                               f"{row['seconds']} s", flush=True)
-                    f.flush()
     print(table(rows, args.timeout))
     return 0
 

@@ -19,13 +19,14 @@ Usage:
 from __future__ import annotations
 
 import argparse
-import csv
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from runlog import appending, read_rows
 
 ROOT = Path(__file__).resolve().parent.parent
 FIELDS = ["instance", "n", "diags", "seed", "status", "seconds"]
@@ -93,17 +94,10 @@ def main() -> int:
     ap.add_argument("--table-only", action="store_true", help="print the table of --csv and stop")
     args = ap.parse_args()
 
-    rows: list[dict[str, str]] = []
-    if args.csv.exists():
-        with args.csv.open() as f:
-            rows = list(csv.DictReader(f))
+    rows = read_rows(args.csv)
     if not args.table_only:
         done = {r["instance"] for r in rows}
-        new = not args.csv.exists()
-        with args.csv.open("a", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=FIELDS)
-            if new:
-                w.writeheader()
+        with appending(args.csv, FIELDS) as write:
             # Seeds outermost: a run cut short still has every n and D.
             for seed in range(1, args.seeds + 1):
                 for n in args.n:
@@ -114,8 +108,7 @@ def main() -> int:
                         status, seconds = run_one(args.bin, n, diags, seed, args.timeout)
                         row = {"instance": name, "n": str(n), "diags": str(diags),
                                "seed": str(seed), "status": status, "seconds": f"{seconds:.3f}"}
-                        w.writerow(row)
-                        f.flush()
+                        write(row)
                         rows.append(row)
                         print(f"{name}: {status} {seconds:.2f} s", flush=True)
     print(table(rows))
