@@ -36,11 +36,6 @@ impl StopSwitch {
     pub fn is_stopped(&self) -> bool {
         self.0.is_stopped()
     }
-
-    /// The switch's token.
-    pub fn token(&self) -> &Cancel {
-        &self.0
-    }
 }
 
 impl std::io::Write for StopSwitch {
