@@ -12,6 +12,7 @@
 //! in drat-trim), which is slower on long proofs but simple and strict.
 
 pub mod lrat;
+pub mod pb;
 
 use std::path::Path;
 

@@ -38,4 +38,5 @@ mod stop;
 mod suite;
 mod svg;
 mod units;
+mod veripb;
 mod walk;

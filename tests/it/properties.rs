@@ -483,7 +483,7 @@ fn a_proof_longer_than_one_chunk_is_streamed() {
     let cert = check_drat(
         &problem,
         options,
-        &proof_file(dir.path(), &(padding.clone() + &proof)),
+        &proof_file(dir.path(), &(padding.clone() + proof.as_str())),
     )
     .unwrap_or_else(|e| panic!("{e}"));
     assert!(cert.steps > 70_000, "{cert:?}");
@@ -492,7 +492,7 @@ fn a_proof_longer_than_one_chunk_is_streamed() {
         err.to_string().contains("never derives the empty clause"),
         "{err}"
     );
-    let text = padding + &proof + "1 x 0\n";
+    let text = padding + proof.as_str() + "1 x 0\n";
     let path = proof_file(dir.path(), &text);
     let err = check_drat(&problem, options, &path)
         .unwrap_err()

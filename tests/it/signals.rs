@@ -218,8 +218,11 @@ fn interrupted_suite_resumes_where_it_stopped() {
         .current_dir(dir.path())
         .output()
         .unwrap();
-    let text = String::from_utf8_lossy(&rerun.stdout).into_owned()
-        + &String::from_utf8_lossy(&rerun.stderr);
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&rerun.stdout),
+        String::from_utf8_lossy(&rerun.stderr)
+    );
     assert!(rerun.status.success(), "{text}");
     assert!(text.contains(&format!("wrote {} ", 40 - first)), "{text}");
     assert!(text.contains(&format!("kept {first} ")), "{text}");

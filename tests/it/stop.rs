@@ -41,8 +41,11 @@ fn timed_out_varisat_search_ends_its_thread() {
             .env(ALONE, "1")
             .output()
             .expect("run the test binary");
-        let text = String::from_utf8_lossy(&out.stdout).into_owned()
-            + &String::from_utf8_lossy(&out.stderr);
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
         assert!(out.status.success(), "{text}");
         // It ran (a filter that matches nothing passes too).
         assert!(text.contains("1 passed"), "{text}");
@@ -87,8 +90,11 @@ fn alone(name: &str) -> bool {
         .env(ALONE, "1")
         .output()
         .expect("run the test binary");
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(out.status.success(), "{text}");
     assert!(text.contains("1 passed"), "{text}");
     false

@@ -356,7 +356,8 @@ impl UnknownAmo {
         if !groups.is_empty() {
             text = format!("{} set the group size; ", groups.join(" and "));
         }
-        text + &format!("known: {}", AmoKind::names().join(", "))
+        text.push_str(&format!("known: {}", AmoKind::names().join(", ")));
+        text
     }
 }
 

@@ -1,0 +1,101 @@
+//! The spike of issue 46: VeriPB proofs of UNSAT with the sum bounds, written by the reference
+//! search (`certify::pb::refute`) on excluded-diagonal instances at the edge of UNSAT (for each
+//! seed, the shortest prefix of the generated diagonals that is UNSAT) and checked by the
+//! `veripb` crate. Prints, per instance, the proof with the bounds and without them: nodes,
+//! steps per kind, bytes per node, the seconds to write and to check, and the checker's steps
+//! per second.
+//!
+//! ```sh
+//! cargo run --release --features veripb --example veripb_spike -- [N_MIN] [N_MAX] [SEEDS]
+//! ```
+
+use std::time::Instant;
+
+use queens_sat::answer::Answer;
+use queens_sat::certify::pb::{check, refute};
+use queens_sat::piece::QUEEN;
+use queens_sat::presolve::Problem;
+
+fn main() {
+    let all: Vec<String> = std::env::args().skip(1).collect();
+    if all.first().map(String::as_str) == Some("one") {
+        // `one N D SEED`: one instance, the given prefix, bounds only.
+        let num = |i: usize| all[i].parse::<u64>().expect("N D SEED");
+        let (n, d, seed) = (num(1) as u32, num(2) as usize, num(3));
+        let mut inst = queens_sat::generate::diagonals::generate(n, 1, seed).expect("generate");
+        inst.excluded.truncate(d);
+        let problem = Problem::presolve(&inst, QUEEN).expect("presolve");
+        let dir = tempfile::tempdir_in(".").expect("temp dir");
+        let (opb, pbp) = (dir.path().join("i.opb"), dir.path().join("i.pbp"));
+        let t = Instant::now();
+        let r = refute(&problem, &opb, &pbp, true).expect("refute");
+        let write = t.elapsed().as_secs_f64();
+        let s = r.stats;
+        println!(
+            "n{n} d{d} s{seed}: {:?} {s:?} write {write:.1} s",
+            matches!(r.answer, Answer::Unsat)
+        );
+        let c = check(&opb, &pbp).expect("the proof checks");
+        let steps = s.empty + 2 * s.bounds + s.branches;
+        println!(
+            "checked {} in {:.1} s: {:.0} steps/s, {:.1} us/node",
+            c.unsat,
+            c.seconds,
+            steps as f64 / c.seconds,
+            c.seconds * 1e6 / s.nodes as f64
+        );
+        return;
+    }
+    let mut args = all.into_iter();
+    let n_min: u32 = args.next().map_or(8, |a| a.parse().expect("N_MIN"));
+    let n_max: u32 = args.next().map_or(12, |a| a.parse().expect("N_MAX"));
+    let seeds: u64 = args.next().map_or(3, |a| a.parse().expect("SEEDS"));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (opb, pbp) = (dir.path().join("i.opb"), dir.path().join("i.pbp"));
+    println!(
+        "| instance | bounds | nodes | empty | bound | branch | pol terms/bound | hints/rup | bytes/node | write s | check s | steps/s |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
+    for n in n_min..=n_max {
+        for seed in 1..=seeds {
+            let full = queens_sat::generate::diagonals::generate(n, 1, seed).expect("generate");
+            // The shortest UNSAT prefix.
+            let Some((d, problem)) = (1..=full.excluded.len()).find_map(|d| {
+                let mut inst = full.clone();
+                inst.excluded.truncate(d);
+                let p = Problem::presolve(&inst, QUEEN).ok()?;
+                if p.unsat.is_some() {
+                    return None;
+                }
+                let r = refute(&p, &opb, &pbp, true).expect("refute");
+                matches!(r.answer, Answer::Unsat).then_some((d, p))
+            }) else {
+                continue;
+            };
+            for sums in [true, false] {
+                let t = Instant::now();
+                let r = refute(&problem, &opb, &pbp, sums).expect("refute");
+                let write = t.elapsed().as_secs_f64();
+                assert_eq!(r.answer, Answer::Unsat);
+                let c = check(&opb, &pbp).expect("the proof checks");
+                assert!(c.unsat);
+                let s = r.stats;
+                let steps = s.empty + 2 * s.bounds + s.branches;
+                println!(
+                    "| n{n} d{d} s{seed} | {} | {} | {} | {} | {} | {:.1} | {:.1} | {:.0} | {:.3} | {:.3} | {:.0} |",
+                    if sums { "yes" } else { "no" },
+                    s.nodes,
+                    s.empty,
+                    s.bounds,
+                    s.branches,
+                    s.pol_terms as f64 / s.bounds.max(1) as f64,
+                    s.hints as f64 / (s.empty + s.bounds + s.branches).max(1) as f64,
+                    s.bytes as f64 / s.nodes as f64,
+                    write,
+                    c.seconds,
+                    steps as f64 / c.seconds,
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,611 @@
+//! VeriPB proofs of UNSAT with the search's sum bounds (issue 46): cutting-planes derivations
+//! over the OPB file `encode --to opb` writes for the same instance, checked by the `veripb`
+//! crate ([`check`], feature `veripb`).
+//!
+//! # The proof
+//! The OPB input has every open row and free column `= 1` (VeriPB loads each as two
+//! constraints, `>=` first), every other rider line with two live cells or more `<= 1`, and a
+//! `<= 1` per pair of cells a leap apart (amazons). A search node is the set `P` of pieces
+//! placed on its path; its lemma is the clause `sum_{p in P} ~x_p >= 1` (the root's is the empty
+//! clause, `>= 1` over nothing). Lemmas are written in post-order, each by one `rup` whose hints
+//! name the constraints that propagate, in order, the way the LRAT hints of
+//! [`crate::solve::bitboard::proof`] do, so that the checker never propagates over the whole
+//! database:
+//! - **an empty line** (an open row or a free column no allowed cell is left on): for each of
+//!   its cells the line through which a placed piece attacks it, then the line's `>= 1`;
+//! - **a branch** on the cells of a row: the children's lemmas, the attacking lines of the
+//!   row's other cells, then the row's `>= 1`; the children's lemmas are deleted after it;
+//! - **a sum bound** (the `k` open rows' pieces lie on `k` distinct diagonals of a family, so
+//!   their keys sum to at least the `k` smallest reachable keys and at most the `k` largest,
+//!   while the rows and columns fix the sum: `sum(open rows) + sum(free columns)` for the sum
+//!   diagonals `r + c`): one `pol` step first derives a constraint `C` that is globally valid,
+//!   then the `rup` of the lemma propagates the placed pieces' attacks into `C`. For the lower
+//!   bound with `s` the `k`-th smallest reachable key and `a_r + b_c` a cell's key:
+//!
+//!   `C = sum_{open r} a_r (row r <= 1) + sum_{free c} b_c (column c <= 1)
+//!        + s * sum_{open r} (row r >= 1) + sum_{reachable keys d < s} (s - d) (diagonal d <= 1)`
+//!
+//!   Every allowed cell has a coefficient `<= 0` in `C`, the placed pieces none, and `C`'s
+//!   degree is `(sum of the k smallest keys) - target`, positive exactly when the bound refutes
+//!   the node; the cells with a positive coefficient are attacked, and the hinted lines set them
+//!   to 0 first. The upper bound is the mirror image (`>=` and `<=` swapped, the `k` largest).
+//!   Both diagonal families use the same step (`a_r = r, b_c = c` for the sum keys,
+//!   `a_r = r, b_c = n - 1 - c` for the difference keys `r - c + n - 1`).
+//!
+//! [`refute`] is the reference search that writes such proofs: rows with the fewest allowed
+//! cells first, the empty-line checks, then both families' bounds at every node. It is the
+//! spike of issue 46 (proof size and checking speed per step kind, docs/benchmarks.md) and the
+//! oracle of the proof tests; the bitboard search logs the same steps.
+
+use std::io::Write;
+use std::path::Path;
+
+use crate::answer::Answer;
+use crate::board::{Board, Cell};
+use crate::encode::EncodeOptions;
+use crate::error::{Error, Result};
+use crate::export::opb::Opb;
+use crate::export::{Constraint, ExportFormat, walk_01};
+use crate::piece::LineKind;
+use crate::presolve::Problem;
+
+/// Constraint IDs (VeriPB numbering: the OPB file's constraints from 1, an equality as two).
+type Id = u64;
+
+/// The geometry of a presolved problem and the VeriPB IDs of its OPB constraints.
+struct Geometry {
+    n: u32,
+    /// The cell of each variable (index `var - 1`).
+    cells: Vec<Cell>,
+    /// The variables of each row (empty for rows without live cells).
+    rows: Vec<Vec<u32>>,
+    /// The variables of each column.
+    cols: Vec<Vec<u32>>,
+    /// Per row: the IDs of `>= 1` and `<= 1` (rows with live cells).
+    row_ids: Vec<Option<(Id, Id)>>,
+    /// Per column: the IDs of `>= 1` and `<= 1`.
+    col_ids: Vec<Option<(Id, Id)>>,
+    /// Per sum key `r + c`: the `<= 1` of the diagonal (two live cells or more).
+    anti_ids: Vec<Option<Id>>,
+    /// Per difference key `r - c + n - 1`: the `<= 1` of the diagonal.
+    diff_ids: Vec<Option<Id>>,
+    /// Per sum key, and per difference key: a live cell on the diagonal (the `<= 1` of a
+    /// diagonal with one live cell is that cell's literal axiom `~x >= 0`).
+    anti_cell: Vec<u32>,
+    diff_cell: Vec<u32>,
+    /// The leap pairs `(a, b)` (variables, `a < b`) and their `<= 1`, sorted.
+    leaps: Vec<(u32, u32, Id)>,
+    /// Constraints in the OPB file, equalities counted twice.
+    loaded: Id,
+}
+
+impl Geometry {
+    fn new(problem: &Problem) -> Result<Geometry> {
+        if problem.unsat.is_some() {
+            return Err(Error::Usage(
+                "a VeriPB proof needs a problem presolve did not refute".into(),
+            ));
+        }
+        let n = problem.n;
+        let mut cells = vec![Cell { row: 0, col: 0 }; problem.num_cells() as usize];
+        let (mut rows, mut cols) = (vec![Vec::new(); n as usize], vec![Vec::new(); n as usize]);
+        let (mut anti_cell, mut diff_cell) = (vec![0; 2 * n as usize], vec![0; 2 * n as usize]);
+        for (cell, var) in problem.varmap.cells() {
+            cells[var as usize - 1] = cell;
+            rows[cell.row as usize].push(var);
+            anti_cell[(cell.row + cell.col) as usize] = var;
+            diff_cell[(cell.row + n - 1 - cell.col) as usize] = var;
+            cols[cell.col as usize].push(var);
+        }
+        let mut g = Geometry {
+            n,
+            cells,
+            rows,
+            cols,
+            row_ids: vec![None; n as usize],
+            col_ids: vec![None; n as usize],
+            anti_ids: vec![None; 2 * n as usize],
+            diff_ids: vec![None; 2 * n as usize],
+            anti_cell,
+            diff_cell,
+            leaps: Vec::new(),
+            loaded: 0,
+        };
+        let mut next: Id = 1;
+        let mut bad = None;
+        walk_01(problem, &|| false, |c| match c {
+            Constraint::Unit { .. } => {
+                bad = Some("a unit");
+                next += 2;
+            }
+            Constraint::Line {
+                kind,
+                key,
+                exactly_one,
+                ..
+            } => {
+                let k = key as usize;
+                match (kind, exactly_one) {
+                    (LineKind::Row, true) => g.row_ids[k] = Some((next, next + 1)),
+                    (LineKind::Column, true) => g.col_ids[k] = Some((next, next + 1)),
+                    (LineKind::AntiDiagonal, false) => g.anti_ids[k] = Some(next),
+                    (LineKind::Diagonal, false) => g.diff_ids[k] = Some(next),
+                    _ => bad = Some("a line of another kind"),
+                }
+                next += if exactly_one { 2 } else { 1 };
+            }
+            Constraint::Leap { a, b, .. } => {
+                g.leaps.push((a.min(b), a.max(b), next));
+                next += 1;
+            }
+        });
+        if let Some(what) = bad {
+            return Err(Error::Usage(format!(
+                "a VeriPB proof needs a presolved queen or amazon problem ({what} in its model)"
+            )));
+        }
+        g.leaps.sort_unstable();
+        g.loaded = next - 1;
+        Ok(g)
+    }
+
+    fn cell(&self, var: u32) -> Cell {
+        self.cells[var as usize - 1]
+    }
+
+    /// The `<= 1` through which the piece on `p` attacks the cell of `v`, if it does.
+    fn attack(&self, p: u32, v: u32) -> Option<Id> {
+        let (a, b) = (self.cell(p), self.cell(v));
+        if a.row == b.row {
+            return self.row_ids[a.row as usize].map(|(_, le)| le);
+        }
+        if a.col == b.col {
+            return self.col_ids[a.col as usize].map(|(_, le)| le);
+        }
+        if a.row + a.col == b.row + b.col {
+            return self.anti_ids[(a.row + a.col) as usize];
+        }
+        if a.row + b.col == b.row + a.col {
+            return self.diff_ids[(a.row + self.n - 1 - a.col) as usize];
+        }
+        let (lo, hi) = (p.min(v), p.max(v));
+        self.leaps
+            .binary_search_by(|&(x, y, _)| (x, y).cmp(&(lo, hi)))
+            .ok()
+            .map(|i| self.leaps[i].2)
+    }
+}
+
+/// An operand of a `pol` step.
+#[derive(Clone, Copy)]
+enum Operand {
+    /// A constraint by its ID.
+    Id(Id),
+    /// The literal axiom `~x >= 0` of a variable (`x <= 1`).
+    Axiom(u32),
+}
+
+/// Step counts of a proof, per kind (for the spike's figures and the tests).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ProofStats {
+    /// Search nodes.
+    pub nodes: u64,
+    /// Lemmas of nodes refuted by an empty row or column (`rup`).
+    pub empty: u64,
+    /// Lemmas of nodes refuted by a sum bound (a `pol` and a `rup` each).
+    pub bounds: u64,
+    /// Lemmas of branching nodes (`rup` over the children's lemmas).
+    pub branches: u64,
+    /// Hints written, over all `rup` steps.
+    pub hints: u64,
+    /// Constraints combined, over all `pol` steps.
+    pub pol_terms: u64,
+    /// Bytes of proof written.
+    pub bytes: u64,
+}
+
+/// The proof writer and the reference search.
+struct Writer<'a, W: Write> {
+    g: &'a Geometry,
+    out: W,
+    next: Id,
+    stats: ProofStats,
+    line: Vec<u8>,
+    sums: bool,
+}
+
+/// The result of [`refute`].
+#[derive(Clone, Debug)]
+pub struct Refutation {
+    /// A board (unverified) or UNSAT; the proof concludes UNSAT only for UNSAT.
+    pub answer: Answer<Board>,
+    /// What the proof holds.
+    pub stats: ProofStats,
+}
+
+/// Writes `problem`'s OPB model to `opb` (as `encode --to opb`) and searches it, writing a
+/// VeriPB proof of an UNSAT answer to `proof` (with `sums`, the sum bounds refute nodes; without,
+/// only empty lines do). For SAT the proof ends `conclusion NONE`. The reference search of the
+/// proof format, for boards up to a few dozen rows.
+///
+/// ```
+/// use queens_sat::{answer::Answer, instance::Instance, piece::QUEEN, presolve::Problem};
+/// let dir = tempfile::tempdir().unwrap();
+/// let (opb, pbp) = (dir.path().join("q3.opb"), dir.path().join("q3.pbp"));
+/// let p = Problem::presolve(&Instance::plain(3), QUEEN).unwrap();
+/// let r = queens_sat::certify::pb::refute(&p, &opb, &pbp, true).unwrap();
+/// assert_eq!(r.answer, Answer::Unsat);
+/// assert!(std::fs::read_to_string(&pbp).unwrap().contains("conclusion UNSAT"));
+/// ```
+pub fn refute(problem: &Problem, opb: &Path, proof: &Path, sums: bool) -> Result<Refutation> {
+    let g = Geometry::new(problem)?;
+    let name = opb.display().to_string();
+    let file = std::fs::File::create(opb).map_err(|e| Error::io(&name, e))?;
+    let (w, _) = Opb::write(
+        std::io::BufWriter::new(file),
+        problem,
+        EncodeOptions::from(crate::encode::amo::AmoKind::DEFAULT),
+        None,
+    )?;
+    w.into_inner()
+        .map_err(|e| Error::io(&name, e.into_error()))?;
+    let pname = proof.display().to_string();
+    let file = std::fs::File::create(proof).map_err(|e| Error::io(&pname, e))?;
+    let mut wr = Writer {
+        g: &g,
+        out: std::io::BufWriter::with_capacity(1 << 20, file),
+        next: g.loaded + 1,
+        stats: ProofStats::default(),
+        line: Vec::with_capacity(256),
+        sums,
+    };
+    wr.raw(format!("pseudo-Boolean proof version 3.0\nf {} ;\n", g.loaded).as_bytes());
+    // Index 0 is no variable.
+    let mut allowed = vec![true; g.cells.len() + 1];
+    allowed[0] = false;
+    let mut path = Vec::new();
+    let answer = match wr.node(&mut path, &allowed) {
+        Some(id) => {
+            wr.raw(
+                format!("output NONE ;\nconclusion UNSAT : {id} ;\nend pseudo-Boolean proof ;\n")
+                    .as_bytes(),
+            );
+            Answer::Unsat
+        }
+        None => {
+            wr.raw(b"output NONE ;\nconclusion NONE ;\nend pseudo-Boolean proof ;\n");
+            let mut pieces = problem.fixed.clone();
+            pieces.extend(path.iter().map(|&v| g.cell(v)));
+            Answer::Sat(Board::new(problem.n, pieces))
+        }
+    };
+    let stats = wr.stats;
+    wr.out
+        .into_inner()
+        .map_err(|e| Error::io(&pname, e.into_error()))?;
+    Ok(Refutation { answer, stats })
+}
+
+impl<W: Write> Writer<'_, W> {
+    fn raw(&mut self, bytes: &[u8]) {
+        self.stats.bytes += bytes.len() as u64;
+        // A failed write shows at the final flush.
+        let _ = self.out.write_all(bytes);
+    }
+
+    fn flush_line(&mut self) {
+        self.line.push(b'\n');
+        let line = std::mem::take(&mut self.line);
+        self.raw(&line);
+        self.line = line;
+        self.line.clear();
+    }
+
+    fn push_num(&mut self, x: i64) {
+        self.line
+            .extend_from_slice(itoa::Buffer::new().format(x).as_bytes());
+    }
+
+    /// `rup` of the lemma of `path` with `hints`; returns its ID.
+    fn rup(&mut self, path: &[u32], hints: &[Id]) -> Id {
+        self.line.extend_from_slice(b"rup");
+        for &p in path {
+            self.line.extend_from_slice(b" 1 ~x");
+            self.push_num(i64::from(p));
+        }
+        self.line.extend_from_slice(b" >= 1 :");
+        for &h in hints {
+            self.line.push(b' ');
+            self.push_num(h as i64);
+        }
+        self.line.extend_from_slice(b" ;");
+        self.flush_line();
+        self.stats.hints += hints.len() as u64;
+        self.next += 1;
+        self.next - 1
+    }
+
+    /// For each of `vars` (not allowed), the line through which a piece of `path` attacks it,
+    /// into `hints` (no repeats).
+    fn attacks(&self, path: &[u32], vars: impl Iterator<Item = u32>, hints: &mut Vec<Id>) {
+        for v in vars {
+            let id = path
+                .iter()
+                .find_map(|&p| self.g.attack(p, v))
+                .expect("a cell that is not allowed is attacked by a placed piece");
+            if !hints.contains(&id) {
+                hints.push(id);
+            }
+        }
+    }
+
+    /// Searches the node of `path` (placed variables) with the allowed cells `allowed`; `None`
+    /// when it found a solution (left in `path`), else the ID of the node's lemma.
+    fn node(&mut self, path: &mut Vec<u32>, allowed: &[bool]) -> Option<Id> {
+        self.stats.nodes += 1;
+        let g = self.g;
+        let n = g.n as usize;
+        let placed_rows: Vec<bool> = {
+            let mut v = vec![false; n];
+            for &p in path.iter() {
+                v[g.cell(p).row as usize] = true;
+            }
+            v
+        };
+        let placed_cols: Vec<bool> = {
+            let mut v = vec![false; n];
+            for &p in path.iter() {
+                v[g.cell(p).col as usize] = true;
+            }
+            v
+        };
+        let open: Vec<usize> = (0..n)
+            .filter(|&r| !g.rows[r].is_empty() && !placed_rows[r])
+            .collect();
+        let free: Vec<usize> = (0..n)
+            .filter(|&c| !g.cols[c].is_empty() && !placed_cols[c])
+            .collect();
+        // Empty lines.
+        for (is_row, lines) in [(true, &open), (false, &free)] {
+            for &l in lines.iter() {
+                let vars = if is_row { &g.rows[l] } else { &g.cols[l] };
+                if vars.iter().all(|&v| !allowed[v as usize]) {
+                    let mut hints = Vec::new();
+                    self.attacks(path, vars.iter().copied(), &mut hints);
+                    let ge = if is_row { g.row_ids[l] } else { g.col_ids[l] };
+                    hints.push(ge.expect("an open line is `= 1`").0);
+                    self.stats.empty += 1;
+                    return Some(self.rup(path, &hints));
+                }
+            }
+        }
+        if open.is_empty() {
+            return None;
+        }
+        // The sum bounds, both families.
+        if self.sums {
+            for anti in [true, false] {
+                if let Some(id) = self.bound(path, allowed, &open, &free, anti) {
+                    self.stats.bounds += 1;
+                    return Some(id);
+                }
+            }
+        }
+        // Branch on the row with the fewest allowed cells.
+        let r = *open
+            .iter()
+            .min_by_key(|&&r| g.rows[r].iter().filter(|&&v| allowed[v as usize]).count())
+            .expect("open rows");
+        let mut children = Vec::new();
+        for &v in &g.rows[r] {
+            if !allowed[v as usize] {
+                continue;
+            }
+            let mut next = allowed.to_vec();
+            for (w, a) in next.iter_mut().enumerate().skip(1) {
+                if *a && (w as u32 == v || g.attack(v, w as u32).is_some()) {
+                    *a = false;
+                }
+            }
+            path.push(v);
+            match self.node(path, &next) {
+                None => return None,
+                Some(id) => children.push(id),
+            }
+            path.pop();
+        }
+        let mut hints = children.clone();
+        self.attacks(
+            path,
+            g.rows[r].iter().copied().filter(|&v| !allowed[v as usize]),
+            &mut hints,
+        );
+        hints.push(g.row_ids[r].expect("an open row is `= 1`").0);
+        self.stats.branches += 1;
+        let id = self.rup(path, &hints);
+        self.line.extend_from_slice(b"del id");
+        for c in children {
+            self.line.push(b' ');
+            self.push_num(c as i64);
+        }
+        self.line.extend_from_slice(b" ;");
+        self.flush_line();
+        Some(id)
+    }
+
+    /// The sum bound of one family at the node, when it refutes it: writes the `pol` and the
+    /// `rup` and returns the lemma's ID.
+    fn bound(
+        &mut self,
+        path: &[u32],
+        allowed: &[bool],
+        open: &[usize],
+        free: &[usize],
+        anti: bool,
+    ) -> Option<Id> {
+        let g = self.g;
+        let n = g.n as i64;
+        let a = |r: usize| r as i64;
+        let b = |c: usize| if anti { c as i64 } else { n - 1 - c as i64 };
+        let key = |cell: Cell| a(cell.row as usize) + b(cell.col as usize);
+        let target: i64 =
+            open.iter().map(|&r| a(r)).sum::<i64>() + free.iter().map(|&c| b(c)).sum::<i64>();
+        let mut keys: Vec<i64> = (1..allowed.len())
+            .filter(|&v| allowed[v])
+            .map(|v| key(g.cell(v as u32)))
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        let k = open.len();
+        // The lower bound with `s` the k-th smallest key, the upper with the k-th largest; with
+        // fewer reachable keys than open rows (k pieces on fewer diagonals), the lower bound
+        // with `s` past every key and the target: its degree is `s (k - |K|) + sum(K) - target`.
+        let (lower, s) = if keys.len() < k {
+            let sum: i64 = keys.iter().sum();
+            let past = keys.last().map_or(0, |&m| m + 1);
+            (true, past.max(target - sum + 1))
+        } else {
+            let low: i64 = keys[..k].iter().sum();
+            let high: i64 = keys[keys.len() - k..].iter().sum();
+            if low > target {
+                (true, keys[k - 1])
+            } else if high < target {
+                (false, keys[keys.len() - k])
+            } else {
+                return None;
+            }
+        };
+        // A diagonal's `<= 1`: its constraint, or with one live cell that cell's `~x >= 0`.
+        let amo = |key: i64| {
+            let k = key as usize;
+            let (id, cell) = if anti {
+                (g.anti_ids[k], g.anti_cell[k])
+            } else {
+                (g.diff_ids[k], g.diff_cell[k])
+            };
+            id.map_or(Operand::Axiom(cell), Operand::Id)
+        };
+        // pol: the rows' and columns' weighted identity, s times the rows, the diagonals.
+        let mut terms = 0u64;
+        self.line.extend_from_slice(b"pol");
+        let mut first = true;
+        let mut add = |w: &mut Self, op: Operand, mult: i64| {
+            if mult == 0 {
+                return;
+            }
+            match op {
+                Operand::Id(id) => {
+                    w.line.push(b' ');
+                    w.push_num(id as i64);
+                }
+                Operand::Axiom(var) => {
+                    w.line.extend_from_slice(b" ~x");
+                    w.push_num(i64::from(var));
+                }
+            }
+            if mult != 1 {
+                w.line.push(b' ');
+                w.push_num(mult);
+                w.line.extend_from_slice(b" *");
+            }
+            if !first {
+                w.line.extend_from_slice(b" +");
+            }
+            first = false;
+            terms += 1;
+        };
+        for &r in open {
+            let (ge, le) = g.row_ids[r].expect("open row");
+            // Lower: a_r (row <= 1) + s (row >= 1); upper: a_r (row >= 1) + s (row <= 1).
+            let (weighted, by_s) = if lower { (le, ge) } else { (ge, le) };
+            add(self, Operand::Id(weighted), a(r));
+            add(self, Operand::Id(by_s), s);
+        }
+        for &c in free {
+            let (ge, le) = g.col_ids[c].expect("free column");
+            add(self, Operand::Id(if lower { le } else { ge }), b(c));
+        }
+        for &d in &keys {
+            let gap = if lower { s - d } else { d - s };
+            if gap > 0 {
+                add(self, amo(d), gap);
+            }
+        }
+        self.line.extend_from_slice(b" ;");
+        self.flush_line();
+        self.stats.pol_terms += terms;
+        let c_id = self.next;
+        self.next += 1;
+        // rup: the attacks on the cells with a positive coefficient in C, then C. Those are
+        // cells of open rows that are not allowed (lower) and, for the upper bound, the cells
+        // of closed rows in free columns too: every cell that is not allowed and lies in an
+        // open row or a free column, to keep it simple.
+        let mut is_open = vec![false; g.n as usize];
+        for &r in open {
+            is_open[r] = true;
+        }
+        let mut is_free = vec![false; g.n as usize];
+        for &c in free {
+            is_free[c] = true;
+        }
+        let mut hints = Vec::new();
+        let cand = (1..allowed.len() as u32).filter(|&v| {
+            let cell = g.cell(v);
+            !allowed[v as usize]
+                && !path.contains(&v)
+                && (is_open[cell.row as usize] || is_free[cell.col as usize])
+        });
+        let cand: Vec<u32> = cand.collect();
+        self.attacks(path, cand.into_iter(), &mut hints);
+        hints.push(c_id);
+        let id = self.rup(path, &hints);
+        self.line.extend_from_slice(b"del id ");
+        self.push_num(c_id as i64);
+        self.line.extend_from_slice(b" ;");
+        self.flush_line();
+        Some(id)
+    }
+}
+
+/// What [`check`] established.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checked {
+    /// Whether the proof's conclusion is `UNSAT` (the checker accepted it).
+    pub unsat: bool,
+    /// Seconds the check took.
+    pub seconds: f64,
+}
+
+/// Checks the VeriPB proof `proof` of the OPB file `opb` with the `veripb` crate (checked
+/// deletion off: the proofs delete derived constraints only). An error when the proof does not
+/// check; `unsat` when it checked and concludes `UNSAT` (a proof may also conclude nothing).
+#[cfg(feature = "veripb")]
+pub fn check(opb: &Path, proof: &Path) -> Result<Checked> {
+    let t = std::time::Instant::now();
+    let args = veripb::args::Args {
+        formula: opb.to_path_buf(),
+        derivation: proof.to_path_buf(),
+        opb: true,
+        print_verification_result: false,
+        show_warnings: false,
+        ..Default::default()
+    };
+    veripb::run_checker(args).map_err(|e| {
+        Error::Solver(format!(
+            "VeriPB proof {} of {} does not check: {}",
+            proof.display(),
+            opb.display(),
+            format!("{e:#}").lines().next().unwrap_or("")
+        ))
+    })?;
+    let name = proof.display().to_string();
+    let text = std::fs::read(proof).map_err(|e| Error::io(&name, e))?;
+    let tail = &text[text.len().saturating_sub(256)..];
+    let unsat = String::from_utf8_lossy(tail)
+        .lines()
+        .any(|l| l.trim_start().starts_with("conclusion UNSAT"));
+    Ok(Checked {
+        unsat,
+        seconds: t.elapsed().as_secs_f64(),
+    })
+}

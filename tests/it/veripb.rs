@@ -1,0 +1,188 @@
+//! VeriPB proofs with the sum bounds (src/certify/pb.rs, issue 46): the reference search's
+//! verdicts and boards against the brute-force oracle, every UNSAT proof checked by the `veripb`
+//! crate to `conclusion UNSAT`, and tampered proofs refused.
+
+use std::path::{Path, PathBuf};
+
+use crate::common;
+
+use common::oracle::instance_solutions;
+use queens_sat::answer::Answer;
+use queens_sat::certify::pb::{check, refute};
+use queens_sat::instance::Instance;
+use queens_sat::piece::QUEEN;
+use queens_sat::presolve::Problem;
+
+/// The OPB file and the proof of `problem`, in `dir`.
+fn files(dir: &Path, name: &str) -> (PathBuf, PathBuf) {
+    (
+        dir.join(format!("{name}.opb")),
+        dir.join(format!("{name}.pbp")),
+    )
+}
+
+/// Random instances n <= 9 (pre-placed, blocked, both, excluded diagonals), queens and amazons:
+/// the oracle's verdict with the bounds and without; every board among the oracle's solutions;
+/// every UNSAT proof checked by veripb to `conclusion UNSAT`. Presolve's own UNSAT answers have
+/// no proof (presolve is trusted, docs/design.md) and are counted apart.
+#[test]
+fn every_unsat_proof_checks_and_every_board_is_a_solution() {
+    let dir = tempfile::tempdir().unwrap();
+    let (opb, pbp) = files(dir.path(), "case");
+    let (mut sat, mut unsat, mut bound_steps, mut presolved) = (0, 0, 0, 0);
+    for (i, inst) in common::random_instances(0x0E21_9B0F, 160, 9)
+        .into_iter()
+        .enumerate()
+    {
+        let (piece, name) = common::piece_of(i);
+        let expected = instance_solutions(&inst, name);
+        let problem = Problem::presolve(&inst, piece).unwrap();
+        if problem.unsat.is_some() {
+            assert!(expected.is_empty(), "case {i}: presolve's UNSAT");
+            presolved += 1;
+            continue;
+        }
+        for sums in [true, false] {
+            let what = format!("case {i} ({name}, n={}, sums {sums})", inst.n);
+            let r = refute(&problem, &opb, &pbp, sums).unwrap_or_else(|e| panic!("{what}: {e}"));
+            match &r.answer {
+                Answer::Sat(board) => {
+                    common::oracle::assert_among(&expected, board, &what);
+                    let c = check(&opb, &pbp).unwrap_or_else(|e| panic!("{what}: {e}"));
+                    assert!(!c.unsat, "{what}: a SAT answer's proof concludes nothing");
+                    sat += 1;
+                }
+                Answer::Unsat => {
+                    assert!(expected.is_empty(), "{what}: UNSAT, the oracle disagrees");
+                    let c = check(&opb, &pbp).unwrap_or_else(|e| panic!("{what}: {e}"));
+                    assert!(c.unsat, "{what}: the checker verified `conclusion UNSAT`");
+                    bound_steps += r.stats.bounds;
+                    unsat += 1;
+                }
+                Answer::Unknown(why) => panic!("{what}: {why}"),
+            }
+        }
+    }
+    assert!(
+        sat > 80 && unsat > 40 && bound_steps > 20 && presolved > 5,
+        "{sat} SAT, {unsat} UNSAT ({bound_steps} bound steps), {presolved} by presolve"
+    );
+}
+
+/// An UNSAT excluded-diagonal instance whose proof takes the bounds: the shortest UNSAT prefix
+/// of a generated n = 10 list.
+fn bounded_instance() -> Problem {
+    let full = queens_sat::generate::diagonals::generate(10, 1, 1).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let (opb, pbp) = files(dir.path(), "find");
+    (1..=full.excluded.len())
+        .find_map(|d| {
+            let mut inst = full.clone();
+            inst.excluded.truncate(d);
+            let p = Problem::presolve(&inst, QUEEN).unwrap();
+            let r = refute(&p, &opb, &pbp, true).unwrap();
+            (p.unsat.is_none() && r.answer == Answer::Unsat && r.stats.bounds > 5).then_some(p)
+        })
+        .expect("an UNSAT prefix refuted with bound steps")
+}
+
+/// Rewrites `proof` with `edit` applied to the first line for which it returns a new line.
+fn tamper(proof: &Path, out: &Path, mut edit: impl FnMut(&str) -> Option<String>) {
+    let text = std::fs::read_to_string(proof).unwrap();
+    let mut done = false;
+    let lines: Vec<String> = text
+        .lines()
+        .map(|l| match (done, edit(l)) {
+            (false, Some(new)) => {
+                done = true;
+                new
+            }
+            _ => l.to_string(),
+        })
+        .collect();
+    assert!(done, "a line to tamper with");
+    std::fs::write(out, lines.join("\n") + "\n").unwrap();
+}
+
+/// A proof with one step corrupted (a `rup` without its last hint, the line that fails), a
+/// bound step with wrong coefficients, and a proof of another instance each fail to check.
+#[test]
+fn tampered_proofs_fail_to_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let (opb, pbp) = files(dir.path(), "good");
+    let problem = bounded_instance();
+    assert_eq!(
+        refute(&problem, &opb, &pbp, true).unwrap().answer,
+        Answer::Unsat
+    );
+    assert!(check(&opb, &pbp).unwrap().unsat);
+    let bad = dir.path().join("bad.pbp");
+
+    // One step corrupted: the first lemma of a branch loses its last hint (the row's `>= 1`).
+    tamper(&pbp, &bad, |l| {
+        let (head, hints) = l.strip_prefix("rup ")?.split_once(" : ")?;
+        let mut ids: Vec<&str> = hints.trim_end_matches(" ;").split(' ').collect();
+        (ids.len() > 2).then(|| {
+            ids.pop();
+            format!("rup {head} : {} ;", ids.join(" "))
+        })
+    });
+    let e = check(&opb, &bad).unwrap_err().to_string();
+    assert!(e.contains("does not check"), "{e}");
+
+    // A bound step with wrong coefficients: every multiplier of the first `pol` set to 1.
+    tamper(&pbp, &bad, |l| {
+        let body = l.strip_prefix("pol ")?;
+        let words: Vec<&str> = body.split(' ').collect();
+        let mut out = Vec::new();
+        for (j, w) in words.iter().enumerate() {
+            // `ID M *`: M becomes 1.
+            if words.get(j + 1) == Some(&"*") {
+                out.push("1");
+            } else {
+                out.push(w);
+            }
+        }
+        Some(format!("pol {}", out.join(" ")))
+    });
+    let e = check(&opb, &bad).unwrap_err().to_string();
+    assert!(e.contains("does not check"), "{e}");
+
+    // The proof of another instance: one more excluded diagonal.
+    let mut other = problem.instance.clone();
+    let extra = (0..19)
+        .map(|key| queens_sat::instance::ExcludedDiagonal {
+            kind: queens_sat::piece::LineKind::Diagonal,
+            key,
+        })
+        .find(|d| !other.excluded.contains(d))
+        .unwrap();
+    other.excluded.push(extra);
+    let other = Problem::presolve(&other, QUEEN).unwrap();
+    let (other_opb, other_pbp) = files(dir.path(), "other");
+    refute(&other, &other_opb, &other_pbp, true).unwrap();
+    let e = check(&other_opb, &pbp).unwrap_err().to_string();
+    assert!(e.contains("does not check"), "{e}");
+}
+
+/// The plain boards n = 2, 3 are UNSAT (their proofs check); n = 4..8 give verified boards.
+#[test]
+fn plain_boards() {
+    let dir = tempfile::tempdir().unwrap();
+    let (opb, pbp) = files(dir.path(), "plain");
+    for n in 2..=8 {
+        let p = Problem::presolve(&Instance::plain(n), QUEEN).unwrap();
+        let r = refute(&p, &opb, &pbp, true).unwrap();
+        match r.answer {
+            Answer::Unsat => {
+                assert!(n <= 3, "n = {n}");
+                assert!(check(&opb, &pbp).unwrap().unsat);
+            }
+            Answer::Sat(board) => {
+                assert!(n >= 4);
+                queens_sat::verify::verify(&board, &Instance::plain(n), QUEEN).unwrap();
+            }
+            Answer::Unknown(why) => panic!("{why}"),
+        }
+    }
+}
