@@ -24,15 +24,14 @@ pip=("$venv/bin/python" -m pip --quiet --disable-pip-version-check)
 # tests always see the current sources. No build isolation: the venv's maturin builds, with the
 # same environment every time, so cargo rebuilds only what changed.
 "${pip[@]}" install --force-reinstall --no-deps --no-build-isolation "$root/python"
-# From the tests folder, with importlib imports, so `import queens_sat` is the installed package
-# (not python/queens_sat/, which has no extension module); --pyargs runs the installed
-# package's doctests.
 cd "$root/python/tests"
 # The stubs against the built extension (stubtest: names, signatures, @final, properties), so
 # they cannot drift; then mypy --strict on the installed package and on a user's script that
 # calls every public function with the types written out (typed_user_script.py).
-"$venv/bin/python" -m mypy.stubtest queens_sat --allowlist "$root/python/stubtest-allowlist.txt"
-"$venv/bin/python" -m mypy --strict --no-incremental -p queens_sat \
-    "$root/python/tests/typed_user_script.py" "$root/python/tests/conftest.py"
+"$venv/bin/python" -m mypy.stubtest queens_sat._native
+"$venv/bin/python" -m mypy --strict --no-incremental -p queens_sat -m typed_user_script -m conftest
+# From the tests folder, with importlib imports, so `import queens_sat` is the installed package
+# (not python/queens_sat/, which has no extension module); --pyargs runs the installed
+# package's doctests.
 exec "$venv/bin/python" -m pytest -p no:cacheprovider --import-mode=importlib \
     --doctest-modules --pyargs queens_sat "$root/python/tests" "$@"

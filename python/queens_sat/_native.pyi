@@ -15,12 +15,31 @@ from ._typing import PySatCNF
 from ._options import DiagonalKind, ExportFormat, InstanceFormat, PieceName
 from ._status import Status
 
+__all__ = [
+    "__version__",
+    "MAX_N",
+    "DEFAULT_AMO",
+    "Instance",
+    "Board",
+    "Formula",
+    "Counts",
+    "Result",
+    "encode",
+    "count",
+    "verify",
+    "solve",
+    "generate_completion",
+    "generate_blocked",
+    "generate_diagonals",
+    "names",
+]
+
 __version__: str
 MAX_N: int
 DEFAULT_AMO: str
 
-Cell = Tuple[int, int]
-StrPath = Union[str, "PathLike[str]"]
+_Cell = Tuple[int, int]
+_StrPath = Union[str, "PathLike[str]"]
 
 @final
 class Instance:
@@ -44,12 +63,12 @@ class Instance:
         cls,
         n: int,
         piece: PieceName = "queen",
-        placed: Sequence[Cell] = (),
-        blocked: Sequence[Cell] = (),
+        placed: Sequence[_Cell] = (),
+        blocked: Sequence[_Cell] = (),
         excluded: Sequence[Tuple[DiagonalKind, int]] = (),
     ) -> Instance: ...
     @staticmethod
-    def read(path: StrPath, *, piece: PieceName = "queen", diags: Optional[int] = None) -> Instance:
+    def read(path: _StrPath, *, piece: PieceName = "queen", diags: Optional[int] = None) -> Instance:
         """Reads an instance file in any format the CLI reads."""
     @staticmethod
     def parse(
@@ -64,10 +83,10 @@ class Instance:
         """The piece placed on every row: ``'queen'`` or ``'amazon'`` (a queen that also moves
         as a knight)."""
     @property
-    def placed(self) -> List[Cell]:
+    def placed(self) -> List[_Cell]:
         """The pre-placed pieces, sorted row-major (a set: each once)."""
     @property
-    def blocked(self) -> List[Cell]:
+    def blocked(self) -> List[_Cell]:
         """The blocked cells, sorted row-major (a set: each once)."""
     @property
     def excluded(self) -> List[Tuple[DiagonalKind, int]]:
@@ -88,7 +107,7 @@ class Instance:
     def _repr_svg_(self) -> str:
         """The empty instance drawn as SVG (pre-placed pieces, blocked cells, excluded
         diagonals)."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
 @final
@@ -99,7 +118,7 @@ class Board:
     instance they answer) and show themselves in Jupyter as SVG.
     """
 
-    def __new__(cls, n: int, pieces: Sequence[Cell]) -> Board: ...
+    def __new__(cls, n: int, pieces: Sequence[_Cell]) -> Board: ...
     @staticmethod
     def from_columns(columns: Sequence[Optional[int]]) -> Board:
         """The board with one piece per row, in column ``columns[row]`` (``None``: an empty
@@ -108,7 +127,7 @@ class Board:
     def n(self) -> int:
         """The board side."""
     @property
-    def pieces(self) -> List[Cell]:
+    def pieces(self) -> List[_Cell]:
         """The pieces as ``(row, col)`` cells, 0-based."""
     @property
     def columns(self) -> List[Optional[int]]:
@@ -122,9 +141,9 @@ class Board:
     def _repr_svg_(self) -> str:
         """The board as SVG, as ``solve --format svg`` draws it."""
     def __len__(self) -> int: ...
-    def __iter__(self) -> Iterator[Cell]:
+    def __iter__(self) -> Iterator[_Cell]:
         """The pieces as ``(row, col)`` tuples, in the order of ``pieces``."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
 @final
@@ -168,7 +187,7 @@ class Formula:
         """A ``pysat.formula.CNF`` with these clauses (no copy of the lists is made by
         PySAT)."""
     def write(
-        self, path: StrPath, format: ExportFormat = "dimacs", level: Optional[int] = None
+        self, path: _StrPath, format: ExportFormat = "dimacs", level: Optional[int] = None
     ) -> None:
         """Writes the formula (``dimacs``), or the instance's ``opb``, ``lp`` or ``mzn``
         model, with the CLI's header; a name ending in ``.xz``, ``.gz`` or ``.zst`` is
@@ -178,7 +197,7 @@ class Formula:
         """The GBD hash of the formula's DIMACS text."""
     def var(self, row: int, col: int) -> Optional[int]:
         """The variable of cell ``(row, col)``, or ``None`` when presolve removed the cell."""
-    def cell(self, var: int) -> Optional[Cell]:
+    def cell(self, var: int) -> Optional[_Cell]:
         """The cell ``(row, col)`` of variable ``var``, or ``None`` for an auxiliary
         variable."""
     def decode(self, model: Sequence[int]) -> Board:
@@ -240,13 +259,14 @@ class Result:
         """The solver that answered, as ``solve --format json`` names it."""
     @property
     def amo(self) -> str:
-        """The at-most-one encoding of the CNF solved."""
+        """The at-most-one encoding of the instance's CNF (``amo=``), whichever solver
+        answered."""
     @property
     def vars(self) -> int:
-        """Variables of the CNF solved."""
+        """Variables of the instance's CNF under these options."""
     @property
     def clauses(self) -> int:
-        """Clauses of the CNF solved."""
+        """Clauses of the instance's CNF under these options."""
     @property
     def encode_seconds(self) -> float:
         """Seconds spent presolving and encoding."""

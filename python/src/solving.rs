@@ -149,19 +149,20 @@ impl PyResult_ {
         &self.solver
     }
 
-    /// The at-most-one encoding of the CNF solved (empty when no CNF was built).
+    /// The at-most-one encoding of the instance's CNF (`amo=`, as `solve --format json` reports
+    /// it, whichever solver answered).
     #[getter]
     fn amo(&self) -> &str {
         &self.amo
     }
 
-    /// Variables of the CNF solved (0 when no CNF was built).
+    /// Variables of the instance's CNF under these options (as `solve --format json` reports).
     #[getter]
     fn vars(&self) -> u64 {
         self.stats.vars
     }
 
-    /// Clauses of the CNF solved (0 when no CNF was built).
+    /// Clauses of the instance's CNF under these options (as `solve --format json` reports).
     #[getter]
     fn clauses(&self) -> u64 {
         self.stats.clauses

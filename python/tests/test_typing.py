@@ -90,7 +90,8 @@ def test_every_format_literal_is_accepted(tmp_path: Path) -> None:
         assert (tmp_path / f"q6.{fmt}").stat().st_size > 0
     inst = qs.Instance(6, excluded=[("diagonal", 5)])
     for ifmt in get_args(qs.InstanceFormat):
-        assert qs.Instance.parse(inst.to_text(ifmt), diags=1).n == 6
+        back = qs.Instance.parse(inst.to_text(ifmt), diags=1 if ifmt == "diags" else None)
+        assert qs.count(back).total == qs.count(inst).total
     assert generate_default_formats() <= set(get_args(qs.InstanceFormat))
 
 
@@ -158,9 +159,9 @@ def test_help_shows_instance_defaults_and_diagonal_numbering() -> None:
     assert str(inspect.signature(qs.Instance)) == (
         "(n, piece='queen', placed=(), blocked=(), excluded=())"
     )
-    text = pydoc.render_doc(qs.Instance, renderer=pydoc.plaintext)
+    text = re.sub(".\b", "", pydoc.render_doc(qs.Instance))  # without the bold overstrikes
     assert "Ellipsis" not in text and "=..." not in text
-    flat = re.sub(r"\s+", " ", text)
+    flat = re.sub(r"[\s|`]+", " ", text)
     assert "('diagonal', k) the difference diagonal of the cells with row - col == k - (n - 1)" in flat
     assert "('anti-diagonal', k) is the sum diagonal of the cells with row + col == k" in flat
     for fn in (qs.Instance.read, qs.Instance.parse, qs.Formula.write, qs.Instance.to_text):
