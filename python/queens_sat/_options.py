@@ -55,11 +55,12 @@ _MAX_GROUP = 64
 def amo_group(name: GroupedAmo, size: int) -> AmoGroup:
     """The encoding ``name`` with group size ``size``, for ``amo=``: ``commander`` groups of
     ``2 <= size <= 64`` variables, ``bimander`` groups of ``1 <= size <= 64`` (the command
-    line's ``--amo commander:4``). The plain names use the library's default group sizes.
+    line's ``--amo commander:4``). The plain names use the library's default group sizes
+(``commander``: 3, ``bimander``: 2).
 
     >>> import queens_sat as qs
-    >>> qs.encode(8, amo=qs.amo_group("bimander", 2)).amo
-    'bimander:2'
+    >>> qs.encode(8, amo=qs.amo_group("bimander", 4)).amo
+    'bimander:4'
     >>> qs.amo_group("commander", 1)
     Traceback (most recent call last):
     ...

@@ -78,6 +78,13 @@ def test_amo_group_bounds_are_the_librarys(name: qs.GroupedAmo) -> None:
         qs.amo_group(name, True)
 
 
+def test_amo_group_documents_the_default_sizes() -> None:
+    # amo_group's docstring names the sizes the plain names select.
+    assert "(``commander``: 3, ``bimander``: 2)" in (qs.amo_group.__doc__ or "")
+    assert qs.encode(6, amo=qs.amo_group("commander", 3)).amo == "commander"
+    assert qs.encode(6, amo=qs.amo_group("bimander", 2)).amo == "bimander"
+
+
 def test_amo_group_refuses_encodings_without_a_group_size() -> None:
     with pytest.raises(ValueError, match="only commander and bimander"):
         qs.amo_group("sequential", 4)  # type: ignore[arg-type]
