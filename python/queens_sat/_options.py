@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Literal, NewType, Union
 
+from ._errors import UsageError
+
 #: At-most-one encodings (``amo=``); ``commander`` and ``bimander`` also take a group size,
 #: through :func:`amo_group` (see :data:`AmoSpec`).
 Amo = Literal[
@@ -64,17 +66,29 @@ def amo_group(name: GroupedAmo, size: int) -> AmoGroup:
     >>> qs.amo_group("commander", 1)
     Traceback (most recent call last):
     ...
-    ValueError: amo_group('commander', 1): the group size of commander is 2..=64
+    queens_sat._errors.UsageError: amo_group: size=1 is not a group size of commander (2..=64)
     """
     if name not in ("commander", "bimander"):
-        raise ValueError(
-            f"amo_group({name!r}, {size!r}): only commander and bimander take a group size"
+        raise _bad(
+            "name",
+            repr(name),
+            f"amo_group: name={name!r} takes no group size (only commander and bimander do)",
         )
     if not isinstance(size, int) or isinstance(size, bool):
         raise TypeError(f"amo_group: size must be an int, not {type(size).__name__}")
     low = 2 if name == "commander" else 1
     if not low <= size <= _MAX_GROUP:
-        raise ValueError(
-            f"amo_group({name!r}, {size!r}): the group size of {name} is {low}..={_MAX_GROUP}"
+        raise _bad(
+            "size",
+            repr(size),
+            f"amo_group: size={size} is not a group size of {name} ({low}..={_MAX_GROUP})",
         )
     return AmoGroup(f"{name}:{size}")
+
+
+def _bad(argument: str, value: str, message: str) -> UsageError:
+    """A ``UsageError`` naming the argument and its value, as the library's are."""
+    error = UsageError(message)
+    error.argument = argument
+    error.value = value
+    return error

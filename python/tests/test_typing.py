@@ -70,8 +70,9 @@ def test_amo_group_bounds_are_the_librarys(name: qs.GroupedAmo) -> None:
         assert f.amo in (f"{name}:{size}", name)  # the default size is named plainly
         assert qs.solve(12, amo=qs.amo_group(name, size), solver="varisat").status is qs.Status.SAT
     for size in (low - 1, 65):
-        with pytest.raises(ValueError, match="group size"):
+        with pytest.raises(qs.UsageError, match=f"size={size} is not a group size") as e:
             qs.amo_group(name, size)
+        assert (e.value.argument, e.value.value) == ("size", str(size))
         with pytest.raises(qs.UsageError):
             qs.encode(6, amo=qs.AmoGroup(f"{name}:{size}"))
     with pytest.raises(TypeError):
@@ -86,8 +87,9 @@ def test_amo_group_documents_the_default_sizes() -> None:
 
 
 def test_amo_group_refuses_encodings_without_a_group_size() -> None:
-    with pytest.raises(ValueError, match="only commander and bimander"):
+    with pytest.raises(qs.UsageError, match="only commander and bimander") as e:
         qs.amo_group("sequential", 4)  # type: ignore[arg-type]
+    assert (e.value.argument, e.value.value) == ("name", "'sequential'")
 
 
 def test_every_format_literal_is_accepted(tmp_path: Path) -> None:
