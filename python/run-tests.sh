@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the queens_sat Python package from source (pip install ./python) into a virtual
 # environment (.venv-py at the repository root, or $QUEENS_SAT_VENV) with its test
-# dependencies, then runs the Python tests and the docstring examples (pytest).
+# dependencies, then checks the stubs (mypy.stubtest, mypy --strict) and runs the Python tests
+# and the docstring examples (pytest).
 #
 #   bash python/run-tests.sh [pytest args]
 #
@@ -23,9 +24,16 @@ pip=("$venv/bin/python" -m pip --quiet --disable-pip-version-check)
 # tests always see the current sources. No build isolation: the venv's maturin builds, with the
 # same environment every time, so cargo rebuilds only what changed.
 "${pip[@]}" install --force-reinstall --no-deps --no-build-isolation "$root/python"
+cd "$root/python/tests"
+# The stubs against the built extension (stubtest: names, signatures, @final, properties), so
+# they cannot drift; then mypy --strict on the installed package and on a user's script that
+# calls every public function with the types written out (typed_user_script.py), and on the
+# typing and docs tests (the other test files are not yet mypy --strict clean).
+"$venv/bin/python" -m mypy.stubtest queens_sat._native
+"$venv/bin/python" -m mypy --strict --no-incremental -p queens_sat -m typed_user_script -m conftest \
+    -m test_typing -m test_docs
 # From the tests folder, with importlib imports, so `import queens_sat` is the installed package
 # (not python/queens_sat/, which has no extension module); --pyargs runs the installed
 # package's doctests.
-cd "$root/python/tests"
 exec "$venv/bin/python" -m pytest -p no:cacheprovider --import-mode=importlib \
     --doctest-modules --pyargs queens_sat "$root/python/tests" "$@"

@@ -49,8 +49,23 @@ from ._errors import (
     VerifyError,
 )
 from ._native import Board, Counts, Formula, Instance, Result
-from ._options import Amo, BreakSymmetry, Engine, Implied, PieceName, SymmetryName
+from ._options import (
+    Amo,
+    AmoGroup,
+    AmoSpec,
+    BreakSymmetry,
+    DiagonalKind,
+    Engine,
+    ExportFormat,
+    GroupedAmo,
+    Implied,
+    InstanceFormat,
+    PieceName,
+    SymmetryName,
+    amo_group,
+)
 from ._status import Status
+from ._typing import PySatCNF
 
 __version__: str = _native.__version__
 
@@ -59,15 +74,21 @@ MAX_N: int = _native.MAX_N
 
 __all__ = [
     "Amo",
+    "AmoGroup",
+    "AmoSpec",
     "Board",
     "BreakSymmetry",
     "CancelledError",
     "Counts",
+    "DiagonalKind",
     "Engine",
     "Error",
+    "ExportFormat",
     "Formula",
+    "GroupedAmo",
     "Implied",
     "Instance",
+    "InstanceFormat",
     "InternalError",
     "IoError",
     "MAX_N",
@@ -75,6 +96,7 @@ __all__ = [
     "ParseError",
     "PermissionDeniedError",
     "PieceName",
+    "PySatCNF",
     "Result",
     "SolverError",
     "Status",
@@ -82,6 +104,7 @@ __all__ = [
     "TooLargeError",
     "UsageError",
     "VerifyError",
+    "amo_group",
     "count",
     "encode",
     "generate",
@@ -116,7 +139,7 @@ def solve(
     timeout: Optional[float] = None,
     certify: bool = False,
     jobs: Optional[int] = None,
-    amo: Union[Amo, str] = "auto",
+    amo: AmoSpec = "auto",
     implied: Optional[Implied] = None,
     symmetric: Optional[SymmetryName] = None,
     break_symmetry: Optional[BreakSymmetry] = None,
@@ -171,7 +194,7 @@ def solve(
 def encode(
     instance: Union[Instance, int],
     *,
-    amo: Union[Amo, str] = "auto",
+    amo: AmoSpec = "auto",
     implied: Optional[Implied] = None,
     symmetric: Optional[SymmetryName] = None,
     break_symmetry: Optional[BreakSymmetry] = None,
@@ -180,10 +203,14 @@ def encode(
     """Encodes ``instance`` as CNF, exactly as ``queens-sat encode`` does (same clauses, same
     variable numbering), held in memory.
 
-    ``amo`` is the at-most-one encoding (``auto``, ``pairwise``, ``sequential``, ``product``,
-    ...); ``symmetric`` keeps only the boards one symmetry maps to themselves; ``break_symmetry
-    ="lex"`` keeps one board per class; ``implied="sums"`` adds the diagonal-sum constraints;
-    ``presolve=False`` keeps all ``n*n`` cell variables.
+    ``amo`` is the at-most-one encoding of every row, column and diagonal (``qs.Amo``):
+    ``auto`` (the default: chosen per line by its length), ``pairwise`` (binomial, no
+    auxiliaries), ``sequential`` (Sinz's counter), ``product`` (Chen's 2-product), ``ladder``
+    (Gent and Nightingale), ``commander`` (Klieber and Kwon, groups of 3), ``bimander`` (Nguyen
+    and Mai) or ``binary`` (bitwise); ``amo_group("commander", G)`` and ``amo_group("bimander",
+    G)`` choose another group size. ``symmetric`` keeps only the boards one symmetry maps to
+    themselves; ``break_symmetry="lex"`` keeps one board per class; ``implied="sums"`` adds the
+    diagonal-sum constraints; ``presolve=False`` keeps all ``n*n`` cell variables.
 
     >>> f = encode(Instance(4), amo="pairwise")
     >>> f.num_vars, f.num_clauses
@@ -241,7 +268,7 @@ def count(
     symmetric: Optional[SymmetryName] = None,
     engine: Engine = "auto",
     jobs: Optional[int] = None,
-    amo: Union[Amo, str] = "auto",
+    amo: AmoSpec = "auto",
     progress: Progress = None,
 ) -> Counts:
     """Counts the solutions of ``instance`` like ``queens-sat count``: ``total``, ``unique``

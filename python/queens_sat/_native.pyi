@@ -1,18 +1,47 @@
-"""Type stubs of the Rust extension module (queens_sat._native); use it through queens_sat."""
+"""Type stubs of the Rust extension module (queens_sat._native); use it through queens_sat.
 
+Checked against the built module by ``mypy.stubtest`` (``python/run-tests.sh``), so the stubs
+and the runtime cannot drift. The classes are ``@final``: PyO3 classes cannot be subclassed.
+"""
+
+from array import array
 from os import PathLike
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union, final
 
-from ._options import PieceName
+import numpy
+import numpy.typing
+
+from ._typing import PySatCNF
+from ._options import DiagonalKind, ExportFormat, InstanceFormat, PieceName
 from ._status import Status
+
+__all__ = [
+    "__version__",
+    "MAX_N",
+    "DEFAULT_AMO",
+    "Instance",
+    "Board",
+    "Formula",
+    "Counts",
+    "Result",
+    "encode",
+    "count",
+    "verify",
+    "solve",
+    "generate_completion",
+    "generate_blocked",
+    "generate_diagonals",
+    "names",
+]
 
 __version__: str
 MAX_N: int
 DEFAULT_AMO: str
 
-Cell = Tuple[int, int]
-StrPath = Union[str, "PathLike[str]"]
+_Cell = Tuple[int, int]
+_StrPath = Union[str, "PathLike[str]"]
 
+@final
 class Instance:
     """An instance: board side, piece, pre-placed pieces, blocked cells, excluded diagonals.
 
@@ -22,68 +51,102 @@ class Instance:
     pre-placed piece on a blocked cell or an excluded diagonal raises ``UsageError`` naming the
     argument (``.argument``, ``.value``); pre-placed pieces that attack each other are a valid
     instance that solves UNSAT, with the reason in ``Result.reason``.
+
+    ``excluded`` lists diagonals as ``(kind, k)`` with ``k`` in ``0..=2n-2``:
+    ``('anti-diagonal', k)`` is the sum diagonal of the cells with ``row + col == k`` (k = 0 is
+    the corner cell (0, 0)), and ``('diagonal', k)`` the difference diagonal of the cells with
+    ``row - col == k - (n - 1)`` (k = 0 is the corner cell (0, n-1), k = n - 1 the main
+    diagonal); csplib's ``[k, 1]`` and ``[k, 0]``.
     """
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         n: int,
         piece: PieceName = "queen",
-        placed: Sequence[Cell] = (),
-        blocked: Sequence[Cell] = (),
-        excluded: Sequence[Tuple[str, int]] = (),
-    ) -> None: ...
+        placed: Sequence[_Cell] = (),
+        blocked: Sequence[_Cell] = (),
+        excluded: Sequence[Tuple[DiagonalKind, int]] = (),
+    ) -> Instance: ...
     @staticmethod
-    def read(path: StrPath, *, piece: PieceName = "queen", diags: Optional[int] = None) -> Instance: ...
+    def read(path: _StrPath, *, piece: PieceName = "queen", diags: Optional[int] = None) -> Instance:
+        """Reads an instance file in any format the CLI reads."""
     @staticmethod
     def parse(
         text: str, *, piece: PieceName = "queen", diags: Optional[int] = None, name: str = "<input>"
-    ) -> Instance: ...
+    ) -> Instance:
+        """Parses instance text in any format the CLI reads."""
     @property
-    def n(self) -> int: ...
+    def n(self) -> int:
+        """The board side: the board has ``n`` rows and ``n`` columns, numbered ``0..n``."""
     @property
-    def piece(self) -> str: ...
+    def piece(self) -> PieceName:
+        """The piece placed on every row: ``'queen'`` or ``'amazon'`` (a queen that also moves
+        as a knight)."""
     @property
-    def placed(self) -> List[Cell]: ...
+    def placed(self) -> List[_Cell]:
+        """The pre-placed pieces, sorted row-major (a set: each once)."""
     @property
-    def blocked(self) -> List[Cell]: ...
+    def blocked(self) -> List[_Cell]:
+        """The blocked cells, sorted row-major (a set: each once)."""
     @property
-    def excluded(self) -> List[Tuple[str, int]]: ...
+    def excluded(self) -> List[Tuple[DiagonalKind, int]]:
+        """The excluded diagonals as ``(kind, k)``, sorted by ``(k, kind)`` (a set: each once),
+        with ``k`` in ``0..=2n-2``: ``('anti-diagonal', k)`` is the sum diagonal
+        ``row + col == k``, ``('diagonal', k)`` the difference diagonal
+        ``row - col == k - (n - 1)``."""
     @property
-    def default_format(self) -> str: ...
-    def with_piece(self, piece: PieceName) -> Instance: ...
-    def to_text(self, format: Optional[str] = None) -> str: ...
-    def symmetries(self) -> List[str]: ...
-    def _repr_svg_(self) -> str: ...
-    def __eq__(self, other: object) -> bool: ...
+    def default_format(self) -> InstanceFormat:
+        """The generator's default format (``param`` or ``diags``), or ``board``."""
+    def with_piece(self, piece: PieceName) -> Instance:
+        """The same instance with another piece."""
+    def to_text(self, format: Optional[InstanceFormat] = None) -> str:
+        """The instance as file text: ``board``, ``param`` or ``diags`` (default: the
+        generator's format for generated instances, with the CLI's comment, else ``board``)."""
+    def symmetries(self) -> List[str]:
+        """The symmetries of the board that map the instance to itself (identity first)."""
+    def _repr_svg_(self) -> str:
+        """The empty instance drawn as SVG (pre-placed pieces, blocked cells, excluded
+        diagonals)."""
+    def __eq__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class Board:
     """A placement of pieces: a solver's verified answer, or a board built for verify().
 
     Iterating over a board yields its pieces as ``(row, col)`` tuples; boards pickle (with the
-    instance they answer).
+    instance they answer) and show themselves in Jupyter as SVG.
     """
 
-    def __init__(self, n: int, pieces: Sequence[Cell]) -> None: ...
+    def __new__(cls, n: int, pieces: Sequence[_Cell]) -> Board: ...
     @staticmethod
-    def from_columns(columns: Sequence[Optional[int]]) -> Board: ...
+    def from_columns(columns: Sequence[Optional[int]]) -> Board:
+        """The board with one piece per row, in column ``columns[row]`` (``None``: an empty
+        row)."""
     @property
-    def n(self) -> int: ...
+    def n(self) -> int:
+        """The board side."""
     @property
-    def pieces(self) -> List[Cell]: ...
+    def pieces(self) -> List[_Cell]:
+        """The pieces as ``(row, col)`` cells, 0-based."""
     @property
-    def columns(self) -> List[Optional[int]]: ...
+    def columns(self) -> List[Optional[int]]:
+        """The column of each row's piece (``None`` for a row without one; the first if
+        several)."""
     @property
-    def instance(self) -> Optional[Instance]: ...
-    def to_numpy(self) -> Any: ...
-    def _repr_svg_(self) -> str: ...
+    def instance(self) -> Optional[Instance]:
+        """The instance this board answers, if known."""
+    def to_numpy(self) -> numpy.typing.NDArray[numpy.uint8]:
+        """A 0/1 ``numpy`` array of shape ``(n, n)`` with a 1 on every piece."""
+    def _repr_svg_(self) -> str:
+        """The board as SVG, as ``solve --format svg`` draws it."""
     def __len__(self) -> int: ...
-    def __iter__(self) -> Iterator[Cell]:
+    def __iter__(self) -> Iterator[_Cell]:
         """The pieces as ``(row, col)`` tuples, in the order of ``pieces``."""
-        ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class Formula:
     """A CNF of an instance in memory, with the map between cells and variables.
 
@@ -92,33 +155,56 @@ class Formula:
     """
 
     @property
-    def num_vars(self) -> int: ...
+    def num_vars(self) -> int:
+        """Variables of the CNF (the DIMACS header's), cell variables first, then
+        auxiliaries."""
     @property
-    def num_clauses(self) -> int: ...
+    def num_clauses(self) -> int:
+        """Clauses of the CNF (the DIMACS header's)."""
     @property
-    def num_literals(self) -> int: ...
+    def num_literals(self) -> int:
+        """Literal occurrences over all clauses."""
     @property
-    def num_cells(self) -> int: ...
+    def num_cells(self) -> int:
+        """Variables of board cells (``1..=num_cells``); auxiliaries follow them."""
     @property
-    def amo(self) -> str: ...
+    def amo(self) -> str:
+        """The at-most-one encoding used (``NAME:G`` for a group size other than the
+        default)."""
     @property
-    def instance(self) -> Instance: ...
+    def instance(self) -> Instance:
+        """The instance encoded."""
     @property
-    def presolve_unsat(self) -> Optional[str]: ...
+    def presolve_unsat(self) -> Optional[str]:
+        """Why presolve proved the instance UNSAT (the CNF is then a fixed contradiction)."""
     @property
-    def clauses(self) -> List[List[int]]: ...
-    def to_array(self) -> Any: ...
-    def to_pysat(self) -> Any: ...
+    def clauses(self) -> List[List[int]]:
+        """The clauses, a list of lists of DIMACS literals."""
+    def to_array(self) -> array[int]:
+        """The literals of every clause one after another, each clause ended by a 0 (the
+        DIMACS body), as a flat ``array('i')``."""
+    def to_pysat(self) -> PySatCNF:
+        """A ``pysat.formula.CNF`` with these clauses (no copy of the lists is made by
+        PySAT)."""
     def write(
-        self, path: StrPath, format: str = "dimacs", level: Optional[int] = None
-    ) -> None: ...
+        self, path: _StrPath, format: ExportFormat = "dimacs", level: Optional[int] = None
+    ) -> None:
+        """Writes the formula (``dimacs``), or the instance's ``opb``, ``lp`` or ``mzn``
+        model, with the CLI's header; a name ending in ``.xz``, ``.gz`` or ``.zst`` is
+        compressed."""
     @property
-    def gbdhash(self) -> str: ...
-    def var(self, row: int, col: int) -> Optional[int]: ...
-    def cell(self, var: int) -> Optional[Cell]: ...
-    def decode(self, model: Sequence[int]) -> Board: ...
+    def gbdhash(self) -> str:
+        """The GBD hash of the formula's DIMACS text."""
+    def var(self, row: int, col: int) -> Optional[int]:
+        """The variable of cell ``(row, col)``, or ``None`` when presolve removed the cell."""
+    def cell(self, var: int) -> Optional[_Cell]:
+        """The cell ``(row, col)`` of variable ``var``, or ``None`` for an auxiliary
+        variable."""
+    def decode(self, model: Sequence[int]) -> Board:
+        """The verified board of a model (DIMACS literals, as PySAT's ``get_model()``)."""
     def __len__(self) -> int: ...
 
+@final
 class Counts:
     """Solution counts: total, unique (Burnside) and fixed points per symmetry.
 
@@ -126,21 +212,28 @@ class Counts:
     """
 
     @property
-    def total(self) -> int: ...
+    def total(self) -> int:
+        """Solutions (with ``symmetric=``: the solutions that symmetry maps to themselves)."""
     @property
-    def unique(self) -> Optional[int]: ...
+    def unique(self) -> Optional[int]:
+        """Solutions modulo the instance's symmetries (Burnside); ``None`` with
+        ``symmetric=``."""
     @property
-    def fixed_points(self) -> Dict[str, int]: ...
+    def fixed_points(self) -> Dict[str, int]:
+        """Solutions each symmetry of the instance maps to themselves, by symmetry name."""
     @property
-    def group(self) -> List[str]: ...
+    def group(self) -> List[str]:
+        """The symmetries of the instance, identity first."""
     @property
-    def engine(self) -> str: ...
+    def engine(self) -> str:
+        """The engine that counted."""
     @property
-    def seconds(self) -> float: ...
+    def seconds(self) -> float:
+        """Seconds spent counting."""
     def _repr_html_(self) -> str:
         """An HTML table of the total, the unique count and the fixed points (Jupyter)."""
-        ...
 
+@final
 class Result:
     """The answer of solve(): status, verified board, and the fields of solve --format json.
 
@@ -149,38 +242,48 @@ class Result:
     """
 
     @property
-    def status(self) -> Status: ...
+    def status(self) -> Status:
+        """``Status.SAT``, ``Status.UNSAT`` or ``Status.UNKNOWN``."""
     @property
-    def board(self) -> Optional[Board]: ...
+    def board(self) -> Optional[Board]:
+        """The verified board when SAT, else ``None``."""
     @property
     def reason(self) -> Optional[str]:
         """Why the answer is UNKNOWN, or why presolve proved UNSAT (pre-placed pieces that
         attack each other, a line left without a free cell); None otherwise."""
-        ...
     @property
-    def instance(self) -> Instance: ...
+    def instance(self) -> Instance:
+        """The instance solved."""
     @property
-    def solver(self) -> str: ...
+    def solver(self) -> str:
+        """The solver that answered, as ``solve --format json`` names it."""
     @property
-    def amo(self) -> str: ...
+    def amo(self) -> str:
+        """The at-most-one encoding of the instance's CNF (``amo=``), whichever solver
+        answered."""
     @property
-    def vars(self) -> int: ...
+    def vars(self) -> int:
+        """Variables of the instance's CNF under these options."""
     @property
-    def clauses(self) -> int: ...
+    def clauses(self) -> int:
+        """Clauses of the instance's CNF under these options."""
     @property
-    def encode_seconds(self) -> float: ...
+    def encode_seconds(self) -> float:
+        """Seconds spent presolving and encoding."""
     @property
-    def solve_seconds(self) -> float: ...
+    def solve_seconds(self) -> float:
+        """Seconds spent solving (and verifying the board)."""
     @property
-    def certified(self) -> Optional[str]: ...
-    def to_json(self) -> str: ...
-    def to_dict(self) -> Dict[str, Any]: ...
+    def certified(self) -> Optional[str]:
+        """Who checked the refutation of a certified UNSAT."""
+    def to_json(self) -> str:
+        """The record ``solve --format json`` prints, as JSON text."""
+    def to_dict(self) -> Dict[str, Any]:
+        """The record ``solve --format json`` prints, as a dict."""
     def _repr_svg_(self) -> Optional[str]:
         """The verified board as SVG when SAT (Jupyter), else None."""
-        ...
     def _repr_html_(self) -> Optional[str]:
         """The verdict and its reason as HTML when not SAT (Jupyter), else None."""
-        ...
     def __bool__(self) -> bool: ...
 
 def solve(

@@ -80,6 +80,11 @@ fn instance_format(name: &str) -> PyResult<Format> {
 /// a blocked cell or an excluded diagonal is a `UsageError` naming the argument; pre-placed
 /// pieces that attack each other are a valid instance that solves UNSAT, with the reason in
 /// `Result.reason`.
+///
+/// `excluded` lists diagonals as `(kind, k)` with `k` in `0..=2n-2`: `('anti-diagonal', k)` is
+/// the sum diagonal of the cells with `row + col == k` (k = 0 is the corner cell (0, 0)), and
+/// `('diagonal', k)` the difference diagonal of the cells with `row - col == k - (n - 1)` (k = 0
+/// is the corner cell (0, n-1), k = n - 1 the main diagonal); csplib's `[k, 1]` and `[k, 0]`.
 #[pyclass(module = "queens_sat", name = "Instance", frozen)]
 #[derive(Clone)]
 pub struct PyInstance {
@@ -111,7 +116,10 @@ impl PyInstance {
 #[pymethods]
 impl PyInstance {
     #[new]
-    #[pyo3(signature = (n, piece = "queen", placed = Vec::new(), blocked = Vec::new(), excluded = Vec::new()))]
+    #[pyo3(
+        signature = (n, piece = "queen", placed = Vec::new(), blocked = Vec::new(), excluded = Vec::new()),
+        text_signature = "(n, piece='queen', placed=(), blocked=(), excluded=())"
+    )]
     fn new(
         n: i64,
         piece: &str,
@@ -199,11 +207,14 @@ impl PyInstance {
         Ok(PyInstance::new_plain(inner, piece))
     }
 
+    /// The board side: the board has `n` rows and `n` columns, numbered `0..n`.
     #[getter]
     fn n(&self) -> u32 {
         self.inner.n
     }
 
+    /// The piece placed on every row: `'queen'` or `'amazon'` (a queen that also moves as a
+    /// knight).
     #[getter]
     fn piece(&self) -> &'static str {
         self.piece.name
@@ -221,9 +232,10 @@ impl PyInstance {
         pairs(&self.canonical().blocked)
     }
 
-    /// The excluded diagonals as `(kind, k)`, sorted by `(k, kind)` (a set: each once).
-    /// `('anti-diagonal', k)` is the sum diagonal `row + col = k`, `('diagonal', k)` the
-    /// difference diagonal `row - col = k - (n - 1)`: csplib's `[k, 1]` and `[k, 0]`.
+    /// The excluded diagonals as `(kind, k)`, sorted by `(k, kind)` (a set: each once), with
+    /// `k` in `0..=2n-2`: `('anti-diagonal', k)` is the sum diagonal `row + col == k`,
+    /// `('diagonal', k)` the difference diagonal `row - col == k - (n - 1)` (k = n - 1 is the
+    /// main diagonal): csplib's `[k, 1]` and `[k, 0]`.
     #[getter]
     fn excluded(&self) -> Vec<(&'static str, u32)> {
         self.canonical()
@@ -366,11 +378,13 @@ impl PyBoard {
         })
     }
 
+    /// The board side.
     #[getter]
     fn n(&self) -> u32 {
         self.board.n
     }
 
+    /// The pieces as `(row, col)` cells, 0-based.
     #[getter]
     fn pieces(&self) -> Vec<(u32, u32)> {
         pairs(&self.board.pieces)
@@ -660,16 +674,19 @@ impl PyFormula {
 
 #[pymethods]
 impl PyFormula {
+    /// Variables of the CNF (the DIMACS header's), cell variables first, then auxiliaries.
     #[getter]
     fn num_vars(&self) -> u64 {
         self.stats.vars
     }
 
+    /// Clauses of the CNF (the DIMACS header's).
     #[getter]
     fn num_clauses(&self) -> u64 {
         self.stats.clauses
     }
 
+    /// Literal occurrences over all clauses.
     #[getter]
     fn num_literals(&self) -> u64 {
         self.stats.literals
@@ -681,11 +698,13 @@ impl PyFormula {
         self.problem.num_cells()
     }
 
+    /// The at-most-one encoding used (`NAME:G` for a group size other than the default).
     #[getter]
     fn amo(&self) -> String {
         self.options.amo.name()
     }
 
+    /// The instance encoded.
     #[getter]
     fn instance(&self) -> PyInstance {
         self.instance.clone()

@@ -136,36 +136,45 @@ impl PyResult_ {
         }
     }
 
+    /// The instance solved.
     #[getter]
     fn instance(&self) -> PyInstance {
         self.instance.clone()
     }
 
+    /// The solver that answered, as `solve --format json` names it (a portfolio's winner, the
+    /// default strategy's stage, ` mod r90` when the cube solver searched modulo symmetries).
     #[getter]
     fn solver(&self) -> &str {
         &self.solver
     }
 
+    /// The at-most-one encoding of the instance's CNF (`amo=`, as `solve --format json` reports
+    /// it, whichever solver answered).
     #[getter]
     fn amo(&self) -> &str {
         &self.amo
     }
 
+    /// Variables of the instance's CNF under these options (as `solve --format json` reports).
     #[getter]
     fn vars(&self) -> u64 {
         self.stats.vars
     }
 
+    /// Clauses of the instance's CNF under these options (as `solve --format json` reports).
     #[getter]
     fn clauses(&self) -> u64 {
         self.stats.clauses
     }
 
+    /// Seconds spent presolving and encoding.
     #[getter]
     fn encode_seconds(&self) -> f64 {
         self.encode_seconds
     }
 
+    /// Seconds spent solving (and verifying the board).
     #[getter]
     fn solve_seconds(&self) -> f64 {
         self.solve_seconds

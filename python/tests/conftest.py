@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path
-from typing import List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 import pytest
 
@@ -24,7 +24,8 @@ def attacks(piece: str, a: Tuple[int, int], b: Tuple[int, int]) -> bool:
     return piece == "amazon" and (r2 - r1, c2 - c1) in KNIGHT
 
 
-def unavailable(inst: qs.Instance) -> set:
+def unavailable(inst: qs.Instance) -> Set[Tuple[int, int]]:
+    """The cells no piece may take: blocked cells and the cells of excluded diagonals."""
     cells = set(inst.blocked)
     n = inst.n
     for kind, key in inst.excluded:
@@ -41,13 +42,13 @@ def oracle(inst: qs.Instance) -> Optional[List[int]]:
     fails), or None. Knows nothing of the CNF, presolve or the Rust code."""
     n, piece = inst.n, inst.piece
     bad = unavailable(inst)
-    placed = {}
+    placed: Dict[int, int] = {}
     for r, c in inst.placed:
         if placed.get(r, c) != c or (r, c) in bad:
             return None
         placed[r] = c
     cols: List[int] = []
-    used = set()
+    used: Set[int] = set()
 
     def ok(r: int, c: int) -> bool:
         if c in used or (r, c) in bad:

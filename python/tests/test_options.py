@@ -1,36 +1,13 @@
-"""The option vocabulary: every command-line value reachable from Python, the ``Literal`` types
-in step with the library's lists, and the stubs clean under ``mypy --strict``."""
+"""The option vocabulary: every command-line value reachable from Python (the ``Literal`` types
+against the library's lists and ``mypy --strict``: ``test_typing.py``)."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
 from typing import get_args
 
 import pytest
 
 import queens_sat as qs
-from queens_sat import _native
-
-
-@pytest.mark.parametrize(
-    "alias,option",
-    [
-        (qs.Amo, "amo"),
-        (qs.Implied, "implied"),
-        (qs.SymmetryName, "symmetric"),
-        (qs.BreakSymmetry, "break_symmetry"),
-        (qs.PieceName, "piece"),
-    ],
-)
-def test_literals_are_the_librarys_values(alias: object, option: str) -> None:
-    assert sorted(get_args(alias)) == sorted(_native.names()[option])
-
-
-def test_engine_literal_is_the_librarys_engines() -> None:
-    # The library's list has `auto` (the default engine) since the command line takes it too.
-    assert sorted(get_args(qs.Engine)) == sorted(_native.names()["engine"])
 
 
 @pytest.mark.parametrize("value", get_args(qs.BreakSymmetry))
@@ -67,34 +44,6 @@ def test_every_option_value_is_accepted() -> None:
         assert qs.count(6, engine=engine).total == 4
     for piece in get_args(qs.PieceName):
         qs.Instance(6, piece=piece)
-
-
-def test_stubs_pass_mypy_strict(tmp_path: Path) -> None:
-    pytest.importorskip("mypy")
-    user = tmp_path / "user.py"
-    user.write_text(
-        "import queens_sat as qs\n"
-        "r = qs.solve(qs.Instance(8, piece='amazon'), timeout=1.5, break_symmetry='cubes')\n"
-        "c = qs.count(8, engine='backtrack', symmetric='r180')\n"
-        "f = qs.encode(8, amo='product', implied='sums')\n"
-        "n: int = c.total + f.num_vars\n"
-        "import pickle\n"
-        "from typing import List, Optional, Tuple\n"
-        "again: qs.Result = pickle.loads(pickle.dumps(r))\n"
-        "rows: List[int] = [row for row, col in qs.Board.from_columns([1, 3, 0, 2])]\n"
-        "cells: List[Tuple[int, int]] = list(r.board) if r.board is not None else []\n"
-        "svg: Optional[str] = r._repr_svg_()\n"
-        "page: Optional[str] = r._repr_html_()\n"
-        "table: str = c._repr_html_()\n"
-    )
-    bad = tmp_path / "bad.py"
-    bad.write_text("import queens_sat as qs\nqs.solve(8, break_symmetry='sort')\n")
-    run = [sys.executable, "-m", "mypy", "--strict", "--no-incremental"]
-    for target in (["-p", "queens_sat"], [str(user)]):
-        ok = subprocess.run([*run, *target], capture_output=True, text=True, cwd=tmp_path)
-        assert ok.returncode == 0, ok.stdout + ok.stderr
-    wrong = subprocess.run([*run, str(bad)], capture_output=True, text=True, cwd=tmp_path)
-    assert wrong.returncode == 1 and "break_symmetry" in wrong.stdout, wrong.stdout
 
 
 def test_deterministic_split_search_gives_the_same_board() -> None:
