@@ -274,7 +274,7 @@ impl<'a> Solver<'a> {
         self
     }
 
-    /// Stop when `cancel` is raised: the solve then ends with [`Error::Interrupted`].
+    /// Stop when `cancel` is raised: the solve then ends with [`Error::Interrupted`](crate::error::Error::Interrupted).
     pub fn cancel(mut self, cancel: Cancel) -> Self {
         self.cancel = cancel;
         self
@@ -300,7 +300,7 @@ impl<'a> Solver<'a> {
     }
 
     /// Runs the solve. A SAT answer's board has passed the independent checks
-    /// ([`EncodeOptions::accept`]); a model that fails them is an [`Error::Solver`].
+    /// ([`EncodeOptions::accept`]); a model that fails them is an [`Error::Solver`](crate::error::Error::Solver).
     pub fn solve(&self) -> Result<SolveReport> {
         // `jobs = 0` is refused here as everywhere ([`crate::work::threads`]).
         crate::work::threads(self.jobs)?;
