@@ -18,6 +18,42 @@ use queens_sat::presolve::Problem;
 
 fn main() {
     let all: Vec<String> = std::env::args().skip(1).collect();
+    if all.first().map(String::as_str) == Some("bit") {
+        // `bit N D SEED [check]`: the bitboard search's VeriPB proof of one instance.
+        let num = |i: usize| all[i].parse::<u64>().expect("N D SEED");
+        let (n, d, seed) = (num(1) as u32, num(2) as usize, num(3));
+        let mut inst = queens_sat::generate::diagonals::generate(n, 1, seed).expect("generate");
+        inst.excluded.truncate(d);
+        let problem = Problem::presolve(&inst, QUEEN).expect("presolve");
+        let dir = tempfile::tempdir_in(".").expect("temp dir");
+        let (opb, pbp) = (dir.path().join("i.opb"), dir.path().join("i.pbp"));
+        let r =
+            queens_sat::solve::bitboard::pbproof::search_veripb(&problem, &opb, &pbp, None, None)
+                .expect("search");
+        let s = r.stats;
+        println!(
+            "n{n} d{d} s{seed}: unsat {} nodes {} empty {} bounds {} branches {} bytes {} ({:.0}/node) write {:.2} s ({:.2} us/node)",
+            matches!(r.answer, Answer::Unsat),
+            r.nodes,
+            s.empty,
+            s.bounds,
+            s.branches,
+            s.bytes,
+            s.bytes as f64 / r.nodes as f64,
+            r.seconds,
+            r.seconds * 1e6 / r.nodes as f64
+        );
+        if all.get(4).map(String::as_str) == Some("check") {
+            let c = check(&opb, &pbp).expect("the proof checks");
+            println!(
+                "checked {} in {:.1} s ({:.1} us/node)",
+                c.unsat,
+                c.seconds,
+                c.seconds * 1e6 / r.nodes as f64
+            );
+        }
+        return;
+    }
     if all.first().map(String::as_str) == Some("one") {
         // `one N D SEED`: one instance, the given prefix, bounds only.
         let num = |i: usize| all[i].parse::<u64>().expect("N D SEED");

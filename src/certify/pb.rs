@@ -50,10 +50,10 @@ use crate::piece::LineKind;
 use crate::presolve::Problem;
 
 /// Constraint IDs (VeriPB numbering: the OPB file's constraints from 1, an equality as two).
-type Id = u64;
+pub(crate) type Id = u64;
 
 /// The geometry of a presolved problem and the VeriPB IDs of its OPB constraints.
-struct Geometry {
+pub(crate) struct Geometry {
     n: u32,
     /// The cell of each variable (index `var - 1`).
     cells: Vec<Cell>,
@@ -62,9 +62,9 @@ struct Geometry {
     /// The variables of each column.
     cols: Vec<Vec<u32>>,
     /// Per row: the IDs of `>= 1` and `<= 1` (rows with live cells).
-    row_ids: Vec<Option<(Id, Id)>>,
+    pub(crate) row_ids: Vec<Option<(Id, Id)>>,
     /// Per column: the IDs of `>= 1` and `<= 1`.
-    col_ids: Vec<Option<(Id, Id)>>,
+    pub(crate) col_ids: Vec<Option<(Id, Id)>>,
     /// Per sum key `r + c`: the `<= 1` of the diagonal (two live cells or more).
     anti_ids: Vec<Option<Id>>,
     /// Per difference key `r - c + n - 1`: the `<= 1` of the diagonal.
@@ -80,7 +80,8 @@ struct Geometry {
 }
 
 impl Geometry {
-    fn new(problem: &Problem) -> Result<Geometry> {
+    /// The geometry of `problem` (presolved, not refuted by presolve; queens or amazons).
+    pub(crate) fn new(problem: &Problem) -> Result<Geometry> {
         if problem.unsat.is_some() {
             return Err(Error::Usage(
                 "a VeriPB proof needs a problem presolve did not refute".into(),
@@ -149,12 +150,18 @@ impl Geometry {
         Ok(g)
     }
 
-    fn cell(&self, var: u32) -> Cell {
+    /// The number of variables (live cells).
+    pub(crate) fn cells_len(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// The cell of variable `var`.
+    pub(crate) fn cell(&self, var: u32) -> Cell {
         self.cells[var as usize - 1]
     }
 
     /// The `<= 1` through which the piece on `p` attacks the cell of `v`, if it does.
-    fn attack(&self, p: u32, v: u32) -> Option<Id> {
+    pub(crate) fn attack(&self, p: u32, v: u32) -> Option<Id> {
         let (a, b) = (self.cell(p), self.cell(v));
         if a.row == b.row {
             return self.row_ids[a.row as usize].map(|(_, le)| le);
@@ -204,12 +211,13 @@ pub struct ProofStats {
     pub bytes: u64,
 }
 
-/// The proof writer and the reference search.
-struct Writer<'a, W: Write> {
+/// The proof writer (and the reference search).
+pub(crate) struct Writer<'a, W: Write> {
     g: &'a Geometry,
     out: W,
     next: Id,
-    stats: ProofStats,
+    /// What the proof holds so far.
+    pub(crate) stats: ProofStats,
     line: Vec<u8>,
     sums: bool,
 }
@@ -221,6 +229,22 @@ pub struct Refutation {
     pub answer: Answer<Board>,
     /// What the proof holds.
     pub stats: ProofStats,
+}
+
+/// Writes `problem`'s OPB model to `opb`, as `encode --to opb` does: the input the proofs
+/// refer to.
+pub fn write_opb(problem: &Problem, opb: &Path) -> Result<()> {
+    let name = opb.display().to_string();
+    let file = std::fs::File::create(opb).map_err(|e| Error::io(&name, e))?;
+    let (w, _) = Opb::write(
+        std::io::BufWriter::new(file),
+        problem,
+        EncodeOptions::from(crate::encode::amo::AmoKind::DEFAULT),
+        None,
+    )?;
+    w.into_inner()
+        .map_err(|e| Error::io(&name, e.into_error()))?;
+    Ok(())
 }
 
 /// Writes `problem`'s OPB model to `opb` (as `encode --to opb`) and searches it, writing a
@@ -239,54 +263,77 @@ pub struct Refutation {
 /// ```
 pub fn refute(problem: &Problem, opb: &Path, proof: &Path, sums: bool) -> Result<Refutation> {
     let g = Geometry::new(problem)?;
-    let name = opb.display().to_string();
-    let file = std::fs::File::create(opb).map_err(|e| Error::io(&name, e))?;
-    let (w, _) = Opb::write(
-        std::io::BufWriter::new(file),
-        problem,
-        EncodeOptions::from(crate::encode::amo::AmoKind::DEFAULT),
-        None,
-    )?;
-    w.into_inner()
-        .map_err(|e| Error::io(&name, e.into_error()))?;
+    write_opb(problem, opb)?;
     let pname = proof.display().to_string();
     let file = std::fs::File::create(proof).map_err(|e| Error::io(&pname, e))?;
-    let mut wr = Writer {
-        g: &g,
-        out: std::io::BufWriter::with_capacity(1 << 20, file),
-        next: g.loaded + 1,
-        stats: ProofStats::default(),
-        line: Vec::with_capacity(256),
-        sums,
-    };
-    wr.raw(format!("pseudo-Boolean proof version 3.0\nf {} ;\n", g.loaded).as_bytes());
+    let mut wr = Writer::start(&g, std::io::BufWriter::with_capacity(1 << 20, file), sums);
     // Index 0 is no variable.
     let mut allowed = vec![true; g.cells.len() + 1];
     allowed[0] = false;
     let mut path = Vec::new();
-    let answer = match wr.node(&mut path, &allowed) {
-        Some(id) => {
-            wr.raw(
-                format!("output NONE ;\nconclusion UNSAT : {id} ;\nend pseudo-Boolean proof ;\n")
-                    .as_bytes(),
-            );
-            Answer::Unsat
-        }
+    let root = wr.node(&mut path, &allowed);
+    let stats = wr.stats;
+    let answer = match root {
+        Some(_) => Answer::Unsat,
         None => {
-            wr.raw(b"output NONE ;\nconclusion NONE ;\nend pseudo-Boolean proof ;\n");
             let mut pieces = problem.fixed.clone();
             pieces.extend(path.iter().map(|&v| g.cell(v)));
             Answer::Sat(Board::new(problem.n, pieces))
         }
     };
-    let stats = wr.stats;
-    wr.out
+    wr.finish(root)
         .into_inner()
         .map_err(|e| Error::io(&pname, e.into_error()))?;
     Ok(Refutation { answer, stats })
 }
 
-impl<W: Write> Writer<'_, W> {
+impl<'a, W: Write> Writer<'a, W> {
+    /// A proof of `g`'s model into `out`, its header written; `sums`: bound steps allowed.
+    pub(crate) fn start(g: &'a Geometry, out: W, sums: bool) -> Writer<'a, W> {
+        let mut w = Writer {
+            g,
+            out,
+            next: g.loaded + 1,
+            stats: ProofStats::default(),
+            line: Vec::with_capacity(256),
+            sums,
+        };
+        w.raw(format!("pseudo-Boolean proof version 3.0\nf {} ;\n", g.loaded).as_bytes());
+        w
+    }
+
+    /// Ends the proof: `conclusion UNSAT` on the contradiction `id`, or with `None` no
+    /// conclusion; returns the output.
+    pub(crate) fn finish(mut self, unsat: Option<Id>) -> W {
+        match unsat {
+            Some(id) => self.raw(
+                format!("output NONE ;\nconclusion UNSAT : {id} ;\nend pseudo-Boolean proof ;\n")
+                    .as_bytes(),
+            ),
+            None => self.raw(b"output NONE ;\nconclusion NONE ;\nend pseudo-Boolean proof ;\n"),
+        }
+        self.out
+    }
+
+    /// The geometry the proof is over.
+    pub(crate) fn geometry(&self) -> &'a Geometry {
+        self.g
+    }
+
+    /// Deletes the constraints `ids` (lemmas no longer needed).
+    pub(crate) fn delete(&mut self, ids: &[Id]) {
+        if ids.is_empty() {
+            return;
+        }
+        self.line.extend_from_slice(b"del id");
+        for &c in ids {
+            self.line.push(b' ');
+            self.push_num(c as i64);
+        }
+        self.line.extend_from_slice(b" ;");
+        self.flush_line();
+    }
+
     fn raw(&mut self, bytes: &[u8]) {
         self.stats.bytes += bytes.len() as u64;
         // A failed write shows at the final flush.
@@ -307,7 +354,7 @@ impl<W: Write> Writer<'_, W> {
     }
 
     /// `rup` of the lemma of `path` with `hints`; returns its ID.
-    fn rup(&mut self, path: &[u32], hints: &[Id]) -> Id {
+    pub(crate) fn rup(&mut self, path: &[u32], hints: &[Id]) -> Id {
         self.line.extend_from_slice(b"rup");
         for &p in path {
             self.line.extend_from_slice(b" 1 ~x");
@@ -327,7 +374,12 @@ impl<W: Write> Writer<'_, W> {
 
     /// For each of `vars` (not allowed), the line through which a piece of `path` attacks it,
     /// into `hints` (no repeats).
-    fn attacks(&self, path: &[u32], vars: impl Iterator<Item = u32>, hints: &mut Vec<Id>) {
+    pub(crate) fn attacks(
+        &self,
+        path: &[u32],
+        vars: impl Iterator<Item = u32>,
+        hints: &mut Vec<Id>,
+    ) {
         for v in vars {
             let id = path
                 .iter()
@@ -423,19 +475,13 @@ impl<W: Write> Writer<'_, W> {
         hints.push(g.row_ids[r].expect("an open row is `= 1`").0);
         self.stats.branches += 1;
         let id = self.rup(path, &hints);
-        self.line.extend_from_slice(b"del id");
-        for c in children {
-            self.line.push(b' ');
-            self.push_num(c as i64);
-        }
-        self.line.extend_from_slice(b" ;");
-        self.flush_line();
+        self.delete(&children);
         Some(id)
     }
 
     /// The sum bound of one family at the node, when it refutes it: writes the `pol` and the
     /// `rup` and returns the lemma's ID.
-    fn bound(
+    pub(crate) fn bound(
         &mut self,
         path: &[u32],
         allowed: &[bool],
@@ -559,10 +605,7 @@ impl<W: Write> Writer<'_, W> {
         self.attacks(path, cand.into_iter(), &mut hints);
         hints.push(c_id);
         let id = self.rup(path, &hints);
-        self.line.extend_from_slice(b"del id ");
-        self.push_num(c_id as i64);
-        self.line.extend_from_slice(b" ;");
-        self.flush_line();
+        self.delete(&[c_id]);
         Some(id)
     }
 }

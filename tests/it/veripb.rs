@@ -186,3 +186,87 @@ fn plain_boards() {
         }
     }
 }
+
+/// The bitboard search logging VeriPB (`solve::bitboard::pbproof`, with its sum bounds) on the
+/// random instances n <= 9 and on excluded-diagonal instances n = 10..14 at the edge of UNSAT
+/// (the shortest UNSAT prefix and the SAT one before it): the oracle's verdict (n <= 9) or the
+/// reference search's (larger), boards among the oracle's
+/// solutions or verified, every UNSAT proof checked by veripb to `conclusion UNSAT`, and bound
+/// steps among them.
+#[test]
+fn the_bitboard_search_logs_proofs_that_check() {
+    use queens_sat::solve::bitboard::pbproof::search_veripb;
+    let dir = tempfile::tempdir().unwrap();
+    let (opb, pbp) = files(dir.path(), "bit");
+    let (mut sat, mut unsat) = (0, 0);
+    for (i, inst) in common::random_instances(0x0B17_B0A2, 120, 9)
+        .into_iter()
+        .enumerate()
+    {
+        let (piece, name) = common::piece_of(i);
+        let problem = Problem::presolve(&inst, piece).unwrap();
+        if problem.unsat.is_some() {
+            continue;
+        }
+        let expected = instance_solutions(&inst, name);
+        let what = format!("case {i} ({name}, n={})", inst.n);
+        let r = search_veripb(&problem, &opb, &pbp, None, None)
+            .unwrap_or_else(|e| panic!("{what}: {e}"));
+        match &r.answer {
+            Answer::Sat(board) => {
+                common::oracle::assert_among(&expected, board, &what);
+                sat += 1;
+            }
+            Answer::Unsat => {
+                assert!(expected.is_empty(), "{what}: UNSAT, the oracle disagrees");
+                assert!(check(&opb, &pbp).unwrap().unsat, "{what}");
+                unsat += 1;
+            }
+            Answer::Unknown(why) => panic!("{what}: {why}"),
+        }
+    }
+    assert!(sat > 40 && unsat > 20, "{sat} SAT, {unsat} UNSAT");
+    let (mut bounds, mut checked) = (0, 0);
+    for n in 10..=14 {
+        for seed in 1..=2 {
+            let full = queens_sat::generate::diagonals::generate(n, 1, seed).unwrap();
+            // The shortest UNSAT prefix (by the reference search) and the one before it.
+            let prefix = |d: usize| {
+                let mut inst = full.clone();
+                inst.excluded.truncate(d);
+                let problem = Problem::presolve(&inst, QUEEN).unwrap();
+                (inst, problem)
+            };
+            let (ref_opb, ref_pbp) = files(dir.path(), "ref");
+            let Some(edge) = (1..=full.excluded.len()).find(|&d| {
+                let (_, p) = prefix(d);
+                p.unsat.is_none()
+                    && refute(&p, &ref_opb, &ref_pbp, true).unwrap().answer == Answer::Unsat
+            }) else {
+                continue;
+            };
+            for d in [edge - 1, edge] {
+                let (inst, problem) = prefix(d);
+                let what = format!("n{n} d{d} s{seed}");
+                let r = search_veripb(&problem, &opb, &pbp, None, None).unwrap();
+                match r.answer {
+                    Answer::Sat(board) => {
+                        assert!(d < edge, "{what}: SAT, the reference search says UNSAT");
+                        queens_sat::verify::verify(&board, &inst, QUEEN).unwrap();
+                    }
+                    Answer::Unsat => {
+                        assert_eq!(d, edge, "{what}: UNSAT, the reference search says SAT");
+                        assert!(check(&opb, &pbp).unwrap().unsat, "{what}");
+                        bounds += r.stats.bounds;
+                        checked += 1;
+                    }
+                    Answer::Unknown(why) => panic!("{what}: {why}"),
+                }
+            }
+        }
+    }
+    assert!(
+        checked >= 8 && bounds > 20,
+        "{checked} UNSAT, {bounds} bound steps"
+    );
+}

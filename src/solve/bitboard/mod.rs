@@ -66,6 +66,7 @@ pub const NAME: &str = "bitboard";
 mod core;
 mod engine;
 mod kernel;
+pub mod pbproof;
 pub mod proof;
 mod run;
 mod tree;

@@ -1,0 +1,347 @@
+//! The bitboard search with its sum bounds, writing a VeriPB proof of an UNSAT answer (issue 46):
+//! the steps of [`crate::certify::pb`] (hinted `rup` per lemma, a `pol` per node the bounds
+//! refute) over the OPB model `encode --to opb` writes, logged by the search itself instead of
+//! the reference search. Unlike the LRAT writer ([`super::proof`]) the search keeps the sum
+//! bounds ([`VERIPB_TUNING`]); the parity and the forced-diagonal branching stay off (the
+//! parity's division step and the branching's coverage are not written yet). Every node's lemma
+//! negates its whole path (no backjumping, no inlined forced moves yet).
+
+use std::io::Write;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use super::core::{Core, core_rows};
+use super::kernel::{Branch, CHECK_EVERY, MAX_CORE, Search, Tuning, Words, shape};
+use crate::answer::Answer;
+use crate::board::Board;
+use crate::certify::pb::{Geometry, Id, ProofStats, Writer, write_opb};
+use crate::cpu::Isa;
+use crate::error::{Error, Result};
+use crate::interrupt::Cancel;
+use crate::presolve::Problem;
+
+/// The prunings of the VeriPB search: the sum bounds on, the parity and the forced diagonals
+/// off; one-word key sets (cores whose keys fit 64 bits: boards of up to 32 open rows and
+/// columns get the bounds).
+pub const VERIPB_TUNING: Tuning = Tuning {
+    sums: true,
+    parity: false,
+    diagonals: false,
+    triples: true,
+    words: Words::One,
+    table: false,
+    wide: false,
+};
+
+/// What [`search_veripb`] did.
+#[derive(Clone, Debug)]
+pub struct PbSearched {
+    /// A board (unverified), UNSAT (the proof is complete, not checked), or UNKNOWN.
+    pub answer: Answer<Board>,
+    /// Search nodes visited.
+    pub nodes: u64,
+    /// What the proof holds.
+    pub stats: ProofStats,
+    /// Seconds the search and its writing took.
+    pub seconds: f64,
+}
+
+/// Searches `problem` with [`VERIPB_TUNING`], writing its OPB model to `opb` and a VeriPB
+/// proof to `proof` (concluding `UNSAT` for UNSAT, nothing otherwise). Nothing is checked here:
+/// [`crate::certify::pb::check`] checks the files. Cores of at most 64 open rows.
+///
+/// ```
+/// use queens_sat::{answer::Answer, instance::Instance, piece::QUEEN, presolve::Problem};
+/// use queens_sat::solve::bitboard::pbproof::search_veripb;
+/// let dir = tempfile::tempdir().unwrap();
+/// let (opb, pbp) = (dir.path().join("q3.opb"), dir.path().join("q3.pbp"));
+/// let p = Problem::presolve(&Instance::plain(3), QUEEN).unwrap();
+/// let r = search_veripb(&p, &opb, &pbp, None, None).unwrap();
+/// assert_eq!(r.answer, Answer::Unsat);
+/// ```
+pub fn search_veripb(
+    problem: &Problem,
+    opb: &Path,
+    proof: &Path,
+    timeout: Option<Duration>,
+    cancel: Option<&Cancel>,
+) -> Result<PbSearched> {
+    let t = Instant::now();
+    let shape = shape(problem)?;
+    let g = Geometry::new(problem)?;
+    let core = Core::<u64>::new(problem).ok_or_else(|| {
+        Error::Usage(format!(
+            "the VeriPB search takes cores of at most 64 open rows; this one has {}",
+            core_rows(problem)
+        ))
+    })?;
+    write_opb(problem, opb)?;
+    let name = proof.display().to_string();
+    let file = std::fs::File::create(proof).map_err(|e| Error::io(&name, e))?;
+    let stop = cancel.cloned().unwrap_or_default().with_timeout(timeout);
+    let mut var_of = vec![0u32; 64 * 64];
+    for i in 0..core.k() {
+        let mut m = core.masks[i];
+        while m != 0 {
+            let bit = m.trailing_zeros();
+            m &= m - 1;
+            var_of[i * 64 + bit as usize] = problem
+                .varmap
+                .var(core.cell(i, bit))
+                .ok_or_else(|| Error::Solver("a core cell without a variable".into()))?;
+        }
+    }
+    let mut prover = Prover {
+        s: Search::new(
+            shape,
+            Isa::current().usable(),
+            VERIPB_TUNING,
+            &core,
+            Some(&stop),
+        ),
+        core: &core,
+        w: Writer::start(&g, std::io::BufWriter::with_capacity(1 << 20, file), true),
+        var_of,
+        path: Vec::new(),
+        cells: g.cells_len(),
+    };
+    let open: Vec<u8> = (0..core.k()).map(|r| r as u8).collect();
+    let node = prover.node(&open, &core.masks, core.cols_free)?;
+    let nodes = prover.s.nodes;
+    let stopped = prover.s.stopped.take();
+    let mut stats = prover.w.stats;
+    stats.nodes = nodes;
+    let path = std::mem::take(&mut prover.path);
+    let unsat = match node {
+        Node::Refuted(id) => Some(id),
+        _ => None,
+    };
+    prover
+        .w
+        .finish(unsat)
+        .flush()
+        .map_err(|e| Error::io(&name, e))?;
+    let answer = match node {
+        Node::Refuted(_) => Answer::Unsat,
+        Node::Board => {
+            let mut pieces = problem.fixed.clone();
+            pieces.extend(path.iter().map(|&v| g.cell(v)));
+            Answer::Sat(Board::new(problem.n, pieces))
+        }
+        Node::Stopped => Answer::Unknown(stopped.unwrap_or_else(|| "stopped".into())),
+    };
+    Ok(PbSearched {
+        answer,
+        nodes,
+        stats,
+        seconds: t.elapsed().as_secs_f64(),
+    })
+}
+
+/// How a node ended.
+#[derive(Clone, Copy)]
+enum Node {
+    /// Refuted: the ID of its lemma.
+    Refuted(Id),
+    /// A board: the path is its placements.
+    Board,
+    /// The time limit or cancel.
+    Stopped,
+}
+
+struct Prover<'s, 'g, W: Write> {
+    s: Search<'s, u64>,
+    core: &'s Core<u64>,
+    w: Writer<'g, W>,
+    /// The variable of core cell (row, bit) at `row * 64 + bit`.
+    var_of: Vec<u32>,
+    /// The variables placed from the root.
+    path: Vec<u32>,
+    /// Variables in the model.
+    cells: usize,
+}
+
+impl<W: Write> Prover<'_, '_, W> {
+    /// The variables of the live cells of core row `i` whose bits are in `bits`.
+    fn row_vars(&self, i: usize, bits: u64) -> impl Iterator<Item = u32> + '_ {
+        let mut m = self.core.masks[i] & bits;
+        std::iter::from_fn(move || {
+            (m != 0).then(|| {
+                let bit = m.trailing_zeros() as usize;
+                m &= m - 1;
+                self.var_of[i * 64 + bit]
+            })
+        })
+    }
+
+    /// The variables of the live cells of column `col` (a single bit) outside the rows `skip`.
+    fn col_vars(&self, col: u64, skip: &[usize]) -> Vec<u32> {
+        (0..self.core.k())
+            .filter(|i| self.core.masks[*i] & col != 0 && !skip.contains(i))
+            .map(|i| self.var_of[i * 64 + col.trailing_zeros() as usize])
+            .collect()
+    }
+
+    fn node(&mut self, open: &[u8], masks: &[u64; 64], cols_free: u64) -> Result<Node> {
+        if open.is_empty() {
+            return Ok(Node::Board);
+        }
+        self.s.nodes += 1;
+        if self.s.nodes.is_multiple_of(CHECK_EVERY) && self.s.should_stop() {
+            return Ok(Node::Stopped);
+        }
+        let mut kids: Vec<Id> = Vec::new();
+        let mut hints: Vec<Id> = Vec::new();
+        let g = self.w.geometry();
+        match self.s.branch(open, masks, cols_free) {
+            Branch::Fail => return self.failed(open, masks, cols_free).map(Node::Refuted),
+            Branch::Row(i, cand) => {
+                let r = open[i] as usize;
+                let mut left = cand;
+                while left != 0 {
+                    let bit = left & left.wrapping_neg();
+                    left ^= bit;
+                    match self.place(open, i, bit, masks, cols_free)? {
+                        Node::Refuted(id) => kids.push(id),
+                        other => return Ok(other),
+                    }
+                }
+                hints.extend_from_slice(&kids);
+                if cand == masks[r] {
+                    // The row's other cells are attacked.
+                    let dead: Vec<u32> = self.row_vars(r, !cand).collect();
+                    self.w.attacks(&self.path, dead.into_iter(), &mut hints);
+                    let row = self.core.rows[r] as usize;
+                    hints.push(g.row_ids[row].ok_or_else(|| no_line("row", row))?.0);
+                } else {
+                    // A column only this row can take.
+                    let dead = self.col_vars(cand, &[r]);
+                    self.w.attacks(&self.path, dead.into_iter(), &mut hints);
+                    hints.push(self.col_ge(cand)?);
+                }
+            }
+            Branch::Column(col) => {
+                let mut rows = Vec::new();
+                for i in 0..open.len() {
+                    let r = open[i] as usize;
+                    if masks[r] & col != 0 {
+                        match self.place(open, i, col, masks, cols_free)? {
+                            Node::Refuted(id) => kids.push(id),
+                            other => return Ok(other),
+                        }
+                        rows.push(r);
+                    }
+                }
+                hints.extend_from_slice(&kids);
+                let dead = self.col_vars(col, &rows);
+                self.w.attacks(&self.path, dead.into_iter(), &mut hints);
+                hints.push(self.col_ge(col)?);
+            }
+            Branch::Diagonal(..) => {
+                return Err(Error::Solver(
+                    "the VeriPB search: branching on a diagonal is off".into(),
+                ));
+            }
+        }
+        self.w.stats.branches += 1;
+        let id = self.w.rup(&self.path, &hints);
+        self.w.delete(&kids);
+        Ok(Node::Refuted(id))
+    }
+
+    /// The `>= 1` of the column of `col` (a single bit).
+    fn col_ge(&self, col: u64) -> Result<Id> {
+        let c = self.core.col_of_bit[col.trailing_zeros() as usize] as usize;
+        Ok(self
+            .w
+            .geometry()
+            .col_ids
+            .get(c)
+            .copied()
+            .flatten()
+            .ok_or_else(|| no_line("column", c))?
+            .0)
+    }
+
+    /// Places a piece on `open[i]`, column `bit`, and searches below; the path keeps the
+    /// placement only when the child found a board.
+    fn place(
+        &mut self,
+        open: &[u8],
+        i: usize,
+        bit: u64,
+        masks: &[u64; 64],
+        cols_free: u64,
+    ) -> Result<Node> {
+        let r = open[i] as usize;
+        let (mut rest, mut next) = ([0u8; MAX_CORE], *masks);
+        self.s.child_into(open, i, bit, masks, &mut rest, &mut next);
+        let rest = &rest[..open.len() - 1];
+        self.path
+            .push(self.var_of[r * 64 + bit.trailing_zeros() as usize]);
+        let node = self.node(rest, &next, cols_free & !bit)?;
+        if !matches!(node, Node::Board) {
+            self.path.pop();
+        }
+        Ok(node)
+    }
+
+    /// The lemma of a node the search's checks refute: an open row without a cell, a free
+    /// column no open row can take, else a sum bound.
+    fn failed(&mut self, open: &[u8], masks: &[u64; 64], cols_free: u64) -> Result<Id> {
+        let g = self.w.geometry();
+        let mut hints = Vec::new();
+        if let Some(&r) = open.iter().find(|&&r| masks[r as usize] == 0) {
+            let r = r as usize;
+            let dead: Vec<u32> = self.row_vars(r, u64::MAX).collect();
+            self.w.attacks(&self.path, dead.into_iter(), &mut hints);
+            let row = self.core.rows[r] as usize;
+            hints.push(g.row_ids[row].ok_or_else(|| no_line("row", row))?.0);
+            self.w.stats.empty += 1;
+            return Ok(self.w.rup(&self.path, &hints));
+        }
+        let once = open.iter().fold(0, |m, &r| m | masks[r as usize]);
+        let missing = cols_free & !once;
+        if missing != 0 {
+            let col = missing & missing.wrapping_neg();
+            let dead = self.col_vars(col, &[]);
+            self.w.attacks(&self.path, dead.into_iter(), &mut hints);
+            hints.push(self.col_ge(col)?);
+            self.w.stats.empty += 1;
+            return Ok(self.w.rup(&self.path, &hints));
+        }
+        // A sum bound: the allowed cells, open rows and free columns on the big board.
+        let mut allowed = vec![false; self.cells + 1];
+        for &r in open {
+            for v in self.row_vars(r as usize, masks[r as usize]) {
+                allowed[v as usize] = true;
+            }
+        }
+        let rows: Vec<usize> = open
+            .iter()
+            .map(|&r| self.core.rows[r as usize] as usize)
+            .collect();
+        let mut cols = Vec::new();
+        let mut m = cols_free;
+        while m != 0 {
+            cols.push(self.core.col_of_bit[m.trailing_zeros() as usize] as usize);
+            m &= m - 1;
+        }
+        for anti in [true, false] {
+            if let Some(id) = self.w.bound(&self.path, &allowed, &rows, &cols, anti) {
+                self.w.stats.bounds += 1;
+                return Ok(id);
+            }
+        }
+        Err(Error::Solver(
+            "the VeriPB search: a node failed on no line and no bound".into(),
+        ))
+    }
+}
+
+#[cold]
+fn no_line(what: &str, index: usize) -> Error {
+    Error::Solver(format!(
+        "the VeriPB search: {what} {index} has no `= 1` constraint"
+    ))
+}
