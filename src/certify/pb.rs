@@ -150,9 +150,9 @@ impl Geometry {
         Ok(g)
     }
 
-    /// The number of variables (live cells).
-    pub(crate) fn cells_len(&self) -> usize {
-        self.cells.len()
+    /// The constraints the model loads (equalities twice): the IDs `1..=loaded`.
+    pub(crate) fn loaded(&self) -> Id {
+        self.loaded
     }
 
     /// The cell of variable `var`.
@@ -490,16 +490,58 @@ impl<'a, W: Write> Writer<'a, W> {
         anti: bool,
     ) -> Option<Id> {
         let g = self.g;
+        let cells = (1..allowed.len())
+            .filter(|&v| allowed[v])
+            .map(|v| g.cell(v as u32));
+        let c_id = self.bound_pol(cells, open, free, anti)?;
+        // rup: the attacks on the cells with a positive coefficient in C, then C. Those are
+        // cells of open rows that are not allowed (lower) and, for the upper bound, the cells
+        // of closed rows in free columns too: every cell that is not allowed and lies in an
+        // open row or a free column, to keep it simple.
+        let mut is_open = vec![false; g.n as usize];
+        for &r in open {
+            is_open[r] = true;
+        }
+        let mut is_free = vec![false; g.n as usize];
+        for &c in free {
+            is_free[c] = true;
+        }
+        let mut hints = Vec::new();
+        let cand: Vec<u32> = (1..allowed.len() as u32)
+            .filter(|&v| {
+                let cell = g.cell(v);
+                !allowed[v as usize]
+                    && !path.contains(&v)
+                    && (is_open[cell.row as usize] || is_free[cell.col as usize])
+            })
+            .collect();
+        self.attacks(path, cand.into_iter(), &mut hints);
+        hints.push(c_id);
+        let id = self.rup(path, &hints);
+        self.delete(&[c_id]);
+        Some(id)
+    }
+
+    /// The `pol` step of a sum bound of one family (`anti`: the sum diagonals) at a node whose
+    /// allowed cells are `allowed`, open rows `open` and free columns `free`, when the bound
+    /// refutes the node: writes it and returns the ID of the constraint `C` it derives (see the
+    /// module docs), which a `rup` of the node's lemma then names after the lines that attack
+    /// every cell that is not allowed in an open row or a free column (and is not placed).
+    pub(crate) fn bound_pol(
+        &mut self,
+        allowed: impl Iterator<Item = Cell>,
+        open: &[usize],
+        free: &[usize],
+        anti: bool,
+    ) -> Option<Id> {
+        let g = self.g;
         let n = g.n as i64;
         let a = |r: usize| r as i64;
         let b = |c: usize| if anti { c as i64 } else { n - 1 - c as i64 };
         let key = |cell: Cell| a(cell.row as usize) + b(cell.col as usize);
         let target: i64 =
             open.iter().map(|&r| a(r)).sum::<i64>() + free.iter().map(|&c| b(c)).sum::<i64>();
-        let mut keys: Vec<i64> = (1..allowed.len())
-            .filter(|&v| allowed[v])
-            .map(|v| key(g.cell(v as u32)))
-            .collect();
+        let mut keys: Vec<i64> = allowed.map(key).collect();
         keys.sort_unstable();
         keys.dedup();
         let k = open.len();
@@ -582,31 +624,7 @@ impl<'a, W: Write> Writer<'a, W> {
         self.stats.pol_terms += terms;
         let c_id = self.next;
         self.next += 1;
-        // rup: the attacks on the cells with a positive coefficient in C, then C. Those are
-        // cells of open rows that are not allowed (lower) and, for the upper bound, the cells
-        // of closed rows in free columns too: every cell that is not allowed and lies in an
-        // open row or a free column, to keep it simple.
-        let mut is_open = vec![false; g.n as usize];
-        for &r in open {
-            is_open[r] = true;
-        }
-        let mut is_free = vec![false; g.n as usize];
-        for &c in free {
-            is_free[c] = true;
-        }
-        let mut hints = Vec::new();
-        let cand = (1..allowed.len() as u32).filter(|&v| {
-            let cell = g.cell(v);
-            !allowed[v as usize]
-                && !path.contains(&v)
-                && (is_open[cell.row as usize] || is_free[cell.col as usize])
-        });
-        let cand: Vec<u32> = cand.collect();
-        self.attacks(path, cand.into_iter(), &mut hints);
-        hints.push(c_id);
-        let id = self.rup(path, &hints);
-        self.delete(&[c_id]);
-        Some(id)
+        Some(c_id)
     }
 }
 

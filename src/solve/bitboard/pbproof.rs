@@ -103,7 +103,9 @@ pub fn search_veripb(
         w: Writer::start(&g, std::io::BufWriter::with_capacity(1 << 20, file), true),
         var_of,
         path: Vec::new(),
-        cells: g.cells_len(),
+        spots: Vec::new(),
+        seen: vec![0; g.loaded() as usize + 1],
+        stamp: 0,
     };
     let open: Vec<u8> = (0..core.k()).map(|r| r as u8).collect();
     let node = prover.node(&open, &core.masks, core.cols_free)?;
@@ -157,29 +159,67 @@ struct Prover<'s, 'g, W: Write> {
     var_of: Vec<u32>,
     /// The variables placed from the root.
     path: Vec<u32>,
-    /// Variables in the model.
-    cells: usize,
+    /// Their core cells (row, column bit).
+    spots: Vec<(usize, u64)>,
+    /// Per model constraint, the lemma (`stamp`) whose hints last named it.
+    seen: Vec<u32>,
+    stamp: u32,
 }
 
 impl<W: Write> Prover<'_, '_, W> {
-    /// The variables of the live cells of core row `i` whose bits are in `bits`.
-    fn row_vars(&self, i: usize, bits: u64) -> impl Iterator<Item = u32> + '_ {
-        let mut m = self.core.masks[i] & bits;
-        std::iter::from_fn(move || {
-            (m != 0).then(|| {
+    /// Adds to `hints` the lines through which placed pieces attack the cells `dead` (column
+    /// bits) of core row `r` (no line twice): the piece on the row itself attacks all of them
+    /// along it; else the pieces of the path in order, each through the lines its attack masks
+    /// say.
+    fn explain(&mut self, r: usize, dead: u64, hints: &mut Vec<Id>) -> Result<()> {
+        let g = self.w.geometry();
+        let mut rest = dead & self.core.masks[r];
+        for (k, &(qr, qbit)) in self.spots.iter().enumerate() {
+            if rest == 0 {
+                break;
+            }
+            let hit = if qr == r {
+                rest
+            } else {
+                self.s.hit(qbit, qr, r) & rest
+            };
+            rest &= !hit;
+            let mut m = hit;
+            while m != 0 {
                 let bit = m.trailing_zeros() as usize;
                 m &= m - 1;
-                self.var_of[i * 64 + bit]
-            })
-        })
+                let id = g
+                    .attack(self.path[k], self.var_of[r * 64 + bit])
+                    .ok_or_else(|| internal("an attack mask without a line"))?;
+                if self.seen[id as usize] != self.stamp {
+                    self.seen[id as usize] = self.stamp;
+                    hints.push(id);
+                }
+            }
+        }
+        if rest != 0 {
+            return Err(internal("a dead cell no placed piece attacks"));
+        }
+        Ok(())
     }
 
-    /// The variables of the live cells of column `col` (a single bit) outside the rows `skip`.
-    fn col_vars(&self, col: u64, skip: &[usize]) -> Vec<u32> {
-        (0..self.core.k())
-            .filter(|i| self.core.masks[*i] & col != 0 && !skip.contains(i))
-            .map(|i| self.var_of[i * 64 + col.trailing_zeros() as usize])
-            .collect()
+    /// A new lemma's hints: no model line named yet.
+    fn next_stamp(&mut self) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.seen.fill(0);
+            self.stamp = 1;
+        }
+    }
+
+    /// [`Prover::explain`] for the cells of column `col` (a single bit) outside the rows `skip`.
+    fn explain_col(&mut self, col: u64, skip: &[usize], hints: &mut Vec<Id>) -> Result<()> {
+        for i in 0..self.core.k() {
+            if self.core.masks[i] & col != 0 && !skip.contains(&i) {
+                self.explain(i, col, hints)?;
+            }
+        }
+        Ok(())
     }
 
     fn node(&mut self, open: &[u8], masks: &[u64; 64], cols_free: u64) -> Result<Node> {
@@ -207,16 +247,15 @@ impl<W: Write> Prover<'_, '_, W> {
                     }
                 }
                 hints.extend_from_slice(&kids);
+                self.next_stamp();
                 if cand == masks[r] {
                     // The row's other cells are attacked.
-                    let dead: Vec<u32> = self.row_vars(r, !cand).collect();
-                    self.w.attacks(&self.path, dead.into_iter(), &mut hints);
+                    self.explain(r, !cand, &mut hints)?;
                     let row = self.core.rows[r] as usize;
                     hints.push(g.row_ids[row].ok_or_else(|| no_line("row", row))?.0);
                 } else {
                     // A column only this row can take.
-                    let dead = self.col_vars(cand, &[r]);
-                    self.w.attacks(&self.path, dead.into_iter(), &mut hints);
+                    self.explain_col(cand, &[r], &mut hints)?;
                     hints.push(self.col_ge(cand)?);
                 }
             }
@@ -233,8 +272,8 @@ impl<W: Write> Prover<'_, '_, W> {
                     }
                 }
                 hints.extend_from_slice(&kids);
-                let dead = self.col_vars(col, &rows);
-                self.w.attacks(&self.path, dead.into_iter(), &mut hints);
+                self.next_stamp();
+                self.explain_col(col, &rows, &mut hints)?;
                 hints.push(self.col_ge(col)?);
             }
             Branch::Diagonal(..) => {
@@ -279,9 +318,11 @@ impl<W: Write> Prover<'_, '_, W> {
         let rest = &rest[..open.len() - 1];
         self.path
             .push(self.var_of[r * 64 + bit.trailing_zeros() as usize]);
+        self.spots.push((r, bit));
         let node = self.node(rest, &next, cols_free & !bit)?;
         if !matches!(node, Node::Board) {
             self.path.pop();
+            self.spots.pop();
         }
         Ok(node)
     }
@@ -289,12 +330,12 @@ impl<W: Write> Prover<'_, '_, W> {
     /// The lemma of a node the search's checks refute: an open row without a cell, a free
     /// column no open row can take, else a sum bound.
     fn failed(&mut self, open: &[u8], masks: &[u64; 64], cols_free: u64) -> Result<Id> {
+        self.next_stamp();
         let g = self.w.geometry();
         let mut hints = Vec::new();
         if let Some(&r) = open.iter().find(|&&r| masks[r as usize] == 0) {
             let r = r as usize;
-            let dead: Vec<u32> = self.row_vars(r, u64::MAX).collect();
-            self.w.attacks(&self.path, dead.into_iter(), &mut hints);
+            self.explain(r, u64::MAX, &mut hints)?;
             let row = self.core.rows[r] as usize;
             hints.push(g.row_ids[row].ok_or_else(|| no_line("row", row))?.0);
             self.w.stats.empty += 1;
@@ -304,32 +345,47 @@ impl<W: Write> Prover<'_, '_, W> {
         let missing = cols_free & !once;
         if missing != 0 {
             let col = missing & missing.wrapping_neg();
-            let dead = self.col_vars(col, &[]);
-            self.w.attacks(&self.path, dead.into_iter(), &mut hints);
+            self.explain_col(col, &[], &mut hints)?;
             hints.push(self.col_ge(col)?);
             self.w.stats.empty += 1;
             return Ok(self.w.rup(&self.path, &hints));
         }
         // A sum bound: the allowed cells, open rows and free columns on the big board.
-        let mut allowed = vec![false; self.cells + 1];
-        for &r in open {
-            for v in self.row_vars(r as usize, masks[r as usize]) {
-                allowed[v as usize] = true;
-            }
-        }
-        let rows: Vec<usize> = open
-            .iter()
-            .map(|&r| self.core.rows[r as usize] as usize)
-            .collect();
+        let core = self.core;
+        let rows: Vec<usize> = open.iter().map(|&r| core.rows[r as usize] as usize).collect();
         let mut cols = Vec::new();
         let mut m = cols_free;
         while m != 0 {
-            cols.push(self.core.col_of_bit[m.trailing_zeros() as usize] as usize);
+            cols.push(core.col_of_bit[m.trailing_zeros() as usize] as usize);
             m &= m - 1;
         }
+        let allowed = || {
+            open.iter().flat_map(move |&r| {
+                let (r, mut m) = (r as usize, masks[r as usize]);
+                std::iter::from_fn(move || {
+                    (m != 0).then(|| {
+                        let bit = m.trailing_zeros();
+                        m &= m - 1;
+                        core.cell(r, bit)
+                    })
+                })
+            })
+        };
         for anti in [true, false] {
-            if let Some(id) = self.w.bound(&self.path, &allowed, &rows, &cols, anti) {
+            if let Some(c_id) = self.w.bound_pol(allowed(), &rows, &cols, anti) {
+                // The dead cells of the open rows, then the closed rows' cells in free
+                // columns (their pieces' rows), then C.
+                for &r in open {
+                    let r = r as usize;
+                    self.explain(r, !masks[r], &mut hints)?;
+                }
+                for k in 0..self.spots.len() {
+                    self.explain(self.spots[k].0, cols_free, &mut hints)?;
+                }
+                hints.push(c_id);
                 self.w.stats.bounds += 1;
+                let id = self.w.rup(&self.path, &hints);
+                self.w.delete(&[c_id]);
                 return Ok(id);
             }
         }
@@ -337,6 +393,11 @@ impl<W: Write> Prover<'_, '_, W> {
             "the VeriPB search: a node failed on no line and no bound".into(),
         ))
     }
+}
+
+#[cold]
+fn internal(why: &str) -> Error {
+    Error::Solver(format!("the VeriPB search's proof: {why}"))
 }
 
 #[cold]
