@@ -24,7 +24,7 @@ pub fn threads(jobs: Option<usize>) -> Result<usize> {
         Some(0) => Err(crate::error::BadOption::invalid(
             crate::error::Opt::Jobs,
             0,
-            "must be at least 1",
+            "must be a positive number of threads",
         )),
         Some(j) => Ok(j),
         None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),

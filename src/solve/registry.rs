@@ -25,6 +25,14 @@ pub fn names() -> Vec<&'static str> {
         .collect()
 }
 
+/// Every built-in `--solver` name, joined for an error message: `auto` (the default strategy),
+/// then the in-process engines in the table's order.
+pub fn built_in() -> String {
+    let mut all = vec!["auto"];
+    all.extend(names());
+    all.join(", ")
+}
+
 /// The names of the rows whose capabilities pass `cap`, joined for an error message.
 pub fn names_with(cap: impl Fn(&Capabilities) -> bool) -> String {
     let names: Vec<String> = ENGINES

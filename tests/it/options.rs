@@ -119,12 +119,12 @@ fn the_command_line_takes_the_librarys_rules() {
     assert_one_line_error(
         d,
         &["count", "-n", "6", "--jobs", "0"],
-        &["--jobs 0 must be at least 1"],
+        &["--jobs 0 must be a positive number of threads"],
     );
     assert_one_line_error(
         d,
         &["solve", "-n", "6", "--jobs", "0"],
-        &["--jobs 0 must be at least 1"],
+        &["--jobs 0 must be a positive number of threads"],
     );
     let r = run_expect(
         d,
