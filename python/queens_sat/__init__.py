@@ -36,6 +36,7 @@ from typing import Any, Callable, Optional, Union
 
 from . import _native, generate
 from ._errors import (
+    ArgumentTypeError,
     CancelledError,
     Error,
     InternalError,
@@ -59,6 +60,7 @@ MAX_N: int = _native.MAX_N
 
 __all__ = [
     "Amo",
+    "ArgumentTypeError",
     "Board",
     "BreakSymmetry",
     "CancelledError",
@@ -92,20 +94,36 @@ __all__ = [
 Progress = Union[bool, Callable[[int, int], object], None]
 
 
+def _bad_type(name: str, value: object, expected: str) -> ArgumentTypeError:
+    """The ``ArgumentTypeError`` for argument ``name`` given ``value``, not ``expected``."""
+    text = repr(value)
+    if len(text) > 40:
+        text = text[:40] + "..."
+    e = ArgumentTypeError(f"{name}={text} must be {expected}, not {type(value).__name__}")
+    e.argument, e.value = name, text
+    return e
+
+
 def _instance(instance: Union[Instance, int]) -> Instance:
     """An ``Instance``; a plain int ``n`` is the empty ``n x n`` board."""
     if isinstance(instance, Instance):
         return instance
     if isinstance(instance, int) and not isinstance(instance, bool):
         return Instance(instance)
-    raise TypeError(
-        f"expected a queens_sat.Instance or a board side (int), not {type(instance).__name__}"
-    )
+    raise _bad_type("instance", instance, "a queens_sat.Instance or a board side (int)")
+
+
+def _str(name: str, value: str) -> str:
+    """``value`` of the ``str`` argument ``name``; any other type is an ``ArgumentTypeError``."""
+    if not isinstance(value, str):
+        raise _bad_type(name, value, "a str")
+    return value
 
 
 def _opt_str(name: str, value: Optional[str]) -> Optional[str]:
+    """``value`` of the optional ``str`` argument ``name`` (``None`` or a ``str``)."""
     if value is not None and not isinstance(value, str):
-        raise TypeError(f"{name} must be a str or None, not {type(value).__name__}")
+        raise _bad_type(name, value, "a str or None")
     return value
 
 
@@ -151,15 +169,17 @@ def solve(
     (True, 6)
     """
     inst = _instance(instance)
-    if timeout is not None and not isinstance(timeout, (int, float)):
-        raise TypeError(f"timeout must be a number of seconds, not {type(timeout).__name__}")
+    if timeout is not None and (
+        not isinstance(timeout, (int, float)) or isinstance(timeout, bool)
+    ):
+        raise _bad_type("timeout", timeout, "a number of seconds or None")
     return _native.solve(
         inst,
-        solver,
-        None if timeout is None else float(timeout),
+        _str("solver", solver),
+        timeout,
         bool(certify),
         jobs,
-        amo,
+        _str("amo", amo),
         _opt_str("implied", implied),
         _opt_str("symmetric", symmetric),
         _opt_str("break_symmetry", break_symmetry),
@@ -196,7 +216,7 @@ def encode(
     inst = _instance(instance)
     return _native.encode(
         inst,
-        amo,
+        _str("amo", amo),
         _opt_str("implied", implied),
         _opt_str("symmetric", symmetric),
         _opt_str("break_symmetry", break_symmetry),
@@ -211,7 +231,7 @@ def _progress_callback(progress: Progress) -> Optional[Callable[[int, int], obje
     if callable(progress):
         return progress
     if progress is not True:
-        raise TypeError("progress must be a callable (done, total), True or None")
+        raise _bad_type("progress", progress, "a callable (done, total), True or None")
     tqdm: Any = None
     try:
         tqdm = importlib.import_module("tqdm").tqdm
@@ -262,9 +282,9 @@ def count(
     inst = _instance(instance)
     return _native.count(
         inst,
-        amo,
+        _str("amo", amo),
         _opt_str("symmetric", symmetric),
-        engine,
+        _str("engine", engine),
         jobs,
         _progress_callback(progress),
     )
@@ -282,6 +302,6 @@ def verify(board: Board, instance: Union[Instance, int]) -> None:
     queens at (0,0) and (3,3) share a diagonal [(0, 0), (3, 3)]
     """
     if not isinstance(board, Board):
-        raise TypeError(f"expected a queens_sat.Board, not {type(board).__name__}")
+        raise _bad_type("board", board, "a queens_sat.Board")
     _native.verify(board, _instance(instance))
 

@@ -47,10 +47,13 @@ pub fn parse_portfolio(solver: &str, options: EncodeOptions) -> Result<Vec<Entra
                     return Err(BadOption::invalid(
                         Opt::Solver,
                         solver.trim(),
-                        format!(
-                            "has an entry '{}' that is not NAME or 'NAME --amo ENCODING'",
-                            entry.trim()
-                        ),
+                        match entry.trim() {
+                            "" => "has an empty entry".to_string(),
+                            e => format!(
+                                "has an entry '{e}' that is not a solver name, alone or with \
+                                 its own encoding"
+                            ),
+                        },
                     ));
                 }
             };
