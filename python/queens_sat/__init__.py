@@ -271,7 +271,11 @@ def count(
     ``engine`` is ``auto`` (= ``sat``, cube-and-conquer model counting), ``cdcl`` or
     ``backtrack`` (an independent bitboard counter, n <= 64). ``symmetric`` counts only the
     boards one symmetry maps to themselves (``unique`` is then None). ``progress`` is a callable
-    ``(done, total)`` called on this thread as cubes finish, or True for a tqdm bar.
+    ``(done, total)`` called on this thread as cubes finish, or True for a tqdm bar: ``total``
+    is the cubes of every formula the count solves (one per symmetry of the instance, all cut
+    before the first is counted), the same on every call, and ``done`` only grows, ending at
+    ``total``. The ``backtrack`` engine reports no progress. ``jobs`` is a positive number of
+    threads (default: every core). A bad value raises ``UsageError`` naming the argument.
 
     >>> c = count(Instance(8))
     >>> c.total, c.unique, c.fixed_points["r90"]
