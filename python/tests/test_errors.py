@@ -112,7 +112,7 @@ def test_bad_piece_and_types() -> None:
         qs.Instance(8, piece="king")
     with pytest.raises(TypeError):
         qs.Instance("8")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="expected tuple of length 2"):
+    with pytest.raises(qs.UsageError, match=r"^blocked=\(1, 2, 3\) is not a \(row, col\) pair of ints$"):
         qs.Instance(8, blocked=[(1, 2, 3)])  # type: ignore[list-item]
     with pytest.raises(TypeError):
         qs.solve("8")  # type: ignore[arg-type]
