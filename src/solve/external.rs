@@ -69,7 +69,9 @@ pub fn resolve_solver(name_or_path: &str) -> Result<PathBuf> {
         return match fs::metadata(&path) {
             Err(_) => Err(bad("is a path to a solver that does not exist".into())),
             Ok(meta) if is_executable_file(&meta) => Ok(path),
-            Ok(_) => Err(bad("is not an executable file".into())),
+            Ok(_) => Err(bad(
+                "is not executable (no execute bit, or not a file)".into()
+            )),
         };
     }
     let path_var = std::env::var_os("PATH").unwrap_or_default();
@@ -585,10 +587,10 @@ mod tests {
         let plain = plain.to_str().unwrap().to_string();
         assert_eq!(
             message(resolve_solver(&plain)),
-            format!("solver='{plain}' is not an executable file")
+            format!("solver='{plain}' is not executable (no execute bit, or not a file)")
         );
         let dir_path = format!("{}/", dir.path().display());
-        assert!(message(resolve_solver(&dir_path)).ends_with("is not an executable file"));
+        assert!(message(resolve_solver(&dir_path)).ends_with("(no execute bit, or not a file)"));
         assert!(message(resolve_solver("")).starts_with("solver='' is empty: give a built-in"));
     }
 

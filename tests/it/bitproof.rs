@@ -343,7 +343,7 @@ fn proof_file_refutes_the_written_cnf() {
             "--proof",
             "r.lrat",
         ],
-        &["--proof r.lrat", "bitboard search"],
+        &["--proof 'r.lrat'", "bitboard search"],
     );
     let args = [
         "solve",
