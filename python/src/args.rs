@@ -18,13 +18,28 @@ pub fn repr(obj: &Bound<'_, PyAny>) -> String {
         .unwrap_or_else(|_| "<unprintable>".into())
 }
 
-/// The int `obj`, or `None` when it is an int too large for `i128`; an `ArgumentTypeError`
-/// naming `name` when it is not an int at all (`bool` counts as an int, as in Python).
-fn int(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<i128>> {
-    if !obj.is_instance_of::<PyInt>() {
-        return Err(bad_type(name, &repr(obj), "an int", obj));
+/// `obj` as a Python int when it is one or stands for one (`__index__`: numpy's integers,
+/// `bool`), as Python's own integer arguments take it; `None` otherwise (a float, a str).
+pub fn index<'py>(obj: &Bound<'py, PyAny>) -> Option<Bound<'py, PyAny>> {
+    if obj.is_instance_of::<PyInt>() {
+        return Some(obj.clone());
     }
-    Ok(obj.extract::<i128>().ok())
+    if !obj.hasattr("__index__").unwrap_or(false) {
+        return None;
+    }
+    obj.py()
+        .import("operator")
+        .and_then(|op| op.call_method1("index", (obj,)))
+        .ok()
+}
+
+/// The int `obj`, or `None` when it is an int too large for `i128`; an `ArgumentTypeError`
+/// naming `name` when it is not an int at all (see [`index`]).
+fn int(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<i128>> {
+    let Some(i) = index(obj) else {
+        return Err(bad_type(name, &repr(obj), "an int", obj));
+    };
+    Ok(i.extract::<i128>().ok())
 }
 
 /// An int argument that must fit `T` (and pass `ok`): otherwise a `UsageError`
@@ -132,11 +147,11 @@ fn pair(item: &Bound<'_, PyAny>, name: &str) -> PyResult<(i64, i64, String)> {
     let [r, c] = coords.as_slice() else {
         return Err(not_pair());
     };
-    if !r.is_instance_of::<PyInt>() || !c.is_instance_of::<PyInt>() {
+    let (Some(r), Some(c)) = (index(r), index(c)) else {
         return Err(not_pair());
-    }
+    };
     let coord = |x: &Bound<'_, PyAny>| x.extract::<i64>().unwrap_or(-1);
-    Ok((coord(r), coord(c), value))
+    Ok((coord(&r), coord(&c), value))
 }
 
 /// The `(row, col)` pairs of the iterable `obj`, argument `name`.

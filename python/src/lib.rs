@@ -14,7 +14,7 @@ use std::path::PathBuf;
 
 use pyo3::exceptions::PyImportError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyIterator, PyList};
+use pyo3::types::{PyBytes, PyDict, PyIterator, PyList, PyString};
 use queens_sat::board::{Board, Cell, MAX_N};
 use queens_sat::count::{self, Engine};
 use queens_sat::encode::amo::AmoKind;
@@ -163,9 +163,16 @@ impl PyInstance {
                 .map(|item| {
                     let item = item?;
                     let value = args::repr(&item);
-                    item.extract::<(String, Bound<'_, PyAny>)>()
-                        .ok()
-                        .filter(|(_, k)| k.is_instance_of::<pyo3::types::PyInt>())
+                    // Any (kind, k) pair: a tuple or a list, k an int or numpy's.
+                    let parts: Option<Vec<Bound<'_, PyAny>>> = match item.is_instance_of::<PyString>() {
+                        true => None,
+                        false => item.try_iter().ok().and_then(|i| i.collect::<PyResult<_>>().ok()),
+                    };
+                    parts
+                        .and_then(|p| match p.as_slice() {
+                            [kind, k] => Some((kind.extract::<String>().ok()?, args::index(k)?)),
+                            _ => None,
+                        })
                         .map(|(kind, k)| (kind, k.extract::<i64>().unwrap_or(-1), value.clone()))
                         .ok_or_else(|| {
                             bad_argument(
@@ -438,15 +445,15 @@ impl PyBoard {
                 continue;
             }
             let value = args::repr(c);
-            if !c.is_instance_of::<pyo3::types::PyInt>() {
+            let Some(col) = args::index(c) else {
                 return Err(bad_argument(
                     "columns",
                     &value,
                     format!("columns has {value} in row {r}, not a column (int) or None"),
                 ));
-            }
+            };
             // A column too large for i64 is off every board.
-            let col = c.extract::<i64>().unwrap_or(-1);
+            let col = col.extract::<i64>().unwrap_or(-1);
             pieces.push((r as i64, col, format!("({r}, {value})")));
         }
         Ok(PyBoard {

@@ -77,7 +77,7 @@ ROWS: List[Row] = [
     Row("count", lambda: qs.count(8, jobs=-1), U, "jobs", "-1", "positive number of threads"),
     Row("count", lambda: qs.count(8, jobs=0), U, "jobs", "0", "positive number of threads"),
     Row("count", lambda: qs.count(8, jobs=HUGE), U, "jobs", str(HUGE)),
-    Row("count", lambda: qs.count(8, engine=""), U, "engine", "''", "known: auto"),
+    Row("count", lambda: qs.count(8, engine=""), U, "engine", "''", "known: auto"),  # type: ignore[arg-type]
     Row("count", lambda: qs.count(8, engine="fast"), U, "engine", "'fast'"),  # type: ignore[arg-type]
     Row("count", lambda: qs.count(8, engine=None), T, "engine", "None"),  # type: ignore[arg-type]
     Row("count", lambda: qs.count(8, amo="x"), U, "amo", "'x'"),
@@ -92,7 +92,7 @@ ROWS: List[Row] = [
     Row("Instance", lambda: qs.Instance(-1), U, "n", "-1", "out of range (1..=65536)"),
     Row("Instance", lambda: qs.Instance(HUGE), U, "n", str(HUGE), "out of range (1..=65536)"),
     Row("Instance", lambda: qs.Instance("8"), T, "n", "'8'", "must be an int"),  # type: ignore[arg-type]
-    Row("Instance", lambda: qs.Instance(8, piece=""), U, "piece", "''", "known: queen, amazon"),
+    Row("Instance", lambda: qs.Instance(8, piece=""), U, "piece", "''", "known: queen, amazon"),  # type: ignore[arg-type]
     Row("Instance", lambda: qs.Instance(8, piece="king"), U, "piece", "'king'"),  # type: ignore[arg-type]
     Row("Instance", lambda: qs.Instance(8, piece=5), T, "piece", "5"),  # type: ignore[arg-type]
     Row("Instance", lambda: qs.Instance(8, placed=[(1, 2, 3)]), U, "placed", "(1, 2, 3)", "not a (row, col) pair"),  # type: ignore[list-item]
@@ -103,7 +103,7 @@ ROWS: List[Row] = [
     Row("Instance", lambda: qs.Instance(8, blocked="ab"), T, "blocked", "'ab'"),  # type: ignore[arg-type]
     Row("Instance", lambda: qs.Instance(8, excluded=[("diagonal", -1)]), U, "excluded", "('diagonal', -1)"),
     Row("Instance", lambda: qs.Instance(8, excluded=[("diagonal", HUGE)]), U, "excluded", f"('diagonal', {HUGE})"),
-    Row("Instance", lambda: qs.Instance(8, excluded=[("", 0)]), U, "excluded", "('', 0)", "unknown kind"),  # type: ignore[list-item]
+    Row("Instance", lambda: qs.Instance(8, excluded=[("", 0)]), U, "excluded", "('', 0)", "unknown kind"),
     Row("Instance", lambda: qs.Instance(8, excluded=[("diagonal",)]), U, "excluded", "('diagonal',)"),  # type: ignore[list-item]
     Row("Instance", lambda: qs.Instance(8, placed=[(0, 0)], blocked=[(0, 0)]), U, "placed", "(0, 0)"),
     # Instance.parse / Instance.read
@@ -252,7 +252,8 @@ def test_bad_argument(row: Row, tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     message = str(e)
     assert isinstance(e, row.error), f"{type(e).__name__}: {message}"
     assert isinstance(e, TypeError if row.error is T else ValueError)
-    assert (e.argument, e.value) == (row.argument, row.value), message  # type: ignore[attr-defined]
+    assert isinstance(e, (qs.UsageError, qs.ArgumentTypeError))
+    assert (e.argument, e.value) == (row.argument, row.value), message
     assert row.argument in message and row.value[:40] in message, message
     assert row.rule in message, message
     assert "\n" not in message
@@ -295,3 +296,19 @@ def test_bad_argument_classes() -> None:
     assert not issubclass(qs.ArgumentTypeError, ValueError)
     optional: List[Optional[str]] = [qs.UsageError().argument, qs.ArgumentTypeError().value]
     assert optional == [None, None]
+
+
+def test_int_like_and_sequence_arguments_are_accepted() -> None:
+    # Python's integer arguments take anything with __index__ (numpy's ints, bool), and a
+    # cell or an excluded diagonal may be any pair (a list too), as before the checks.
+    import numpy as np
+
+    inst = qs.Instance(np.int64(8), placed=[[np.int32(1), 2]], excluded=[["diagonal", np.uint8(3)]])  # type: ignore[arg-type, list-item]
+    assert (inst.n, inst.placed, inst.excluded) == (8, [(1, 2)], [("diagonal", 3)])
+    f = qs.encode(inst, amo="pairwise")
+    assert f.cell(np.int64(1)) == f.cell(1)  # type: ignore[arg-type]
+    board = qs.Board.from_columns([np.int64(c) for c in [1, 3, 0, 2]])  # type: ignore[misc]
+    assert board.columns == [1, 3, 0, 2]
+    model = np.array([2, 8, 9, 15])
+    assert qs.encode(4, amo="pairwise").decode(model).columns == [1, 3, 0, 2]  # type: ignore[arg-type]
+    assert generate.completion(np.int64(8), np.int64(3), seed=np.uint64(2**63)).n == 8  # type: ignore[arg-type]
