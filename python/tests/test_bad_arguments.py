@@ -84,6 +84,7 @@ ROWS: List[Row] = [
     Row("count", lambda: qs.count(8, symmetric=""), U, "symmetric", "''"),  # type: ignore[arg-type]
     Row("count", lambda: qs.count(8, progress=5), T, "progress", "5"),  # type: ignore[arg-type]
     Row("count", lambda: qs.count(HUGE), U, "n", str(HUGE)),
+    Row("count", lambda: qs.count(65, engine="backtrack"), U, "engine", "'backtrack'", "n <= 64, not 65"),
     # verify
     Row("verify", lambda: qs.verify([(0, 0)], 1), T, "board", "[(0, 0)]"),  # type: ignore[arg-type]
     Row("verify", lambda: qs.verify(qs.Board.from_columns([0]), "1"), T, "instance", "'1'"),  # type: ignore[arg-type]
