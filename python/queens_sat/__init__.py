@@ -120,6 +120,18 @@ def _str(name: str, value: str) -> str:
     return value
 
 
+def _path(
+    name: str, value: Optional[Union[str, os.PathLike[str]]]
+) -> Optional[str]:
+    """``value`` of the optional path argument ``name`` (``None``, a ``str`` or a path-like)."""
+    if value is None:
+        return None
+    try:
+        return os.fspath(value)
+    except TypeError:
+        raise _bad_type(name, value, "a path (str or os.PathLike) or None") from None
+
+
 def _opt_str(name: str, value: Optional[str]) -> Optional[str]:
     """``value`` of the optional ``str`` argument ``name`` (``None`` or a ``str``)."""
     if value is not None and not isinstance(value, str):
@@ -184,7 +196,7 @@ def solve(
         _opt_str("symmetric", symmetric),
         _opt_str("break_symmetry", break_symmetry),
         bool(deterministic),
-        None if proof is None else os.fspath(proof),
+        _path("proof", proof),
     )
 
 

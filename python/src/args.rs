@@ -180,3 +180,9 @@ pub fn text<'a>(obj: &'a Bound<'_, PyAny>, name: &str) -> PyResult<std::borrow::
         .map_err(|_| bad_type(name, &repr(obj), "a str", obj))?
         .to_cow()
 }
+
+/// A path argument (`str` or `os.PathLike`), or an `ArgumentTypeError` naming `name`.
+pub fn path(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<std::path::PathBuf> {
+    obj.extract::<std::path::PathBuf>()
+        .map_err(|_| bad_type(name, &repr(obj), "a path (str or os.PathLike)", obj))
+}

@@ -10,8 +10,6 @@ mod errors;
 mod solving;
 mod work;
 
-use std::path::PathBuf;
-
 use pyo3::exceptions::PyImportError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyIterator, PyList, PyString};
@@ -232,10 +230,11 @@ impl PyInstance {
     )]
     fn read(
         py: Python<'_>,
-        path: PathBuf,
+        path: &Bound<'_, PyAny>,
         piece: Option<&Bound<'_, PyAny>>,
         diags: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
+        let path = args::path(path, "path")?;
         let piece = piece_arg(piece)?;
         let diags = diags.map(|d| args::count_arg(d, "diags")).transpose()?;
         let inner = py.detach(|| inst::read_instance_file(&path, diags));
@@ -840,10 +839,11 @@ impl PyFormula {
     fn write(
         &self,
         py: Python<'_>,
-        path: PathBuf,
+        path: &Bound<'_, PyAny>,
         format: Option<&Bound<'_, PyAny>>,
         level: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
+        let path = args::path(path, "path")?;
         let format = match format {
             Some(f) => py_ok(export::Format::parse(&args::text(f, "format")?))?,
             None => export::Format::Dimacs,

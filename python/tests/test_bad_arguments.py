@@ -61,6 +61,7 @@ ROWS: List[Row] = [
     Row("solve", lambda: qs.solve(8, symmetric=""), U, "symmetric", "''"),  # type: ignore[arg-type]
     Row("solve", lambda: qs.solve(8, break_symmetry="sort"), U, "break_symmetry", "'sort'"),  # type: ignore[arg-type]
     Row("solve", lambda: qs.solve(8, proof="x.lrat"), U, "proof", "'x.lrat'", "needs certify"),
+    Row("solve", lambda: qs.solve(8, proof=3), T, "proof", "3", "a path"),  # type: ignore[arg-type]
     Row("solve", lambda: qs.solve(-1), U, "n", "-1", "out of range"),
     Row("solve", lambda: qs.solve(HUGE), U, "n", str(HUGE), "out of range"),
     Row("solve", lambda: qs.solve("8"), T, "instance", "'8'"),  # type: ignore[arg-type]
@@ -116,6 +117,7 @@ ROWS: List[Row] = [
     Row("Instance.parse", lambda: qs.Instance.parse(5), T, "text", "5"),  # type: ignore[arg-type]
     Row("Instance.parse", lambda: qs.Instance.parse(DIAGS, name=5), T, "name", "5"),  # type: ignore[arg-type]
     Row("Instance.read", lambda: qs.Instance.read("x.txt", diags=-1), U, "diags", "-1"),
+    Row("Instance.read", lambda: qs.Instance.read(5), T, "path", "5", "a path"),  # type: ignore[arg-type]
     Row("Instance.read", lambda: qs.Instance.read("x.txt", piece="rook"), U, "piece", "'rook'"),  # type: ignore[arg-type]
     # Instance methods
     Row("Instance.with_piece", lambda: qs.Instance(8).with_piece(""), U, "piece", "''"),  # type: ignore[arg-type]
@@ -151,6 +153,7 @@ ROWS: List[Row] = [
     Row("Formula.decode", lambda: f4().decode(["2"]), T, "model", "'2'"),  # type: ignore[list-item]
     Row("Formula.decode", lambda: f4().decode(5), T, "model", "5"),  # type: ignore[arg-type]
     Row("Formula.write", lambda: f4().write("x.cnf", format=""), U, "format", "''", "known: dimacs"),
+    Row("Formula.write", lambda: f4().write(None), T, "path", "None", "a path"),  # type: ignore[arg-type]
     Row("Formula.write", lambda: f4().write("x.cnf", format="dimax"), U, "format", "'dimax'"),
     Row("Formula.write", lambda: f4().write("x.cnf", format=2), T, "format", "2"),  # type: ignore[arg-type]
     Row("Formula.write", lambda: f4().write("x.cnf.xz", level=-1), U, "level", "-1", "0..=9 for xz"),
