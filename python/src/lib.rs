@@ -87,7 +87,9 @@ fn instance_format(name: &str) -> PyResult<Format> {
 /// instances are equal (and hash alike) whatever the order of their lists. A pre-placed piece on
 /// a blocked cell or an excluded diagonal is a `UsageError` naming the argument; pre-placed
 /// pieces that attack each other are a valid instance that solves UNSAT, with the reason in
-/// `Result.reason`.
+/// `Result.reason`. A bad argument (`n` out of range or not an int, an entry that is not a
+/// `(row, col)` or `(kind, k)` pair, a cell off the board) is a `UsageError` (or, for a wrong
+/// type, an `ArgumentTypeError`) naming the argument, with `.argument` and `.value`.
 #[pyclass(module = "queens_sat", name = "Instance", frozen)]
 #[derive(Clone)]
 pub struct PyInstance {
@@ -222,7 +224,9 @@ impl PyInstance {
         Ok(PyInstance::new_plain(inner, piece))
     }
 
-    /// Reads an instance file in any format the CLI reads.
+    /// Reads an instance file in any format the CLI reads. `diags` (0 or more) takes the first
+    /// `diags` diagonals of an excluded-diagonals file; a bad value is a `UsageError` naming
+    /// the argument (`diags=-1 must be 0 or more`).
     #[staticmethod]
     #[pyo3(
         signature = (path, *, piece = None, diags = None),
@@ -241,7 +245,8 @@ impl PyInstance {
         Ok(PyInstance::new_plain(py_ok(inner)?, piece))
     }
 
-    /// Parses instance text in any format the CLI reads.
+    /// Parses instance text in any format the CLI reads (`diags` as in [`PyInstance::read`]);
+    /// `name` is the source named in a `ParseError`.
     #[staticmethod]
     #[pyo3(
         signature = (text, *, piece = None, diags = None, name = None),
