@@ -208,6 +208,26 @@ impl Opt {
         }
     }
 
+    /// Whether the option's value is text (a name, a path, a spec), which messages quote
+    /// (`solver='x'`, `--proof 'p.lrat'`), rather than a number or a switch, which they do not
+    /// (`jobs=-1`). Python's `.value` of the error is the value's `repr` accordingly.
+    pub fn takes_text(self) -> bool {
+        matches!(
+            self,
+            Opt::Piece
+                | Opt::Amo
+                | Opt::Implied
+                | Opt::Symmetric
+                | Opt::BreakSymmetry
+                | Opt::Engine
+                | Opt::To
+                | Opt::Compress
+                | Opt::Proof
+                | Opt::Solver
+                | Opt::InstanceFormat
+        )
+    }
+
     /// How a message names the option set in a [`Wrong::Excludes`]: the flag, or Python's
     /// `argument=True` (`presolve=False` for `--no-presolve`).
     fn set(self, naming: Naming) -> String {
@@ -304,7 +324,8 @@ impl BadOption {
         })
     }
 
-    /// The one-line message, naming the option as `naming` says.
+    /// The one-line message, naming the option as `naming` says. A text value is quoted
+    /// ([`Opt::takes_text`]), and so is any value that is not a known name.
     ///
     /// ```
     /// use queens_sat::error::{BadOption, Error, Naming, Opt};
@@ -316,7 +337,7 @@ impl BadOption {
     /// ```
     pub fn message(&self, naming: Naming) -> String {
         let value = clip(&self.value);
-        let quoted = !matches!(self.wrong, Wrong::Invalid(_));
+        let quoted = !matches!(self.wrong, Wrong::Invalid(_)) || self.option.takes_text();
         let name = |option: Opt, value: &str, quoted: bool| match (naming, quoted) {
             (Naming::Flag, true) => format!("{} '{value}'", option.flag()),
             (Naming::Flag, false) => format!("{} {value}", option.flag()),

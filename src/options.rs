@@ -134,7 +134,7 @@ impl Encoding<'_> {
         if choice == Some(BreakSymmetry::Cubes) && !for_solve {
             return Err(BadOption::invalid(
                 Opt::BreakSymmetry,
-                "'cubes'",
+                "cubes",
                 "is for solving with the default strategy (its cube solver) only",
             ));
         }

@@ -24,7 +24,7 @@ pub fn threads(jobs: Option<usize>) -> Result<usize> {
         Some(0) => Err(crate::error::BadOption::invalid(
             crate::error::Opt::Jobs,
             0,
-            "must be at least 1",
+            "must be a positive number of threads",
         )),
         Some(j) => Ok(j),
         None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
@@ -34,7 +34,8 @@ pub fn threads(jobs: Option<usize>) -> Result<usize> {
 /// Runs `f` over `items` on `jobs` threads. Results come back in item order, `None` for items
 /// not run. The first error (by item order among those that failed), or [`Error::Interrupted`]
 /// once `cancel` is raised, stops the hand-out of further items and is returned with what
-/// finished. `progress(done, total)` is called after each finished item.
+/// finished. `progress(done, total)` is called after each finished item, one call at a time
+/// with `done` increasing by one each call.
 pub fn run<T: Sync, R: Send>(
     items: &[T],
     jobs: usize,
@@ -44,6 +45,7 @@ pub fn run<T: Sync, R: Send>(
 ) -> (Vec<Option<R>>, Option<Error>) {
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
+    let reporting = Mutex::new(());
     let failed = AtomicBool::new(false);
     let results: Mutex<Vec<Option<R>>> = Mutex::new((0..items.len()).map(|_| None).collect());
     let first_error: Mutex<Option<(usize, Error)>> = Mutex::new(None);
@@ -69,6 +71,8 @@ pub fn run<T: Sync, R: Send>(
                     match f(&items[i]) {
                         Ok(r) => {
                             results.lock().unwrap_or_else(|p| p.into_inner())[i] = Some(r);
+                            // One report at a time, in order: `done` never goes back.
+                            let _order = reporting.lock().unwrap_or_else(|p| p.into_inner());
                             progress(done.fetch_add(1, Ordering::Relaxed) + 1, items.len());
                         }
                         Err(e) => {

@@ -36,6 +36,7 @@ from typing import Any, Callable, Optional, Union
 
 from . import _native, generate
 from ._errors import (
+    ArgumentTypeError,
     CancelledError,
     Error,
     InternalError,
@@ -76,6 +77,7 @@ __all__ = [
     "Amo",
     "AmoGroup",
     "AmoSpec",
+    "ArgumentTypeError",
     "Board",
     "BreakSymmetry",
     "CancelledError",
@@ -115,20 +117,48 @@ __all__ = [
 Progress = Union[bool, Callable[[int, int], object], None]
 
 
+def _bad_type(name: str, value: object, expected: str) -> ArgumentTypeError:
+    """The ``ArgumentTypeError`` for argument ``name`` given ``value``, not ``expected``."""
+    text = repr(value)
+    if len(text) > 40:
+        text = text[:40] + "..."
+    e = ArgumentTypeError(f"{name}={text} must be {expected}, not {type(value).__name__}")
+    e.argument, e.value = name, text
+    return e
+
+
 def _instance(instance: Union[Instance, int]) -> Instance:
     """An ``Instance``; a plain int ``n`` is the empty ``n x n`` board."""
     if isinstance(instance, Instance):
         return instance
     if isinstance(instance, int) and not isinstance(instance, bool):
         return Instance(instance)
-    raise TypeError(
-        f"expected a queens_sat.Instance or a board side (int), not {type(instance).__name__}"
-    )
+    raise _bad_type("instance", instance, "a queens_sat.Instance or a board side (int)")
+
+
+def _str(name: str, value: str) -> str:
+    """``value`` of the ``str`` argument ``name``; any other type is an ``ArgumentTypeError``."""
+    if not isinstance(value, str):
+        raise _bad_type(name, value, "a str")
+    return value
+
+
+def _path(
+    name: str, value: Optional[Union[str, os.PathLike[str]]]
+) -> Optional[str]:
+    """``value`` of the optional path argument ``name`` (``None``, a ``str`` or a path-like)."""
+    if value is None:
+        return None
+    try:
+        return os.fspath(value)
+    except TypeError:
+        raise _bad_type(name, value, "a path (str or os.PathLike) or None") from None
 
 
 def _opt_str(name: str, value: Optional[str]) -> Optional[str]:
+    """``value`` of the optional ``str`` argument ``name`` (``None`` or a ``str``)."""
     if value is not None and not isinstance(value, str):
-        raise TypeError(f"{name} must be a str or None, not {type(value).__name__}")
+        raise _bad_type(name, value, "a str or None")
     return value
 
 
@@ -174,20 +204,22 @@ def solve(
     (True, 6)
     """
     inst = _instance(instance)
-    if timeout is not None and not isinstance(timeout, (int, float)):
-        raise TypeError(f"timeout must be a number of seconds, not {type(timeout).__name__}")
+    if timeout is not None and (
+        not isinstance(timeout, (int, float)) or isinstance(timeout, bool)
+    ):
+        raise _bad_type("timeout", timeout, "a number of seconds or None")
     return _native.solve(
         inst,
-        solver,
-        None if timeout is None else float(timeout),
+        _str("solver", solver),
+        timeout,
         bool(certify),
         jobs,
-        amo,
+        _str("amo", amo),
         _opt_str("implied", implied),
         _opt_str("symmetric", symmetric),
         _opt_str("break_symmetry", break_symmetry),
         bool(deterministic),
-        None if proof is None else os.fspath(proof),
+        _path("proof", proof),
     )
 
 
@@ -223,7 +255,7 @@ def encode(
     inst = _instance(instance)
     return _native.encode(
         inst,
-        amo,
+        _str("amo", amo),
         _opt_str("implied", implied),
         _opt_str("symmetric", symmetric),
         _opt_str("break_symmetry", break_symmetry),
@@ -238,7 +270,7 @@ def _progress_callback(progress: Progress) -> Optional[Callable[[int, int], obje
     if callable(progress):
         return progress
     if progress is not True:
-        raise TypeError("progress must be a callable (done, total), True or None")
+        raise _bad_type("progress", progress, "a callable (done, total), True or None")
     tqdm: Any = None
     try:
         tqdm = importlib.import_module("tqdm").tqdm
@@ -278,7 +310,11 @@ def count(
     ``engine`` is ``auto`` (= ``sat``, cube-and-conquer model counting), ``cdcl`` or
     ``backtrack`` (an independent bitboard counter, n <= 64). ``symmetric`` counts only the
     boards one symmetry maps to themselves (``unique`` is then None). ``progress`` is a callable
-    ``(done, total)`` called on this thread as cubes finish, or True for a tqdm bar.
+    ``(done, total)`` called on this thread as cubes finish, or True for a tqdm bar: ``total``
+    is the cubes of every formula the count solves (one per symmetry of the instance, all cut
+    before the first is counted), the same on every call, and ``done`` only grows, ending at
+    ``total``. The ``backtrack`` engine reports no progress. ``jobs`` is a positive number of
+    threads (default: every core). A bad value raises ``UsageError`` naming the argument.
 
     >>> c = count(Instance(8))
     >>> c.total, c.unique, c.fixed_points["r90"]
@@ -289,9 +325,9 @@ def count(
     inst = _instance(instance)
     return _native.count(
         inst,
-        amo,
+        _str("amo", amo),
         _opt_str("symmetric", symmetric),
-        engine,
+        _str("engine", engine),
         jobs,
         _progress_callback(progress),
     )
@@ -309,6 +345,6 @@ def verify(board: Board, instance: Union[Instance, int]) -> None:
     queens at (0,0) and (3,3) share a diagonal [(0, 0), (3, 3)]
     """
     if not isinstance(board, Board):
-        raise TypeError(f"expected a queens_sat.Board, not {type(board).__name__}")
+        raise _bad_type("board", board, "a queens_sat.Board")
     _native.verify(board, _instance(instance))
 

@@ -22,13 +22,22 @@ class ParseError(Error, ValueError):
 
 
 class UsageError(Error, ValueError):
-    """A bad argument value or combination (unknown encoding, piece, format; n out of range).
+    """A bad argument value or combination (unknown encoding, piece, format; n out of range; a
+    negative count; a cell off the board or not a ``(row, col)`` pair).
 
-    For a bad instance (a pre-placed piece on a blocked cell or an excluded diagonal, a cell off
-    the board, a format that cannot hold the instance), ``argument`` names the Python argument
-    (``"placed"``, ``"blocked"``, ``"excluded"``, ``"format"``) and ``value`` the offending
-    value as Python writes it (``"(0, 0)"``); otherwise both are None.
+    The message names the Python argument, the value and the rule (``jobs=-1 must be a
+    positive number of threads``). ``argument`` is the argument's name (``"jobs"``,
+    ``"placed"``) and ``value`` the offending value as Python writes it (``"-1"``, ``"''"``,
+    ``"(0, 0)"``); both are None only for a combination that no single argument is at fault for.
     """
+
+    argument: Optional[str] = None
+    value: Optional[str] = None
+
+
+class ArgumentTypeError(Error, TypeError):
+    """An argument of the wrong type (``jobs="4"``, ``placed=5``): a ``TypeError`` naming the
+    argument, with ``argument`` and ``value`` set as on ``UsageError``."""
 
     argument: Optional[str] = None
     value: Optional[str] = None

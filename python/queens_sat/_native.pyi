@@ -198,10 +198,12 @@ class Formula:
     def var(self, row: int, col: int) -> Optional[int]:
         """The variable of cell ``(row, col)``, or ``None`` when presolve removed the cell."""
     def cell(self, var: int) -> Optional[_Cell]:
-        """The cell ``(row, col)`` of variable ``var``, or ``None`` for an auxiliary
-        variable."""
+        """The cell ``(row, col)`` of variable ``var`` (``1..=num_vars``), or ``None`` for an
+        auxiliary variable (above ``num_cells``); any other ``var`` raises ``UsageError``."""
     def decode(self, model: Sequence[int]) -> Board:
-        """The verified board of a model (DIMACS literals, as PySAT's ``get_model()``)."""
+        """The verified board of a model (DIMACS literals, as PySAT's ``get_model()``; positive
+        ones are true). A literal that is 0 or beyond ``num_vars`` raises ``UsageError``; a
+        non-solution ``VerifyError``."""
     def __len__(self) -> int: ...
 
 @final

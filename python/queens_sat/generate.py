@@ -1,6 +1,10 @@
 """Seeded instance generators: the same instances, and with ``Instance.to_text()`` the same
 bytes, as ``queens-sat generate``.
 
+``n``, ``m`` and ``min_free`` are ints (``m`` and ``min_free`` 0 or more), ``seed`` an int in
+``0..=2**64-1``. A bad value raises ``UsageError`` naming the argument, with ``.argument`` and
+``.value`` (``m=9 is too many: at most n = 8 queens fit on an 8x8 board``).
+
 >>> from queens_sat import generate
 >>> inst = generate.blocked(8, 10, min_free=1, seed=1)
 >>> inst.n, len(inst.blocked)

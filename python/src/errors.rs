@@ -6,6 +6,7 @@
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
+use pyo3::types::PyString;
 use queens_sat::Error;
 use queens_sat::error::Naming;
 
@@ -13,6 +14,7 @@ use queens_sat::error::Naming;
 struct Classes {
     parse: Py<PyAny>,
     usage: Py<PyAny>,
+    argument_type: Py<PyAny>,
     io: Py<PyAny>,
     not_found: Py<PyAny>,
     permission_denied: Py<PyAny>,
@@ -33,6 +35,7 @@ fn classes(py: Python<'_>) -> PyResult<&'static Classes> {
         Ok(Classes {
             parse: class("ParseError")?,
             usage: class("UsageError")?,
+            argument_type: class("ArgumentTypeError")?,
             io: class("IoError")?,
             not_found: class("NotFoundError")?,
             permission_denied: class("PermissionDeniedError")?,
@@ -55,7 +58,17 @@ fn build(py: Python<'_>, e: &Error) -> PyResult<PyErr> {
             exc.setattr("line", *line)?;
             exc
         }
-        Error::Option(bad) => c.usage.bind(py).call1((bad.message(Naming::Argument),))?,
+        Error::Option(bad) => {
+            let exc = c.usage.bind(py).call1((bad.message(Naming::Argument),))?;
+            // The value as Python writes it: a text option's is quoted (its `repr`).
+            let value = match bad.option.takes_text() {
+                true => PyString::new(py, &bad.value).repr()?.to_string(),
+                false => bad.value.clone(),
+            };
+            exc.setattr("argument", bad.option.argument())?;
+            exc.setattr("value", value)?;
+            exc
+        }
         Error::Instance(bad) => {
             let exc = c.usage.bind(py).call1((bad.message(Naming::Argument),))?;
             exc.setattr("argument", bad.argument())?;
@@ -110,6 +123,25 @@ pub fn bad_argument(argument: &str, value: &str, msg: impl Into<String>) -> PyEr
         };
         make().unwrap_or_else(|err| err)
     })
+}
+
+/// A `queens_sat.ArgumentTypeError` (a `TypeError`): `argument` (given as `value`, an `obj`)
+/// is not `expected` (`"an int"`); `.argument` and `.value` are set.
+pub fn bad_type(argument: &str, value: &str, expected: &str, obj: &Bound<'_, PyAny>) -> PyErr {
+    let py = obj.py();
+    let type_name = obj
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "?".into());
+    let msg = format!("{argument}={value} must be {expected}, not {type_name}");
+    let make = || -> PyResult<PyErr> {
+        let exc = classes(py)?.argument_type.bind(py).call1((&msg,))?;
+        exc.setattr("argument", argument)?;
+        exc.setattr("value", value)?;
+        Ok(PyErr::from_value(exc))
+    };
+    make().unwrap_or_else(|err| err)
 }
 
 /// A `queens_sat.VerifyError` (a `ValueError`) for a board that is not a solution.

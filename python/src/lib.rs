@@ -5,15 +5,14 @@
 //! work is here, calling the library. Long calls (encode, solve, count) run through
 //! `work::run`: GIL released, Ctrl-C honoured.
 
+mod args;
 mod errors;
 mod solving;
 mod work;
 
-use std::path::PathBuf;
-
 use pyo3::exceptions::PyImportError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyIterator, PyList};
+use pyo3::types::{PyBytes, PyDict, PyIterator, PyList, PyString};
 use queens_sat::board::{Board, Cell, MAX_N};
 use queens_sat::count::{self, Engine};
 use queens_sat::encode::amo::AmoKind;
@@ -25,17 +24,23 @@ use queens_sat::piece::{LineKind, Piece};
 use queens_sat::presolve::Problem;
 use queens_sat::symmetry::stabiliser;
 
-use errors::{bad_argument, py_ok, usage};
+use errors::{bad_argument, py_ok};
 
-/// `(row, col)` pairs as cells of an `n x n` board; a cell outside it is a `ValueError`.
-fn cells(n: u32, what: &str, pairs: Vec<(i64, i64)>) -> PyResult<Vec<Cell>> {
+/// `(row, col)` pairs (each with its `repr`) as cells of an `n x n` board; a cell outside it
+/// is a `UsageError` naming the Python argument `name`.
+fn cells(n: u32, name: &str, pairs: Vec<(i64, i64, String)>) -> PyResult<Vec<Cell>> {
     pairs
         .into_iter()
-        .map(|(r, c)| {
+        .map(|(r, c, value)| {
             if r < 0 || c < 0 || r >= n as i64 || c >= n as i64 {
-                Err(usage(format!(
-                    "{what} cell ({r},{c}) is outside the {n}x{n} board"
-                )))
+                Err(bad_argument(
+                    name,
+                    &value,
+                    format!(
+                        "{name}={value} is outside the {n}x{n} board (rows and columns 0..={})",
+                        n - 1
+                    ),
+                ))
             } else {
                 Ok(Cell::new(r as u32, c as u32))
             }
@@ -62,9 +67,12 @@ fn pairs(cells: &[Cell]) -> Vec<(u32, u32)> {
     cells.iter().map(|c| (c.row, c.col)).collect()
 }
 
-/// A board side `1..=65536` (the library's [`queens_sat::options::side`]).
-fn side(n: i64) -> PyResult<u32> {
-    py_ok(queens_sat::options::side(n))
+/// The piece named by `piece=` (`None`: the queen).
+fn piece_arg(piece: Option<&Bound<'_, PyAny>>) -> PyResult<Piece> {
+    match piece {
+        Some(p) => py_ok(Piece::parse(&args::text(p, "piece")?)),
+        None => Ok(queens_sat::piece::QUEEN),
+    }
 }
 
 /// The library's instance format named `name` (its typed error names `format=`).
@@ -79,7 +87,9 @@ fn instance_format(name: &str) -> PyResult<Format> {
 /// instances are equal (and hash alike) whatever the order of their lists. A pre-placed piece on
 /// a blocked cell or an excluded diagonal is a `UsageError` naming the argument; pre-placed
 /// pieces that attack each other are a valid instance that solves UNSAT, with the reason in
-/// `Result.reason`.
+/// `Result.reason`. A bad argument (`n` out of range or not an int, an entry that is not a
+/// `(row, col)` or `(kind, k)` pair, a cell off the board) is a `UsageError` (or, for a wrong
+/// type, an `ArgumentTypeError`) naming the argument, with `.argument` and `.value`.
 ///
 /// `excluded` lists diagonals as `(kind, k)` with `k` in `0..=2n-2`: `('anti-diagonal', k)` is
 /// the sum diagonal of the cells with `row + col == k` (k = 0 is the corner cell (0, 0)), and
@@ -116,44 +126,74 @@ impl PyInstance {
 #[pymethods]
 impl PyInstance {
     #[new]
+    // Defaults of None, so that a wrong type is read (and worded) here, not by PyO3.
     #[pyo3(
-        signature = (n, piece = "queen", placed = Vec::new(), blocked = Vec::new(), excluded = Vec::new()),
+        signature = (n, piece = None, placed = None, blocked = None, excluded = None),
         text_signature = "(n, piece='queen', placed=(), blocked=(), excluded=())"
     )]
     fn new(
-        n: i64,
-        piece: &str,
-        placed: Vec<(i64, i64)>,
-        blocked: Vec<(i64, i64)>,
-        excluded: Vec<(String, i64)>,
+        n: &Bound<'_, PyAny>,
+        piece: Option<&Bound<'_, PyAny>>,
+        placed: Option<&Bound<'_, PyAny>>,
+        blocked: Option<&Bound<'_, PyAny>>,
+        excluded: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyInstance> {
-        let n = side(n)?;
-        let piece = py_ok(Piece::parse(piece))?;
+        let n = args::side(n)?;
+        let piece = piece_arg(piece)?;
         let last = n - 1;
         // Negative values cannot be cells; the rest of the checks (on the board, no piece on a
         // blocked cell or an excluded diagonal) and the canonical form are the library's.
-        let on_board = |part: Part, pairs: Vec<(i64, i64)>| -> PyResult<Vec<Cell>> {
-            pairs
+        let on_board = |part: Part, obj: Option<&Bound<'_, PyAny>>| -> PyResult<Vec<Cell>> {
+            let Some(obj) = obj else {
+                return Ok(Vec::new());
+            };
+            let arg = part.argument();
+            args::pairs(obj, arg)?
                 .into_iter()
-                .map(|(r, c)| match (u32::try_from(r), u32::try_from(c)) {
+                .map(|(r, c, value)| match (u32::try_from(r), u32::try_from(c)) {
                     (Ok(r), Ok(c)) => Ok(Cell::new(r, c)),
-                    _ => {
-                        let (arg, value) = (part.argument(), format!("({r}, {c})"));
-                        Err(bad_argument(
-                            arg,
-                            &value,
-                            format!(
-                                "{arg}={value} is outside the {n}x{n} board (rows and columns 0..={last})"
-                            ),
-                        ))
-                    }
+                    _ => Err(bad_argument(
+                        arg,
+                        &value,
+                        format!(
+                            "{arg}={value} is outside the {n}x{n} board (rows and columns 0..={last})"
+                        ),
+                    )),
                 })
                 .collect()
         };
+        let excluded = match excluded {
+            None => Vec::new(),
+            Some(obj) => args::iterable(obj, "excluded", "an iterable of (kind, k) pairs")?
+                .map(|item| {
+                    let item = item?;
+                    let value = args::repr(&item);
+                    // Any (kind, k) pair: a tuple or a list, k an int or numpy's.
+                    let parts: Option<Vec<Bound<'_, PyAny>>> = match item.is_instance_of::<PyString>() {
+                        true => None,
+                        false => item.try_iter().ok().and_then(|i| i.collect::<PyResult<_>>().ok()),
+                    };
+                    parts
+                        .and_then(|p| match p.as_slice() {
+                            [kind, k] => Some((kind.extract::<String>().ok()?, args::index(k)?)),
+                            _ => None,
+                        })
+                        .map(|(kind, k)| (kind, k.extract::<i64>().unwrap_or(-1), value.clone()))
+                        .ok_or_else(|| {
+                            bad_argument(
+                                "excluded",
+                                &value,
+                                format!(
+                                    "excluded={value} is not a (kind, k) pair such as ('diagonal', 3)"
+                                ),
+                            )
+                        })
+                })
+                .collect::<PyResult<Vec<_>>>()?,
+        };
         let excluded = excluded
             .into_iter()
-            .map(|(kind, key)| {
-                let value = format!("('{kind}', {key})");
+            .map(|(kind, key, value)| {
                 let kind = match kind.as_str() {
                     "diagonal" => LineKind::Diagonal,
                     "anti-diagonal" => LineKind::AntiDiagonal,
@@ -189,21 +229,48 @@ impl PyInstance {
         Ok(PyInstance::new_plain(inner, piece))
     }
 
-    /// Reads an instance file in any format the CLI reads.
+    /// Reads an instance file in any format the CLI reads. `diags` (0 or more) takes the first
+    /// `diags` diagonals of an excluded-diagonals file; a bad value is a `UsageError` naming
+    /// the argument (`diags=-1 must be 0 or more`).
     #[staticmethod]
-    #[pyo3(signature = (path, *, piece = "queen", diags = None))]
-    fn read(py: Python<'_>, path: PathBuf, piece: &str, diags: Option<usize>) -> PyResult<Self> {
-        let piece = py_ok(Piece::parse(piece))?;
+    #[pyo3(
+        signature = (path, *, piece = None, diags = None),
+        text_signature = "(path, *, piece='queen', diags=None)"
+    )]
+    fn read(
+        py: Python<'_>,
+        path: &Bound<'_, PyAny>,
+        piece: Option<&Bound<'_, PyAny>>,
+        diags: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let path = args::path(path, "path")?;
+        let piece = piece_arg(piece)?;
+        let diags = diags.map(|d| args::count_arg(d, "diags")).transpose()?;
         let inner = py.detach(|| inst::read_instance_file(&path, diags));
         Ok(PyInstance::new_plain(py_ok(inner)?, piece))
     }
 
-    /// Parses instance text in any format the CLI reads.
+    /// Parses instance text in any format the CLI reads (`diags` as in [`PyInstance::read`]);
+    /// `name` is the source named in a `ParseError`.
     #[staticmethod]
-    #[pyo3(signature = (text, *, piece = "queen", diags = None, name = "<input>"))]
-    fn parse(text: &str, piece: &str, diags: Option<usize>, name: &str) -> PyResult<Self> {
-        let piece = py_ok(Piece::parse(piece))?;
-        let inner = py_ok(inst::read_instance(name, text, diags))?;
+    #[pyo3(
+        signature = (text, *, piece = None, diags = None, name = None),
+        text_signature = "(text, *, piece='queen', diags=None, name='<input>')"
+    )]
+    fn parse(
+        text: &Bound<'_, PyAny>,
+        piece: Option<&Bound<'_, PyAny>>,
+        diags: Option<&Bound<'_, PyAny>>,
+        name: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let text = args::text(text, "text")?;
+        let name = match name {
+            Some(name) => args::text(name, "name")?,
+            None => "<input>".into(),
+        };
+        let piece = piece_arg(piece)?;
+        let diags = diags.map(|d| args::count_arg(d, "diags")).transpose()?;
+        let inner = py_ok(inst::read_instance(&name, &text, diags))?;
         Ok(PyInstance::new_plain(inner, piece))
     }
 
@@ -246,9 +313,9 @@ impl PyInstance {
     }
 
     /// The same instance with another piece.
-    fn with_piece(&self, piece: &str) -> PyResult<PyInstance> {
+    fn with_piece(&self, piece: &Bound<'_, PyAny>) -> PyResult<PyInstance> {
         Ok(PyInstance {
-            piece: py_ok(Piece::parse(piece))?,
+            piece: py_ok(Piece::parse(&args::text(piece, "piece")?))?,
             ..self.clone()
         })
     }
@@ -256,7 +323,9 @@ impl PyInstance {
     /// The instance as file text: `board`, `param` or `diags` (default: the generator's
     /// format for generated instances, with the CLI's comment, else `board`).
     #[pyo3(signature = (format = None))]
-    fn to_text(&self, format: Option<&str>) -> PyResult<String> {
+    fn to_text(&self, format: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+        let format = format.map(|f| args::text(f, "format")).transpose()?;
+        let format = format.as_deref();
         let (comment, default) = match &self.origin {
             Some((c, f)) => (c.as_str(), *f),
             None => ("queens_sat (Python)", Format::Board),
@@ -355,25 +424,53 @@ pub struct PyBoard {
 impl PyBoard {
     #[new]
     #[pyo3(signature = (n, pieces))]
-    fn new(n: i64, pieces: Vec<(i64, i64)>) -> PyResult<PyBoard> {
-        let n = side(n)?;
+    fn new(n: &Bound<'_, PyAny>, pieces: &Bound<'_, PyAny>) -> PyResult<PyBoard> {
+        let n = args::side(n)?;
         Ok(PyBoard {
-            board: Board::new(n, cells(n, "piece", pieces)?),
+            board: Board::new(n, cells(n, "pieces", args::pairs(pieces, "pieces")?)?),
             instance: None,
         })
     }
 
     /// The board with one piece per row, in column `columns[row]` (`None`: an empty row).
     #[staticmethod]
-    fn from_columns(columns: Vec<Option<i64>>) -> PyResult<PyBoard> {
-        let n = side(columns.len() as i64)?;
-        let pieces = columns
-            .iter()
-            .enumerate()
-            .filter_map(|(r, c)| c.map(|c| (r as i64, c)))
-            .collect();
+    fn from_columns(columns: &Bound<'_, PyAny>) -> PyResult<PyBoard> {
+        let given = args::repr(columns);
+        let columns: Vec<Bound<'_, PyAny>> =
+            args::iterable(columns, "columns", "an iterable of columns (int or None)")?
+                .collect::<PyResult<_>>()?;
+        let n = u32::try_from(columns.len())
+            .ok()
+            .filter(|n| (1..=MAX_N).contains(n))
+            .ok_or_else(|| {
+                bad_argument(
+                    "columns",
+                    &given,
+                    format!(
+                        "columns={given} has {} entries; a board has 1..={MAX_N} rows",
+                        columns.len()
+                    ),
+                )
+            })?;
+        let mut pieces = Vec::new();
+        for (r, c) in columns.iter().enumerate() {
+            if c.is_none() {
+                continue;
+            }
+            let value = args::repr(c);
+            let Some(col) = args::index(c) else {
+                return Err(bad_argument(
+                    "columns",
+                    &value,
+                    format!("columns has {value} in row {r}, not a column (int) or None"),
+                ));
+            };
+            // A column too large for i64 is off every board.
+            let col = col.extract::<i64>().unwrap_or(-1);
+            pieces.push((r as i64, col, format!("({r}, {value})")));
+        }
         Ok(PyBoard {
-            board: Board::new(n, cells(n, "piece", pieces)?),
+            board: Board::new(n, cells(n, "columns", pieces)?),
             instance: None,
         })
     }
@@ -485,8 +582,8 @@ impl PyBoard {
 
     #[staticmethod]
     fn _restore(
-        n: i64,
-        pieces: Vec<(i64, i64)>,
+        n: &Bound<'_, PyAny>,
+        pieces: &Bound<'_, PyAny>,
         instance: Option<Bound<'_, PyInstance>>,
     ) -> PyResult<Self> {
         Ok(PyBoard {
@@ -756,19 +853,26 @@ impl PyFormula {
     /// Writes the formula (`dimacs`), or the instance's `opb`, `lp` or `mzn` model, with the
     /// CLI's header; the file is replaced atomically. A name ending in `.xz`, `.gz` or `.zst`
     /// is compressed, at `level` (the codec's default when `None`).
-    #[pyo3(signature = (path, format = "dimacs", level = None))]
+    #[pyo3(
+        signature = (path, format = None, level = None),
+        text_signature = "(path, format='dimacs', level=None)"
+    )]
     fn write(
         &self,
         py: Python<'_>,
-        path: PathBuf,
-        format: &str,
-        level: Option<u32>,
+        path: &Bound<'_, PyAny>,
+        format: Option<&Bound<'_, PyAny>>,
+        level: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
-        let format = py_ok(export::Format::parse(format))?;
+        let path = args::path(path, "path")?;
+        let format = match format {
+            Some(f) => py_ok(export::Format::parse(&args::text(f, "format")?))?,
+            None => export::Format::Dimacs,
+        };
         let codec = py_ok(queens_sat::compress::Codec::for_output(&path))?;
         let write = export::WriteOptions {
             codec,
-            level: py_ok(codec.level(level))?,
+            level: args::level(codec, level)?,
             gbdhash: false,
         };
         let out = queens_sat::export::dimacs::Output::File(path);
@@ -809,29 +913,57 @@ impl PyFormula {
         })
     }
 
-    /// The variable of cell `(row, col)`, or `None` when presolve removed the cell.
-    fn var(&self, row: i64, col: i64) -> PyResult<Option<u32>> {
+    /// The variable of cell `(row, col)`, or `None` when presolve removed the cell; a cell off
+    /// the board is a `UsageError`.
+    fn var(&self, row: &Bound<'_, PyAny>, col: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
         let n = self.problem.n;
-        let cell = cells(n, "the", vec![(row, col)])?[0];
+        let must = format!(
+            "is outside the {n}x{n} board (rows and columns 0..={})",
+            n - 1
+        );
+        let coord = |obj: &Bound<'_, PyAny>, name: &str| -> PyResult<u32> {
+            args::int_in(obj, name, &must, |&v: &u32| v < n)
+        };
+        let cell = Cell::new(coord(row, "row")?, coord(col, "col")?);
         Ok(self.problem.varmap.var(cell))
     }
 
-    /// The cell `(row, col)` of variable `var`, or `None` for an auxiliary variable.
-    fn cell(&self, var: i64) -> Option<(u32, u32)> {
-        u32::try_from(var)
-            .ok()
-            .and_then(|v| self.problem.varmap.cell(v))
-            .map(|c| (c.row, c.col))
+    /// The cell `(row, col)` of variable `var` (`1..=num_vars`), or `None` for an auxiliary
+    /// variable (above `num_cells`); any other `var` is a `UsageError`.
+    fn cell(&self, var: &Bound<'_, PyAny>) -> PyResult<Option<(u32, u32)>> {
+        let nv = self.stats.vars;
+        let must = format!("is not a variable of this formula (1..={nv})");
+        let v: u32 = args::int_in(var, "var", &must, |&v: &u32| v >= 1 && u64::from(v) <= nv)?;
+        Ok(self.problem.varmap.cell(v).map(|c| (c.row, c.col)))
     }
 
     /// The verified board of a model (an iterable of DIMACS literals, as PySAT's
-    /// `get_model()`; positive ones are true); `VerifyError` if it is not a solution.
-    fn decode(&self, model: Vec<i64>) -> PyResult<PyBoard> {
+    /// `get_model()`; positive ones are true); `VerifyError` if it is not a solution. A literal
+    /// that is 0 or beyond `num_vars` (either sign) is a `UsageError`.
+    fn decode(&self, model: &Bound<'_, PyAny>) -> PyResult<PyBoard> {
         let nv = usize::try_from(self.stats.vars).unwrap_or(usize::MAX);
-        let true_vars = model
-            .into_iter()
-            .filter(|&l| l > 0 && (l as u64) <= self.stats.vars)
-            .map(|l| l as u32);
+        let must = format!(
+            "is not a literal of this formula (1..={0} or -{0}..=-1)",
+            self.stats.vars
+        );
+        let lits = args::iterable(model, "model", "an iterable of DIMACS literals (ints)")?
+            .map(|item| {
+                let item = item?;
+                args::int_in(&item, "model", &must, |&l: &i64| {
+                    l != 0 && l.unsigned_abs() <= self.stats.vars
+                })
+                .map_err(|e| {
+                    // The message names the literal in the model (`.value` is the literal).
+                    let value = args::repr(&item);
+                    if e.is_instance_of::<pyo3::exceptions::PyTypeError>(model.py()) {
+                        e
+                    } else {
+                        bad_argument("model", &value, format!("model has {value}, which {must}"))
+                    }
+                })
+            })
+            .collect::<PyResult<Vec<i64>>>()?;
+        let true_vars = lits.into_iter().filter(|&l| l > 0).map(|l| l as u32);
         let model = queens_sat::answer::Model::from_true_vars(nv, true_vars);
         let board = queens_sat::decode::decode(&self.problem.varmap, &self.problem.fixed, &model);
         let instance = &self.instance;
@@ -1094,9 +1226,10 @@ fn count_instance(
     amo: &str,
     symmetric: Option<&str>,
     engine: &str,
-    jobs: Option<usize>,
+    jobs: Option<&Bound<'_, PyAny>>,
     progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<PyCounts> {
+    let jobs = args::jobs(jobs)?;
     let amo = py_ok(AmoKind::parse(amo))?;
     let engine = py_ok(Engine::parse(engine))?;
     let symmetric = symmetric
@@ -1149,12 +1282,11 @@ fn verify(board: &PyBoard, instance: &PyInstance) -> PyResult<()> {
 fn generated(
     py: Python<'_>,
     generator: Generator,
-    n: i64,
+    n: u32,
     seed: u64,
     command: String,
     format: Format,
 ) -> PyResult<PyInstance> {
-    let n = side(n)?;
     let inner = py_ok(py.detach(|| generator.instance(n, seed)))?;
     let mut comment = format!(
         "queens-sat {} generate {command} --seed {seed} (ChaCha8 seed {seed})",
@@ -1171,7 +1303,13 @@ fn generated(
 }
 
 #[pyfunction]
-fn generate_completion(py: Python<'_>, n: i64, m: u32, seed: u64) -> PyResult<PyInstance> {
+fn generate_completion(
+    py: Python<'_>,
+    n: &Bound<'_, PyAny>,
+    m: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
+) -> PyResult<PyInstance> {
+    let (n, m, seed) = (args::side(n)?, args::count_arg(m, "m")?, args::seed(seed)?);
     let command = format!("completion -n {n} -m {m}");
     generated(
         py,
@@ -1186,18 +1324,27 @@ fn generate_completion(py: Python<'_>, n: i64, m: u32, seed: u64) -> PyResult<Py
 #[pyfunction]
 fn generate_blocked(
     py: Python<'_>,
-    n: i64,
-    m: u32,
-    min_free: u32,
-    seed: u64,
+    n: &Bound<'_, PyAny>,
+    m: &Bound<'_, PyAny>,
+    min_free: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
 ) -> PyResult<PyInstance> {
+    let (n, m, seed) = (args::side(n)?, args::count_arg(m, "m")?, args::seed(seed)?);
+    let min_free = args::count_arg(min_free, "min_free")?;
     let command = format!("blocked -n {n} -m {m} --min-free {min_free}");
     let generator = Generator::Blocked { m, min_free };
     generated(py, generator, n, seed, command, Format::Param)
 }
 
 #[pyfunction]
-fn generate_diagonals(py: Python<'_>, n: i64, min_free: u32, seed: u64) -> PyResult<PyInstance> {
+fn generate_diagonals(
+    py: Python<'_>,
+    n: &Bound<'_, PyAny>,
+    min_free: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
+) -> PyResult<PyInstance> {
+    let (n, seed) = (args::side(n)?, args::seed(seed)?);
+    let min_free = args::count_arg(min_free, "min_free")?;
     let command = format!("diagonals -n {n} --min-free {min_free}");
     let generator = Generator::Diagonals {
         min_free,

@@ -251,7 +251,11 @@ impl PyResult_ {
         let status = match (status, pieces, unknown) {
             ("SAT", Some(pieces), None) => {
                 let n = instance.inner.n;
-                let board = Board::new(n, crate::cells(n, "piece", pieces)?);
+                let pieces = pieces
+                    .into_iter()
+                    .map(|(r, c)| (r, c, format!("({r}, {c})")))
+                    .collect();
+                let board = Board::new(n, crate::cells(n, "pieces", pieces)?);
                 queens_sat::verify::check(&board, &instance.inner, instance.piece)
                     .map_err(|v| errors::verify_error(&v))?;
                 Answer::Sat(board)
@@ -337,9 +341,9 @@ pub fn solve(
     py: Python<'_>,
     instance: &PyInstance,
     solver: &str,
-    timeout_secs: Option<f64>,
+    timeout_secs: Option<&Bound<'_, PyAny>>,
     certify: bool,
-    jobs_: Option<usize>,
+    jobs_: Option<&Bound<'_, PyAny>>,
     amo: &str,
     implied: Option<&str>,
     symmetric: Option<&str>,
@@ -350,11 +354,17 @@ pub fn solve(
     // `implied=None` leaves the choice to the strategy (the diagonal sums in its cube solver).
     let parsed = encoding(instance, amo, implied, symmetric, break_symmetry, true)?;
     let timeout = timeout_secs
-        .map(|t| errors::py_ok(queens_sat::options::timeout(t)))
+        .map(|t| {
+            // The value as Python writes it (`0`, `1e+300`), not as Rust does; an int too large
+            // for a float is refused the same way.
+            let value = crate::args::repr(t);
+            let secs = t.extract::<f64>().unwrap_or(f64::INFINITY);
+            errors::py_ok(
+                queens_sat::options::timeout(secs).map_err(|e| crate::args::revalue(e, &value)),
+            )
+        })
         .transpose()?;
-    if jobs_.is_some() {
-        errors::py_ok(queens_sat::options::jobs(jobs_))?;
-    }
+    let jobs_ = crate::args::jobs(jobs_)?;
     let (inst, piece) = (&instance.inner, instance.piece);
     let s = work::run(py, None, |cancel| {
         run_solve(

@@ -79,6 +79,22 @@ def test_progress_callback_is_called_on_this_thread() -> None:
     assert all(0 <= d <= t for d, t in calls)
 
 
+@pytest.mark.parametrize("engine", ["sat", "cdcl"])
+def test_progress_is_monotonic_with_one_total(engine: str) -> None:
+    # The count covers one formula per symmetry (8 on a plain board); the progress covers all
+    # of them at once: one total from the first call, done never going back, ending at total
+    # (issue 45 §4: it restarted at each formula, with that formula's total).
+    calls = []
+    c = qs.count(qs.Instance(12), engine=engine, jobs=2, progress=lambda d, t: calls.append((d, t)))
+    assert (c.total, c.unique, len(c.group)) == (14200, 1787, 8)
+    assert calls
+    totals = {t for _, t in calls}
+    assert len(totals) == 1, calls
+    done = [d for d, _ in calls]
+    assert done == sorted(done) and len(set(done)) == len(done), calls
+    assert calls[-1] == (calls[-1][1], calls[-1][1])
+
+
 def test_progress_callback_exception_stops_the_count() -> None:
     class Stop(Exception):
         pass

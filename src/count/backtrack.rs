@@ -386,9 +386,11 @@ fn allowed_cells(instance: &Instance, piece: &Piece) -> Result<Vec<u64>> {
 pub fn fixed_points(instance: &Instance, piece: Piece, g: Symmetry) -> Result<u64> {
     let n = instance.n;
     if n > MAX_N {
-        return Err(Error::Usage(format!(
-            "the backtrack engine handles n <= {MAX_N}, not {n}"
-        )));
+        return Err(crate::error::BadOption::invalid(
+            crate::error::Opt::Engine,
+            "backtrack",
+            format!("handles n <= {MAX_N}, not {n}"),
+        ));
     }
     supports(&piece)?;
     let allowed = allowed_cells(instance, &piece)?;
@@ -540,9 +542,11 @@ fn count_impl(
 ) -> Result<Tally> {
     let n = instance.n;
     if n > MAX_N {
-        return Err(Error::Usage(format!(
-            "the backtrack engine handles n <= {MAX_N}, not {n}"
-        )));
+        return Err(crate::error::BadOption::invalid(
+            crate::error::Opt::Engine,
+            "backtrack",
+            format!("handles n <= {MAX_N}, not {n}"),
+        ));
     }
     supports(&piece)?;
     let nn = n as usize;

@@ -111,8 +111,13 @@ pub fn count(
     )
 }
 
-/// [`count`] with a progress callback `(done, total)` over the SAT engine's cubes, stopped
+/// [`count`] with a progress callback `(done, total)` over the SAT engines' cubes, stopped
 /// (with [`Error::Interrupted`]) once `cancel` is raised.
+///
+/// The SAT engines count one formula per symmetry of the instance (its fixed points), each cut
+/// into cubes. Every formula's cubes are planned before any is counted, so `total` is the cubes
+/// of all of them, the same on every call, and `done` counts the cubes finished so far over all
+/// of them: it never goes back. The backtracking engine reports no progress.
 pub fn count_with_progress(
     instance: &Instance,
     piece: Piece,
@@ -125,25 +130,37 @@ pub fn count_with_progress(
     let group = stabiliser(instance, &piece);
     let fixed: Vec<u64> = match engine {
         Engine::Backtrack => backtrack::count_with(instance, piece, &group, jobs, cancel)?.fixed,
-        Engine::Sat | Engine::Cdcl => group
-            .iter()
-            .map(|&g| {
-                let options = EncodeOptions {
-                    amo,
-                    symmetric: (g != Symmetry::Id).then_some(g),
-                    lex_leader: SymmetrySet::default(),
-                    implied: Default::default(),
-                };
-                let conquer = if engine == Engine::Cdcl {
-                    sat::Conquer::Cdcl
-                } else {
-                    sat::Conquer::Dpll
-                };
-                sat::count(
-                    instance, piece, options, &group, jobs, conquer, progress, cancel,
-                )
-            })
-            .collect::<Result<_>>()?,
+        Engine::Sat | Engine::Cdcl => {
+            let conquer = if engine == Engine::Cdcl {
+                sat::Conquer::Cdcl
+            } else {
+                sat::Conquer::Dpll
+            };
+            let phases = group
+                .iter()
+                .map(|&g| {
+                    let options = EncodeOptions {
+                        amo,
+                        symmetric: (g != Symmetry::Id).then_some(g),
+                        lex_leader: SymmetrySet::default(),
+                        implied: Default::default(),
+                    };
+                    let cubes = sat::plan(instance, piece, options, &group, jobs, conquer, cancel)?;
+                    Ok((options, cubes))
+                })
+                .collect::<Result<Vec<_>>>()?;
+            let total: usize = phases.iter().map(|(_, cubes)| cubes.len()).sum();
+            let mut before = 0;
+            let mut fixed = Vec::with_capacity(phases.len());
+            for (options, cubes) in &phases {
+                let overall = |done: usize, _: usize| progress(before + done, total);
+                fixed.push(sat::conquer(
+                    cubes, piece, *options, jobs, conquer, &overall, cancel,
+                )?);
+                before += cubes.len();
+            }
+            fixed
+        }
     };
     Counts::from_fixed(instance, &piece, group, fixed)
 }
@@ -236,4 +253,39 @@ pub fn count_lex_leaders(
         &|_, _| {},
         cancel,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::piece::QUEEN;
+    use std::sync::Mutex;
+
+    /// The progress of a count over every symmetry's formula: one total, fixed from the first
+    /// report, and `done` going up by one per report to it (issue 45 §4: it used to restart at
+    /// each formula, with that formula's total).
+    #[test]
+    fn progress_is_monotonic_with_one_total() {
+        for engine in [Engine::Sat, Engine::Cdcl] {
+            let seen = Mutex::new(Vec::new());
+            let record = |done: usize, total: usize| seen.lock().unwrap().push((done, total));
+            let inst = Instance::plain(10);
+            let c = count_with_progress(
+                &inst,
+                QUEEN,
+                AmoKind::Pairwise,
+                engine,
+                2,
+                &record,
+                &Cancel::new(),
+            )
+            .unwrap();
+            assert_eq!((c.total, c.unique, c.group.len()), (724, 92, 8));
+            let seen = seen.into_inner().unwrap();
+            let total = seen[0].1;
+            assert!(seen.iter().all(|&(_, t)| t == total), "{seen:?}");
+            let done: Vec<usize> = seen.iter().map(|&(d, _)| d).collect();
+            assert_eq!(done, (1..=total).collect::<Vec<_>>(), "{engine:?}");
+        }
+    }
 }

@@ -82,9 +82,10 @@ pub fn count_cube(instance: &Instance, piece: Piece, options: EncodeOptions) -> 
 }
 
 /// Counts the solutions of `instance` (restricted to `options.symmetric`-invariant boards when
-/// set) on `jobs` threads, each cube counted by `conquer`. `group` lists symmetries of the instance used to count symmetric
-/// cubes once (pass `&[]` to count every cube). `progress(done, total)` is called after each
-/// cube; a raised `cancel` stops the count with [`crate::Error::Interrupted`].
+/// set) on `jobs` threads, each cube counted by `conquer`. `group` lists symmetries of the
+/// instance used to count symmetric cubes once (pass `&[]` to count every cube).
+/// `progress(done, total)` is called after each cube; a raised `cancel` stops the count with
+/// [`crate::Error::Interrupted`]. [`plan`] then [`conquer`].
 #[allow(clippy::too_many_arguments)] // the engine's knobs, forwarded from count::count_with_progress
 pub fn count(
     instance: &Instance,
@@ -92,23 +93,47 @@ pub fn count(
     options: EncodeOptions,
     group: &[Symmetry],
     jobs: usize,
+    conquer_with: Conquer,
+    progress: &(dyn Fn(usize, usize) + Sync),
+    cancel: &crate::interrupt::Cancel,
+) -> Result<u64> {
+    let cubes = plan(instance, piece, options, group, jobs, conquer_with, cancel)?;
+    conquer(&cubes, piece, options, jobs, conquer_with, progress, cancel)
+}
+
+/// The cubes [`count`] conquers (symmetric cubes merged into one, weighted): known before any
+/// is counted, so a caller that counts several formulas can announce the whole work first.
+pub fn plan(
+    instance: &Instance,
+    piece: Piece,
+    options: EncodeOptions,
+    group: &[Symmetry],
+    jobs: usize,
+    conquer: Conquer,
+    cancel: &crate::interrupt::Cancel,
+) -> Result<Vec<Cube>> {
+    let jobs = jobs.max(1);
+    let cubes = cubes(
+        instance,
+        piece,
+        cubes_per_job(options, conquer) * jobs,
+        cancel,
+    )?;
+    Ok(cube::classes(instance, cubes, group, options.symmetric))
+}
+
+/// Counts the planned `cubes` ([`plan`]) on `jobs` threads: the sum of each cube's weight
+/// times its count. `progress(done, cubes.len())` is called after each cube.
+pub fn conquer(
+    cubes: &[Cube],
+    piece: Piece,
+    options: EncodeOptions,
+    jobs: usize,
     conquer: Conquer,
     progress: &(dyn Fn(usize, usize) + Sync),
     cancel: &crate::interrupt::Cancel,
 ) -> Result<u64> {
-    let jobs = jobs.max(1);
-    let cubes = cube::classes(
-        instance,
-        cubes(
-            instance,
-            piece,
-            cubes_per_job(options, conquer) * jobs,
-            cancel,
-        )?,
-        group,
-        options.symmetric,
-    );
-    let counts = crate::work::run_all(&cubes, jobs, cancel, progress, |cube| {
+    let counts = crate::work::run_all(cubes, jobs.max(1), cancel, progress, |cube| {
         let Cube {
             instance: cube,
             weight,

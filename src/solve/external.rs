@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use super::Answer;
 use super::engine::{Capabilities, Engine, EngineInfo, Outcome, Proofs, Settings};
-use crate::error::{Error, Result};
+use crate::error::{BadOption, Error, Opt, Result};
 use crate::export::output::{parse_output, parse_output_bytes};
 use crate::process::Ended;
 
@@ -50,22 +50,33 @@ pub fn convention_for(program: &Path) -> Convention {
     }
 }
 
+/// What [`resolve_solver`] says of an empty name ([`super::engine::Backend::from_name`] adds
+/// the built-in solvers).
+pub const EMPTY: &str = "is empty: give a solver's name or path";
+
+/// What [`resolve_solver`] says of a name found nowhere on PATH
+/// ([`super::engine::Backend::from_name`] adds the built-in solvers).
+pub const NOT_ON_PATH: &str = "is not a program on PATH";
+
 /// Finds a solver: a value containing `/` is a path, anything else is looked up on `PATH`.
 ///
-/// Errors are [`Error::Usage`]: `solver 'foo' not found on PATH`, `solver './x' not found`, or
-/// `solver '/tmp/x' is not executable` (no execute bit, or not a regular file).
+/// Errors are typed [`Opt::Solver`] errors (`--solver 'foo' is not ...` on the command line,
+/// `solver='foo' is not ...` in Python): an empty name ([`EMPTY`]), a name found nowhere on
+/// PATH ([`NOT_ON_PATH`]), a path that does not exist, or one that is not executable (no
+/// execute bit, or not a regular file).
 pub fn resolve_solver(name_or_path: &str) -> Result<PathBuf> {
-    if name_or_path.is_empty() {
-        return Err(Error::Usage("solver name is empty".to_string()));
+    let bad = |why: String| BadOption::invalid(Opt::Solver, name_or_path, why);
+    if name_or_path.trim().is_empty() {
+        return Err(bad(EMPTY.into()));
     }
     if name_or_path.contains('/') {
         let path = PathBuf::from(name_or_path);
         return match fs::metadata(&path) {
-            Err(_) => Err(Error::Usage(format!("solver '{name_or_path}' not found"))),
+            Err(_) => Err(bad("is a path to a solver that does not exist".into())),
             Ok(meta) if is_executable_file(&meta) => Ok(path),
-            Ok(_) => Err(Error::Usage(format!(
-                "solver '{name_or_path}' is not executable"
-            ))),
+            Ok(_) => Err(bad(
+                "is not executable (no execute bit, or not a file)".into()
+            )),
         };
     }
     let path_var = std::env::var_os("PATH").unwrap_or_default();
@@ -84,9 +95,9 @@ pub fn resolve_solver(name_or_path: &str) -> Result<PathBuf> {
             _ => {}
         }
     }
-    Err(Error::Usage(match not_executable {
-        Some(path) => format!("solver '{}' is not executable", path.display()),
-        None => format!("solver '{name_or_path}' not found on PATH"),
+    Err(bad(match not_executable {
+        Some(path) => format!("is on PATH as {}, which is not executable", path.display()),
+        None => NOT_ON_PATH.into(),
     }))
 }
 
@@ -435,6 +446,7 @@ impl Engine for ExternalSolver {
 mod tests {
     use super::*;
     use crate::answer::Model;
+    use crate::error::Naming;
     use std::thread;
     use std::time::Instant;
 
@@ -554,33 +566,34 @@ mod tests {
         let sh = resolve_solver("sh").unwrap();
         assert!(sh.is_absolute() && sh.ends_with("sh"), "{sh:?}");
 
-        match resolve_solver("no-such-solver-xyzzy") {
-            Err(Error::Usage(msg)) => {
-                assert_eq!(msg, "solver 'no-such-solver-xyzzy' not found on PATH")
-            }
+        let message = |r: Result<PathBuf>| match r {
+            Err(Error::Option(b)) => b.message(Naming::Argument),
             other => panic!("{other:?}"),
-        }
-        match ExternalSolver::new("./no/such/solver") {
-            Err(Error::Usage(msg)) => assert_eq!(msg, "solver './no/such/solver' not found"),
-            other => panic!("{other:?}"),
-        }
+        };
+        assert_eq!(
+            message(resolve_solver("no-such-solver-xyzzy")),
+            "solver='no-such-solver-xyzzy' is not a program on PATH"
+        );
+        assert_eq!(
+            message(resolve_solver("./no/such/solver")),
+            "solver='./no/such/solver' is a path to a solver that does not exist"
+        );
 
         let dir = tempfile::TempDir::new().unwrap();
         let plain = dir.path().join("solver");
         fs::write(&plain, "#!/bin/sh\n").unwrap();
         fs::set_permissions(&plain, fs::Permissions::from_mode(0o644)).unwrap();
         let plain = plain.to_str().unwrap().to_string();
-        match ExternalSolver::new(&plain) {
-            Err(Error::Usage(msg)) => {
-                assert_eq!(msg, format!("solver '{plain}' is not executable"))
-            }
-            other => panic!("{other:?}"),
-        }
-        let dir_path = format!("{}/", dir.path().display());
-        assert!(
-            matches!(resolve_solver(&dir_path), Err(Error::Usage(m)) if m.contains("is not executable"))
+        assert_eq!(
+            message(resolve_solver(&plain)),
+            format!("solver='{plain}' is not executable (no execute bit, or not a file)")
         );
-        assert!(matches!(resolve_solver(""), Err(Error::Usage(_))));
+        let dir_path = format!("{}/", dir.path().display());
+        assert!(message(resolve_solver(&dir_path)).ends_with("(no execute bit, or not a file)"));
+        assert_eq!(
+            message(resolve_solver("")),
+            "solver='' is empty: give a solver's name or path"
+        );
     }
 
     #[test]

@@ -32,6 +32,10 @@ impl Entrant {
 /// assert_eq!(p[1].label(), "varisat --amo pairwise");
 /// ```
 pub fn parse_portfolio(solver: &str, options: EncodeOptions) -> Result<Vec<Entrant>> {
+    if solver.trim().is_empty() {
+        // The lookup words the empty name, with the built-in names.
+        Backend::from_name(solver)?;
+    }
     solver
         .split(',')
         .map(|entry| {
@@ -42,11 +46,14 @@ pub fn parse_portfolio(solver: &str, options: EncodeOptions) -> Result<Vec<Entra
                 _ => {
                     return Err(BadOption::invalid(
                         Opt::Solver,
-                        format!("'{}'", solver.trim()),
-                        format!(
-                            "has an entry '{}' that is not NAME or 'NAME --amo ENCODING'",
-                            entry.trim()
-                        ),
+                        solver.trim(),
+                        match entry.trim() {
+                            "" => "has an empty entry".to_string(),
+                            e => format!(
+                                "has an entry '{e}' that is not a solver name, alone or with \
+                                 its own encoding"
+                            ),
+                        },
                     ));
                 }
             };

@@ -6,8 +6,8 @@
 
 use super::ENGINES;
 use super::engine::{Backend, Capabilities, Engine};
-use super::external::ExternalSolver;
-use crate::error::Result;
+use super::external::{EMPTY, ExternalSolver, NOT_ON_PATH};
+use crate::error::{Error, Opt, Result, Wrong};
 
 /// The row of [`ENGINES`] named `name`, if it is an in-process engine.
 pub fn find(name: &str) -> Option<&'static dyn Engine> {
@@ -23,6 +23,14 @@ pub fn names() -> Vec<&'static str> {
             std::borrow::Cow::Owned(_) => unreachable!("a table row's name is a literal"),
         })
         .collect()
+}
+
+/// Every built-in `--solver` name, joined for an error message: `auto` (the default strategy),
+/// then the in-process engines in the table's order.
+pub fn built_in() -> String {
+    let mut all = vec!["auto"];
+    all.extend(names());
+    all.join(", ")
 }
 
 /// The names of the rows whose capabilities pass `cap`, joined for an error message.
@@ -57,10 +65,64 @@ pub fn help() -> String {
 impl Backend {
     /// The engine a `--solver` name stands for: a row of [`ENGINES`], else an external DIMACS
     /// solver on PATH or a path to one.
+    ///
+    /// A name that is empty or found nowhere on PATH is an [`Opt::Solver`] error listing the
+    /// built-in solvers ([`built_in`]).
     pub fn from_name(name: &str) -> Result<Backend> {
-        match find(name) {
-            Some(e) => Ok(Backend::row(e)),
-            None => Ok(Backend::new(ExternalSolver::new(name)?)),
+        if let Some(e) = find(name) {
+            return Ok(Backend::row(e));
         }
+        ExternalSolver::new(name)
+            .map(Backend::new)
+            .map_err(|e| match e {
+                Error::Option(mut bad) if bad.option == Opt::Solver => {
+                    let listed = match &bad.wrong {
+                        Wrong::Invalid(w) if w == EMPTY => Some(format!(
+                            "is empty: give a built-in solver ({}) or an external solver's \
+                             name or path",
+                            built_in()
+                        )),
+                        Wrong::Invalid(w) if w == NOT_ON_PATH => Some(format!(
+                            "is neither a built-in solver ({}) nor a program on PATH",
+                            built_in()
+                        )),
+                        _ => None,
+                    };
+                    if let Some(w) = listed {
+                        bad.wrong = Wrong::Invalid(w);
+                    }
+                    Error::Option(bad)
+                }
+                other => other,
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Naming;
+
+    #[test]
+    fn an_unknown_or_empty_solver_lists_the_built_in_ones() {
+        let message = |name: &str| match Backend::from_name(name) {
+            Err(Error::Option(b)) => b.message(Naming::Argument),
+            other => panic!("{:?}", other.map(|b| b.name())),
+        };
+        let all = built_in();
+        assert!(
+            all.starts_with("auto, varisat, ") && all.contains("bitboard"),
+            "{all}"
+        );
+        assert_eq!(
+            message("no-such-solver-xyzzy"),
+            format!(
+                "solver='no-such-solver-xyzzy' is neither a built-in solver ({all}) nor a program on PATH"
+            )
+        );
+        assert!(message("").starts_with(&format!(
+            "solver='' is empty: give a built-in solver ({all})"
+        )));
+        assert!(message("./no/such").ends_with("does not exist"));
     }
 }

@@ -343,7 +343,7 @@ fn proof_file_refutes_the_written_cnf() {
             "--proof",
             "r.lrat",
         ],
-        &["--proof r.lrat", "bitboard search"],
+        &["--proof 'r.lrat'", "bitboard search"],
     );
     let args = [
         "solve",
@@ -358,6 +358,6 @@ fn proof_file_refutes_the_written_cnf() {
     common::assert_one_line_error(
         d,
         &args,
-        &["--proof no/r.lrat", "folder that does not exist"],
+        &["--proof 'no/r.lrat'", "folder that does not exist"],
     );
 }

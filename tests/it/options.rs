@@ -44,7 +44,19 @@ fn option_errors_are_typed_and_worded_by_each_front_end() {
         (
             bad(Solver::new(&queens8, QUEEN).solver("varisat --amo").solve()),
             Opt::Solver,
-            "'varisat --amo'",
+            "varisat --amo",
+        ),
+        (
+            bad(Solver::new(&queens8, QUEEN).solver("").solve()),
+            Opt::Solver,
+            "",
+        ),
+        (
+            bad(Solver::new(&queens8, QUEEN)
+                .solver("no-such-solver-xyzzy")
+                .solve()),
+            Opt::Solver,
+            "no-such-solver-xyzzy",
         ),
         (
             bad(Solver::new(&queens8, QUEEN)
@@ -92,10 +104,7 @@ fn option_errors_are_typed_and_worded_by_each_front_end() {
         let python = b.message(Naming::Argument);
         // The value as given, and a portfolio entry's own syntax, may hold `--`; the words
         // around them may not.
-        let words = python
-            .replace(&b.value, "")
-            .replace("varisat --amo", "")
-            .replace("NAME --amo ENCODING", "");
+        let words = python.replace(&b.value, "").replace("varisat --amo", "");
         assert!(
             !words.contains("--") && !words.contains(" -m "),
             "a flag in Python's words: {python}"
@@ -119,12 +128,12 @@ fn the_command_line_takes_the_librarys_rules() {
     assert_one_line_error(
         d,
         &["count", "-n", "6", "--jobs", "0"],
-        &["--jobs 0 must be at least 1"],
+        &["--jobs 0 must be a positive number of threads"],
     );
     assert_one_line_error(
         d,
         &["solve", "-n", "6", "--jobs", "0"],
-        &["--jobs 0 must be at least 1"],
+        &["--jobs 0 must be a positive number of threads"],
     );
     let r = run_expect(
         d,

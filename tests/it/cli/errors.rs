@@ -96,7 +96,7 @@ fn bad_input_gives_one_line_errors() {
         (vec!["encode", "-n", "0", "-o", "-"], vec!["-n 0"]),
         (
             vec!["solve", "-n", "8", "--solver", "/nonexistent/solver"],
-            vec!["/nonexistent/solver", "not found"],
+            vec!["/nonexistent/solver", "does not exist"],
         ),
         (
             vec!["solve", "-n", "8", "--solver", "./noexec.sh"],

@@ -94,7 +94,7 @@ fn portfolio_race_first_verified_answer_wins_and_losers_stop() {
     assert_one_line_error(
         dir.path(),
         &["solve", "-n", "8", "--solver", "varisat --amo"],
-        &["--solver 'varisat --amo' has an entry 'varisat --amo' that is not NAME"],
+        &["--solver 'varisat --amo' has an entry 'varisat --amo' that is not a solver name"],
     );
 }
 
