@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Literal, NewType, Union
 
-from ._errors import UsageError
+from ._errors import ArgumentTypeError, UsageError
 
 #: At-most-one encodings (``amo=``); ``commander`` and ``bimander`` also take a group size,
 #: through :func:`amo_group` (see :data:`AmoSpec`).
@@ -75,7 +75,12 @@ def amo_group(name: GroupedAmo, size: int) -> AmoGroup:
             f"amo_group: name={name!r} takes no group size (only commander and bimander do)",
         )
     if not isinstance(size, int) or isinstance(size, bool):
-        raise TypeError(f"amo_group: size must be an int, not {type(size).__name__}")
+        error = ArgumentTypeError(
+            f"amo_group: size={size!r} must be an int, not {type(size).__name__}"
+        )
+        error.argument = "size"
+        error.value = repr(size)
+        raise error
     low = 2 if name == "commander" else 1
     if not low <= size <= _MAX_GROUP:
         raise _bad(

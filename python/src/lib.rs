@@ -855,7 +855,7 @@ impl PyFormula {
     /// is compressed, at `level` (the codec's default when `None`).
     #[pyo3(
         signature = (path, format = None, level = None),
-        text_signature = "(path, format='dimacs', level=None)"
+        text_signature = "($self, path, format='dimacs', level=None)"
     )]
     fn write(
         &self,

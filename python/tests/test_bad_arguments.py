@@ -43,6 +43,11 @@ def f4() -> qs.Formula:
 U, T = qs.UsageError, qs.ArgumentTypeError
 
 ROWS: List[Row] = [
+    # amo_group
+    Row("amo_group", lambda: qs.amo_group("pairwise", 4), U, "name", "'pairwise'", "takes no group size"),  # type: ignore[arg-type]
+    Row("amo_group", lambda: qs.amo_group("commander", 1), U, "size", "1", "2..=64"),
+    Row("amo_group", lambda: qs.amo_group("bimander", 65), U, "size", "65", "1..=64"),
+    Row("amo_group", lambda: qs.amo_group("commander", "4"), T, "size", "'4'", "must be an int"),  # type: ignore[arg-type]
     # solve
     Row("solve", lambda: qs.solve(8, jobs=-1), U, "jobs", "-1", "positive number of threads"),
     Row("solve", lambda: qs.solve(8, jobs=HUGE), U, "jobs", str(HUGE)),
@@ -188,6 +193,13 @@ NOT_CALLED: Dict[str, str] = {
     "PieceName": "a Literal type",
     "SymmetryName": "a Literal type",
     "MAX_N": "a constant",
+    "AmoGroup": "a NewType of str, built by amo_group",
+    "AmoSpec": "a type alias",
+    "DiagonalKind": "a Literal type",
+    "ExportFormat": "a Literal type",
+    "GroupedAmo": "a Literal type",
+    "InstanceFormat": "a Literal type",
+    "PySatCNF": "a Protocol (the type of to_pysat())",
     "Status": "an Enum of verdicts",
 }
 
