@@ -110,6 +110,34 @@ fn header() {
 fn main() {
     let all: Vec<String> = std::env::args().skip(1).collect();
     let dir = tempfile::tempdir_in(".").expect("temp dir");
+    if all.first().map(String::as_str) == Some("write") {
+        // `write N D SEED PREFIX`: PREFIX.opb and PREFIX.pbp, kept.
+        let num = |i: usize| all[i].parse::<u64>().expect("write N D SEED PREFIX");
+        let (n, d, seed) = (num(1) as u32, num(2) as usize, num(3));
+        let mut inst = queens_sat::generate::diagonals::generate(n, 1, seed).expect("generate");
+        inst.excluded.truncate(d);
+        let problem = Problem::presolve(&inst, QUEEN).expect("presolve");
+        let (opb, pbp) = (format!("{}.opb", all[4]), format!("{}.pbp", all[4]));
+        let r = refute(&problem, Path::new(&opb), Path::new(&pbp), true).expect("refute");
+        println!("{:?} {:?}", r.answer == Answer::Unsat, r.stats);
+        return;
+    }
+    if all.first().map(String::as_str) == Some("check") {
+        // `check OPB PBP [REPEAT]`: the in-house checker only, REPEAT times (for profiling).
+        let repeat: u32 = all.get(3).map_or(1, |r| r.parse().expect("REPEAT"));
+        let t = Instant::now();
+        for _ in 0..repeat {
+            let v = check_files(Path::new(&all[1]), Path::new(&all[2])).expect("checks");
+            assert!(v.unsat);
+        }
+        println!(
+            "{:.4} s per check",
+            t.elapsed().as_secs_f64() / f64::from(repeat)
+        );
+        let v = check_files(Path::new(&all[1]), Path::new(&all[2])).expect("checks");
+        println!("{:?}", v.steps);
+        return;
+    }
     if all.first().map(String::as_str) == Some("one") {
         let num = |i: usize| all[i].parse::<u64>().expect("one N D SEED");
         let (n, d, seed) = (num(1) as u32, num(2) as usize, num(3));

@@ -118,22 +118,15 @@ pub struct PbVerdict {
     pub steps: PbSteps,
 }
 
-/// A term of a normalized constraint: a literal (`2 * var + negated`) and its coefficient.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Term {
-    lit: u32,
-    coef: i64,
-}
-
-/// A normalized constraint `sum coef * lit >= degree`.
+/// A normalized constraint `sum coefs[i] * lits[i] >= degree`; a literal is `2 * var + negated`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Constr {
-    terms: Box<[Term]>,
+    lits: Box<[u32]>,
+    /// The coefficients, in the order of `lits`; empty when every coefficient is 1.
+    coefs: Box<[i64]>,
     degree: i64,
     /// The sum of the coefficients.
     sum: i64,
-    /// Every coefficient is 1.
-    unit: bool,
 }
 
 impl Constr {
@@ -141,21 +134,27 @@ impl Constr {
     fn is_contradiction(&self) -> bool {
         self.degree > self.sum
     }
+
+    /// The coefficient of the `i`-th term.
+    #[cfg(test)]
+    fn coef(&self, i: usize) -> i64 {
+        if self.coefs.is_empty() {
+            1
+        } else {
+            self.coefs[i]
+        }
+    }
 }
 
-/// A dense linear form over the variables: `c[v]` is the coefficient of `x_v` when every term
-/// is written over positive literals, and `deg` the degree of the normalized form
-/// (`sum |c_v| l_v >= deg` with `l_v = x_v` for `c_v > 0`, `~x_v` for `c_v < 0`).
+/// A dense linear form `sum_v c[v] x_v >= d` over positive literals (a term `a ~x` is
+/// `a - a x`), so that adding and multiplying are linear. Its normalized form has `|c_v|` on
+/// `x_v` (`c_v > 0`) or on `~x_v` (`c_v < 0`), and the degree `d + sum_{c_v < 0} |c_v|`.
 #[derive(Clone, Debug, Default)]
 struct Dense {
     c: Vec<i64>,
     mark: Vec<bool>,
     touched: Vec<u32>,
-    deg: i64,
-}
-
-fn neg_part(x: i64) -> Option<i64> {
-    if x < 0 { x.checked_neg() } else { Some(0) }
+    d: i64,
 }
 
 /// `ceil(a / d)` for `d > 0` (towards positive infinity, also for negative `a`).
@@ -178,51 +177,56 @@ impl Dense {
             self.mark[v as usize] = false;
         }
         self.touched.clear();
-        self.deg = 0;
+        self.d = 0;
     }
 
-    /// Adds `a * lit` (any sign) to the left-hand side, keeping the normalized degree.
-    #[inline]
-    fn add(&mut self, lit: u32, a: i64) -> Option<()> {
-        let v = (lit >> 1) as usize;
-        let old = self.c[v];
+    #[inline(always)]
+    fn touch(&mut self, v: usize) {
         if !self.mark[v] {
             self.mark[v] = true;
             self.touched.push(v as u32);
         }
-        let (new, mut deg) = if lit & 1 == 1 {
-            // a * ~x = a - a * x.
-            (old.checked_sub(a)?, self.deg.checked_sub(a)?)
+    }
+
+    /// Adds `a * lit` (any sign) to the left-hand side.
+    #[inline(always)]
+    fn add(&mut self, lit: u32, a: i64) -> Option<()> {
+        let v = (lit >> 1) as usize;
+        self.touch(v);
+        if lit & 1 == 1 {
+            self.c[v] = self.c[v].checked_sub(a)?;
+            self.d = self.d.checked_sub(a)?;
         } else {
-            (old.checked_add(a)?, self.deg)
-        };
-        deg = deg
-            .checked_add(neg_part(new)?)?
-            .checked_sub(neg_part(old)?)?;
-        self.c[v] = new;
-        self.deg = deg;
+            self.c[v] = self.c[v].checked_add(a)?;
+        }
         Some(())
     }
 
     /// Adds `mult` times the constraint `c`.
     fn add_constr(&mut self, c: &Constr, mult: i64) -> Option<()> {
-        for t in c.terms.iter() {
-            self.add(t.lit, t.coef.checked_mul(mult)?)?;
+        if c.coefs.is_empty() {
+            for &l in c.lits.iter() {
+                self.add(l, mult)?;
+            }
+        } else {
+            for (&l, &a) in c.lits.iter().zip(c.coefs.iter()) {
+                self.add(l, a.checked_mul(mult)?)?;
+            }
         }
-        self.deg = self.deg.checked_add(c.degree.checked_mul(mult)?)?;
+        self.d = self.d.checked_add(c.degree.checked_mul(mult)?)?;
         Some(())
     }
 
     /// Adds the form `other` (left clean).
     fn add_dense(&mut self, other: &mut Dense) -> Option<()> {
         for &v in &other.touched {
-            let c = other.c[v as usize];
-            if c != 0 {
-                let lit = 2 * v + u32::from(c < 0);
-                self.add(lit, c.checked_abs()?)?;
+            let x = other.c[v as usize];
+            if x != 0 {
+                self.touch(v as usize);
+                self.c[v as usize] = self.c[v as usize].checked_add(x)?;
             }
         }
-        self.deg = self.deg.checked_add(other.deg)?;
+        self.d = self.d.checked_add(other.d)?;
         other.clear();
         Some(())
     }
@@ -232,65 +236,92 @@ impl Dense {
             let c = &mut self.c[v as usize];
             *c = c.checked_mul(k)?;
         }
-        self.deg = self.deg.checked_mul(k)?;
+        self.d = self.d.checked_mul(k)?;
+        Some(())
+    }
+
+    /// The degree of the normalized form.
+    fn degree(&self) -> Option<i64> {
+        let mut n = self.d;
+        for &v in &self.touched {
+            let c = self.c[v as usize];
+            if c < 0 {
+                n = n.checked_sub(c)?;
+            }
+        }
+        Some(n)
+    }
+
+    /// Maps the normalized coefficients by `f` (given the normalized degree) and sets the
+    /// normalized degree to `deg`.
+    fn renormalize(&mut self, deg: i64, f: impl Fn(u64) -> u64) -> Option<()> {
+        let mut d = deg;
+        for &v in &self.touched {
+            let c = &mut self.c[v as usize];
+            let m = i64::try_from(f(c.unsigned_abs())).ok()?;
+            *c = if *c < 0 { -m } else { m };
+            if *c < 0 {
+                d = d.checked_add(*c)?;
+            }
+        }
+        self.d = d;
         Some(())
     }
 
     /// Saturation: a coefficient above the degree becomes the degree; with a degree `<= 0`
-    /// every term goes (VeriPB: the constraint is trivial).
-    fn saturate(&mut self) {
-        let deg = self.deg;
-        for &v in &self.touched {
-            let c = &mut self.c[v as usize];
-            if deg <= 0 {
-                *c = 0;
-            } else if c.unsigned_abs() > deg as u64 {
-                *c = if *c > 0 { deg } else { -deg };
-            }
+    /// every term goes and the degree stays (VeriPB: the constraint is trivial).
+    fn saturate(&mut self) -> Option<()> {
+        let deg = self.degree()?;
+        if deg <= 0 {
+            self.renormalize(deg, |_| 0)
+        } else {
+            self.renormalize(deg, |a| a.min(deg as u64))
         }
     }
 
-    /// Division of the normalized form by `d > 0`, rounding coefficients and degree up.
-    fn divide(&mut self, d: i64) {
-        for &v in &self.touched {
-            let c = &mut self.c[v as usize];
-            let q = c.unsigned_abs().div_ceil(d as u64) as i64;
-            *c = if *c < 0 { -q } else { q };
-        }
-        self.deg = div_ceil(self.deg, d);
+    /// Division of the normalized form by `k > 0`, rounding coefficients and degree up.
+    fn divide(&mut self, k: i64) -> Option<()> {
+        let deg = div_ceil(self.degree()?, k);
+        self.renormalize(deg, |a| a.div_ceil(k as u64))
     }
 
-    /// Weakening: the variable's term goes, and its coefficient off the degree.
+    /// Weakening: the variable's term goes, and its coefficient off the normalized degree
+    /// (over positive literals: `d` drops by a positive coefficient only).
     fn weaken(&mut self, var: u32) -> Option<()> {
         let c = &mut self.c[var as usize];
-        let a = c.checked_abs()?;
+        if *c > 0 {
+            self.d = self.d.checked_sub(*c)?;
+        }
         *c = 0;
-        self.deg = self.deg.checked_sub(a)?;
         Some(())
     }
 
     /// The normalized constraint.
     fn to_constr(&self) -> Option<Constr> {
-        let mut terms = Vec::with_capacity(self.touched.len());
+        let mut lits = Vec::with_capacity(self.touched.len());
+        let mut coefs = Vec::with_capacity(self.touched.len());
         let mut sum: i64 = 0;
-        let mut unit = true;
+        let mut deg = self.d;
         for &v in &self.touched {
             let c = self.c[v as usize];
             if c != 0 {
-                let coef = c.checked_abs()?;
-                sum = sum.checked_add(coef)?;
-                unit &= coef == 1;
-                terms.push(Term {
-                    lit: 2 * v + u32::from(c < 0),
-                    coef,
-                });
+                let a = c.checked_abs()?;
+                if c < 0 {
+                    deg = deg.checked_add(a)?;
+                }
+                sum = sum.checked_add(a)?;
+                lits.push(2 * v + u32::from(c < 0));
+                coefs.push(a);
             }
         }
+        if coefs.iter().all(|&a| a == 1) {
+            coefs.clear();
+        }
         Some(Constr {
-            terms: terms.into_boxed_slice(),
-            degree: self.deg,
+            lits: lits.into_boxed_slice(),
+            coefs: coefs.into_boxed_slice(),
+            degree: deg,
             sum,
-            unit,
         })
     }
 }
@@ -332,18 +363,20 @@ enum Prop {
 fn propagate(
     val: &mut [u8],
     trail: &mut Vec<u32>,
-    terms: &[Term],
+    lits: &[u32],
+    coefs: &[i64],
     degree: i64,
-    unit: bool,
 ) -> Prop {
     if degree <= 0 {
         return Prop::Nothing;
     }
-    let mut slack = -degree;
-    if unit {
-        for t in terms {
-            slack += i64::from(val[t.lit as usize] != FALSE);
+    let slack;
+    if coefs.is_empty() {
+        let mut free = 0i64;
+        for &l in lits {
+            free += i64::from(val[l as usize] != FALSE);
         }
+        slack = free - degree;
         if slack != 0 {
             return if slack < 0 {
                 Prop::Conflict
@@ -352,22 +385,25 @@ fn propagate(
             };
         }
     } else {
-        for t in terms {
-            if val[t.lit as usize] != FALSE {
-                slack += t.coef;
+        let mut s = -degree;
+        for (&l, &a) in lits.iter().zip(coefs) {
+            if val[l as usize] != FALSE {
+                s += a;
             }
         }
-        if slack < 0 {
+        if s < 0 {
             return Prop::Conflict;
         }
+        slack = s;
     }
     let mut any = false;
-    for t in terms {
-        let l = t.lit as usize;
-        if val[l] == UNDEF && t.coef > slack {
+    for (i, &l) in lits.iter().enumerate() {
+        let a = if coefs.is_empty() { 1 } else { coefs[i] };
+        let l = l as usize;
+        if val[l] == UNDEF && a > slack {
             val[l] = TRUE;
             val[l ^ 1] = FALSE;
-            trail.push(t.lit >> 1);
+            trail.push((l >> 1) as u32);
             any = true;
         }
     }
@@ -721,7 +757,7 @@ pub struct PbChecker {
     val: Vec<u8>,
     trail: Vec<u32>,
     /// The negated constraint of the current `rup`.
-    neg: Vec<Term>,
+    neg_lits: Vec<u32>,
     /// Scratch for normalizing a constraint.
     norm: Dense,
     /// Scratch forms of `pol` steps, and the free ones.
@@ -782,7 +818,7 @@ impl PbChecker {
             vars: 0,
             val: Vec::new(),
             trail: Vec::new(),
-            neg: Vec::new(),
+            neg_lits: Vec::new(),
             norm: Dense::default(),
             pool: Vec::new(),
             free: Vec::new(),
@@ -1001,7 +1037,7 @@ impl PbChecker {
         d.clear();
         // `<=`: the same over the negated coefficients, `>= -rhs`.
         let res = (|| {
-            d.deg = if ge { rhs } else { rhs.checked_neg()? };
+            d.d = if ge { rhs } else { rhs.checked_neg()? };
             for (a, lit) in terms {
                 d.add(lit, if ge { a } else { a.checked_neg()? })?;
             }
@@ -1260,21 +1296,18 @@ impl PbChecker {
             .map(|&(a, l)| (a, 2 * l.unsigned_abs() + u32::from(l < 0)));
         let k = self.normalize(lits, c.relation == Relation::Ge, c.rhs)?;
         // The negation: `sum a ~l >= 1 + sum - degree`.
-        self.neg.clear();
-        self.neg.extend(k.terms.iter().map(|t| Term {
-            lit: t.lit ^ 1,
-            coef: t.coef,
-        }));
+        self.neg_lits.clear();
+        self.neg_lits.extend(k.lits.iter().map(|&l| l ^ 1));
         let neg_deg = 1i64
             .checked_add(k.sum)
             .and_then(|x| x.checked_sub(k.degree))
             .ok_or_else(overflow)?;
         let res = if hinted {
             self.steps.rup += 1;
-            self.propagate_hints(hints, neg_deg, k.unit)
+            self.propagate_hints(hints, neg_deg, &k.coefs)
         } else {
             self.steps.rup_unhinted += 1;
-            self.propagate_all(neg_deg, k.unit)
+            self.propagate_all(neg_deg, &k.coefs)
         };
         for &v in &self.trail {
             self.val[2 * v as usize] = UNDEF;
@@ -1295,19 +1328,25 @@ impl PbChecker {
     }
 
     /// Hinted propagation; `Ok(true)` on a conflict.
-    fn propagate_hints(&mut self, hints: &[i64], neg_deg: i64, neg_unit: bool) -> Res<bool> {
+    fn propagate_hints(&mut self, hints: &[i64], neg_deg: i64, neg_coefs: &[i64]) -> Res<bool> {
         loop {
             let mut changed = false;
             for &raw in hints {
                 self.steps.hint_visits += 1;
                 let id = self.normalize_id(raw)?;
                 let p = if id == 0 {
-                    propagate(&mut self.val, &mut self.trail, &self.neg, neg_deg, neg_unit)
+                    propagate(
+                        &mut self.val,
+                        &mut self.trail,
+                        &self.neg_lits,
+                        neg_coefs,
+                        neg_deg,
+                    )
                 } else {
                     let Some(c) = find(&self.orig, &self.derived, self.last, id) else {
                         return Err(self.missing(id));
                     };
-                    propagate(&mut self.val, &mut self.trail, &c.terms, c.degree, c.unit)
+                    propagate(&mut self.val, &mut self.trail, &c.lits, &c.coefs, c.degree)
                 };
                 match p {
                     Prop::Conflict => return Ok(true),
@@ -1322,7 +1361,7 @@ impl PbChecker {
     }
 
     /// Unhinted propagation over every live constraint; `Ok(true)` on a conflict.
-    fn propagate_all(&mut self, neg_deg: i64, neg_unit: bool) -> Res<bool> {
+    fn propagate_all(&mut self, neg_deg: i64, neg_coefs: &[i64]) -> Res<bool> {
         loop {
             let mut changed = false;
             let mut step = |p: Prop| match p {
@@ -1336,9 +1375,9 @@ impl PbChecker {
             if step(propagate(
                 &mut self.val,
                 &mut self.trail,
-                &self.neg,
+                &self.neg_lits,
+                neg_coefs,
                 neg_deg,
-                neg_unit,
             )) {
                 return Ok(true);
             }
@@ -1346,9 +1385,9 @@ impl PbChecker {
                 if step(propagate(
                     &mut self.val,
                     &mut self.trail,
-                    &c.terms,
+                    &c.lits,
+                    &c.coefs,
                     c.degree,
-                    c.unit,
                 )) {
                     return Ok(true);
                 }
@@ -1438,7 +1477,7 @@ impl PbChecker {
                                 .pop()
                                 .ok_or_else(|| Fail::Syntax("`d` with nothing to divide".into()))?;
                             let i = self.materialize(top)?;
-                            self.pool[i].divide(k);
+                            self.pool[i].divide(k).ok_or_else(overflow)?;
                             stack.push(Elem::Dense(i));
                         }
                         Some(Tok::Ident(b"c" | b"n" | b"m")) | Some(Tok::Other(b"-")) => {
@@ -1491,7 +1530,7 @@ impl PbChecker {
                         .pop()
                         .ok_or_else(|| Fail::Syntax("`s` with nothing to saturate".into()))?;
                     let i = self.materialize(top)?;
-                    self.pool[i].saturate();
+                    self.pool[i].saturate().ok_or_else(overflow)?;
                     stack.push(Elem::Dense(i));
                 }
                 t @ (Tok::Ident(_) | Tok::Tilde) => {
@@ -1565,12 +1604,11 @@ mod tests {
 
     /// `(coef, dimacs literal)` sorted by variable, and the degree.
     fn show(c: &Constr) -> (Vec<(i64, i32)>, i64) {
-        let mut t: Vec<(i64, i32)> = c
-            .terms
-            .iter()
-            .map(|t| {
-                let v = (t.lit >> 1) as i32;
-                (t.coef, if t.lit & 1 == 1 { -v } else { v })
+        let mut t: Vec<(i64, i32)> = (0..c.lits.len())
+            .map(|i| {
+                let l = c.lits[i];
+                let v = (l >> 1) as i32;
+                (c.coef(i), if l & 1 == 1 { -v } else { v })
             })
             .collect();
         t.sort_by_key(|&(_, l)| l.abs());
@@ -1610,25 +1648,25 @@ mod tests {
     fn saturation_division_weakening() {
         // 5 x1 + 2 ~x2 + x3 >= 3, saturated: 3 x1 + 2 ~x2 + x3 >= 3.
         let mut d = dense_of("5 x1 2 ~x2 1 x3 >= 3");
-        d.saturate();
+        d.saturate().unwrap();
         assert_eq!(
             show(&d.to_constr().unwrap()),
             (vec![(3, 1), (2, -2), (1, 3)], 3)
         );
         // A trivial constraint loses its terms and keeps its degree.
         let mut d = dense_of("5 x1 2 ~x2 >= -4");
-        d.saturate();
+        d.saturate().unwrap();
         assert_eq!(show(&d.to_constr().unwrap()), (vec![], -4));
         // Division by 2 rounds up: 5 x1 + 2 ~x2 + x3 >= 3 -> 3 x1 + ~x2 + x3 >= 2.
         let mut d = dense_of("5 x1 2 ~x2 1 x3 >= 3");
-        d.divide(2);
+        d.divide(2).unwrap();
         assert_eq!(
             show(&d.to_constr().unwrap()),
             (vec![(3, 1), (1, -2), (1, 3)], 2)
         );
         // A negative degree rounds up too: -3 / 2 -> -1.
         let mut d = dense_of("4 x1 >= -3");
-        d.divide(2);
+        d.divide(2).unwrap();
         assert_eq!(show(&d.to_constr().unwrap()), (vec![(2, 1)], -1));
         // Weakening x2 away: 3 x1 + 2 ~x2 + x3 >= 4 -> 3 x1 + x3 >= 2.
         let mut d = dense_of("3 x1 2 ~x2 1 x3 >= 4");
