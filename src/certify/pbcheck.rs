@@ -299,7 +299,8 @@ impl Dense {
     /// The normalized constraint.
     fn to_constr(&self) -> Option<Constr> {
         let mut lits = Vec::with_capacity(self.touched.len());
-        let mut coefs = Vec::with_capacity(self.touched.len());
+        // Filled only once a coefficient other than 1 shows.
+        let mut coefs: Vec<i64> = Vec::new();
         let mut sum: i64 = 0;
         let mut deg = self.d;
         for &v in &self.touched {
@@ -310,12 +311,15 @@ impl Dense {
                     deg = deg.checked_add(a)?;
                 }
                 sum = sum.checked_add(a)?;
+                if a != 1 && coefs.is_empty() {
+                    coefs.reserve(self.touched.len());
+                    coefs.resize(lits.len(), 1);
+                }
                 lits.push(2 * v + u32::from(c < 0));
-                coefs.push(a);
+                if !coefs.is_empty() || a != 1 {
+                    coefs.push(a);
+                }
             }
-        }
-        if coefs.iter().all(|&a| a == 1) {
-            coefs.clear();
         }
         Some(Constr {
             lits: lits.into_boxed_slice(),
@@ -471,6 +475,7 @@ impl<'a> Lexer<'a> {
         Lexer { s, i: 0 }
     }
 
+    #[inline(always)]
     fn next(&mut self) -> Res<Option<Tok<'a>>> {
         let s = self.s;
         while self.i < s.len() && s[self.i].is_ascii_whitespace() {
@@ -526,9 +531,15 @@ impl<'a> Lexer<'a> {
     }
 
     /// An integer from the current position (after its sign, when `signed`).
+    #[inline(always)]
     fn int(&mut self, signed: bool) -> Res<Tok<'a>> {
         let neg = signed && self.s[self.i - 1] == b'-';
         let mut value: u64 = 0;
+        let start = self.i;
+        while self.i < self.s.len() && self.s[self.i].is_ascii_digit() && self.i - start < 18 {
+            value = value * 10 + u64::from(self.s[self.i] - b'0');
+            self.i += 1;
+        }
         while self.i < self.s.len() && self.s[self.i].is_ascii_digit() {
             value = value
                 .checked_mul(10)
@@ -542,6 +553,31 @@ impl<'a> Lexer<'a> {
             i128::from(value)
         };
         Ok(Tok::Int { value, signed })
+    }
+
+    /// The next token when it is one character standing alone (`*`, `d`, `w`, `-`, ...),
+    /// without reading it.
+    #[inline]
+    fn peek_single(&self) -> Option<u8> {
+        let s = self.s;
+        let mut i = self.i;
+        while i < s.len() && s[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        let b = *s.get(i)?;
+        let alone = match s.get(i + 1) {
+            None => true,
+            Some(&n) => !is_ident(n) || (b == b'*' || b == b'+'),
+        };
+        (alone && b != b'~').then_some(b)
+    }
+
+    /// Reads the token [`Lexer::peek_single`] saw.
+    fn skip_single(&mut self) {
+        while self.s[self.i].is_ascii_whitespace() {
+            self.i += 1;
+        }
+        self.i += 1;
     }
 
     fn peek(&self) -> Res<Option<Tok<'a>>> {
@@ -765,6 +801,7 @@ pub struct PbChecker {
     free: Vec<usize>,
     hints: Vec<i64>,
     ids: Vec<u64>,
+    stack: Vec<Elem>,
     steps: PbSteps,
     phase: Phase,
     contradiction: Option<u64>,
@@ -824,6 +861,7 @@ impl PbChecker {
             free: Vec::new(),
             hints: Vec::new(),
             ids: Vec::new(),
+            stack: Vec::new(),
             steps: PbSteps::default(),
             phase: Phase::Header,
             contradiction: None,
@@ -959,19 +997,23 @@ impl PbChecker {
             }
             return Ok(());
         }
+        let special = line.iter().position(|&b| b == b';' || b == b'%');
+        if self.pending.is_empty()
+            && let Some(i) = special
+            && line[i] == b';'
+        {
+            // The common case: one statement on the line (and maybe a comment after it).
+            let rest = line[i + 1..].trim_ascii_start();
+            if rest.is_empty() || rest[0] == b'%' {
+                return self.statement(&line[..i], line_no);
+            }
+        }
         if let Some(i) = line.iter().position(|&b| b == b'%') {
             line = &line[..i];
         }
         if self.pending.is_empty() {
-            let t = line.trim_ascii();
-            if t.is_empty() {
+            if line.trim_ascii().is_empty() {
                 return Ok(());
-            }
-            // The common case: one statement on the line.
-            if let Some(i) = t.iter().position(|&b| b == b';')
-                && i == t.len() - 1
-            {
-                return self.statement(&t[..i], line_no);
             }
             self.pending_line = line_no;
         }
@@ -1259,8 +1301,63 @@ impl PbChecker {
         Ok(())
     }
 
+    /// The constraint of a `rup` (`coef lit ... >= rhs` or `<= rhs`), normalized.
+    fn rup_constraint(&mut self, lex: &mut Lexer<'_>) -> Res<Constr> {
+        self.norm.clear();
+        let res = self.rup_terms(lex);
+        self.norm.clear();
+        res
+    }
+
+    fn rup_terms(&mut self, lex: &mut Lexer<'_>) -> Res<Constr> {
+        let mut first = true;
+        let ge = loop {
+            match lex.next()? {
+                Some(Tok::Int { value, .. }) => {
+                    let coef = to_i64(value)?;
+                    let t = lex.next()?.ok_or_else(|| {
+                        Fail::Syntax("expected a literal after a coefficient".into())
+                    })?;
+                    let (v, neg) = literal(lex, t)?;
+                    self.grow(v);
+                    self.norm
+                        .add(2 * v + u32::from(neg), coef)
+                        .ok_or_else(overflow)?;
+                }
+                Some(Tok::Ge) => break true,
+                Some(Tok::Le) => break false,
+                Some(t @ (Tok::Ident(_) | Tok::Tilde)) if first => {
+                    return syntax(format!(
+                        "unsupported: a reified constraint or a term without coefficient ({})",
+                        show(t)
+                    ));
+                }
+                Some(t) => {
+                    return syntax(format!(
+                        "expected a coefficient, `>=` or `<=`, found {}",
+                        show(t)
+                    ));
+                }
+                None => return syntax("expected a coefficient or a relation"),
+            }
+            first = false;
+        };
+        let rhs = match lex.next()? {
+            Some(Tok::Int { value, .. }) => to_i64(value)?,
+            Some(t) => return syntax(format!("expected the right-hand side, found {}", show(t))),
+            None => return syntax("expected the right-hand side"),
+        };
+        // `sum a l >= rhs` over positive literals is `c.x >= rhs + d`; `<=` is its negation.
+        let d = &mut self.norm;
+        d.d = d.d.checked_add(rhs).ok_or_else(overflow)?;
+        if !ge {
+            d.multiply(-1).ok_or_else(overflow)?;
+        }
+        d.to_constr().ok_or_else(overflow)
+    }
+
     fn rup(&mut self, lex: &mut Lexer<'_>) -> Res<()> {
-        let c = parse_linear(lex, false)?;
+        let k = self.rup_constraint(lex)?;
         let mut hints = std::mem::take(&mut self.hints);
         hints.clear();
         hints.push(0);
@@ -1281,20 +1378,12 @@ impl PbChecker {
                 return syntax(format!("expected `:` or `;`, found {}", show(t)));
             }
         };
-        let res = self.rup_check(&c, &hints, hinted);
+        let res = self.rup_check(k, &hints, hinted);
         self.hints = hints;
         res
     }
 
-    fn rup_check(&mut self, c: &PbConstraint, hints: &[i64], hinted: bool) -> Res<()> {
-        for &(_, l) in &c.terms {
-            self.grow(l.unsigned_abs());
-        }
-        let lits = c
-            .terms
-            .iter()
-            .map(|&(a, l)| (a, 2 * l.unsigned_abs() + u32::from(l < 0)));
-        let k = self.normalize(lits, c.relation == Relation::Ge, c.rhs)?;
+    fn rup_check(&mut self, k: Constr, hints: &[i64], hinted: bool) -> Res<()> {
         // The negation: `sum a ~l >= 1 + sum - degree`.
         self.neg_lits.clear();
         self.neg_lits.extend(k.lits.iter().map(|&l| l ^ 1));
@@ -1399,8 +1488,10 @@ impl PbChecker {
     }
 
     fn pol(&mut self, lex: &mut Lexer<'_>) -> Res<()> {
-        let mut stack: Vec<Elem> = Vec::with_capacity(8);
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.clear();
         let res = self.pol_eval(lex, &mut stack);
+        self.stack = stack;
         // Every scratch form back to clean and free, whatever happened.
         self.free.clear();
         for (i, d) in self.pool.iter_mut().enumerate() {
@@ -1456,9 +1547,9 @@ impl PbChecker {
                         return syntax("0 is neither a constraint ID nor a factor");
                     }
                     let k = to_i64(value)?;
-                    match lex.peek()? {
-                        Some(Tok::Star) => {
-                            lex.next()?;
+                    match lex.peek_single() {
+                        Some(b'*') => {
+                            lex.skip_single();
                             let top = stack.last_mut().ok_or_else(|| {
                                 Fail::Syntax("`*` with nothing to multiply".into())
                             })?;
@@ -1471,8 +1562,8 @@ impl PbChecker {
                                 }
                             }
                         }
-                        Some(Tok::Ident(b"d")) => {
-                            lex.next()?;
+                        Some(b'd') => {
+                            lex.skip_single();
                             let top = stack
                                 .pop()
                                 .ok_or_else(|| Fail::Syntax("`d` with nothing to divide".into()))?;
@@ -1480,7 +1571,7 @@ impl PbChecker {
                             self.pool[i].divide(k).ok_or_else(overflow)?;
                             stack.push(Elem::Dense(i));
                         }
-                        Some(Tok::Ident(b"c" | b"n" | b"m")) | Some(Tok::Other(b"-")) => {
+                        Some(b'c' | b'n' | b'm' | b'-') => {
                             return syntax(
                                 "unsupported pol operation (variable-form division, MIR, `-`)",
                             );
@@ -1544,8 +1635,8 @@ impl PbChecker {
                     }
                     let (var, negated) = literal(lex, t)?;
                     self.grow(var);
-                    if !negated && lex.peek()? == Some(Tok::Ident(b"w")) {
-                        lex.next()?;
+                    if !negated && lex.peek_single() == Some(b'w') {
+                        lex.skip_single();
                         let top = stack
                             .pop()
                             .ok_or_else(|| Fail::Syntax("`w` with nothing to weaken".into()))?;
