@@ -61,7 +61,7 @@ use std::path::Path;
 use crate::error::{Error, Result};
 
 /// Variables beyond this index are refused (the arrays are indexed by variable).
-const MAX_VAR: u32 = 1 << 26;
+const MAX_VAR: u32 = 1 << 22;
 
 /// The relation of a constraint.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

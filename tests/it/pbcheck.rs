@@ -26,14 +26,40 @@ fn both(opb: &Path, pbp: &Path) -> (Result<bool, String>, Result<bool, String>) 
     (ours, theirs)
 }
 
-/// Both checkers reject the proof.
+/// The proof line an error names: `file.pbp:N` (both checkers) or `at line N` (veripb's
+/// syntax errors).
+fn line_of(e: &str) -> Option<usize> {
+    let digits = |s: &str| {
+        let n: String = s.chars().take_while(char::is_ascii_digit).collect();
+        n.parse().ok()
+    };
+    if let Some(i) = e.find(".pbp:") {
+        return digits(&e[i + 5..]);
+    }
+    e.find("at line ").and_then(|i| digits(&e[i + 8..]))
+}
+
+/// Both errors name the same line (veripb names the line after the last at the end of the
+/// file).
+#[track_caller]
+fn same_line(ours: &str, theirs: &str, what: &str) {
+    let (a, b) = (line_of(ours), line_of(theirs));
+    assert!(a.is_some(), "{what}: no line in {ours}");
+    if !theirs.contains("EOF") {
+        assert_eq!(a, b, "{what}: pbcheck {ours}, veripb {theirs}");
+    }
+}
+
+/// Both checkers reject the proof, at the same line.
 #[track_caller]
 fn both_reject(opb: &Path, pbp: &Path, what: &str) {
     let (ours, theirs) = both(opb, pbp);
-    assert!(
-        ours.is_err() && theirs.is_err(),
-        "{what}: pbcheck {ours:?}, veripb {theirs:?}"
-    );
+    // Shown with --nocapture: both checkers' reasons.
+    eprintln!("{what}:\n  pbcheck: {ours:?}\n  veripb: {theirs:?}");
+    match (&ours, &theirs) {
+        (Err(a), Err(b)) => same_line(a, b, what),
+        _ => panic!("{what}: pbcheck {ours:?}, veripb {theirs:?}"),
+    }
 }
 
 /// Both checkers give the same verdict (an error on both sides counts as the same).
@@ -42,7 +68,7 @@ fn agree(opb: &Path, pbp: &Path, what: &str) -> Result<bool, String> {
     let (ours, theirs) = both(opb, pbp);
     match (&ours, &theirs) {
         (Ok(a), Ok(b)) => assert_eq!(a, b, "{what}: the conclusions differ"),
-        (Err(_), Err(_)) => {}
+        (Err(a), Err(b)) => same_line(a, b, what),
         _ => panic!("{what}: pbcheck {ours:?}, veripb {theirs:?}"),
     }
     ours
@@ -296,6 +322,7 @@ fn removed_lines_get_the_same_verdict() {
             Err(_) => rejected += 1,
         }
     }
+    eprintln!("{rejected} rejected, {accepted} accepted");
     assert!(rejected > 10, "{rejected} rejected, {accepted} accepted");
 }
 
