@@ -84,7 +84,7 @@ fn measure(name: &str, problem: &Problem, dir: &Path) {
             })
     };
     println!(
-        "| {name} | {} | {} | {} | {:.2} | {:.3} | {:.2} | {} | {} | {:.1}x | {} | {} | {} |",
+        "| {name} | {} | {} | {} | {:.2} | {:.3} | {:.2} | {} | {} | {:.1}x | {} | {} | {:.0} |",
         s.nodes,
         steps,
         s.bounds,
@@ -96,7 +96,7 @@ fn measure(name: &str, problem: &Problem, dir: &Path) {
         theirs.map_or(f64::NAN, |x| x / ours),
         rate("rup"),
         rate("pol"),
-        format!("{:.0}", steps as f64 / ours),
+        steps as f64 / ours,
     );
 }
 

@@ -376,9 +376,13 @@ fn propagate(
     }
     let slack;
     if coefs.is_empty() {
+        // Stops as soon as the literals that are not false exceed the degree (no propagation).
         let mut free = 0i64;
         for &l in lits {
             free += i64::from(val[l as usize] != FALSE);
+            if free > degree {
+                return Prop::Nothing;
+            }
         }
         slack = free - degree;
         if slack != 0 {
@@ -1848,7 +1852,7 @@ mod tests {
             (format!("{head}pol 1 0 * ;\n{tail}"), "neither"),
             (format!("{head}rup 1 x01 >= 1 : 1 ;\n{tail}"), "x01"),
             (format!("{head}del id 1 ; del id 1 ;\n{tail}"), "deleted"),
-            (format!("{tail}"), "header"),
+            (tail.to_string(), "header"),
             (format!("{head}rup >= 1 : 1 2 ;\n{tail}% late\n"), "after"),
             (
                 format!("{head}output NONE ;\nconclusion UNSAT ;\nend pseudo-Boolean proof ;\n"),
