@@ -1149,7 +1149,7 @@ impl PbChecker {
         };
         let in_steps = self.phase == Phase::Steps;
         match rule {
-            b"rup" if in_steps => self.rup(&mut lex),
+            b"rup" if in_steps => self.rup_line(&mut lex),
             b"pol" if in_steps => self.pol(&mut lex),
             b"del" if in_steps => self.del(&mut lex),
             b"f" if in_steps => self.formula(&mut lex),
@@ -1233,67 +1233,79 @@ impl PbChecker {
                 let raw = Self::id_token(t)?;
                 ids.push(self.normalize_id(raw)?);
             }
-            ids.sort_unstable();
-            ids.dedup();
-            for &id in &ids {
-                self.lookup(id)?;
-            }
-            for &id in &ids {
-                if id as usize <= self.orig.len() {
-                    self.orig[id as usize - 1] = None;
-                } else {
-                    self.derived.remove(&id);
-                }
-            }
-            self.live -= ids.len() as u64;
-            self.steps.del += 1;
-            self.steps.deleted += ids.len() as u64;
-            Ok(())
+            self.delete_ids(&mut ids)
         })();
         self.ids = ids;
         res
+    }
+
+    /// Deletes the (normalized) IDs `ids`, all or none.
+    fn delete_ids(&mut self, ids: &mut Vec<u64>) -> Res<()> {
+        ids.sort_unstable();
+        ids.dedup();
+        for &id in ids.iter() {
+            self.lookup(id)?;
+        }
+        for &id in ids.iter() {
+            if id as usize <= self.orig.len() {
+                self.orig[id as usize - 1] = None;
+            } else {
+                self.derived.remove(&id);
+            }
+        }
+        self.live -= ids.len() as u64;
+        self.steps.del += 1;
+        self.steps.deleted += ids.len() as u64;
+        Ok(())
+    }
+
+    /// The contradiction `conclusion UNSAT` names (`Some(raw ID)`) or, without an ID, one in
+    /// the database.
+    fn contradiction_at(&self, raw: Option<i64>) -> Res<u64> {
+        match raw {
+            None => self
+                .orig
+                .iter()
+                .enumerate()
+                .filter_map(|(i, c)| c.as_ref().map(|c| (i as u64 + 1, c)))
+                .chain(self.derived.iter().map(|(&id, c)| (id, c)))
+                .filter(|(_, c)| c.is_contradiction())
+                .map(|(id, _)| id)
+                .min()
+                .ok_or_else(|| {
+                    Fail::Check(
+                        "`conclusion UNSAT`, but the database holds no contradiction".into(),
+                    )
+                }),
+            Some(raw) => {
+                let id = self.normalize_id(raw)?;
+                if !self.lookup(id)?.is_contradiction() {
+                    return check_fail(format!(
+                        "`conclusion UNSAT : {raw}`, but constraint {id} is no contradiction"
+                    ));
+                }
+                Ok(id)
+            }
+        }
     }
 
     fn conclusion(&mut self, lex: &mut Lexer<'_>) -> Res<()> {
         match lex.next()? {
             Some(Tok::Ident(b"NONE")) => lex.expect_end("`conclusion NONE`")?,
             Some(Tok::Ident(b"UNSAT")) => {
-                let id = match lex.next()? {
-                    None => {
-                        let found = self
-                            .orig
-                            .iter()
-                            .enumerate()
-                            .filter_map(|(i, c)| c.as_ref().map(|c| (i as u64 + 1, c)))
-                            .chain(self.derived.iter().map(|(&id, c)| (id, c)))
-                            .filter(|(_, c)| c.is_contradiction())
-                            .map(|(id, _)| id)
-                            .min();
-                        match found {
-                            Some(id) => id,
-                            None => {
-                                return check_fail(
-                                    "`conclusion UNSAT`, but the database holds no contradiction",
-                                );
-                            }
-                        }
-                    }
+                let raw = match lex.next()? {
+                    None => None,
                     Some(Tok::Colon) => {
                         let t = lex
                             .next()?
                             .ok_or_else(|| Fail::Syntax("expected a constraint ID".into()))?;
                         let raw = Self::id_token(t)?;
                         lex.expect_end("the conclusion's constraint ID")?;
-                        let id = self.normalize_id(raw)?;
-                        if !self.lookup(id)?.is_contradiction() {
-                            return check_fail(format!(
-                                "`conclusion UNSAT : {raw}`, but constraint {id} is no contradiction"
-                            ));
-                        }
-                        id
+                        Some(raw)
                     }
                     Some(t) => return syntax(format!("expected `:` or `;`, found {}", show(t))),
                 };
+                let id = self.contradiction_at(raw)?;
                 self.contradiction = Some(id);
                 self.concluded_unsat = true;
             }
@@ -1360,7 +1372,7 @@ impl PbChecker {
         d.to_constr().ok_or_else(overflow)
     }
 
-    fn rup(&mut self, lex: &mut Lexer<'_>) -> Res<()> {
+    fn rup_line(&mut self, lex: &mut Lexer<'_>) -> Res<()> {
         let k = self.rup_constraint(lex)?;
         let mut hints = std::mem::take(&mut self.hints);
         hints.clear();
@@ -1396,10 +1408,8 @@ impl PbChecker {
             .and_then(|x| x.checked_sub(k.degree))
             .ok_or_else(overflow)?;
         let res = if hinted {
-            self.steps.rup += 1;
             self.propagate_hints(hints, neg_deg, &k.coefs)
         } else {
-            self.steps.rup_unhinted += 1;
             self.propagate_all(neg_deg, &k.coefs)
         };
         for &v in &self.trail {
@@ -1409,6 +1419,11 @@ impl PbChecker {
         self.trail.clear();
         match res? {
             true => {
+                if hinted {
+                    self.steps.rup += 1;
+                } else {
+                    self.steps.rup_unhinted += 1;
+                }
                 self.add_derived(k);
                 Ok(())
             }
@@ -1669,6 +1684,157 @@ impl PbChecker {
     }
 }
 
+/// An operand of [`PbChecker::pol_sum`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PolTerm {
+    /// A constraint by its ID (negative: relative to the last, as in the text).
+    Id(i64),
+    /// The literal axiom `lit >= 0` of a literal (`5` is `x5`, `-5` is `~x5`).
+    Axiom(i32),
+}
+
+/// Structured steps: the checks of the proof lines without their text, for a search that holds
+/// its steps in memory (no lexing). They may be mixed with text lines; the first one stands for
+/// the header. The errors name the step kind and the last ID.
+impl PbChecker {
+    fn structured<T>(&mut self, kind: &str, f: impl FnOnce(&mut Self) -> Res<T>) -> Result<T> {
+        if self.phase == Phase::Header {
+            self.phase = Phase::Steps;
+        }
+        if self.phase != Phase::Steps {
+            return Err(Error::Solver(format!(
+                "VeriPB proof {}: a {kind} step after the proof's output section",
+                self.source
+            )));
+        }
+        f(self).map_err(|e| {
+            let (Fail::Syntax(m) | Fail::Check(m)) = e;
+            Error::Solver(format!(
+                "VeriPB proof {}: the {kind} step after ID {} does not check: {m}",
+                self.source, self.last
+            ))
+        })
+    }
+
+    /// A literal of the structured API, as `2 * var + negated` (the arrays grown).
+    fn lit_of(&mut self, l: i32) -> Res<u32> {
+        if l == 0 || l.unsigned_abs() > MAX_VAR {
+            return syntax(format!("literal {l} out of range"));
+        }
+        self.grow(l.unsigned_abs());
+        Ok(2 * l.unsigned_abs() + u32::from(l < 0))
+    }
+
+    /// `rup` of `sum coef * lit REL rhs` (`>=` or `<=`) with the hints `hints` (none: RUP over
+    /// the whole database); the new constraint's ID.
+    pub fn rup(
+        &mut self,
+        terms: &[(i64, i32)],
+        relation: Relation,
+        rhs: i64,
+        hints: &[i64],
+    ) -> Result<u64> {
+        self.structured("rup", |ck| {
+            if relation == Relation::Eq {
+                return syntax("a rup of an equality");
+            }
+            let mut lits = Vec::with_capacity(terms.len());
+            for &(a, l) in terms {
+                lits.push((a, ck.lit_of(l)?));
+            }
+            let k = ck.normalize(lits.into_iter(), relation == Relation::Ge, rhs)?;
+            let mut all = std::mem::take(&mut ck.hints);
+            all.clear();
+            all.push(0);
+            all.extend_from_slice(hints);
+            let res = ck.rup_check(k, &all, !hints.is_empty());
+            ck.hints = all;
+            res.map(|()| ck.last)
+        })
+    }
+
+    /// `pol` of the sum of `mult * operand` over `ops` (every `mult >= 1`), the form
+    /// `op1 m1 * op2 m2 * + ... ;` of the text; the new constraint's ID.
+    pub fn pol_sum(&mut self, ops: &[(PolTerm, i64)]) -> Result<u64> {
+        self.structured("pol", |ck| {
+            let res = ck.pol_sum_inner(ops);
+            ck.free.clear();
+            for (i, d) in ck.pool.iter_mut().enumerate() {
+                d.clear();
+                ck.free.push(i);
+            }
+            let c = res?;
+            ck.steps.pol += 1;
+            ck.steps.pol_operands += ops.len() as u64;
+            Ok(ck.add_derived(c))
+        })
+    }
+
+    fn pol_sum_inner(&mut self, ops: &[(PolTerm, i64)]) -> Res<Constr> {
+        if ops.is_empty() {
+            return syntax("a pol step without operands");
+        }
+        let i = self.take_dense();
+        for &(op, mult) in ops {
+            if mult < 1 {
+                return syntax(format!("the factor {mult} (factors are positive)"));
+            }
+            match op {
+                PolTerm::Id(raw) => {
+                    if raw == 0 {
+                        return syntax("0 is no constraint ID");
+                    }
+                    let id = self.normalize_id(raw)?;
+                    let c = find(&self.orig, &self.derived, self.last, id)
+                        .ok_or_else(|| self.missing(id))?;
+                    self.pool[i].add_constr(c, mult).ok_or_else(overflow)?;
+                }
+                PolTerm::Axiom(l) => {
+                    let lit = self.lit_of(l)?;
+                    self.pool[i].add(lit, mult).ok_or_else(overflow)?;
+                }
+            }
+        }
+        self.pool[i].to_constr().ok_or_else(overflow)
+    }
+
+    /// `del id` of `ids`.
+    pub fn delete(&mut self, ids: &[i64]) -> Result<()> {
+        self.structured("del", |ck| {
+            let mut norm = std::mem::take(&mut ck.ids);
+            norm.clear();
+            let res = (|| {
+                for &raw in ids {
+                    if raw == 0 {
+                        return syntax("0 is no constraint ID");
+                    }
+                    norm.push(ck.normalize_id(raw)?);
+                }
+                ck.delete_ids(&mut norm)
+            })();
+            ck.ids = norm;
+            res
+        })
+    }
+
+    /// The last constraint ID given (the model's, then one per `rup` and `pol`).
+    pub fn last_id(&self) -> u64 {
+        self.last
+    }
+
+    /// Ends a proof fed as structured steps with `conclusion UNSAT` (on the constraint `id`,
+    /// or on any contradiction of the database): the verdict, `unsat` when the contradiction
+    /// checks, else an error.
+    pub fn conclude_unsat(mut self, id: Option<i64>) -> Result<PbVerdict> {
+        let found = self.structured("conclusion", |ck| ck.contradiction_at(id))?;
+        Ok(PbVerdict {
+            unsat: true,
+            contradiction: Some(found),
+            steps: self.steps,
+        })
+    }
+}
+
 /// Checks the VeriPB proof `proof` of the OPB file `opb` with [`PbChecker`].
 pub fn check_files(opb: &Path, proof: &Path) -> Result<PbVerdict> {
     let mut ck = PbChecker::from_opb_file(opb)?;
@@ -1831,6 +1997,30 @@ mod tests {
         )
         .unwrap();
         assert!(!v.unsat);
+    }
+
+    #[test]
+    fn structured_steps() {
+        let mut ck = PbChecker::from_opb(OPB, "t.opb").unwrap();
+        // `pol 1 ~x1 + ;` is x2 >= 0... then the refutation of the text test.
+        assert_eq!(
+            ck.pol_sum(&[(PolTerm::Id(1), 1), (PolTerm::Axiom(-1), 2)])
+                .unwrap(),
+            3
+        );
+        assert_eq!(ck.rup(&[(1, -2)], Relation::Ge, 1, &[2]).unwrap(), 4);
+        assert!(ck.rup(&[(1, 2)], Relation::Ge, 1, &[4]).is_err());
+        ck.delete(&[3, -1]).unwrap();
+        assert!(ck.delete(&[3]).unwrap_err().to_string().contains("deleted"));
+        assert!(ck.pol_sum(&[(PolTerm::Id(1), 0)]).is_err());
+        assert_eq!(ck.rup(&[], Relation::Ge, 1, &[1, 2]).unwrap(), 5);
+        let v = ck.conclude_unsat(None).unwrap();
+        assert!(v.unsat);
+        assert_eq!(v.contradiction, Some(5));
+        assert_eq!((v.steps.rup, v.steps.pol, v.steps.deleted), (2, 1, 2));
+        // No contradiction: an error.
+        let ck = PbChecker::from_opb(OPB, "t.opb").unwrap();
+        assert!(ck.conclude_unsat(Some(1)).is_err());
     }
 
     #[test]
