@@ -375,7 +375,43 @@ fn propagate(
         return Prop::Nothing;
     }
     let slack;
-    if coefs.is_empty() {
+    if coefs.is_empty() && degree as usize + 1 == lits.len() {
+        // At most one variable true (`sum ~x >= len - 1`): one pass, setting the unassigned
+        // literals true on the way; a second false literal is a conflict, none at all means
+        // nothing propagates (the optimistic assignments are undone).
+        let mark = trail.len();
+        let mut falses = 0;
+        for &l in lits {
+            let l = l as usize;
+            match val[l] {
+                FALSE => {
+                    falses += 1;
+                    if falses == 2 {
+                        return Prop::Conflict;
+                    }
+                }
+                UNDEF => {
+                    val[l] = TRUE;
+                    val[l ^ 1] = FALSE;
+                    trail.push((l >> 1) as u32);
+                }
+                _ => {}
+            }
+        }
+        if falses == 0 {
+            for &v in &trail[mark..] {
+                val[2 * v as usize] = UNDEF;
+                val[2 * v as usize + 1] = UNDEF;
+            }
+            trail.truncate(mark);
+            return Prop::Nothing;
+        }
+        return if trail.len() > mark {
+            Prop::Propagated
+        } else {
+            Prop::Nothing
+        };
+    } else if coefs.is_empty() {
         // Stops as soon as the literals that are not false exceed the degree (no propagation).
         let mut free = 0i64;
         for &l in lits {
