@@ -367,3 +367,133 @@ fn constraint_api_and_chunks() {
         .to_string();
     assert!(e.contains("p.pbp:2"), "{e}");
 }
+
+/// A small xorshift generator for the random proofs.
+struct Prng(u64);
+
+impl Prng {
+    fn new(seed: u64) -> Prng {
+        Prng(seed | 1)
+    }
+
+    fn below(&mut self, k: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % k as u64) as usize
+    }
+
+    fn coin(&mut self) -> bool {
+        self.below(2) == 1
+    }
+}
+
+/// Random small models and random steps (pol with `*`, `d`, `s`, `w`, literal axioms and
+/// relative IDs; rup of random constraints, `>=` and `<=`, with random hints or none; random
+/// deletions; `conclusion UNSAT` or `NONE`): both checkers give the same verdict, failing at the
+/// same line. A pol whose arithmetic differed would show in the verdicts of the rups after it.
+#[test]
+fn random_steps_get_the_same_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let (opb, pbp) = files(dir.path(), "fuzz");
+    let mut rng = Prng::new(0x9B_C4EC);
+    let (mut ok, mut failed, mut unsat) = (0, 0, 0);
+    for case in 0..300 {
+        let n = 3 + rng.below(3);
+        let var = |rng: &mut Prng| 1 + rng.below(n);
+        let mut model = String::new();
+        let mut last = 0i64;
+        for _ in 0..2 + rng.below(4) {
+            for _ in 0..1 + rng.below(3) {
+                let c = rng.below(7) as i64 - 3;
+                model += &format!("{c:+} x{} ", var(&mut rng));
+            }
+            let (rel, ids) = [(">=", 1), ("<=", 1), ("=", 2)][rng.below(3)];
+            model += &format!("{rel} {} ;\n", rng.below(6) as i64 - 2);
+            last += ids;
+        }
+        std::fs::write(&opb, format!("* #variable= {n} #constraint= 5\n{model}")).unwrap();
+        let mut proof = String::from("pseudo-Boolean proof version 3.0\n");
+        let mut live: Vec<i64> = (1..=last).collect();
+        for _ in 0..10 {
+            let pick = |rng: &mut Prng, live: &[i64]| live[rng.below(live.len())];
+            let operand = |rng: &mut Prng, live: &[i64], last: i64| match rng.below(5) {
+                0 => format!("x{}", var(rng)),
+                1 => format!("~x{}", var(rng)),
+                2 => "-1".to_string(),
+                _ => {
+                    let _ = last;
+                    pick(rng, live).to_string()
+                }
+            };
+            match rng.below(5) {
+                0 | 1 => {
+                    let mut rpn = operand(&mut rng, &live, last);
+                    for _ in 0..1 + rng.below(3) {
+                        rpn += &format!(" {}", operand(&mut rng, &live, last));
+                        if rng.coin() {
+                            rpn += &format!(" {} *", 1 + rng.below(3));
+                        }
+                        rpn += " +";
+                        match rng.below(5) {
+                            0 => rpn += &format!(" {} d", 1 + rng.below(3)),
+                            1 => rpn += " s",
+                            2 => rpn += &format!(" x{} w", var(&mut rng)),
+                            _ => {}
+                        }
+                    }
+                    proof += &format!("pol {rpn} ;\n");
+                    last += 1;
+                    live.push(last);
+                }
+                2 | 3 => {
+                    let mut c = String::new();
+                    for _ in 0..1 + rng.below(2) {
+                        let neg = if rng.coin() { "~" } else { "" };
+                        c += &format!("{} {neg}x{} ", 1 + rng.below(2), var(&mut rng));
+                    }
+                    let rel = if rng.below(4) == 0 { "<=" } else { ">=" };
+                    c += &format!("{rel} {}", rng.below(3));
+                    let hints = if rng.below(3) == 0 {
+                        String::new()
+                    } else {
+                        // Most often every live constraint, in a random order.
+                        let k = if rng.coin() {
+                            live.len()
+                        } else {
+                            1 + rng.below(4)
+                        };
+                        let mut h: Vec<String> =
+                            (0..k).map(|_| pick(&mut rng, &live).to_string()).collect();
+                        if rng.coin() {
+                            h.insert(rng.below(h.len()), "~".into());
+                        }
+                        format!(" : {}", h.join(" "))
+                    };
+                    proof += &format!("rup {c}{hints} ;\n");
+                    last += 1;
+                    live.push(last);
+                }
+                _ => {
+                    if live.len() > 2 {
+                        let i = rng.below(live.len());
+                        proof += &format!("del id {} ;\n", live.remove(i));
+                    }
+                }
+            }
+        }
+        let conclusion = if rng.coin() { "UNSAT" } else { "NONE" };
+        proof += &format!("output NONE ;\nconclusion {conclusion} ;\nend pseudo-Boolean proof ;\n");
+        std::fs::write(&pbp, &proof).unwrap();
+        match agree(&opb, &pbp, &format!("case {case}:\n{model}{proof}")) {
+            Ok(true) => unsat += 1,
+            Ok(false) => ok += 1,
+            Err(_) => failed += 1,
+        }
+    }
+    eprintln!("{ok} checked, {unsat} UNSAT, {failed} failed");
+    assert!(
+        ok > 15 && failed > 15 && unsat > 5,
+        "{ok} checked, {unsat} UNSAT, {failed} failed"
+    );
+}
