@@ -9,8 +9,12 @@
 //! constraints get the IDs 1, 2, ... in order. Variables are named `x1`, `x2`, ... (no leading
 //! zero: VeriPB names `x01` another variable, so such names are refused, as is any other name).
 //!
-//! The proof is fed line by line ([`PbChecker::check_line`], [`PbChecker::check_reader`]), so a
-//! search can hand runs of steps to a checking thread; [`PbChecker::finish`] gives the verdict.
+//! The proof is fed line by line ([`PbChecker::check_line`], [`PbChecker::check_text`] for a
+//! chunk of lines, [`PbChecker::check_reader`]), so a search can hand runs of steps to a
+//! checking thread (the checker is `Send`); [`PbChecker::finish`] gives the verdict. A search
+//! that holds its steps in memory can skip the text: [`PbChecker::rup`],
+//! [`PbChecker::pol_sum`], [`PbChecker::delete`] and [`PbChecker::conclude_unsat`] check the
+//! same steps without lexing (a third faster on the proofs of [`crate::certify::pb`]).
 //!
 //! # The subset (VeriPB 3.0 semantics)
 //! - the header `pseudo-Boolean proof version 3.0` on the first line; comments from `%` to the
@@ -51,7 +55,12 @@
 //! set of the proofs stays small, however long the proof). A hinted `rup` works on an
 //! assignment array with a trail reset per step and one slack computation per visited hint; a
 //! `pol` adds constraints into dense per-variable scratch arrays with a touched list, so a step
-//! costs the sizes of its operands.
+//! costs the sizes of its operands. At-most-one constraints (`sum ~x >= len - 1` normalized)
+//! propagate in one pass.
+//!
+//! Measured on the spike's proofs (`examples/pbcheck_speed.rs`, n = 14..16, two shared cores):
+//! about 2.4 us per search node reading the text (1.6 us through the structured steps) against
+//! about 10 us for the `veripb` crate; some 650k `rup` and 250k `pol` steps per second.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -2033,6 +2042,12 @@ mod tests {
         )
         .unwrap();
         assert!(!v.unsat);
+    }
+
+    #[test]
+    fn the_checker_can_move_to_another_thread() {
+        fn send<T: Send>() {}
+        send::<PbChecker>();
     }
 
     #[test]
