@@ -211,18 +211,39 @@ impl Dense {
         Some(())
     }
 
-    /// Adds `mult` times the constraint `c`.
+    /// Adds `mult` times the constraint `c`: its terms over positive literals, and
+    /// `mult * (degree - the coefficients of its negated literals)` to `d` (the coefficients
+    /// sum within `i64`, so that sum does not overflow).
     fn add_constr(&mut self, c: &Constr, mult: i64) -> Option<()> {
+        let mut neg: i64 = 0;
         if c.coefs.is_empty() {
             for &l in c.lits.iter() {
-                self.add(l, mult)?;
+                let v = (l >> 1) as usize;
+                self.touch(v);
+                let x = &mut self.c[v];
+                if l & 1 == 1 {
+                    *x = x.checked_sub(mult)?;
+                    neg += 1;
+                } else {
+                    *x = x.checked_add(mult)?;
+                }
             }
         } else {
             for (&l, &a) in c.lits.iter().zip(c.coefs.iter()) {
-                self.add(l, a.checked_mul(mult)?)?;
+                let am = a.checked_mul(mult)?;
+                let v = (l >> 1) as usize;
+                self.touch(v);
+                let x = &mut self.c[v];
+                if l & 1 == 1 {
+                    *x = x.checked_sub(am)?;
+                    neg += a;
+                } else {
+                    *x = x.checked_add(am)?;
+                }
             }
         }
-        self.d = self.d.checked_add(c.degree.checked_mul(mult)?)?;
+        let k = c.degree.checked_sub(neg)?.checked_mul(mult)?;
+        self.d = self.d.checked_add(k)?;
         Some(())
     }
 
