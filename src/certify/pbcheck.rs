@@ -215,30 +215,33 @@ impl Dense {
     /// `mult * (degree - the coefficients of its negated literals)` to `d` (the coefficients
     /// sum within `i64`, so that sum does not overflow).
     fn add_constr(&mut self, c: &Constr, mult: i64) -> Option<()> {
+        // Disjoint borrows, so that the loop keeps the arrays in registers.
+        let (coef, mark, touched) = (&mut self.c[..], &mut self.mark[..], &mut self.touched);
         let mut neg: i64 = 0;
+        let mut term = |l: u32, a: i64| -> Option<()> {
+            let v = (l >> 1) as usize;
+            if !mark[v] {
+                mark[v] = true;
+                touched.push(v as u32);
+            }
+            let x = &mut coef[v];
+            *x = if l & 1 == 1 {
+                x.checked_sub(a)?
+            } else {
+                x.checked_add(a)?
+            };
+            Some(())
+        };
         if c.coefs.is_empty() {
             for &l in c.lits.iter() {
-                let v = (l >> 1) as usize;
-                self.touch(v);
-                let x = &mut self.c[v];
-                if l & 1 == 1 {
-                    *x = x.checked_sub(mult)?;
-                    neg += 1;
-                } else {
-                    *x = x.checked_add(mult)?;
-                }
+                term(l, mult)?;
+                neg += i64::from(l & 1);
             }
         } else {
             for (&l, &a) in c.lits.iter().zip(c.coefs.iter()) {
-                let am = a.checked_mul(mult)?;
-                let v = (l >> 1) as usize;
-                self.touch(v);
-                let x = &mut self.c[v];
+                term(l, a.checked_mul(mult)?)?;
                 if l & 1 == 1 {
-                    *x = x.checked_sub(am)?;
                     neg += a;
-                } else {
-                    *x = x.checked_add(am)?;
                 }
             }
         }
