@@ -9,6 +9,8 @@
 //! ```sh
 //! cargo run --release --example pbcheck_speed -- [N_MIN] [N_MAX] [SEEDS]
 //! cargo run --release --example pbcheck_speed -- one N D SEED
+//! cargo run --release --example pbcheck_speed -- write N D SEED PREFIX   # PREFIX.opb/.pbp kept
+//! cargo run --release --example pbcheck_speed -- check OPB PBP [REPEAT]  # pbcheck only (perf)
 //! ```
 //! The `veripb` column needs the `veripb` feature (on by default through `cli`).
 
