@@ -13,6 +13,7 @@
 
 pub mod lrat;
 pub mod pb;
+pub mod pbcheck;
 
 use std::path::Path;
 

@@ -637,8 +637,10 @@ pub struct Checked {
     pub seconds: f64,
 }
 
-/// Checks the VeriPB proof `proof` of the OPB file `opb` with the `veripb` crate (checked
-/// deletion off: the proofs delete derived constraints only). An error when the proof does not
+/// Checks the VeriPB proof `proof` of the OPB file `opb` with the `veripb` crate (its default
+/// checked deletion, which matters only for original constraints: the proofs delete derived
+/// ones only; an original it cannot re-derive switches it to unchecked deletion with a
+/// warning). The in-house [`crate::certify::pbcheck`] checks the same proofs faster. An error when the proof does not
 /// check; `unsat` when it checked and concludes `UNSAT` (a proof may also conclude nothing).
 #[cfg(feature = "veripb")]
 pub fn check(opb: &Path, proof: &Path) -> Result<Checked> {

@@ -30,6 +30,7 @@ mod matching;
 mod module_graph;
 mod options;
 mod oracle;
+mod pbcheck;
 mod pieces;
 mod properties;
 mod registry;

@@ -14,7 +14,7 @@ use queens_sat::piece::QUEEN;
 use queens_sat::presolve::Problem;
 
 /// The OPB file and the proof of `problem`, in `dir`.
-fn files(dir: &Path, name: &str) -> (PathBuf, PathBuf) {
+pub(super) fn files(dir: &Path, name: &str) -> (PathBuf, PathBuf) {
     (
         dir.join(format!("{name}.opb")),
         dir.join(format!("{name}.pbp")),
@@ -71,7 +71,7 @@ fn every_unsat_proof_checks_and_every_board_is_a_solution() {
 
 /// An UNSAT excluded-diagonal instance whose proof takes the bounds: the shortest UNSAT prefix
 /// of a generated n = 10 list.
-fn bounded_instance() -> Problem {
+pub(super) fn bounded_instance() -> Problem {
     let full = queens_sat::generate::diagonals::generate(10, 1, 1).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let (opb, pbp) = files(dir.path(), "find");
@@ -87,7 +87,7 @@ fn bounded_instance() -> Problem {
 }
 
 /// Rewrites `proof` with `edit` applied to the first line for which it returns a new line.
-fn tamper(proof: &Path, out: &Path, mut edit: impl FnMut(&str) -> Option<String>) {
+pub(super) fn tamper(proof: &Path, out: &Path, mut edit: impl FnMut(&str) -> Option<String>) {
     let text = std::fs::read_to_string(proof).unwrap();
     let mut done = false;
     let lines: Vec<String> = text
