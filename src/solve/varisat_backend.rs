@@ -164,9 +164,21 @@ pub fn solve_formula(
         let encode = t0.elapsed().as_secs_f64();
         let t1 = Instant::now();
         let answer = if cut && armed {
-            Answer::Unknown("stopped while loading".into())
+            // Why it stopped, as every engine says it (the time limit as given).
+            Answer::Unknown(
+                loading
+                    .stopped()
+                    .map_or_else(|| "stopped while loading".into(), |s| s.to_string()),
+            )
         } else {
-            run(solver, vars)
+            match run(solver, vars) {
+                // The switch failed a proof write because the token stopped: say why, as
+                // every engine does (not varisat's "Error writing proof file").
+                Answer::Unknown(e) if armed => Answer::Unknown(
+                    loading.stopped().map_or(e, |s| s.to_string()),
+                ),
+                answer => answer,
+            }
         };
         let solve = t1.elapsed().as_secs_f64();
         (answer, Timing { encode, solve })
