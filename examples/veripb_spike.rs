@@ -7,6 +7,7 @@
 //!
 //! ```sh
 //! cargo run --release --features veripb --example veripb_spike -- [N_MIN] [N_MAX] [SEEDS]
+//! cargo run --release --example veripb_spike -- bit N D SEED [check | pbcheck]
 //! ```
 
 use std::time::Instant;
@@ -43,6 +44,17 @@ fn main() {
             r.seconds,
             r.seconds * 1e6 / r.nodes as f64
         );
+        if all.get(4).map(String::as_str) == Some("pbcheck") {
+            let t = Instant::now();
+            let v =
+                queens_sat::certify::pbcheck::check_files(&opb, &pbp).expect("the proof checks");
+            let secs = t.elapsed().as_secs_f64();
+            println!(
+                "pbcheck: unsat {} in {secs:.2} s ({:.2} us/node)",
+                v.unsat,
+                secs * 1e6 / r.nodes as f64
+            );
+        }
         if all.get(4).map(String::as_str) == Some("check") {
             let c = check(&opb, &pbp).expect("the proof checks");
             println!(
