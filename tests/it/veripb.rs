@@ -270,3 +270,55 @@ fn the_bitboard_search_logs_proofs_that_check() {
         "{checked} UNSAT, {bounds} bound steps"
     );
 }
+
+/// `solve --certify --proof F.pbp` on an UNSAT excluded-diagonal instance the bounds refute:
+/// exit 20, a VeriPB proof in F.pbp that the veripb crate checks to `conclusion UNSAT` against
+/// the model `encode --to opb` writes; on a SAT instance, a verified board and no proof file.
+#[test]
+fn solve_certify_writes_a_veripb_proof_for_a_pbp_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let problem = bounded_instance();
+    let text = queens_sat::instance::write::write(
+        &problem.instance,
+        queens_sat::instance::Format::Board,
+        "an UNSAT prefix",
+    )
+    .unwrap();
+    std::fs::write(d.join("unsat.txt"), text).unwrap();
+    let r = common::run_expect(
+        d,
+        &[
+            "solve",
+            "--instance",
+            "unsat.txt",
+            "--certify",
+            "--proof",
+            "p.pbp",
+        ],
+        20,
+    );
+    assert!(r.stderr.contains("VeriPB"), "{}", r.stderr);
+    common::run_expect(
+        d,
+        &[
+            "encode",
+            "--instance",
+            "unsat.txt",
+            "--to",
+            "opb",
+            "-o",
+            "m.opb",
+        ],
+        0,
+    );
+    assert!(check(&d.join("m.opb"), &d.join("p.pbp")).unwrap().unsat);
+    // SAT: a board, no proof.
+    let r = common::run_expect(
+        d,
+        &["solve", "-n", "8", "--certify", "--proof", "q.pbp"],
+        10,
+    );
+    assert!(r.stdout.contains('Q'), "{}", r.stdout);
+    assert!(!d.join("q.pbp").exists());
+}

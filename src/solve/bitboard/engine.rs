@@ -5,6 +5,7 @@
 use std::time::Instant;
 
 use super::kernel::shape;
+use super::pbproof::search_certified_pb;
 use super::proof::search_certified;
 use super::run::{Options, search};
 use crate::answer::Answer;
@@ -47,13 +48,14 @@ impl Engine for Bitboard {
     fn solve(&self, problem: &Problem, settings: &Settings, cancel: &Cancel) -> Result<Outcome> {
         let t0 = Instant::now();
         if settings.certify {
-            // One search thread; the proof checker takes another.
-            let r = search_certified(
-                problem,
-                settings.timeout,
-                Some(cancel),
-                settings.proof,
-            )?;
+            // A proof named `.pbp`: VeriPB with the sum bounds, checked after the search. Else
+            // LRAT: one search thread, the proof checker on another.
+            let r = match settings.proof {
+                Some(path) if path.extension().is_some_and(|e| e == "pbp") => {
+                    search_certified_pb(problem, settings.timeout, Some(cancel), path)?
+                }
+                proof => search_certified(problem, settings.timeout, Some(cancel), proof)?,
+            };
             let answer = match r.answer {
                 Answer::Sat(board) => Answer::Sat(engine::Found::Board(board)),
                 Answer::Unsat => Answer::Unsat,

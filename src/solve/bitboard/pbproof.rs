@@ -406,3 +406,75 @@ fn no_line(what: &str, index: usize) -> Error {
         "the VeriPB search: {what} {index} has no `= 1` constraint"
     ))
 }
+
+/// `--solver bitboard --certify --proof FILE.pbp`: [`search_veripb`] with the OPB model in a
+/// temporary file and the proof in a temporary file beside `proof`, checked by the in-house
+/// VeriPB checker ([`crate::certify::pbcheck`]) after the search; an UNSAT answer needs the
+/// check to verify `conclusion UNSAT`, and only then is the proof renamed to `proof` (never a
+/// half-written proof under that name). The proof is over the model `encode --to opb` writes
+/// for the same instance; `veripb MODEL.opb FILE.pbp` checks it again.
+pub fn search_certified_pb(
+    problem: &Problem,
+    timeout: Option<Duration>,
+    cancel: Option<&Cancel>,
+    proof: &Path,
+) -> Result<super::proof::Certified> {
+    let name = proof.display().to_string();
+    let dir = match proof.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if !dir.is_dir() {
+        return Err(crate::error::BadOption::invalid(
+            crate::error::Opt::Proof,
+            proof.display(),
+            "is in a folder that does not exist",
+        ));
+    }
+    let tmp = tempfile::Builder::new()
+        .prefix(".queens-sat-proof")
+        .tempfile_in(dir)
+        .map_err(|e| Error::io(&name, e))?;
+    let model = tempfile::Builder::new()
+        .suffix(".opb")
+        .tempfile()
+        .map_err(|e| Error::io("a temporary OPB model", e))?;
+    let r = search_veripb(problem, model.path(), tmp.path(), timeout, cancel)?;
+    let mut check_seconds = 0.0;
+    let certificate = match r.answer {
+        Answer::Unsat => {
+            let t = Instant::now();
+            let verdict = crate::certify::pbcheck::check_files(model.path(), tmp.path())?;
+            check_seconds = t.elapsed().as_secs_f64();
+            if !verdict.unsat {
+                return Err(internal("the VeriPB proof checked but concluded nothing"));
+            }
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                tmp.as_file()
+                    .set_permissions(std::fs::Permissions::from_mode(0o644))
+                    .map_err(|e| Error::io(&name, e))?;
+            }
+            tmp.persist(proof).map_err(|e| Error::io(&name, e.error))?;
+            let s = verdict.steps;
+            Some(crate::certify::Certificate {
+                checker: format!(
+                    "VeriPB proof of the bitboard search with its sum bounds over the OPB \
+                     model ({} bound steps), checked by queens-sat's VeriPB checker",
+                    r.stats.bounds
+                ),
+                steps: s.rup + s.rup_unhinted + s.pol,
+            })
+        }
+        _ => None,
+    };
+    Ok(super::proof::Certified {
+        answer: r.answer,
+        nodes: r.nodes,
+        certificate,
+        lemmas: r.stats.empty + r.stats.bounds + r.stats.branches,
+        hints: r.stats.hints,
+        check_seconds,
+    })
+}
