@@ -419,22 +419,7 @@ pub fn search_certified_pb(
     cancel: Option<&Cancel>,
     proof: &Path,
 ) -> Result<super::proof::Certified> {
-    let name = proof.display().to_string();
-    let dir = match proof.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    if !dir.is_dir() {
-        return Err(crate::error::BadOption::invalid(
-            crate::error::Opt::Proof,
-            proof.display(),
-            "is in a folder that does not exist",
-        ));
-    }
-    let tmp = tempfile::Builder::new()
-        .prefix(".queens-sat-proof")
-        .tempfile_in(dir)
-        .map_err(|e| Error::io(&name, e))?;
+    let tmp = super::proof::beside(proof)?;
     let model = tempfile::Builder::new()
         .suffix(".opb")
         .tempfile()
@@ -449,14 +434,7 @@ pub fn search_certified_pb(
             if !verdict.unsat {
                 return Err(internal("the VeriPB proof checked but concluded nothing"));
             }
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::PermissionsExt;
-                tmp.as_file()
-                    .set_permissions(std::fs::Permissions::from_mode(0o644))
-                    .map_err(|e| Error::io(&name, e))?;
-            }
-            tmp.persist(proof).map_err(|e| Error::io(&name, e.error))?;
+            super::proof::keep(tmp, proof)?;
             let s = verdict.steps;
             Some(crate::certify::Certificate {
                 checker: format!(

@@ -99,24 +99,7 @@ pub fn search_certified(
     // The text proof goes to a temporary file beside `proof`, renamed to it only once the
     // proof checked: never a half-written proof under the name asked for.
     let mut file = match proof {
-        Some(path) => {
-            let dir = match path.parent() {
-                Some(d) if !d.as_os_str().is_empty() => d,
-                _ => Path::new("."),
-            };
-            if !dir.is_dir() {
-                return Err(crate::error::BadOption::invalid(
-                    crate::error::Opt::Proof,
-                    path.display(),
-                    "is in a folder that does not exist",
-                ));
-            }
-            let tmp = tempfile::Builder::new()
-                .prefix(".queens-sat-proof")
-                .tempfile_in(dir)
-                .map_err(|e| Error::io(&proof_name, e))?;
-            Some(std::io::BufWriter::with_capacity(1 << 20, tmp))
-        }
+        Some(path) => Some(std::io::BufWriter::with_capacity(1 << 20, beside(path)?)),
         None => None,
     };
     let stop = cancel.cloned().unwrap_or_default().with_timeout(timeout);
@@ -167,16 +150,7 @@ pub fn search_certified(
         ));
     }
     if let (Node::Refuted(..), Some(tmp), Some(path)) = (done.node, written, proof) {
-        // A temporary file is private (0600); the proof is an ordinary output file.
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            tmp.as_file()
-                .set_permissions(std::fs::Permissions::from_mode(0o644))
-                .map_err(|e| Error::io(&proof_name, e))?;
-        }
-        tmp.persist(path)
-            .map_err(|e| Error::io(&proof_name, e.error))?;
+        keep(tmp, path)?;
     }
     let (answer, certificate) = match done.node {
         Node::Board => (Answer::Sat(done.board()), None),
@@ -204,6 +178,42 @@ pub fn search_certified(
         hints: done.hints,
         check_seconds,
     })
+}
+
+/// A temporary file beside `proof` for the proof to be written into, renamed to it by [`keep`]
+/// only once the proof checked: never a half-written proof under the name asked for. A folder
+/// that does not exist is a bad `--proof`.
+pub(super) fn beside(proof: &Path) -> Result<tempfile::NamedTempFile> {
+    let dir = match proof.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if !dir.is_dir() {
+        return Err(crate::error::BadOption::invalid(
+            crate::error::Opt::Proof,
+            proof.display(),
+            "is in a folder that does not exist",
+        ));
+    }
+    tempfile::Builder::new()
+        .prefix(".queens-sat-proof")
+        .tempfile_in(dir)
+        .map_err(|e| Error::io(proof.display().to_string(), e))
+}
+
+/// Renames the checked proof `tmp` (from [`beside`]) to `proof`, readable as an ordinary output
+/// file (a temporary file is private, 0600).
+pub(super) fn keep(tmp: tempfile::NamedTempFile, proof: &Path) -> Result<()> {
+    let name = proof.display().to_string();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        tmp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(0o644))
+            .map_err(|e| Error::io(&name, e))?;
+    }
+    tmp.persist(proof).map_err(|e| Error::io(&name, e.error))?;
+    Ok(())
 }
 
 /// Whether the certified search takes `problem`: a core of at most 64 open rows (the search
