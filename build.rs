@@ -1,5 +1,6 @@
 //! Build-time probe for the external programs the tests exercise (SAT solvers; clasp, CBC and
-//! MiniZinc for the exported formats; GNU parallel and Slurm's sbatch for cluster jobs).
+//! MiniZinc for the exported formats; GNU parallel and Slurm's sbatch for cluster jobs; the
+//! `veripb` proof checker).
 //!
 //! For each solver in [`SOLVERS`] that is not on `PATH`, emits `--cfg missing_solver_NAME`, so
 //! its tests are marked `#[ignore]` and the test harness reports them as *ignored* (never as
@@ -19,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 /// The external programs the tests use (their `missing_solver_*` cfg names): SAT solvers, the
 /// exported formats' solvers (clasp, CBC, MiniZinc), GNU parallel and Slurm's sbatch.
-const SOLVERS: [&str; 9] = [
+const SOLVERS: [&str; 10] = [
     "cadical",
     "minisat",
     "picosat",
@@ -29,6 +30,7 @@ const SOLVERS: [&str; 9] = [
     "minizinc",
     "parallel",
     "sbatch",
+    "veripb",
 ];
 
 fn main() {

@@ -40,4 +40,5 @@ mod suite;
 mod svg;
 mod units;
 mod veripb;
+mod veripb_binary;
 mod walk;

@@ -92,7 +92,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
         && !report
             .certificate
             .as_ref()
-            .is_some_and(|c| c.checker.contains("LRAT"))
+            .is_some_and(|c| c.checker.contains("LRAT") || c.checker.contains("VeriPB"))
     {
         eprintln!(
             "note: no proof written to {}: presolve refuted the instance (re-proved by {})",
