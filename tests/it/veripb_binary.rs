@@ -72,12 +72,12 @@ fn the_veripb_binary_verifies_a_frontier_n22_proof() {
     assert_eq!(code, Some(0), "{err}");
     let (model, proof) = (Path::new(model), Path::new(proof));
 
-    let (ok, text) = veripb(&model, &proof);
+    let (ok, text) = veripb(model, proof);
     assert!(ok, "{text}");
     assert!(text.contains("VERIFIED UNSATISFIABLE"), "{text}");
 
     // One hint dropped from the last lemma that has two or more: veripb refuses the proof.
-    let body = std::fs::read_to_string(&proof).unwrap();
+    let body = std::fs::read_to_string(proof).unwrap();
     let mut lines: Vec<String> = body.lines().map(str::to_string).collect();
     let at = lines
         .iter()
@@ -93,6 +93,6 @@ fn the_veripb_binary_verifies_a_frontier_n22_proof() {
     lines[at] = format!("{head} : {} ;", kept.join(" "));
     let bad = dir.path().join("bad.pbp");
     std::fs::write(&bad, format!("{}\n", lines.join("\n"))).unwrap();
-    let (ok, text) = veripb(&model, &bad);
+    let (ok, text) = veripb(model, &bad);
     assert!(!ok && !text.contains("VERIFIED UNSATISFIABLE"), "{text}");
 }
