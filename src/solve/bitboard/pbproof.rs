@@ -11,7 +11,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use super::core::{Core, core_rows};
-use super::kernel::{Branch, CHECK_EVERY, MAX_CORE, Search, Tuning, Words, shape};
+use super::kernel::{Branch, CHECK_EVERY, MAX_CORE, Search, Tuning, Words, on_diagonal, shape};
 use crate::answer::Answer;
 use crate::board::Board;
 use crate::certify::pb::{Geometry, Id, ProofStats, Writer, write_opb};
@@ -20,15 +20,15 @@ use crate::error::{Error, Result};
 use crate::interrupt::Cancel;
 use crate::presolve::Problem;
 
-/// The prunings of the VeriPB search: the sum bounds on, the parity and the forced diagonals
-/// off; one-word key sets (cores whose keys fit 64 bits: boards of up to 32 open rows and
-/// columns get the bounds).
+/// The prunings of the VeriPB search: the full tuning of the uncertified search
+/// ([`Tuning::default`]: the sum bounds, the parity and the forced-diagonal branching, key sets
+/// of [`Words::Family`]), so that it visits the nodes the single-threaded search visits.
 pub const VERIPB_TUNING: Tuning = Tuning {
     sums: true,
-    parity: false,
-    diagonals: false,
+    parity: true,
+    diagonals: true,
     triples: true,
-    words: Words::One,
+    words: Words::Family,
     table: false,
     wide: false,
 };
@@ -95,7 +95,7 @@ pub fn search_veripb(
         s: Search::new(
             shape,
             Isa::current().usable(),
-            VERIPB_TUNING,
+            VERIPB_TUNING.settled(problem),
             &core,
             Some(&stop),
         ),
@@ -276,11 +276,7 @@ impl<W: Write> Prover<'_, '_, W> {
                 self.explain_col(col, &rows, &mut hints)?;
                 hints.push(self.col_ge(col)?);
             }
-            Branch::Diagonal(..) => {
-                return Err(Error::Solver(
-                    "the VeriPB search: branching on a diagonal is off".into(),
-                ));
-            }
+            Branch::Diagonal(anti, key) => return self.diagonal(open, masks, cols_free, anti, key),
         }
         self.w.stats.branches += 1;
         let id = self.w.rup(&self.path, &hints);
@@ -352,13 +348,7 @@ impl<W: Write> Prover<'_, '_, W> {
         }
         // A sum bound: the allowed cells, open rows and free columns on the big board.
         let core = self.core;
-        let rows: Vec<usize> = open.iter().map(|&r| core.rows[r as usize] as usize).collect();
-        let mut cols = Vec::new();
-        let mut m = cols_free;
-        while m != 0 {
-            cols.push(core.col_of_bit[m.trailing_zeros() as usize] as usize);
-            m &= m - 1;
-        }
+        let (rows, cols) = self.lines(open, cols_free);
         let allowed = || {
             open.iter().flat_map(move |&r| {
                 let (r, mut m) = (r as usize, masks[r as usize]);
@@ -373,15 +363,7 @@ impl<W: Write> Prover<'_, '_, W> {
         };
         for anti in [true, false] {
             if let Some(c_id) = self.w.bound_pol(allowed(), &rows, &cols, anti) {
-                // The dead cells of the open rows, then the closed rows' cells in free
-                // columns (their pieces' rows), then C.
-                for &r in open {
-                    let r = r as usize;
-                    self.explain(r, !masks[r], &mut hints)?;
-                }
-                for k in 0..self.spots.len() {
-                    self.explain(self.spots[k].0, cols_free, &mut hints)?;
-                }
+                self.explain_dead(open, masks, cols_free, &mut hints)?;
                 hints.push(c_id);
                 self.w.stats.bounds += 1;
                 let id = self.w.rup(&self.path, &hints);
@@ -389,9 +371,110 @@ impl<W: Write> Prover<'_, '_, W> {
                 return Ok(id);
             }
         }
+        // The parity.
+        let vars = self.allowed_vars(open, masks);
+        if let Some(c_id) = self.w.parity_pol(&vars, &rows, &cols) {
+            self.explain_dead(open, masks, cols_free, &mut hints)?;
+            hints.push(c_id);
+            self.w.stats.parity += 1;
+            let id = self.w.rup(&self.path, &hints);
+            self.w.delete(&[c_id]);
+            return Ok(id);
+        }
         Err(Error::Solver(
-            "the VeriPB search: a node failed on no line and no bound".into(),
+            "the VeriPB search: a node failed on no line, no bound and no parity".into(),
         ))
+    }
+
+    /// Adds to `hints` the attacks on every cell that is not allowed in an open row or a free
+    /// column (and is not placed): the dead cells of the open rows, then the closed rows'
+    /// cells in free columns (attacked by their pieces' rows). What the `rup` of a lemma over a
+    /// `pol` step's constraint propagates first.
+    fn explain_dead(
+        &mut self,
+        open: &[u8],
+        masks: &[u64; 64],
+        cols_free: u64,
+        hints: &mut Vec<Id>,
+    ) -> Result<()> {
+        for &r in open {
+            let r = r as usize;
+            self.explain(r, !masks[r], hints)?;
+        }
+        for k in 0..self.spots.len() {
+            self.explain(self.spots[k].0, cols_free, hints)?;
+        }
+        Ok(())
+    }
+
+    /// The variables of the allowed cells of the open rows `open`.
+    fn allowed_vars(&self, open: &[u8], masks: &[u64; 64]) -> Vec<u32> {
+        let mut vars = Vec::new();
+        for &r in open {
+            let (r, mut m) = (r as usize, masks[r as usize]);
+            while m != 0 {
+                vars.push(self.var_of[r * 64 + m.trailing_zeros() as usize]);
+                m &= m - 1;
+            }
+        }
+        vars
+    }
+
+    /// The open rows and the free columns of a node, on the big board.
+    fn lines(&self, open: &[u8], cols_free: u64) -> (Vec<usize>, Vec<usize>) {
+        let rows = open
+            .iter()
+            .map(|&r| self.core.rows[r as usize] as usize)
+            .collect();
+        let mut cols = Vec::new();
+        let mut m = cols_free;
+        while m != 0 {
+            cols.push(self.core.col_of_bit[m.trailing_zeros() as usize] as usize);
+            m &= m - 1;
+        }
+        (rows, cols)
+    }
+
+    /// Branches on which open row takes the forced diagonal `key` (of the sum keys when
+    /// `anti`, as the core numbers them), then writes the node's lemma: a `pol` deriving that
+    /// the diagonal holds a piece under the path ([`Writer::forced_pol`]), and a `rup` over the
+    /// children's lemmas, the attacks on the cells that are not allowed, and that constraint.
+    fn diagonal(
+        &mut self,
+        open: &[u8],
+        masks: &[u64; 64],
+        cols_free: u64,
+        anti: bool,
+        key: u32,
+    ) -> Result<Node> {
+        let mut kids = Vec::new();
+        let mut on = None;
+        for i in 0..open.len() {
+            let Some(col) = on_diagonal(self.core, anti, key, open[i], masks) else {
+                continue;
+            };
+            on = Some(self.var_of[open[i] as usize * 64 + col.trailing_zeros() as usize]);
+            match self.place(open, i, col, masks, cols_free)? {
+                Node::Refuted(id) => kids.push(id),
+                other => return Ok(other),
+            }
+        }
+        let on = on.ok_or_else(|| internal("a forced diagonal without an allowed cell"))?;
+        let (rows, cols) = self.lines(open, cols_free);
+        let vars = self.allowed_vars(open, masks);
+        let c_id = self
+            .w
+            .forced_pol(&vars, &rows, &cols, anti, on)
+            .ok_or_else(|| internal("a diagonal the sum bounds do not force"))?;
+        let mut hints = kids.clone();
+        self.next_stamp();
+        self.explain_dead(open, masks, cols_free, &mut hints)?;
+        hints.push(c_id);
+        self.w.stats.diagonals += 1;
+        let id = self.w.rup(&self.path, &hints);
+        kids.push(c_id);
+        self.w.delete(&kids);
+        Ok(Node::Refuted(id))
     }
 }
 
