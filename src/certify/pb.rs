@@ -32,6 +32,47 @@
 //!   Both diagonal families use the same step (`a_r = r, b_c = c` for the sum keys,
 //!   `a_r = r, b_c = n - 1 - c` for the difference keys `r - c + n - 1`).
 //!
+//! The bitboard search ([`crate::solve::bitboard::pbproof`]) adds two steps, each a `pol`
+//! deriving a globally valid `C` ([`Writer::parity_pol`], [`Writer::forced_pol`]) and a `rup`
+//! whose hints are the attacks on every cell that is not allowed in an open row or a free
+//! column (those cells are 0 under the path; they have no other part in the argument), then
+//! `C`. Below, "under the path" is `C` with those cells set to 0.
+//!
+//! # The parity
+//! A cell's sum key `r + c` and difference key `r - c + n - 1` differ by `2c - n + 1`, so the
+//! allowed cells split into a class `E` (even sum key, difference key of the parity of
+//! `n - 1`) and a class `O`; every reachable diagonal of either family holds cells of one class.
+//! Let `e` (`o`) be the fewer of the two families' reachable diagonals of class `E` (`O`), `k`
+//! the open rows, `T = sum(open r) + sum(free c)` the sum keys' target, `l = max(0, k - e)` and
+//! `u = min(o, k)`. The `k` pieces take distinct diagonals, so `l <= sum_O x <= u`; their sum
+//! keys add up to `T`, so `sum_O x = T (mod 2)`. The parity refutes the node when `l > u`, or
+//! `l = u` and `l + T` is odd. With `L = sum_{open r} (row r >= 1) + sum_{E diagonals} (d <= 1)`
+//! (`sum_O x >= k - e` under the path; when `l = 0`, `L` is the axioms `x >= 0` of the `O`
+//! cells instead) and `U` the `O` diagonals' `<= 1` (`sum_O x <= o`; the open rows' `<= 1` when
+//! `o > k`):
+//!
+//! `C = ((T>= + L) 2 d) 2 * + T<= + U`, with `T>= = sum_{open r} r (row r >= 1) + sum_{free c}
+//! c (column c >= 1)` and `T<=` the same over the `<= 1`s.
+//!
+//! Under the path `T>= + L` is `sum_E key x + sum_O (key + 1) x >= T + l`: even coefficients,
+//! an odd degree, so the division by 2 (rounding the degree up) and the doubling give
+//! `>= T + l + 1`; `T<=` takes the keys away (`sum_O x >= l + 1`), and `U` (`sum_O x <= u = l`)
+//! leaves `0 >= 1`. When `l > u` no division is needed: `C = L + U`. The division is exact
+//! under the path only if no literal the path makes true has an odd coefficient before it: the
+//! `E` diagonals' cells outside the open rows (their `~x` in `L`) are cancelled by their
+//! `x >= 0` in `L`; every other cell that is not allowed is there as `x`, false under the path.
+//!
+//! # The forced diagonals
+//! The search branches on which open row takes a diagonal `f` when the keys without it cannot
+//! reach the target: the `k` smallest reachable keys other than `f` overshoot `T` (or there are
+//! fewer than `k` of them), or the `k` largest fall short. `C` is the sum bound's constraint
+//! (above) over the reachable keys without `f`, with `s` their `k`-th smallest (largest), or
+//! past every key and `T` when there are fewer than `k`: `f`'s `<= 1` is left out, so under the
+//! path `f`'s allowed cells have the coefficient `s - f > 0` (`f - s`), every other allowed cell
+//! one `<= 0`, and the degree is positive: `C` says that `f` holds a piece. The branch lemma's
+//! `rup` names the children's lemmas first (each sets one of `f`'s allowed cells to 0), then the
+//! attacks, then `C`; the children's lemmas and `C` are deleted after it.
+//!
 //! [`refute`] is the reference search that writes such proofs: rows with the fewest allowed
 //! cells first, the empty-line checks, then both families' bounds at every node. It is the
 //! spike of issue 46 (proof size and checking speed per step kind, docs/benchmarks.md) and the

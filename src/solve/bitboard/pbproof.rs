@@ -1,10 +1,12 @@
-//! The bitboard search with its sum bounds, writing a VeriPB proof of an UNSAT answer (issue 46):
-//! the steps of [`crate::certify::pb`] (hinted `rup` per lemma, a `pol` per node the bounds
-//! refute) over the OPB model `encode --to opb` writes, logged by the search itself instead of
-//! the reference search. Unlike the LRAT writer ([`super::proof`]) the search keeps the sum
-//! bounds ([`VERIPB_TUNING`]); the parity and the forced-diagonal branching stay off (the
-//! parity's division step and the branching's coverage are not written yet). Every node's lemma
-//! negates its whole path (no backjumping, no inlined forced moves yet).
+//! The bitboard search with its full tuning (the sum bounds, the parity and the forced-diagonal
+//! branching), writing a VeriPB proof of an UNSAT answer (issue 46): the steps of
+//! [`crate::certify::pb`] (a hinted `rup` per lemma; a `pol` per node a bound or the parity
+//! refutes, the parity's with a division by 2; a `pol` per branch on a forced diagonal, showing
+//! that the diagonal holds a piece) over the OPB model `encode --to opb` writes, logged by the
+//! search itself instead of the reference search. Unlike the LRAT writer ([`super::proof`]) the
+//! search keeps every pruning ([`VERIPB_TUNING`]), so it visits the nodes of the uncertified
+//! single-threaded search. Every node's lemma negates its whole path (no backjumping, no inlined
+//! forced moves yet).
 
 use std::io::Write;
 use std::path::Path;
