@@ -250,12 +250,23 @@ pub struct ProofStats {
     /// Lemmas of nodes that branch on a forced diagonal (a `pol` and a `rup` over the
     /// children's lemmas each; the bitboard search only).
     pub diagonals: u64,
+    /// Refutations of only children (forced moves) inlined into their parent's lemma: counted
+    /// by kind above, but no `rup` of their own (the bitboard search only).
+    pub inlined: u64,
     /// Hints written, over all `rup` steps.
     pub hints: u64,
     /// Constraints combined, over all `pol` steps.
     pub pol_terms: u64,
     /// Bytes of proof written.
     pub bytes: u64,
+}
+
+impl ProofStats {
+    /// The lemmas written (`rup` steps): the refutations of every kind but the inlined ones.
+    pub fn lemmas(&self) -> u64 {
+        (self.empty + self.bounds + self.parity + self.branches + self.diagonals)
+            .saturating_sub(self.inlined)
+    }
 }
 
 /// The proof writer (and the reference search).

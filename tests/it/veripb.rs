@@ -195,6 +195,7 @@ struct Tally {
     bounds: u64,
     parity: u64,
     diagonals: u64,
+    inlined: u64,
 }
 
 /// Searches `problem` with the VeriPB search (`pbproof::search_veripb`, the full tuning) and
@@ -231,6 +232,8 @@ fn search_and_check(
             assert!(v.unsat, "{what}: pbcheck");
             let s = r.stats;
             assert_eq!(v.steps.pol, s.bounds + s.parity + s.diagonals, "{what}");
+            assert_eq!(v.steps.rup, s.lemmas(), "{what}");
+            tally.inlined += s.inlined;
             tally.unsat += 1;
             tally.bounds += s.bounds;
             tally.parity += s.parity;
@@ -318,11 +321,16 @@ fn the_bitboard_search_logs_proofs_that_check() {
         }
     }
     eprintln!(
-        "{} SAT, {} UNSAT ({random} random): {} bound steps, {} parity steps, {} diagonal branches",
-        tally.sat, tally.unsat, tally.bounds, tally.parity, tally.diagonals
+        "{} SAT, {} UNSAT ({random} random): {} bound steps, {} parity steps, {} diagonal \
+         branches, {} inlined",
+        tally.sat, tally.unsat, tally.bounds, tally.parity, tally.diagonals, tally.inlined
     );
     assert!(
-        tally.unsat - random >= 8 && tally.bounds > 20 && tally.parity > 0 && tally.diagonals > 0,
+        tally.unsat - random >= 8
+            && tally.bounds > 20
+            && tally.parity > 0
+            && tally.diagonals > 0
+            && tally.inlined > 0,
         "{} UNSAT, {} bound steps, {} parity steps, {} diagonal branches",
         tally.unsat - random,
         tally.bounds,

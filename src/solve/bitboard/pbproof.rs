@@ -107,6 +107,8 @@ pub fn search_veripb(
         path: Vec::new(),
         spots: Vec::new(),
         seen: vec![0; g.loaded() as usize + 1],
+        pend: Vec::new(),
+        pend_dels: Vec::new(),
         stamp: 0,
     };
     let open: Vec<u8> = (0..core.k()).map(|r| r as u8).collect();
@@ -166,7 +168,15 @@ struct Prover<'s, 'g, W: Write> {
     /// Per model constraint, the lemma (`stamp`) whose hints last named it.
     seen: Vec<u32>,
     stamp: u32,
+    /// The hints of the refutation of an only child, left for its parent's lemma to end with
+    /// ([`PENDING`]), and the constraints to delete once that lemma is written.
+    pend: Vec<Id>,
+    pend_dels: Vec<Id>,
 }
+
+/// The lemma ID of a node refuted as its parent's only child: no lemma of its own, its hints
+/// are [`Prover::pend`] (IDs start at 1).
+const PENDING: Id = 0;
 
 impl<W: Write> Prover<'_, '_, W> {
     /// Adds to `hints` the lines through which placed pieces attack the cells `dead` (column
@@ -224,7 +234,22 @@ impl<W: Write> Prover<'_, '_, W> {
         Ok(())
     }
 
+    /// Searches the node of the open rows `open` (their allowed columns `masks`, the free
+    /// columns `cols_free`) at the end of the path and writes its lemma.
     fn node(&mut self, open: &[u8], masks: &[u64; 64], cols_free: u64) -> Result<Node> {
+        self.node_in(open, masks, cols_free, false)
+    }
+
+    /// [`Prover::node`]; with `inline` (the node is its parent's only child) a refutation
+    /// writes no lemma: its hints are left in [`Prover::pend`] for the parent's lemma, which
+    /// propagates the node's placement first, and it returns [`PENDING`].
+    fn node_in(
+        &mut self,
+        open: &[u8],
+        masks: &[u64; 64],
+        cols_free: u64,
+        inline: bool,
+    ) -> Result<Node> {
         if open.is_empty() {
             return Ok(Node::Board);
         }
@@ -235,15 +260,20 @@ impl<W: Write> Prover<'_, '_, W> {
         let mut kids: Vec<Id> = Vec::new();
         let mut hints: Vec<Id> = Vec::new();
         let g = self.w.geometry();
-        match self.s.branch(open, masks, cols_free) {
-            Branch::Fail => return self.failed(open, masks, cols_free).map(Node::Refuted),
+        let single = match self.s.branch(open, masks, cols_free) {
+            Branch::Fail => {
+                let (hints, dels) = self.failed(open, masks, cols_free)?;
+                return Ok(self.conclude(hints, dels, inline));
+            }
             Branch::Row(i, cand) => {
                 let r = open[i] as usize;
+                let single = cand.count_ones() == 1;
                 let mut left = cand;
                 while left != 0 {
                     let bit = left & left.wrapping_neg();
                     left ^= bit;
-                    match self.place(open, i, bit, masks, cols_free)? {
+                    match self.place(open, i, bit, masks, cols_free, single)? {
+                        Node::Refuted(PENDING) => {}
                         Node::Refuted(id) => kids.push(id),
                         other => return Ok(other),
                     }
@@ -260,13 +290,16 @@ impl<W: Write> Prover<'_, '_, W> {
                     self.explain_col(cand, &[r], &mut hints)?;
                     hints.push(self.col_ge(cand)?);
                 }
+                single
             }
             Branch::Column(col) => {
                 let mut rows = Vec::new();
+                let single = open.iter().filter(|&&r| masks[r as usize] & col != 0).count() == 1;
                 for i in 0..open.len() {
                     let r = open[i] as usize;
                     if masks[r] & col != 0 {
-                        match self.place(open, i, col, masks, cols_free)? {
+                        match self.place(open, i, col, masks, cols_free, single)? {
+                            Node::Refuted(PENDING) => {}
                             Node::Refuted(id) => kids.push(id),
                             other => return Ok(other),
                         }
@@ -277,13 +310,36 @@ impl<W: Write> Prover<'_, '_, W> {
                 self.next_stamp();
                 self.explain_col(col, &rows, &mut hints)?;
                 hints.push(self.col_ge(col)?);
+                single
             }
-            Branch::Diagonal(anti, key) => return self.diagonal(open, masks, cols_free, anti, key),
-        }
+            Branch::Diagonal(anti, key) => {
+                return self.diagonal(open, masks, cols_free, anti, key, inline);
+            }
+        };
         self.w.stats.branches += 1;
+        let dels = if single {
+            // The line's `>= 1` sets the only child's placement: its hints follow.
+            hints.append(&mut self.pend);
+            std::mem::take(&mut self.pend_dels)
+        } else {
+            kids
+        };
+        Ok(self.conclude(hints, dels, inline))
+    }
+
+    /// Ends a refuted node whose lemma has the hints `hints`, after which the constraints
+    /// `dels` are no longer needed: with `inline` both are left pending for the parent
+    /// ([`PENDING`]), else the lemma is written and they are deleted.
+    fn conclude(&mut self, hints: Vec<Id>, dels: Vec<Id>, inline: bool) -> Node {
+        if inline {
+            self.pend = hints;
+            self.pend_dels = dels;
+            self.w.stats.inlined += 1;
+            return Node::Refuted(PENDING);
+        }
         let id = self.w.rup(&self.path, &hints);
-        self.w.delete(&kids);
-        Ok(Node::Refuted(id))
+        self.w.delete(&dels);
+        Node::Refuted(id)
     }
 
     /// The `>= 1` of the column of `col` (a single bit).
@@ -300,8 +356,9 @@ impl<W: Write> Prover<'_, '_, W> {
             .0)
     }
 
-    /// Places a piece on `open[i]`, column `bit`, and searches below; the path keeps the
-    /// placement only when the child found a board.
+    /// Places a piece on `open[i]`, column `bit`, and searches below (`inline`: as the node's
+    /// only child, [`Prover::node_in`]); the path keeps the placement only when the child found
+    /// a board.
     fn place(
         &mut self,
         open: &[u8],
@@ -309,6 +366,7 @@ impl<W: Write> Prover<'_, '_, W> {
         bit: u64,
         masks: &[u64; 64],
         cols_free: u64,
+        inline: bool,
     ) -> Result<Node> {
         let r = open[i] as usize;
         let (mut rest, mut next) = ([0u8; MAX_CORE], *masks);
@@ -317,7 +375,7 @@ impl<W: Write> Prover<'_, '_, W> {
         self.path
             .push(self.var_of[r * 64 + bit.trailing_zeros() as usize]);
         self.spots.push((r, bit));
-        let node = self.node(rest, &next, cols_free & !bit)?;
+        let node = self.node_in(rest, &next, cols_free & !bit, inline)?;
         if !matches!(node, Node::Board) {
             self.path.pop();
             self.spots.pop();
@@ -325,9 +383,15 @@ impl<W: Write> Prover<'_, '_, W> {
         Ok(node)
     }
 
-    /// The lemma of a node the search's checks refute: an open row without a cell, a free
-    /// column no open row can take, else a sum bound.
-    fn failed(&mut self, open: &[u8], masks: &[u64; 64], cols_free: u64) -> Result<Id> {
+    /// The hints of the lemma of a node the search's checks refute (an open row without a
+    /// cell, a free column no open row can take, a sum bound, else the parity), and the
+    /// constraints to delete once it is written (a `pol` step's).
+    fn failed(
+        &mut self,
+        open: &[u8],
+        masks: &[u64; 64],
+        cols_free: u64,
+    ) -> Result<(Vec<Id>, Vec<Id>)> {
         self.next_stamp();
         let g = self.w.geometry();
         let mut hints = Vec::new();
@@ -337,7 +401,7 @@ impl<W: Write> Prover<'_, '_, W> {
             let row = self.core.rows[r] as usize;
             hints.push(g.row_ids[row].ok_or_else(|| no_line("row", row))?.0);
             self.w.stats.empty += 1;
-            return Ok(self.w.rup(&self.path, &hints));
+            return Ok((hints, Vec::new()));
         }
         let once = open.iter().fold(0, |m, &r| m | masks[r as usize]);
         let missing = cols_free & !once;
@@ -346,7 +410,7 @@ impl<W: Write> Prover<'_, '_, W> {
             self.explain_col(col, &[], &mut hints)?;
             hints.push(self.col_ge(col)?);
             self.w.stats.empty += 1;
-            return Ok(self.w.rup(&self.path, &hints));
+            return Ok((hints, Vec::new()));
         }
         // A sum bound: the allowed cells, open rows and free columns on the big board.
         let core = self.core;
@@ -368,9 +432,7 @@ impl<W: Write> Prover<'_, '_, W> {
                 self.explain_dead(open, masks, cols_free, &mut hints)?;
                 hints.push(c_id);
                 self.w.stats.bounds += 1;
-                let id = self.w.rup(&self.path, &hints);
-                self.w.delete(&[c_id]);
-                return Ok(id);
+                return Ok((hints, vec![c_id]));
             }
         }
         // The parity.
@@ -379,9 +441,7 @@ impl<W: Write> Prover<'_, '_, W> {
             self.explain_dead(open, masks, cols_free, &mut hints)?;
             hints.push(c_id);
             self.w.stats.parity += 1;
-            let id = self.w.rup(&self.path, &hints);
-            self.w.delete(&[c_id]);
-            return Ok(id);
+            return Ok((hints, vec![c_id]));
         }
         Err(Error::Solver(
             "the VeriPB search: a node failed on no line, no bound and no parity".into(),
@@ -440,7 +500,8 @@ impl<W: Write> Prover<'_, '_, W> {
     /// Branches on which open row takes the forced diagonal `key` (of the sum keys when
     /// `anti`, as the core numbers them), then writes the node's lemma: a `pol` deriving that
     /// the diagonal holds a piece under the path ([`Writer::forced_pol`]), and a `rup` over the
-    /// children's lemmas, the attacks on the cells that are not allowed, and that constraint.
+    /// children's lemmas, the attacks on the cells that are not allowed, and that constraint
+    /// (an only child's hints after it); `inline` as in [`Prover::node_in`].
     fn diagonal(
         &mut self,
         open: &[u8],
@@ -448,15 +509,21 @@ impl<W: Write> Prover<'_, '_, W> {
         cols_free: u64,
         anti: bool,
         key: u32,
+        inline: bool,
     ) -> Result<Node> {
         let mut kids = Vec::new();
         let mut on = None;
+        let cells = (0..open.len())
+            .filter(|&i| on_diagonal(self.core, anti, key, open[i], masks).is_some())
+            .count();
+        let single = cells == 1;
         for i in 0..open.len() {
             let Some(col) = on_diagonal(self.core, anti, key, open[i], masks) else {
                 continue;
             };
             on = Some(self.var_of[open[i] as usize * 64 + col.trailing_zeros() as usize]);
-            match self.place(open, i, col, masks, cols_free)? {
+            match self.place(open, i, col, masks, cols_free, single)? {
+                Node::Refuted(PENDING) => {}
                 Node::Refuted(id) => kids.push(id),
                 other => return Ok(other),
             }
@@ -473,10 +540,15 @@ impl<W: Write> Prover<'_, '_, W> {
         self.explain_dead(open, masks, cols_free, &mut hints)?;
         hints.push(c_id);
         self.w.stats.diagonals += 1;
-        let id = self.w.rup(&self.path, &hints);
-        kids.push(c_id);
-        self.w.delete(&kids);
-        Ok(Node::Refuted(id))
+        let mut dels = if single {
+            // `C` sets the only cell: the child's hints follow.
+            hints.append(&mut self.pend);
+            std::mem::take(&mut self.pend_dels)
+        } else {
+            kids
+        };
+        dels.push(c_id);
+        Ok(self.conclude(hints, dels, inline))
     }
 }
 
@@ -536,7 +608,7 @@ pub fn search_certified_pb(
         answer: r.answer,
         nodes: r.nodes,
         certificate,
-        lemmas: r.stats.empty + r.stats.bounds + r.stats.branches,
+        lemmas: r.stats.lemmas(),
         hints: r.stats.hints,
         check_seconds,
     })
