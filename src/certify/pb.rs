@@ -866,10 +866,8 @@ impl<W: Write> Writer<'_, W> {
             for &r in open {
                 sum.add(self.row_op(r, true)?, 1);
             }
-            for key in 0..2 * n {
-                if reach[0][family][key] {
-                    sum.add(self.amo_op(even_anti, key as i64), 1);
-                }
+            for (key, _) in reach[0][family].iter().enumerate().filter(|d| *d.1) {
+                sum.add(self.amo_op(even_anti, key as i64), 1);
             }
             // Cancel those diagonals' cells outside the open rows with their `x >= 0`: false
             // under the path, their `~x` would not divide exactly.
@@ -901,10 +899,9 @@ impl<W: Write> Writer<'_, W> {
         }
         // U: the odd-key cells hold at most `most` pieces.
         if odd <= k {
-            for key in 0..2 * n {
-                if reach[1][usize::from(!odd_anti)][key] {
-                    sum.add(self.amo_op(odd_anti, key as i64), 1);
-                }
+            let odd_keys = &reach[1][usize::from(!odd_anti)];
+            for (key, _) in odd_keys.iter().enumerate().filter(|d| *d.1) {
+                sum.add(self.amo_op(odd_anti, key as i64), 1);
             }
         } else {
             for &r in open {
