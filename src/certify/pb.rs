@@ -36,7 +36,10 @@
 //! deriving a globally valid `C` ([`Writer::parity_pol`], [`Writer::forced_pol`]) and a `rup`
 //! whose hints are the attacks on every cell that is not allowed in an open row or a free
 //! column (those cells are 0 under the path; they have no other part in the argument), then
-//! `C`. Below, "under the path" is `C` with those cells set to 0.
+//! `C`. Below, "under the path" is `C` with those cells set to 0. It also inlines the
+//! refutation of an only child into its parent's lemma: the child writes no `rup`, its hints
+//! follow the parent's, whose line (a row's or column's `>= 1`, or a forced diagonal's `C`)
+//! propagates the child's placement first.
 //!
 //! # The parity
 //! A cell's sum key `r + c` and difference key `r - c + n - 1` differ by `2c - n + 1`, so the
