@@ -33,7 +33,7 @@
 //!   `a_r = r, b_c = n - 1 - c` for the difference keys `r - c + n - 1`).
 //!
 //! The bitboard search ([`crate::solve::bitboard::pbproof`]) adds two steps, each a `pol`
-//! deriving a globally valid `C` ([`Writer::parity_pol`], [`Writer::forced_pol`]) and a `rup`
+//! deriving a globally valid `C` (`Writer::parity_pol`, `Writer::forced_pol`) and a `rup`
 //! whose hints are the attacks on every cell that is not allowed in an open row or a free
 //! column (those cells are 0 under the path; they have no other part in the argument), then
 //! `C`. Below, "under the path" is `C` with those cells set to 0. It also inlines the
