@@ -33,12 +33,15 @@ fn main() {
                 .expect("search");
         let s = r.stats;
         println!(
-            "n{n} d{d} s{seed}: unsat {} nodes {} empty {} bounds {} branches {} bytes {} ({:.0}/node) write {:.2} s ({:.2} us/node)",
+            "n{n} d{d} s{seed}: unsat {} nodes {} empty {} bounds {} parity {} branches {} diagonals {} inlined {} bytes {} ({:.0}/node) write {:.2} s ({:.2} us/node)",
             matches!(r.answer, Answer::Unsat),
             r.nodes,
             s.empty,
             s.bounds,
+            s.parity,
             s.branches,
+            s.diagonals,
+            s.inlined,
             s.bytes,
             s.bytes as f64 / r.nodes as f64,
             r.seconds,

@@ -32,6 +32,50 @@
 //!   Both diagonal families use the same step (`a_r = r, b_c = c` for the sum keys,
 //!   `a_r = r, b_c = n - 1 - c` for the difference keys `r - c + n - 1`).
 //!
+//! The bitboard search ([`crate::solve::bitboard::pbproof`]) adds two steps, each a `pol`
+//! deriving a globally valid `C` (`Writer::parity_pol`, `Writer::forced_pol`) and a `rup`
+//! whose hints are the attacks on every cell that is not allowed in an open row or a free
+//! column (those cells are 0 under the path; they have no other part in the argument), then
+//! `C`. Below, "under the path" is `C` with those cells set to 0. It also inlines the
+//! refutation of an only child into its parent's lemma: the child writes no `rup`, its hints
+//! follow the parent's, whose line (a row's or column's `>= 1`, or a forced diagonal's `C`)
+//! propagates the child's placement first.
+//!
+//! # The parity
+//! A cell's sum key `r + c` and difference key `r - c + n - 1` differ by `2c - n + 1`, so the
+//! allowed cells split into a class `E` (even sum key, difference key of the parity of
+//! `n - 1`) and a class `O`; every reachable diagonal of either family holds cells of one class.
+//! Let `e` (`o`) be the fewer of the two families' reachable diagonals of class `E` (`O`), `k`
+//! the open rows, `T = sum(open r) + sum(free c)` the sum keys' target, `l = max(0, k - e)` and
+//! `u = min(o, k)`. The `k` pieces take distinct diagonals, so `l <= sum_O x <= u`; their sum
+//! keys add up to `T`, so `sum_O x = T (mod 2)`. The parity refutes the node when `l > u`, or
+//! `l = u` and `l + T` is odd. With `L = sum_{open r} (row r >= 1) + sum_{E diagonals} (d <= 1)`
+//! (`sum_O x >= k - e` under the path; when `l = 0`, `L` is the axioms `x >= 0` of the `O`
+//! cells instead) and `U` the `O` diagonals' `<= 1` (`sum_O x <= o`; the open rows' `<= 1` when
+//! `o > k`):
+//!
+//! `C = ((T>= + L) 2 d) 2 * + T<= + U`, with `T>= = sum_{open r} r (row r >= 1) + sum_{free c}
+//! c (column c >= 1)` and `T<=` the same over the `<= 1`s.
+//!
+//! Under the path `T>= + L` is `sum_E key x + sum_O (key + 1) x >= T + l`: even coefficients,
+//! an odd degree, so the division by 2 (rounding the degree up) and the doubling give
+//! `>= T + l + 1`; `T<=` takes the keys away (`sum_O x >= l + 1`), and `U` (`sum_O x <= u = l`)
+//! leaves `0 >= 1`. When `l > u` no division is needed: `C = L + U`. The division is exact
+//! under the path only if no literal the path makes true has an odd coefficient before it: the
+//! `E` diagonals' cells outside the open rows (their `~x` in `L`) are cancelled by their
+//! `x >= 0` in `L`; every other cell that is not allowed is there as `x`, false under the path.
+//!
+//! # The forced diagonals
+//! The search branches on which open row takes a diagonal `f` when the keys without it cannot
+//! reach the target: the `k` smallest reachable keys other than `f` overshoot `T` (or there are
+//! fewer than `k` of them), or the `k` largest fall short. `C` is the sum bound's constraint
+//! (above) over the reachable keys without `f`, with `s` their `k`-th smallest (largest), or
+//! past every key and `T` when there are fewer than `k`: `f`'s `<= 1` is left out, so under the
+//! path `f`'s allowed cells have the coefficient `s - f > 0` (`f - s`), every other allowed cell
+//! one `<= 0`, and the degree is positive: `C` says that `f` holds a piece. The branch lemma's
+//! `rup` names the children's lemmas first (each sets one of `f`'s allowed cells to 0), then the
+//! attacks, then `C`; the children's lemmas and `C` are deleted after it.
+//!
 //! [`refute`] is the reference search that writes such proofs: rows with the fewest allowed
 //! cells first, the empty-line checks, then both families' bounds at every node. It is the
 //! spike of issue 46 (proof size and checking speed per step kind, docs/benchmarks.md) and the
@@ -203,12 +247,29 @@ pub struct ProofStats {
     pub bounds: u64,
     /// Lemmas of branching nodes (`rup` over the children's lemmas).
     pub branches: u64,
+    /// Lemmas of nodes refuted by the cross-kind parity (a `pol` with a division and a `rup`
+    /// each; the bitboard search only).
+    pub parity: u64,
+    /// Lemmas of nodes that branch on a forced diagonal (a `pol` and a `rup` over the
+    /// children's lemmas each; the bitboard search only).
+    pub diagonals: u64,
+    /// Refutations of only children (forced moves) inlined into their parent's lemma: counted
+    /// by kind above, but no `rup` of their own (the bitboard search only).
+    pub inlined: u64,
     /// Hints written, over all `rup` steps.
     pub hints: u64,
     /// Constraints combined, over all `pol` steps.
     pub pol_terms: u64,
     /// Bytes of proof written.
     pub bytes: u64,
+}
+
+impl ProofStats {
+    /// The lemmas written (`rup` steps): the refutations of every kind but the inlined ones.
+    pub fn lemmas(&self) -> u64 {
+        (self.empty + self.bounds + self.parity + self.branches + self.diagonals)
+            .saturating_sub(self.inlined)
+    }
 }
 
 /// The proof writer (and the reference search).
@@ -625,6 +686,293 @@ impl<'a, W: Write> Writer<'a, W> {
         let c_id = self.next;
         self.next += 1;
         Some(c_id)
+    }
+}
+
+/// An operand or an operation of a `pol` step, in its reverse Polish order ([`Writer::pol`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PolOp {
+    /// Pushes a constraint by its ID.
+    Id(Id),
+    /// Pushes the literal axiom of a variable: `x >= 0` (`false`) or `~x >= 0` (`true`).
+    Lit(u32, bool),
+    /// Adds the two constraints on top.
+    Add,
+    /// Multiplies the top by a factor (at least 1).
+    Mul(i64),
+    /// Divides the top by a divisor (at least 1), rounding up in normalized form.
+    Div(i64),
+}
+
+/// A weighted sum of `pol` operands under construction.
+#[derive(Default)]
+struct PolSum {
+    ops: Vec<PolOp>,
+}
+
+impl PolSum {
+    /// Adds `mult` times `op` (nothing for a multiplier below 1).
+    fn add(&mut self, op: PolOp, mult: i64) {
+        if mult < 1 {
+            return;
+        }
+        let first = self.ops.is_empty();
+        self.ops.push(op);
+        if mult != 1 {
+            self.ops.push(PolOp::Mul(mult));
+        }
+        if !first {
+            self.ops.push(PolOp::Add);
+        }
+    }
+
+    /// Applies `op` ([`PolOp::Mul`], [`PolOp::Div`]) to the sum so far (nothing when empty).
+    fn apply(&mut self, op: PolOp) {
+        if !self.ops.is_empty() {
+            self.ops.push(op);
+        }
+    }
+}
+
+/// The steps of the parity and of the forced diagonals (the bitboard search's full tuning).
+impl<W: Write> Writer<'_, W> {
+    /// Writes a `pol` step over `ops` (reverse Polish) and returns the ID of what it derives.
+    pub(crate) fn pol(&mut self, ops: &[PolOp]) -> Id {
+        self.line.extend_from_slice(b"pol");
+        let mut terms = 0u64;
+        for &op in ops {
+            match op {
+                PolOp::Id(id) => {
+                    self.line.push(b' ');
+                    self.push_num(id as i64);
+                    terms += 1;
+                }
+                PolOp::Lit(var, negated) => {
+                    self.line
+                        .extend_from_slice(if negated { b" ~x" } else { b" x" });
+                    self.push_num(i64::from(var));
+                    terms += 1;
+                }
+                PolOp::Add => self.line.extend_from_slice(b" +"),
+                PolOp::Mul(k) => {
+                    self.line.push(b' ');
+                    self.push_num(k);
+                    self.line.extend_from_slice(b" *");
+                }
+                PolOp::Div(k) => {
+                    self.line.push(b' ');
+                    self.push_num(k);
+                    self.line.extend_from_slice(b" d");
+                }
+            }
+        }
+        self.line.extend_from_slice(b" ;");
+        self.flush_line();
+        self.stats.pol_terms += terms;
+        self.next += 1;
+        self.next - 1
+    }
+
+    /// The key of the cell of `var` on the sum diagonals (`anti`: `r + c`) or the difference
+    /// diagonals (`r - c + n - 1`).
+    fn key_of(&self, var: u32, anti: bool) -> i64 {
+        let c = self.g.cell(var);
+        if anti {
+            i64::from(c.row + c.col)
+        } else {
+            i64::from(c.row) - i64::from(c.col) + i64::from(self.g.n) - 1
+        }
+    }
+
+    /// The `<= 1` of diagonal `key` of a family: its constraint, or with one live cell that
+    /// cell's `~x >= 0`.
+    fn amo_op(&self, anti: bool, key: i64) -> PolOp {
+        let k = key as usize;
+        let (id, cell) = if anti {
+            (self.g.anti_ids[k], self.g.anti_cell[k])
+        } else {
+            (self.g.diff_ids[k], self.g.diff_cell[k])
+        };
+        id.map_or(PolOp::Lit(cell, true), PolOp::Id)
+    }
+
+    /// The `>= 1` (`ge`) or the `<= 1` of open row `r` and of free column `c`, as operands.
+    fn row_op(&self, r: usize, ge: bool) -> Option<PolOp> {
+        let (a, b) = self.g.row_ids.get(r).copied().flatten()?;
+        Some(PolOp::Id(if ge { a } else { b }))
+    }
+
+    fn col_op(&self, c: usize, ge: bool) -> Option<PolOp> {
+        let (a, b) = self.g.col_ids.get(c).copied().flatten()?;
+        Some(PolOp::Id(if ge { a } else { b }))
+    }
+
+    /// The cross-kind parity at a node whose allowed cells are the variables `allowed`, open
+    /// rows `open` and free columns `free`, when it refutes the node: writes the `pol` step
+    /// (module docs, "The parity") and returns the ID of the constraint `C` it derives, which a
+    /// `rup` of the node's lemma names after the lines that attack every cell that is not
+    /// allowed in an open row or a free column (and is not placed). `None` when the parity
+    /// holds (or a line has no constraint).
+    pub(crate) fn parity_pol(
+        &mut self,
+        allowed: &[u32],
+        open: &[usize],
+        free: &[usize],
+    ) -> Option<Id> {
+        let n = self.g.n as usize;
+        // Per class (0: even sum keys, 1: odd), the reachable keys of both families.
+        let mut reach = [
+            [vec![false; 2 * n], vec![false; 2 * n]],
+            [vec![false; 2 * n], vec![false; 2 * n]],
+        ];
+        for &v in allowed {
+            let a = self.key_of(v, true);
+            let q = (a % 2) as usize;
+            reach[q][0][a as usize] = true;
+            reach[q][1][self.key_of(v, false) as usize] = true;
+        }
+        let count = |keys: &Vec<bool>| keys.iter().filter(|&&x| x).count();
+        // Per class: the cap and the family giving it (`true`: the sum diagonals).
+        let cap = |q: usize| {
+            let (a, d) = (count(&reach[q][0]), count(&reach[q][1]));
+            if a <= d { (a, true) } else { (d, false) }
+        };
+        let ((even, even_anti), (odd, odd_anti)) = (cap(0), cap(1));
+        let k = open.len();
+        let target: usize = open.iter().sum::<usize>() + free.iter().sum::<usize>();
+        let least = k.saturating_sub(even);
+        let most = odd.min(k);
+        let divide = if least > most {
+            false
+        } else if least == most && (least + target) % 2 == 1 {
+            true
+        } else {
+            return None;
+        };
+        let mut is_open = vec![false; n];
+        for &r in open {
+            is_open[r] = true;
+        }
+        let family = usize::from(!even_anti);
+        let mut sum = PolSum::default();
+        if divide {
+            // T>=: sum_r r (row r >= 1) + sum_c c (column c >= 1).
+            for &r in open {
+                sum.add(self.row_op(r, true)?, r as i64);
+            }
+            for &c in free {
+                sum.add(self.col_op(c, true)?, c as i64);
+            }
+        }
+        // L: the odd-key cells hold at least `least` pieces, with coefficient 1 each.
+        if least > 0 {
+            for &r in open {
+                sum.add(self.row_op(r, true)?, 1);
+            }
+            for (key, _) in reach[0][family].iter().enumerate().filter(|d| *d.1) {
+                sum.add(self.amo_op(even_anti, key as i64), 1);
+            }
+            // Cancel those diagonals' cells outside the open rows with their `x >= 0`: false
+            // under the path, their `~x` would not divide exactly.
+            for v in 1..=self.g.cells.len() as u32 {
+                if !is_open[self.g.cell(v).row as usize]
+                    && reach[0][family][self.key_of(v, even_anti) as usize]
+                {
+                    sum.add(PolOp::Lit(v, false), 1);
+                }
+            }
+        } else if divide {
+            for &v in allowed {
+                if self.key_of(v, true) % 2 == 1 {
+                    sum.add(PolOp::Lit(v, false), 1);
+                }
+            }
+        }
+        if divide {
+            // Every allowed cell's coefficient is even now, the degree odd: halve, double,
+            // and take the identity's other side (T<=) away.
+            sum.apply(PolOp::Div(2));
+            sum.apply(PolOp::Mul(2));
+            for &r in open {
+                sum.add(self.row_op(r, false)?, r as i64);
+            }
+            for &c in free {
+                sum.add(self.col_op(c, false)?, c as i64);
+            }
+        }
+        // U: the odd-key cells hold at most `most` pieces.
+        if odd <= k {
+            let odd_keys = &reach[1][usize::from(!odd_anti)];
+            for (key, _) in odd_keys.iter().enumerate().filter(|d| *d.1) {
+                sum.add(self.amo_op(odd_anti, key as i64), 1);
+            }
+        } else {
+            for &r in open {
+                sum.add(self.row_op(r, false)?, 1);
+            }
+        }
+        if sum.ops.is_empty() {
+            return None;
+        }
+        Some(self.pol(&sum.ops))
+    }
+
+    /// The forced diagonal through the cell of `on` (of the sum diagonals when `anti`) at a
+    /// node whose allowed cells are the variables `allowed`, open rows `open` and free columns
+    /// `free`: when every choice of distinct keys for the open rows' pieces without it misses
+    /// the target, writes the `pol` step (module docs, "The forced diagonals") and returns the
+    /// ID of the constraint `C` it derives, in which, under the path, only the diagonal's
+    /// allowed cells have a positive coefficient and the degree is positive. A `rup` of the
+    /// node's lemma then names the children's lemmas, the attacks on every cell that is not
+    /// allowed in an open row or a free column, and `C`.
+    pub(crate) fn forced_pol(
+        &mut self,
+        allowed: &[u32],
+        open: &[usize],
+        free: &[usize],
+        anti: bool,
+        on: u32,
+    ) -> Option<Id> {
+        let n = i64::from(self.g.n);
+        let forced = self.key_of(on, anti);
+        let a = |r: usize| r as i64;
+        let b = |c: usize| if anti { c as i64 } else { n - 1 - c as i64 };
+        let target: i64 =
+            open.iter().map(|&r| a(r)).sum::<i64>() + free.iter().map(|&c| b(c)).sum::<i64>();
+        let mut keys: Vec<i64> = allowed.iter().map(|&v| self.key_of(v, anti)).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        let top = *keys.last()?;
+        keys.retain(|&d| d != forced);
+        let k = open.len();
+        let (lower, s) = if keys.len() < k {
+            let sum: i64 = keys.iter().sum();
+            (true, (top.max(forced) + 1).max(target - sum + 1))
+        } else if keys[..k].iter().sum::<i64>() > target && forced < keys[k - 1] {
+            (true, keys[k - 1])
+        } else if keys[keys.len() - k..].iter().sum::<i64>() < target
+            && forced > keys[keys.len() - k]
+        {
+            (false, keys[keys.len() - k])
+        } else {
+            return None;
+        };
+        // The sum bound's constraint over the keys without the forced one (module docs).
+        let mut sum = PolSum::default();
+        for &r in open {
+            sum.add(self.row_op(r, !lower)?, a(r));
+            sum.add(self.row_op(r, lower)?, s);
+        }
+        for &c in free {
+            sum.add(self.col_op(c, !lower)?, b(c));
+        }
+        for &d in &keys {
+            sum.add(self.amo_op(anti, d), if lower { s - d } else { d - s });
+        }
+        if sum.ops.is_empty() {
+            return None;
+        }
+        Some(self.pol(&sum.ops))
     }
 }
 

@@ -187,19 +187,108 @@ fn plain_boards() {
     }
 }
 
-/// The bitboard search logging VeriPB (`solve::bitboard::pbproof`, with its sum bounds) on the
-/// random instances n <= 9 and on excluded-diagonal instances n = 10..14 at the edge of UNSAT
-/// (the shortest UNSAT prefix and the SAT one before it): the oracle's verdict (n <= 9) or the
-/// reference search's (larger), boards among the oracle's
-/// solutions or verified, every UNSAT proof checked by veripb to `conclusion UNSAT`, and bound
-/// steps among them.
+/// What the bitboard search's proofs held over a set of instances.
+#[derive(Default)]
+struct Tally {
+    sat: u64,
+    unsat: u64,
+    bounds: u64,
+    parity: u64,
+    diagonals: u64,
+    inlined: u64,
+}
+
+/// Searches `problem` with the VeriPB search (`pbproof::search_veripb`, the full tuning) and
+/// holds it to the uncertified single-threaded search: the same verdict and the same nodes.
+/// A board is returned for the caller to judge; an UNSAT proof must check to `conclusion
+/// UNSAT` with the veripb crate and with pbcheck, and its steps are tallied.
+fn search_and_check(
+    problem: &Problem,
+    dir: &Path,
+    what: &str,
+    tally: &mut Tally,
+) -> Answer<queens_sat::board::Board> {
+    use queens_sat::certify::pbcheck::check_files;
+    use queens_sat::solve::bitboard::pbproof::search_veripb;
+    use queens_sat::solve::bitboard::{Options, search};
+    let (opb, pbp) = files(dir, "bit");
+    let r =
+        search_veripb(problem, &opb, &pbp, None, None).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let plain = search(problem, &Options::default()).unwrap();
+    assert_eq!(
+        r.nodes, plain.nodes,
+        "{what}: the nodes of the uncertified search"
+    );
+    assert_eq!(
+        matches!(r.answer, Answer::Unsat),
+        matches!(plain.answer, Answer::Unsat),
+        "{what}"
+    );
+    match &r.answer {
+        Answer::Sat(_) => tally.sat += 1,
+        Answer::Unsat => {
+            assert!(check(&opb, &pbp).unwrap().unsat, "{what}: veripb");
+            let v = check_files(&opb, &pbp).unwrap_or_else(|e| panic!("{what}: pbcheck: {e}"));
+            assert!(v.unsat, "{what}: pbcheck");
+            let s = r.stats;
+            assert_eq!(v.steps.pol, s.bounds + s.parity + s.diagonals, "{what}");
+            assert_eq!(v.steps.rup, s.lemmas(), "{what}");
+            tally.inlined += s.inlined;
+            tally.unsat += 1;
+            tally.bounds += s.bounds;
+            tally.parity += s.parity;
+            tally.diagonals += s.diagonals;
+        }
+        Answer::Unknown(why) => panic!("{what}: {why}"),
+    }
+    r.answer
+}
+
+/// The excluded-diagonal instances n = 10..14 at the edge of UNSAT: per n and seed 1..=2, the
+/// shortest UNSAT prefix (by the reference search) and the SAT one before it, with the
+/// prefix's length and whether it is the UNSAT one.
+fn edge_instances() -> Vec<(String, Instance, Problem, bool)> {
+    let dir = tempfile::tempdir().unwrap();
+    let (ref_opb, ref_pbp) = files(dir.path(), "ref");
+    let mut out = Vec::new();
+    for n in 10..=14 {
+        for seed in 1..=2 {
+            let full = queens_sat::generate::diagonals::generate(n, 1, seed).unwrap();
+            let prefix = |d: usize| {
+                let mut inst = full.clone();
+                inst.excluded.truncate(d);
+                let problem = Problem::presolve(&inst, QUEEN).unwrap();
+                (inst, problem)
+            };
+            let Some(edge) = (1..=full.excluded.len()).find(|&d| {
+                let (_, p) = prefix(d);
+                p.unsat.is_none()
+                    && refute(&p, &ref_opb, &ref_pbp, true).unwrap().answer == Answer::Unsat
+            }) else {
+                continue;
+            };
+            for d in [edge - 1, edge] {
+                let (inst, problem) = prefix(d);
+                out.push((format!("n{n} d{d} s{seed}"), inst, problem, d == edge));
+            }
+        }
+    }
+    out
+}
+
+/// The bitboard search logging VeriPB under the full tuning (`solve::bitboard::pbproof`: the
+/// sum bounds, the parity, the forced diagonals) on random instances n <= 10 (queens and
+/// amazons; pre-placed, blocked, excluded diagonals) and on excluded-diagonal instances
+/// n = 10..14 at the edge of UNSAT: the oracle's verdict (n <= 10) or the reference search's
+/// (larger), boards among the oracle's solutions or verified, the nodes of the uncertified
+/// search, every UNSAT proof checked to `conclusion UNSAT` by the veripb crate and by
+/// pbcheck, and parity steps and diagonal branches among them (so the test cannot pass
+/// without them).
 #[test]
 fn the_bitboard_search_logs_proofs_that_check() {
-    use queens_sat::solve::bitboard::pbproof::search_veripb;
     let dir = tempfile::tempdir().unwrap();
-    let (opb, pbp) = files(dir.path(), "bit");
-    let (mut sat, mut unsat) = (0, 0);
-    for (i, inst) in common::random_instances(0x0B17_B0A2, 120, 9)
+    let mut tally = Tally::default();
+    for (i, inst) in common::random_instances(0x0B17_B0A2, 160, 10)
         .into_iter()
         .enumerate()
     {
@@ -210,65 +299,81 @@ fn the_bitboard_search_logs_proofs_that_check() {
         }
         let expected = instance_solutions(&inst, name);
         let what = format!("case {i} ({name}, n={})", inst.n);
-        let r = search_veripb(&problem, &opb, &pbp, None, None)
-            .unwrap_or_else(|e| panic!("{what}: {e}"));
-        match &r.answer {
-            Answer::Sat(board) => {
-                common::oracle::assert_among(&expected, board, &what);
-                sat += 1;
-            }
-            Answer::Unsat => {
-                assert!(expected.is_empty(), "{what}: UNSAT, the oracle disagrees");
-                assert!(check(&opb, &pbp).unwrap().unsat, "{what}");
-                unsat += 1;
-            }
-            Answer::Unknown(why) => panic!("{what}: {why}"),
-        }
-    }
-    assert!(sat > 40 && unsat > 20, "{sat} SAT, {unsat} UNSAT");
-    let (mut bounds, mut checked) = (0, 0);
-    for n in 10..=14 {
-        for seed in 1..=2 {
-            let full = queens_sat::generate::diagonals::generate(n, 1, seed).unwrap();
-            // The shortest UNSAT prefix (by the reference search) and the one before it.
-            let prefix = |d: usize| {
-                let mut inst = full.clone();
-                inst.excluded.truncate(d);
-                let problem = Problem::presolve(&inst, QUEEN).unwrap();
-                (inst, problem)
-            };
-            let (ref_opb, ref_pbp) = files(dir.path(), "ref");
-            let Some(edge) = (1..=full.excluded.len()).find(|&d| {
-                let (_, p) = prefix(d);
-                p.unsat.is_none()
-                    && refute(&p, &ref_opb, &ref_pbp, true).unwrap().answer == Answer::Unsat
-            }) else {
-                continue;
-            };
-            for d in [edge - 1, edge] {
-                let (inst, problem) = prefix(d);
-                let what = format!("n{n} d{d} s{seed}");
-                let r = search_veripb(&problem, &opb, &pbp, None, None).unwrap();
-                match r.answer {
-                    Answer::Sat(board) => {
-                        assert!(d < edge, "{what}: SAT, the reference search says UNSAT");
-                        queens_sat::verify::verify(&board, &inst, QUEEN).unwrap();
-                    }
-                    Answer::Unsat => {
-                        assert_eq!(d, edge, "{what}: UNSAT, the reference search says SAT");
-                        assert!(check(&opb, &pbp).unwrap().unsat, "{what}");
-                        bounds += r.stats.bounds;
-                        checked += 1;
-                    }
-                    Answer::Unknown(why) => panic!("{what}: {why}"),
-                }
-            }
+        match search_and_check(&problem, dir.path(), &what, &mut tally) {
+            Answer::Sat(board) => common::oracle::assert_among(&expected, &board, &what),
+            _ => assert!(expected.is_empty(), "{what}: UNSAT, the oracle disagrees"),
         }
     }
     assert!(
-        checked >= 8 && bounds > 20,
-        "{checked} UNSAT, {bounds} bound steps"
+        tally.sat > 40 && tally.unsat > 20,
+        "{} SAT, {} UNSAT",
+        tally.sat,
+        tally.unsat
     );
+    let random = tally.unsat;
+    for (what, inst, problem, unsat) in edge_instances() {
+        match search_and_check(&problem, dir.path(), &what, &mut tally) {
+            Answer::Sat(board) => {
+                assert!(!unsat, "{what}: SAT, the reference search says UNSAT");
+                queens_sat::verify::verify(&board, &inst, QUEEN).unwrap();
+            }
+            _ => assert!(unsat, "{what}: UNSAT, the reference search says SAT"),
+        }
+    }
+    eprintln!(
+        "{} SAT, {} UNSAT ({random} random): {} bound steps, {} parity steps, {} diagonal \
+         branches, {} inlined",
+        tally.sat, tally.unsat, tally.bounds, tally.parity, tally.diagonals, tally.inlined
+    );
+    assert!(
+        tally.unsat - random >= 8
+            && tally.bounds > 20
+            && tally.parity > 0
+            && tally.diagonals > 0
+            && tally.inlined > 0,
+        "{} UNSAT, {} bound steps, {} parity steps, {} diagonal branches",
+        tally.unsat - random,
+        tally.bounds,
+        tally.parity,
+        tally.diagonals
+    );
+}
+
+/// A parity step tampered with fails to check (veripb and pbcheck): its division by 2 made a
+/// division by 3, or dropped with the doubling after it (the lift by one is then missing).
+#[test]
+fn tampered_parity_steps_fail_to_check() {
+    use queens_sat::certify::pbcheck::check_files;
+    use queens_sat::solve::bitboard::pbproof::search_veripb;
+    let dir = tempfile::tempdir().unwrap();
+    let (opb, pbp) = files(dir.path(), "good");
+    let bad = dir.path().join("bad.pbp");
+    let mut tried = 0;
+    for (what, _, problem, unsat) in edge_instances() {
+        if !unsat {
+            continue;
+        }
+        let r = search_veripb(&problem, &opb, &pbp, None, None).unwrap();
+        if r.stats.parity == 0 {
+            continue;
+        }
+        for edit in [(" 2 d ", " 3 d "), (" 2 d 2 * ", " ")] {
+            tamper(&pbp, &bad, |l| {
+                (l.starts_with("pol ") && l.contains(edit.0)).then(|| l.replacen(edit.0, edit.1, 1))
+            });
+            let e = check(&opb, &bad).unwrap_err().to_string();
+            assert!(e.contains("does not check"), "{what}: {e}");
+            assert!(
+                check_files(&opb, &bad).map_or(true, |v| !v.unsat),
+                "{what}: pbcheck took {edit:?}"
+            );
+        }
+        tried += 1;
+        if tried == 3 {
+            break;
+        }
+    }
+    assert!(tried > 0, "an instance with parity steps");
 }
 
 /// `solve --certify --proof F.pbp` on an UNSAT excluded-diagonal instance the bounds refute:

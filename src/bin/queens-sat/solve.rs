@@ -34,9 +34,9 @@ pub struct SolveArgs {
     /// With `--certify`: the bitboard search answers alone, and an UNSAT it certifies leaves
     /// its checked proof in FILE as text LRAT, for the CNF that `encode --amo pairwise` writes
     /// for the same instance (any LRAT checker, e.g. cake_lpr, can check it again). A FILE
-    /// ending in `.pbp` gets a VeriPB proof of the search with its sum bounds instead, for the
-    /// model `encode --to opb` writes (`veripb MODEL.opb FILE.pbp` checks it again). Written
-    /// whole, and only then.
+    /// ending in `.pbp` gets a VeriPB proof of the search with all its prunings (the sum bounds,
+    /// the parity, the forced diagonals) instead, for the model `encode --to opb` writes
+    /// (`veripb MODEL.opb FILE.pbp` checks it again). Written whole, and only then.
     #[arg(long, value_name = "FILE", requires = "certify")]
     proof: Option<std::path::PathBuf>,
     /// Cube and conquer: split on rows and columns by look-ahead, then solve the cubes under

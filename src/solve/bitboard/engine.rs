@@ -48,7 +48,7 @@ impl Engine for Bitboard {
     fn solve(&self, problem: &Problem, settings: &Settings, cancel: &Cancel) -> Result<Outcome> {
         let t0 = Instant::now();
         if settings.certify {
-            // A proof named `.pbp`: VeriPB with the sum bounds, checked after the search. Else
+            // A proof named `.pbp`: VeriPB with every pruning, checked after the search. Else
             // LRAT: one search thread, the proof checker on another.
             let r = match settings.proof {
                 Some(path) if path.extension().is_some_and(|e| e == "pbp") => {
