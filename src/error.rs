@@ -136,8 +136,10 @@ pub enum Opt {
     Compress,
     /// The compression level (`--level`, `level=`).
     Level,
-    /// Where the LRAT proof of a certified UNSAT goes (`--proof`, `proof=`).
+    /// Where the checked proof of a certified UNSAT goes (`--proof`, `proof=`).
     Proof,
+    /// The proof the certified bitboard search writes (`--proof-format`, `proof_format=`).
+    ProofFormat,
     /// The solver, portfolio or external program (`--solver`, `solver=`).
     Solver,
     /// An instance file format (`--format` of `generate` / `convert`, Python's `format=` of
@@ -172,6 +174,7 @@ impl Opt {
             Opt::Compress => "--compress",
             Opt::Level => "--level",
             Opt::Proof => "--proof",
+            Opt::ProofFormat => "--proof-format",
             Opt::Solver => "--solver",
             Opt::InstanceFormat => "--format",
             Opt::M => "-m",
@@ -199,6 +202,7 @@ impl Opt {
             Opt::Compress => "compress",
             Opt::Level => "level",
             Opt::Proof => "proof",
+            Opt::ProofFormat => "proof_format",
             Opt::Solver => "solver",
             Opt::InstanceFormat => "format",
             Opt::M => "m",
@@ -223,6 +227,7 @@ impl Opt {
                 | Opt::To
                 | Opt::Compress
                 | Opt::Proof
+                | Opt::ProofFormat
                 | Opt::Solver
                 | Opt::InstanceFormat
         )

@@ -21,6 +21,66 @@ use crate::encode::{EncodeOptions, Encoder, VecSink};
 use crate::error::{Error, Result};
 use crate::presolve::Problem;
 
+/// The proof the bitboard search writes and checks under `--certify` (`--proof-format`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ProofFormat {
+    /// LRAT over the pairwise CNF (`encode --amo pairwise`): the search runs without its sum
+    /// bounds, parity and forced diagonals, which clauses cannot express
+    /// ([`crate::solve::bitboard::proof`]).
+    Lrat,
+    /// VeriPB cutting planes over the OPB model (`encode --to opb`): the search keeps every
+    /// pruning ([`crate::solve::bitboard::pbproof`]).
+    Veripb,
+}
+
+impl ProofFormat {
+    /// Every format, in the order of [`ProofFormat::NAMES`].
+    pub const ALL: [ProofFormat; 2] = [ProofFormat::Lrat, ProofFormat::Veripb];
+    /// The names `--proof-format` takes.
+    pub const NAMES: [&'static str; 2] = ["lrat", "veripb"];
+    /// The format of a certified bitboard search when neither `--proof-format` nor the name of
+    /// `--proof` says (docs/benchmarks.md, "Certified UNSAT", measured both).
+    pub const DEFAULT: ProofFormat = ProofFormat::Lrat;
+
+    /// The name `--proof-format` takes for this format.
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+
+    /// The format called `name` (`lrat`, `veripb`).
+    pub fn from_name(name: &str) -> Option<ProofFormat> {
+        Self::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    /// [`ProofFormat::from_name`], or an error naming `--proof-format` / `proof_format=`, the
+    /// value and the formats there are.
+    pub fn parse(name: &str) -> Result<ProofFormat> {
+        Self::from_name(name).ok_or_else(|| {
+            crate::error::BadOption::invalid(
+                crate::error::Opt::ProofFormat,
+                name,
+                format!("is not a proof format: one of {}", Self::NAMES.join(", ")),
+            )
+        })
+    }
+
+    /// The format of a kept proof file: VeriPB for a name ending in `.pbp`, else LRAT.
+    pub fn of_file(path: &Path) -> ProofFormat {
+        match path.extension().is_some_and(|e| e == "pbp") {
+            true => ProofFormat::Veripb,
+            false => ProofFormat::Lrat,
+        }
+    }
+
+    /// The format to write: `asked` (`--proof-format`), else the kept file's
+    /// ([`ProofFormat::of_file`]), else [`ProofFormat::DEFAULT`].
+    pub fn resolve(asked: Option<ProofFormat>, file: Option<&Path>) -> ProofFormat {
+        asked
+            .or_else(|| file.map(ProofFormat::of_file))
+            .unwrap_or(ProofFormat::DEFAULT)
+    }
+}
+
 /// What a successful check established.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Certificate {

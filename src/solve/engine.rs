@@ -152,6 +152,9 @@ pub struct Settings<'a> {
     /// checked proof for other checkers (the bitboard search: text LRAT, written only for an
     /// UNSAT whose proof checked).
     pub proof: Option<&'a Path>,
+    /// Under `certify`, the proof a [`Proofs::SelfChecked`] engine that can write either
+    /// writes and checks (the bitboard search: LRAT or VeriPB).
+    pub proof_format: crate::certify::ProofFormat,
 }
 
 /// What an engine found: a model of its CNF (decoded by the caller through the problem's

@@ -85,6 +85,9 @@ pub struct SolveSettings {
     /// Under `certify`, where an engine that writes a proof of its own (the bitboard search)
     /// leaves it for other checkers ([`Settings::proof`]).
     pub proof: Option<std::path::PathBuf>,
+    /// Under `certify`, `--proof-format` (`None`: the kept file's format, else the default;
+    /// [`crate::certify::ProofFormat::resolve`]).
+    pub proof_format: Option<crate::certify::ProofFormat>,
 }
 
 impl From<Option<Duration>> for SolveSettings {
@@ -196,6 +199,10 @@ pub fn solve(
         deterministic: settings.deterministic,
         certify: settings.certify,
         proof: proof.as_deref(),
+        proof_format: crate::certify::ProofFormat::resolve(
+            settings.proof_format,
+            settings.proof.as_deref(),
+        ),
     };
     let before = t0.elapsed().as_secs_f64();
     let outcome = engine.solve(problem, &engine_settings, &cancel)?;

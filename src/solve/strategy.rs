@@ -174,6 +174,7 @@ pub struct Solver<'a> {
     symmetry: AutoSymmetry,
     deterministic: bool,
     proof: Option<std::path::PathBuf>,
+    proof_format: Option<crate::certify::ProofFormat>,
 }
 
 impl<'a> Solver<'a> {
@@ -197,6 +198,7 @@ impl<'a> Solver<'a> {
             symmetry: AutoSymmetry::default(),
             deterministic: false,
             proof: None,
+            proof_format: None,
         }
     }
 
@@ -299,6 +301,15 @@ impl<'a> Solver<'a> {
         self
     }
 
+    /// `--proof-format` (with `certify`): the proof the bitboard search writes and checks,
+    /// LRAT over the pairwise CNF or VeriPB over the OPB model with every pruning kept; `None`
+    /// takes the format of the `proof` file's name (`.pbp`: VeriPB), else
+    /// [`ProofFormat::DEFAULT`](crate::certify::ProofFormat::DEFAULT).
+    pub fn proof_format(mut self, format: Option<crate::certify::ProofFormat>) -> Self {
+        self.proof_format = format;
+        self
+    }
+
     /// Runs the solve. A SAT answer's board has passed the independent checks
     /// ([`EncodeOptions::accept`]); a model that fails them is an [`Error::Solver`](crate::error::Error::Solver).
     pub fn solve(&self) -> Result<SolveReport> {
@@ -316,6 +327,25 @@ impl<'a> Solver<'a> {
             implied: self.implied.unwrap_or(Implied::None),
             ..self.options
         };
+        if let Some(format) = self.proof_format {
+            let bad = |why: String| {
+                crate::error::BadOption::invalid(crate::error::Opt::ProofFormat, format.name(), why)
+            };
+            if !self.certify {
+                return Err(bad(
+                    "needs certify: it is the format of a certified UNSAT's proof".into(),
+                ));
+            }
+            if let Some(path) = &self.proof
+                && crate::certify::ProofFormat::of_file(path) != format
+            {
+                return Err(bad(format!(
+                    "does not match the proof file {}: a VeriPB proof is named .pbp, an LRAT \
+                     proof anything else",
+                    path.display()
+                )));
+            }
+        }
         if let Some(path) = &self.proof {
             let bad = |why: String| {
                 crate::error::BadOption::invalid(crate::error::Opt::Proof, path.display(), why)
@@ -341,6 +371,7 @@ impl<'a> Solver<'a> {
                 certify: true,
                 cancel: Some(self.cancel.clone()),
                 proof: Some(path.clone()),
+                proof_format: self.proof_format,
                 ..SolveSettings::default()
             };
             return super::solve(&problem, options, &Bitboard, settings);
@@ -405,6 +436,7 @@ impl<'a> Solver<'a> {
                             cancel: Some(self.cancel.clone()),
                             threads: self.threads(),
                             deterministic: self.deterministic,
+                            proof_format: self.proof_format,
                             ..SolveSettings::default()
                         };
                         return super::solve(&problem, options, &Bitboard, settings);
@@ -438,6 +470,7 @@ impl<'a> Solver<'a> {
             threads: self.threads(),
             deterministic: self.deterministic,
             proof: None,
+            proof_format: self.proof_format,
         };
         match entrants.as_slice() {
             [one] => super::solve(&problem, one.options, &one.backend, settings),
@@ -482,11 +515,12 @@ impl<'a> Solver<'a> {
     ) -> Result<SolveReport> {
         let t0 = Instant::now();
         let timeout = self.timeout;
-        let certify = self.certify;
+        let (certify, proof_format) = (self.certify, self.proof_format);
         let bitboard = Lane::new("the bitboard search", move |cancel: &Cancel| {
             let settings = SolveSettings {
                 timeout,
                 certify,
+                proof_format,
                 cancel: Some(cancel.clone()),
                 ..SolveSettings::default()
             };

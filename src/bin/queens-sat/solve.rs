@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::Args;
 use queens_sat::Result;
 use queens_sat::answer::Status;
+use queens_sat::certify::ProofFormat;
 use queens_sat::cube::Split;
 use queens_sat::encode::Stats;
 use queens_sat::instance::Instance;
@@ -39,6 +40,12 @@ pub struct SolveArgs {
     /// (`veripb MODEL.opb FILE.pbp` checks it again). Written whole, and only then.
     #[arg(long, value_name = "FILE", requires = "certify")]
     proof: Option<std::path::PathBuf>,
+    /// With `--certify`: the proof the bitboard search writes and checks. `lrat`: LRAT over
+    /// the pairwise CNF, the search without its sum bounds, parity and forced diagonals;
+    /// `veripb`: VeriPB cutting planes over the OPB model, the search with all its prunings.
+    /// Default: the `--proof` file's (`.pbp`: veripb), else lrat.
+    #[arg(long, value_name = "FORMAT")]
+    proof_format: Option<String>,
     /// Cube and conquer: split on rows and columns by look-ahead, then solve the cubes under
     /// assumptions with one incremental solver per thread (`--solver auto` for varisat, or any
     /// incremental in-process backend).
@@ -80,6 +87,12 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
         .deterministic(a.deterministic)
         .auto_symmetry(parsed.auto_symmetry)
         .proof(a.proof.clone())
+        .proof_format(
+            a.proof_format
+                .as_deref()
+                .map(ProofFormat::parse)
+                .transpose()?,
+        )
         .cancel(crate::cancel().clone());
     if let Some(implied) = parsed.implied {
         solver = solver.implied(implied);

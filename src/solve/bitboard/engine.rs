@@ -9,6 +9,7 @@ use super::pbproof::search_certified_pb;
 use super::proof::search_certified;
 use super::run::{Options, search};
 use crate::answer::Answer;
+use crate::certify::ProofFormat;
 use crate::encode::EncodeOptions;
 use crate::error::Result;
 use crate::interrupt::Cancel;
@@ -48,13 +49,24 @@ impl Engine for Bitboard {
     fn solve(&self, problem: &Problem, settings: &Settings, cancel: &Cancel) -> Result<Outcome> {
         let t0 = Instant::now();
         if settings.certify {
-            // A proof named `.pbp`: VeriPB with every pruning, checked after the search. Else
-            // LRAT: one search thread, the proof checker on another.
-            let r = match settings.proof {
-                Some(path) if path.extension().is_some_and(|e| e == "pbp") => {
-                    search_certified_pb(problem, settings.timeout, Some(cancel), path)?
+            // VeriPB (`--proof-format veripb`, or a proof named `.pbp`): the search with every
+            // pruning. LRAT: the search without the sums; one search thread, the checker on
+            // another.
+            let r = match settings.proof_format {
+                ProofFormat::Veripb => match settings.proof {
+                    Some(path) => {
+                        search_certified_pb(problem, settings.timeout, Some(cancel), path)?
+                    }
+                    None => {
+                        let tmp = tempfile::tempdir()
+                            .map_err(|e| crate::error::Error::io("a temporary directory", e))?;
+                        let path = tmp.path().join("proof.pbp");
+                        search_certified_pb(problem, settings.timeout, Some(cancel), &path)?
+                    }
+                },
+                ProofFormat::Lrat => {
+                    search_certified(problem, settings.timeout, Some(cancel), settings.proof)?
                 }
-                proof => search_certified(problem, settings.timeout, Some(cancel), proof)?,
             };
             let answer = match r.answer {
                 Answer::Sat(board) => Answer::Sat(engine::Found::Board(board)),

@@ -131,3 +131,62 @@ fn certify_refuses_a_solver_without_drat() {
         &["DRAT"],
     );
 }
+
+/// `--proof-format` picks the certified bitboard search's proof: `veripb` certifies with the
+/// VeriPB checker (no file kept without `--proof`), `lrat` with the LRAT one, on the same
+/// UNSAT instance (3 queens). A format without `--certify`, an unknown one, or one the
+/// `--proof` file's name contradicts is a one-line error.
+#[test]
+fn proof_format_picks_the_certificate() {
+    let dir = tempdir();
+    for (format, checker) in [("veripb", "VeriPB"), ("lrat", "LRAT")] {
+        let r = run_expect(
+            dir.path(),
+            &[
+                "solve",
+                "-n",
+                "3",
+                "--certify",
+                "--proof-format",
+                format,
+                "--solver",
+                "bitboard",
+                "--format",
+                "json",
+            ],
+            20,
+        );
+        let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap();
+        let certified = v["certified"].as_str().unwrap_or_default();
+        assert!(certified.contains(checker), "{format}: {certified}");
+    }
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "no proof file is left without --proof"
+    );
+    assert_one_line_error(
+        dir.path(),
+        &[
+            "solve",
+            "-n",
+            "3",
+            "--certify",
+            "--proof-format",
+            "lrat",
+            "--proof",
+            "p.pbp",
+        ],
+        &["--proof-format", "p.pbp"],
+    );
+    assert_one_line_error(
+        dir.path(),
+        &["solve", "-n", "3", "--certify", "--proof-format", "drat"],
+        &["--proof-format", "drat", "lrat, veripb"],
+    );
+    assert_one_line_error(
+        dir.path(),
+        &["solve", "-n", "3", "--proof-format", "veripb"],
+        &["--proof-format", "needs certify"],
+    );
+}
