@@ -193,5 +193,6 @@ pub fn names() -> Vec<(&'static str, Vec<&'static str>)> {
                 .collect(),
         ),
         ("instance_format", crate::instance::Format::names()),
+        ("proof_format", crate::certify::ProofFormat::NAMES.to_vec()),
     ]
 }

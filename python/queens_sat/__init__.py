@@ -62,6 +62,7 @@ from ._options import (
     Implied,
     InstanceFormat,
     PieceName,
+    ProofFormat,
     SymmetryName,
     amo_group,
 )
@@ -90,6 +91,7 @@ __all__ = [
     "GroupedAmo",
     "Implied",
     "Instance",
+    "ProofFormat",
     "InstanceFormat",
     "InternalError",
     "IoError",
@@ -175,6 +177,7 @@ def solve(
     break_symmetry: Optional[BreakSymmetry] = None,
     deterministic: bool = False,
     proof: Optional[Union[str, os.PathLike[str]]] = None,
+    proof_format: Optional[ProofFormat] = None,
 ) -> Result:
     """Solves ``instance`` like ``queens-sat solve``: a ``Result`` whose ``board`` is verified.
 
@@ -189,7 +192,11 @@ def solve(
     ``deterministic=True`` makes ``solver="bitboard"`` on several ``jobs`` return the same board
     on every run. ``proof`` (with ``certify=True``): the bitboard search answers alone, and an
     UNSAT it certifies leaves its checked proof in that file as text LRAT, for the CNF of
-    ``encode(instance, amo="pairwise")`` (written whole, and only then). A bad value raises
+    ``encode(instance, amo="pairwise")`` (written whole, and only then); a file named
+    ``.pbp`` gets a VeriPB proof over ``encode(instance).write(path, format="opb")``'s model
+    instead. ``proof_format`` (with ``certify=True``): ``"lrat"`` or ``"veripb"``, the proof
+    the certified bitboard search writes and checks (default: the ``proof`` file's, else
+    LRAT); VeriPB keeps the search's sum bounds, parity and forced diagonals. A bad value raises
     ``UsageError`` naming the argument (``timeout=-1 must be ...``). An UNSAT that presolve
     proves (pre-placed pieces that attack each other, a line left without a free cell) comes
     with ``Result.reason`` saying why.
@@ -220,6 +227,7 @@ def solve(
         _opt_str("break_symmetry", break_symmetry),
         bool(deterministic),
         _path("proof", proof),
+        _opt_str("proof_format", proof_format),
     )
 
 

@@ -300,6 +300,7 @@ def solve(
     break_symmetry: Optional[str],
     deterministic: bool,
     proof: Optional[str],
+    proof_format: Optional[str],
 ) -> Result: ...
 def encode(
     instance: Instance,

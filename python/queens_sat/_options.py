@@ -49,6 +49,9 @@ InstanceFormat = Literal["board", "param", "diags"]
 #: ``("diagonal", k)`` holds the cells with ``row - col == k - (n - 1)``,
 #: ``("anti-diagonal", k)`` those with ``row + col == k``; ``k`` runs over ``0..=2n-2``.
 DiagonalKind = Literal["diagonal", "anti-diagonal"]
+#: The proofs of a certified bitboard search (``solve(proof_format=)``): LRAT over the
+#: pairwise CNF, or VeriPB over the OPB model with every pruning of the search kept.
+ProofFormat = Literal["lrat", "veripb"]
 
 #: The largest group size ``amo_group`` accepts (the library's bound for both encodings).
 _MAX_GROUP = 64

@@ -1,6 +1,7 @@
 //! `solve`: the library's default strategy (or any `--solver` spec) on an instance, returning a
 //! verified board and the fields of `solve --format json`.
 
+use queens_sat::certify::ProofFormat;
 use std::time::Duration;
 
 use pyo3::prelude::*;
@@ -47,6 +48,7 @@ fn run_solve(
     jobs: Option<usize>,
     deterministic: bool,
     proof: Option<std::path::PathBuf>,
+    proof_format: Option<ProofFormat>,
     cancel: &Cancel,
 ) -> queens_sat::Result<SolveReport> {
     let mut s = Solver::new(instance, piece)
@@ -58,6 +60,7 @@ fn run_solve(
         .jobs(jobs)
         .deterministic(deterministic)
         .proof(proof)
+        .proof_format(proof_format)
         .cancel(cancel.clone());
     if let Some(i) = parsed.implied {
         s = s.implied(i);
@@ -335,7 +338,7 @@ impl PyResult_ {
 }
 
 #[pyfunction]
-#[pyo3(signature = (instance, solver, timeout_secs, certify, jobs_, amo, implied, symmetric, break_symmetry, deterministic, proof))]
+#[pyo3(signature = (instance, solver, timeout_secs, certify, jobs_, amo, implied, symmetric, break_symmetry, deterministic, proof, proof_format))]
 #[allow(clippy::too_many_arguments)]
 pub fn solve(
     py: Python<'_>,
@@ -350,7 +353,9 @@ pub fn solve(
     break_symmetry: Option<&str>,
     deterministic: bool,
     proof: Option<std::path::PathBuf>,
+    proof_format: Option<&str>,
 ) -> PyResult<PyResult_> {
+    let proof_format = errors::py_ok(proof_format.map(ProofFormat::parse).transpose())?;
     // `implied=None` leaves the choice to the strategy (the diagonal sums in its cube solver).
     let parsed = encoding(instance, amo, implied, symmetric, break_symmetry, true)?;
     let timeout = timeout_secs
@@ -377,6 +382,7 @@ pub fn solve(
             jobs_,
             deterministic,
             proof.clone(),
+            proof_format,
             cancel,
         )
     })?;

@@ -67,6 +67,10 @@ ROWS: List[Row] = [
     Row("solve", lambda: qs.solve(8, break_symmetry="sort"), U, "break_symmetry", "'sort'"),  # type: ignore[arg-type]
     Row("solve", lambda: qs.solve(8, proof="x.lrat"), U, "proof", "'x.lrat'", "needs certify"),
     Row("solve", lambda: qs.solve(8, proof=3), T, "proof", "3", "a path"),  # type: ignore[arg-type]
+    Row("solve", lambda: qs.solve(3, proof_format="veripb"), U, "proof_format", "'veripb'", "needs certify"),
+    Row("solve", lambda: qs.solve(3, certify=True, proof_format="drat"), U, "proof_format", "'drat'", "lrat, veripb"),  # type: ignore[arg-type]
+    Row("solve", lambda: qs.solve(3, certify=True, proof="p.pbp", proof_format="lrat"), U, "proof_format", "'lrat'", "p.pbp"),
+    Row("solve", lambda: qs.solve(3, certify=True, proof_format=1), T, "proof_format", "1", "a str"),  # type: ignore[arg-type]
     Row("solve", lambda: qs.solve(-1), U, "n", "-1", "out of range"),
     Row("solve", lambda: qs.solve(HUGE), U, "n", str(HUGE), "out of range"),
     Row("solve", lambda: qs.solve("8"), T, "instance", "'8'"),  # type: ignore[arg-type]
@@ -191,6 +195,7 @@ NOT_CALLED: Dict[str, str] = {
     "Engine": "a Literal type",
     "Implied": "a Literal type",
     "PieceName": "a Literal type",
+    "ProofFormat": "a Literal type",
     "SymmetryName": "a Literal type",
     "MAX_N": "a constant",
     "AmoGroup": "a NewType of str, built by amo_group",

@@ -148,3 +148,21 @@ def test_certified_lrat_proof_checks_here(inst: qs.Instance, tmp_path: Path) -> 
     sat_path = tmp_path / "sat.lrat"
     assert qs.solve(8, certify=True, proof=sat_path).status is qs.Status.SAT
     assert not sat_path.exists()
+
+
+@pytest.mark.parametrize("proof_format", ["lrat", "veripb"])
+def test_proof_format_picks_the_checked_proof(proof_format: qs.ProofFormat, tmp_path: Path) -> None:
+    """``proof_format=`` chooses the certified bitboard search's proof: the certificate names
+    the checker of that format; with ``proof=`` a VeriPB proof ends ``conclusion UNSAT`` over
+    the OPB model, an LRAT proof checks here against the pairwise CNF."""
+    inst = qs.Instance(9, excluded=[("diagonal", k) for k in (2, 5, 8, 11, 14)])
+    path = tmp_path / ("p.pbp" if proof_format == "veripb" else "p.lrat")
+    r = qs.solve(inst, certify=True, proof=path, proof_format=proof_format)
+    assert r.status is qs.Status.UNSAT
+    assert r.certified is not None
+    assert ("VeriPB" if proof_format == "veripb" else "LRAT") in r.certified
+    text = path.read_text()
+    if proof_format == "veripb":
+        assert "conclusion UNSAT" in text
+    else:
+        assert _lrat_refutes(qs.encode(inst, amo="pairwise").clauses, text)

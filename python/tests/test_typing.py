@@ -37,6 +37,7 @@ ALIASES: Dict[str, object] = {
     "engine": qs.Engine,
     "format": qs.ExportFormat,
     "instance_format": qs.InstanceFormat,
+    "proof_format": qs.ProofFormat,
 }
 
 

@@ -56,11 +56,7 @@ impl ProofFormat {
     /// value and the formats there are.
     pub fn parse(name: &str) -> Result<ProofFormat> {
         Self::from_name(name).ok_or_else(|| {
-            crate::error::BadOption::invalid(
-                crate::error::Opt::ProofFormat,
-                name,
-                format!("is not a proof format: one of {}", Self::NAMES.join(", ")),
-            )
+            crate::error::BadOption::unknown(crate::error::Opt::ProofFormat, name, &Self::NAMES)
         })
     }
 
