@@ -8,7 +8,14 @@
 //! ```sh
 //! cargo run --release --features veripb --example veripb_spike -- [N_MIN] [N_MAX] [SEEDS]
 //! cargo run --release --example veripb_spike -- bit N D SEED [check | pbcheck]
+//! cargo run --release --example veripb_spike -- pipe N D SEED [file]   # the certified route
+//! cargo run --release --example veripb_spike -- lrat N D SEED          # the LRAT route
 //! ```
+//!
+//! `pipe` runs `pbproof::search_certified_pb` (the search hands its steps in batches to a
+//! checker thread; with `file`, that thread also writes the text proof) and `lrat` the LRAT
+//! route `proof::search_certified`: nodes, the search's seconds (writing the steps), the
+//! checker's busy seconds, the wall seconds, and each per node.
 
 use std::time::Instant;
 
@@ -19,6 +26,51 @@ use queens_sat::presolve::Problem;
 
 fn main() {
     let all: Vec<String> = std::env::args().skip(1).collect();
+    if matches!(all.first().map(String::as_str), Some("pipe" | "lrat")) {
+        let num = |i: usize| all[i].parse::<u64>().expect("N D SEED");
+        let (n, d, seed) = (num(1) as u32, num(2) as usize, num(3));
+        let mut inst = queens_sat::generate::diagonals::generate(n, 1, seed).expect("generate");
+        inst.excluded.truncate(d);
+        let problem = Problem::presolve(&inst, QUEEN).expect("presolve");
+        let dir = tempfile::tempdir_in(".").expect("temp dir");
+        let pbp = dir.path().join("i.pbp");
+        let file = all.get(4).map(String::as_str) == Some("file");
+        let t = Instant::now();
+        let r = if all[0] == "pipe" {
+            queens_sat::solve::bitboard::pbproof::search_certified_pb(
+                &problem,
+                None,
+                None,
+                file.then_some(pbp.as_path()),
+            )
+        } else {
+            queens_sat::solve::bitboard::proof::search_certified(&problem, None, None, None)
+        }
+        .expect("the certified search");
+        let wall = t.elapsed().as_secs_f64();
+        let per = |s: f64| s * 1e6 / r.nodes as f64;
+        println!(
+            "{} n{n} d{d} s{seed}{}: unsat {} nodes {} write {:.2} s ({:.2} us/node) check {:.2} s ({:.2} us/node) wall {wall:.2} s ({:.2} us/node){}",
+            all[0],
+            if file { " +file" } else { "" },
+            r.certificate.is_some(),
+            r.nodes,
+            r.search_seconds,
+            per(r.search_seconds),
+            r.check_seconds,
+            per(r.check_seconds),
+            per(wall),
+            if file {
+                format!(
+                    " proof {} bytes",
+                    std::fs::metadata(&pbp).map_or(0, |m| m.len())
+                )
+            } else {
+                String::new()
+            }
+        );
+        return;
+    }
     if all.first().map(String::as_str) == Some("bit") {
         // `bit N D SEED [check]`: the bitboard search's VeriPB proof of one instance.
         let num = |i: usize| all[i].parse::<u64>().expect("N D SEED");

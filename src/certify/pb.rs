@@ -184,8 +184,8 @@ impl Geometry {
 }
 
 /// An operand of a `pol` step.
-#[derive(Clone, Copy)]
-enum Operand {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Operand {
     /// A constraint by its ID.
     Id(Id),
     /// The literal axiom `~x >= 0` of a variable (`x <= 1`).
@@ -211,14 +211,154 @@ pub struct ProofStats {
     pub bytes: u64,
 }
 
-/// The proof writer (and the reference search).
-pub(crate) struct Writer<'a, W: Write> {
-    g: &'a Geometry,
+/// Where a [`Writer`]'s steps go: the proof's text ([`Text`]) or compact in-memory batches
+/// ([`PbBatch`]) that a checker takes without lexing. The writer numbers the constraints; a
+/// sink only records the steps, in order.
+pub(crate) trait Sink {
+    /// The proof's start: the header and `f loaded ;`.
+    fn header(&mut self, loaded: Id);
+    /// `rup` of the lemma `sum_{p in path} ~x_p >= 1` with `hints`.
+    fn rup(&mut self, path: &[u32], hints: &[Id]);
+    /// `pol` of the sum of `mult * operand` over `ops` (every `mult >= 1`), in order.
+    fn pol(&mut self, ops: &[(Operand, i64)]);
+    /// `del id` of `ids` (not empty).
+    fn delete(&mut self, ids: &[Id]);
+    /// The proof's end: `conclusion UNSAT` on `unsat`, or `conclusion NONE`.
+    fn finish(&mut self, unsat: Option<Id>);
+    /// Bytes of text written so far (0 for a sink that writes no text).
+    fn bytes(&self) -> u64 {
+        0
+    }
+}
+
+/// A [`Sink`] writing the proof's text into `W` (a failed write shows at the final flush).
+pub(crate) struct Text<W: Write> {
     out: W,
-    next: Id,
-    /// What the proof holds so far.
-    pub(crate) stats: ProofStats,
     line: Vec<u8>,
+    bytes: u64,
+}
+
+impl<W: Write> Text<W> {
+    /// The text sink over `out`.
+    pub(crate) fn new(out: W) -> Text<W> {
+        Text {
+            out,
+            line: Vec::with_capacity(256),
+            bytes: 0,
+        }
+    }
+
+    /// The output.
+    pub(crate) fn into_inner(self) -> W {
+        self.out
+    }
+
+    /// The output, to flush it.
+    pub(crate) fn get_mut(&mut self) -> &mut W {
+        &mut self.out
+    }
+
+    fn raw(&mut self, bytes: &[u8]) {
+        self.bytes += bytes.len() as u64;
+        // A failed write shows at the final flush.
+        let _ = self.out.write_all(bytes);
+    }
+
+    fn flush_line(&mut self) {
+        self.line.push(b'\n');
+        let line = std::mem::take(&mut self.line);
+        self.raw(&line);
+        self.line = line;
+        self.line.clear();
+    }
+
+    fn push_num(&mut self, x: i64) {
+        self.line
+            .extend_from_slice(itoa::Buffer::new().format(x).as_bytes());
+    }
+}
+
+impl<W: Write> Sink for Text<W> {
+    fn header(&mut self, loaded: Id) {
+        self.raw(format!("pseudo-Boolean proof version 3.0\nf {loaded} ;\n").as_bytes());
+    }
+
+    fn rup(&mut self, path: &[u32], hints: &[Id]) {
+        self.line.extend_from_slice(b"rup");
+        for &p in path {
+            self.line.extend_from_slice(b" 1 ~x");
+            self.push_num(i64::from(p));
+        }
+        self.line.extend_from_slice(b" >= 1 :");
+        for &h in hints {
+            self.line.push(b' ');
+            self.push_num(h as i64);
+        }
+        self.line.extend_from_slice(b" ;");
+        self.flush_line();
+    }
+
+    fn pol(&mut self, ops: &[(Operand, i64)]) {
+        self.line.extend_from_slice(b"pol");
+        for (i, &(op, mult)) in ops.iter().enumerate() {
+            match op {
+                Operand::Id(id) => {
+                    self.line.push(b' ');
+                    self.push_num(id as i64);
+                }
+                Operand::Axiom(var) => {
+                    self.line.extend_from_slice(b" ~x");
+                    self.push_num(i64::from(var));
+                }
+            }
+            if mult != 1 {
+                self.line.push(b' ');
+                self.push_num(mult);
+                self.line.extend_from_slice(b" *");
+            }
+            if i > 0 {
+                self.line.extend_from_slice(b" +");
+            }
+        }
+        self.line.extend_from_slice(b" ;");
+        self.flush_line();
+    }
+
+    fn delete(&mut self, ids: &[Id]) {
+        self.line.extend_from_slice(b"del id");
+        for &c in ids {
+            self.line.push(b' ');
+            self.push_num(c as i64);
+        }
+        self.line.extend_from_slice(b" ;");
+        self.flush_line();
+    }
+
+    fn finish(&mut self, unsat: Option<Id>) {
+        match unsat {
+            Some(id) => self.raw(
+                format!("output NONE ;\nconclusion UNSAT : {id} ;\nend pseudo-Boolean proof ;\n")
+                    .as_bytes(),
+            ),
+            None => self.raw(b"output NONE ;\nconclusion NONE ;\nend pseudo-Boolean proof ;\n"),
+        }
+    }
+
+    fn bytes(&self) -> u64 {
+        self.bytes
+    }
+}
+
+/// The proof writer (and the reference search): numbers the constraints and counts the steps,
+/// and hands every step to its [`Sink`].
+pub(crate) struct Writer<'a, S: Sink> {
+    g: &'a Geometry,
+    out: S,
+    next: Id,
+    /// What the proof holds so far (`bytes`: see [`Writer::stats`]).
+    pub(crate) stats: ProofStats,
+    /// Scratch for the operands of a `pol` step.
+    ops: Vec<(Operand, i64)>,
     sums: bool,
 }
 
@@ -266,13 +406,14 @@ pub fn refute(problem: &Problem, opb: &Path, proof: &Path, sums: bool) -> Result
     write_opb(problem, opb)?;
     let pname = proof.display().to_string();
     let file = std::fs::File::create(proof).map_err(|e| Error::io(&pname, e))?;
-    let mut wr = Writer::start(&g, std::io::BufWriter::with_capacity(1 << 20, file), sums);
+    let out = Text::new(std::io::BufWriter::with_capacity(1 << 20, file));
+    let mut wr = Writer::start(&g, out, sums);
     // Index 0 is no variable.
     let mut allowed = vec![true; g.cells.len() + 1];
     allowed[0] = false;
     let mut path = Vec::new();
     let root = wr.node(&mut path, &allowed);
-    let stats = wr.stats;
+    let stats = wr.stats();
     let answer = match root {
         Some(_) => Answer::Unsat,
         None => {
@@ -283,36 +424,38 @@ pub fn refute(problem: &Problem, opb: &Path, proof: &Path, sums: bool) -> Result
     };
     wr.finish(root)
         .into_inner()
+        .into_inner()
         .map_err(|e| Error::io(&pname, e.into_error()))?;
     Ok(Refutation { answer, stats })
 }
 
-impl<'a, W: Write> Writer<'a, W> {
+impl<'a, S: Sink> Writer<'a, S> {
     /// A proof of `g`'s model into `out`, its header written; `sums`: bound steps allowed.
-    pub(crate) fn start(g: &'a Geometry, out: W, sums: bool) -> Writer<'a, W> {
-        let mut w = Writer {
+    pub(crate) fn start(g: &'a Geometry, mut out: S, sums: bool) -> Writer<'a, S> {
+        out.header(g.loaded);
+        Writer {
             g,
             out,
             next: g.loaded + 1,
             stats: ProofStats::default(),
-            line: Vec::with_capacity(256),
+            ops: Vec::new(),
             sums,
-        };
-        w.raw(format!("pseudo-Boolean proof version 3.0\nf {} ;\n", g.loaded).as_bytes());
-        w
+        }
     }
 
     /// Ends the proof: `conclusion UNSAT` on the contradiction `id`, or with `None` no
-    /// conclusion; returns the output.
-    pub(crate) fn finish(mut self, unsat: Option<Id>) -> W {
-        match unsat {
-            Some(id) => self.raw(
-                format!("output NONE ;\nconclusion UNSAT : {id} ;\nend pseudo-Boolean proof ;\n")
-                    .as_bytes(),
-            ),
-            None => self.raw(b"output NONE ;\nconclusion NONE ;\nend pseudo-Boolean proof ;\n"),
-        }
+    /// conclusion; returns the sink.
+    pub(crate) fn finish(mut self, unsat: Option<Id>) -> S {
+        self.out.finish(unsat);
         self.out
+    }
+
+    /// What the proof holds so far, with the bytes of text its sink wrote.
+    pub(crate) fn stats(&self) -> ProofStats {
+        ProofStats {
+            bytes: self.out.bytes(),
+            ..self.stats
+        }
     }
 
     /// The geometry the proof is over.
@@ -322,51 +465,23 @@ impl<'a, W: Write> Writer<'a, W> {
 
     /// Deletes the constraints `ids` (lemmas no longer needed).
     pub(crate) fn delete(&mut self, ids: &[Id]) {
-        if ids.is_empty() {
-            return;
+        if !ids.is_empty() {
+            self.out.delete(ids);
         }
-        self.line.extend_from_slice(b"del id");
-        for &c in ids {
-            self.line.push(b' ');
-            self.push_num(c as i64);
-        }
-        self.line.extend_from_slice(b" ;");
-        self.flush_line();
     }
 
-    fn raw(&mut self, bytes: &[u8]) {
-        self.stats.bytes += bytes.len() as u64;
-        // A failed write shows at the final flush.
-        let _ = self.out.write_all(bytes);
-    }
-
-    fn flush_line(&mut self) {
-        self.line.push(b'\n');
-        let line = std::mem::take(&mut self.line);
-        self.raw(&line);
-        self.line = line;
-        self.line.clear();
-    }
-
-    fn push_num(&mut self, x: i64) {
-        self.line
-            .extend_from_slice(itoa::Buffer::new().format(x).as_bytes());
+    /// `pol` of the sum of `mult * operand` over `ops` (every `mult >= 1`); returns the ID of
+    /// the constraint it derives.
+    pub(crate) fn pol(&mut self, ops: &[(Operand, i64)]) -> Id {
+        self.out.pol(ops);
+        self.stats.pol_terms += ops.len() as u64;
+        self.next += 1;
+        self.next - 1
     }
 
     /// `rup` of the lemma of `path` with `hints`; returns its ID.
     pub(crate) fn rup(&mut self, path: &[u32], hints: &[Id]) -> Id {
-        self.line.extend_from_slice(b"rup");
-        for &p in path {
-            self.line.extend_from_slice(b" 1 ~x");
-            self.push_num(i64::from(p));
-        }
-        self.line.extend_from_slice(b" >= 1 :");
-        for &h in hints {
-            self.line.push(b' ');
-            self.push_num(h as i64);
-        }
-        self.line.extend_from_slice(b" ;");
-        self.flush_line();
+        self.out.rup(path, hints);
         self.stats.hints += hints.len() as u64;
         self.next += 1;
         self.next - 1
@@ -574,58 +689,257 @@ impl<'a, W: Write> Writer<'a, W> {
             id.map_or(Operand::Axiom(cell), Operand::Id)
         };
         // pol: the rows' and columns' weighted identity, s times the rows, the diagonals.
-        let mut terms = 0u64;
-        self.line.extend_from_slice(b"pol");
-        let mut first = true;
-        let mut add = |w: &mut Self, op: Operand, mult: i64| {
-            if mult == 0 {
-                return;
+        let mut ops = std::mem::take(&mut self.ops);
+        ops.clear();
+        let mut add = |op: Operand, mult: i64| {
+            if mult != 0 {
+                ops.push((op, mult));
             }
-            match op {
-                Operand::Id(id) => {
-                    w.line.push(b' ');
-                    w.push_num(id as i64);
-                }
-                Operand::Axiom(var) => {
-                    w.line.extend_from_slice(b" ~x");
-                    w.push_num(i64::from(var));
-                }
-            }
-            if mult != 1 {
-                w.line.push(b' ');
-                w.push_num(mult);
-                w.line.extend_from_slice(b" *");
-            }
-            if !first {
-                w.line.extend_from_slice(b" +");
-            }
-            first = false;
-            terms += 1;
         };
         for &r in open {
             let (ge, le) = g.row_ids[r].expect("open row");
             // Lower: a_r (row <= 1) + s (row >= 1); upper: a_r (row >= 1) + s (row <= 1).
             let (weighted, by_s) = if lower { (le, ge) } else { (ge, le) };
-            add(self, Operand::Id(weighted), a(r));
-            add(self, Operand::Id(by_s), s);
+            add(Operand::Id(weighted), a(r));
+            add(Operand::Id(by_s), s);
         }
         for &c in free {
             let (ge, le) = g.col_ids[c].expect("free column");
-            add(self, Operand::Id(if lower { le } else { ge }), b(c));
+            add(Operand::Id(if lower { le } else { ge }), b(c));
         }
         for &d in &keys {
             let gap = if lower { s - d } else { d - s };
             if gap > 0 {
-                add(self, amo(d), gap);
+                add(amo(d), gap);
             }
         }
-        self.line.extend_from_slice(b" ;");
-        self.flush_line();
-        self.stats.pol_terms += terms;
-        let c_id = self.next;
-        self.next += 1;
+        let c_id = self.pol(&ops);
+        self.ops = ops;
         Some(c_id)
     }
+}
+
+/// Proof steps in memory, in order, as [`Writer`] makes them: what the search hands to a
+/// checker thread (and, when a proof file is asked for, to its text) instead of text. Compact:
+/// a header word per step, the lemmas' variables in a `u32` array, IDs and factors in a `u64`
+/// array. Read back with [`PbBatch::steps`]; a malformed batch reads as an error, never a
+/// panic.
+#[doc(hidden)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PbBatch {
+    words: Vec<u64>,
+    vars: Vec<u32>,
+}
+
+/// A step of a [`PbBatch`].
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PbStep<'a> {
+    /// The header: the model's constraints.
+    Header(u64),
+    /// `rup` of `sum_{p in path} ~x_p >= 1` with the hints.
+    Rup { path: &'a [u32], hints: &'a [u64] },
+    /// `pol` of the sum of the operands: pairs of words, an ID (or [`AXIOM`] | variable for
+    /// the literal axiom `~x >= 0`) and its factor.
+    Pol(&'a [u64]),
+    /// `del id` of the IDs.
+    Delete(&'a [u64]),
+    /// The end: `conclusion UNSAT` on the ID, or `NONE`.
+    Finish(Option<u64>),
+}
+
+/// In a [`PbStep::Pol`] operand, the flag of a literal axiom `~x >= 0` (the variable in the low
+/// bits).
+#[doc(hidden)]
+pub const AXIOM: u64 = 1 << 63;
+
+const K_HEADER: u64 = 1;
+const K_RUP: u64 = 2;
+const K_POL: u64 = 3;
+const K_DEL: u64 = 4;
+const K_FINISH: u64 = 5;
+
+/// A step's header word: its kind and two counts of 28 bits.
+fn head(kind: u64, a: usize, b: usize) -> u64 {
+    debug_assert!(a < 1 << 28 && b < 1 << 28);
+    (kind << 56) | ((a as u64) << 28) | b as u64
+}
+
+impl PbBatch {
+    /// An empty batch.
+    pub fn new() -> PbBatch {
+        PbBatch::default()
+    }
+
+    /// Words held (for flushing by size).
+    pub fn len(&self) -> usize {
+        self.words.len() + self.vars.len() / 2
+    }
+
+    /// No step.
+    pub fn is_empty(&self) -> bool {
+        self.words.is_empty()
+    }
+
+    /// The steps, in order (an error for a malformed batch).
+    pub fn steps(&self) -> PbSteps<'_> {
+        PbSteps {
+            b: self,
+            w: 0,
+            v: 0,
+        }
+    }
+
+    /// Test hook: drops the last hint of the `nth` `rup` step (from 0) of the batch; false when
+    /// there is no such step or it has no hint.
+    pub fn drop_last_hint(&mut self, nth: u64) -> bool {
+        let (mut w, mut k) = (0, 0);
+        while w < self.words.len() {
+            let h = self.words[w];
+            let (kind, a, b) = (h >> 56, ((h >> 28) & 0xFFF_FFFF) as usize, (h & 0xFFF_FFFF) as usize);
+            match kind {
+                K_HEADER => w += 2,
+                K_RUP => {
+                    if k == nth {
+                        if b == 0 {
+                            return false;
+                        }
+                        self.words[w] = head(K_RUP, a, b - 1);
+                        self.words.remove(w + b);
+                        return true;
+                    }
+                    k += 1;
+                    w += 1 + b;
+                }
+                K_POL => w += 1 + 2 * b,
+                K_DEL => w += 1 + b,
+                K_FINISH => w += 1 + b,
+                _ => return false,
+            }
+        }
+        false
+    }
+
+    /// Replays the steps into `sink` (the text of the same proof).
+    pub(crate) fn replay(&self, sink: &mut impl Sink, ops: &mut Vec<(Operand, i64)>) -> Result<()> {
+        for step in self.steps() {
+            match step? {
+                PbStep::Header(loaded) => sink.header(loaded),
+                PbStep::Rup { path, hints } => sink.rup(path, hints),
+                PbStep::Pol(words) => {
+                    ops.clear();
+                    for pair in words.chunks_exact(2) {
+                        let op = if pair[0] & AXIOM != 0 {
+                            Operand::Axiom((pair[0] & !AXIOM) as u32)
+                        } else {
+                            Operand::Id(pair[0])
+                        };
+                        ops.push((op, pair[1] as i64));
+                    }
+                    sink.pol(ops);
+                }
+                PbStep::Delete(ids) => sink.delete(ids),
+                PbStep::Finish(unsat) => sink.finish(unsat),
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Sink for PbBatch {
+    fn header(&mut self, loaded: u64) {
+        self.words.push(head(K_HEADER, 0, 1));
+        self.words.push(loaded);
+    }
+
+    fn rup(&mut self, path: &[u32], hints: &[u64]) {
+        self.words.push(head(K_RUP, path.len(), hints.len()));
+        self.vars.extend_from_slice(path);
+        self.words.extend_from_slice(hints);
+    }
+
+    fn pol(&mut self, ops: &[(Operand, i64)]) {
+        self.words.push(head(K_POL, 0, ops.len()));
+        for &(op, mult) in ops {
+            self.words.push(match op {
+                Operand::Id(id) => id,
+                Operand::Axiom(var) => AXIOM | u64::from(var),
+            });
+            self.words.push(mult as u64);
+        }
+    }
+
+    fn delete(&mut self, ids: &[u64]) {
+        self.words.push(head(K_DEL, 0, ids.len()));
+        self.words.extend_from_slice(ids);
+    }
+
+    fn finish(&mut self, unsat: Option<u64>) {
+        self.words.push(head(K_FINISH, 0, usize::from(unsat.is_some())));
+        self.words.extend(unsat);
+    }
+}
+
+/// The steps of a [`PbBatch`] ([`PbBatch::steps`]).
+#[doc(hidden)]
+pub struct PbSteps<'a> {
+    b: &'a PbBatch,
+    w: usize,
+    v: usize,
+}
+
+impl<'a> Iterator for PbSteps<'a> {
+    type Item = Result<PbStep<'a>>;
+
+    fn next(&mut self) -> Option<Result<PbStep<'a>>> {
+        let words = &self.b.words;
+        let &h = words.get(self.w)?;
+        let (kind, a, b) = (h >> 56, ((h >> 28) & 0xFFF_FFFF) as usize, (h & 0xFFF_FFFF) as usize);
+        let body = self.w + 1;
+        let Some(tail) = words.get(body..body + if kind == K_POL { 2 * b } else { b }) else {
+            self.w = words.len();
+            return Some(Err(bad_batch()));
+        };
+        let step = match kind {
+            K_HEADER if b == 1 => PbStep::Header(tail[0]),
+            K_RUP => {
+                let Some(path) = self.b.vars.get(self.v..self.v + a) else {
+                    self.w = words.len();
+                    return Some(Err(bad_batch()));
+                };
+                self.v += a;
+                PbStep::Rup { path, hints: tail }
+            }
+            K_POL => PbStep::Pol(tail),
+            K_DEL => PbStep::Delete(tail),
+            K_FINISH if b <= 1 => PbStep::Finish(tail.first().copied()),
+            _ => {
+                self.w = words.len();
+                return Some(Err(bad_batch()));
+            }
+        };
+        self.w = body + tail.len();
+        Some(Ok(step))
+    }
+}
+
+#[cold]
+fn bad_batch() -> Error {
+    Error::Solver("a malformed batch of VeriPB proof steps".into())
+}
+
+/// The constraints of `problem`'s OPB model as `encode --to opb` writes it (the text parsed
+/// back, so that a checker loads exactly the file's constraints): the highest variable and the
+/// constraints, in order.
+pub(crate) fn model(problem: &Problem) -> Result<(u32, Vec<crate::certify::pbcheck::PbConstraint>)> {
+    let (w, _) = Opb::write(
+        Vec::new(),
+        problem,
+        EncodeOptions::from(crate::encode::amo::AmoKind::DEFAULT),
+        None,
+    )?;
+    let text = String::from_utf8(w).map_err(|_| Error::Solver("an OPB model not in UTF-8".into()))?;
+    crate::certify::pbcheck::parse_opb(&text, "the OPB model")
 }
 
 /// What [`check`] established.

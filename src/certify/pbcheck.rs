@@ -1504,6 +1504,43 @@ impl PbChecker {
         }
     }
 
+    /// Unassigns the trail.
+    fn reset_trail(&mut self) {
+        for &v in &self.trail {
+            self.val[2 * v as usize] = UNDEF;
+            self.val[2 * v as usize + 1] = UNDEF;
+        }
+        self.trail.clear();
+    }
+
+    /// Hinted propagation over absolute IDs after the negated constraint's (already on the
+    /// trail; `negation_propagated`: it assigned something, so the first pass counts as a
+    /// change, as in [`PbChecker::propagate_hints`]); `Ok(true)` on a conflict.
+    fn propagate_ids(&mut self, hints: &[u64], negation_propagated: bool) -> Res<bool> {
+        let mut changed = negation_propagated;
+        loop {
+            self.steps.hint_visits += 1;
+            for &id in hints {
+                self.steps.hint_visits += 1;
+                if id == 0 {
+                    return check_fail("constraint ID 0 as a hint");
+                }
+                let Some(c) = find(&self.orig, &self.derived, self.last, id) else {
+                    return Err(self.missing(id));
+                };
+                match propagate(&mut self.val, &mut self.trail, &c.lits, &c.coefs, c.degree) {
+                    Prop::Conflict => return Ok(true),
+                    Prop::Propagated => changed = true,
+                    Prop::Nothing => {}
+                }
+            }
+            if !changed {
+                return Ok(false);
+            }
+            changed = false;
+        }
+    }
+
     /// Hinted propagation; `Ok(true)` on a conflict.
     fn propagate_hints(&mut self, hints: &[i64], neg_deg: i64, neg_coefs: &[i64]) -> Res<bool> {
         loop {
@@ -1881,6 +1918,85 @@ impl PbChecker {
                 }
                 ck.delete_ids(&mut norm)
             })();
+            ck.ids = norm;
+            res
+        })
+    }
+
+    /// `f n ;`: the database holds `n` constraints.
+    pub fn check_formula(&mut self, n: u64) -> Result<()> {
+        self.structured("f", |ck| {
+            if n != ck.live {
+                return check_fail(format!(
+                    "`f {n}`, but the database holds {} constraints",
+                    ck.live
+                ));
+            }
+            Ok(())
+        })
+    }
+
+    /// `rup` of the clause `sum_{v in negated} 1 ~x_v >= 1` with the hints `hints` (IDs, not
+    /// relative, at least one): the same check as [`PbChecker::rup`] of that constraint, without
+    /// building it term by term; the new constraint's ID.
+    pub fn rup_clause(&mut self, negated: &[u32], hints: &[u64]) -> Result<u64> {
+        self.structured("rup", |ck| {
+            if hints.is_empty() {
+                return syntax("a rup clause without hints");
+            }
+            for &v in negated {
+                if v == 0 || v > MAX_VAR {
+                    return syntax(format!("variable {v} out of range"));
+                }
+                ck.grow(v);
+            }
+            // The negation `sum x_v >= |negated|` sets every x_v true; a variable twice takes the
+            // general route (its normalized form has a coefficient 2).
+            for &v in negated {
+                let l = 2 * v as usize;
+                if ck.val[l] != UNDEF {
+                    ck.reset_trail();
+                    let terms: Vec<(i64, i32)> = negated.iter().map(|&v| (1, -(v as i32))).collect();
+                    let hints: Vec<i64> = hints.iter().map(|&h| h.min(i64::MAX as u64) as i64).collect();
+                    let k = ck.normalize(
+                        terms.iter().map(|&(a, l)| (a, 2 * l.unsigned_abs() + u32::from(l < 0))),
+                        true,
+                        1,
+                    )?;
+                    let mut all = vec![0];
+                    all.extend_from_slice(&hints);
+                    ck.rup_check(k, &all, true)?;
+                    return Ok(ck.last);
+                }
+                ck.val[l] = TRUE;
+                ck.val[l + 1] = FALSE;
+                ck.trail.push(v);
+            }
+            let res = ck.propagate_ids(hints, !negated.is_empty());
+            ck.reset_trail();
+            if !res? {
+                return check_fail(
+                    "rup: propagating the negated constraint and the hints reaches no conflict",
+                );
+            }
+            ck.steps.rup += 1;
+            let lits: Box<[u32]> = negated.iter().map(|&v| 2 * v + 1).collect();
+            Ok(ck.add_derived(Constr {
+                lits,
+                coefs: Box::new([]),
+                degree: 1,
+                sum: negated.len() as i64,
+            }))
+        })
+    }
+
+    /// `del id` of `ids` (IDs, not relative).
+    pub fn delete_ids_abs(&mut self, ids: &[u64]) -> Result<()> {
+        self.structured("del", |ck| {
+            let mut norm = std::mem::take(&mut ck.ids);
+            norm.clear();
+            norm.extend_from_slice(ids);
+            let res = ck.delete_ids(&mut norm);
             ck.ids = norm;
             res
         })

@@ -52,7 +52,7 @@ impl Engine for Bitboard {
             // LRAT: one search thread, the proof checker on another.
             let r = match settings.proof {
                 Some(path) if path.extension().is_some_and(|e| e == "pbp") => {
-                    search_certified_pb(problem, settings.timeout, Some(cancel), path)?
+                    search_certified_pb(problem, settings.timeout, Some(cancel), Some(path))?
                 }
                 proof => search_certified(problem, settings.timeout, Some(cancel), proof)?,
             };

@@ -7,6 +7,7 @@
 //! negates its whole path (no backjumping, no inlined forced moves yet).
 
 use std::io::Write;
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -14,7 +15,10 @@ use super::core::{Core, core_rows};
 use super::kernel::{Branch, CHECK_EVERY, MAX_CORE, Search, Tuning, Words, shape};
 use crate::answer::Answer;
 use crate::board::Board;
-use crate::certify::pb::{Geometry, Id, ProofStats, Writer, write_opb};
+use crate::certify::pb::{
+    AXIOM, Geometry, Id, Operand, PbBatch, PbStep, ProofStats, Sink, Text, Writer, model, write_opb,
+};
+use crate::certify::pbcheck::{PbChecker, PbVerdict, PolTerm};
 use crate::cpu::Isa;
 use crate::error::{Error, Result};
 use crate::interrupt::Cancel;
@@ -67,18 +71,40 @@ pub fn search_veripb(
     cancel: Option<&Cancel>,
 ) -> Result<PbSearched> {
     let t = Instant::now();
-    let shape = shape(problem)?;
     let g = Geometry::new(problem)?;
+    write_opb(problem, opb)?;
+    let name = proof.display().to_string();
+    let file = std::fs::File::create(proof).map_err(|e| Error::io(&name, e))?;
+    let stop = cancel.cloned().unwrap_or_default().with_timeout(timeout);
+    let out = Text::new(std::io::BufWriter::with_capacity(1 << 20, file));
+    let (ran, mut out) = run(problem, &g, &stop, out)?;
+    out.get_mut().flush().map_err(|e| Error::io(&name, e))?;
+    Ok(PbSearched {
+        answer: ran.answer,
+        nodes: ran.stats.nodes,
+        stats: ran.stats,
+        seconds: t.elapsed().as_secs_f64(),
+    })
+}
+
+/// How [`run`] ended.
+struct Ran {
+    answer: Answer<Board>,
+    /// The lemma of the root, for UNSAT.
+    root: Option<Id>,
+    stats: ProofStats,
+}
+
+/// The search of `problem` (its geometry `g`) writing its proof into `sink`, finished
+/// (`conclusion UNSAT` for UNSAT, `NONE` otherwise); returns the sink.
+fn run<S: Sink>(problem: &Problem, g: &Geometry, stop: &Cancel, sink: S) -> Result<(Ran, S)> {
+    let shape = shape(problem)?;
     let core = Core::<u64>::new(problem).ok_or_else(|| {
         Error::Usage(format!(
             "the VeriPB search takes cores of at most 64 open rows; this one has {}",
             core_rows(problem)
         ))
     })?;
-    write_opb(problem, opb)?;
-    let name = proof.display().to_string();
-    let file = std::fs::File::create(proof).map_err(|e| Error::io(&name, e))?;
-    let stop = cancel.cloned().unwrap_or_default().with_timeout(timeout);
     let mut var_of = vec![0u32; 64 * 64];
     for i in 0..core.k() {
         let mut m = core.masks[i];
@@ -97,10 +123,10 @@ pub fn search_veripb(
             Isa::current().usable(),
             VERIPB_TUNING,
             &core,
-            Some(&stop),
+            Some(stop),
         ),
         core: &core,
-        w: Writer::start(&g, std::io::BufWriter::with_capacity(1 << 20, file), true),
+        w: Writer::start(g, sink, true),
         var_of,
         path: Vec::new(),
         spots: Vec::new(),
@@ -111,18 +137,14 @@ pub fn search_veripb(
     let node = prover.node(&open, &core.masks, core.cols_free)?;
     let nodes = prover.s.nodes;
     let stopped = prover.s.stopped.take();
-    let mut stats = prover.w.stats;
+    let mut stats = prover.w.stats();
     stats.nodes = nodes;
     let path = std::mem::take(&mut prover.path);
-    let unsat = match node {
+    let root = match node {
         Node::Refuted(id) => Some(id),
         _ => None,
     };
-    prover
-        .w
-        .finish(unsat)
-        .flush()
-        .map_err(|e| Error::io(&name, e))?;
+    let sink = prover.w.finish(root);
     let answer = match node {
         Node::Refuted(_) => Answer::Unsat,
         Node::Board => {
@@ -132,12 +154,7 @@ pub fn search_veripb(
         }
         Node::Stopped => Answer::Unknown(stopped.unwrap_or_else(|| "stopped".into())),
     };
-    Ok(PbSearched {
-        answer,
-        nodes,
-        stats,
-        seconds: t.elapsed().as_secs_f64(),
-    })
+    Ok((Ran { answer, root, stats }, sink))
 }
 
 /// How a node ended.
@@ -151,7 +168,7 @@ enum Node {
     Stopped,
 }
 
-struct Prover<'s, 'g, W: Write> {
+struct Prover<'s, 'g, W: Sink> {
     s: Search<'s, u64>,
     core: &'s Core<u64>,
     w: Writer<'g, W>,
@@ -166,7 +183,7 @@ struct Prover<'s, 'g, W: Write> {
     stamp: u32,
 }
 
-impl<W: Write> Prover<'_, '_, W> {
+impl<W: Sink> Prover<'_, '_, W> {
     /// Adds to `hints` the lines through which placed pieces attack the cells `dead` (column
     /// bits) of core row `r` (no line twice): the piece on the row itself attacks all of them
     /// along it; else the pieces of the path in order, each through the lines its attack masks
@@ -407,52 +424,259 @@ fn no_line(what: &str, index: usize) -> Error {
     ))
 }
 
-/// `--solver bitboard --certify --proof FILE.pbp`: [`search_veripb`] with the OPB model in a
-/// temporary file and the proof in a temporary file beside `proof`, checked by the in-house
-/// VeriPB checker ([`crate::certify::pbcheck`]) after the search; an UNSAT answer needs the
-/// check to verify `conclusion UNSAT`, and only then is the proof renamed to `proof` (never a
-/// half-written proof under that name). The proof is over the model `encode --to opb` writes
-/// for the same instance; `veripb MODEL.opb FILE.pbp` checks it again.
+/// Proof words handed to the checker at a time.
+const FLUSH_WORDS: usize = 1 << 17;
+
+/// The search's [`Sink`] in the certified route: steps go into a [`PbBatch`], sent to the
+/// checker thread whenever it is full. A closed channel (the checker stopped on an error)
+/// raises `stop`, so that the search ends soon; the checker's error is the one reported.
+struct Channel<'t> {
+    batch: PbBatch,
+    tx: SyncSender<PbBatch>,
+    stop: Cancel,
+    /// The tests' hook: applied to every batch before it is sent.
+    tamper: Option<&'t mut dyn FnMut(&mut PbBatch)>,
+}
+
+impl Channel<'_> {
+    fn send(&mut self) {
+        let mut batch = std::mem::take(&mut self.batch);
+        if let Some(f) = self.tamper.as_mut() {
+            f(&mut batch);
+        }
+        if self.tx.send(batch).is_err() {
+            self.stop.cancel();
+        }
+    }
+
+    #[inline]
+    fn full(&mut self) {
+        if self.batch.len() >= FLUSH_WORDS {
+            self.send();
+        }
+    }
+}
+
+impl Sink for Channel<'_> {
+    fn header(&mut self, loaded: Id) {
+        self.batch.header(loaded);
+    }
+
+    fn rup(&mut self, path: &[u32], hints: &[Id]) {
+        self.batch.rup(path, hints);
+        self.full();
+    }
+
+    fn pol(&mut self, ops: &[(Operand, i64)]) {
+        self.batch.pol(ops);
+        self.full();
+    }
+
+    fn delete(&mut self, ids: &[Id]) {
+        self.batch.delete(ids);
+        self.full();
+    }
+
+    fn finish(&mut self, unsat: Option<Id>) {
+        self.batch.finish(unsat);
+        self.send();
+    }
+}
+
+/// What the checker thread of [`search_certified_pb`] established.
+struct Checked {
+    /// The verdict of a proof that concluded `UNSAT`.
+    verdict: Option<PbVerdict>,
+    /// Seconds the thread spent checking (and writing the text).
+    busy: f64,
+    /// The text proof, complete, when one was asked for.
+    written: Option<tempfile::NamedTempFile>,
+}
+
+/// The checker thread: checks the batches as they come with [`PbChecker`]'s structured steps
+/// (and writes their text into `file`, if any).
+fn check_batches(
+    problem: &Problem,
+    rx: Receiver<PbBatch>,
+    file: Option<tempfile::NamedTempFile>,
+    name: &str,
+) -> Result<Checked> {
+    let t0 = Instant::now();
+    let (num_vars, constraints) = model(problem)?;
+    let mut ck = Some(PbChecker::new(num_vars, &constraints)?);
+    drop(constraints);
+    let mut text = file.map(|f| Text::new(std::io::BufWriter::with_capacity(1 << 20, f)));
+    let mut verdict = None;
+    let (mut ops, mut terms, mut ids) = (Vec::new(), Vec::new(), Vec::new());
+    let mut busy = t0.elapsed().as_secs_f64();
+    for batch in rx {
+        let t = Instant::now();
+        if let Some(text) = text.as_mut() {
+            batch.replay(text, &mut ops)?;
+        }
+        for step in batch.steps() {
+            let step = step?;
+            let Some(c) = ck.as_mut() else {
+                return Err(internal("a VeriPB step after the conclusion"));
+            };
+            match step {
+                PbStep::Header(loaded) => c.check_formula(loaded)?,
+                PbStep::Rup { path, hints } => {
+                    c.rup_clause(path, hints)?;
+                }
+                PbStep::Pol(words) => {
+                    terms.clear();
+                    for pair in words.chunks_exact(2) {
+                        let term = if pair[0] & AXIOM != 0 {
+                            let var = i32::try_from(pair[0] & !AXIOM)
+                                .map_err(|_| internal("a variable out of range"))?;
+                            PolTerm::Axiom(-var)
+                        } else {
+                            PolTerm::Id(
+                                i64::try_from(pair[0]).map_err(|_| internal("an ID out of range"))?,
+                            )
+                        };
+                        let mult =
+                            i64::try_from(pair[1]).map_err(|_| internal("a factor out of range"))?;
+                        terms.push((term, mult));
+                    }
+                    c.pol_sum(&terms)?;
+                }
+                PbStep::Delete(del) => {
+                    ids.clear();
+                    ids.extend_from_slice(del);
+                    c.delete_ids_abs(&ids)?;
+                }
+                PbStep::Finish(None) => ck = None,
+                PbStep::Finish(Some(id)) => {
+                    let id = i64::try_from(id).map_err(|_| internal("an ID out of range"))?;
+                    let c = ck.take().ok_or_else(|| internal("two conclusions"))?;
+                    verdict = Some(c.conclude_unsat(Some(id))?);
+                }
+            }
+        }
+        busy += t.elapsed().as_secs_f64();
+    }
+    let written = match text {
+        Some(t) => Some(
+            t.into_inner()
+                .into_inner()
+                .map_err(|e| Error::io(name, e.into_error()))?,
+        ),
+        None => None,
+    };
+    Ok(Checked {
+        verdict,
+        busy,
+        written,
+    })
+}
+
+/// `--solver bitboard --certify` with a proof named `.pbp` (or none asked for, from the API):
+/// the bitboard search with its sum bounds ([`VERIPB_TUNING`]) hands its VeriPB steps, in
+/// compact batches, to a checker thread that checks them as they come with the in-house VeriPB
+/// checker ([`crate::certify::pbcheck`], its structured steps: no text), over the constraints of
+/// the OPB model `encode --to opb` writes for the same instance. An UNSAT answer needs the
+/// check to verify `conclusion UNSAT` on the root's lemma (a step that does not check is an
+/// error, never UNSAT). With `proof`, the checker thread also writes the proof's text to a
+/// temporary file beside it, renamed to `proof` only once it checked (never a half-written proof
+/// under that name); `veripb MODEL.opb FILE.pbp` checks it again. A board is returned
+/// unverified; UNKNOWN when the time ran out or `cancel` was raised.
+///
+/// ```
+/// use queens_sat::{answer::Answer, instance::Instance, piece::QUEEN, presolve::Problem};
+/// use queens_sat::solve::bitboard::pbproof::search_certified_pb;
+/// let p = Problem::presolve(&Instance::plain(3), QUEEN).unwrap();
+/// let r = search_certified_pb(&p, None, None, None).unwrap();
+/// assert_eq!(r.answer, Answer::Unsat);
+/// assert!(r.certificate.unwrap().steps >= 1);
+/// ```
 pub fn search_certified_pb(
     problem: &Problem,
     timeout: Option<Duration>,
     cancel: Option<&Cancel>,
-    proof: &Path,
+    proof: Option<&Path>,
 ) -> Result<super::proof::Certified> {
-    let tmp = super::proof::beside(proof)?;
-    let model = tempfile::Builder::new()
-        .suffix(".opb")
-        .tempfile()
-        .map_err(|e| Error::io("a temporary OPB model", e))?;
-    let r = search_veripb(problem, model.path(), tmp.path(), timeout, cancel)?;
-    let mut check_seconds = 0.0;
-    let certificate = match r.answer {
-        Answer::Unsat => {
-            let t = Instant::now();
-            let verdict = crate::certify::pbcheck::check_files(model.path(), tmp.path())?;
-            check_seconds = t.elapsed().as_secs_f64();
-            if !verdict.unsat {
-                return Err(internal("the VeriPB proof checked but concluded nothing"));
-            }
-            super::proof::keep(tmp, proof)?;
-            let s = verdict.steps;
-            Some(crate::certify::Certificate {
-                checker: format!(
-                    "VeriPB proof of the bitboard search with its sum bounds over the OPB \
-                     model ({} bound steps), checked by queens-sat's VeriPB checker",
-                    r.stats.bounds
-                ),
-                steps: s.rup + s.rup_unhinted + s.pol,
-            })
-        }
-        _ => None,
+    certified(problem, timeout, cancel, proof, None)
+}
+
+/// Test hook: [`search_certified_pb`] with `tamper` applied to every batch of steps before the
+/// checker (and the text) gets it.
+#[doc(hidden)]
+pub fn search_certified_pb_tampered(
+    problem: &Problem,
+    proof: Option<&Path>,
+    tamper: &mut dyn FnMut(&mut PbBatch),
+) -> Result<super::proof::Certified> {
+    certified(problem, None, None, proof, Some(tamper))
+}
+
+fn certified(
+    problem: &Problem,
+    timeout: Option<Duration>,
+    cancel: Option<&Cancel>,
+    proof: Option<&Path>,
+    tamper: Option<&mut dyn FnMut(&mut PbBatch)>,
+) -> Result<super::proof::Certified> {
+    let g = Geometry::new(problem)?;
+    let file = match proof {
+        Some(path) => Some(super::proof::beside(path)?),
+        None => None,
     };
+    let name = proof.map(|p| p.display().to_string()).unwrap_or_default();
+    // A child token: a stopped checker raises it without raising the caller's.
+    let stop = cancel
+        .cloned()
+        .unwrap_or_default()
+        .child()
+        .with_timeout(timeout);
+    let (tx, rx) = sync_channel::<PbBatch>(4);
+    let (searched, checked) = std::thread::scope(|scope| {
+        let name = &name;
+        let checker = scope.spawn(move || check_batches(problem, rx, file, name));
+        let sink = Channel {
+            batch: PbBatch::new(),
+            tx,
+            stop: stop.clone(),
+            tamper,
+        };
+        // The sink (and its sender) dropped here: the checker sees the end.
+        let t = Instant::now();
+        let searched = run(problem, &g, &stop, sink).map(|(ran, _)| (ran, t.elapsed()));
+        let checked = checker.join().unwrap_or_else(|_| {
+            Err(internal("the VeriPB checker thread panicked"))
+        });
+        (searched, checked)
+    });
+    // The checker's error first: a search that stopped early may only show the closed channel.
+    let checked = checked?;
+    let (ran, search_time) = searched?;
+    let mut certificate = None;
+    if let Answer::Unsat = ran.answer {
+        let verdict = match checked.verdict {
+            Some(v) if v.unsat && v.contradiction == ran.root => v,
+            _ => return Err(internal("the VeriPB proof checked but did not conclude UNSAT")),
+        };
+        if let (Some(tmp), Some(path)) = (checked.written, proof) {
+            super::proof::keep(tmp, path)?;
+        }
+        let s = verdict.steps;
+        certificate = Some(crate::certify::Certificate {
+            checker: format!(
+                "VeriPB proof of the bitboard search with its sum bounds over the OPB model ({} \
+                 bound steps), checked by queens-sat's VeriPB checker",
+                ran.stats.bounds
+            ),
+            steps: s.rup + s.rup_unhinted + s.pol,
+        });
+    }
     Ok(super::proof::Certified {
-        answer: r.answer,
-        nodes: r.nodes,
+        answer: ran.answer,
+        nodes: ran.stats.nodes,
         certificate,
-        lemmas: r.stats.empty + r.stats.bounds + r.stats.branches,
-        hints: r.stats.hints,
-        check_seconds,
+        lemmas: ran.stats.empty + ran.stats.bounds + ran.stats.branches,
+        hints: ran.stats.hints,
+        check_seconds: checked.busy,
+        search_seconds: search_time.as_secs_f64(),
     })
 }
