@@ -10,6 +10,7 @@
 //! cargo run --release --example veripb_spike -- bit N D SEED [check | pbcheck]
 //! cargo run --release --example veripb_spike -- pipe N D SEED [file]   # the certified route
 //! cargo run --release --example veripb_spike -- lrat N D SEED          # the LRAT route
+//! cargo run --release --example veripb_spike -- writer N D SEED        # its search alone
 //! ```
 //!
 //! `pipe` runs `pbproof::search_certified_pb` (the search hands its steps in batches to a
@@ -26,7 +27,7 @@ use queens_sat::presolve::Problem;
 
 fn main() {
     let all: Vec<String> = std::env::args().skip(1).collect();
-    if matches!(all.first().map(String::as_str), Some("pipe" | "lrat")) {
+    if matches!(all.first().map(String::as_str), Some("pipe" | "lrat" | "writer")) {
         let num = |i: usize| all[i].parse::<u64>().expect("N D SEED");
         let (n, d, seed) = (num(1) as u32, num(2) as usize, num(3));
         let mut inst = queens_sat::generate::diagonals::generate(n, 1, seed).expect("generate");
@@ -35,6 +36,16 @@ fn main() {
         let dir = tempfile::tempdir_in(".").expect("temp dir");
         let pbp = dir.path().join("i.pbp");
         let file = all.get(4).map(String::as_str) == Some("file");
+        if all[0] == "writer" {
+            let (answer, nodes, secs) =
+                queens_sat::solve::bitboard::pbproof::write_only(&problem).expect("the search");
+            println!(
+                "writer n{n} d{d} s{seed}: unsat {} nodes {nodes} write {secs:.2} s ({:.2} us/node)",
+                matches!(answer, Answer::Unsat),
+                secs * 1e6 / nodes as f64
+            );
+            return;
+        }
         let t = Instant::now();
         let r = if all[0] == "pipe" {
             queens_sat::solve::bitboard::pbproof::search_certified_pb(

@@ -155,6 +155,11 @@ impl Geometry {
         self.loaded
     }
 
+    /// The model's variables (`x1..=x{num_vars}`, one per live cell).
+    pub(crate) fn num_vars(&self) -> usize {
+        self.cells.len()
+    }
+
     /// The cell of variable `var`.
     pub(crate) fn cell(&self, var: u32) -> Cell {
         self.cells[var as usize - 1]
@@ -461,6 +466,11 @@ impl<'a, S: Sink> Writer<'a, S> {
     /// The geometry the proof is over.
     pub(crate) fn geometry(&self) -> &'a Geometry {
         self.g
+    }
+
+    /// The ID the next derived constraint gets.
+    pub(crate) fn next_id(&self) -> Id {
+        self.next
     }
 
     /// Deletes the constraints `ids` (lemmas no longer needed).

@@ -51,7 +51,7 @@
 //!
 //! # Speed
 //! Constraints are sparse `(literal, coefficient)` arrays with a flag for all-ones (cardinality)
-//! constraints; the original ones in a vector by ID, the derived ones in a hash map (the live
+//! constraints; the original ones (and the first derived ones) in a vector by ID, the derived ones in a hash map (the live
 //! set of the proofs stays small, however long the proof). A hinted `rup` works on an
 //! assignment array with a trail reset per step and one slack computation per visited hint; a
 //! `pol` adds constraints into dense per-variable scratch arrays with a touched list, so a step
@@ -71,6 +71,13 @@ use crate::error::{Error, Result};
 
 /// Variables beyond this index are refused (the arrays are indexed by variable).
 const MAX_VAR: u32 = 1 << 22;
+
+/// Deleted constraints kept for their buffers.
+const SPARE: usize = 64;
+
+/// The IDs kept in a vector (`PbChecker::orig`); the derived constraints with larger IDs are in
+/// a hash map.
+const DENSE_IDS: usize = 1 << 18;
 
 /// The relation of a constraint.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -128,11 +135,11 @@ pub struct PbVerdict {
 }
 
 /// A normalized constraint `sum coefs[i] * lits[i] >= degree`; a literal is `2 * var + negated`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Constr {
-    lits: Box<[u32]>,
+    lits: Vec<u32>,
     /// The coefficients, in the order of `lits`; empty when every coefficient is 1.
-    coefs: Box<[i64]>,
+    coefs: Vec<i64>,
     degree: i64,
     /// The sum of the coefficients.
     sum: i64,
@@ -331,9 +338,18 @@ impl Dense {
 
     /// The normalized constraint.
     fn to_constr(&self) -> Option<Constr> {
-        let mut lits = Vec::with_capacity(self.touched.len());
+        let mut c = Constr::default();
+        self.to_constr_into(&mut c)?;
+        Some(c)
+    }
+
+    /// The normalized constraint, into `out` (its buffers reused).
+    fn to_constr_into(&self, out: &mut Constr) -> Option<()> {
+        let (lits, coefs) = (&mut out.lits, &mut out.coefs);
+        lits.clear();
+        coefs.clear();
+        lits.reserve(self.touched.len());
         // Filled only once a coefficient other than 1 shows.
-        let mut coefs: Vec<i64> = Vec::new();
         let mut sum: i64 = 0;
         let mut deg = self.d;
         for &v in &self.touched {
@@ -354,12 +370,9 @@ impl Dense {
                 }
             }
         }
-        Some(Constr {
-            lits: lits.into_boxed_slice(),
-            coefs: coefs.into_boxed_slice(),
-            degree: deg,
-            sum,
-        })
+        out.degree = deg;
+        out.sum = sum;
+        Some(())
     }
 }
 
@@ -852,8 +865,13 @@ enum Phase {
 /// The streaming checker: the database of constraints and the proof's state. See the module
 /// docs for the subset it reads.
 pub struct PbChecker {
-    /// The original constraints, ID `i + 1` at index `i` (`None`: deleted).
+    /// The constraints of the first IDs, ID `i + 1` at index `i` (`None`: deleted): the
+    /// original ones, then the derived ones while every ID so far has a slot and there are at
+    /// most [`DENSE_IDS`] (a proof's early steps, such as clauses it derives once for its
+    /// hints, are found without hashing).
     orig: Vec<Option<Constr>>,
+    /// The original constraints (the last original ID).
+    loaded: u64,
     /// The live derived constraints by ID.
     derived: Derived,
     /// The last ID given.
@@ -869,6 +887,8 @@ pub struct PbChecker {
     neg_lits: Vec<u32>,
     /// Scratch for normalizing a constraint.
     norm: Dense,
+    /// Deleted constraints whose buffers new ones reuse.
+    spare: Vec<Constr>,
     /// Scratch forms of `pol` steps, and the free ones.
     pool: Vec<Dense>,
     free: Vec<usize>,
@@ -922,6 +942,7 @@ impl PbChecker {
     pub fn new(num_vars: u32, constraints: &[PbConstraint]) -> Result<PbChecker> {
         let mut ck = PbChecker {
             orig: Vec::with_capacity(constraints.len()),
+            loaded: 0,
             derived: HashMap::default(),
             last: 0,
             live: 0,
@@ -930,6 +951,7 @@ impl PbChecker {
             trail: Vec::new(),
             neg_lits: Vec::new(),
             norm: Dense::default(),
+            spare: Vec::new(),
             pool: Vec::new(),
             free: Vec::new(),
             hints: Vec::new(),
@@ -976,6 +998,7 @@ impl PbChecker {
                 ck.live += 1;
             }
         }
+        ck.loaded = ck.last;
         Ok(ck)
     }
 
@@ -1004,7 +1027,7 @@ impl PbChecker {
 
     /// Constraints loaded from the model (equalities twice): the last original ID.
     pub fn loaded(&self) -> u64 {
-        self.orig.len() as u64
+        self.loaded
     }
 
     /// Checks the proof read from `reader`, line by line.
@@ -1192,9 +1215,13 @@ impl PbChecker {
     }
 
     fn add_derived(&mut self, c: Constr) -> u64 {
+        if self.orig.len() as u64 == self.last && self.orig.len() < DENSE_IDS {
+            self.orig.push(Some(c));
+        } else {
+            self.derived.insert(self.last + 1, c);
+        }
         self.last += 1;
         self.live += 1;
-        self.derived.insert(self.last, c);
         self.last
     }
 
@@ -1316,10 +1343,15 @@ impl PbChecker {
             self.lookup(id)?;
         }
         for &id in ids.iter() {
-            if id as usize <= self.orig.len() {
-                self.orig[id as usize - 1] = None;
+            let gone = if id as usize <= self.orig.len() {
+                self.orig[id as usize - 1].take()
             } else {
-                self.derived.remove(&id);
+                self.derived.remove(&id)
+            };
+            if let Some(c) = gone
+                && self.spare.len() < SPARE
+            {
+                self.spare.push(c);
             }
         }
         self.live -= ids.len() as u64;
@@ -1901,7 +1933,9 @@ impl PbChecker {
                 }
             }
         }
-        self.pool[i].to_constr().ok_or_else(overflow)
+        let mut c = self.spare.pop().unwrap_or_default();
+        self.pool[i].to_constr_into(&mut c).ok_or_else(overflow)?;
+        Ok(c)
     }
 
     /// `del id` of `ids`.
@@ -1980,13 +2014,13 @@ impl PbChecker {
                 );
             }
             ck.steps.rup += 1;
-            let lits: Box<[u32]> = negated.iter().map(|&v| 2 * v + 1).collect();
-            Ok(ck.add_derived(Constr {
-                lits,
-                coefs: Box::new([]),
-                degree: 1,
-                sum: negated.len() as i64,
-            }))
+            let mut c = ck.spare.pop().unwrap_or_default();
+            c.lits.clear();
+            c.lits.extend(negated.iter().map(|&v| 2 * v + 1));
+            c.coefs.clear();
+            c.degree = 1;
+            c.sum = negated.len() as i64;
+            Ok(ck.add_derived(c))
         })
     }
 

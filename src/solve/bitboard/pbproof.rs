@@ -132,7 +132,9 @@ fn run<S: Sink>(problem: &Problem, g: &Geometry, stop: &Cancel, sink: S) -> Resu
         spots: Vec::new(),
         seen: vec![0; g.loaded() as usize + 1],
         stamp: 0,
+        blocks: Vec::new(),
     };
+    prover.derive_pairs()?;
     let open: Vec<u8> = (0..core.k()).map(|r| r as u8).collect();
     let node = prover.node(&open, &core.masks, core.cols_free)?;
     let nodes = prover.s.nodes;
@@ -181,9 +183,66 @@ struct Prover<'s, 'g, W: Sink> {
     /// Per model constraint, the lemma (`stamp`) whose hints last named it.
     seen: Vec<u32>,
     stamp: u32,
+    /// Per variable `p` and core row `r`, at `(p - 1) * k + r`: the ID of the first binary
+    /// clause `~x_p + ~x_v >= 1` of the cells `v` of row `r` the piece on `p` attacks, derived
+    /// at the proof's start ([`Prover::derive_pairs`]). Empty on boards with more than
+    /// [`PAIR_VARS`] variables, whose lemmas name the attacking lines instead.
+    blocks: Vec<Id>,
 }
 
+/// The most variables for which the proof derives the binary clauses of attacking pairs (each
+/// attacking pair twice, one clause per direction).
+const PAIR_VARS: usize = 1024;
+
 impl<W: Sink> Prover<'_, '_, W> {
+    /// Derives, once, the binary clause `~x_p + ~x_v >= 1` of every cell `p` and every cell
+    /// `v` it attacks (a `rup` with the line through which it does as its hint), so that a lemma
+    /// names one binary clause per dead cell: checking it propagates two literals per cell
+    /// instead of whole lines. They come in blocks per `(p, core row)`, `v` in column-bit order,
+    /// so that [`Prover::explain`] finds a clause's ID by counting bits ([`Prover::blocks`]).
+    fn derive_pairs(&mut self) -> Result<()> {
+        let g = self.w.geometry();
+        let (vars, k) = (g.num_vars(), self.core.k());
+        if vars > PAIR_VARS || std::env::var_os("TMP_NO_PAIRS").is_some() {
+            return Ok(());
+        }
+        let mut blocks = vec![0; vars * k];
+        for qr in 0..k {
+            let mut cells = self.core.masks[qr];
+            while cells != 0 {
+                let qbit = cells & cells.wrapping_neg();
+                cells ^= qbit;
+                let p = self.var_of[qr * 64 + qbit.trailing_zeros() as usize];
+                for r in 0..k {
+                    blocks[(p as usize - 1) * k + r] = self.w.next_id();
+                    let mut m = self.attacked(qr, qbit, r);
+                    while m != 0 {
+                        let bit = m.trailing_zeros() as usize;
+                        m &= m - 1;
+                        let v = self.var_of[r * 64 + bit];
+                        let line = g
+                            .attack(p, v)
+                            .ok_or_else(|| internal("an attack mask without a line"))?;
+                        self.w.rup(&[p, v], &[line]);
+                    }
+                }
+            }
+        }
+        self.blocks = blocks;
+        Ok(())
+    }
+
+    /// The cells of core row `r` the piece on core row `qr`, column `qbit`, attacks.
+    #[inline]
+    fn attacked(&self, qr: usize, qbit: u64, r: usize) -> u64 {
+        let live = self.core.masks[r];
+        if qr == r {
+            live & !qbit
+        } else {
+            self.s.hit(qbit, qr, r) & live
+        }
+    }
+
     /// Adds to `hints` the lines through which placed pieces attack the cells `dead` (column
     /// bits) of core row `r` (no line twice): the piece on the row itself attacks all of them
     /// along it; else the pieces of the path in order, each through the lines its attack masks
@@ -194,6 +253,21 @@ impl<W: Sink> Prover<'_, '_, W> {
         for (k, &(qr, qbit)) in self.spots.iter().enumerate() {
             if rest == 0 {
                 break;
+            }
+            if !self.blocks.is_empty() {
+                // The binary clauses of the piece's block for row r: its first ID plus the
+                // attacked cells before each one.
+                let full = self.attacked(qr, qbit, r);
+                let hit = full & rest;
+                rest &= !hit;
+                let first = self.blocks[(self.path[k] as usize - 1) * self.core.k() + r];
+                let mut m = hit;
+                while m != 0 {
+                    let low = m & m.wrapping_neg();
+                    m ^= low;
+                    hints.push(first + Id::from((full & (low - 1)).count_ones()));
+                }
+                continue;
             }
             let hit = if qr == r {
                 rest
@@ -422,6 +496,52 @@ fn no_line(what: &str, index: usize) -> Error {
     Error::Solver(format!(
         "the VeriPB search: {what} {index} has no `= 1` constraint"
     ))
+}
+
+/// A [`Sink`] that keeps nothing: [`write_only`]'s.
+struct Discard(PbBatch);
+
+impl Sink for Discard {
+    fn header(&mut self, loaded: Id) {
+        self.0.header(loaded);
+    }
+
+    fn rup(&mut self, path: &[u32], hints: &[Id]) {
+        self.0.rup(path, hints);
+        self.full();
+    }
+
+    fn pol(&mut self, ops: &[(Operand, i64)]) {
+        self.0.pol(ops);
+        self.full();
+    }
+
+    fn delete(&mut self, ids: &[Id]) {
+        self.0.delete(ids);
+        self.full();
+    }
+
+    fn finish(&mut self, unsat: Option<Id>) {
+        self.0.finish(unsat);
+    }
+}
+
+impl Discard {
+    fn full(&mut self) {
+        if self.0.len() >= FLUSH_WORDS {
+            self.0 = PbBatch::new();
+        }
+    }
+}
+
+/// For measuring: the search of [`search_certified_pb`] making its batches of steps and
+/// dropping them (no checker): the answer, the nodes and the seconds.
+#[doc(hidden)]
+pub fn write_only(problem: &Problem) -> Result<(Answer<Board>, u64, f64)> {
+    let t = Instant::now();
+    let g = Geometry::new(problem)?;
+    let (ran, _) = run(problem, &g, &Cancel::new(), Discard(PbBatch::new()))?;
+    Ok((ran.answer, ran.stats.nodes, t.elapsed().as_secs_f64()))
 }
 
 /// Proof words handed to the checker at a time.
