@@ -60,8 +60,16 @@ fn main() {
         .expect("the certified search");
         let wall = t.elapsed().as_secs_f64();
         let per = |s: f64| s * 1e6 / r.nodes as f64;
+        // The process's CPU seconds (both threads): on a shared machine, with the writer's
+        // alone (`writer`), the checker's share.
+        let cpu = {
+            let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+            unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) };
+            let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+            tv(u.ru_utime) + tv(u.ru_stime)
+        };
         println!(
-            "{} n{n} d{d} s{seed}{}: unsat {} nodes {} write {:.2} s ({:.2} us/node) check {:.2} s ({:.2} us/node) wall {wall:.2} s ({:.2} us/node){}",
+            "{} n{n} d{d} s{seed}{}: unsat {} nodes {} write {:.2} s ({:.2} us/node) check {:.2} s ({:.2} us/node) wall {wall:.2} s ({:.2} us/node) cpu {cpu:.2} s{}",
             all[0],
             if file { " +file" } else { "" },
             r.certificate.is_some(),

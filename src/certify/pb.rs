@@ -30,7 +30,18 @@
 //!   the node; the cells with a positive coefficient are attacked, and the hinted lines set them
 //!   to 0 first. The upper bound is the mirror image (`>=` and `<=` swapped, the `k` largest).
 //!   Both diagonal families use the same step (`a_r = r, b_c = c` for the sum keys,
-//!   `a_r = r, b_c = n - 1 - c` for the difference keys `r - c + n - 1`).
+//!   `a_r = r, b_c = n - 1 - c` for the difference keys `r - c + n - 1`). A row's two terms
+//!   are written as the one linear form they make, `(s - a_r) (row r >= 1)` (or
+//!   `(a_r - s) (row r <= 1)`), which derives the same `C`.
+//!
+//! The bitboard search's proofs ([`crate::solve::bitboard::pbproof`]) name, instead of a
+//! dead cell's line, the binary clause `~x_p + ~x_v >= 1` of the piece `p` that attacks it,
+//! derived once at the proof's start (`rup` with the line as hint): a hint then propagates
+//! two literals instead of a whole line.
+//!
+//! A [`Writer`] numbers the steps and hands them to a [`Sink`]: [`Text`] writes the proof's
+//! text, [`PbBatch`] keeps the steps in memory for a checker thread (and the text of the same
+//! steps, byte for byte, when a proof file is asked for).
 //!
 //! [`refute`] is the reference search that writes such proofs: rows with the fewest allowed
 //! cells first, the empty-line checks, then both families' bounds at every node. It is the
@@ -364,6 +375,9 @@ pub(crate) struct Writer<'a, S: Sink> {
     pub(crate) stats: ProofStats,
     /// Scratch for the operands of a `pol` step.
     ops: Vec<(Operand, i64)>,
+    /// Scratch for the keys of a bound.
+    keys: Vec<i64>,
+    key_bits: Vec<u64>,
     sums: bool,
 }
 
@@ -444,6 +458,8 @@ impl<'a, S: Sink> Writer<'a, S> {
             next: g.loaded + 1,
             stats: ProofStats::default(),
             ops: Vec::new(),
+            keys: Vec::new(),
+            key_bits: Vec::new(),
             sums,
         }
     }
@@ -666,9 +682,43 @@ impl<'a, S: Sink> Writer<'a, S> {
         let key = |cell: Cell| a(cell.row as usize) + b(cell.col as usize);
         let target: i64 =
             open.iter().map(|&r| a(r)).sum::<i64>() + free.iter().map(|&c| b(c)).sum::<i64>();
-        let mut keys: Vec<i64> = allowed.map(key).collect();
-        keys.sort_unstable();
-        keys.dedup();
+        // The reachable keys, sorted without repeats (they lie in `0..2n`: a bit set).
+        let mut bits = std::mem::take(&mut self.key_bits);
+        bits.clear();
+        bits.resize((2 * g.n as usize).div_ceil(64).max(1), 0);
+        for cell in allowed {
+            let d = key(cell) as usize;
+            bits[d / 64] |= 1 << (d % 64);
+        }
+        let mut keys = std::mem::take(&mut self.keys);
+        keys.clear();
+        for (w, &word) in bits.iter().enumerate() {
+            let mut m = word;
+            while m != 0 {
+                keys.push((w * 64) as i64 + i64::from(m.trailing_zeros()));
+                m &= m - 1;
+            }
+        }
+        self.key_bits = bits;
+        let found = self.bound_of(&keys, open, free, anti, target);
+        self.keys = keys;
+        found
+    }
+
+    /// [`Writer::bound_pol`] once the reachable keys `keys` (sorted, no repeats) and the
+    /// target are known.
+    fn bound_of(
+        &mut self,
+        keys: &[i64],
+        open: &[usize],
+        free: &[usize],
+        anti: bool,
+        target: i64,
+    ) -> Option<Id> {
+        let g = self.g;
+        let n = g.n as i64;
+        let a = |r: usize| r as i64;
+        let b = |c: usize| if anti { c as i64 } else { n - 1 - c as i64 };
         let k = open.len();
         // The lower bound with `s` the k-th smallest key, the upper with the k-th largest; with
         // fewer reachable keys than open rows (k pieces on fewer diagonals), the lower bound
@@ -709,15 +759,20 @@ impl<'a, S: Sink> Writer<'a, S> {
         for &r in open {
             let (ge, le) = g.row_ids[r].expect("open row");
             // Lower: a_r (row <= 1) + s (row >= 1); upper: a_r (row >= 1) + s (row <= 1).
-            let (weighted, by_s) = if lower { (le, ge) } else { (ge, le) };
-            add(Operand::Id(weighted), a(r));
-            add(Operand::Id(by_s), s);
+            // Both are the same line: `a_r (row <= 1) + s (row >= 1)` is the linear form
+            // `(s - a_r) (row >= 1)`, written as one term (the mirror image for the upper).
+            let m = if lower { s - a(r) } else { a(r) - s };
+            if m >= 0 {
+                add(Operand::Id(ge), m);
+            } else {
+                add(Operand::Id(le), -m);
+            }
         }
         for &c in free {
             let (ge, le) = g.col_ids[c].expect("free column");
             add(Operand::Id(if lower { le } else { ge }), b(c));
         }
-        for &d in &keys {
+        for &d in keys {
             let gap = if lower { s - d } else { d - s };
             if gap > 0 {
                 add(amo(d), gap);
@@ -779,6 +834,20 @@ impl PbBatch {
     /// An empty batch.
     pub fn new() -> PbBatch {
         PbBatch::default()
+    }
+
+    /// An empty batch with room for `words` words.
+    pub fn with_capacity(words: usize) -> PbBatch {
+        PbBatch {
+            words: Vec::with_capacity(words),
+            vars: Vec::with_capacity(words),
+        }
+    }
+
+    /// Empties the batch, keeping its room.
+    pub fn clear(&mut self) {
+        self.words.clear();
+        self.vars.clear();
     }
 
     /// Words held (for flushing by size).

@@ -14,7 +14,9 @@
 //! checking thread (the checker is `Send`); [`PbChecker::finish`] gives the verdict. A search
 //! that holds its steps in memory can skip the text: [`PbChecker::rup`],
 //! [`PbChecker::pol_sum`], [`PbChecker::delete`] and [`PbChecker::conclude_unsat`] check the
-//! same steps without lexing (a third faster on the proofs of [`crate::certify::pb`]).
+//! same steps without lexing (a third faster on the proofs of [`crate::certify::pb`]);
+//! [`PbChecker::rup_clause`] checks a `rup` of a clause of negated variables (the lemmas of
+//! those proofs) without building it term by term.
 //!
 //! # The subset (VeriPB 3.0 semantics)
 //! - the header `pseudo-Boolean proof version 3.0` on the first line; comments from `%` to the
@@ -51,8 +53,10 @@
 //!
 //! # Speed
 //! Constraints are sparse `(literal, coefficient)` arrays with a flag for all-ones (cardinality)
-//! constraints; the original ones (and the first derived ones) in a vector by ID, the derived ones in a hash map (the live
-//! set of the proofs stays small, however long the proof). A hinted `rup` works on an
+//! constraints; the original ones and the first derived ones (up to 2^18 IDs: clauses a proof
+//! derives once at its start for its hints) in a vector by ID, the later derived ones in a hash
+//! map (the live set of the proofs stays small, however long the proof); a deleted
+//! constraint's buffers are reused. A hinted `rup` works on an
 //! assignment array with a trail reset per step and one slack computation per visited hint; a
 //! `pol` adds constraints into dense per-variable scratch arrays with a touched list, so a step
 //! costs the sizes of its operands. At-most-one constraints (`sum ~x >= len - 1` normalized)

@@ -4,10 +4,17 @@
 //! the reference search. Unlike the LRAT writer ([`super::proof`]) the search keeps the sum
 //! bounds ([`VERIPB_TUNING`]); the parity and the forced-diagonal branching stay off (the
 //! parity's division step and the branching's coverage are not written yet). Every node's lemma
-//! negates its whole path (no backjumping, no inlined forced moves yet).
+//! negates its whole path (no backjumping, no inlined forced moves yet). A dead cell is
+//! explained by the binary clause between it and the piece that attacks it, derived once at
+//! the proof's start ([`crate::certify::pb`]).
+//!
+//! [`search_veripb`] writes the OPB model and the proof's text to files (for the `veripb`
+//! crate, the tests and the spike); [`search_certified_pb`] is the `--certify` route: the steps
+//! go to a checker thread in compact batches and are checked as they come, the text written
+//! only when a proof file is asked for.
 
 use std::io::Write;
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -553,6 +560,8 @@ const FLUSH_WORDS: usize = 1 << 17;
 struct Channel<'t> {
     batch: PbBatch,
     tx: SyncSender<PbBatch>,
+    /// Batches the checker is done with, for reuse.
+    back: Receiver<PbBatch>,
     stop: Cancel,
     /// The tests' hook: applied to every batch before it is sent.
     tamper: Option<&'t mut dyn FnMut(&mut PbBatch)>,
@@ -560,7 +569,11 @@ struct Channel<'t> {
 
 impl Channel<'_> {
     fn send(&mut self) {
-        let mut batch = std::mem::take(&mut self.batch);
+        let next = match self.back.try_recv() {
+            Ok(b) => b,
+            Err(_) => PbBatch::with_capacity(FLUSH_WORDS + 1024),
+        };
+        let mut batch = std::mem::replace(&mut self.batch, next);
         if let Some(f) = self.tamper.as_mut() {
             f(&mut batch);
         }
@@ -618,6 +631,7 @@ struct Checked {
 fn check_batches(
     problem: &Problem,
     rx: Receiver<PbBatch>,
+    back: Sender<PbBatch>,
     file: Option<tempfile::NamedTempFile>,
     name: &str,
 ) -> Result<Checked> {
@@ -676,6 +690,10 @@ fn check_batches(
             }
         }
         busy += t.elapsed().as_secs_f64();
+        let mut batch = batch;
+        batch.clear();
+        // The search may be done: a closed channel only means nobody reuses it.
+        let _ = back.send(batch);
     }
     let written = match text {
         Some(t) => Some(
@@ -751,12 +769,14 @@ fn certified(
         .child()
         .with_timeout(timeout);
     let (tx, rx) = sync_channel::<PbBatch>(4);
+    let (back_tx, back) = channel::<PbBatch>();
     let (searched, checked) = std::thread::scope(|scope| {
         let name = &name;
-        let checker = scope.spawn(move || check_batches(problem, rx, file, name));
+        let checker = scope.spawn(move || check_batches(problem, rx, back_tx, file, name));
         let sink = Channel {
-            batch: PbBatch::new(),
+            batch: PbBatch::with_capacity(FLUSH_WORDS + 1024),
             tx,
+            back,
             stop: stop.clone(),
             tamper,
         };
