@@ -190,11 +190,12 @@ struct Prover<'s, 'g, W: Sink> {
     /// Per model constraint, the lemma (`stamp`) whose hints last named it.
     seen: Vec<u32>,
     stamp: u32,
-    /// Per variable `p` and core row `r`, at `(p - 1) * k + r`: the ID of the first binary
-    /// clause `~x_p + ~x_v >= 1` of the cells `v` of row `r` the piece on `p` attacks, derived
-    /// at the proof's start ([`Prover::derive_pairs`]). Empty on boards with more than
-    /// [`PAIR_VARS`] variables, whose lemmas name the attacking lines instead.
-    blocks: Vec<Id>,
+    /// Per variable `p` and core row `r`, at `(p - 1) * k + r`: the cells of row `r` the piece
+    /// on `p` attacks (column bits), and the ID of the binary clause `~x_p + ~x_v >= 1` of the
+    /// first of them, the others' following in bit order, derived at the proof's start
+    /// ([`Prover::derive_pairs`]). Empty on boards with more than [`PAIR_VARS`] variables,
+    /// whose lemmas name the attacking lines instead.
+    blocks: Vec<(Id, u64)>,
 }
 
 /// The most variables for which the proof derives the binary clauses of attacking pairs (each
@@ -210,10 +211,10 @@ impl<W: Sink> Prover<'_, '_, W> {
     fn derive_pairs(&mut self) -> Result<()> {
         let g = self.w.geometry();
         let (vars, k) = (g.num_vars(), self.core.k());
-        if vars > PAIR_VARS || std::env::var_os("TMP_NO_PAIRS").is_some() {
+        if vars > PAIR_VARS {
             return Ok(());
         }
-        let mut blocks = vec![0; vars * k];
+        let mut blocks = vec![(0, 0); vars * k];
         for qr in 0..k {
             let mut cells = self.core.masks[qr];
             while cells != 0 {
@@ -221,8 +222,9 @@ impl<W: Sink> Prover<'_, '_, W> {
                 cells ^= qbit;
                 let p = self.var_of[qr * 64 + qbit.trailing_zeros() as usize];
                 for r in 0..k {
-                    blocks[(p as usize - 1) * k + r] = self.w.next_id();
-                    let mut m = self.attacked(qr, qbit, r);
+                    let full = self.attacked(qr, qbit, r);
+                    blocks[(p as usize - 1) * k + r] = (self.w.next_id(), full);
+                    let mut m = full;
                     while m != 0 {
                         let bit = m.trailing_zeros() as usize;
                         m &= m - 1;
@@ -264,10 +266,9 @@ impl<W: Sink> Prover<'_, '_, W> {
             if !self.blocks.is_empty() {
                 // The binary clauses of the piece's block for row r: its first ID plus the
                 // attacked cells before each one.
-                let full = self.attacked(qr, qbit, r);
+                let (first, full) = self.blocks[(self.path[k] as usize - 1) * self.core.k() + r];
                 let hit = full & rest;
                 rest &= !hit;
-                let first = self.blocks[(self.path[k] as usize - 1) * self.core.k() + r];
                 let mut m = hit;
                 while m != 0 {
                     let low = m & m.wrapping_neg();
