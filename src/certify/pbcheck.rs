@@ -341,14 +341,28 @@ impl Dense {
     }
 
     /// The normalized constraint.
-    fn to_constr(&self) -> Option<Constr> {
+    fn to_constr(&mut self) -> Option<Constr> {
         let mut c = Constr::default();
-        self.to_constr_into(&mut c)?;
+        self.to_constr_into(&mut c, false)?;
         Some(c)
     }
 
-    /// The normalized constraint, into `out` (its buffers reused).
-    fn to_constr_into(&self, out: &mut Constr) -> Option<()> {
+    /// The normalized constraint, into `out` (its buffers reused); the form is left clean
+    /// (also on an overflow).
+    fn take_constr_into(&mut self, out: &mut Constr) -> Option<()> {
+        let r = self.to_constr_into(out, true);
+        if r.is_some() {
+            self.touched.clear();
+            self.d = 0;
+        } else {
+            self.clear();
+        }
+        r
+    }
+
+    /// The normalized constraint, into `out` (its buffers reused); with `reset`, every
+    /// coefficient read is set back to 0 and unmarked on the way (the touched list stays).
+    fn to_constr_into(&mut self, out: &mut Constr, reset: bool) -> Option<()> {
         let (lits, coefs) = (&mut out.lits, &mut out.coefs);
         lits.clear();
         coefs.clear();
@@ -356,8 +370,13 @@ impl Dense {
         // Filled only once a coefficient other than 1 shows.
         let mut sum: i64 = 0;
         let mut deg = self.d;
+        let (cs, mark) = (&mut self.c[..], &mut self.mark[..]);
         for &v in &self.touched {
-            let c = self.c[v as usize];
+            let c = cs[v as usize];
+            if reset {
+                cs[v as usize] = 0;
+                mark[v as usize] = false;
+            }
             if c != 0 {
                 let a = c.checked_abs()?;
                 if c < 0 {
@@ -1938,7 +1957,7 @@ impl PbChecker {
             }
         }
         let mut c = self.spare.pop().unwrap_or_default();
-        self.pool[i].to_constr_into(&mut c).ok_or_else(overflow)?;
+        self.pool[i].take_constr_into(&mut c).ok_or_else(overflow)?;
         Ok(c)
     }
 
