@@ -621,34 +621,49 @@ impl Sink for Channel<'_> {
 struct Checked {
     /// The verdict of a proof that concluded `UNSAT`.
     verdict: Option<PbVerdict>,
-    /// Seconds the thread spent checking (and writing the text).
+    /// Seconds the thread spent checking.
     busy: f64,
-    /// The text proof, complete, when one was asked for.
-    written: Option<tempfile::NamedTempFile>,
 }
 
-/// The checker thread: checks the batches as they come with [`PbChecker`]'s structured steps
-/// (and writes their text into `file`, if any).
+/// The text thread of [`search_certified_pb`] (when a proof file is asked for): writes the
+/// batches the checker is done with into `file`, then hands them back for reuse; the file,
+/// complete.
+fn write_batches(
+    rx: Receiver<PbBatch>,
+    back: Sender<PbBatch>,
+    file: tempfile::NamedTempFile,
+    name: &str,
+) -> Result<tempfile::NamedTempFile> {
+    let mut text = Text::new(std::io::BufWriter::with_capacity(1 << 20, file));
+    let mut ops = Vec::new();
+    for mut batch in rx {
+        batch.replay(&mut text, &mut ops)?;
+        batch.clear();
+        // The search may be done: a closed channel only means nobody reuses it.
+        let _ = back.send(batch);
+    }
+    text.into_inner()
+        .into_inner()
+        .map_err(|e| Error::io(name, e.into_error()))
+}
+
+/// The checker thread: checks the batches as they come with [`PbChecker`]'s structured steps,
+/// then hands each to the text thread (`text`), or back to the search for reuse.
 fn check_batches(
     problem: &Problem,
     rx: Receiver<PbBatch>,
     back: Sender<PbBatch>,
-    file: Option<tempfile::NamedTempFile>,
-    name: &str,
+    text: Option<SyncSender<PbBatch>>,
 ) -> Result<Checked> {
     let t0 = Instant::now();
     let (num_vars, constraints) = model(problem)?;
     let mut ck = Some(PbChecker::new(num_vars, &constraints)?);
     drop(constraints);
-    let mut text = file.map(|f| Text::new(std::io::BufWriter::with_capacity(1 << 20, f)));
     let mut verdict = None;
-    let (mut ops, mut terms, mut ids) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut terms, mut ids) = (Vec::new(), Vec::new());
     let mut busy = t0.elapsed().as_secs_f64();
     for batch in rx {
         let t = Instant::now();
-        if let Some(text) = text.as_mut() {
-            batch.replay(text, &mut ops)?;
-        }
         for step in batch.steps() {
             let step = step?;
             let Some(c) = ck.as_mut() else {
@@ -691,24 +706,19 @@ fn check_batches(
             }
         }
         busy += t.elapsed().as_secs_f64();
-        let mut batch = batch;
-        batch.clear();
-        // The search may be done: a closed channel only means nobody reuses it.
-        let _ = back.send(batch);
+        match &text {
+            Some(tx) => tx
+                .send(batch)
+                .map_err(|_| internal("the proof's text writer stopped"))?,
+            None => {
+                let mut batch = batch;
+                batch.clear();
+                // The search may be done: a closed channel only means nobody reuses it.
+                let _ = back.send(batch);
+            }
+        }
     }
-    let written = match text {
-        Some(t) => Some(
-            t.into_inner()
-                .into_inner()
-                .map_err(|e| Error::io(name, e.into_error()))?,
-        ),
-        None => None,
-    };
-    Ok(Checked {
-        verdict,
-        busy,
-        written,
-    })
+    Ok(Checked { verdict, busy })
 }
 
 /// `--solver bitboard --certify` with a proof named `.pbp` (or none asked for, from the API):
@@ -717,8 +727,8 @@ fn check_batches(
 /// checker ([`crate::certify::pbcheck`], its structured steps: no text), over the constraints of
 /// the OPB model `encode --to opb` writes for the same instance. An UNSAT answer needs the
 /// check to verify `conclusion UNSAT` on the root's lemma (a step that does not check is an
-/// error, never UNSAT). With `proof`, the checker thread also writes the proof's text to a
-/// temporary file beside it, renamed to `proof` only once it checked (never a half-written proof
+/// error, never UNSAT). With `proof`, a third thread writes the proof's text from the batches
+/// the checker is done with, to a temporary file beside it, renamed to `proof` only once it checked (never a half-written proof
 /// under that name); `veripb MODEL.opb FILE.pbp` checks it again. A board is returned
 /// unverified; UNKNOWN when the time ran out or `cancel` was raised.
 ///
@@ -771,9 +781,18 @@ fn certified(
         .with_timeout(timeout);
     let (tx, rx) = sync_channel::<PbBatch>(4);
     let (back_tx, back) = channel::<PbBatch>();
-    let (searched, checked) = std::thread::scope(|scope| {
+    let (searched, checked, written) = std::thread::scope(|scope| {
         let name = &name;
-        let checker = scope.spawn(move || check_batches(problem, rx, back_tx, file, name));
+        let (text_tx, writer) = match file {
+            Some(file) => {
+                let (tx, rx) = sync_channel::<PbBatch>(4);
+                let back = back_tx.clone();
+                let writer = scope.spawn(move || write_batches(rx, back, file, name));
+                (Some(tx), Some(writer))
+            }
+            None => (None, None),
+        };
+        let checker = scope.spawn(move || check_batches(problem, rx, back_tx, text_tx));
         let sink = Channel {
             batch: PbBatch::with_capacity(FLUSH_WORDS + 1024),
             tx,
@@ -784,12 +803,18 @@ fn certified(
         // The sink (and its sender) dropped here: the checker sees the end.
         let t = Instant::now();
         let searched = run(problem, &g, &stop, sink).map(|(ran, _)| (ran, t.elapsed()));
-        let checked = checker.join().unwrap_or_else(|_| {
-            Err(internal("the VeriPB checker thread panicked"))
+        let checked = checker
+            .join()
+            .unwrap_or_else(|_| Err(internal("the VeriPB checker thread panicked")));
+        let written = writer.map(|w| {
+            w.join()
+                .unwrap_or_else(|_| Err(internal("the proof's text writer panicked")))
         });
-        (searched, checked)
+        (searched, checked, written)
     });
-    // The checker's error first: a search that stopped early may only show the closed channel.
+    // The text writer's error first (an I/O error stops the checker too), then the checker's: a
+    // search that stopped early may only show the closed channel.
+    let written = written.transpose()?;
     let checked = checked?;
     let (ran, search_time) = searched?;
     let mut certificate = None;
@@ -798,7 +823,7 @@ fn certified(
             Some(v) if v.unsat && v.contradiction == ran.root => v,
             _ => return Err(internal("the VeriPB proof checked but did not conclude UNSAT")),
         };
-        if let (Some(tmp), Some(path)) = (checked.written, proof) {
+        if let (Some(tmp), Some(path)) = (written, proof) {
             super::proof::keep(tmp, path)?;
         }
         let s = verdict.steps;
