@@ -1583,7 +1583,25 @@ impl PbChecker {
                 let Some(c) = find(&self.orig, &self.derived, self.last, id) else {
                     return Err(self.missing(id));
                 };
-                match propagate(&mut self.val, &mut self.trail, &c.lits, &c.coefs, c.degree) {
+                let p = if let ([a, b], true, 1) = (&c.lits[..], c.coefs.is_empty(), c.degree) {
+                    // A binary clause: what `propagate` does, without the loop.
+                    let (a, b) = (*a as usize, *b as usize);
+                    let val = &mut self.val;
+                    match (val[a], val[b]) {
+                        (FALSE, FALSE) => Prop::Conflict,
+                        (FALSE, UNDEF) | (UNDEF, FALSE) => {
+                            let l = if val[a] == UNDEF { a } else { b };
+                            val[l] = TRUE;
+                            val[l ^ 1] = FALSE;
+                            self.trail.push((l >> 1) as u32);
+                            Prop::Propagated
+                        }
+                        _ => Prop::Nothing,
+                    }
+                } else {
+                    propagate(&mut self.val, &mut self.trail, &c.lits, &c.coefs, c.degree)
+                };
+                match p {
                     Prop::Conflict => return Ok(true),
                     Prop::Propagated => changed = true,
                     Prop::Nothing => {}
