@@ -27,7 +27,10 @@ use queens_sat::presolve::Problem;
 
 fn main() {
     let all: Vec<String> = std::env::args().skip(1).collect();
-    if matches!(all.first().map(String::as_str), Some("pipe" | "lrat" | "writer")) {
+    if matches!(
+        all.first().map(String::as_str),
+        Some("pipe" | "lrat" | "writer")
+    ) {
         let num = |i: usize| all[i].parse::<u64>().expect("N D SEED");
         let (n, d, seed) = (num(1) as u32, num(2) as usize, num(3));
         let mut inst = queens_sat::generate::diagonals::generate(n, 1, seed).expect("generate");

@@ -875,7 +875,11 @@ impl PbBatch {
         let (mut w, mut k) = (0, 0);
         while w < self.words.len() {
             let h = self.words[w];
-            let (kind, a, b) = (h >> 56, ((h >> 28) & 0xFFF_FFFF) as usize, (h & 0xFFF_FFFF) as usize);
+            let (kind, a, b) = (
+                h >> 56,
+                ((h >> 28) & 0xFFF_FFFF) as usize,
+                (h & 0xFFF_FFFF) as usize,
+            );
             match kind {
                 K_HEADER => w += 2,
                 K_RUP => {
@@ -954,7 +958,8 @@ impl Sink for PbBatch {
     }
 
     fn finish(&mut self, unsat: Option<u64>) {
-        self.words.push(head(K_FINISH, 0, usize::from(unsat.is_some())));
+        self.words
+            .push(head(K_FINISH, 0, usize::from(unsat.is_some())));
         self.words.extend(unsat);
     }
 }
@@ -973,7 +978,11 @@ impl<'a> Iterator for PbSteps<'a> {
     fn next(&mut self) -> Option<Result<PbStep<'a>>> {
         let words = &self.b.words;
         let &h = words.get(self.w)?;
-        let (kind, a, b) = (h >> 56, ((h >> 28) & 0xFFF_FFFF) as usize, (h & 0xFFF_FFFF) as usize);
+        let (kind, a, b) = (
+            h >> 56,
+            ((h >> 28) & 0xFFF_FFFF) as usize,
+            (h & 0xFFF_FFFF) as usize,
+        );
         let body = self.w + 1;
         let Some(tail) = words.get(body..body + if kind == K_POL { 2 * b } else { b }) else {
             self.w = words.len();
@@ -1010,14 +1019,17 @@ fn bad_batch() -> Error {
 /// The constraints of `problem`'s OPB model as `encode --to opb` writes it (the text parsed
 /// back, so that a checker loads exactly the file's constraints): the highest variable and the
 /// constraints, in order.
-pub(crate) fn model(problem: &Problem) -> Result<(u32, Vec<crate::certify::pbcheck::PbConstraint>)> {
+pub(crate) fn model(
+    problem: &Problem,
+) -> Result<(u32, Vec<crate::certify::pbcheck::PbConstraint>)> {
     let (w, _) = Opb::write(
         Vec::new(),
         problem,
         EncodeOptions::from(crate::encode::amo::AmoKind::DEFAULT),
         None,
     )?;
-    let text = String::from_utf8(w).map_err(|_| Error::Solver("an OPB model not in UTF-8".into()))?;
+    let text =
+        String::from_utf8(w).map_err(|_| Error::Solver("an OPB model not in UTF-8".into()))?;
     crate::certify::pbcheck::parse_opb(&text, "the OPB model")
 }
 

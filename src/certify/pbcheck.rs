@@ -341,16 +341,16 @@ impl Dense {
     }
 
     /// The normalized constraint.
-    fn to_constr(&mut self) -> Option<Constr> {
+    fn normalized(&mut self) -> Option<Constr> {
         let mut c = Constr::default();
-        self.to_constr_into(&mut c, false)?;
+        self.write_normalized(&mut c, false)?;
         Some(c)
     }
 
     /// The normalized constraint, into `out` (its buffers reused); the form is left clean
     /// (also on an overflow).
     fn take_constr_into(&mut self, out: &mut Constr) -> Option<()> {
-        let r = self.to_constr_into(out, true);
+        let r = self.write_normalized(out, true);
         if r.is_some() {
             self.touched.clear();
             self.d = 0;
@@ -362,7 +362,7 @@ impl Dense {
 
     /// The normalized constraint, into `out` (its buffers reused); with `reset`, every
     /// coefficient read is set back to 0 and unmarked on the way (the touched list stays).
-    fn to_constr_into(&mut self, out: &mut Constr, reset: bool) -> Option<()> {
+    fn write_normalized(&mut self, out: &mut Constr, reset: bool) -> Option<()> {
         let (lits, coefs) = (&mut out.lits, &mut out.coefs);
         lits.clear();
         coefs.clear();
@@ -1202,7 +1202,7 @@ impl PbChecker {
             for (a, lit) in terms {
                 d.add(lit, if ge { a } else { a.checked_neg()? })?;
             }
-            d.to_constr()
+            d.normalized()
         })();
         d.clear();
         res.ok_or_else(overflow)
@@ -1493,7 +1493,7 @@ impl PbChecker {
         if !ge {
             d.multiply(-1).ok_or_else(overflow)?;
         }
-        d.to_constr().ok_or_else(overflow)
+        d.normalized().ok_or_else(overflow)
     }
 
     fn rup_line(&mut self, lex: &mut Lexer<'_>) -> Res<()> {
@@ -1859,7 +1859,7 @@ impl PbChecker {
             ));
         }
         let i = self.materialize(stack[0])?;
-        self.pool[i].to_constr().ok_or_else(overflow)
+        self.pool[i].normalized().ok_or_else(overflow)
     }
 }
 
@@ -2031,10 +2031,16 @@ impl PbChecker {
                 let l = 2 * v as usize;
                 if ck.val[l] != UNDEF {
                     ck.reset_trail();
-                    let terms: Vec<(i64, i32)> = negated.iter().map(|&v| (1, -(v as i32))).collect();
-                    let hints: Vec<i64> = hints.iter().map(|&h| h.min(i64::MAX as u64) as i64).collect();
+                    let terms: Vec<(i64, i32)> =
+                        negated.iter().map(|&v| (1, -(v as i32))).collect();
+                    let hints: Vec<i64> = hints
+                        .iter()
+                        .map(|&h| h.min(i64::MAX as u64) as i64)
+                        .collect();
                     let k = ck.normalize(
-                        terms.iter().map(|&(a, l)| (a, 2 * l.unsigned_abs() + u32::from(l < 0))),
+                        terms
+                            .iter()
+                            .map(|&(a, l)| (a, 2 * l.unsigned_abs() + u32::from(l < 0))),
                         true,
                         1,
                     )?;
@@ -2171,29 +2177,29 @@ mod tests {
         let mut d = dense_of("5 x1 2 ~x2 1 x3 >= 3");
         d.saturate().unwrap();
         assert_eq!(
-            show(&d.to_constr().unwrap()),
+            show(&d.normalized().unwrap()),
             (vec![(3, 1), (2, -2), (1, 3)], 3)
         );
         // A trivial constraint loses its terms and keeps its degree.
         let mut d = dense_of("5 x1 2 ~x2 >= -4");
         d.saturate().unwrap();
-        assert_eq!(show(&d.to_constr().unwrap()), (vec![], -4));
+        assert_eq!(show(&d.normalized().unwrap()), (vec![], -4));
         // Division by 2 rounds up: 5 x1 + 2 ~x2 + x3 >= 3 -> 3 x1 + ~x2 + x3 >= 2.
         let mut d = dense_of("5 x1 2 ~x2 1 x3 >= 3");
         d.divide(2).unwrap();
         assert_eq!(
-            show(&d.to_constr().unwrap()),
+            show(&d.normalized().unwrap()),
             (vec![(3, 1), (1, -2), (1, 3)], 2)
         );
         // A negative degree rounds up too: -3 / 2 -> -1.
         let mut d = dense_of("4 x1 >= -3");
         d.divide(2).unwrap();
-        assert_eq!(show(&d.to_constr().unwrap()), (vec![(2, 1)], -1));
+        assert_eq!(show(&d.normalized().unwrap()), (vec![(2, 1)], -1));
         // Weakening x2 away: 3 x1 + 2 ~x2 + x3 >= 4 -> 3 x1 + x3 >= 2.
         let mut d = dense_of("3 x1 2 ~x2 1 x3 >= 4");
         d.weaken(2).unwrap();
         d.weaken(7).unwrap();
-        assert_eq!(show(&d.to_constr().unwrap()), (vec![(3, 1), (1, 3)], 2));
+        assert_eq!(show(&d.normalized().unwrap()), (vec![(3, 1), (1, 3)], 2));
     }
 
     #[test]
@@ -2203,7 +2209,7 @@ mod tests {
         let mut d = dense_of("2 x1 1 x2 >= 2");
         d.add_constr(&constr("1 ~x1 1 x3 >= 1"), 3).unwrap();
         assert_eq!(
-            show(&d.to_constr().unwrap()),
+            show(&d.normalized().unwrap()),
             (vec![(1, -1), (1, 2), (3, 3)], 3)
         );
     }

@@ -364,7 +364,11 @@ fn the_certified_route_checks_the_same_steps_with_and_without_a_file() {
         let a = search_certified_pb(&problem, None, None, None).unwrap();
         let b = search_veripb(&problem, &opb, &text, None, None).unwrap();
         assert_eq!(a.answer, b.answer, "case {i}");
-        assert_eq!(a.certificate.is_some(), a.answer == Answer::Unsat, "case {i}");
+        assert_eq!(
+            a.certificate.is_some(),
+            a.answer == Answer::Unsat,
+            "case {i}"
+        );
         match a.answer {
             Answer::Unsat => unsat += 1,
             _ => sat += 1,
