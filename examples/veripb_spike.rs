@@ -72,7 +72,7 @@ fn main() {
             tv(u.ru_utime) + tv(u.ru_stime)
         };
         println!(
-            "{} n{n} d{d} s{seed}{}: unsat {} nodes {} write {:.2} s ({:.2} us/node) check {:.2} s ({:.2} us/node) wall {wall:.2} s ({:.2} us/node) cpu {cpu:.2} s{}",
+            "{} n{n} d{d} s{seed}{}: unsat {} nodes {} write {:.2} s ({:.2} us/node) check {:.2} s ({:.2} us/node) wall {wall:.2} s ({:.2} us/node) cpu {cpu:.2} s hints/lemma {:.1}{}",
             all[0],
             if file { " +file" } else { "" },
             r.certificate.is_some(),
@@ -82,6 +82,7 @@ fn main() {
             r.check_seconds,
             per(r.check_seconds),
             per(wall),
+            r.hints as f64 / r.lemmas.max(1) as f64,
             if file {
                 format!(
                     " proof {} bytes",

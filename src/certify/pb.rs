@@ -375,9 +375,11 @@ pub(crate) struct Writer<'a, S: Sink> {
     pub(crate) stats: ProofStats,
     /// Scratch for the operands of a `pol` step.
     ops: Vec<(Operand, i64)>,
-    /// Scratch for the keys of a bound.
+    /// Scratch for the keys of a bound (`key_bits`: those of the last bound, as a bit set).
     keys: Vec<i64>,
     key_bits: Vec<u64>,
+    /// The last bound derived: its family (`anti`), whether it is the lower one, and `s`.
+    bound: Option<(bool, bool, i64)>,
     sums: bool,
 }
 
@@ -460,6 +462,7 @@ impl<'a, S: Sink> Writer<'a, S> {
             ops: Vec::new(),
             keys: Vec::new(),
             key_bits: Vec::new(),
+            bound: None,
             sums,
         }
     }
@@ -780,7 +783,35 @@ impl<'a, S: Sink> Writer<'a, S> {
         }
         let c_id = self.pol(&ops);
         self.ops = ops;
+        self.bound = Some((anti, lower, s));
         Some(c_id)
+    }
+
+    /// The coefficient of the cell `(row, col)` (board coordinates; `open`: its row is open,
+    /// `free`: its column is free) in the constraint `C` of the last bound
+    /// [`Writer::bound_pol`] derived, over the positive literal: the cells the lemma's `rup`
+    /// must set to 0 first are those with a positive one. `None` before any bound.
+    pub(crate) fn bound_coef(&self, row: u32, col: u32, open: bool, free: bool) -> Option<i64> {
+        let (anti, lower, s) = self.bound?;
+        let a = i64::from(row);
+        let b = if anti {
+            i64::from(col)
+        } else {
+            i64::from(self.g.n) - 1 - i64::from(col)
+        };
+        let d = a + b;
+        let reached = usize::try_from(d)
+            .ok()
+            .and_then(|d| self.key_bits.get(d / 64).map(|w| w >> (d % 64) & 1 == 1))
+            .unwrap_or(false);
+        Some(if lower {
+            // (s - a_r)(row >= 1) - b_c (column <= 1) - (s - d)(diagonal d <= 1), over x.
+            let diag = if reached && d < s { s - d } else { 0 };
+            i64::from(open) * (s - a) - i64::from(free) * b - diag
+        } else {
+            let diag = if reached && d > s { d - s } else { 0 };
+            i64::from(open) * (a - s) + i64::from(free) * b - diag
+        })
     }
 }
 

@@ -302,6 +302,50 @@ impl<W: Sink> Prover<'_, '_, W> {
         Ok(())
     }
 
+    /// The hints of a bound's lemma before `C` (the bound [`Writer::bound_pol`] just derived):
+    /// the dead cells of the open rows, then the closed rows' cells in free columns (their
+    /// pieces' rows), each when its coefficient in `C` is positive (the others need not be 0
+    /// for `C` to conflict); all of them on boards whose lemmas name lines.
+    fn explain_bound(
+        &mut self,
+        open: &[u8],
+        masks: &[u64; 64],
+        cols_free: u64,
+        hints: &mut Vec<Id>,
+    ) -> Result<()> {
+        let all = self.blocks.is_empty();
+        let core = self.core;
+        let needed = |w: &Writer<'_, W>, r: usize, cells: u64, open: bool| -> u64 {
+            if all {
+                return cells;
+            }
+            let mut need = 0;
+            let mut m = cells & core.masks[r];
+            while m != 0 {
+                let bit = m & m.wrapping_neg();
+                m ^= bit;
+                let col = core.col_of_bit[bit.trailing_zeros() as usize];
+                let free = cols_free & bit != 0;
+                // Unknown (no bound): kept, so that the rup shows the error.
+                if w.bound_coef(core.rows[r], col, open, free).is_none_or(|c| c > 0) {
+                    need |= bit;
+                }
+            }
+            need
+        };
+        for &r in open {
+            let r = r as usize;
+            let need = needed(&self.w, r, !masks[r], true);
+            self.explain(r, need, hints)?;
+        }
+        for k in 0..self.spots.len() {
+            let r = self.spots[k].0;
+            let need = needed(&self.w, r, cols_free, false);
+            self.explain(r, need, hints)?;
+        }
+        Ok(())
+    }
+
     /// A new lemma's hints: no model line named yet.
     fn next_stamp(&mut self) {
         self.stamp = self.stamp.wrapping_add(1);
@@ -474,13 +518,7 @@ impl<W: Sink> Prover<'_, '_, W> {
             if let Some(c_id) = self.w.bound_pol(allowed(), &rows, &cols, anti) {
                 // The dead cells of the open rows, then the closed rows' cells in free
                 // columns (their pieces' rows), then C.
-                for &r in open {
-                    let r = r as usize;
-                    self.explain(r, !masks[r], &mut hints)?;
-                }
-                for k in 0..self.spots.len() {
-                    self.explain(self.spots[k].0, cols_free, &mut hints)?;
-                }
+                self.explain_bound(open, masks, cols_free, &mut hints)?;
                 hints.push(c_id);
                 self.w.stats.bounds += 1;
                 let id = self.w.rup(&self.path, &hints);
