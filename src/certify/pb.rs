@@ -787,10 +787,17 @@ impl<'a, S: Sink> Writer<'a, S> {
         Some(c_id)
     }
 
+    /// Whether the last bound [`Writer::bound_pol`] derived is a lower bound (`None` before
+    /// any): then no cell of a closed row has a positive coefficient in its `C`.
+    pub(crate) fn bound_is_lower(&self) -> Option<bool> {
+        self.bound.map(|(_, lower, _)| lower)
+    }
+
     /// The coefficient of the cell `(row, col)` (board coordinates; `open`: its row is open,
     /// `free`: its column is free) in the constraint `C` of the last bound
     /// [`Writer::bound_pol`] derived, over the positive literal: the cells the lemma's `rup`
     /// must set to 0 first are those with a positive one. `None` before any bound.
+    #[inline]
     pub(crate) fn bound_coef(&self, row: u32, col: u32, open: bool, free: bool) -> Option<i64> {
         let (anti, lower, s) = self.bound?;
         let a = i64::from(row);

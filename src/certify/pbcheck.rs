@@ -76,6 +76,17 @@ use crate::error::{Error, Result};
 /// Variables beyond this index are refused (the arrays are indexed by variable).
 const MAX_VAR: u32 = 1 << 22;
 
+/// [`PbChecker::binary`]'s mark of a slot without a binary clause.
+const NOT_BINARY: [u32; 2] = [u32::MAX, u32::MAX];
+
+/// The literals of `c` if it is a binary clause `l1 + l2 >= 1`, else [`NOT_BINARY`].
+fn binary_of(c: &Constr) -> [u32; 2] {
+    match (&c.lits[..], c.coefs.is_empty(), c.degree) {
+        ([a, b], true, 1) => [*a, *b],
+        _ => NOT_BINARY,
+    }
+}
+
 /// Deleted constraints kept for their buffers.
 const SPARE: usize = 64;
 
@@ -895,6 +906,10 @@ pub struct PbChecker {
     orig: Vec<Option<Constr>>,
     /// The original constraints (the last original ID).
     loaded: u64,
+    /// Per slot of `orig`: the two literals of a binary clause (`l1 + l2 >= 1`), else
+    /// [`NOT_BINARY`] (also once deleted): the hinted `rup` propagates those without touching
+    /// the constraint (a small, dense array).
+    binary: Vec<[u32; 2]>,
     /// The live derived constraints by ID.
     derived: Derived,
     /// The last ID given.
@@ -966,6 +981,7 @@ impl PbChecker {
         let mut ck = PbChecker {
             orig: Vec::with_capacity(constraints.len()),
             loaded: 0,
+            binary: Vec::with_capacity(constraints.len()),
             derived: HashMap::default(),
             last: 0,
             live: 0,
@@ -1016,6 +1032,7 @@ impl PbChecker {
                 let k = ck
                     .normalize(lits, ge, c.rhs)
                     .map_err(|_| bad("integer overflow".into()))?;
+                ck.binary.push(binary_of(&k));
                 ck.orig.push(Some(k));
                 ck.last += 1;
                 ck.live += 1;
@@ -1239,6 +1256,7 @@ impl PbChecker {
 
     fn add_derived(&mut self, c: Constr) -> u64 {
         if self.orig.len() as u64 == self.last && self.orig.len() < DENSE_IDS {
+            self.binary.push(binary_of(&c));
             self.orig.push(Some(c));
         } else {
             self.derived.insert(self.last + 1, c);
@@ -1367,6 +1385,7 @@ impl PbChecker {
         }
         for &id in ids.iter() {
             let gone = if id as usize <= self.orig.len() {
+                self.binary[id as usize - 1] = NOT_BINARY;
                 self.orig[id as usize - 1].take()
             } else {
                 self.derived.remove(&id)
@@ -1580,12 +1599,14 @@ impl PbChecker {
                 if id == 0 {
                     return check_fail("constraint ID 0 as a hint");
                 }
-                let Some(c) = find(&self.orig, &self.derived, self.last, id) else {
-                    return Err(self.missing(id));
-                };
-                let p = if let ([a, b], true, 1) = (&c.lits[..], c.coefs.is_empty(), c.degree) {
-                    // A binary clause: what `propagate` does, without the loop.
-                    let (a, b) = (*a as usize, *b as usize);
+                let pair = self
+                    .binary
+                    .get(id as usize - 1)
+                    .copied()
+                    .unwrap_or(NOT_BINARY);
+                let p = if pair != NOT_BINARY {
+                    // A live binary clause: what `propagate` does, without the loop.
+                    let (a, b) = (pair[0] as usize, pair[1] as usize);
                     let val = &mut self.val;
                     match (val[a], val[b]) {
                         (FALSE, FALSE) => Prop::Conflict,
@@ -1599,6 +1620,9 @@ impl PbChecker {
                         _ => Prop::Nothing,
                     }
                 } else {
+                    let Some(c) = find(&self.orig, &self.derived, self.last, id) else {
+                        return Err(self.missing(id));
+                    };
                     propagate(&mut self.val, &mut self.trail, &c.lits, &c.coefs, c.degree)
                 };
                 match p {

@@ -319,6 +319,11 @@ impl<W: Sink> Prover<'_, '_, W> {
             if all {
                 return cells;
             }
+            if !open && w.bound_is_lower() == Some(true) {
+                // `C` of a lower bound has no term of a closed row: such a cell gets `-b_c`
+                // from its column and `-(s - d)` from its diagonal, never a positive sum.
+                return 0;
+            }
             let mut need = 0;
             let mut m = cells & core.masks[r];
             while m != 0 {
