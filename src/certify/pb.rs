@@ -922,7 +922,7 @@ impl PbBatch {
                 K_HEADER => w += 2,
                 K_RUP => {
                     if k == nth {
-                        if b == 0 {
+                        if b == 0 || w + b >= self.words.len() {
                             return false;
                         }
                         self.words[w] = head(K_RUP, a, b - 1);
