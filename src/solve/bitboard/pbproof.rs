@@ -140,6 +140,8 @@ fn run<S: Sink>(problem: &Problem, g: &Geometry, stop: &Cancel, sink: S) -> Resu
         seen: vec![0; g.loaded() as usize + 1],
         stamp: 0,
         blocks: Vec::new(),
+        by_row: vec![(0, 0); 64 * 64],
+        by_row_var: vec![0; 64],
     };
     prover.derive_pairs()?;
     let open: Vec<u8> = (0..core.k()).map(|r| r as u8).collect();
@@ -196,6 +198,10 @@ struct Prover<'s, 'g, W: Sink> {
     /// ([`Prover::derive_pairs`]). Empty on boards with more than [`PAIR_VARS`] variables,
     /// whose lemmas name the attacking lines instead.
     blocks: Vec<(Id, u64)>,
+    /// The blocks of the path's pieces by row: row `r`'s of the piece at depth `k` at
+    /// `r * 64 + k`, filled for the variable `by_row_var[k]` ([`Prover::explain_pairs`]).
+    by_row: Vec<(Id, u64)>,
+    by_row_var: Vec<u32>,
 }
 
 /// The most variables for which the proof derives the binary clauses of attacking pairs (each
@@ -259,23 +265,12 @@ impl<W: Sink> Prover<'_, '_, W> {
     fn explain(&mut self, r: usize, dead: u64, hints: &mut Vec<Id>) -> Result<()> {
         let g = self.w.geometry();
         let mut rest = dead & self.core.masks[r];
+        if !self.blocks.is_empty() {
+            return self.explain_pairs(r, rest, hints);
+        }
         for (k, &(qr, qbit)) in self.spots.iter().enumerate() {
             if rest == 0 {
                 break;
-            }
-            if !self.blocks.is_empty() {
-                // The binary clauses of the piece's block for row r: its first ID plus the
-                // attacked cells before each one.
-                let (first, full) = self.blocks[(self.path[k] as usize - 1) * self.core.k() + r];
-                let hit = full & rest;
-                rest &= !hit;
-                let mut m = hit;
-                while m != 0 {
-                    let low = m & m.wrapping_neg();
-                    m ^= low;
-                    hints.push(first + Id::from((full & (low - 1)).count_ones()));
-                }
-                continue;
             }
             let hit = if qr == r {
                 rest
@@ -347,6 +342,42 @@ impl<W: Sink> Prover<'_, '_, W> {
             let r = self.spots[k].0;
             let need = needed(&self.w, r, cols_free, false);
             self.explain(r, need, hints)?;
+        }
+        Ok(())
+    }
+
+    /// [`Prover::explain`] with the binary clauses: each dead cell of `rest` (core row `r`) by
+    /// the first piece of the path that attacks it. The path's blocks are read through
+    /// `by_row` (row `r`'s entry of depth `k` at `r * 64 + k`), a column refreshed when the
+    /// piece at its depth changed, so that a row's walk along the path reads memory in order.
+    fn explain_pairs(&mut self, r: usize, mut rest: u64, hints: &mut Vec<Id>) -> Result<()> {
+        let k_rows = self.core.k();
+        for k in 0..self.path.len() {
+            if rest == 0 {
+                return Ok(());
+            }
+            let p = self.path[k];
+            if self.by_row_var[k] != p {
+                let base = (p as usize - 1) * k_rows;
+                for (r2, &block) in self.blocks[base..base + k_rows].iter().enumerate() {
+                    self.by_row[r2 * 64 + k] = block;
+                }
+                self.by_row_var[k] = p;
+            }
+            // The binary clauses of the piece's block for row r: its first ID plus the
+            // attacked cells before each one.
+            let (first, full) = self.by_row[r * 64 + k];
+            let hit = full & rest;
+            rest &= !hit;
+            let mut m = hit;
+            while m != 0 {
+                let low = m & m.wrapping_neg();
+                m ^= low;
+                hints.push(first + Id::from((full & (low - 1)).count_ones()));
+            }
+        }
+        if rest != 0 {
+            return Err(internal("a dead cell no placed piece attacks"));
         }
         Ok(())
     }
