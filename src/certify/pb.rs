@@ -787,38 +787,56 @@ impl<'a, S: Sink> Writer<'a, S> {
         Some(c_id)
     }
 
-    /// Whether the last bound [`Writer::bound_pol`] derived is a lower bound (`None` before
-    /// any): then no cell of a closed row has a positive coefficient in its `C`.
-    pub(crate) fn bound_is_lower(&self) -> Option<bool> {
-        self.bound.map(|(_, lower, _)| lower)
+    /// The last bound [`Writer::bound_pol`] derived (`None` before any): what
+    /// [`BoundCoefs::coef`] needs, with the bit set of its reachable keys.
+    pub(crate) fn last_bound(&self) -> Option<(BoundCoefs, &[u64])> {
+        let (anti, lower, s) = self.bound?;
+        let n = i64::from(self.g.n);
+        Some((BoundCoefs { anti, lower, s, n }, &self.key_bits))
+    }
+}
+
+/// A bound's `C` as far as its cells' coefficients go ([`Writer::last_bound`]): the family
+/// (`anti`), lower or upper, `s`, and the board's `n`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BoundCoefs {
+    anti: bool,
+    lower: bool,
+    s: i64,
+    n: i64,
+}
+
+impl BoundCoefs {
+    /// Whether it is a lower bound: then no cell of a closed row has a positive coefficient.
+    pub(crate) fn is_lower(&self) -> bool {
+        self.lower
     }
 
     /// The coefficient of the cell `(row, col)` (board coordinates; `open`: its row is open,
-    /// `free`: its column is free) in the constraint `C` of the last bound
-    /// [`Writer::bound_pol`] derived, over the positive literal: the cells the lemma's `rup`
-    /// must set to 0 first are those with a positive one. `None` before any bound.
+    /// `free`: its column is free) in `C`, over the positive literal, `keys` the bit set of
+    /// the bound's reachable keys: the cells the lemma's `rup` must set to 0 first are those
+    /// with a positive one.
     #[inline]
-    pub(crate) fn bound_coef(&self, row: u32, col: u32, open: bool, free: bool) -> Option<i64> {
-        let (anti, lower, s) = self.bound?;
-        let a = i64::from(row);
-        let b = if anti {
+    pub(crate) fn coef(&self, keys: &[u64], row: u32, col: u32, open: bool, free: bool) -> i64 {
+        let (s, a) = (self.s, i64::from(row));
+        let b = if self.anti {
             i64::from(col)
         } else {
-            i64::from(self.g.n) - 1 - i64::from(col)
+            self.n - 1 - i64::from(col)
         };
         let d = a + b;
         let reached = usize::try_from(d)
             .ok()
-            .and_then(|d| self.key_bits.get(d / 64).map(|w| w >> (d % 64) & 1 == 1))
+            .and_then(|d| keys.get(d / 64).map(|w| w >> (d % 64) & 1 == 1))
             .unwrap_or(false);
-        Some(if lower {
+        if self.lower {
             // (s - a_r)(row >= 1) - b_c (column <= 1) - (s - d)(diagonal d <= 1), over x.
             let diag = if reached && d < s { s - d } else { 0 };
             i64::from(open) * (s - a) - i64::from(free) * b - diag
         } else {
             let diag = if reached && d > s { d - s } else { 0 };
             i64::from(open) * (a - s) + i64::from(free) * b - diag
-        })
+        }
     }
 }
 

@@ -142,6 +142,7 @@ fn run<S: Sink>(problem: &Problem, g: &Geometry, stop: &Cancel, sink: S) -> Resu
         blocks: Vec::new(),
         by_row: vec![(0, 0); 64 * 64],
         by_row_var: vec![0; 64],
+        key_scratch: Vec::new(),
     };
     prover.derive_pairs()?;
     let open: Vec<u8> = (0..core.k()).map(|r| r as u8).collect();
@@ -202,6 +203,8 @@ struct Prover<'s, 'g, W: Sink> {
     /// `r * 64 + k`, filled for the variable `by_row_var[k]` ([`Prover::explain_pairs`]).
     by_row: Vec<(Id, u64)>,
     by_row_var: Vec<u32>,
+    /// Scratch: the keys of the last bound.
+    key_scratch: Vec<u64>,
 }
 
 /// The most variables for which the proof derives the binary clauses of attacking pairs (each
@@ -310,40 +313,49 @@ impl<W: Sink> Prover<'_, '_, W> {
     ) -> Result<()> {
         let all = self.blocks.is_empty();
         let core = self.core;
-        let needed = |w: &Writer<'_, W>, r: usize, cells: u64, open: bool| -> u64 {
-            if all {
+        // The bound's coefficients, copied out of the writer (its keys into `key_scratch`).
+        let mut keys = std::mem::take(&mut self.key_scratch);
+        keys.clear();
+        let bound = self.w.last_bound().map(|(b, bits)| {
+            keys.extend_from_slice(bits);
+            b
+        });
+        let needed = |r: usize, cells: u64, open: bool| -> u64 {
+            // Unknown (no bound): all kept, so that the rup shows the error.
+            let Some(bound) = bound.filter(|_| !all) else {
                 return cells;
-            }
-            if !open && w.bound_is_lower() == Some(true) {
+            };
+            if !open && bound.is_lower() {
                 // `C` of a lower bound has no term of a closed row: such a cell gets `-b_c`
                 // from its column and `-(s - d)` from its diagonal, never a positive sum.
                 return 0;
             }
+            let row = core.rows[r];
             let mut need = 0;
             let mut m = cells & core.masks[r];
             while m != 0 {
                 let bit = m & m.wrapping_neg();
                 m ^= bit;
                 let col = core.col_of_bit[bit.trailing_zeros() as usize];
-                let free = cols_free & bit != 0;
-                // Unknown (no bound): kept, so that the rup shows the error.
-                if w.bound_coef(core.rows[r], col, open, free).is_none_or(|c| c > 0) {
+                if bound.coef(&keys, row, col, open, cols_free & bit != 0) > 0 {
                     need |= bit;
                 }
             }
             need
         };
+        let mut res = Ok(());
         for &r in open {
             let r = r as usize;
-            let need = needed(&self.w, r, !masks[r], true);
-            self.explain(r, need, hints)?;
+            let need = needed(r, !masks[r], true);
+            res = res.and_then(|()| self.explain(r, need, hints));
         }
         for k in 0..self.spots.len() {
             let r = self.spots[k].0;
-            let need = needed(&self.w, r, cols_free, false);
-            self.explain(r, need, hints)?;
+            let need = needed(r, cols_free, false);
+            res = res.and_then(|()| self.explain(r, need, hints));
         }
-        Ok(())
+        self.key_scratch = keys;
+        res
     }
 
     /// [`Prover::explain`] with the binary clauses: each dead cell of `rest` (core row `r`) by
