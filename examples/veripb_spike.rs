@@ -8,7 +8,15 @@
 //! ```sh
 //! cargo run --release --features veripb --example veripb_spike -- [N_MIN] [N_MAX] [SEEDS]
 //! cargo run --release --example veripb_spike -- bit N D SEED [check | pbcheck]
+//! cargo run --release --example veripb_spike -- pipe N D SEED [file]   # the certified route
+//! cargo run --release --example veripb_spike -- lrat N D SEED          # the LRAT route
+//! cargo run --release --example veripb_spike -- writer N D SEED        # its search alone
 //! ```
+//!
+//! `pipe` runs `pbproof::search_certified_pb` (the search hands its steps in batches to a
+//! checker thread; with `file`, that thread also writes the text proof) and `lrat` the LRAT
+//! route `proof::search_certified`: nodes, the search's seconds (writing the steps), the
+//! checker's busy seconds, the wall seconds, and each per node.
 
 use std::time::Instant;
 
@@ -19,6 +27,73 @@ use queens_sat::presolve::Problem;
 
 fn main() {
     let all: Vec<String> = std::env::args().skip(1).collect();
+    if matches!(
+        all.first().map(String::as_str),
+        Some("pipe" | "lrat" | "writer")
+    ) {
+        let num = |i: usize| all[i].parse::<u64>().expect("N D SEED");
+        let (n, d, seed) = (num(1) as u32, num(2) as usize, num(3));
+        let mut inst = queens_sat::generate::diagonals::generate(n, 1, seed).expect("generate");
+        inst.excluded.truncate(d);
+        let problem = Problem::presolve(&inst, QUEEN).expect("presolve");
+        let dir = tempfile::tempdir_in(".").expect("temp dir");
+        let pbp = dir.path().join("i.pbp");
+        let file = all.get(4).map(String::as_str) == Some("file");
+        if all[0] == "writer" {
+            let (answer, nodes, secs) =
+                queens_sat::solve::bitboard::pbproof::write_only(&problem).expect("the search");
+            println!(
+                "writer n{n} d{d} s{seed}: unsat {} nodes {nodes} write {secs:.2} s ({:.2} us/node)",
+                matches!(answer, Answer::Unsat),
+                secs * 1e6 / nodes as f64
+            );
+            return;
+        }
+        let t = Instant::now();
+        let r = if all[0] == "pipe" {
+            queens_sat::solve::bitboard::pbproof::search_certified_pb(
+                &problem,
+                None,
+                None,
+                file.then_some(pbp.as_path()),
+            )
+        } else {
+            queens_sat::solve::bitboard::proof::search_certified(&problem, None, None, None)
+        }
+        .expect("the certified search");
+        let wall = t.elapsed().as_secs_f64();
+        let per = |s: f64| s * 1e6 / r.nodes as f64;
+        // The process's CPU seconds (both threads): on a shared machine, with the writer's
+        // alone (`writer`), the checker's share.
+        let cpu = {
+            let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+            unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) };
+            let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+            tv(u.ru_utime) + tv(u.ru_stime)
+        };
+        println!(
+            "{} n{n} d{d} s{seed}{}: unsat {} nodes {} write {:.2} s ({:.2} us/node) check {:.2} s ({:.2} us/node) wall {wall:.2} s ({:.2} us/node) cpu {cpu:.2} s hints/lemma {:.1}{}",
+            all[0],
+            if file { " +file" } else { "" },
+            r.certificate.is_some(),
+            r.nodes,
+            r.search_seconds,
+            per(r.search_seconds),
+            r.check_seconds,
+            per(r.check_seconds),
+            per(wall),
+            r.hints as f64 / r.lemmas.max(1) as f64,
+            if file {
+                format!(
+                    " proof {} bytes",
+                    std::fs::metadata(&pbp).map_or(0, |m| m.len())
+                )
+            } else {
+                String::new()
+            }
+        );
+        return;
+    }
     if all.first().map(String::as_str) == Some("bit") {
         // `bit N D SEED [check]`: the bitboard search's VeriPB proof of one instance.
         let num = |i: usize| all[i].parse::<u64>().expect("N D SEED");

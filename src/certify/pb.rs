@@ -30,7 +30,18 @@
 //!   the node; the cells with a positive coefficient are attacked, and the hinted lines set them
 //!   to 0 first. The upper bound is the mirror image (`>=` and `<=` swapped, the `k` largest).
 //!   Both diagonal families use the same step (`a_r = r, b_c = c` for the sum keys,
-//!   `a_r = r, b_c = n - 1 - c` for the difference keys `r - c + n - 1`).
+//!   `a_r = r, b_c = n - 1 - c` for the difference keys `r - c + n - 1`). A row's two terms
+//!   are written as the one linear form they make, `(s - a_r) (row r >= 1)` (or
+//!   `(a_r - s) (row r <= 1)`), which derives the same `C`.
+//!
+//! The bitboard search's proofs ([`crate::solve::bitboard::pbproof`]) name, instead of a
+//! dead cell's line, the binary clause `~x_p + ~x_v >= 1` of the piece `p` that attacks it,
+//! derived once at the proof's start (`rup` with the line as hint): a hint then propagates
+//! two literals instead of a whole line.
+//!
+//! A [`Writer`] numbers the steps and hands them to a [`Sink`]: [`Text`] writes the proof's
+//! text, [`PbBatch`] keeps the steps in memory for a checker thread (and the text of the same
+//! steps, byte for byte, when a proof file is asked for).
 //!
 //! The bitboard search ([`crate::solve::bitboard::pbproof`]) adds two steps, each a `pol`
 //! deriving a globally valid `C` (`Writer::parity_pol`, `Writer::forced_pol`) and a `rup`
@@ -199,6 +210,11 @@ impl Geometry {
         self.loaded
     }
 
+    /// The model's variables (`x1..=x{num_vars}`, one per live cell).
+    pub(crate) fn num_vars(&self) -> usize {
+        self.cells.len()
+    }
+
     /// The cell of variable `var`.
     pub(crate) fn cell(&self, var: u32) -> Cell {
         self.cells[var as usize - 1]
@@ -228,8 +244,8 @@ impl Geometry {
 }
 
 /// An operand of a `pol` step.
-#[derive(Clone, Copy)]
-enum Operand {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Operand {
     /// A constraint by its ID.
     Id(Id),
     /// The literal axiom `~x >= 0` of a variable (`x <= 1`).
@@ -272,14 +288,167 @@ impl ProofStats {
     }
 }
 
-/// The proof writer (and the reference search).
-pub(crate) struct Writer<'a, W: Write> {
-    g: &'a Geometry,
+/// Where a [`Writer`]'s steps go: the proof's text ([`Text`]) or compact in-memory batches
+/// ([`PbBatch`]) that a checker takes without lexing. The writer numbers the constraints; a
+/// sink only records the steps, in order.
+pub(crate) trait Sink {
+    /// The proof's start: the header and `f loaded ;`.
+    fn header(&mut self, loaded: Id);
+    /// `rup` of the lemma `sum_{p in path} ~x_p >= 1` with `hints`.
+    fn rup(&mut self, path: &[u32], hints: &[Id]);
+    /// `pol` of the sum of `mult * operand` over `ops` (every `mult >= 1`), in order.
+    fn pol(&mut self, ops: &[(Operand, i64)]);
+    /// `pol` of `ops` in reverse Polish order, with multiplications and divisions (the
+    /// parity's and the forced diagonals' steps).
+    fn pol_rpn(&mut self, ops: &[PolOp]);
+    /// `del id` of `ids` (not empty).
+    fn delete(&mut self, ids: &[Id]);
+    /// The proof's end: `conclusion UNSAT` on `unsat`, or `conclusion NONE`.
+    fn finish(&mut self, unsat: Option<Id>);
+    /// Bytes of text written so far (0 for a sink that writes no text).
+    fn bytes(&self) -> u64 {
+        0
+    }
+}
+
+/// A [`Sink`] writing the proof's text into `W` (a failed write shows at the final flush).
+pub(crate) struct Text<W: Write> {
     out: W,
-    next: Id,
-    /// What the proof holds so far.
-    pub(crate) stats: ProofStats,
     line: Vec<u8>,
+    bytes: u64,
+}
+
+impl<W: Write> Text<W> {
+    /// The text sink over `out`.
+    pub(crate) fn new(out: W) -> Text<W> {
+        Text {
+            out,
+            line: Vec::with_capacity(256),
+            bytes: 0,
+        }
+    }
+
+    /// The output.
+    pub(crate) fn into_inner(self) -> W {
+        self.out
+    }
+
+    /// The output, to flush it.
+    pub(crate) fn get_mut(&mut self) -> &mut W {
+        &mut self.out
+    }
+
+    fn raw(&mut self, bytes: &[u8]) {
+        self.bytes += bytes.len() as u64;
+        // A failed write shows at the final flush.
+        let _ = self.out.write_all(bytes);
+    }
+
+    fn flush_line(&mut self) {
+        self.line.push(b'\n');
+        let line = std::mem::take(&mut self.line);
+        self.raw(&line);
+        self.line = line;
+        self.line.clear();
+    }
+
+    fn push_num(&mut self, x: i64) {
+        self.line
+            .extend_from_slice(itoa::Buffer::new().format(x).as_bytes());
+    }
+}
+
+impl<W: Write> Sink for Text<W> {
+    fn header(&mut self, loaded: Id) {
+        self.raw(format!("pseudo-Boolean proof version 3.0\nf {loaded} ;\n").as_bytes());
+    }
+
+    fn rup(&mut self, path: &[u32], hints: &[Id]) {
+        self.line.extend_from_slice(b"rup");
+        for &p in path {
+            self.line.extend_from_slice(b" 1 ~x");
+            self.push_num(i64::from(p));
+        }
+        self.line.extend_from_slice(b" >= 1 :");
+        for &h in hints {
+            self.line.push(b' ');
+            self.push_num(h as i64);
+        }
+        self.line.extend_from_slice(b" ;");
+        self.flush_line();
+    }
+
+    fn pol(&mut self, ops: &[(Operand, i64)]) {
+        self.line.extend_from_slice(b"pol");
+        for (i, &(op, mult)) in ops.iter().enumerate() {
+            match op {
+                Operand::Id(id) => {
+                    self.line.push(b' ');
+                    self.push_num(id as i64);
+                }
+                Operand::Axiom(var) => {
+                    self.line.extend_from_slice(b" ~x");
+                    self.push_num(i64::from(var));
+                }
+            }
+            if mult != 1 {
+                self.line.push(b' ');
+                self.push_num(mult);
+                self.line.extend_from_slice(b" *");
+            }
+            if i > 0 {
+                self.line.extend_from_slice(b" +");
+            }
+        }
+        self.line.extend_from_slice(b" ;");
+        self.flush_line();
+    }
+
+    fn pol_rpn(&mut self, ops: &[PolOp]) {
+        write_rpn(&mut self.line, ops);
+        self.flush_line();
+    }
+
+    fn delete(&mut self, ids: &[Id]) {
+        self.line.extend_from_slice(b"del id");
+        for &c in ids {
+            self.line.push(b' ');
+            self.push_num(c as i64);
+        }
+        self.line.extend_from_slice(b" ;");
+        self.flush_line();
+    }
+
+    fn finish(&mut self, unsat: Option<Id>) {
+        match unsat {
+            Some(id) => self.raw(
+                format!("output NONE ;\nconclusion UNSAT : {id} ;\nend pseudo-Boolean proof ;\n")
+                    .as_bytes(),
+            ),
+            None => self.raw(b"output NONE ;\nconclusion NONE ;\nend pseudo-Boolean proof ;\n"),
+        }
+    }
+
+    fn bytes(&self) -> u64 {
+        self.bytes
+    }
+}
+
+/// The proof writer (and the reference search): numbers the constraints and counts the steps,
+/// and hands every step to its [`Sink`].
+pub(crate) struct Writer<'a, S: Sink> {
+    g: &'a Geometry,
+    out: S,
+    next: Id,
+    /// What the proof holds so far (`bytes`: see [`Writer::stats`]).
+    pub(crate) stats: ProofStats,
+    /// Scratch for the operands of a `pol` step.
+    ops: Vec<(Operand, i64)>,
+    /// Scratch for the keys of a bound (`key_bits`: those of the last bound, as a bit set).
+    keys: Vec<i64>,
+    key_bits: Vec<u64>,
+    /// The last bound derived: its family (`anti`), whether it is the lower one, and `s`.
+    bound: Option<(bool, bool, i64)>,
     sums: bool,
 }
 
@@ -327,13 +496,14 @@ pub fn refute(problem: &Problem, opb: &Path, proof: &Path, sums: bool) -> Result
     write_opb(problem, opb)?;
     let pname = proof.display().to_string();
     let file = std::fs::File::create(proof).map_err(|e| Error::io(&pname, e))?;
-    let mut wr = Writer::start(&g, std::io::BufWriter::with_capacity(1 << 20, file), sums);
+    let out = Text::new(std::io::BufWriter::with_capacity(1 << 20, file));
+    let mut wr = Writer::start(&g, out, sums);
     // Index 0 is no variable.
     let mut allowed = vec![true; g.cells.len() + 1];
     allowed[0] = false;
     let mut path = Vec::new();
     let root = wr.node(&mut path, &allowed);
-    let stats = wr.stats;
+    let stats = wr.stats();
     let answer = match root {
         Some(_) => Answer::Unsat,
         None => {
@@ -344,36 +514,41 @@ pub fn refute(problem: &Problem, opb: &Path, proof: &Path, sums: bool) -> Result
     };
     wr.finish(root)
         .into_inner()
+        .into_inner()
         .map_err(|e| Error::io(&pname, e.into_error()))?;
     Ok(Refutation { answer, stats })
 }
 
-impl<'a, W: Write> Writer<'a, W> {
+impl<'a, S: Sink> Writer<'a, S> {
     /// A proof of `g`'s model into `out`, its header written; `sums`: bound steps allowed.
-    pub(crate) fn start(g: &'a Geometry, out: W, sums: bool) -> Writer<'a, W> {
-        let mut w = Writer {
+    pub(crate) fn start(g: &'a Geometry, mut out: S, sums: bool) -> Writer<'a, S> {
+        out.header(g.loaded);
+        Writer {
             g,
             out,
             next: g.loaded + 1,
             stats: ProofStats::default(),
-            line: Vec::with_capacity(256),
+            ops: Vec::new(),
+            keys: Vec::new(),
+            key_bits: Vec::new(),
+            bound: None,
             sums,
-        };
-        w.raw(format!("pseudo-Boolean proof version 3.0\nf {} ;\n", g.loaded).as_bytes());
-        w
+        }
     }
 
     /// Ends the proof: `conclusion UNSAT` on the contradiction `id`, or with `None` no
-    /// conclusion; returns the output.
-    pub(crate) fn finish(mut self, unsat: Option<Id>) -> W {
-        match unsat {
-            Some(id) => self.raw(
-                format!("output NONE ;\nconclusion UNSAT : {id} ;\nend pseudo-Boolean proof ;\n")
-                    .as_bytes(),
-            ),
-            None => self.raw(b"output NONE ;\nconclusion NONE ;\nend pseudo-Boolean proof ;\n"),
-        }
+    /// conclusion; returns the sink.
+    pub(crate) fn finish(mut self, unsat: Option<Id>) -> S {
+        self.out.finish(unsat);
         self.out
+    }
+
+    /// What the proof holds so far, with the bytes of text its sink wrote.
+    pub(crate) fn stats(&self) -> ProofStats {
+        ProofStats {
+            bytes: self.out.bytes(),
+            ..self.stats
+        }
     }
 
     /// The geometry the proof is over.
@@ -381,53 +556,30 @@ impl<'a, W: Write> Writer<'a, W> {
         self.g
     }
 
+    /// The ID the next derived constraint gets.
+    pub(crate) fn next_id(&self) -> Id {
+        self.next
+    }
+
     /// Deletes the constraints `ids` (lemmas no longer needed).
     pub(crate) fn delete(&mut self, ids: &[Id]) {
-        if ids.is_empty() {
-            return;
+        if !ids.is_empty() {
+            self.out.delete(ids);
         }
-        self.line.extend_from_slice(b"del id");
-        for &c in ids {
-            self.line.push(b' ');
-            self.push_num(c as i64);
-        }
-        self.line.extend_from_slice(b" ;");
-        self.flush_line();
     }
 
-    fn raw(&mut self, bytes: &[u8]) {
-        self.stats.bytes += bytes.len() as u64;
-        // A failed write shows at the final flush.
-        let _ = self.out.write_all(bytes);
-    }
-
-    fn flush_line(&mut self) {
-        self.line.push(b'\n');
-        let line = std::mem::take(&mut self.line);
-        self.raw(&line);
-        self.line = line;
-        self.line.clear();
-    }
-
-    fn push_num(&mut self, x: i64) {
-        self.line
-            .extend_from_slice(itoa::Buffer::new().format(x).as_bytes());
+    /// `pol` of the sum of `mult * operand` over `ops` (every `mult >= 1`); returns the ID of
+    /// the constraint it derives.
+    pub(crate) fn pol(&mut self, ops: &[(Operand, i64)]) -> Id {
+        self.out.pol(ops);
+        self.stats.pol_terms += ops.len() as u64;
+        self.next += 1;
+        self.next - 1
     }
 
     /// `rup` of the lemma of `path` with `hints`; returns its ID.
     pub(crate) fn rup(&mut self, path: &[u32], hints: &[Id]) -> Id {
-        self.line.extend_from_slice(b"rup");
-        for &p in path {
-            self.line.extend_from_slice(b" 1 ~x");
-            self.push_num(i64::from(p));
-        }
-        self.line.extend_from_slice(b" >= 1 :");
-        for &h in hints {
-            self.line.push(b' ');
-            self.push_num(h as i64);
-        }
-        self.line.extend_from_slice(b" ;");
-        self.flush_line();
+        self.out.rup(path, hints);
         self.stats.hints += hints.len() as u64;
         self.next += 1;
         self.next - 1
@@ -602,9 +754,43 @@ impl<'a, W: Write> Writer<'a, W> {
         let key = |cell: Cell| a(cell.row as usize) + b(cell.col as usize);
         let target: i64 =
             open.iter().map(|&r| a(r)).sum::<i64>() + free.iter().map(|&c| b(c)).sum::<i64>();
-        let mut keys: Vec<i64> = allowed.map(key).collect();
-        keys.sort_unstable();
-        keys.dedup();
+        // The reachable keys, sorted without repeats (they lie in `0..2n`: a bit set).
+        let mut bits = std::mem::take(&mut self.key_bits);
+        bits.clear();
+        bits.resize((2 * g.n as usize).div_ceil(64).max(1), 0);
+        for cell in allowed {
+            let d = key(cell) as usize;
+            bits[d / 64] |= 1 << (d % 64);
+        }
+        let mut keys = std::mem::take(&mut self.keys);
+        keys.clear();
+        for (w, &word) in bits.iter().enumerate() {
+            let mut m = word;
+            while m != 0 {
+                keys.push((w * 64) as i64 + i64::from(m.trailing_zeros()));
+                m &= m - 1;
+            }
+        }
+        self.key_bits = bits;
+        let found = self.bound_of(&keys, open, free, anti, target);
+        self.keys = keys;
+        found
+    }
+
+    /// [`Writer::bound_pol`] once the reachable keys `keys` (sorted, no repeats) and the
+    /// target are known.
+    fn bound_of(
+        &mut self,
+        keys: &[i64],
+        open: &[usize],
+        free: &[usize],
+        anti: bool,
+        target: i64,
+    ) -> Option<Id> {
+        let g = self.g;
+        let n = g.n as i64;
+        let a = |r: usize| r as i64;
+        let b = |c: usize| if anti { c as i64 } else { n - 1 - c as i64 };
         let k = open.len();
         // The lower bound with `s` the k-th smallest key, the upper with the k-th largest; with
         // fewer reachable keys than open rows (k pieces on fewer diagonals), the lower bound
@@ -635,58 +821,395 @@ impl<'a, W: Write> Writer<'a, W> {
             id.map_or(Operand::Axiom(cell), Operand::Id)
         };
         // pol: the rows' and columns' weighted identity, s times the rows, the diagonals.
-        let mut terms = 0u64;
-        self.line.extend_from_slice(b"pol");
-        let mut first = true;
-        let mut add = |w: &mut Self, op: Operand, mult: i64| {
-            if mult == 0 {
-                return;
+        let mut ops = std::mem::take(&mut self.ops);
+        ops.clear();
+        let mut add = |op: Operand, mult: i64| {
+            if mult != 0 {
+                ops.push((op, mult));
             }
-            match op {
-                Operand::Id(id) => {
-                    w.line.push(b' ');
-                    w.push_num(id as i64);
-                }
-                Operand::Axiom(var) => {
-                    w.line.extend_from_slice(b" ~x");
-                    w.push_num(i64::from(var));
-                }
-            }
-            if mult != 1 {
-                w.line.push(b' ');
-                w.push_num(mult);
-                w.line.extend_from_slice(b" *");
-            }
-            if !first {
-                w.line.extend_from_slice(b" +");
-            }
-            first = false;
-            terms += 1;
         };
         for &r in open {
             let (ge, le) = g.row_ids[r].expect("open row");
             // Lower: a_r (row <= 1) + s (row >= 1); upper: a_r (row >= 1) + s (row <= 1).
-            let (weighted, by_s) = if lower { (le, ge) } else { (ge, le) };
-            add(self, Operand::Id(weighted), a(r));
-            add(self, Operand::Id(by_s), s);
+            // Both are the same line: `a_r (row <= 1) + s (row >= 1)` is the linear form
+            // `(s - a_r) (row >= 1)`, written as one term (the mirror image for the upper).
+            let m = if lower { s - a(r) } else { a(r) - s };
+            if m >= 0 {
+                add(Operand::Id(ge), m);
+            } else {
+                add(Operand::Id(le), -m);
+            }
         }
         for &c in free {
             let (ge, le) = g.col_ids[c].expect("free column");
-            add(self, Operand::Id(if lower { le } else { ge }), b(c));
+            add(Operand::Id(if lower { le } else { ge }), b(c));
         }
-        for &d in &keys {
+        for &d in keys {
             let gap = if lower { s - d } else { d - s };
             if gap > 0 {
-                add(self, amo(d), gap);
+                add(amo(d), gap);
             }
         }
-        self.line.extend_from_slice(b" ;");
-        self.flush_line();
-        self.stats.pol_terms += terms;
-        let c_id = self.next;
-        self.next += 1;
+        let c_id = self.pol(&ops);
+        self.ops = ops;
+        self.bound = Some((anti, lower, s));
         Some(c_id)
     }
+
+    /// The last bound [`Writer::bound_pol`] derived (`None` before any): what
+    /// [`BoundCoefs::coef`] needs, with the bit set of its reachable keys.
+    pub(crate) fn last_bound(&self) -> Option<(BoundCoefs, &[u64])> {
+        let (anti, lower, s) = self.bound?;
+        let n = i64::from(self.g.n);
+        Some((BoundCoefs { anti, lower, s, n }, &self.key_bits))
+    }
+}
+
+/// A bound's `C` as far as its cells' coefficients go ([`Writer::last_bound`]): the family
+/// (`anti`), lower or upper, `s`, and the board's `n`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BoundCoefs {
+    anti: bool,
+    lower: bool,
+    s: i64,
+    n: i64,
+}
+
+impl BoundCoefs {
+    /// Whether it is a lower bound: then no cell of a closed row has a positive coefficient.
+    pub(crate) fn is_lower(&self) -> bool {
+        self.lower
+    }
+
+    /// The coefficient of the cell `(row, col)` (board coordinates; `open`: its row is open,
+    /// `free`: its column is free) in `C`, over the positive literal, `keys` the bit set of
+    /// the bound's reachable keys: the cells the lemma's `rup` must set to 0 first are those
+    /// with a positive one.
+    #[inline]
+    pub(crate) fn coef(&self, keys: &[u64], row: u32, col: u32, open: bool, free: bool) -> i64 {
+        let (s, a) = (self.s, i64::from(row));
+        let b = if self.anti {
+            i64::from(col)
+        } else {
+            self.n - 1 - i64::from(col)
+        };
+        let d = a + b;
+        let reached = usize::try_from(d)
+            .ok()
+            .and_then(|d| keys.get(d / 64).map(|w| w >> (d % 64) & 1 == 1))
+            .unwrap_or(false);
+        if self.lower {
+            // (s - a_r)(row >= 1) - b_c (column <= 1) - (s - d)(diagonal d <= 1), over x.
+            let diag = if reached && d < s { s - d } else { 0 };
+            i64::from(open) * (s - a) - i64::from(free) * b - diag
+        } else {
+            let diag = if reached && d > s { d - s } else { 0 };
+            i64::from(open) * (a - s) + i64::from(free) * b - diag
+        }
+    }
+}
+
+/// Proof steps in memory, in order, as [`Writer`] makes them: what the search hands to a
+/// checker thread (and, when a proof file is asked for, to its text) instead of text. Compact:
+/// a header word per step, the lemmas' variables in a `u32` array, IDs and factors in a `u64`
+/// array. Read back with [`PbBatch::steps`]; a malformed batch reads as an error, never a
+/// panic.
+#[doc(hidden)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PbBatch {
+    words: Vec<u64>,
+    vars: Vec<u32>,
+}
+
+/// A step of a [`PbBatch`].
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PbStep<'a> {
+    /// The header: the model's constraints.
+    Header(u64),
+    /// `rup` of `sum_{p in path} ~x_p >= 1` with the hints.
+    Rup { path: &'a [u32], hints: &'a [u64] },
+    /// `pol` of the sum of the operands: pairs of words, an ID (or [`AXIOM`] | variable for
+    /// the literal axiom `~x >= 0`) and its factor.
+    Pol(&'a [u64]),
+    /// `pol` in reverse Polish order: pairs of words, a tag and a value ([`PbBatch::rpn_ops`]).
+    PolRpn(&'a [u64]),
+    /// `del id` of the IDs.
+    Delete(&'a [u64]),
+    /// The end: `conclusion UNSAT` on the ID, or `NONE`.
+    Finish(Option<u64>),
+}
+
+/// In a [`PbStep::Pol`] operand, the flag of a literal axiom `~x >= 0` (the variable in the low
+/// bits).
+#[doc(hidden)]
+pub const AXIOM: u64 = 1 << 63;
+
+const K_HEADER: u64 = 1;
+const K_RUP: u64 = 2;
+const K_POL: u64 = 3;
+const K_DEL: u64 = 4;
+const K_FINISH: u64 = 5;
+const K_RPN: u64 = 6;
+
+/// The tags of a [`PbStep::PolRpn`] operation.
+const R_ID: u64 = 0;
+const R_POS: u64 = 1;
+const R_NEG: u64 = 2;
+const R_ADD: u64 = 3;
+const R_MUL: u64 = 4;
+const R_DIV: u64 = 5;
+
+/// A step's header word: its kind and two counts of 28 bits.
+fn head(kind: u64, a: usize, b: usize) -> u64 {
+    debug_assert!(a < 1 << 28 && b < 1 << 28);
+    (kind << 56) | ((a as u64) << 28) | b as u64
+}
+
+impl PbBatch {
+    /// An empty batch.
+    pub fn new() -> PbBatch {
+        PbBatch::default()
+    }
+
+    /// An empty batch with room for `words` words.
+    pub fn with_capacity(words: usize) -> PbBatch {
+        PbBatch {
+            words: Vec::with_capacity(words),
+            vars: Vec::with_capacity(words),
+        }
+    }
+
+    /// Empties the batch, keeping its room.
+    pub fn clear(&mut self) {
+        self.words.clear();
+        self.vars.clear();
+    }
+
+    /// Words held (for flushing by size).
+    pub fn len(&self) -> usize {
+        self.words.len() + self.vars.len() / 2
+    }
+
+    /// No step.
+    pub fn is_empty(&self) -> bool {
+        self.words.is_empty()
+    }
+
+    /// The steps, in order (an error for a malformed batch).
+    pub fn steps(&self) -> PbSteps<'_> {
+        PbSteps {
+            b: self,
+            w: 0,
+            v: 0,
+        }
+    }
+
+    /// Test hook: drops the last hint of the `nth` `rup` step (from 0) of the batch; false when
+    /// there is no such step or it has no hint.
+    pub fn drop_last_hint(&mut self, nth: u64) -> bool {
+        let (mut w, mut k) = (0, 0);
+        while w < self.words.len() {
+            let h = self.words[w];
+            let (kind, a, b) = (
+                h >> 56,
+                ((h >> 28) & 0xFFF_FFFF) as usize,
+                (h & 0xFFF_FFFF) as usize,
+            );
+            match kind {
+                K_HEADER => w += 2,
+                K_RUP => {
+                    if k == nth {
+                        if b == 0 || w + b >= self.words.len() {
+                            return false;
+                        }
+                        self.words[w] = head(K_RUP, a, b - 1);
+                        self.words.remove(w + b);
+                        return true;
+                    }
+                    k += 1;
+                    w += 1 + b;
+                }
+                K_POL | K_RPN => w += 1 + 2 * b,
+                K_DEL => w += 1 + b,
+                K_FINISH => w += 1 + b,
+                _ => return false,
+            }
+        }
+        false
+    }
+
+    /// The operations of a [`PbStep::PolRpn`] (an error for a malformed one).
+    pub(crate) fn rpn_ops(words: &[u64]) -> Result<Vec<PolOp>> {
+        words
+            .chunks_exact(2)
+            .map(|pair| {
+                let v = pair[1];
+                let int = || i64::try_from(v).map_err(|_| bad_batch());
+                let var = || u32::try_from(v).map_err(|_| bad_batch());
+                Ok(match pair[0] {
+                    R_ID => PolOp::Id(v),
+                    R_POS => PolOp::Lit(var()?, false),
+                    R_NEG => PolOp::Lit(var()?, true),
+                    R_ADD => PolOp::Add,
+                    R_MUL => PolOp::Mul(int()?),
+                    R_DIV => PolOp::Div(int()?),
+                    _ => return Err(bad_batch()),
+                })
+            })
+            .collect()
+    }
+
+    /// Replays the steps into `sink` (the text of the same proof).
+    pub(crate) fn replay(&self, sink: &mut impl Sink, ops: &mut Vec<(Operand, i64)>) -> Result<()> {
+        for step in self.steps() {
+            match step? {
+                PbStep::Header(loaded) => sink.header(loaded),
+                PbStep::Rup { path, hints } => sink.rup(path, hints),
+                PbStep::Pol(words) => {
+                    ops.clear();
+                    for pair in words.chunks_exact(2) {
+                        let op = if pair[0] & AXIOM != 0 {
+                            Operand::Axiom((pair[0] & !AXIOM) as u32)
+                        } else {
+                            Operand::Id(pair[0])
+                        };
+                        ops.push((op, pair[1] as i64));
+                    }
+                    sink.pol(ops);
+                }
+                PbStep::PolRpn(words) => {
+                    let rpn = PbBatch::rpn_ops(words)?;
+                    sink.pol_rpn(&rpn);
+                }
+                PbStep::Delete(ids) => sink.delete(ids),
+                PbStep::Finish(unsat) => sink.finish(unsat),
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Sink for PbBatch {
+    fn header(&mut self, loaded: u64) {
+        self.words.push(head(K_HEADER, 0, 1));
+        self.words.push(loaded);
+    }
+
+    fn rup(&mut self, path: &[u32], hints: &[u64]) {
+        self.words.push(head(K_RUP, path.len(), hints.len()));
+        self.vars.extend_from_slice(path);
+        self.words.extend_from_slice(hints);
+    }
+
+    fn pol(&mut self, ops: &[(Operand, i64)]) {
+        self.words.push(head(K_POL, 0, ops.len()));
+        for &(op, mult) in ops {
+            self.words.push(match op {
+                Operand::Id(id) => id,
+                Operand::Axiom(var) => AXIOM | u64::from(var),
+            });
+            self.words.push(mult as u64);
+        }
+    }
+
+    fn pol_rpn(&mut self, ops: &[PolOp]) {
+        self.words.push(head(K_RPN, 0, ops.len()));
+        for &op in ops {
+            let (tag, value) = match op {
+                PolOp::Id(id) => (R_ID, id),
+                PolOp::Lit(var, false) => (R_POS, u64::from(var)),
+                PolOp::Lit(var, true) => (R_NEG, u64::from(var)),
+                PolOp::Add => (R_ADD, 0),
+                PolOp::Mul(k) => (R_MUL, k as u64),
+                PolOp::Div(k) => (R_DIV, k as u64),
+            };
+            self.words.push(tag);
+            self.words.push(value);
+        }
+    }
+
+    fn delete(&mut self, ids: &[u64]) {
+        self.words.push(head(K_DEL, 0, ids.len()));
+        self.words.extend_from_slice(ids);
+    }
+
+    fn finish(&mut self, unsat: Option<u64>) {
+        self.words
+            .push(head(K_FINISH, 0, usize::from(unsat.is_some())));
+        self.words.extend(unsat);
+    }
+}
+
+/// The steps of a [`PbBatch`] ([`PbBatch::steps`]).
+#[doc(hidden)]
+pub struct PbSteps<'a> {
+    b: &'a PbBatch,
+    w: usize,
+    v: usize,
+}
+
+impl<'a> Iterator for PbSteps<'a> {
+    type Item = Result<PbStep<'a>>;
+
+    fn next(&mut self) -> Option<Result<PbStep<'a>>> {
+        let words = &self.b.words;
+        let &h = words.get(self.w)?;
+        let (kind, a, b) = (
+            h >> 56,
+            ((h >> 28) & 0xFFF_FFFF) as usize,
+            (h & 0xFFF_FFFF) as usize,
+        );
+        let body = self.w + 1;
+        let len = if kind == K_POL || kind == K_RPN { 2 * b } else { b };
+        let Some(tail) = words.get(body..body + len) else {
+            self.w = words.len();
+            return Some(Err(bad_batch()));
+        };
+        let step = match kind {
+            K_HEADER if b == 1 => PbStep::Header(tail[0]),
+            K_RUP => {
+                let Some(path) = self.b.vars.get(self.v..self.v + a) else {
+                    self.w = words.len();
+                    return Some(Err(bad_batch()));
+                };
+                self.v += a;
+                PbStep::Rup { path, hints: tail }
+            }
+            K_POL => PbStep::Pol(tail),
+            K_RPN => PbStep::PolRpn(tail),
+            K_DEL => PbStep::Delete(tail),
+            K_FINISH if b <= 1 => PbStep::Finish(tail.first().copied()),
+            _ => {
+                self.w = words.len();
+                return Some(Err(bad_batch()));
+            }
+        };
+        self.w = body + tail.len();
+        Some(Ok(step))
+    }
+}
+
+#[cold]
+fn bad_batch() -> Error {
+    Error::Solver("a malformed batch of VeriPB proof steps".into())
+}
+
+/// The constraints of `problem`'s OPB model as `encode --to opb` writes it (the text parsed
+/// back, so that a checker loads exactly the file's constraints): the highest variable and the
+/// constraints, in order.
+pub(crate) fn model(
+    problem: &Problem,
+) -> Result<(u32, Vec<crate::certify::pbcheck::PbConstraint>)> {
+    let (w, _) = Opb::write(
+        Vec::new(),
+        problem,
+        EncodeOptions::from(crate::encode::amo::AmoKind::DEFAULT),
+        None,
+    )?;
+    let text =
+        String::from_utf8(w).map_err(|_| Error::Solver("an OPB model not in UTF-8".into()))?;
+    crate::certify::pbcheck::parse_opb(&text, "the OPB model")
 }
 
 /// An operand or an operation of a `pol` step, in its reverse Polish order ([`Writer::pol`]).
@@ -734,41 +1257,48 @@ impl PolSum {
     }
 }
 
-/// The steps of the parity and of the forced diagonals (the bitboard search's full tuning).
-impl<W: Write> Writer<'_, W> {
-    /// Writes a `pol` step over `ops` (reverse Polish) and returns the ID of what it derives.
-    pub(crate) fn pol(&mut self, ops: &[PolOp]) -> Id {
-        self.line.extend_from_slice(b"pol");
-        let mut terms = 0u64;
-        for &op in ops {
-            match op {
-                PolOp::Id(id) => {
-                    self.line.push(b' ');
-                    self.push_num(id as i64);
-                    terms += 1;
-                }
-                PolOp::Lit(var, negated) => {
-                    self.line
-                        .extend_from_slice(if negated { b" ~x" } else { b" x" });
-                    self.push_num(i64::from(var));
-                    terms += 1;
-                }
-                PolOp::Add => self.line.extend_from_slice(b" +"),
-                PolOp::Mul(k) => {
-                    self.line.push(b' ');
-                    self.push_num(k);
-                    self.line.extend_from_slice(b" *");
-                }
-                PolOp::Div(k) => {
-                    self.line.push(b' ');
-                    self.push_num(k);
-                    self.line.extend_from_slice(b" d");
-                }
+/// The text of a `pol` step over `ops` (reverse Polish), without the line's end.
+pub(crate) fn write_rpn(line: &mut Vec<u8>, ops: &[PolOp]) {
+    let num = |line: &mut Vec<u8>, x: i64| {
+        line.extend_from_slice(itoa::Buffer::new().format(x).as_bytes());
+    };
+    line.extend_from_slice(b"pol");
+    for &op in ops {
+        match op {
+            PolOp::Id(id) => {
+                line.push(b' ');
+                num(line, id as i64);
+            }
+            PolOp::Lit(var, negated) => {
+                line.extend_from_slice(if negated { b" ~x" } else { b" x" });
+                num(line, i64::from(var));
+            }
+            PolOp::Add => line.extend_from_slice(b" +"),
+            PolOp::Mul(k) => {
+                line.push(b' ');
+                num(line, k);
+                line.extend_from_slice(b" *");
+            }
+            PolOp::Div(k) => {
+                line.push(b' ');
+                num(line, k);
+                line.extend_from_slice(b" d");
             }
         }
-        self.line.extend_from_slice(b" ;");
-        self.flush_line();
-        self.stats.pol_terms += terms;
+    }
+    line.extend_from_slice(b" ;");
+}
+
+/// The steps of the parity and of the forced diagonals (the bitboard search's full tuning).
+impl<S: Sink> Writer<'_, S> {
+    /// Writes a `pol` step over `ops` (reverse Polish) and returns the ID of what it derives.
+    pub(crate) fn pol_rpn(&mut self, ops: &[PolOp]) -> Id {
+        let terms = ops
+            .iter()
+            .filter(|op| matches!(op, PolOp::Id(_) | PolOp::Lit(..)))
+            .count();
+        self.out.pol_rpn(ops);
+        self.stats.pol_terms += terms as u64;
         self.next += 1;
         self.next - 1
     }
@@ -914,7 +1444,7 @@ impl<W: Write> Writer<'_, W> {
         if sum.ops.is_empty() {
             return None;
         }
-        Some(self.pol(&sum.ops))
+        Some(self.pol_rpn(&sum.ops))
     }
 
     /// The forced diagonal through the cell of `on` (of the sum diagonals when `anti`) at a
@@ -972,7 +1502,7 @@ impl<W: Write> Writer<'_, W> {
         if sum.ops.is_empty() {
             return None;
         }
-        Some(self.pol(&sum.ops))
+        Some(self.pol_rpn(&sum.ops))
     }
 }
 

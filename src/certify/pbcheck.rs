@@ -14,7 +14,9 @@
 //! checking thread (the checker is `Send`); [`PbChecker::finish`] gives the verdict. A search
 //! that holds its steps in memory can skip the text: [`PbChecker::rup`],
 //! [`PbChecker::pol_sum`], [`PbChecker::delete`] and [`PbChecker::conclude_unsat`] check the
-//! same steps without lexing (a third faster on the proofs of [`crate::certify::pb`]).
+//! same steps without lexing (a third faster on the proofs of [`crate::certify::pb`]);
+//! [`PbChecker::rup_clause`] checks a `rup` of a clause of negated variables (the lemmas of
+//! those proofs) without building it term by term.
 //!
 //! # The subset (VeriPB 3.0 semantics)
 //! - the header `pseudo-Boolean proof version 3.0` on the first line; comments from `%` to the
@@ -51,8 +53,10 @@
 //!
 //! # Speed
 //! Constraints are sparse `(literal, coefficient)` arrays with a flag for all-ones (cardinality)
-//! constraints; the original ones in a vector by ID, the derived ones in a hash map (the live
-//! set of the proofs stays small, however long the proof). A hinted `rup` works on an
+//! constraints; the original ones and the first derived ones (up to 2^18 IDs: clauses a proof
+//! derives once at its start for its hints) in a vector by ID, the later derived ones in a hash
+//! map (the live set of the proofs stays small, however long the proof); a deleted
+//! constraint's buffers are reused. A hinted `rup` works on an
 //! assignment array with a trail reset per step and one slack computation per visited hint; a
 //! `pol` adds constraints into dense per-variable scratch arrays with a touched list, so a step
 //! costs the sizes of its operands. At-most-one constraints (`sum ~x >= len - 1` normalized)
@@ -71,6 +75,24 @@ use crate::error::{Error, Result};
 
 /// Variables beyond this index are refused (the arrays are indexed by variable).
 const MAX_VAR: u32 = 1 << 22;
+
+/// [`PbChecker::binary`]'s mark of a slot without a binary clause.
+const NOT_BINARY: [u32; 2] = [u32::MAX, u32::MAX];
+
+/// The literals of `c` if it is a binary clause `l1 + l2 >= 1`, else [`NOT_BINARY`].
+fn binary_of(c: &Constr) -> [u32; 2] {
+    match (&c.lits[..], c.coefs.is_empty(), c.degree) {
+        ([a, b], true, 1) => [*a, *b],
+        _ => NOT_BINARY,
+    }
+}
+
+/// Deleted constraints kept for their buffers.
+const SPARE: usize = 64;
+
+/// The IDs kept in a vector (`PbChecker::orig`); the derived constraints with larger IDs are in
+/// a hash map.
+const DENSE_IDS: usize = 1 << 18;
 
 /// The relation of a constraint.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -128,11 +150,11 @@ pub struct PbVerdict {
 }
 
 /// A normalized constraint `sum coefs[i] * lits[i] >= degree`; a literal is `2 * var + negated`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Constr {
-    lits: Box<[u32]>,
+    lits: Vec<u32>,
     /// The coefficients, in the order of `lits`; empty when every coefficient is 1.
-    coefs: Box<[i64]>,
+    coefs: Vec<i64>,
     degree: i64,
     /// The sum of the coefficients.
     sum: i64,
@@ -330,14 +352,42 @@ impl Dense {
     }
 
     /// The normalized constraint.
-    fn to_constr(&self) -> Option<Constr> {
-        let mut lits = Vec::with_capacity(self.touched.len());
+    fn normalized(&mut self) -> Option<Constr> {
+        let mut c = Constr::default();
+        self.write_normalized(&mut c, false)?;
+        Some(c)
+    }
+
+    /// The normalized constraint, into `out` (its buffers reused); the form is left clean
+    /// (also on an overflow).
+    fn take_constr_into(&mut self, out: &mut Constr) -> Option<()> {
+        let r = self.write_normalized(out, true);
+        if r.is_some() {
+            self.touched.clear();
+            self.d = 0;
+        } else {
+            self.clear();
+        }
+        r
+    }
+
+    /// The normalized constraint, into `out` (its buffers reused); with `reset`, every
+    /// coefficient read is set back to 0 and unmarked on the way (the touched list stays).
+    fn write_normalized(&mut self, out: &mut Constr, reset: bool) -> Option<()> {
+        let (lits, coefs) = (&mut out.lits, &mut out.coefs);
+        lits.clear();
+        coefs.clear();
+        lits.reserve(self.touched.len());
         // Filled only once a coefficient other than 1 shows.
-        let mut coefs: Vec<i64> = Vec::new();
         let mut sum: i64 = 0;
         let mut deg = self.d;
+        let (cs, mark) = (&mut self.c[..], &mut self.mark[..]);
         for &v in &self.touched {
-            let c = self.c[v as usize];
+            let c = cs[v as usize];
+            if reset {
+                cs[v as usize] = 0;
+                mark[v as usize] = false;
+            }
             if c != 0 {
                 let a = c.checked_abs()?;
                 if c < 0 {
@@ -354,12 +404,9 @@ impl Dense {
                 }
             }
         }
-        Some(Constr {
-            lits: lits.into_boxed_slice(),
-            coefs: coefs.into_boxed_slice(),
-            degree: deg,
-            sum,
-        })
+        out.degree = deg;
+        out.sum = sum;
+        Some(())
     }
 }
 
@@ -852,8 +899,17 @@ enum Phase {
 /// The streaming checker: the database of constraints and the proof's state. See the module
 /// docs for the subset it reads.
 pub struct PbChecker {
-    /// The original constraints, ID `i + 1` at index `i` (`None`: deleted).
+    /// The constraints of the first IDs, ID `i + 1` at index `i` (`None`: deleted): the
+    /// original ones, then the derived ones while every ID so far has a slot and there are at
+    /// most [`DENSE_IDS`] (a proof's early steps, such as clauses it derives once for its
+    /// hints, are found without hashing).
     orig: Vec<Option<Constr>>,
+    /// The original constraints (the last original ID).
+    loaded: u64,
+    /// Per slot of `orig`: the two literals of a binary clause (`l1 + l2 >= 1`), else
+    /// [`NOT_BINARY`] (also once deleted): the hinted `rup` propagates those without touching
+    /// the constraint (a small, dense array).
+    binary: Vec<[u32; 2]>,
     /// The live derived constraints by ID.
     derived: Derived,
     /// The last ID given.
@@ -869,6 +925,8 @@ pub struct PbChecker {
     neg_lits: Vec<u32>,
     /// Scratch for normalizing a constraint.
     norm: Dense,
+    /// Deleted constraints whose buffers new ones reuse.
+    spare: Vec<Constr>,
     /// Scratch forms of `pol` steps, and the free ones.
     pool: Vec<Dense>,
     free: Vec<usize>,
@@ -922,6 +980,8 @@ impl PbChecker {
     pub fn new(num_vars: u32, constraints: &[PbConstraint]) -> Result<PbChecker> {
         let mut ck = PbChecker {
             orig: Vec::with_capacity(constraints.len()),
+            loaded: 0,
+            binary: Vec::with_capacity(constraints.len()),
             derived: HashMap::default(),
             last: 0,
             live: 0,
@@ -930,6 +990,7 @@ impl PbChecker {
             trail: Vec::new(),
             neg_lits: Vec::new(),
             norm: Dense::default(),
+            spare: Vec::new(),
             pool: Vec::new(),
             free: Vec::new(),
             hints: Vec::new(),
@@ -971,11 +1032,13 @@ impl PbChecker {
                 let k = ck
                     .normalize(lits, ge, c.rhs)
                     .map_err(|_| bad("integer overflow".into()))?;
+                ck.binary.push(binary_of(&k));
                 ck.orig.push(Some(k));
                 ck.last += 1;
                 ck.live += 1;
             }
         }
+        ck.loaded = ck.last;
         Ok(ck)
     }
 
@@ -1004,7 +1067,7 @@ impl PbChecker {
 
     /// Constraints loaded from the model (equalities twice): the last original ID.
     pub fn loaded(&self) -> u64 {
-        self.orig.len() as u64
+        self.loaded
     }
 
     /// Checks the proof read from `reader`, line by line.
@@ -1156,7 +1219,7 @@ impl PbChecker {
             for (a, lit) in terms {
                 d.add(lit, if ge { a } else { a.checked_neg()? })?;
             }
-            d.to_constr()
+            d.normalized()
         })();
         d.clear();
         res.ok_or_else(overflow)
@@ -1192,9 +1255,14 @@ impl PbChecker {
     }
 
     fn add_derived(&mut self, c: Constr) -> u64 {
+        if self.orig.len() as u64 == self.last && self.orig.len() < DENSE_IDS {
+            self.binary.push(binary_of(&c));
+            self.orig.push(Some(c));
+        } else {
+            self.derived.insert(self.last + 1, c);
+        }
         self.last += 1;
         self.live += 1;
-        self.derived.insert(self.last, c);
         self.last
     }
 
@@ -1316,10 +1384,16 @@ impl PbChecker {
             self.lookup(id)?;
         }
         for &id in ids.iter() {
-            if id as usize <= self.orig.len() {
-                self.orig[id as usize - 1] = None;
+            let gone = if id as usize <= self.orig.len() {
+                self.binary[id as usize - 1] = NOT_BINARY;
+                self.orig[id as usize - 1].take()
             } else {
-                self.derived.remove(&id);
+                self.derived.remove(&id)
+            };
+            if let Some(c) = gone
+                && self.spare.len() < SPARE
+            {
+                self.spare.push(c);
             }
         }
         self.live -= ids.len() as u64;
@@ -1438,7 +1512,7 @@ impl PbChecker {
         if !ge {
             d.multiply(-1).ok_or_else(overflow)?;
         }
-        d.to_constr().ok_or_else(overflow)
+        d.normalized().ok_or_else(overflow)
     }
 
     fn rup_line(&mut self, lex: &mut Lexer<'_>) -> Res<()> {
@@ -1501,6 +1575,66 @@ impl PbChecker {
             } else {
                 "rup: unit propagation over the database reaches no conflict"
             }),
+        }
+    }
+
+    /// Unassigns the trail.
+    fn reset_trail(&mut self) {
+        for &v in &self.trail {
+            self.val[2 * v as usize] = UNDEF;
+            self.val[2 * v as usize + 1] = UNDEF;
+        }
+        self.trail.clear();
+    }
+
+    /// Hinted propagation over absolute IDs after the negated constraint's (already on the
+    /// trail; `negation_propagated`: it assigned something, so the first pass counts as a
+    /// change, as in [`PbChecker::propagate_hints`]); `Ok(true)` on a conflict.
+    fn propagate_ids(&mut self, hints: &[u64], negation_propagated: bool) -> Res<bool> {
+        let mut changed = negation_propagated;
+        loop {
+            self.steps.hint_visits += 1;
+            for &id in hints {
+                self.steps.hint_visits += 1;
+                if id == 0 {
+                    return check_fail("constraint ID 0 as a hint");
+                }
+                let pair = self
+                    .binary
+                    .get(id as usize - 1)
+                    .copied()
+                    .unwrap_or(NOT_BINARY);
+                let p = if pair != NOT_BINARY {
+                    // A live binary clause: what `propagate` does, without the loop.
+                    let (a, b) = (pair[0] as usize, pair[1] as usize);
+                    let val = &mut self.val;
+                    match (val[a], val[b]) {
+                        (FALSE, FALSE) => Prop::Conflict,
+                        (FALSE, UNDEF) | (UNDEF, FALSE) => {
+                            let l = if val[a] == UNDEF { a } else { b };
+                            val[l] = TRUE;
+                            val[l ^ 1] = FALSE;
+                            self.trail.push((l >> 1) as u32);
+                            Prop::Propagated
+                        }
+                        _ => Prop::Nothing,
+                    }
+                } else {
+                    let Some(c) = find(&self.orig, &self.derived, self.last, id) else {
+                        return Err(self.missing(id));
+                    };
+                    propagate(&mut self.val, &mut self.trail, &c.lits, &c.coefs, c.degree)
+                };
+                match p {
+                    Prop::Conflict => return Ok(true),
+                    Prop::Propagated => changed = true,
+                    Prop::Nothing => {}
+                }
+            }
+            if !changed {
+                return Ok(false);
+            }
+            changed = false;
         }
     }
 
@@ -1749,7 +1883,7 @@ impl PbChecker {
             ));
         }
         let i = self.materialize(stack[0])?;
-        self.pool[i].to_constr().ok_or_else(overflow)
+        self.pool[i].normalized().ok_or_else(overflow)
     }
 }
 
@@ -1864,7 +1998,9 @@ impl PbChecker {
                 }
             }
         }
-        self.pool[i].to_constr().ok_or_else(overflow)
+        let mut c = self.spare.pop().unwrap_or_default();
+        self.pool[i].take_constr_into(&mut c).ok_or_else(overflow)?;
+        Ok(c)
     }
 
     /// `del id` of `ids`.
@@ -1881,6 +2017,91 @@ impl PbChecker {
                 }
                 ck.delete_ids(&mut norm)
             })();
+            ck.ids = norm;
+            res
+        })
+    }
+
+    /// `f n ;`: the database holds `n` constraints.
+    pub fn check_formula(&mut self, n: u64) -> Result<()> {
+        self.structured("f", |ck| {
+            if n != ck.live {
+                return check_fail(format!(
+                    "`f {n}`, but the database holds {} constraints",
+                    ck.live
+                ));
+            }
+            Ok(())
+        })
+    }
+
+    /// `rup` of the clause `sum_{v in negated} 1 ~x_v >= 1` with the hints `hints` (IDs, not
+    /// relative, at least one): the same check as [`PbChecker::rup`] of that constraint, without
+    /// building it term by term; the new constraint's ID.
+    pub fn rup_clause(&mut self, negated: &[u32], hints: &[u64]) -> Result<u64> {
+        self.structured("rup", |ck| {
+            if hints.is_empty() {
+                return syntax("a rup clause without hints");
+            }
+            for &v in negated {
+                if v == 0 || v > MAX_VAR {
+                    return syntax(format!("variable {v} out of range"));
+                }
+                ck.grow(v);
+            }
+            // The negation `sum x_v >= |negated|` sets every x_v true; a variable twice takes the
+            // general route (its normalized form has a coefficient 2).
+            for &v in negated {
+                let l = 2 * v as usize;
+                if ck.val[l] != UNDEF {
+                    ck.reset_trail();
+                    let terms: Vec<(i64, i32)> =
+                        negated.iter().map(|&v| (1, -(v as i32))).collect();
+                    let hints: Vec<i64> = hints
+                        .iter()
+                        .map(|&h| h.min(i64::MAX as u64) as i64)
+                        .collect();
+                    let k = ck.normalize(
+                        terms
+                            .iter()
+                            .map(|&(a, l)| (a, 2 * l.unsigned_abs() + u32::from(l < 0))),
+                        true,
+                        1,
+                    )?;
+                    let mut all = vec![0];
+                    all.extend_from_slice(&hints);
+                    ck.rup_check(k, &all, true)?;
+                    return Ok(ck.last);
+                }
+                ck.val[l] = TRUE;
+                ck.val[l + 1] = FALSE;
+                ck.trail.push(v);
+            }
+            let res = ck.propagate_ids(hints, !negated.is_empty());
+            ck.reset_trail();
+            if !res? {
+                return check_fail(
+                    "rup: propagating the negated constraint and the hints reaches no conflict",
+                );
+            }
+            ck.steps.rup += 1;
+            let mut c = ck.spare.pop().unwrap_or_default();
+            c.lits.clear();
+            c.lits.extend(negated.iter().map(|&v| 2 * v + 1));
+            c.coefs.clear();
+            c.degree = 1;
+            c.sum = negated.len() as i64;
+            Ok(ck.add_derived(c))
+        })
+    }
+
+    /// `del id` of `ids` (IDs, not relative).
+    pub fn delete_ids_abs(&mut self, ids: &[u64]) -> Result<()> {
+        self.structured("del", |ck| {
+            let mut norm = std::mem::take(&mut ck.ids);
+            norm.clear();
+            norm.extend_from_slice(ids);
+            let res = ck.delete_ids(&mut norm);
             ck.ids = norm;
             res
         })
@@ -1980,29 +2201,29 @@ mod tests {
         let mut d = dense_of("5 x1 2 ~x2 1 x3 >= 3");
         d.saturate().unwrap();
         assert_eq!(
-            show(&d.to_constr().unwrap()),
+            show(&d.normalized().unwrap()),
             (vec![(3, 1), (2, -2), (1, 3)], 3)
         );
         // A trivial constraint loses its terms and keeps its degree.
         let mut d = dense_of("5 x1 2 ~x2 >= -4");
         d.saturate().unwrap();
-        assert_eq!(show(&d.to_constr().unwrap()), (vec![], -4));
+        assert_eq!(show(&d.normalized().unwrap()), (vec![], -4));
         // Division by 2 rounds up: 5 x1 + 2 ~x2 + x3 >= 3 -> 3 x1 + ~x2 + x3 >= 2.
         let mut d = dense_of("5 x1 2 ~x2 1 x3 >= 3");
         d.divide(2).unwrap();
         assert_eq!(
-            show(&d.to_constr().unwrap()),
+            show(&d.normalized().unwrap()),
             (vec![(3, 1), (1, -2), (1, 3)], 2)
         );
         // A negative degree rounds up too: -3 / 2 -> -1.
         let mut d = dense_of("4 x1 >= -3");
         d.divide(2).unwrap();
-        assert_eq!(show(&d.to_constr().unwrap()), (vec![(2, 1)], -1));
+        assert_eq!(show(&d.normalized().unwrap()), (vec![(2, 1)], -1));
         // Weakening x2 away: 3 x1 + 2 ~x2 + x3 >= 4 -> 3 x1 + x3 >= 2.
         let mut d = dense_of("3 x1 2 ~x2 1 x3 >= 4");
         d.weaken(2).unwrap();
         d.weaken(7).unwrap();
-        assert_eq!(show(&d.to_constr().unwrap()), (vec![(3, 1), (1, 3)], 2));
+        assert_eq!(show(&d.normalized().unwrap()), (vec![(3, 1), (1, 3)], 2));
     }
 
     #[test]
@@ -2012,7 +2233,7 @@ mod tests {
         let mut d = dense_of("2 x1 1 x2 >= 2");
         d.add_constr(&constr("1 ~x1 1 x3 >= 1"), 3).unwrap();
         assert_eq!(
-            show(&d.to_constr().unwrap()),
+            show(&d.normalized().unwrap()),
             (vec![(1, -1), (1, 2), (3, 3)], 3)
         );
     }

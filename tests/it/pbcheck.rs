@@ -497,3 +497,69 @@ fn random_steps_get_the_same_verdict() {
         "{ok} checked, {unsat} UNSAT, {failed} failed"
     );
 }
+
+/// `PbChecker::rup_clause` (the certified route's lemmas: a clause of negated variables, with
+/// its fast paths for binary clauses and the negation) against `PbChecker::rup` of the same
+/// constraint, on random models of binary clauses, clauses and at-most-one lines, random
+/// lemmas (a variable twice now and then) and random hints, deleted ones included: the same
+/// verdict and the same ID every time.
+#[test]
+fn rup_clause_agrees_with_rup() {
+    use queens_sat::certify::pbcheck::{PbConstraint, Relation};
+    let mut rng = Prng::new(0x0C1A_05E5);
+    let (mut ok, mut failed) = (0, 0);
+    for _ in 0..400 {
+        let n = 3 + rng.below(4);
+        let var = |rng: &mut Prng| 1 + rng.below(n) as i32;
+        let mut model = Vec::new();
+        for _ in 0..2 + rng.below(5) {
+            let len = 2 + rng.below(2);
+            let lits: Vec<i32> = (0..len).map(|_| var(&mut rng)).collect();
+            model.push(match rng.below(3) {
+                0 => PbConstraint {
+                    terms: lits.iter().map(|&v| (1, -v)).collect(),
+                    relation: Relation::Ge,
+                    rhs: 1,
+                },
+                1 => PbConstraint {
+                    terms: lits.iter().map(|&v| (1, v)).collect(),
+                    relation: Relation::Ge,
+                    rhs: 1,
+                },
+                _ => PbConstraint {
+                    terms: lits.iter().map(|&v| (1, v)).collect(),
+                    relation: Relation::Le,
+                    rhs: 1,
+                },
+            });
+        }
+        let mut fast = PbChecker::new(n as u32, &model).unwrap();
+        let mut slow = PbChecker::new(n as u32, &model).unwrap();
+        for _ in 0..12 {
+            let last = fast.last_id();
+            assert_eq!(last, slow.last_id());
+            if rng.below(5) == 0 {
+                let id = 1 + rng.below(last as usize) as i64;
+                assert_eq!(fast.delete(&[id]).is_ok(), slow.delete(&[id]).is_ok());
+                continue;
+            }
+            let path: Vec<u32> = (0..rng.below(4)).map(|_| var(&mut rng) as u32).collect();
+            let hints: Vec<u64> = (0..1 + rng.below(5))
+                .map(|_| 1 + rng.below(last as usize) as u64)
+                .collect();
+            let a = fast.rup_clause(&path, &hints);
+            let terms: Vec<(i64, i32)> = path.iter().map(|&v| (1, -(v as i32))).collect();
+            let h: Vec<i64> = hints.iter().map(|&h| h as i64).collect();
+            let b = slow.rup(&terms, Relation::Ge, 1, &h);
+            match (&a, &b) {
+                (Ok(x), Ok(y)) => {
+                    assert_eq!(x, y);
+                    ok += 1;
+                }
+                (Err(_), Err(_)) => failed += 1,
+                _ => panic!("{path:?} {hints:?}: {a:?} against {b:?}\n{model:?}"),
+            }
+        }
+    }
+    assert!(ok > 100 && failed > 100, "{ok} checked, {failed} failed");
+}

@@ -427,3 +427,87 @@ fn solve_certify_writes_a_veripb_proof_for_a_pbp_name() {
     assert!(r.stdout.contains('Q'), "{}", r.stdout);
     assert!(!d.join("q.pbp").exists());
 }
+
+/// The certified route (`pbproof::search_certified_pb`: the steps checked on a checker thread
+/// from in-memory batches) without a proof file and with one: the same answer, nodes and steps;
+/// the file is byte for byte the proof `search_veripb` writes, and veripb and pbcheck check it.
+/// On random small instances, every UNSAT answer carries a certificate and every board is the
+/// same in both routes.
+#[test]
+fn the_certified_route_checks_the_same_steps_with_and_without_a_file() {
+    use queens_sat::solve::bitboard::pbproof::{search_certified_pb, search_veripb};
+    let dir = tempfile::tempdir().unwrap();
+    let problem = bounded_instance();
+    let only = search_certified_pb(&problem, None, None, None).unwrap();
+    let pbp = dir.path().join("route.pbp");
+    let filed = search_certified_pb(&problem, None, None, Some(&pbp)).unwrap();
+    assert_eq!(only.answer, Answer::Unsat);
+    assert_eq!(filed.answer, Answer::Unsat);
+    assert_eq!(only.nodes, filed.nodes);
+    assert_eq!(only.certificate, filed.certificate);
+    assert!(only.certificate.is_some());
+    assert_eq!((only.lemmas, only.hints), (filed.lemmas, filed.hints));
+    let (opb, text) = files(dir.path(), "text");
+    let r = search_veripb(&problem, &opb, &text, None, None).unwrap();
+    assert_eq!(r.nodes, only.nodes);
+    assert_eq!(std::fs::read(&text).unwrap(), std::fs::read(&pbp).unwrap());
+    assert!(check(&opb, &pbp).unwrap().unsat);
+    assert!(
+        queens_sat::certify::pbcheck::check_files(&opb, &pbp)
+            .unwrap()
+            .unsat
+    );
+    let (mut sat, mut unsat) = (0, 0);
+    for (i, inst) in common::random_instances(0x9199_0E11, 60, 8)
+        .into_iter()
+        .enumerate()
+    {
+        let problem = Problem::presolve(&inst, common::piece_of(i).0).unwrap();
+        if problem.unsat.is_some() {
+            continue;
+        }
+        let a = search_certified_pb(&problem, None, None, None).unwrap();
+        let b = search_veripb(&problem, &opb, &text, None, None).unwrap();
+        assert_eq!(a.answer, b.answer, "case {i}");
+        assert_eq!(
+            a.certificate.is_some(),
+            a.answer == Answer::Unsat,
+            "case {i}"
+        );
+        match a.answer {
+            Answer::Unsat => unsat += 1,
+            _ => sat += 1,
+        }
+    }
+    assert!(sat > 5 && unsat > 5, "{sat} SAT, {unsat} UNSAT");
+}
+
+/// A tampered step on its way to the checker (the last hint of a `rup` dropped, for several
+/// steps in turn) makes the certified route fail, with a file or without, and leaves no proof
+/// under the name asked for; it never answers UNSAT.
+#[test]
+fn a_tampered_batch_makes_the_certified_route_fail() {
+    use queens_sat::solve::bitboard::pbproof::search_certified_pb_tampered;
+    let dir = tempfile::tempdir().unwrap();
+    let problem = bounded_instance();
+    let pbp = dir.path().join("bad.pbp");
+    for nth in [0, 1, 5, 20] {
+        for file in [false, true] {
+            let mut dropped = false;
+            let r = search_certified_pb_tampered(
+                &problem,
+                file.then_some(pbp.as_path()),
+                &mut |batch| dropped |= batch.drop_last_hint(nth),
+            );
+            assert!(dropped, "step {nth}");
+            let e = r.map(|c| c.answer).expect_err("a tampered proof fails");
+            assert!(e.to_string().contains("does not check"), "{e}");
+            assert!(!pbp.exists());
+        }
+    }
+    // A malformed batch: an error too.
+    let r = search_certified_pb_tampered(&problem, None, &mut |batch| {
+        *batch = queens_sat::certify::pb::PbBatch::new()
+    });
+    assert!(r.is_err());
+}

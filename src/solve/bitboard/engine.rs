@@ -50,20 +50,12 @@ impl Engine for Bitboard {
         let t0 = Instant::now();
         if settings.certify {
             // VeriPB (`--proof-format veripb`, or a proof named `.pbp`): the search with every
-            // pruning. LRAT: the search without the sums; one search thread, the checker on
-            // another.
+            // pruning. LRAT: the search without the sums. Either way one search thread, the
+            // checker on another.
             let r = match settings.proof_format {
-                ProofFormat::Veripb => match settings.proof {
-                    Some(path) => {
-                        search_certified_pb(problem, settings.timeout, Some(cancel), path)?
-                    }
-                    None => {
-                        let tmp = tempfile::tempdir()
-                            .map_err(|e| crate::error::Error::io("a temporary directory", e))?;
-                        let path = tmp.path().join("proof.pbp");
-                        search_certified_pb(problem, settings.timeout, Some(cancel), &path)?
-                    }
-                },
+                ProofFormat::Veripb => {
+                    search_certified_pb(problem, settings.timeout, Some(cancel), settings.proof)?
+                }
                 ProofFormat::Lrat => {
                     search_certified(problem, settings.timeout, Some(cancel), settings.proof)?
                 }

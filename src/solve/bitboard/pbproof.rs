@@ -12,8 +12,16 @@
 //! over the placements they use, with backjumping, were tried and dropped (0.015 % fewer nodes
 //! and 0.7 % fewer bytes on n22 d21 s18: the sum bounds, the parity and the forced diagonals
 //! name nearly every placement, and the search's own checks leave little to backjump over).
+//!
+//! A dead cell is explained by the binary clause between it and the piece that attacks it,
+//! derived once at the proof's start ([`crate::certify::pb`]). [`search_veripb`] writes the
+//! OPB model and the proof's text to files (for the `veripb` crate, the tests and the spike);
+//! [`search_certified_pb`] is the `--certify` route: the steps go to a checker thread in
+//! compact batches and are checked as they come, the text written only when a proof file is
+//! asked for.
 
 use std::io::Write;
+use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -21,7 +29,10 @@ use super::core::{Core, core_rows};
 use super::kernel::{Branch, CHECK_EVERY, MAX_CORE, Search, Tuning, Words, on_diagonal, shape};
 use crate::answer::Answer;
 use crate::board::Board;
-use crate::certify::pb::{Geometry, Id, ProofStats, Writer, write_opb};
+use crate::certify::pb::{
+    AXIOM, Geometry, Id, Operand, PbBatch, PbStep, PolOp, ProofStats, Sink, Text, Writer, model, write_opb, write_rpn,
+};
+use crate::certify::pbcheck::{PbChecker, PbVerdict, PolTerm};
 use crate::cpu::Isa;
 use crate::error::{Error, Result};
 use crate::interrupt::Cancel;
@@ -74,18 +85,40 @@ pub fn search_veripb(
     cancel: Option<&Cancel>,
 ) -> Result<PbSearched> {
     let t = Instant::now();
-    let shape = shape(problem)?;
     let g = Geometry::new(problem)?;
+    write_opb(problem, opb)?;
+    let name = proof.display().to_string();
+    let file = std::fs::File::create(proof).map_err(|e| Error::io(&name, e))?;
+    let stop = cancel.cloned().unwrap_or_default().with_timeout(timeout);
+    let out = Text::new(std::io::BufWriter::with_capacity(1 << 20, file));
+    let (ran, mut out) = run(problem, &g, &stop, out)?;
+    out.get_mut().flush().map_err(|e| Error::io(&name, e))?;
+    Ok(PbSearched {
+        answer: ran.answer,
+        nodes: ran.stats.nodes,
+        stats: ran.stats,
+        seconds: t.elapsed().as_secs_f64(),
+    })
+}
+
+/// How [`run`] ended.
+struct Ran {
+    answer: Answer<Board>,
+    /// The lemma of the root, for UNSAT.
+    root: Option<Id>,
+    stats: ProofStats,
+}
+
+/// The search of `problem` (its geometry `g`) writing its proof into `sink`, finished
+/// (`conclusion UNSAT` for UNSAT, `NONE` otherwise); returns the sink.
+fn run<S: Sink>(problem: &Problem, g: &Geometry, stop: &Cancel, sink: S) -> Result<(Ran, S)> {
+    let shape = shape(problem)?;
     let core = Core::<u64>::new(problem).ok_or_else(|| {
         Error::Usage(format!(
             "the VeriPB search takes cores of at most 64 open rows; this one has {}",
             core_rows(problem)
         ))
     })?;
-    write_opb(problem, opb)?;
-    let name = proof.display().to_string();
-    let file = std::fs::File::create(proof).map_err(|e| Error::io(&name, e))?;
-    let stop = cancel.cloned().unwrap_or_default().with_timeout(timeout);
     let mut var_of = vec![0u32; 64 * 64];
     for i in 0..core.k() {
         let mut m = core.masks[i];
@@ -104,10 +137,10 @@ pub fn search_veripb(
             Isa::current().usable(),
             VERIPB_TUNING.settled(problem),
             &core,
-            Some(&stop),
+            Some(stop),
         ),
         core: &core,
-        w: Writer::start(&g, std::io::BufWriter::with_capacity(1 << 20, file), true),
+        w: Writer::start(g, sink, true),
         var_of,
         path: Vec::new(),
         spots: Vec::new(),
@@ -115,23 +148,24 @@ pub fn search_veripb(
         pend: Vec::new(),
         pend_dels: Vec::new(),
         stamp: 0,
+        blocks: Vec::new(),
+        by_row: vec![(0, 0); 64 * 64],
+        by_row_var: vec![0; 64],
+        key_scratch: Vec::new(),
     };
+    prover.derive_pairs()?;
     let open: Vec<u8> = (0..core.k()).map(|r| r as u8).collect();
     let node = prover.node(&open, &core.masks, core.cols_free)?;
     let nodes = prover.s.nodes;
     let stopped = prover.s.stopped.take();
-    let mut stats = prover.w.stats;
+    let mut stats = prover.w.stats();
     stats.nodes = nodes;
     let path = std::mem::take(&mut prover.path);
-    let unsat = match node {
+    let root = match node {
         Node::Refuted(id) => Some(id),
         _ => None,
     };
-    prover
-        .w
-        .finish(unsat)
-        .flush()
-        .map_err(|e| Error::io(&name, e))?;
+    let sink = prover.w.finish(root);
     let answer = match node {
         Node::Refuted(_) => Answer::Unsat,
         Node::Board => {
@@ -141,12 +175,7 @@ pub fn search_veripb(
         }
         Node::Stopped => Answer::Unknown(stopped.unwrap_or_else(|| "stopped".into())),
     };
-    Ok(PbSearched {
-        answer,
-        nodes,
-        stats,
-        seconds: t.elapsed().as_secs_f64(),
-    })
+    Ok((Ran { answer, root, stats }, sink))
 }
 
 /// How a node ended.
@@ -160,7 +189,7 @@ enum Node {
     Stopped,
 }
 
-struct Prover<'s, 'g, W: Write> {
+struct Prover<'s, 'g, W: Sink> {
     s: Search<'s, u64>,
     core: &'s Core<u64>,
     w: Writer<'g, W>,
@@ -177,13 +206,79 @@ struct Prover<'s, 'g, W: Write> {
     /// ([`PENDING`]), and the constraints to delete once that lemma is written.
     pend: Vec<Id>,
     pend_dels: Vec<Id>,
+    /// Per variable `p` and core row `r`, at `(p - 1) * k + r`: the cells of row `r` the piece
+    /// on `p` attacks (column bits), and the ID of the binary clause `~x_p + ~x_v >= 1` of the
+    /// first of them, the others' following in bit order, derived at the proof's start
+    /// ([`Prover::derive_pairs`]). Empty on boards with more than [`PAIR_VARS`] variables,
+    /// whose lemmas name the attacking lines instead.
+    blocks: Vec<(Id, u64)>,
+    /// The blocks of the path's pieces by row: row `r`'s of the piece at depth `k` at
+    /// `r * 64 + k`, filled for the variable `by_row_var[k]` ([`Prover::explain_pairs`]).
+    by_row: Vec<(Id, u64)>,
+    by_row_var: Vec<u32>,
+    /// Scratch: the keys of the last bound.
+    key_scratch: Vec<u64>,
 }
 
 /// The lemma ID of a node refuted as its parent's only child: no lemma of its own, its hints
 /// are [`Prover::pend`] (IDs start at 1).
 const PENDING: Id = 0;
 
-impl<W: Write> Prover<'_, '_, W> {
+
+/// The most variables for which the proof derives the binary clauses of attacking pairs (each
+/// attacking pair twice, one clause per direction).
+const PAIR_VARS: usize = 1024;
+
+impl<W: Sink> Prover<'_, '_, W> {
+    /// Derives, once, the binary clause `~x_p + ~x_v >= 1` of every cell `p` and every cell
+    /// `v` it attacks (a `rup` with the line through which it does as its hint), so that a lemma
+    /// names one binary clause per dead cell: checking it propagates two literals per cell
+    /// instead of whole lines. They come in blocks per `(p, core row)`, `v` in column-bit order,
+    /// so that [`Prover::explain`] finds a clause's ID by counting bits ([`Prover::blocks`]).
+    fn derive_pairs(&mut self) -> Result<()> {
+        let g = self.w.geometry();
+        let (vars, k) = (g.num_vars(), self.core.k());
+        if vars > PAIR_VARS {
+            return Ok(());
+        }
+        let mut blocks = vec![(0, 0); vars * k];
+        for qr in 0..k {
+            let mut cells = self.core.masks[qr];
+            while cells != 0 {
+                let qbit = cells & cells.wrapping_neg();
+                cells ^= qbit;
+                let p = self.var_of[qr * 64 + qbit.trailing_zeros() as usize];
+                for r in 0..k {
+                    let full = self.attacked(qr, qbit, r);
+                    blocks[(p as usize - 1) * k + r] = (self.w.next_id(), full);
+                    let mut m = full;
+                    while m != 0 {
+                        let bit = m.trailing_zeros() as usize;
+                        m &= m - 1;
+                        let v = self.var_of[r * 64 + bit];
+                        let line = g
+                            .attack(p, v)
+                            .ok_or_else(|| internal("an attack mask without a line"))?;
+                        self.w.rup(&[p, v], &[line]);
+                    }
+                }
+            }
+        }
+        self.blocks = blocks;
+        Ok(())
+    }
+
+    /// The cells of core row `r` the piece on core row `qr`, column `qbit`, attacks.
+    #[inline]
+    fn attacked(&self, qr: usize, qbit: u64, r: usize) -> u64 {
+        let live = self.core.masks[r];
+        if qr == r {
+            live & !qbit
+        } else {
+            self.s.hit(qbit, qr, r) & live
+        }
+    }
+
     /// Adds to `hints` the lines through which placed pieces attack the cells `dead` (column
     /// bits) of core row `r` (no line twice): the piece on the row itself attacks all of them
     /// along it; else the pieces of the path in order, each through the lines its attack masks
@@ -191,6 +286,9 @@ impl<W: Write> Prover<'_, '_, W> {
     fn explain(&mut self, r: usize, dead: u64, hints: &mut Vec<Id>) -> Result<()> {
         let g = self.w.geometry();
         let mut rest = dead & self.core.masks[r];
+        if !self.blocks.is_empty() {
+            return self.explain_pairs(r, rest, hints);
+        }
         for (k, &(qr, qbit)) in self.spots.iter().enumerate() {
             if rest == 0 {
                 break;
@@ -212,6 +310,100 @@ impl<W: Write> Prover<'_, '_, W> {
                     self.seen[id as usize] = self.stamp;
                     hints.push(id);
                 }
+            }
+        }
+        if rest != 0 {
+            return Err(internal("a dead cell no placed piece attacks"));
+        }
+        Ok(())
+    }
+
+    /// The hints of a bound's lemma before `C` (the bound [`Writer::bound_pol`] just derived):
+    /// the dead cells of the open rows, then the closed rows' cells in free columns (their
+    /// pieces' rows), each when its coefficient in `C` is positive (the others need not be 0
+    /// for `C` to conflict); all of them on boards whose lemmas name lines.
+    fn explain_bound(
+        &mut self,
+        open: &[u8],
+        masks: &[u64; 64],
+        cols_free: u64,
+        hints: &mut Vec<Id>,
+    ) -> Result<()> {
+        let all = self.blocks.is_empty();
+        let core = self.core;
+        // The bound's coefficients, copied out of the writer (its keys into `key_scratch`).
+        let mut keys = std::mem::take(&mut self.key_scratch);
+        keys.clear();
+        let bound = self.w.last_bound().map(|(b, bits)| {
+            keys.extend_from_slice(bits);
+            b
+        });
+        let needed = |r: usize, cells: u64, open: bool| -> u64 {
+            // Unknown (no bound): all kept, so that the rup shows the error.
+            let Some(bound) = bound.filter(|_| !all) else {
+                return cells;
+            };
+            if !open && bound.is_lower() {
+                // `C` of a lower bound has no term of a closed row: such a cell gets `-b_c`
+                // from its column and `-(s - d)` from its diagonal, never a positive sum.
+                return 0;
+            }
+            let row = core.rows[r];
+            let mut need = 0;
+            let mut m = cells & core.masks[r];
+            while m != 0 {
+                let bit = m & m.wrapping_neg();
+                m ^= bit;
+                let col = core.col_of_bit[bit.trailing_zeros() as usize];
+                if bound.coef(&keys, row, col, open, cols_free & bit != 0) > 0 {
+                    need |= bit;
+                }
+            }
+            need
+        };
+        let mut res = Ok(());
+        for &r in open {
+            let r = r as usize;
+            let need = needed(r, !masks[r], true);
+            res = res.and_then(|()| self.explain(r, need, hints));
+        }
+        for k in 0..self.spots.len() {
+            let r = self.spots[k].0;
+            let need = needed(r, cols_free, false);
+            res = res.and_then(|()| self.explain(r, need, hints));
+        }
+        self.key_scratch = keys;
+        res
+    }
+
+    /// [`Prover::explain`] with the binary clauses: each dead cell of `rest` (core row `r`) by
+    /// the first piece of the path that attacks it. The path's blocks are read through
+    /// `by_row` (row `r`'s entry of depth `k` at `r * 64 + k`), a column refreshed when the
+    /// piece at its depth changed, so that a row's walk along the path reads memory in order.
+    fn explain_pairs(&mut self, r: usize, mut rest: u64, hints: &mut Vec<Id>) -> Result<()> {
+        let k_rows = self.core.k();
+        for k in 0..self.path.len() {
+            if rest == 0 {
+                return Ok(());
+            }
+            let p = self.path[k];
+            if self.by_row_var[k] != p {
+                let base = (p as usize - 1) * k_rows;
+                for (r2, &block) in self.blocks[base..base + k_rows].iter().enumerate() {
+                    self.by_row[r2 * 64 + k] = block;
+                }
+                self.by_row_var[k] = p;
+            }
+            // The binary clauses of the piece's block for row r: its first ID plus the
+            // attacked cells before each one.
+            let (first, full) = self.by_row[r * 64 + k];
+            let hit = full & rest;
+            rest &= !hit;
+            let mut m = hit;
+            while m != 0 {
+                let low = m & m.wrapping_neg();
+                m ^= low;
+                hints.push(first + Id::from((full & (low - 1)).count_ones()));
             }
         }
         if rest != 0 {
@@ -434,7 +626,9 @@ impl<W: Write> Prover<'_, '_, W> {
         };
         for anti in [true, false] {
             if let Some(c_id) = self.w.bound_pol(allowed(), &rows, &cols, anti) {
-                self.explain_dead(open, masks, cols_free, &mut hints)?;
+                // The dead cells of the open rows, then the closed rows' cells in free
+                // columns (their pieces' rows), then C.
+                self.explain_bound(open, masks, cols_free, &mut hints)?;
                 hints.push(c_id);
                 self.w.stats.bounds += 1;
                 return Ok((hints, vec![c_id]));
@@ -569,52 +763,360 @@ fn no_line(what: &str, index: usize) -> Error {
     ))
 }
 
-/// `--solver bitboard --certify --proof FILE.pbp`: [`search_veripb`] with the OPB model in a
-/// temporary file and the proof in a temporary file beside `proof`, checked by the in-house
-/// VeriPB checker ([`crate::certify::pbcheck`]) after the search; an UNSAT answer needs the
-/// check to verify `conclusion UNSAT`, and only then is the proof renamed to `proof` (never a
-/// half-written proof under that name). The proof is over the model `encode --to opb` writes
-/// for the same instance; `veripb MODEL.opb FILE.pbp` checks it again.
+/// A [`Sink`] that keeps nothing: [`write_only`]'s.
+struct Discard(PbBatch);
+
+impl Sink for Discard {
+    fn header(&mut self, loaded: Id) {
+        self.0.header(loaded);
+    }
+
+    fn rup(&mut self, path: &[u32], hints: &[Id]) {
+        self.0.rup(path, hints);
+        self.full();
+    }
+
+    fn pol(&mut self, ops: &[(Operand, i64)]) {
+        self.0.pol(ops);
+        self.full();
+    }
+
+    fn pol_rpn(&mut self, ops: &[PolOp]) {
+        self.0.pol_rpn(ops);
+        self.full();
+    }
+
+    fn delete(&mut self, ids: &[Id]) {
+        self.0.delete(ids);
+        self.full();
+    }
+
+    fn finish(&mut self, unsat: Option<Id>) {
+        self.0.finish(unsat);
+    }
+}
+
+impl Discard {
+    fn full(&mut self) {
+        if self.0.len() >= FLUSH_WORDS {
+            self.0 = PbBatch::new();
+        }
+    }
+}
+
+/// For measuring: the search of [`search_certified_pb`] making its batches of steps and
+/// dropping them (no checker): the answer, the nodes and the seconds.
+#[doc(hidden)]
+pub fn write_only(problem: &Problem) -> Result<(Answer<Board>, u64, f64)> {
+    let t = Instant::now();
+    let g = Geometry::new(problem)?;
+    let (ran, _) = run(problem, &g, &Cancel::new(), Discard(PbBatch::new()))?;
+    Ok((ran.answer, ran.stats.nodes, t.elapsed().as_secs_f64()))
+}
+
+/// Proof words handed to the checker at a time.
+const FLUSH_WORDS: usize = 1 << 17;
+
+/// The search's [`Sink`] in the certified route: steps go into a [`PbBatch`], sent to the
+/// checker thread whenever it is full. A closed channel (the checker stopped on an error)
+/// raises `stop`, so that the search ends soon; the checker's error is the one reported.
+struct Channel<'t> {
+    batch: PbBatch,
+    tx: SyncSender<PbBatch>,
+    /// Batches the checker is done with, for reuse.
+    back: Receiver<PbBatch>,
+    stop: Cancel,
+    /// The tests' hook: applied to every batch before it is sent.
+    tamper: Option<&'t mut dyn FnMut(&mut PbBatch)>,
+}
+
+impl Channel<'_> {
+    fn send(&mut self) {
+        let next = match self.back.try_recv() {
+            Ok(b) => b,
+            Err(_) => PbBatch::with_capacity(FLUSH_WORDS + 1024),
+        };
+        let mut batch = std::mem::replace(&mut self.batch, next);
+        if let Some(f) = self.tamper.as_mut() {
+            f(&mut batch);
+        }
+        if self.tx.send(batch).is_err() {
+            self.stop.cancel();
+        }
+    }
+
+    #[inline]
+    fn full(&mut self) {
+        if self.batch.len() >= FLUSH_WORDS {
+            self.send();
+        }
+    }
+}
+
+impl Sink for Channel<'_> {
+    fn header(&mut self, loaded: Id) {
+        self.batch.header(loaded);
+    }
+
+    fn rup(&mut self, path: &[u32], hints: &[Id]) {
+        self.batch.rup(path, hints);
+        self.full();
+    }
+
+    fn pol(&mut self, ops: &[(Operand, i64)]) {
+        self.batch.pol(ops);
+        self.full();
+    }
+
+    fn pol_rpn(&mut self, ops: &[PolOp]) {
+        self.batch.pol_rpn(ops);
+        self.full();
+    }
+
+    fn delete(&mut self, ids: &[Id]) {
+        self.batch.delete(ids);
+        self.full();
+    }
+
+    fn finish(&mut self, unsat: Option<Id>) {
+        self.batch.finish(unsat);
+        self.send();
+    }
+}
+
+/// What the checker thread of [`search_certified_pb`] established.
+struct Checked {
+    /// The verdict of a proof that concluded `UNSAT`.
+    verdict: Option<PbVerdict>,
+    /// Seconds the thread spent checking.
+    busy: f64,
+}
+
+/// The text thread of [`search_certified_pb`] (when a proof file is asked for): writes the
+/// batches the checker is done with into `file`, then hands them back for reuse; the file,
+/// complete.
+fn write_batches(
+    rx: Receiver<PbBatch>,
+    back: Sender<PbBatch>,
+    file: tempfile::NamedTempFile,
+    name: &str,
+) -> Result<tempfile::NamedTempFile> {
+    let mut text = Text::new(std::io::BufWriter::with_capacity(1 << 20, file));
+    let mut ops = Vec::new();
+    for mut batch in rx {
+        batch.replay(&mut text, &mut ops)?;
+        batch.clear();
+        // The search may be done: a closed channel only means nobody reuses it.
+        let _ = back.send(batch);
+    }
+    text.into_inner()
+        .into_inner()
+        .map_err(|e| Error::io(name, e.into_error()))
+}
+
+/// The checker thread: checks the batches as they come with [`PbChecker`]'s structured steps,
+/// then hands each to the text thread (`text`), or back to the search for reuse.
+fn check_batches(
+    problem: &Problem,
+    rx: Receiver<PbBatch>,
+    back: Sender<PbBatch>,
+    text: Option<SyncSender<PbBatch>>,
+) -> Result<Checked> {
+    let t0 = Instant::now();
+    let (num_vars, constraints) = model(problem)?;
+    let mut ck = Some(PbChecker::new(num_vars, &constraints)?);
+    drop(constraints);
+    let mut verdict = None;
+    let (mut terms, mut ids, mut line) = (Vec::new(), Vec::new(), Vec::new());
+    let mut busy = t0.elapsed().as_secs_f64();
+    for batch in rx {
+        let t = Instant::now();
+        for step in batch.steps() {
+            let step = step?;
+            let Some(c) = ck.as_mut() else {
+                return Err(internal("a VeriPB step after the conclusion"));
+            };
+            match step {
+                PbStep::Header(loaded) => c.check_formula(loaded)?,
+                PbStep::Rup { path, hints } => {
+                    c.rup_clause(path, hints)?;
+                }
+                PbStep::Pol(words) => {
+                    terms.clear();
+                    for pair in words.chunks_exact(2) {
+                        let term = if pair[0] & AXIOM != 0 {
+                            let var = i32::try_from(pair[0] & !AXIOM)
+                                .map_err(|_| internal("a variable out of range"))?;
+                            PolTerm::Axiom(-var)
+                        } else {
+                            PolTerm::Id(
+                                i64::try_from(pair[0]).map_err(|_| internal("an ID out of range"))?,
+                            )
+                        };
+                        let mult =
+                            i64::try_from(pair[1]).map_err(|_| internal("a factor out of range"))?;
+                        terms.push((term, mult));
+                    }
+                    c.pol_sum(&terms)?;
+                }
+                PbStep::PolRpn(words) => {
+                    // Rare (the parity's and the forced diagonals' steps): checked through
+                    // the text of the step, as the proof file has it.
+                    line.clear();
+                    write_rpn(&mut line, &PbBatch::rpn_ops(words)?);
+                    c.check_line_bytes(&line)?;
+                }
+                PbStep::Delete(del) => {
+                    ids.clear();
+                    ids.extend_from_slice(del);
+                    c.delete_ids_abs(&ids)?;
+                }
+                PbStep::Finish(None) => ck = None,
+                PbStep::Finish(Some(id)) => {
+                    let id = i64::try_from(id).map_err(|_| internal("an ID out of range"))?;
+                    let c = ck.take().ok_or_else(|| internal("two conclusions"))?;
+                    verdict = Some(c.conclude_unsat(Some(id))?);
+                }
+            }
+        }
+        busy += t.elapsed().as_secs_f64();
+        match &text {
+            Some(tx) => tx
+                .send(batch)
+                .map_err(|_| internal("the proof's text writer stopped"))?,
+            None => {
+                let mut batch = batch;
+                batch.clear();
+                // The search may be done: a closed channel only means nobody reuses it.
+                let _ = back.send(batch);
+            }
+        }
+    }
+    Ok(Checked { verdict, busy })
+}
+
+/// `--solver bitboard --certify` with a proof named `.pbp` (or none asked for, from the API):
+/// the bitboard search with its sum bounds ([`VERIPB_TUNING`]) hands its VeriPB steps, in
+/// compact batches, to a checker thread that checks them as they come with the in-house VeriPB
+/// checker ([`crate::certify::pbcheck`], its structured steps: no text), over the constraints of
+/// the OPB model `encode --to opb` writes for the same instance. An UNSAT answer needs the
+/// check to verify `conclusion UNSAT` on the root's lemma (a step that does not check is an
+/// error, never UNSAT). With `proof`, a third thread writes the proof's text from the batches
+/// the checker is done with, to a temporary file beside it, renamed to `proof` only once it checked (never a half-written proof
+/// under that name); `veripb MODEL.opb FILE.pbp` checks it again. A board is returned
+/// unverified; UNKNOWN when the time ran out or `cancel` was raised.
+///
+/// ```
+/// use queens_sat::{answer::Answer, instance::Instance, piece::QUEEN, presolve::Problem};
+/// use queens_sat::solve::bitboard::pbproof::search_certified_pb;
+/// let p = Problem::presolve(&Instance::plain(3), QUEEN).unwrap();
+/// let r = search_certified_pb(&p, None, None, None).unwrap();
+/// assert_eq!(r.answer, Answer::Unsat);
+/// assert!(r.certificate.unwrap().steps >= 1);
+/// ```
 pub fn search_certified_pb(
     problem: &Problem,
     timeout: Option<Duration>,
     cancel: Option<&Cancel>,
-    proof: &Path,
+    proof: Option<&Path>,
 ) -> Result<super::proof::Certified> {
-    let tmp = super::proof::beside(proof)?;
-    let model = tempfile::Builder::new()
-        .suffix(".opb")
-        .tempfile()
-        .map_err(|e| Error::io("a temporary OPB model", e))?;
-    let r = search_veripb(problem, model.path(), tmp.path(), timeout, cancel)?;
-    let mut check_seconds = 0.0;
-    let certificate = match r.answer {
-        Answer::Unsat => {
-            let t = Instant::now();
-            let verdict = crate::certify::pbcheck::check_files(model.path(), tmp.path())?;
-            check_seconds = t.elapsed().as_secs_f64();
-            if !verdict.unsat {
-                return Err(internal("the VeriPB proof checked but concluded nothing"));
-            }
-            super::proof::keep(tmp, proof)?;
-            let s = verdict.steps;
-            Some(crate::certify::Certificate {
-                checker: format!(
-                    "VeriPB proof of the bitboard search with its sum bounds over the OPB \
-                     model ({} bound steps), checked by queens-sat's VeriPB checker",
-                    r.stats.bounds
-                ),
-                steps: s.rup + s.rup_unhinted + s.pol,
-            })
-        }
-        _ => None,
+    certified(problem, timeout, cancel, proof, None)
+}
+
+/// Test hook: [`search_certified_pb`] with `tamper` applied to every batch of steps before the
+/// checker (and the text) gets it.
+#[doc(hidden)]
+pub fn search_certified_pb_tampered(
+    problem: &Problem,
+    proof: Option<&Path>,
+    tamper: &mut dyn FnMut(&mut PbBatch),
+) -> Result<super::proof::Certified> {
+    certified(problem, None, None, proof, Some(tamper))
+}
+
+fn certified(
+    problem: &Problem,
+    timeout: Option<Duration>,
+    cancel: Option<&Cancel>,
+    proof: Option<&Path>,
+    tamper: Option<&mut dyn FnMut(&mut PbBatch)>,
+) -> Result<super::proof::Certified> {
+    let g = Geometry::new(problem)?;
+    let file = match proof {
+        Some(path) => Some(super::proof::beside(path)?),
+        None => None,
     };
+    let name = proof.map(|p| p.display().to_string()).unwrap_or_default();
+    // A child token: a stopped checker raises it without raising the caller's.
+    let stop = cancel
+        .cloned()
+        .unwrap_or_default()
+        .child()
+        .with_timeout(timeout);
+    let (tx, rx) = sync_channel::<PbBatch>(4);
+    let (back_tx, back) = channel::<PbBatch>();
+    let (searched, checked, written) = std::thread::scope(|scope| {
+        let name = &name;
+        let (text_tx, writer) = match file {
+            Some(file) => {
+                let (tx, rx) = sync_channel::<PbBatch>(4);
+                let back = back_tx.clone();
+                let writer = scope.spawn(move || write_batches(rx, back, file, name));
+                (Some(tx), Some(writer))
+            }
+            None => (None, None),
+        };
+        let checker = scope.spawn(move || check_batches(problem, rx, back_tx, text_tx));
+        let sink = Channel {
+            batch: PbBatch::with_capacity(FLUSH_WORDS + 1024),
+            tx,
+            back,
+            stop: stop.clone(),
+            tamper,
+        };
+        // The sink (and its sender) dropped here: the checker sees the end.
+        let t = Instant::now();
+        let searched = run(problem, &g, &stop, sink).map(|(ran, _)| (ran, t.elapsed()));
+        let checked = checker
+            .join()
+            .unwrap_or_else(|_| Err(internal("the VeriPB checker thread panicked")));
+        let written = writer.map(|w| {
+            w.join()
+                .unwrap_or_else(|_| Err(internal("the proof's text writer panicked")))
+        });
+        (searched, checked, written)
+    });
+    // The text writer's error first (an I/O error stops the checker too), then the checker's: a
+    // search that stopped early may only show the closed channel.
+    let written = written.transpose()?;
+    let checked = checked?;
+    let (ran, search_time) = searched?;
+    let mut certificate = None;
+    if let Answer::Unsat = ran.answer {
+        let verdict = match checked.verdict {
+            Some(v) if v.unsat && v.contradiction == ran.root => v,
+            _ => return Err(internal("the VeriPB proof checked but did not conclude UNSAT")),
+        };
+        if let (Some(tmp), Some(path)) = (written, proof) {
+            super::proof::keep(tmp, path)?;
+        }
+        let s = verdict.steps;
+        certificate = Some(crate::certify::Certificate {
+            checker: format!(
+                "VeriPB proof of the bitboard search with its sum bounds over the OPB model ({} \
+                 bound steps), checked by queens-sat's VeriPB checker",
+                ran.stats.bounds
+            ),
+            steps: s.rup + s.rup_unhinted + s.pol,
+        });
+    }
     Ok(super::proof::Certified {
-        answer: r.answer,
-        nodes: r.nodes,
+        answer: ran.answer,
+        nodes: ran.stats.nodes,
         certificate,
-        lemmas: r.stats.lemmas(),
-        hints: r.stats.hints,
-        check_seconds,
+        lemmas: ran.stats.lemmas(),
+        hints: ran.stats.hints,
+        check_seconds: checked.busy,
+        search_seconds: search_time.as_secs_f64(),
     })
 }

@@ -71,6 +71,8 @@ pub struct Certified {
     pub hints: u64,
     /// Seconds the checker spent checking (on its own thread, beside the search).
     pub check_seconds: f64,
+    /// Seconds the search took, writing its proof steps (the checker overlapped).
+    pub search_seconds: f64,
 }
 
 /// Searches `problem` as [`super::search`] does, with [`PROOF_TUNING`], writing an
@@ -135,13 +137,15 @@ pub fn search_certified(
             tx.send(run)
                 .map_err(|_| Error::Solver("the proof checker stopped".into()))
         };
+        let t = Instant::now();
         let searched = run(problem, formula, &stop, Box::new(send));
+        let search_seconds = t.elapsed().as_secs_f64();
         let checked = checker.join().expect("the proof checker does not panic");
-        (searched, checked)
+        (searched.map(|d| (d, search_seconds)), checked)
     });
     // The checker's error first: a search error may only be the closed channel.
     let (lrat, check_seconds, written) = checked?;
-    let done = searched?;
+    let (done, search_seconds) = searched?;
     if let Node::Refuted(..) = done.node
         && !lrat.refuted()
     {
@@ -177,6 +181,7 @@ pub fn search_certified(
         lemmas: done.lemmas,
         hints: done.hints,
         check_seconds,
+        search_seconds,
     })
 }
 
