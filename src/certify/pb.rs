@@ -272,6 +272,9 @@ pub struct ProofStats {
     /// Refutations of only children (forced moves) inlined into their parent's lemma: counted
     /// by kind above, but no `rup` of their own (the bitboard search only).
     pub inlined: u64,
+    /// Binary clauses `~x_p + ~x_v >= 1` of attacking pairs derived at the proof's start (a
+    /// `rup` each; the bitboard search only).
+    pub pairs: u64,
     /// Hints written, over all `rup` steps.
     pub hints: u64,
     /// Constraints combined, over all `pol` steps.
@@ -1161,7 +1164,11 @@ impl<'a> Iterator for PbSteps<'a> {
             (h & 0xFFF_FFFF) as usize,
         );
         let body = self.w + 1;
-        let len = if kind == K_POL || kind == K_RPN { 2 * b } else { b };
+        let len = if kind == K_POL || kind == K_RPN {
+            2 * b
+        } else {
+            b
+        };
         let Some(tail) = words.get(body..body + len) else {
             self.w = words.len();
             return Some(Err(bad_batch()));

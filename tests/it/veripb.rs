@@ -232,7 +232,15 @@ fn search_and_check(
             assert!(v.unsat, "{what}: pbcheck");
             let s = r.stats;
             assert_eq!(v.steps.pol, s.bounds + s.parity + s.diagonals, "{what}");
-            assert_eq!(v.steps.rup, s.lemmas(), "{what}");
+            assert_eq!(v.steps.rup, s.lemmas() + s.pairs, "{what}");
+            // The certified route checks the same steps from its batches on a second thread
+            // (the parity's and forced diagonals' steps through their text).
+            let c = queens_sat::solve::bitboard::pbproof::search_certified_pb(
+                problem, None, None, None,
+            )
+            .unwrap_or_else(|e| panic!("{what}: the certified route: {e}"));
+            assert_eq!(c.answer, Answer::Unsat, "{what}: the certified route");
+            assert!(c.certificate.is_some(), "{what}: the certified route");
             tally.inlined += s.inlined;
             tally.unsat += 1;
             tally.bounds += s.bounds;

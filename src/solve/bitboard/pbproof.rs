@@ -260,6 +260,7 @@ impl<W: Sink> Prover<'_, '_, W> {
                             .attack(p, v)
                             .ok_or_else(|| internal("an attack mask without a line"))?;
                         self.w.rup(&[p, v], &[line]);
+                        self.w.stats.pairs += 1;
                     }
                 }
             }
