@@ -79,7 +79,8 @@ def main() -> int:
     a = ap.parse_args()
     with a.runs.open() as f:
         names = list(dict.fromkeys(
-            r["instance"] for r in csv.DictReader(f) if r["status"] == "UNSAT"))
+            r["instance"] for r in csv.DictReader(f)
+            if r["status"] == "UNSAT" and r["instance"].startswith("diag-")))
     todo = [x for x in names if a.min_n <= parse_name(x)[0] <= a.max_n]
     if a.only:
         todo = [x for x in todo if x in a.only.split(",")]
