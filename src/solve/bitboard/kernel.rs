@@ -83,17 +83,23 @@ impl Tuning {
     }
 }
 
+impl Tuning {
+    /// The full tuning of the uncertified search ([`Tuning::default`]): the sum bounds, the
+    /// parity, the forced diagonals and the triples, key sets of [`Words::Family`].
+    pub const FULL: Tuning = Tuning {
+        sums: true,
+        parity: true,
+        diagonals: true,
+        triples: true,
+        words: Words::Family,
+        table: false,
+        wide: false,
+    };
+}
+
 impl Default for Tuning {
     fn default() -> Self {
-        Tuning {
-            sums: true,
-            parity: true,
-            diagonals: true,
-            triples: true,
-            words: Words::Family,
-            table: false,
-            wide: false,
-        }
+        Tuning::FULL
     }
 }
 

@@ -26,7 +26,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use super::core::{Core, core_rows};
-use super::kernel::{Branch, CHECK_EVERY, MAX_CORE, Search, Tuning, Words, on_diagonal, shape};
+use super::kernel::{Branch, CHECK_EVERY, MAX_CORE, Search, Tuning, on_diagonal, shape};
 use crate::answer::Answer;
 use crate::board::Board;
 use crate::certify::pb::{
@@ -40,16 +40,8 @@ use crate::presolve::Problem;
 
 /// The prunings of the VeriPB search: the full tuning of the uncertified search
 /// ([`Tuning::default`]: the sum bounds, the parity and the forced-diagonal branching, key sets
-/// of [`Words::Family`]), so that it visits the nodes the single-threaded search visits.
-pub const VERIPB_TUNING: Tuning = Tuning {
-    sums: true,
-    parity: true,
-    diagonals: true,
-    triples: true,
-    words: Words::Family,
-    table: false,
-    wide: false,
-};
+/// of [`super::kernel::Words::Family`]), so that it visits the nodes the single-threaded search visits.
+pub const VERIPB_TUNING: Tuning = Tuning::FULL;
 
 /// What [`search_veripb`] did.
 #[derive(Clone, Debug)]
