@@ -39,7 +39,7 @@
 //! derived once at the proof's start (`rup` with the line as hint): a hint then propagates
 //! two literals instead of a whole line.
 //!
-//! A [`Writer`] numbers the steps and hands them to a [`Sink`]: [`Text`] writes the proof's
+//! A `Writer` numbers the steps and hands them to a `Sink`: `Text` writes the proof's
 //! text, [`PbBatch`] keeps the steps in memory for a checker thread (and the text of the same
 //! steps, byte for byte, when a proof file is asked for).
 //!
