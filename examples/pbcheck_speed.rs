@@ -12,7 +12,7 @@
 //! cargo run --release --example pbcheck_speed -- write N D SEED PREFIX   # PREFIX.opb/.pbp kept
 //! cargo run --release --example pbcheck_speed -- check OPB PBP [REPEAT]  # pbcheck only (perf)
 //! ```
-//! The `veripb` column needs the `veripb` feature (on by default through `cli`).
+//! The `veripb` column runs the `veripb` crate (a dev-dependency: examples have it).
 
 use std::io::BufRead;
 use std::path::Path;
@@ -24,19 +24,14 @@ use queens_sat::certify::pbcheck::{PbChecker, PolTerm, Relation, check_files};
 use queens_sat::piece::QUEEN;
 use queens_sat::presolve::Problem;
 
-/// Seconds of the veripb crate on the proof, if the feature is on.
-fn veripb_seconds(opb: &Path, pbp: &Path) -> Option<f64> {
-    #[cfg(feature = "veripb")]
-    {
-        let c = queens_sat::certify::pb::check(opb, pbp).expect("veripb checks the proof");
-        assert!(c.unsat);
-        Some(c.seconds)
-    }
-    #[cfg(not(feature = "veripb"))]
-    {
-        let _ = (opb, pbp);
-        None
-    }
+#[path = "../tests/support/veripb_crate.rs"]
+mod veripb_crate;
+
+/// Seconds of the veripb crate on the proof.
+fn veripb_seconds(opb: &Path, pbp: &Path) -> f64 {
+    let c = veripb_crate::check(opb, pbp).expect("veripb checks the proof");
+    assert!(c.unsat);
+    c.seconds
 }
 
 /// Per rule: lines and seconds, timing each line (the instrumented pass).
@@ -193,7 +188,7 @@ fn measure(name: &str, problem: &Problem, dir: &Path) {
             })
     };
     println!(
-        "| {name} | {} | {} | {} | {:.2} | {:.3} | {:.2} | {:.2} | {} | {} | {:.1}x | {} | {} | {:.0} |",
+        "| {name} | {} | {} | {} | {:.2} | {:.3} | {:.2} | {:.2} | {:.3} | {:.2} | {:.1}x | {} | {} | {:.0} |",
         s.nodes,
         steps,
         s.bounds,
@@ -201,9 +196,9 @@ fn measure(name: &str, problem: &Problem, dir: &Path) {
         write,
         us(ours),
         us(structured),
-        theirs.map_or("-".into(), |x| format!("{:.3}", x)),
-        theirs.map_or("-".into(), |x| format!("{:.2}", us(x))),
-        theirs.map_or(f64::NAN, |x| x / ours),
+        theirs,
+        us(theirs),
+        theirs / ours,
         rate("rup"),
         rate("pol"),
         steps as f64 / ours,

@@ -6,7 +6,7 @@
 //! per second.
 //!
 //! ```sh
-//! cargo run --release --features veripb --example veripb_spike -- [N_MIN] [N_MAX] [SEEDS]
+//! cargo run --release --example veripb_spike -- [N_MIN] [N_MAX] [SEEDS]
 //! cargo run --release --example veripb_spike -- bit N D SEED [check | pbcheck]
 //! cargo run --release --example veripb_spike -- pipe N D SEED [file]   # the certified route
 //! cargo run --release --example veripb_spike -- lrat N D SEED          # the LRAT route
@@ -21,7 +21,11 @@
 use std::time::Instant;
 
 use queens_sat::answer::Answer;
-use queens_sat::certify::pb::{check, refute};
+use queens_sat::certify::pb::refute;
+use veripb_crate::check;
+
+#[path = "../tests/support/veripb_crate.rs"]
+mod veripb_crate;
 use queens_sat::piece::QUEEN;
 use queens_sat::presolve::Problem;
 

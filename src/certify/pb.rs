@@ -1,6 +1,6 @@
 //! VeriPB proofs of UNSAT with the search's sum bounds (issue 46): cutting-planes derivations
-//! over the OPB file `encode --to opb` writes for the same instance, checked by the `veripb`
-//! crate ([`check`], feature `veripb`).
+//! over the OPB file `encode --to opb` writes for the same instance, checked in process by
+//! [`crate::certify::pbcheck`] and, in the tests, by the `veripb` crate and binary.
 //!
 //! # The proof
 //! The OPB input has every open row and free column `= 1` (VeriPB loads each as two
@@ -1511,49 +1511,4 @@ impl<S: Sink> Writer<'_, S> {
         }
         Some(self.pol_rpn(&sum.ops))
     }
-}
-
-/// What [`check`] established.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Checked {
-    /// Whether the proof's conclusion is `UNSAT` (the checker accepted it).
-    pub unsat: bool,
-    /// Seconds the check took.
-    pub seconds: f64,
-}
-
-/// Checks the VeriPB proof `proof` of the OPB file `opb` with the `veripb` crate (its default
-/// checked deletion, which matters only for original constraints: the proofs delete derived
-/// ones only; an original it cannot re-derive switches it to unchecked deletion with a
-/// warning). The in-house [`crate::certify::pbcheck`] checks the same proofs faster. An error when the proof does not
-/// check; `unsat` when it checked and concludes `UNSAT` (a proof may also conclude nothing).
-#[cfg(feature = "veripb")]
-pub fn check(opb: &Path, proof: &Path) -> Result<Checked> {
-    let t = std::time::Instant::now();
-    let args = veripb::args::Args {
-        formula: opb.to_path_buf(),
-        derivation: proof.to_path_buf(),
-        opb: true,
-        print_verification_result: false,
-        show_warnings: false,
-        ..Default::default()
-    };
-    veripb::run_checker(args).map_err(|e| {
-        Error::Solver(format!(
-            "VeriPB proof {} of {} does not check: {}",
-            proof.display(),
-            opb.display(),
-            format!("{e:#}").lines().next().unwrap_or("")
-        ))
-    })?;
-    let name = proof.display().to_string();
-    let text = std::fs::read(proof).map_err(|e| Error::io(&name, e))?;
-    let tail = &text[text.len().saturating_sub(256)..];
-    let unsat = String::from_utf8_lossy(tail)
-        .lines()
-        .any(|l| l.trim_start().starts_with("conclusion UNSAT"));
-    Ok(Checked {
-        unsat,
-        seconds: t.elapsed().as_secs_f64(),
-    })
 }

@@ -1,6 +1,7 @@
 //! A streaming checker for the VeriPB 3.0 subset the proofs of [`crate::certify::pb`] use, in
 //! the lean core: fast enough to check the search's proofs in process, while the `veripb` crate
-//! (feature `veripb`) stays the independent checker.
+//! and binary stay the independent checkers (in the tests: `tests/support/veripb_crate.rs`,
+//! `tests/it/veripb_binary.rs`).
 //!
 //! # Input
 //! The model is an OPB file ([`parse_opb`]: `* ` comment lines, `+1 x1 -2 ~x3 >= -1 ;`, `<=`,
@@ -34,8 +35,8 @@
 //!   as in VeriPB. Without hints, RUP is checked naively: every live constraint, in passes,
 //!   until a conflict or a fixpoint (correct, but slow on a large database; the proofs of
 //!   [`crate::certify::pb`] always give hints);
-//! - `del id a b c ;` (deleting an original constraint too: checked deletion is off, as in
-//!   [`crate::certify::pb::check`]; a deleted or unknown ID is an error);
+//! - `del id a b c ;` (deleting an original constraint too: checked deletion is off; a
+//!   deleted or unknown ID is an error);
 //! - the footer `output NONE ;`, `conclusion UNSAT : id ;` (the constraint must be a
 //!   contradiction: its coefficients sum below its degree), `conclusion UNSAT ;` (the database
 //!   must hold a contradiction) or `conclusion NONE ;`, then `end pseudo-Boolean proof ;` and

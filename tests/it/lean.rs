@@ -96,3 +96,43 @@ fn the_core_imports_no_harness_module() {
     }
     assert!(wrong.is_empty(), "the core imports the harness: {wrong:#?}");
 }
+
+/// Crates only the tests and examples use (dev-dependencies): the `veripb` checker and the tree
+/// it brings. The program never calls them, so its build must not compile them (issue 55: they
+/// were on the first build's critical path). zstd-sys, which veripb also brings, stays: the
+/// `zstd` crate (compressed CNFs) needs it.
+const TEST_ONLY: [&str; 3] = ["veripb", "malachite-nz", "mimalloc"];
+
+#[test]
+fn the_default_build_compiles_no_test_only_crate() {
+    let default = dependencies("queens-sat", &[]);
+    assert!(
+        default.contains("clap") && default.contains("pindakaas-cadical"),
+        "the names are read right: {default:?}"
+    );
+    let found: Vec<_> = TEST_ONLY.iter().filter(|n| default.contains(**n)).collect();
+    assert!(found.is_empty(), "the default build depends on {found:?}");
+    // With the dev-dependencies (what `cargo test` compiles) the checker is there, so the tests
+    // that run it are not silently skipped.
+    let with_dev = {
+        let out = Command::new(env!("CARGO"))
+            .args([
+                "tree",
+                "-e",
+                "normal,dev",
+                "--prefix",
+                "none",
+                "--depth",
+                "1",
+            ])
+            .args(["-f", "{p}", "-p", "queens-sat"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .expect("cargo tree runs");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert!(
+        with_dev.lines().any(|l| l.starts_with("veripb ")),
+        "veripb is no dev-dependency: {with_dev}"
+    );
+}

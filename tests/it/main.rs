@@ -41,4 +41,6 @@ mod svg;
 mod units;
 mod veripb;
 mod veripb_binary;
+#[path = "../support/veripb_crate.rs"]
+mod veripb_crate;
 mod walk;

@@ -10,8 +10,9 @@ use std::path::Path;
 use crate::common;
 use crate::veripb::{bounded_instance, files, tamper};
 
+use crate::veripb_crate::check;
 use queens_sat::answer::Answer;
-use queens_sat::certify::pb::{check, refute};
+use queens_sat::certify::pb::refute;
 use queens_sat::certify::pbcheck::{PbChecker, check_files, parse_opb};
 use queens_sat::instance::Instance;
 use queens_sat::piece::QUEEN;

@@ -6,9 +6,10 @@ use std::path::{Path, PathBuf};
 
 use crate::common;
 
+use crate::veripb_crate::check;
 use common::oracle::instance_solutions;
 use queens_sat::answer::Answer;
-use queens_sat::certify::pb::{check, refute};
+use queens_sat::certify::pb::refute;
 use queens_sat::instance::Instance;
 use queens_sat::piece::QUEEN;
 use queens_sat::presolve::Problem;

@@ -58,7 +58,7 @@ pub struct PbSearched {
 
 /// Searches `problem` with [`VERIPB_TUNING`], writing its OPB model to `opb` and a VeriPB
 /// proof to `proof` (concluding `UNSAT` for UNSAT, nothing otherwise). Nothing is checked here:
-/// [`crate::certify::pb::check`] checks the files. Cores of at most 64 open rows.
+/// [`crate::certify::pbcheck::check_files`] (or the `veripb` program) checks the files. Cores of at most 64 open rows.
 ///
 /// ```
 /// use queens_sat::{answer::Answer, instance::Instance, piece::QUEEN, presolve::Problem};
