@@ -70,7 +70,9 @@ fn main() {
         // The process's CPU seconds (both threads): on a shared machine, with the writer's
         // alone (`writer`), the checker's share.
         let cpu = {
+            // SAFETY: rusage is plain data for which all-zero is valid.
             let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+            // SAFETY: getrusage only writes the struct it is given.
             unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) };
             let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
             tv(u.ru_utime) + tv(u.ru_stime)

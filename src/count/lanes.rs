@@ -193,7 +193,8 @@ type Table = [__m512i; 4];
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn lookup<const BIG: bool>(t: &Table, idx: __m512i) -> __m512i {
-    // SAFETY (of the intrinsics): the caller is compiled with AVX-512F.
+    // SAFETY: the intrinsics need AVX-512F, and the caller is compiled with it; they read only
+    // their register arguments.
     unsafe {
         let low = _mm512_permutex2var_epi64(t[0], idx, t[1]);
         if BIG {

@@ -18,14 +18,16 @@
 //!
 //! Write one file, say `foo.rs`, with a unit type implementing [`ExportFormat`] (its
 //! [`FormatInfo`]: `--to` name, extension, comment character, help lines...; its writer; its
-//! solver's answer parser), and add one entry to the `formats!` list at the end of this file:
+//! solver's answer parser), declare it (`pub mod foo;`, beside the other formats' modules: a
+//! plain declaration, so that rustfmt sees the file) and add one entry to the `formats!` list at
+//! the end of this file:
 //!
 //! ```text
 //! /// Doc comment of the Format variant.
 //! Foo => foo::Foo,
 //! ```
 //!
-//! The registry generates the `mod` declaration, the [`Format`] variant, [`Format::ALL`], the
+//! The registry generates the `pub use`, the [`Format`] variant, [`Format::ALL`], the
 //! `--to` parser ([`Format::parse`]) and help ([`Format::help`]), the `decode --model` help
 //! ([`Format::answer_help`]), the dispatch of [`write()`], [`stats`], [`decode_answer`], header
 //! reading ([`Format::header_line`]) and detection ([`Format::detect`]). `bench --export` and the
@@ -35,6 +37,12 @@ pub mod gbd;
 pub mod header;
 pub mod output;
 pub mod pipe;
+
+// The formats' modules, listed in the `formats!` table at the end of this file.
+pub mod dimacs;
+pub mod lp;
+pub mod mzn;
+pub mod opb;
 
 use std::borrow::Cow;
 use std::io::{self, Write};
@@ -644,7 +652,7 @@ pub(crate) fn line_tag(kind: LineKind) -> &'static str {
     }
 }
 
-/// Generates the module declarations, [`Format`] and its dispatch from one list of
+/// Generates the `pub use` of each format's type, [`Format`] and its dispatch from one list of
 /// `Variant => module::Type` entries (see the module documentation).
 macro_rules! formats {
     ($(
@@ -652,7 +660,6 @@ macro_rules! formats {
         $variant:ident => $module:ident :: $ty:ident,
     )+) => {
         $(
-            pub mod $module;
             pub use $module::$ty;
         )+
 

@@ -26,7 +26,9 @@ use crate::interrupt::Cancel;
 use crate::presolve::Problem;
 use crate::solve::engine::{Capabilities, Engine, EngineInfo, Outcome, Proofs, Settings};
 use crate::solve::traits::{AssumptionSolver, SolverFactory};
-use crate::solve::traits::{Encoded, Formula, Terminate, Timing, add_ipasir, load_watched, stopped_why};
+use crate::solve::traits::{
+    Encoded, Formula, Terminate, Timing, add_ipasir, load_watched, stopped_why,
+};
 
 #[cfg(test)]
 use pindakaas_cadical::ccadical_get_option;
@@ -36,7 +38,11 @@ use pindakaas_cadical::{
 };
 
 // The proof-tracing functions of CaDiCaL's C API, which `pindakaas-cadical` does not declare;
-// the rest comes from the crate.
+// the rest comes from the crate. The signatures are those of the vendored CaDiCaL 2.1.3's
+// `src/ccadical.h` (the build script asserts the version): `int ccadical_trace_proof
+// (CCaDiCaL *, FILE *, const char *)` and `void ccadical_close_proof (CCaDiCaL *)`, with the
+// opaque `CCaDiCaL *` as `*mut c_void` as the crate declares it, `FILE *` as libc's, `int` as
+// `c_int`.
 unsafe extern "C" {
     fn ccadical_trace_proof(ptr: *mut c_void, file: *mut libc::FILE, name: *const c_char) -> c_int;
     fn ccadical_close_proof(ptr: *mut c_void);
@@ -166,10 +172,10 @@ pub fn solve_formula(
         return Ok((Answer::Unknown(stopped_why(&stop, "stopped")), timing));
     }
     let result = solver.solve_until(&stop);
-    // SAFETY (the value calls): live solver in the SAT state; v is a declared variable.
     let answer = Answer::from_ipasir(
         result,
         vars as usize,
+        // SAFETY: live solver in the SAT state; v is a declared variable.
         |v| unsafe { ccadical_val(solver.ptr, v as c_int) } > 0,
         || stopped_why(&stop, "CaDiCaL stopped"),
     );
@@ -227,10 +233,7 @@ impl CadicalAssuming {
     }
 
     /// A fresh CaDiCaL with `options` (name, value) that stops when `stop` stops.
-    pub fn with_options(
-        stop: &Cancel,
-        options: &[(&std::ffi::CStr, c_int)],
-    ) -> CadicalAssuming {
+    pub fn with_options(stop: &Cancel, options: &[(&std::ffi::CStr, c_int)]) -> CadicalAssuming {
         let solver = Cadical::new();
         for (name, value) in options {
             // SAFETY: live solver in its configuring state; valid option names.
@@ -277,10 +280,10 @@ impl AssumptionSolver for CadicalAssuming {
             unsafe { ccadical_assume(ptr, l.to_dimacs() as c_int) };
         }
         let result = self.solver.solve_until(&self.stop);
-        // SAFETY (the value calls): live solver in the SAT state.
         Answer::from_ipasir(
             result,
             self.num_vars as usize,
+            // SAFETY: live solver in the SAT state; v is a declared variable.
             |v| unsafe { ccadical_val(ptr, v as c_int) } > 0,
             || "CaDiCaL stopped".into(),
         )

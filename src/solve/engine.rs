@@ -4,8 +4,8 @@
 //! lookups over it (`--solver NAME`, the help text) are in [`super::registry`]: this file is
 //! the interface alone, and imports nothing that implements it.
 //!
-//! Adding an in-process engine is one file (a type that implements [`Engine`]) plus one line in
-//! the `engines!` list of `solve/mod.rs` (its module and its row of [`super::ENGINES`]): `--solver
+//! Adding an in-process engine is one file (a type that implements [`Engine`]), its `pub mod`
+//! line in `solve/mod.rs` and one row of the `engines!` list there ([`super::ENGINES`]): `--solver
 //! NAME`, the help text, portfolios, cube-and-conquer (when it declares
 //! [`Capabilities::incremental`]), `bench` and the Python package all read the table. What is
 //! common to every engine is written once, around the trait call, in [`super::solve`]: the

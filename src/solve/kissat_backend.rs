@@ -25,11 +25,18 @@ use crate::encode::{ClauseSink, EncodeOptions, Lit};
 use crate::interrupt::{Cancel, watch};
 use crate::presolve::Problem;
 use crate::solve::engine::{Capabilities, Engine, EngineInfo, Outcome, Settings};
-use crate::solve::traits::{Encoded, Formula, Interrupt, Timing, add_ipasir, load_watched, stopped_why};
+use crate::solve::traits::{
+    Encoded, Formula, Interrupt, Timing, add_ipasir, load_watched, stopped_why,
+};
 
 // Keeps the crate (and so its static Kissat library) linked.
 use cat_solver as _;
 
+// Kissat's C API as `kissat/src/kissat.h` of cat_solver 3.1.1 declares it: `kissat
+// *kissat_init (void)`, `void kissat_release (kissat *)`, `void kissat_add (kissat *, int)`, `int
+// kissat_solve (kissat *)`, `int kissat_value (kissat *, int)`, `void kissat_terminate (kissat
+// *)`; the opaque `kissat *` is `*mut c_void`, `int` is `c_int` (Cargo.lock pins the crate;
+// a new version's header is to be compared with these lines).
 unsafe extern "C" {
     fn kissat_init() -> *mut c_void;
     fn kissat_release(ptr: *mut c_void);
@@ -111,10 +118,10 @@ pub fn solve_formula(
     let result = unsafe { kissat_solve(solver.ptr) };
     // Joined here, before the solver can drop.
     watcher.finish();
-    // SAFETY (the value calls): live solver in the SAT state; v is a declared variable.
     let answer = Answer::from_ipasir(
         result,
         vars as usize,
+        // SAFETY: live solver in the SAT state; v is a declared variable.
         |v| unsafe { kissat_value(solver.ptr, v as c_int) } > 0,
         || stopped_why(&stop, "Kissat stopped"),
     );

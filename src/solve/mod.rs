@@ -33,12 +33,18 @@ pub use run::{
 pub use strategy::{AutoSymmetry, Solver};
 pub use varisat_backend::varisat_bytes;
 
-/// Declares each in-process engine's module and lists its type in [`ENGINES`], from one list:
-/// adding an engine is its file plus one line here.
+// The engines' modules, declared plainly so that rustfmt and every other tool sees their files;
+// the `engines!` table below lists their types.
+pub mod bitboard;
+pub mod cadical_backend;
+pub mod kissat_backend;
+pub mod varisat_backend;
+pub mod walk_backend;
+
+/// Lists each in-process engine's type in [`ENGINES`], from one table: adding an engine is its
+/// file, its `mod` line above and one row of the table.
 macro_rules! engines {
     ($($module:ident :: $($engine:ident)::+),+ $(,)?) => {
-        $(pub mod $module;)+
-
         /// The in-process engines, one row each. `--solver`, portfolios, cube-and-conquer (the
         /// incremental ones), `bench`, the help text and the Python package read this table;
         /// any other `--solver` name is an external DIMACS program

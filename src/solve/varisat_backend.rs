@@ -11,8 +11,8 @@ use crate::presolve::Problem;
 
 use super::engine::{Capabilities, Engine, EngineInfo, Outcome, Proofs, Settings};
 use super::traits::{AssumptionSolver, Encoded, Formula, SolverFactory, load_watched};
-use crate::interrupt::{Cancel, recv_until};
 pub use super::traits::{StopSwitch, Timing};
+use crate::interrupt::{Cancel, recv_until};
 
 /// Adapts a varisat solver to [`ClauseSink`], converting literals through one reused buffer.
 pub struct VarisatSink<'s, 'a> {
@@ -174,9 +174,9 @@ pub fn solve_formula(
             match run(solver, vars) {
                 // The switch failed a proof write because the token stopped: say why, as
                 // every engine does (not varisat's "Error writing proof file").
-                Answer::Unknown(e) if armed => Answer::Unknown(
-                    loading.stopped().map_or(e, |s| s.to_string()),
-                ),
+                Answer::Unknown(e) if armed => {
+                    Answer::Unknown(loading.stopped().map_or(e, |s| s.to_string()))
+                }
                 answer => answer,
             }
         };
@@ -375,11 +375,17 @@ mod tests {
     fn stop_switch_leaves_answers_alone() {
         // The DRAT sink does not change answers: a small UNSAT and a SAT formula.
         let mut solver = varisat::Solver::new();
-        solver.write_proof(StopSwitch::new(&Cancel::new()), varisat::ProofFormat::BinaryDrat);
+        solver.write_proof(
+            StopSwitch::new(&Cancel::new()),
+            varisat::ProofFormat::BinaryDrat,
+        );
         pigeonhole(&mut solver, 5);
         assert!(matches!(run(solver, 20), Answer::Unsat));
         let mut solver = varisat::Solver::new();
-        solver.write_proof(StopSwitch::new(&Cancel::new()), varisat::ProofFormat::BinaryDrat);
+        solver.write_proof(
+            StopSwitch::new(&Cancel::new()),
+            varisat::ProofFormat::BinaryDrat,
+        );
         solver.add_clause(&[varisat::Lit::from_dimacs(1), varisat::Lit::from_dimacs(2)]);
         solver.add_clause(&[varisat::Lit::from_dimacs(-1)]);
         match run(solver, 2) {

@@ -7,9 +7,7 @@ use crate::answer::Answer;
 use crate::error::Result;
 use crate::interrupt::Cancel;
 use crate::presolve::Problem;
-use crate::solve::engine::{
-    Capabilities, Engine, EngineInfo, Found, Outcome, Settings,
-};
+use crate::solve::engine::{Capabilities, Engine, EngineInfo, Found, Outcome, Settings};
 use crate::walk::{WalkSettings, walk};
 
 /// Local search with a swap budget: [`WalkSettings::default`]'s, or a number per live cell.

@@ -217,13 +217,10 @@ fn solve_and_decode(d: &Path, solver: &str, cnf: &str) {
 }
 
 #[test]
+// One attribute for both programs: two `ignore`s on one test are an unused-attribute warning.
 #[cfg_attr(
-    missing_solver_cadical,
-    ignore = "cadical is not on PATH (see build.rs)"
-)]
-#[cfg_attr(
-    missing_solver_minisat,
-    ignore = "minisat is not on PATH (see build.rs)"
+    any(missing_solver_cadical, missing_solver_minisat),
+    ignore = "cadical or minisat is not on PATH (see build.rs)"
 )]
 fn external_solvers_take_compressed_cnfs() {
     common::require_solver("cadical");

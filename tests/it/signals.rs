@@ -60,6 +60,7 @@ fn interrupt(spawned: Spawned, after: Duration, sig: i32) -> (i32, String, Durat
         child.try_wait().unwrap().is_none(),
         "finished before the signal: pick a longer job"
     );
+    // SAFETY: a plain system call to our own child, not yet reaped (so its id is not reused).
     unsafe {
         libc::kill(child.id() as i32, sig);
     }

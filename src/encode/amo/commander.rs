@@ -126,7 +126,8 @@ impl AtMostOne for Commander {
 
 impl Registered for Commander {
     const NAME: &'static str = "commander";
-    const HELP: &'static str = "Klieber-Kwon commander, recursive: about 3.5k clauses and k/2 auxiliaries for groups of 3";
+    const HELP: &'static str =
+        "Klieber-Kwon commander, recursive: about 3.5k clauses and k/2 auxiliaries for groups of 3";
     const GROUP: Option<GroupSize> = Some(GroupSize {
         min: 2,
         max: MAX_GROUP as u8,

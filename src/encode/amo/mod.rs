@@ -7,21 +7,32 @@
 //! # Adding an encoding
 //!
 //! Write one file, say `foo.rs`, with a type implementing [`AtMostOne`] and [`Registered`] (its
-//! `--amo` name, its help line and, if it takes one, its group-size range), and add one entry to
-//! the `registry!` list in this file:
+//! `--amo` name, its help line and, if it takes one, its group-size range), declare it
+//! (`pub mod foo;`, beside the other encodings' modules: a plain declaration, so that rustfmt
+//! sees the file) and add one entry to the `registry!` list in this file:
 //!
 //! ```text
 //! /// Doc comment of the AmoKind variant.
 //! Foo => foo::Foo,      // or `Foo(g) => foo::Foo,` for an encoding with a group size
 //! ```
 //!
-//! The registry generates the `mod` declaration, the [`AmoKind`] variant, its name, the `--amo`
+//! The registry generates the `pub use`, the [`AmoKind`] variant, its name, the `--amo`
 //! parser ([`AmoKind::by_name`], [`str::parse`]), the dispatch ([`AmoKind::encode`],
 //! [`AmoKind::cost`]), [`AmoKind::ALL`] and the help text ([`AmoKind::help`]). The shared tests
 //! walk [`AmoKind::ALL`], so a registered encoding cannot be left out of them, and a group size
 //! declared in the entry but not in [`Registered::GROUP`] (or the reverse) fails to compile.
 
 use super::{ClauseSink, Lit, VarAlloc};
+
+// The encodings' modules, listed in the `registry!` table below.
+pub mod auto;
+pub mod bimander;
+pub mod binary;
+pub mod commander;
+pub mod ladder;
+pub mod pairwise;
+pub mod product;
+pub mod sequential;
 
 /// Largest group size of [`Commander`] and [`Bimander`] (`--amo commander:G`).
 pub const MAX_GROUP: usize = 64;
@@ -117,7 +128,7 @@ macro_rules! with_group {
     };
 }
 
-/// Generates the module declarations, [`AmoKind`] and its registry methods from one list of
+/// Generates the `pub use` of each encoding's type, [`AmoKind`] and its registry methods from one list of
 /// `Variant[(g)] => module::Type` entries (see the module documentation).
 macro_rules! registry {
     ($(
@@ -125,7 +136,6 @@ macro_rules! registry {
         $variant:ident $(($g:ident))? => $module:ident :: $ty:ident,
     )+) => {
         $(
-            pub mod $module;
             pub use $module::$ty;
             const _: () = assert!(
                 <$ty as Registered>::GROUP.is_some() == has_group!($($g)?),

@@ -64,7 +64,8 @@ impl AtMostOne for Product {
 
 impl Registered for Product {
     const NAME: &'static str = "product";
-    const HELP: &'static str = "Chen 2-product: about 2k + 4 sqrt(k) clauses, 2 sqrt(k) auxiliaries";
+    const HELP: &'static str =
+        "Chen 2-product: about 2k + 4 sqrt(k) clauses, 2 sqrt(k) auxiliaries";
 
     fn build(_group: Option<u8>) -> Product {
         Product

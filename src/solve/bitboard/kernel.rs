@@ -3,16 +3,15 @@
 //! branching rule ([`Branch`]) and the prunings' switches ([`Tuning`]). The subtree split, the
 //! threads, the proof writer and the engine adapter build on it; it imports none of them.
 
-
+use super::core::{Core, Geometry, Row, Shift, Table, core_rows, diagonal_family};
 use crate::cpu::Isa;
 use crate::interrupt::Cancel;
 use crate::piece::Shape;
-use super::core::{Core, Geometry, Row, Shift, Table, core_rows, diagonal_family};
 use crate::presolve::Problem;
 use crate::solve::engine::Unsupported;
-use crate::solve::keys::{Keys, key_sum, low_bits_plain, parity_ok};
 #[cfg(target_arch = "x86_64")]
 use crate::solve::keys::low_bits_bmi2;
+use crate::solve::keys::{Keys, key_sum, low_bits_plain, parity_ok};
 
 /// Search nodes between two looks at the clock and the cancel token.
 pub(super) const CHECK_EVERY: u64 = 1 << 12;
@@ -117,7 +116,6 @@ impl Tuning {
             .collect()
     }
 }
-
 
 /// The most core rows the search takes (two-word rows).
 pub const MAX_CORE: usize = 128;
@@ -589,7 +587,12 @@ impl<'a, M: Row> Search<'a, M> {
     }
 
     /// [`Search::go_plain`] in the build `self.isa`, with key sets `K` and kernel `G`.
-    fn go_in<K: Keys, G: Geometry<M>>(&mut self, open: &[u8], masks: &M::Masks, cols_free: M) -> bool {
+    fn go_in<K: Keys, G: Geometry<M>>(
+        &mut self,
+        open: &[u8],
+        masks: &M::Masks,
+        cols_free: M,
+    ) -> bool {
         #[cfg(target_arch = "x86_64")]
         if self.isa.has_bmi2() {
             // SAFETY: `isa` passed `Isa::usable`, so the processor has `cpu::BMI2_FEATURES`,
@@ -611,7 +614,12 @@ impl<'a, M: Row> Search<'a, M> {
     }
 
     /// [`Search::branch_plain`] in the build `self.isa`, with key sets `K` and kernel `G`.
-    fn branch_in<K: Keys, G: Geometry<M>>(&self, open: &[u8], masks: &M::Masks, cols_free: M) -> Branch<M> {
+    fn branch_in<K: Keys, G: Geometry<M>>(
+        &self,
+        open: &[u8],
+        masks: &M::Masks,
+        cols_free: M,
+    ) -> Branch<M> {
         #[cfg(target_arch = "x86_64")]
         if self.isa.has_bmi2() {
             // SAFETY: as in `Search::go_in`.
@@ -746,11 +754,13 @@ mod tests {
                 let even_b = main.count_ones() - odd_b;
                 for target in [0, 1] {
                     let want = (0..=k).any(|o| {
-                        o % 2 == target
-                            && o <= odd_a.min(odd_b)
-                            && k - o <= even_a.min(even_b)
+                        o % 2 == target && o <= odd_a.min(odd_b) && k - o <= even_a.min(even_b)
                     });
-                    assert_eq!(parity_ok(anti, main, n, k, target), want, "{n} {k} {target}");
+                    assert_eq!(
+                        parity_ok(anti, main, n, k, target),
+                        want,
+                        "{n} {k} {target}"
+                    );
                 }
             }
         }
@@ -794,9 +804,17 @@ mod tests {
                         bounds(keys, k).is_some_and(|(lo, hi)| lo <= target && target <= hi);
                     let want = feasible.then_some(want);
                     let what = format!("{keys:#x} {k} {target}");
-                    assert_eq!(Search::<u64>::bound_plain(keys, k, target, true), want, "{what}");
+                    assert_eq!(
+                        Search::<u64>::bound_plain(keys, k, target, true),
+                        want,
+                        "{what}"
+                    );
                     let without = want.map(|_| 0);
-                    assert_eq!(Search::<u64>::bound_plain(keys, k, target, false), without, "{what}");
+                    assert_eq!(
+                        Search::<u64>::bound_plain(keys, k, target, false),
+                        without,
+                        "{what}"
+                    );
                     // Two words: the same set, and the set moved across both words (every
                     // key, and so the target, k times 40 more).
                     let wide = u128::from(keys);
@@ -810,7 +828,9 @@ mod tests {
                         let got = unsafe { Search::<u64>::bound_bmi2(keys, k, target, true) };
                         assert_eq!(got, want, "{what}");
                         // SAFETY: as above.
-                        let got = unsafe { Search::<u64>::bound_bmi2(wide << 40, k, target + 40 * k, true) };
+                        let got = unsafe {
+                            Search::<u64>::bound_bmi2(wide << 40, k, target + 40 * k, true)
+                        };
                         assert_eq!(got, want.map(|w| u128::from(w) << 40), "{what} << 40");
                     }
                 }

@@ -21,8 +21,8 @@
 //! asked for.
 
 use std::io::Write;
-use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
 use std::path::Path;
+use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
 use std::time::{Duration, Instant};
 
 use super::core::{Core, core_rows};
@@ -30,7 +30,8 @@ use super::kernel::{Branch, CHECK_EVERY, MAX_CORE, Search, Tuning, on_diagonal, 
 use crate::answer::Answer;
 use crate::board::Board;
 use crate::certify::pb::{
-    AXIOM, Geometry, Id, Operand, PbBatch, PbStep, PolOp, ProofStats, Sink, Text, Writer, model, write_opb, write_rpn,
+    AXIOM, Geometry, Id, Operand, PbBatch, PbStep, PolOp, ProofStats, Sink, Text, Writer, model,
+    write_opb, write_rpn,
 };
 use crate::certify::pbcheck::{PbChecker, PbVerdict, PolTerm};
 use crate::cpu::Isa;
@@ -167,7 +168,14 @@ fn run<S: Sink>(problem: &Problem, g: &Geometry, stop: &Cancel, sink: S) -> Resu
         }
         Node::Stopped => Answer::Unknown(stopped.unwrap_or_else(|| "stopped".into())),
     };
-    Ok((Ran { answer, root, stats }, sink))
+    Ok((
+        Ran {
+            answer,
+            root,
+            stats,
+        },
+        sink,
+    ))
 }
 
 /// How a node ended.
@@ -215,7 +223,6 @@ struct Prover<'s, 'g, W: Sink> {
 /// The lemma ID of a node refuted as its parent's only child: no lemma of its own, its hints
 /// are [`Prover::pend`] (IDs start at 1).
 const PENDING: Id = 0;
-
 
 /// The most variables for which the proof derives the binary clauses of attacking pairs (each
 /// attacking pair twice, one clause per direction).
@@ -484,7 +491,11 @@ impl<W: Sink> Prover<'_, '_, W> {
             }
             Branch::Column(col) => {
                 let mut rows = Vec::new();
-                let single = open.iter().filter(|&&r| masks[r as usize] & col != 0).count() == 1;
+                let single = open
+                    .iter()
+                    .filter(|&&r| masks[r as usize] & col != 0)
+                    .count()
+                    == 1;
                 for i in 0..open.len() {
                     let r = open[i] as usize;
                     if masks[r] & col != 0 {
@@ -943,11 +954,12 @@ fn check_batches(
                             PolTerm::Axiom(-var)
                         } else {
                             PolTerm::Id(
-                                i64::try_from(pair[0]).map_err(|_| internal("an ID out of range"))?,
+                                i64::try_from(pair[0])
+                                    .map_err(|_| internal("an ID out of range"))?,
                             )
                         };
-                        let mult =
-                            i64::try_from(pair[1]).map_err(|_| internal("a factor out of range"))?;
+                        let mult = i64::try_from(pair[1])
+                            .map_err(|_| internal("a factor out of range"))?;
                         terms.push((term, mult));
                     }
                     c.pol_sum(&terms)?;
@@ -1088,7 +1100,11 @@ fn certified(
     if let Answer::Unsat = ran.answer {
         let verdict = match checked.verdict {
             Some(v) if v.unsat && v.contradiction == ran.root => v,
-            _ => return Err(internal("the VeriPB proof checked but did not conclude UNSAT")),
+            _ => {
+                return Err(internal(
+                    "the VeriPB proof checked but did not conclude UNSAT",
+                ));
+            }
         };
         if let (Some(tmp), Some(path)) = (written, proof) {
             super::proof::keep(tmp, path)?;

@@ -403,7 +403,8 @@ impl Index {
     fn new(problem: &Problem, core: &Core<u64>, formula: &[Vec<i32>]) -> Result<Index> {
         let n = core.k();
         let root = core.masks;
-        let (mut row_of, mut bit_of) = (vec![0u8; problem.n as usize], vec![0u8; problem.n as usize]);
+        let (mut row_of, mut bit_of) =
+            (vec![0u8; problem.n as usize], vec![0u8; problem.n as usize]);
         for (i, &r) in core.rows.iter().enumerate() {
             row_of[r as usize] = i as u8;
         }

@@ -161,7 +161,12 @@ impl OnCore for Run<'_> {
         let root = Subtree::root(&core);
         let board = |t: &Subtree<M>, s: &Search<M>| {
             let mut pieces = problem.fixed.clone();
-            pieces.extend(t.placed.iter().chain(&s.placed).map(|&(i, bit)| core.cell(i, bit)));
+            pieces.extend(
+                t.placed
+                    .iter()
+                    .chain(&s.placed)
+                    .map(|&(i, bit)| core.cell(i, bit)),
+            );
             Board::new(problem.n, pieces)
         };
         if threads <= 1 {

@@ -168,12 +168,16 @@ pub fn cubes(problem: &Problem, want: usize, probes: usize, cancel: &Cancel) -> 
     if problem.unsat.is_some() {
         return Ok(Vec::new());
     }
-    with_core(problem, false, Cut {
+    with_core(
         problem,
-        want,
-        probes,
-        cancel,
-    })
+        false,
+        Cut {
+            problem,
+            want,
+            probes,
+            cancel,
+        },
+    )
 }
 
 /// [`cubes`] on a core.
@@ -201,10 +205,14 @@ impl OnCore for Cut<'_> {
             cancel.check()?;
             // The seed is the path (in the big board's cells): an estimate does not depend on
             // where the subtree is listed.
-            let seed = t.placed.iter().fold(0x9E37_79B9_7F4A_7C15u64, |h, &(i, bit)| {
-                let cell = core.cell(i, bit);
-                (h ^ (u64::from(cell.row) * 64 + u64::from(cell.col))).wrapping_mul(0x0100_0000_01B3)
-            });
+            let seed = t
+                .placed
+                .iter()
+                .fold(0x9E37_79B9_7F4A_7C15u64, |h, &(i, bit)| {
+                    let cell = core.cell(i, bit);
+                    (h ^ (u64::from(cell.row) * 64 + u64::from(cell.col)))
+                        .wrapping_mul(0x0100_0000_01B3)
+                });
             Ok(t.estimate(&s, probes, &mut Prng::new(seed)).max(1.0))
         };
         let live = |t: &Subtree<M>| {
@@ -261,12 +269,16 @@ pub fn estimate(problem: &Problem, tuning: Tuning, probes: usize, seed: u64) -> 
     if problem.unsat.is_some() {
         return Ok(0.0);
     }
-    with_core(problem, tuning.wide, Estimate {
+    with_core(
         problem,
-        tuning,
-        probes,
-        seed,
-    })
+        tuning.wide,
+        Estimate {
+            problem,
+            tuning,
+            probes,
+            seed,
+        },
+    )
 }
 
 /// [`estimate`] on a core.

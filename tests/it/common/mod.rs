@@ -209,6 +209,7 @@ pub fn assert_pid_file_process_gone(pid_file: &Path) {
 pub fn assert_process_gone(pid: i32) {
     let deadline = std::time::Instant::now() + HANG_GUARD;
     loop {
+        // SAFETY: signal 0 only checks that the process exists.
         let alive = unsafe { libc::kill(pid, 0) } == 0;
         let zombie = std::fs::read_to_string(format!("/proc/{pid}/stat"))
             .map(|s| {
