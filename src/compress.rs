@@ -243,11 +243,39 @@ pub fn decoder<'a, R: BufRead + Send + 'a>(
     })
 }
 
-/// Opens `path` for reading, decompressed by content (see [`decoder`]).
+/// Whether `path` is `-`, standard input, wherever a file is read.
+pub fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// How a message names the input at `path`: `<stdin>` for `-`, else the path.
+pub fn input_name(path: &Path) -> String {
+    match is_stdin(path) {
+        true => "<stdin>".to_string(),
+        false => path.display().to_string(),
+    }
+}
+
+/// Opens `path` (`-`: standard input) for reading, decompressed by content (see [`decoder`]).
 pub fn open(path: &Path) -> Result<Box<dyn BufRead + Send>> {
-    let name = path.display().to_string();
+    let name = input_name(path);
+    if is_stdin(path) {
+        return decoder(BufReader::with_capacity(1 << 16, io::stdin()))
+            .map_err(|e| Error::io(&name, e));
+    }
     let file = std::fs::File::open(path).map_err(|e| Error::io(&name, e))?;
     decoder(BufReader::with_capacity(1 << 16, file)).map_err(|e| Error::io(&name, e))
+}
+
+/// The most bytes [`read`] takes from one input, after decompression: 1 GiB (a board text of
+/// side 32,000; a compressed bomb or an endless device stops here).
+pub const MAX_INPUT_BYTES: u64 = 1 << 30;
+
+/// Whether a byte can appear in a text input the tool reads (instances, models, solver
+/// answers): anything but the ASCII control characters other than tab, line feed and carriage
+/// return. UTF-8 is checked by the parsers.
+fn is_text_byte(b: u8) -> bool {
+    (b >= 0x20 || matches!(b, b'\t' | b'\n' | b'\r')) && b != 0x7F
 }
 
 /// The codec of the file at `path`, by content.
@@ -267,15 +295,58 @@ pub fn codec_of(path: &Path) -> Result<Codec> {
     Ok(Codec::sniff(&head[..got]))
 }
 
-/// The whole content of `path`, decompressed by content. A corrupt compressed file is an error
-/// naming the file.
+/// The whole content of `path` (`-`: standard input), decompressed by content. A corrupt
+/// compressed file is an error naming the file. Read in chunks and refused at the first byte
+/// that is not text (naming its line and column) or past [`MAX_INPUT_BYTES`], so that a binary
+/// file or an endless device (`/dev/urandom`) gets one line within a second and memory stays
+/// bounded.
 pub fn read(path: &Path) -> Result<Vec<u8>> {
-    let name = path.display().to_string();
-    let mut out = Vec::new();
-    open(path)?
-        .read_to_end(&mut out)
-        .map_err(|e| Error::io(&name, e))?;
-    Ok(out)
+    read_limited(path, MAX_INPUT_BYTES)
+}
+
+/// [`read`] with the limit `limit` bytes.
+pub fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>> {
+    let name = input_name(path);
+    let mut input = open(path)?;
+    let mut out: Vec<u8> = Vec::new();
+    let (mut line, mut line_start) = (1usize, 0usize);
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Error::io(&name, e)),
+        };
+        if chunk.is_empty() {
+            return Ok(out);
+        }
+        if out.len() as u64 + chunk.len() as u64 > limit {
+            return Err(Error::parse_file(
+                &name,
+                format!("longer than {limit} bytes, the input limit"),
+            ));
+        }
+        for (i, &b) in chunk.iter().enumerate() {
+            if b == b'\n' {
+                line += 1;
+                line_start = out.len() + i + 1;
+            } else if !is_text_byte(b) {
+                return Err(Error::parse(
+                    &name,
+                    line,
+                    format!(
+                        "byte 0x{b:02X} at column {} is not text (a binary file?)",
+                        out.len() + i + 1 - line_start
+                    ),
+                ));
+            }
+        }
+        let k = chunk.len();
+        out.try_reserve(k).map_err(|_| {
+            Error::TooLarge(format!("{name}: no memory for {} bytes", out.len() + k))
+        })?;
+        out.extend_from_slice(chunk);
+        input.consume(k);
+    }
 }
 
 #[cfg(test)]

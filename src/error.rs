@@ -153,6 +153,16 @@ pub enum Opt {
     Cubes,
     /// Presolve (`--no-presolve`, `presolve=False`).
     Presolve,
+    /// The instance file (`--instance`; Python's instance argument).
+    Instance,
+    /// Where `encode` writes (`-o`; Python's `path`).
+    Output,
+    /// `encode --stats`: the size only, no file.
+    Stats,
+    /// The GBD hash of the written CNF (`--gbdhash`).
+    Gbdhash,
+    /// The same board on every run of the split bitboard search (`--deterministic`).
+    Deterministic,
 }
 
 impl Opt {
@@ -181,6 +191,11 @@ impl Opt {
             Opt::MinFree => "--min-free",
             Opt::Cubes => "--cubes",
             Opt::Presolve => "--no-presolve",
+            Opt::Instance => "--instance",
+            Opt::Output => "-o",
+            Opt::Stats => "--stats",
+            Opt::Gbdhash => "--gbdhash",
+            Opt::Deterministic => "--deterministic",
         }
     }
 
@@ -209,6 +224,11 @@ impl Opt {
             Opt::MinFree => "min_free",
             Opt::Cubes => "cubes",
             Opt::Presolve => "presolve",
+            Opt::Instance => "instance",
+            Opt::Output => "path",
+            Opt::Stats => "stats",
+            Opt::Gbdhash => "gbdhash",
+            Opt::Deterministic => "deterministic",
         }
     }
 
@@ -230,6 +250,22 @@ impl Opt {
                 | Opt::ProofFormat
                 | Opt::Solver
                 | Opt::InstanceFormat
+                | Opt::Instance
+                | Opt::Output
+        )
+    }
+
+    /// Whether the option is a switch, given or not, with no value of its own (`--stats`,
+    /// `--certify`; Python's `certify=True`).
+    pub fn is_switch(self) -> bool {
+        matches!(
+            self,
+            Opt::Certify
+                | Opt::Cubes
+                | Opt::Presolve
+                | Opt::Stats
+                | Opt::Gbdhash
+                | Opt::Deterministic
         )
     }
 
@@ -257,6 +293,8 @@ pub enum Wrong {
     /// Not allowed together with another option's value (the option, its value as given,
     /// why).
     Conflicts(Opt, String, String),
+    /// Needs another option that was not given; the text says why.
+    Needs(Opt, String),
 }
 
 /// How a message names an option.
@@ -313,6 +351,15 @@ impl BadOption {
         })
     }
 
+    /// An option that needs the option `needs`, which was not given, because of `why`.
+    pub fn needs(option: Opt, value: impl fmt::Display, needs: Opt, why: &str) -> Error {
+        Error::Option(BadOption {
+            option,
+            value: value.to_string(),
+            wrong: Wrong::Needs(needs, why.to_string()),
+        })
+    }
+
     /// A value that cannot be used with the value `with_value` of the option `with`, because
     /// of `why`.
     pub fn conflicts(
@@ -349,7 +396,12 @@ impl BadOption {
             (Naming::Argument, true) => format!("{}='{value}'", option.argument()),
             (Naming::Argument, false) => format!("{}={value}", option.argument()),
         };
-        let named = name(self.option, &value, quoted);
+        // A switch (`--stats`, `deterministic=True`) has no value to show.
+        let named = if self.option.is_switch() {
+            self.option.set(naming)
+        } else {
+            name(self.option, &value, quoted)
+        };
         match &self.wrong {
             Wrong::Unknown(allowed) => format!("unknown {named} ({allowed})"),
             Wrong::Invalid(must) => format!("{named} {must}"),
@@ -360,6 +412,13 @@ impl BadOption {
                 "{named} cannot be used with {}: {why}",
                 name(*with, &clip(with_value), true)
             ),
+            Wrong::Needs(with, why) => {
+                let with = match naming {
+                    Naming::Flag => with.flag(),
+                    Naming::Argument => with.argument(),
+                };
+                format!("{named} needs {with}: {why}")
+            }
         }
     }
 }

@@ -36,6 +36,7 @@
 #![warn(missing_docs)]
 
 pub mod answer;
+pub mod applies;
 // Public with the harness, which the binary drives; inside the library otherwise.
 #[cfg(feature = "harness")]
 pub mod atomic;

@@ -115,6 +115,23 @@ impl SolveRecord {
     }
 }
 
+/// `verify --format json`: the verdict on a board.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VerifyRecord {
+    /// Whether the board solves the instance.
+    pub valid: bool,
+    /// Board side.
+    pub n: u32,
+    /// Piece name.
+    pub piece: String,
+    /// Pieces on the board.
+    pub pieces: usize,
+    /// The first violation, as one sentence (`None` when valid).
+    pub violation: Option<String>,
+    /// The violation's cells as `[row, col]` (empty when valid).
+    pub cells: Vec<[u32; 2]>,
+}
+
 /// `encode --stats`: the size of a CNF without writing it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StatsRecord {

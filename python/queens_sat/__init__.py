@@ -189,7 +189,7 @@ def solve(
     is ``lex`` (lex-leader constraints in the encoding), ``none`` (no symmetry handling, not
     even the default strategy's) or ``cubes`` (the default strategy's cube solver searches
     modulo the instance's symmetries on every instance kind, not only excluded diagonals).
-    ``deterministic=True`` makes ``solver="bitboard"`` on several ``jobs`` return the same board
+    ``deterministic=True`` (with ``solver="bitboard"`` only) makes it return, on several ``jobs``, the same board
     on every run. ``proof`` (with ``certify=True``): the bitboard search answers alone, and an
     UNSAT it certifies leaves its checked proof in that file as text LRAT, for the CNF of
     ``encode(instance, amo="pairwise")`` (written whole, and only then); a file named

@@ -191,7 +191,9 @@ class Formula:
     ) -> None:
         """Writes the formula (``dimacs``), or the instance's ``opb``, ``lp`` or ``mzn``
         model, with the CLI's header; a name ending in ``.xz``, ``.gz`` or ``.zst`` is
-        compressed."""
+        compressed. The other formats state each line's at-most-one directly, so a formula
+        encoded with an ``amo`` other than the default is refused there (``UsageError`` naming
+        ``amo``)."""
     @property
     def gbdhash(self) -> str:
         """The GBD hash of the formula's DIMACS text."""

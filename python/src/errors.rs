@@ -61,9 +61,11 @@ fn build(py: Python<'_>, e: &Error) -> PyResult<PyErr> {
         Error::Option(bad) => {
             let exc = c.usage.bind(py).call1((bad.message(Naming::Argument),))?;
             // The value as Python writes it: a text option's is quoted (its `repr`).
-            let value = match bad.option.takes_text() {
-                true => PyString::new(py, &bad.value).repr()?.to_string(),
-                false => bad.value.clone(),
+            let value = match (bad.option.takes_text(), bad.option.is_switch()) {
+                (true, _) => PyString::new(py, &bad.value).repr()?.to_string(),
+                // A switch is given as True.
+                (false, true) => "True".to_string(),
+                (false, false) => bad.value.clone(),
             };
             exc.setattr("argument", bad.option.argument())?;
             exc.setattr("value", value)?;

@@ -852,7 +852,9 @@ impl PyFormula {
 
     /// Writes the formula (`dimacs`), or the instance's `opb`, `lp` or `mzn` model, with the
     /// CLI's header; the file is replaced atomically. A name ending in `.xz`, `.gz` or `.zst`
-    /// is compressed, at `level` (the codec's default when `None`).
+    /// is compressed, at `level` (the codec's default when `None`). The other formats state
+    /// each line's at-most-one directly, so a formula encoded with an `amo` other than the
+    /// default is refused there (`UsageError` naming `amo`).
     #[pyo3(
         signature = (path, format = None, level = None),
         text_signature = "($self, path, format='dimacs', level=None)"
@@ -869,6 +871,18 @@ impl PyFormula {
             Some(f) => py_ok(export::Format::parse(&args::text(f, "format")?))?,
             None => export::Format::Dimacs,
         };
+        // `amo=` other than the default with a format that has no use for it is refused, as
+        // `encode --to opb --amo ...` is (queens_sat::applies).
+        let amo = self.options.amo;
+        py_ok(queens_sat::applies::check(
+            queens_sat::applies::Command::Encode,
+            &queens_sat::applies::Given::new()
+                .value(queens_sat::error::Opt::To, format.name())
+                .maybe(
+                    queens_sat::error::Opt::Amo,
+                    (amo != queens_sat::encode::amo::AmoKind::DEFAULT).then(|| amo.name()),
+                ),
+        ))?;
         let codec = py_ok(queens_sat::compress::Codec::for_output(&path))?;
         let write = export::WriteOptions {
             codec,

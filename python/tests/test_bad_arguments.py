@@ -58,6 +58,7 @@ ROWS: List[Row] = [
     Row("solve", lambda: qs.solve(8, solver="varisat,"), U, "solver", "'varisat,'", "empty entry"),
     Row("solve", lambda: qs.solve(8, solver="varisat amo"), U, "solver", "'varisat amo'", "not a solver name"),
     Row("solve", lambda: qs.solve(8, timeout=-1), U, "timeout", "-1", "positive number of seconds"),
+    Row("solve", lambda: qs.solve(8, deterministic=True), U, "deterministic", "True", "solver='auto'"),
     Row("solve", lambda: qs.solve(8, timeout=10**400), U, "timeout", repr(10**400)[:40] + "..."),
     Row("solve", lambda: qs.solve(8, timeout="5"), T, "timeout", "'5'"),  # type: ignore[arg-type]
     Row("solve", lambda: qs.solve(8, amo=""), U, "amo", "''", "known: pairwise"),
@@ -162,6 +163,8 @@ ROWS: List[Row] = [
     Row("Formula.decode", lambda: f4().decode(["2"]), T, "model", "'2'"),  # type: ignore[list-item]
     Row("Formula.decode", lambda: f4().decode(5), T, "model", "5"),  # type: ignore[arg-type]
     Row("Formula.write", lambda: f4().write("x.cnf", format=""), U, "format", "''", "known: dimacs"),
+    # an amo the OPB / LP / MiniZinc models would not use (queens_sat.applies)
+    Row("Formula.write", lambda: f4().write("x.opb", format="opb"), U, "amo", "'pairwise'", "format='opb'"),
     Row("Formula.write", lambda: f4().write(None), T, "path", "None", "a path"),  # type: ignore[arg-type]
     Row("Formula.write", lambda: f4().write("x.cnf", format="dimax"), U, "format", "'dimax'"),
     Row("Formula.write", lambda: f4().write("x.cnf", format=2), T, "format", "2"),  # type: ignore[arg-type]

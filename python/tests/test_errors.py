@@ -136,6 +136,13 @@ def test_write_formats(tmp_path: Path) -> None:
     g = qs.encode(qs.Instance(6), symmetric="r180")
     with pytest.raises(qs.UsageError, match="DIMACS-only"):
         g.write(tmp_path / "x.opb", format="opb")
+    # An `amo` the other formats would not use is refused too, naming it (not ignored).
+    h = qs.encode(qs.Instance(6), amo="ladder")
+    for fmt in ["opb", "lp", "mzn"]:
+        with pytest.raises(qs.UsageError) as e:
+            h.write(tmp_path / f"x.{fmt}", format=fmt)  # type: ignore[arg-type]
+        assert (e.value.argument, e.value.value) == ("amo", "'ladder'")
+        assert not (tmp_path / f"x.{fmt}").exists()
 
 
 def test_verify_error_carries_the_cells() -> None:

@@ -75,7 +75,7 @@ def main(tmp: Path) -> None:
     cnf: qs.PySatCNF = g.to_pysat()
     assert cnf.nv == g.num_vars and len(cnf.clauses) == g.num_clauses
     export: qs.ExportFormat = "opb"
-    g.write(tmp / "q8.opb", format=export)
+    qs.encode(qs.Instance(8)).write(tmp / "q8.opb", format=export)
     g.write(tmp / "q8.cnf.xz", level=1)
     var: Optional[int] = g.var(0, 0)
     cell: Optional[Tuple[int, int]] = g.cell(64)

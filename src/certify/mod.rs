@@ -14,6 +14,7 @@
 pub mod lrat;
 pub mod pb;
 pub mod pbcheck;
+pub mod presolved;
 
 use std::path::Path;
 

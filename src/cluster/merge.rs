@@ -17,7 +17,7 @@ use crate::error::{Error, Result};
 use crate::symmetry::{Symmetry, stabiliser};
 
 /// What is wrong with a job's results: one line each, naming the file or task.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Problem(pub String);
 
 /// What [`merge`] found.
@@ -279,8 +279,9 @@ fn overflow() -> Error {
     Error::TooLarge("the merged count overflows 64 bits".into())
 }
 
-/// `merge --status`: counts of tasks by state, and an ETA.
-#[derive(Clone, Debug, PartialEq)]
+/// `merge --status`: counts of tasks by state, and an ETA (its JSON is the fields by name,
+/// `problems` as strings).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Progress {
     /// Tasks with a valid result.
     pub done: usize,

@@ -523,7 +523,7 @@ pub fn decode_answer(header: &Header, source: &str, text: &str) -> Result<Answer
 
 /// [`decode_answer`] for a file; invalid UTF-8 is a parse error naming its line.
 pub fn decode_answer_file(header: &Header, path: &Path) -> Result<Answer<Board>> {
-    let source = path.display().to_string();
+    let source = crate::compress::input_name(path);
     let bytes = crate::compress::read(path)?;
     let text = std::str::from_utf8(&bytes).map_err(|e| {
         let valid = e.valid_up_to();

@@ -63,7 +63,7 @@ pub fn parse_output_bytes(source: &str, bytes: &[u8], num_vars: usize) -> Result
 /// Reads and parses a solver's answer file (see [`parse_output`]); the file's path names it in
 /// error messages. A read failure is [`Error::Io`]; invalid UTF-8 is a parse error.
 pub fn parse_output_file(path: &Path, num_vars: usize) -> Result<Answer> {
-    let source = path.display().to_string();
+    let source = crate::compress::input_name(path);
     let bytes = crate::compress::read(path)?;
     parse_output_bytes(&source, &bytes, num_vars)
 }

@@ -469,6 +469,20 @@ pub fn detect_format(text: &str) -> Format {
 /// assert_eq!((inst.n, inst.placed.len(), inst.blocked.len()), (4, 1, 1));
 /// ```
 pub fn read_instance(file: &str, text: &str, diags: Option<usize>) -> Result<Instance> {
+    // A file of another kind the tool writes: say so, rather than fail on its first character.
+    let first = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("");
+    if first.starts_with("c ") || first.starts_with("p cnf") {
+        return Err(Error::parse(
+            file,
+            1,
+            "this is a DIMACS CNF, not an instance (a board, parameter or excluded-diagonals \
+             file); solve it with an external solver, or read a model of it with `decode --cnf`",
+        ));
+    }
     let format = detect_format(text);
     if let Some(d) = diags
         && format != Format::Diags
@@ -488,7 +502,7 @@ pub fn read_instance(file: &str, text: &str, diags: Option<usize>) -> Result<Ins
 
 /// Reads an instance file from disk (see [`read_instance`]).
 pub fn read_instance_file(path: &std::path::Path, diags: Option<usize>) -> Result<Instance> {
-    let name = path.display().to_string();
+    let name = crate::compress::input_name(path);
     let bytes = crate::compress::read(path)?;
     let text = String::from_utf8(bytes)
         .map_err(|e| Error::parse_file(&name, format!("not UTF-8 text ({e})")))?;

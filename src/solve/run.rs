@@ -99,6 +99,65 @@ impl From<Option<Duration>> for SolveSettings {
     }
 }
 
+/// [`SolveReport::solver`] when presolve decided the instance (its reason in
+/// [`SolveReport::reason`]): the same on every run, whichever engine or portfolio was asked.
+pub const PRESOLVE: &str = "presolve";
+
+/// Writes the checked proof of presolve's refutation of `problem` to `path`
+/// ([`crate::certify::presolved`]): VeriPB over the model of `encode --to opb --no-presolve`
+/// when the format (asked, or the file's name) is VeriPB, else LRAT over the CNF of `encode
+/// --amo pairwise --no-presolve`. Written whole, and only then.
+fn write_presolve_proof(
+    problem: &Problem,
+    path: &std::path::Path,
+    asked: Option<crate::certify::ProofFormat>,
+) -> Result<Certificate> {
+    use crate::certify::{ProofFormat, presolved};
+    match ProofFormat::resolve(asked, Some(path)) {
+        ProofFormat::Lrat => {
+            let (steps, clauses) = presolved::lrat(&problem.instance, problem.piece)?;
+            crate::atomic::write_atomic(path, |f| {
+                let mut w = std::io::BufWriter::new(f);
+                steps
+                    .write_text(&mut w)
+                    .and_then(|()| std::io::Write::flush(&mut w))
+                    .map_err(|e| Error::io(path.display().to_string(), e))
+            })?;
+            Ok(Certificate {
+                checker: format!(
+                    "LRAT proof of presolve's refutation (unit propagation over the {clauses} \
+                     clauses of encode --amo pairwise --no-presolve), checked by queens-sat's \
+                     LRAT checker"
+                ),
+                steps: 1,
+            })
+        }
+        ProofFormat::Veripb => {
+            let full = Problem::full(&problem.instance, problem.piece)?;
+            let (opb, _) = crate::export::write_piped(
+                crate::export::Format::Opb,
+                Vec::new(),
+                &full,
+                EncodeOptions::from(AmoKind::DEFAULT),
+                None,
+                crate::export::WriteOptions::default(),
+            )?;
+            let opb = String::from_utf8(opb).map_err(|e| Error::Solver(e.to_string()))?;
+            let proof = presolved::veripb(&opb)?;
+            crate::atomic::write_atomic(path, |f| {
+                std::io::Write::write_all(f, proof.as_bytes())
+                    .map_err(|e| Error::io(path.display().to_string(), e))
+            })?;
+            Ok(Certificate {
+                checker: "VeriPB proof of presolve's refutation (rup over the model of encode \
+                          --to opb --no-presolve), checked by pbcheck"
+                    .into(),
+                steps: 1,
+            })
+        }
+    }
+}
+
 /// Why a certified UNSAT became UNKNOWN: the time limit or a cancel came during the proof check.
 const PROOF_CHECK_STOPPED: &str = "time limit or cancel during the proof check";
 
@@ -147,6 +206,16 @@ pub fn solve(
         ));
     }
     if problem.unsat.is_some() {
+        if let (true, true, Some(path)) = (settings.certify, problem.presolved, &settings.proof) {
+            // `--proof F`: presolve's reason as a checked proof over the unpresolved model.
+            let certificate = write_presolve_proof(problem, path, settings.proof_format)?;
+            return Ok(SolveReport {
+                encode_seconds: t0.elapsed().as_secs_f64(),
+                reason: problem.unsat.clone(),
+                certificate: Some(certificate),
+                ..SolveReport::new(Answer::Unsat, stats, PRESOLVE, options.amo)
+            });
+        }
         if settings.certify && problem.presolved {
             // Presolve's argument is not a checked proof: refute the full encoding instead
             // (with varisat's self-checking proof when the engine takes presolved problems
@@ -165,7 +234,7 @@ pub fn solve(
         return Ok(SolveReport {
             encode_seconds: t0.elapsed().as_secs_f64(),
             reason: problem.unsat.clone(),
-            ..SolveReport::new(Answer::Unsat, stats, info.name, options.amo)
+            ..SolveReport::new(Answer::Unsat, stats, PRESOLVE, options.amo)
         });
     }
     engine.accepts(problem, &options)?;
@@ -317,6 +386,11 @@ pub fn portfolio(
     entrants: &[Entrant],
     settings: SolveSettings,
 ) -> Result<(usize, SolveReport)> {
+    // Presolve decided: no race, the same answer (named `presolve`) on every run. Under
+    // certify the entrants race on the full encoding as usual.
+    if let (Some(_), false, Some(first)) = (&problem.unsat, settings.certify, entrants.first()) {
+        return Ok((0, solve(problem, first.options, &first.backend, settings)?));
+    }
     if let (Some(budget), Some(first)) = (settings.walk, entrants.first())
         && let Some(r) = prepass(problem, first.options, budget, settings.cancel.as_ref())?
     {

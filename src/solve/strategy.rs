@@ -294,8 +294,9 @@ impl<'a> Solver<'a> {
     /// `--proof FILE` (with `certify`): the bitboard search answers alone, and an UNSAT it
     /// certifies leaves its checked LRAT proof in `path` (text, for the CNF `encode --amo
     /// pairwise` writes for the same instance, so that other LRAT checkers can check it too).
-    /// The file is written only then (a presolve UNSAT is re-proved by varisat and writes
-    /// none); it appears whole, by a rename.
+    /// The file is written only then; it appears whole, by a rename. A presolve UNSAT writes
+    /// its reason as a one-step proof over the unpresolved model
+    /// ([`crate::certify::presolved`]).
     pub fn proof(mut self, path: Option<std::path::PathBuf>) -> Self {
         self.proof = path;
         self
@@ -315,6 +316,13 @@ impl<'a> Solver<'a> {
     pub fn solve(&self) -> Result<SolveReport> {
         // `jobs = 0` is refused here as everywhere ([`crate::work::threads`]).
         crate::work::threads(self.jobs)?;
+        // Options that would change nothing ([`crate::applies`]).
+        crate::applies::check(
+            crate::applies::Command::Solve,
+            &crate::applies::Given::new()
+                .switch_if(crate::error::Opt::Deterministic, self.deterministic)
+                .value(crate::error::Opt::Solver, self.solver.as_str()),
+        )?;
         if let Some(implied) = self.implied.filter(|&i| self.certify && i != Implied::None) {
             return Err(crate::error::BadOption::excludes(
                 crate::error::Opt::Implied,

@@ -120,6 +120,18 @@ fn json_merge_has_the_fixed_points_and_the_job_folder_is_complete() {
         "{}",
         s.stdout
     );
+    // The same progress as JSON (it was printed as text).
+    let s = run_expect(d, &["merge", &dir, "--status", "--format", "json"], 0);
+    let v: serde_json::Value = serde_json::from_str(s.stdout.trim()).unwrap();
+    assert_eq!(v["kind"], "count");
+    assert_eq!(v["tasks"], 3);
+    let p = &v["progress"];
+    assert_eq!(
+        (&p["done"], &p["running"], &p["failed"], &p["waiting"]),
+        (&3.into(), &0.into(), &0.into(), &0.into()),
+        "{v}"
+    );
+    assert_eq!(p["problems"], serde_json::json!([]));
 }
 
 #[test]

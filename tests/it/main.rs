@@ -8,6 +8,7 @@
 
 mod common;
 
+mod applies;
 mod auto_symmetry;
 mod bench_hard;
 mod bitboard;
@@ -32,7 +33,9 @@ mod options;
 mod oracle;
 mod pbcheck;
 mod pieces;
+mod presolve_proof;
 mod properties;
+mod readers;
 mod registry;
 mod signals;
 mod stop;

@@ -77,8 +77,10 @@ impl InstanceArgs {
 /// How to encode: `--amo`, presolve, symmetry constraints.
 #[derive(Args, Clone, Debug)]
 pub struct EncodingArgs {
-    #[arg(long, default_value_t = AmoKind::DEFAULT.name(), help = AmoKind::help())]
-    pub amo: String,
+    /// `None` when not given (the default, [`AmoKind::DEFAULT`]): `encode --to opb` refuses
+    /// an `--amo` it would not use ([`queens_sat::applies`]).
+    #[arg(long, value_name = "AMO", help = amo_help())]
+    pub amo: Option<String>,
     /// Keep the full n*n encoding with unit clauses instead of presolving.
     #[arg(long)]
     pub no_presolve: bool,
@@ -99,6 +101,15 @@ pub struct EncodingArgs {
     pub implied: Option<String>,
 }
 
+/// `--amo`'s help: the registry's list and the default.
+fn amo_help() -> String {
+    format!(
+        "{}\n[default: {}; DIMACS only]",
+        AmoKind::help(),
+        AmoKind::DEFAULT.name()
+    )
+}
+
 impl EncodingArgs {
     /// For the commands that do not pass `--implied` on (`count`, `split`): a usage error
     /// unless it is absent or `none`, so it is never silently ignored.
@@ -115,7 +126,7 @@ impl EncodingArgs {
     /// The library's vocabulary ([`queens_sat::options::Encoding`]) for these flags.
     fn encoding(&self) -> queens_sat::options::Encoding<'_> {
         queens_sat::options::Encoding {
-            amo: Some(&self.amo),
+            amo: self.amo.as_deref(),
             implied: self.implied.as_deref(),
             symmetric: self.symmetric.as_deref(),
             break_symmetry: self.break_symmetry.as_deref(),

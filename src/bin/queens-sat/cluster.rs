@@ -252,7 +252,8 @@ pub struct MergeArgs {
     /// Print progress instead: tasks done, running, failed, waiting, and an ETA.
     #[arg(long)]
     status: bool,
-    /// Output format (text or json).
+    /// Output format: text, or json (with `--status`: `kind`, `job_id`, `cubes`, `tasks` and
+    /// `progress` with `done`, `running`, `failed`, `waiting`, `eta_core_seconds`, `problems`).
     #[arg(long, value_enum, default_value = "text")]
     format: OutputFormat,
 }
@@ -263,6 +264,16 @@ pub fn run_merge(a: MergeArgs) -> Result<ExitCode> {
     let folder = Folder::open(&a.dir)?;
     if a.status {
         let s = status(&folder)?;
+        if a.format == OutputFormat::Json {
+            crate::args::print_json(&serde_json::json!({
+                "kind": folder.job.kind.name(),
+                "job_id": folder.job.job_id,
+                "cubes": folder.job.cube_source().map(|s| s.name()),
+                "tasks": folder.tasks.len(),
+                "progress": s,
+            }));
+            return Ok(ExitCode::SUCCESS);
+        }
         let eta = match s.eta_core_seconds {
             Some(secs) => {
                 let running = s.running.max(1) as f64;

@@ -36,10 +36,14 @@ pub fn run(a: DecodeArgs) -> Result<ExitCode> {
     let board = decode_answer_file(&header, &a.model)?;
     if let Answer::Sat(b) = &board {
         // The instance, and what the header says the CNF also demanded.
+        // Not a solver's fault: the model and the file's header disagree (a model of another
+        // file, or a header changed by hand).
         header.accept(b).map_err(|why| {
-            Error::Solver(format!(
-                "the model in {} is not a solution: {why}",
-                a.model.display()
+            Error::Usage(format!(
+                "the model in {} is not a solution of {}: {why} (a model of another file, or a \
+                 changed header?)",
+                queens_sat::compress::input_name(&a.model),
+                queens_sat::compress::input_name(&a.cnf)
             ))
         })?;
     }

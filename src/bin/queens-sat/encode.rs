@@ -5,7 +5,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
+use queens_sat::applies::{Command, Given, check};
 use queens_sat::compress::Codec;
+use queens_sat::error::Opt;
 use queens_sat::export::dimacs::Output;
 use queens_sat::export::{self, Format, WriteOptions};
 use queens_sat::presolve::Problem;
@@ -51,6 +53,15 @@ pub fn run(a: EncodeArgs) -> Result<ExitCode> {
         ));
     }
     let format = Format::parse(&a.to)?;
+    check(
+        Command::Encode,
+        &Given::new()
+            .maybe(Opt::Output, a.output.as_deref())
+            .switch_if(Opt::Stats, a.stats)
+            .switch_if(Opt::Gbdhash, a.gbdhash)
+            .value(Opt::To, format.name())
+            .maybe(Opt::Amo, a.enc.amo.as_deref()),
+    )?;
     let (instance, piece) = a.inst.load()?;
     let options = a.enc.options(&instance, &piece)?;
     let amo = options.amo;
@@ -102,11 +113,6 @@ pub fn run(a: EncodeArgs) -> Result<ExitCode> {
         Output::File(path) => Codec::for_output(path)?,
         Output::Stdout => Codec::Plain,
     };
-    if a.gbdhash && !format.is_cnf() {
-        return Err(Error::Usage(format!(
-            "--gbdhash is the hash of a DIMACS CNF, not of --to {format}"
-        )));
-    }
     if matches!(out, Output::Stdout) && a.format == OutputFormat::Json {
         return Err(Error::Usage(
             "--format json reports a written file: give -o FILE (stdout has the CNF)".into(),
@@ -126,6 +132,10 @@ pub fn run(a: EncodeArgs) -> Result<ExitCode> {
         crate::cancel(),
         write,
     )?;
+    if let (Output::Stdout, Some(h)) = (&out, &report.gbdhash) {
+        // stdout holds the CNF: the hash goes to stderr, as the file route's summary does.
+        eprintln!("gbdhash {h}");
+    }
     if let Output::File(path) = &out {
         if a.format == OutputFormat::Json {
             print_json(&WriteRecord {

@@ -107,14 +107,16 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
             .as_ref()
             .is_some_and(|c| c.checker.contains("LRAT") || c.checker.contains("VeriPB"))
     {
-        eprintln!(
-            "note: no proof written to {}: presolve refuted the instance (re-proved by {})",
+        // Every certified UNSAT writes its proof, presolve's refutations included: exit 20
+        // with no file would break the contract, so this is a fault, not a note.
+        return Err(queens_sat::Error::Solver(format!(
+            "no proof was written to {} (the UNSAT was certified by {})",
             path.display(),
             report
                 .certificate
                 .as_ref()
-                .map_or("?", |c| c.checker.as_str())
-        );
+                .map_or("nothing", |c| c.checker.as_str())
+        )));
     }
     Ok(print_answer(&report, &instance, piece, a.format))
 }

@@ -4,7 +4,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
+use queens_sat::applies::{self, Command, Given};
 use queens_sat::board::Board;
+use queens_sat::error::Opt;
 use queens_sat::instance::{Instance, read_instance_file};
 use queens_sat::piece::Piece;
 use queens_sat::verify::check;
@@ -26,14 +28,25 @@ pub struct VerifyArgs {
     /// Take only the first D excluded diagonals of the instance.
     #[arg(long, value_name = "D")]
     diags: Option<usize>,
-    /// `text` (the verdict on stderr) or `svg`: also the board as a picture on stdout, with the
-    /// first violation drawn (a red line between two attacking pieces).
+    /// `text` (the verdict on stderr); `json`: also one JSON object on stdout (`valid`, `n`,
+    /// `piece`, `pieces`, `violation`, the violation's `cells` as [row, col]); `svg`: also the
+    /// board as a picture on stdout, with the first violation drawn (a red line between two
+    /// attacking pieces).
     #[arg(long, value_enum, default_value = "text")]
     format: OutputFormat,
 }
 
 /// Runs `verify`.
 pub fn run(a: VerifyArgs) -> Result<ExitCode> {
+    applies::check(
+        Command::Verify,
+        &Given::new()
+            .maybe(Opt::Diags, a.diags.map(|d| d.to_string()))
+            .maybe(
+                Opt::Instance,
+                a.instance.as_ref().map(|p| p.display().to_string()),
+            ),
+    )?;
     let piece = Piece::parse(&a.piece)?;
     let drawn = read_instance_file(&a.board, None)?;
     let instance = match &a.instance {
@@ -48,7 +61,21 @@ pub fn run(a: VerifyArgs) -> Result<ExitCode> {
     let verdict = check(&b, &instance, piece);
     match a.format {
         OutputFormat::Json => {
-            return Err(Error::Usage("verify writes --format text or svg".into()));
+            let (violation, cells) = match &verdict {
+                Ok(()) => (None, Vec::new()),
+                Err(v) => (
+                    Some(v.message.clone()),
+                    v.cells.iter().map(|c| [c.row, c.col]).collect(),
+                ),
+            };
+            crate::args::print_json(&queens_sat::report::VerifyRecord {
+                valid: verdict.is_ok(),
+                n: b.n,
+                piece: piece.name.into(),
+                pieces: b.pieces.len(),
+                violation,
+                cells,
+            });
         }
         OutputFormat::Svg => {
             let (attack, caption) = match &verdict {
@@ -79,7 +106,7 @@ pub fn run(a: VerifyArgs) -> Result<ExitCode> {
         }
         Err(why) => Err(Error::Usage(format!(
             "{}: invalid: {why}",
-            a.board.display()
+            queens_sat::compress::input_name(&a.board)
         ))),
     }
 }

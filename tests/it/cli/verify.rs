@@ -16,8 +16,28 @@ fn verify_accepts_valid_and_names_violations() {
     let r = run_expect(d, &["verify", "good.txt"], 0);
     assert!(r.stderr.contains("valid"), "{}", r.stderr);
 
+    // `--format json`: the verdict as a record on stdout.
+    let r = run_expect(d, &["verify", "good.txt", "--format", "json"], 0);
+    let v: Value = serde_json::from_str(r.stdout.trim()).unwrap();
+    assert_eq!(
+        (&v["valid"], &v["pieces"], &v["n"]),
+        (&true.into(), &8.into(), &8.into())
+    );
+    assert_eq!(v["violation"], Value::Null);
+
     // The only attacking pair is (0,0)-(3,3).
     write(d, "diag.txt", &board_text(8, &[0, 2, 5, 3, 1, 7, 4, 6]));
+    let r = run_expect(d, &["verify", "diag.txt", "--format", "json"], 1);
+    let v: Value = serde_json::from_str(r.stdout.trim()).unwrap();
+    assert_eq!(v["valid"], false);
+    assert_eq!(v["cells"], serde_json::json!([[0, 0], [3, 3]]));
+    assert!(
+        v["violation"]
+            .as_str()
+            .unwrap()
+            .contains("share a diagonal"),
+        "{v}"
+    );
     assert_one_line_error(
         d,
         &["verify", "diag.txt"],

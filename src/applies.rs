@@ -1,0 +1,222 @@
+//! Which options apply where: one declarative table ([`RULES`]) that says, for each command,
+//! which option has no effect in which combination, and why. The command line and the Python
+//! package check what the user gave against it ([`check`]) before doing any work, so an option
+//! that would change nothing is refused with one line naming it and the reason, never
+//! accepted and ignored (issue 52 §2).
+//!
+//! A row names the command, the option and the condition under which the option does nothing:
+//! always, together with another option, without another option, or with another option's value
+//! outside a list. Everything the table does not refuse applies. `tests/it/applies.rs` walks the
+//! table: each row is refused as its condition says, and the same option outside the condition
+//! has its documented effect.
+//!
+//! ```
+//! use queens_sat::applies::{Command, Given, check};
+//! use queens_sat::error::Opt;
+//! let given = Given::new().switch(Opt::Stats).value(Opt::Output, "y.cnf");
+//! let e = check(Command::Encode, &given).unwrap_err();
+//! assert_eq!(
+//!     e.to_string(),
+//!     "-o 'y.cnf' cannot be used with --stats: --stats prints the formula's size and writes no file"
+//! );
+//! ```
+
+use crate::error::{BadOption, Opt, Result};
+
+/// A command (of the command line; the Python function of the same job checks the same rows).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// `encode` (Python: `encode`, `Formula.write`).
+    Encode,
+    /// `solve` (Python: `solve`).
+    Solve,
+    /// `verify`.
+    Verify,
+}
+
+impl Command {
+    /// Every command the table has rows for.
+    pub const ALL: [Command; 3] = [Command::Encode, Command::Solve, Command::Verify];
+
+    /// The command's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Command::Encode => "encode",
+            Command::Solve => "solve",
+            Command::Verify => "verify",
+        }
+    }
+}
+
+/// When a row's option has no effect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum When {
+    /// Together with the option `with` (given at all).
+    With(Opt),
+    /// Without the option `needs`.
+    Without(Opt),
+    /// When the option `other` has a value outside `applies` (`default` when not given).
+    OtherNotIn {
+        /// The other option.
+        other: Opt,
+        /// Its value when it is not given.
+        default: &'static str,
+        /// The values of `other` with which the row's option applies.
+        applies: &'static [&'static str],
+    },
+}
+
+/// One row of the table: `option` does nothing for `command` when `when` holds, because
+/// `why`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rule {
+    /// The command.
+    pub command: Command,
+    /// The option that has no effect.
+    pub option: Opt,
+    /// When it has none.
+    pub when: When,
+    /// Why (the end of the error message).
+    pub why: &'static str,
+}
+
+/// The table. Nothing here refuses a combination the README, docs or `--help` advertise.
+pub const RULES: &[Rule] = &[
+    Rule {
+        command: Command::Encode,
+        option: Opt::Output,
+        when: When::With(Opt::Stats),
+        why: "--stats prints the formula's size and writes no file",
+    },
+    Rule {
+        command: Command::Encode,
+        option: Opt::Gbdhash,
+        when: When::With(Opt::Stats),
+        why: "--stats writes no CNF to hash (give -o FILE --gbdhash, or -o - --gbdhash)",
+    },
+    Rule {
+        command: Command::Encode,
+        option: Opt::Gbdhash,
+        when: When::OtherNotIn {
+            other: Opt::To,
+            default: "dimacs",
+            applies: &["dimacs"],
+        },
+        why: "the GBD hash names a DIMACS CNF",
+    },
+    Rule {
+        command: Command::Encode,
+        option: Opt::Amo,
+        when: When::OtherNotIn {
+            other: Opt::To,
+            default: "dimacs",
+            applies: &["dimacs"],
+        },
+        why: "the OPB, LP and MiniZinc models state each line's at-most-one directly; the encoding is the CNF's",
+    },
+    Rule {
+        command: Command::Verify,
+        option: Opt::Diags,
+        when: When::Without(Opt::Instance),
+        why: "it takes the first D excluded diagonals of the --instance file",
+    },
+    Rule {
+        command: Command::Solve,
+        option: Opt::Deterministic,
+        when: When::OtherNotIn {
+            other: Opt::Solver,
+            default: "auto",
+            applies: &["bitboard"],
+        },
+        why: "only the bitboard search split over several threads has a board to fix from run to run",
+    },
+];
+
+/// What the user gave: each option with its value as given (empty for a switch). Options not
+/// given are absent; defaults are the table's business ([`When::OtherNotIn`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Given {
+    options: Vec<(Opt, String)>,
+}
+
+impl Given {
+    /// Nothing given.
+    pub fn new() -> Given {
+        Given::default()
+    }
+
+    /// With the switch `option` given.
+    pub fn switch(self, option: Opt) -> Given {
+        self.value(option, "")
+    }
+
+    /// With `option` given as `value`.
+    pub fn value(mut self, option: Opt, value: impl Into<String>) -> Given {
+        self.options.push((option, value.into()));
+        self
+    }
+
+    /// With `option` given when `given` (a switch, or a value when `Some`), so a front end can
+    /// list its arguments in one expression.
+    pub fn maybe(self, option: Opt, given: Option<impl Into<String>>) -> Given {
+        match given {
+            Some(v) => self.value(option, v),
+            None => self,
+        }
+    }
+
+    /// With the switch `option` given when `on`.
+    pub fn switch_if(self, option: Opt, on: bool) -> Given {
+        if on { self.switch(option) } else { self }
+    }
+
+    /// The value of `option`, if given.
+    pub fn get(&self, option: Opt) -> Option<&str> {
+        self.options
+            .iter()
+            .find(|(o, _)| *o == option)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Whether `option` was given.
+    pub fn has(&self, option: Opt) -> bool {
+        self.get(option).is_some()
+    }
+}
+
+/// The first row of [`RULES`] for `command` that refuses what `given` holds, as a typed error
+/// naming the option, its value, the other option and why; `Ok` when every option given
+/// applies.
+pub fn check(command: Command, given: &Given) -> Result<()> {
+    for rule in RULES.iter().filter(|r| r.command == command) {
+        let Some(value) = given.get(rule.option) else {
+            continue;
+        };
+        match rule.when {
+            When::With(with) if given.has(with) => {
+                return Err(BadOption::excludes(rule.option, value, with, rule.why));
+            }
+            When::Without(needs) if !given.has(needs) => {
+                return Err(BadOption::needs(rule.option, value, needs, rule.why));
+            }
+            When::OtherNotIn {
+                other,
+                default,
+                applies,
+            } => {
+                let other_value = given.get(other).unwrap_or(default);
+                if !applies.contains(&other_value) {
+                    return Err(BadOption::conflicts(
+                        rule.option,
+                        value,
+                        other,
+                        other_value,
+                        rule.why,
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}

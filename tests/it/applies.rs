@@ -1,0 +1,189 @@
+//! The option table (`queens_sat::applies`, issue 52 §2), walked row by row through the binary:
+//! every row's combination is refused with one line naming the option and the other option,
+//! and the same option where the row does not hold has its documented effect. A row without a
+//! case here fails the walk, so a new row comes with its test.
+
+use std::path::Path;
+
+use queens_sat::applies::{Command, RULES, Rule, When};
+use queens_sat::error::Opt;
+use tempfile::TempDir;
+
+use crate::common::{assert_one_line_error, run_expect};
+
+/// A verified-by-hand 8-queens solution (column of the queen in each row).
+const SOLUTION_8: [usize; 8] = [0, 4, 7, 5, 2, 6, 1, 3];
+
+fn board_text(cols: &[usize]) -> String {
+    let n = cols.len();
+    cols.iter()
+        .map(|&c| {
+            let mut row = vec!['.'; n];
+            row[c] = 'Q';
+            row.into_iter().collect::<String>() + "\n"
+        })
+        .collect()
+}
+
+/// The value of the DIMACS header line `c KEY VALUE` in `text`.
+fn header<'a>(text: &'a str, key: &str) -> Option<&'a str> {
+    text.lines()
+        .filter_map(|l| l.strip_prefix("c "))
+        .find_map(|l| l.strip_prefix(key)?.strip_prefix(' '))
+}
+
+/// The command line that makes `rule` hold (the option given, the condition true), and a check
+/// that the option has its documented effect where the condition does not hold.
+fn refused_args(rule: &Rule, dir: &Path) -> Vec<String> {
+    let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    let board = dir.join("b8.txt");
+    std::fs::write(&board, board_text(&SOLUTION_8)).unwrap();
+    match (rule.command, rule.option, rule.when) {
+        (Command::Encode, Opt::Output, When::With(Opt::Stats)) => {
+            s(&["encode", "-n", "6", "--stats", "-o", "y.cnf"])
+        }
+        (Command::Encode, Opt::Gbdhash, When::With(Opt::Stats)) => {
+            s(&["encode", "-n", "6", "--stats", "--gbdhash"])
+        }
+        (Command::Encode, Opt::Gbdhash, When::OtherNotIn { other: Opt::To, .. }) => s(&[
+            "encode",
+            "-n",
+            "6",
+            "--to",
+            "opb",
+            "--gbdhash",
+            "-o",
+            "y.opb",
+        ]),
+        (Command::Encode, Opt::Amo, When::OtherNotIn { other: Opt::To, .. }) => s(&[
+            "encode", "-n", "6", "--to", "lp", "--amo", "pairwise", "-o", "y.lp",
+        ]),
+        (Command::Verify, Opt::Diags, When::Without(Opt::Instance)) => {
+            s(&["verify", board.to_str().unwrap(), "--diags", "3"])
+        }
+        (
+            Command::Solve,
+            Opt::Deterministic,
+            When::OtherNotIn {
+                other: Opt::Solver, ..
+            },
+        ) => s(&[
+            "solve",
+            "-n",
+            "12",
+            "--deterministic",
+            "--solver",
+            "varisat",
+        ]),
+        _ => panic!("no test case for the row {rule:?}: add one to tests/it/applies.rs"),
+    }
+}
+
+/// The option of `rule` where the row does not hold: its documented effect, checked.
+fn applies(rule: &Rule, dir: &Path) {
+    match (rule.command, rule.option) {
+        (Command::Encode, Opt::Output) => {
+            // `-o FILE` without --stats writes the CNF there, with its header.
+            run_expect(dir, &["encode", "-n", "6", "-o", "out.cnf"], 0);
+            let text = std::fs::read_to_string(dir.join("out.cnf")).unwrap();
+            assert_eq!(header(&text, "n"), Some("6"), "{text}");
+            assert!(text.lines().any(|l| l.starts_with("p cnf ")));
+        }
+        (Command::Encode, Opt::Gbdhash) => {
+            // The hash reported for a written file, and for the CNF on stdout, is the file's
+            // GBD hash (computed again from the file by the library's reader).
+            let r = run_expect(dir, &["encode", "-n", "6", "-o", "h.cnf", "--gbdhash"], 0);
+            let want = queens_sat::export::gbd::gbdhash_file(&dir.join("h.cnf")).unwrap();
+            assert!(
+                r.stderr.contains(&format!("gbdhash {want}")),
+                "{}",
+                r.stderr
+            );
+            let r = run_expect(dir, &["encode", "-n", "6", "-o", "-", "--gbdhash"], 0);
+            assert_eq!(
+                r.stderr.trim(),
+                format!("gbdhash {want}"),
+                "the hash of stdout's CNF goes to stderr"
+            );
+            let hashed = queens_sat::export::gbd::gbdhash_reader(r.stdout.as_bytes()).unwrap();
+            assert_eq!(hashed, want);
+        }
+        (Command::Encode, Opt::Amo) => {
+            // With DIMACS, `--amo` picks the encoding: the header says which, and the sequential
+            // counter has auxiliary variables where pairwise has none.
+            for (amo, aux) in [("pairwise", false), ("sequential", true)] {
+                let file = format!("{amo}.cnf");
+                run_expect(dir, &["encode", "-n", "6", "--amo", amo, "-o", &file], 0);
+                let text = std::fs::read_to_string(dir.join(&file)).unwrap();
+                assert_eq!(header(&text, "amo"), Some(amo), "{text}");
+                let vars: u32 = text
+                    .lines()
+                    .find_map(|l| l.strip_prefix("p cnf "))
+                    .and_then(|l| l.split_whitespace().next())
+                    .unwrap()
+                    .parse()
+                    .unwrap();
+                assert_eq!(vars > 36, aux, "{amo}: {vars} variables");
+            }
+        }
+        (Command::Verify, Opt::Diags) => {
+            // The first D excluded diagonals of the instance count, the rest do not: the first
+            // is a sum diagonal the board leaves empty, the second the one of its queen in row 0.
+            let cols = SOLUTION_8;
+            let used = (0..8).map(|r| r + cols[r]).collect::<Vec<_>>();
+            let unused = (0..15).find(|k| !used.contains(k)).unwrap();
+            let taken = used[0];
+            std::fs::write(
+                dir.join("d.txt"),
+                format!("n = 8\nnumdiags = 2\ndiags = [[{unused},1],[{taken},1]]\n"),
+            )
+            .unwrap();
+            let b = dir.join("b8.txt");
+            let (b, d) = (b.to_str().unwrap(), "d.txt");
+            run_expect(dir, &["verify", b, "--instance", d, "--diags", "1"], 0);
+            let r = run_expect(dir, &["verify", b, "--instance", d, "--diags", "2"], 1);
+            assert!(r.stderr.contains("invalid"), "{}", r.stderr);
+        }
+        (Command::Solve, Opt::Deterministic) => {
+            // With the bitboard search split over threads: the same board on every run.
+            let args = [
+                "solve",
+                "-n",
+                "40",
+                "--solver",
+                "bitboard",
+                "--jobs",
+                "2",
+                "--deterministic",
+            ];
+            let first = run_expect(dir, &args, 10).stdout;
+            for _ in 0..3 {
+                assert_eq!(run_expect(dir, &args, 10).stdout, first);
+            }
+        }
+        _ => panic!("no effect check for the row {rule:?}: add one to tests/it/applies.rs"),
+    }
+}
+
+#[test]
+fn every_row_is_refused_and_applies_elsewhere() {
+    let dir = TempDir::new().unwrap();
+    for rule in RULES {
+        let args = refused_args(rule, dir.path());
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let other = match rule.when {
+            When::With(o) | When::Without(o) | When::OtherNotIn { other: o, .. } => o,
+        };
+        let line = assert_one_line_error(dir.path(), &args, &[rule.option.flag(), other.flag()]);
+        assert!(line.contains(rule.why), "{line}");
+        // Nothing was written by a refused command.
+        for name in ["y.cnf", "y.opb", "y.lp"] {
+            assert!(!dir.path().join(name).exists(), "{args:?} wrote {name}");
+        }
+        applies(rule, dir.path());
+    }
+    // Every command the table names has a row.
+    for c in Command::ALL {
+        assert!(RULES.iter().any(|r| r.command == c), "{}", c.name());
+    }
+}
