@@ -361,13 +361,18 @@ fn cli_encode_to_and_decode() {
     .unwrap();
     for format in models() {
         let ext = format.extension();
-        // The default name: cnf-out/queen-8-c.EXT.
+        // The default name: cnf-out/queen-8-c-HASH.EXT (tests/it/names.rs).
         let r = run_expect(
             d,
             &["encode", "--instance", "c.txt", "--to", format.name()],
             0,
         );
-        let path = d.join(format!("cnf-out/queen-8-c.{ext}"));
+        let file = r.stderr.split_whitespace().nth(1).unwrap();
+        assert!(
+            file.starts_with("cnf-out/queen-8-c-") && file.ends_with(&format!(".{ext}")),
+            "{file}"
+        );
+        let path = d.join(file);
         assert!(path.is_file(), "{}", r.stderr);
         // UNSAT: 3-queens.
         let f3 = format!("q3.{ext}");

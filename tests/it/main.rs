@@ -29,6 +29,7 @@ mod instances;
 mod lean;
 mod matching;
 mod module_graph;
+mod names;
 mod options;
 mod oracle;
 mod pbcheck;
