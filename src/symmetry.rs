@@ -183,6 +183,37 @@ pub fn stabiliser(instance: &Instance, piece: &Piece) -> Vec<Symmetry> {
         .collect()
 }
 
+/// The same key for an instance and each of its images under the 8 symmetries of the square:
+/// the least, over the symmetries, of the sorted images of its pre-placed cells and of its
+/// unavailable cells (blocked, or on an excluded diagonal) as row-major indices. Two instances
+/// of one side with the same key are one instance up to a rotation or mirror (suites write
+/// such duplicates once). O(8 n^2).
+pub fn orbit_key(instance: &Instance) -> (u32, Vec<u64>, Vec<u64>) {
+    let n = instance.n;
+    let obstacles = instance.obstacles();
+    let blocked: Vec<Cell> = (0..n)
+        .flat_map(|r| (0..n).map(move |c| Cell::new(r, c)))
+        .filter(|&c| obstacles.contains(c))
+        .collect();
+    let image = |g: Symmetry, cells: &[Cell]| -> Vec<u64> {
+        let mut v: Vec<u64> = cells
+            .iter()
+            .map(|&c| {
+                let d = g.apply(c, n);
+                u64::from(d.row) * u64::from(n) + u64::from(d.col)
+            })
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    Symmetry::ALL
+        .into_iter()
+        .map(|g| (n, image(g, &instance.placed), image(g, &blocked)))
+        .min()
+        .expect("eight symmetries")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

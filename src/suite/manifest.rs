@@ -57,6 +57,14 @@ pub struct Row {
     /// Whether an UNSAT status comes with a checked refutation (`suite --certify`).
     #[serde(default)]
     pub certified: bool,
+    /// Why the row has no file (empty when it has one): `presolve: REASON` (presolve decided
+    /// the instance: `status` is its verdict), or `duplicate of FILE` (the same formula by GBD
+    /// hash, or the same instance up to a rotation or mirror: `status` is FILE's).
+    #[serde(default)]
+    pub skipped: String,
+    /// The rows whose formula is this row's file (`duplicate of` it), space separated.
+    #[serde(default)]
+    pub duplicates: String,
 }
 
 impl Row {
@@ -118,7 +126,7 @@ pub fn write(path: &Path, rows: &[Row]) -> Result<()> {
 }
 
 /// The column names, in order.
-pub const HEADER: [&str; 17] = [
+pub const HEADER: [&str; 19] = [
     "file",
     "family",
     "piece",
@@ -136,6 +144,8 @@ pub const HEADER: [&str; 17] = [
     "status",
     "seconds",
     "certified",
+    "skipped",
+    "duplicates",
 ];
 
 fn csv_error(name: &str, e: csv::Error) -> Error {

@@ -113,10 +113,17 @@ pub struct Summary {
     pub solve_seconds: f64,
     /// Instances written to the submission pack.
     pub packed: usize,
+    /// Instances that presolve decided, recorded and not written (`presolve on`).
+    pub presolved: usize,
+    /// Instances whose formula another row's file already is (same GBD hash, or a rotation or
+    /// mirror of another instance), recorded and not written.
+    pub duplicates: usize,
 }
 
 /// One CNF of the suite.
 struct Job {
+    /// Its position in the job list.
+    index: usize,
     family: usize,
     member: usize,
     piece: Piece,
@@ -168,6 +175,29 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
 
     // 1. Every instance, before anything is written: a generator failure leaves no file.
     let (instances, mut jobs) = expand(&file, &recipe, options.compress)?;
+    // An instance that is a rotation or mirror of an earlier one (same piece, encoding and
+    // presolve) is the same benchmark: only the first is written.
+    let mut first_of: HashMap<_, usize> = HashMap::new();
+    let same_as: Vec<Option<usize>> = jobs
+        .iter()
+        .enumerate()
+        .map(|(i, j)| {
+            let key = (
+                crate::symmetry::orbit_key(&instances[j.instance]),
+                j.piece.name,
+                j.amo,
+                recipe.families[j.family].presolve,
+            );
+            match first_of.get(&key) {
+                Some(&first) => Some(first),
+                None => {
+                    first_of.insert(key, i);
+                    None
+                }
+            }
+        })
+        .collect();
+    let names: Vec<String> = jobs.iter().map(|j| j.row.file.clone()).collect();
 
     // 2. Write (or keep) the CNF files.
     std::fs::create_dir_all(&out_dir).map_err(|e| Error::io(out_dir.display().to_string(), e))?;
@@ -193,6 +223,35 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
         &show(&bar, options.progress),
         |job| {
             let path = out_dir.join(&job.row.file);
+            let index = job.index;
+            // Rows without a file: their stale file (from an earlier run) goes.
+            let no_file = |why: String, row: &mut Row| -> Result<()> {
+                row.skipped = why;
+                match std::fs::remove_file(&path) {
+                    Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                        Err(Error::io(path.display().to_string(), e))
+                    }
+                    _ => Ok(()),
+                }
+            };
+            if let Some(first) = same_as[index] {
+                let mut row = job.row.clone();
+                no_file(
+                    format!("duplicate of {} (a rotation or mirror)", names[first]),
+                    &mut row,
+                )?;
+                return Ok((row, false));
+            }
+            let presolve = recipe.families[job.family].presolve;
+            let problem = Problem::new(&instances[job.instance], job.piece, presolve)?;
+            if let Some(why) = &problem.unsat {
+                let mut row = job.row.clone();
+                no_file(format!("presolve: {why}"), &mut row)?;
+                row.solver = "presolve".into();
+                row.status = "UNSAT".into();
+                row.seconds = Some(0.0);
+                return Ok((row, false));
+            }
             if let Some(prev) = old.get(&job.row.file)
                 && prev.same_instance(&job.row)
                 && !prev.gbdhash.is_empty()
@@ -201,7 +260,6 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
             {
                 return Ok((prev.clone(), false));
             }
-            let problem = Problem::presolve(&instances[job.instance], job.piece)?;
             let label = format!("suite:{}/{}", recipe.name, job.row.file);
             let write = WriteOptions {
                 codec: options.compress,
@@ -245,11 +303,58 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
         manifest::write(&manifest_path, &done)?;
         return Err(e);
     }
-    let results: Vec<(Row, bool)> = results.into_iter().flatten().collect();
+    let mut results: Vec<(Row, bool)> = results.into_iter().flatten().collect();
+    // The same formula by GBD hash: the first file stays, the others go.
+    let mut by_hash: HashMap<String, usize> = HashMap::new();
+    for i in 0..results.len() {
+        let row = &results[i].0;
+        if !row.skipped.is_empty() || row.gbdhash.is_empty() {
+            continue;
+        }
+        match by_hash.get(&row.gbdhash) {
+            None => {
+                by_hash.insert(row.gbdhash.clone(), i);
+            }
+            Some(&first) => {
+                let path = out_dir.join(&row.file);
+                std::fs::remove_file(&path)
+                    .map_err(|e| Error::io(path.display().to_string(), e))?;
+                let first = results[first].0.file.clone();
+                let (row, fresh) = &mut results[i];
+                row.skipped = format!("duplicate of {first} (same GBD hash)");
+                row.bytes = 0;
+                row.sha256.clear();
+                *fresh = false;
+            }
+        }
+    }
+    // Each kept row lists the rows that are its duplicates (listed afresh: a row kept from the
+    // old manifest brings its old list).
+    for (row, _) in &mut results {
+        row.duplicates.clear();
+    }
+    for i in 0..results.len() {
+        let of = results[i]
+            .0
+            .skipped
+            .strip_prefix("duplicate of ")
+            .and_then(|s| s.split(' ').next())
+            .map(str::to_string);
+        if let Some(of) = of
+            && let Some(kept) = results.iter().position(|(r, _)| r.file == of)
+        {
+            let name = results[i].0.file.clone();
+            let list = &mut results[kept].0.duplicates;
+            if !list.is_empty() {
+                list.push(' ');
+            }
+            list.push_str(&name);
+        }
+    }
     let mut summary = Summary {
         out_dir: out_dir.clone(),
         files: jobs.len(),
-        written: written.load(Ordering::Relaxed),
+        written: results.iter().filter(|(_, fresh)| *fresh).count(),
         write_seconds: t0.elapsed().as_secs_f64(),
         ..Summary::default()
     };
@@ -258,9 +363,17 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
         if fresh {
             summary.bytes_written += row.bytes;
         }
+        if row.skipped.starts_with("presolve") {
+            summary.presolved += 1;
+        } else if !row.skipped.is_empty() {
+            summary.duplicates += 1;
+        }
         job.row = row;
     }
+    summary.files -= summary.presolved + summary.duplicates;
+    summary.written = summary.written.min(summary.files);
     summary.skipped = summary.files - summary.written;
+    copy_duplicate_results(&mut jobs);
     let rows = |jobs: &[Job]| jobs.iter().map(|j| j.row.clone()).collect::<Vec<_>>();
     manifest::write(&manifest_path, &rows(&jobs))?;
 
@@ -273,10 +386,11 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
         let todo: Vec<usize> = (0..jobs.len())
             .filter(|&i| {
                 let r = &jobs[i].row;
-                r.solver != solver
-                    || r.status.is_empty()
-                    || r.status == "UNKNOWN"
-                    || (with.certify && r.status == "UNSAT" && !r.certified)
+                r.skipped.is_empty()
+                    && (r.solver != solver
+                        || r.status.is_empty()
+                        || r.status == "UNKNOWN"
+                        || (with.certify && r.status == "UNSAT" && !r.certified))
             })
             .collect();
         let t1 = Instant::now();
@@ -322,6 +436,7 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
                 row.certified = certified;
             }
         }
+        copy_duplicate_results(&mut jobs);
         // Written even after an error, so that a re-run solves only what is left.
         manifest::write(&manifest_path, &rows(&jobs))?;
         if let Some(e) = error {
@@ -361,9 +476,15 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
             String::from_utf8_lossy(&std::fs::read(recipe_path).map_err(|e| Error::io(&file, e))?)
                 .into_owned();
         let phase = plot_suite(&recipe, &jobs)?;
+        // Only the rows with a file, whose GBD hashes are distinct: a pack never holds two
+        // files with one hash.
+        let files: Vec<Row> = rows(&jobs)
+            .into_iter()
+            .filter(|r| r.skipped.is_empty())
+            .collect();
         let packed = pack::write(
             (&recipe, &recipe_text),
-            &rows(&jobs),
+            &files,
             &out_dir,
             &phase,
             pack_options,
@@ -373,6 +494,27 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
         summary.packed = packed.len();
     }
     Ok(summary)
+}
+
+/// A duplicate's verdict is its file's: copies the solving columns of each kept row to the rows
+/// that are its duplicates.
+fn copy_duplicate_results(jobs: &mut [Job]) {
+    for i in 0..jobs.len() {
+        let of = jobs[i]
+            .row
+            .skipped
+            .strip_prefix("duplicate of ")
+            .and_then(|s| s.split(' ').next())
+            .and_then(|f| jobs.iter().position(|j| j.row.file == f));
+        if let Some(k) = of {
+            let kept = jobs[k].row.clone();
+            let row = &mut jobs[i].row;
+            row.solver = kept.solver;
+            row.status = kept.status;
+            row.seconds = kept.seconds;
+            row.certified = kept.certified;
+        }
+    }
 }
 
 /// Generates every instance of the recipe and lists the jobs (one per CNF file).
@@ -418,6 +560,7 @@ fn expand(file: &str, recipe: &Recipe, codec: Codec) -> Result<(Vec<Instance>, V
                         }
                         names.insert(name.clone(), fam.line);
                         jobs.push(Job {
+                            index: jobs.len(),
                             family: fi,
                             member: mi,
                             piece,
@@ -441,6 +584,8 @@ fn expand(file: &str, recipe: &Recipe, codec: Codec) -> Result<(Vec<Instance>, V
                                 status: String::new(),
                                 seconds: None,
                                 certified: false,
+                                skipped: String::new(),
+                                duplicates: String::new(),
                             },
                         });
                     }

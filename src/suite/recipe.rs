@@ -10,7 +10,15 @@
 //! generator blocked m=100..400:20 min-free=1
 //! seeds 1..20                 # required for random generators, refused for `plain`
 //! amo all                     # AMO encodings by --amo name, or `all` (default auto)
+//! presolve off                # write the unpresolved formula (default on, see below)
 //! ```
+//!
+//! `presolve on` (the default): an instance that presolve decides (pre-placed pieces that
+//! attack each other, a line without a free cell) is recorded in the manifest with its verdict
+//! and reason and not written, since its formula is the same fixed contradiction for all of
+//! them. `presolve off`: every instance is written unpresolved (every cell a variable, the
+//! pre-placed pieces and unavailable cells as unit clauses, what `encode --no-presolve`
+//! writes), so such instances are kept, with their real size.
 //!
 //! Integer lists are comma-separated items `A`, `A..B` (inclusive) or `A..B:S` (step `S`).
 //! Generators: `plain`; `completion m=LIST` or `completion delta=LIST` (`m = n - delta`);
@@ -54,6 +62,8 @@ pub struct Family {
     pub seeds: Vec<Option<u64>>,
     /// AMO encodings.
     pub amos: Vec<AmoKind>,
+    /// `presolve on|off`: whether the written formulas are presolved (see the module docs).
+    pub presolve: bool,
 }
 
 /// One value of the family parameter: board side and generator with concrete parameters.
@@ -149,12 +159,12 @@ pub fn parse(file: &str, name: &str, text: &str) -> Result<Recipe> {
             )));
         }
         match keyword {
-            "piece" | "n" | "seeds" | "amo" | "generator" => {
+            "piece" | "n" | "seeds" | "amo" | "generator" | "presolve" => {
                 d.seen.push((keyword.to_string(), line))
             }
             _ => {
                 return Err(err(format!(
-                    "unknown statement '{}' (expected family, piece, n, generator, seeds or amo)",
+                    "unknown statement '{}' (expected family, piece, n, generator, seeds, amo or presolve)",
                     clip(keyword)
                 )));
             }
@@ -212,6 +222,18 @@ pub fn parse(file: &str, name: &str, text: &str) -> Result<Recipe> {
                     }
                 }
                 d.ns = values;
+            }
+            "presolve" => {
+                d.presolve = match single(&args, keyword).map_err(err)? {
+                    "on" => true,
+                    "off" => false,
+                    other => {
+                        return Err(err(format!(
+                            "presolve takes on or off, not '{}'",
+                            clip(other)
+                        )));
+                    }
+                };
             }
             "seeds" => {
                 let one = single(&args, keyword).map_err(err)?;
@@ -325,6 +347,7 @@ struct Draft {
     generator_line: usize,
     seeds: Vec<i64>,
     amos: Vec<AmoKind>,
+    presolve: bool,
 }
 
 impl Draft {
@@ -341,6 +364,7 @@ impl Draft {
             generator_line: line,
             seeds: Vec::new(),
             amos: vec![AmoKind::DEFAULT],
+            presolve: true,
         }
     }
 
@@ -488,6 +512,7 @@ impl Draft {
                 vec![None]
             },
             amos: self.amos,
+            presolve: self.presolve,
         })
     }
 }

@@ -97,7 +97,8 @@ fn presolve_answers_are_named_presolve_on_every_run() {
     // `encode` writes what it is asked, and says that presolve decided.
     let r = run_expect(d, &["encode", "--instance", &inst, "-o", "a.cnf"], 0);
     assert!(
-        r.stderr.contains("presolve refuted the instance (pre-placed queens at (0,0)")
+        r.stderr
+            .contains("presolve refuted the instance (pre-placed queens at (0,0)")
             && r.stderr.contains("--no-presolve writes the full encoding"),
         "{}",
         r.stderr

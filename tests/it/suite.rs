@@ -67,6 +67,11 @@ fn check_rows_match_files(dir: &Path, rows: &[HashMap<String, String>]) {
     let mut listed = BTreeSet::new();
     for row in rows {
         let file = &row["file"];
+        if !row["skipped"].is_empty() {
+            // Recorded, not written: presolve decided it, or another row's file is its formula.
+            assert!(!dir.join(file).exists(), "{file}: skipped but on disk");
+            continue;
+        }
         listed.insert(file.clone());
         let bytes = fs::read(dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
         assert_eq!(bytes.len().to_string(), row["bytes"], "{file}: bytes");
@@ -97,6 +102,15 @@ fn check_rows_match_files(dir: &Path, rows: &[HashMap<String, String>]) {
         .filter(|f| f.ends_with(".cnf"))
         .collect();
     assert_eq!(on_disk, listed, "the manifest lists exactly the CNF files");
+}
+
+/// Who a manifest row says answered it: presolve for the rows presolve decided (recorded, no
+/// file), else `solver`.
+fn answered_by<'a>(row: &HashMap<String, String>, solver: &'a str) -> &'a str {
+    match row["skipped"].starts_with("presolve: ") {
+        true => "presolve",
+        false => solver,
+    }
 }
 
 /// The oracle's verdict for a manifest row, from an instance regenerated through the CLI.
@@ -221,8 +235,9 @@ fn small_suite_end_to_end_agrees_with_the_oracle() {
         let expected = oracle_sat(dir.path(), row, &mut cache);
         let want = if expected { "SAT" } else { "UNSAT" };
         assert_eq!(row["status"], want, "{}", row["file"]);
-        // `suite --solve` answers as `solve` does: the default strategy unless told otherwise.
-        assert_eq!(row["solver"], "auto");
+        // `suite --solve` answers as `solve` does: the default strategy unless told otherwise
+        // (presolve's verdicts are recorded as presolve's).
+        assert_eq!(row["solver"], answered_by(row, "auto"));
         // A solve's time is part of the suite's run time.
         let seconds = row["seconds"].parse::<f64>().unwrap();
         assert!((0.0..=wall).contains(&seconds), "{seconds} s of {wall} s");
@@ -291,7 +306,7 @@ fn suite_solves_with_any_solver_value() {
                 false => "UNSAT",
             };
             assert_eq!(row["status"], want, "{solver}: {}", row["file"]);
-            assert_eq!(row["solver"], solver);
+            assert_eq!(row["solver"], answered_by(row, solver));
         }
     }
     // An unknown name fails before anything is written.
@@ -319,7 +334,9 @@ fn rerun_keeps_matching_files_and_force_rewrites() {
     let first = run_expect(dir.path(), &["suite", "re.suite", "--solve"], 0);
     let out = dir.path().join("cnf-out/re");
     let rows = read_manifest(&out.join("manifest.csv"));
-    let total = rows.len();
+    // The files: rows presolve decided, or duplicates of another row, have none.
+    let total = rows.iter().filter(|r| r["skipped"].is_empty()).count();
+    let v = rows.iter().position(|r| r["skipped"].is_empty()).unwrap();
     assert!(
         first.stderr.contains(&format!("wrote {total} (")),
         "{}",
@@ -337,7 +354,7 @@ fn rerun_keeps_matching_files_and_force_rewrites() {
     assert_eq!(read_manifest(&out.join("manifest.csv")), rows);
 
     // A damaged file is rewritten (and loses its result); the others stay.
-    let victim = out.join(&rows[0]["file"]);
+    let victim = out.join(&rows[v]["file"]);
     let mut bytes = fs::read(&victim).unwrap();
     bytes.extend_from_slice(b"c tampered\n");
     fs::write(&victim, &bytes).unwrap();
@@ -349,13 +366,18 @@ fn rerun_keeps_matching_files_and_force_rewrites() {
     );
     let after = read_manifest(&out.join("manifest.csv"));
     check_rows_match_files(&out, &after);
-    assert_eq!(after[0]["status"], "");
-    assert_eq!(after[1]["status"], rows[1]["status"]);
+    assert_eq!(after[v]["status"], "");
+    for (i, (a, b)) in after.iter().zip(&rows).enumerate() {
+        let dup_of_victim = a["skipped"].contains(&format!("duplicate of {} ", rows[v]["file"]));
+        if i != v && !dup_of_victim {
+            assert_eq!(a["status"], b["status"], "{}", a["file"]);
+        }
+    }
     // --plot needs every result.
     assert_one_line_error(
         dir.path(),
         &["suite", "re.suite", "--plot", "p.svg"],
-        &["--plot needs", &rows[0]["file"]],
+        &["--plot needs", &rows[v]["file"]],
     );
     assert!(!dir.path().join("p.svg").exists());
 
@@ -409,7 +431,7 @@ fn external_solver_agrees_with_varisat() {
     for (x, y) in a.iter().zip(&b) {
         assert_eq!(x["sha256"], y["sha256"]);
         assert_eq!(x["status"], y["status"], "{}", x["file"]);
-        assert_eq!(y["solver"], "minisat");
+        assert_eq!(y["solver"], answered_by(y, "minisat"));
     }
 }
 
@@ -631,4 +653,89 @@ fn frontier_recipes_have_pinned_gbd_hashes() {
             row.file
         );
     }
+}
+
+/// Issue 53 §1: a suite writes only what is worth a file. Instances presolve decides are
+/// recorded (verdict, reason) and not written unless the family says `presolve off`; an
+/// instance that is a rotation or mirror of another, or whose formula has another's GBD hash,
+/// is written once, the manifest naming its duplicates; a pack holds each hash once.
+#[test]
+fn suites_write_no_trivial_or_duplicate_formula() {
+    let dir = tempdir();
+    let d = dir.path();
+    // Completions with many pre-placed queens: most are refuted by presolve. A plain board
+    // family with one seed-less n repeated under two names would be refused, so the duplicates
+    // come from the random family itself (small n: seeds give mirrored or equal instances).
+    fs::write(
+        d.join("t.suite"),
+        "family dense\nn 6\ngenerator completion delta=1\nseeds 1..12\n\n\
+         family dense_full\nn 6\ngenerator completion delta=1\nseeds 1..3\npresolve off\n\n\
+         family empty\nn 5\ngenerator blocked m=0 min-free=1\nseeds 1..4\n",
+    )
+    .unwrap();
+    let r = run_expect(d, &["suite", "t.suite", "--solve", "--jobs", "2"], 0);
+    let out = d.join("cnf-out/t");
+    let rows = read_manifest(&out.join("manifest.csv"));
+    check_rows_match_files(&out, &rows);
+    let presolved: Vec<_> = rows
+        .iter()
+        .filter(|r| r["skipped"].starts_with("presolve: "))
+        .collect();
+    assert!(!presolved.is_empty(), "{}", r.stderr);
+    for row in &presolved {
+        assert_eq!(
+            (row["status"].as_str(), row["solver"].as_str()),
+            ("UNSAT", "presolve")
+        );
+        assert_eq!(row["family"], "dense", "presolve off writes every instance");
+    }
+    // `presolve off`: every instance written, unpresolved (36 cell variables at least).
+    for row in rows.iter().filter(|r| r["family"] == "dense_full") {
+        assert!(row["skipped"].is_empty(), "{row:?}");
+        assert!(row["vars"].parse::<u32>().unwrap() >= 36, "{row:?}");
+    }
+    // The four empty 5x5 boards are one instance: one file, three duplicates naming it, each
+    // with its verdict.
+    let empty: Vec<_> = rows.iter().filter(|r| r["family"] == "empty").collect();
+    let kept: Vec<_> = empty.iter().filter(|r| r["skipped"].is_empty()).collect();
+    assert_eq!(kept.len(), 1, "{empty:?}");
+    let listed: BTreeSet<&str> = kept[0]["duplicates"].split(' ').collect();
+    for row in empty.iter().filter(|r| !r["skipped"].is_empty()) {
+        assert!(
+            row["skipped"].starts_with(&format!("duplicate of {}", kept[0]["file"])),
+            "{row:?}"
+        );
+        assert!(listed.contains(row["file"].as_str()), "{listed:?}");
+        assert_eq!(row["status"], "SAT");
+    }
+    // No two files of the suite share a GBD hash.
+    let hashes: Vec<&str> = rows
+        .iter()
+        .filter(|r| r["skipped"].is_empty())
+        .map(|r| r["gbdhash"].as_str())
+        .collect();
+    let distinct: BTreeSet<&str> = hashes.iter().copied().collect();
+    assert_eq!(distinct.len(), hashes.len());
+    assert!(r.stderr.contains("not written:"), "{}", r.stderr);
+}
+
+/// `orbit_key`: an instance and each of its 8 images share a key; moving one piece changes it.
+#[test]
+fn orbit_keys_identify_rotations_and_mirrors() {
+    use queens_sat::board::Cell;
+    use queens_sat::instance::Instance;
+    use queens_sat::symmetry::{Symmetry, orbit_key};
+    let mut inst = Instance::plain(9);
+    inst.placed = vec![Cell::new(0, 1), Cell::new(4, 7)];
+    inst.blocked = vec![Cell::new(8, 8), Cell::new(2, 3)];
+    let key = orbit_key(&inst);
+    for g in Symmetry::ALL {
+        let mut image = Instance::plain(9);
+        image.placed = inst.placed.iter().map(|&c| g.apply(c, 9)).collect();
+        image.blocked = inst.blocked.iter().map(|&c| g.apply(c, 9)).collect();
+        assert_eq!(orbit_key(&image), key, "{g:?}");
+    }
+    let mut moved = inst.clone();
+    moved.placed[1] = Cell::new(4, 6);
+    assert_ne!(orbit_key(&moved), key);
 }

@@ -125,6 +125,13 @@ pub fn run(a: SuiteArgs) -> Result<ExitCode> {
         s.write_seconds,
         s.skipped
     );
+    if s.presolved + s.duplicates > 0 {
+        eprintln!(
+            "not written: {} decided by presolve, {} duplicates (listed in the manifest's \
+             skipped column)",
+            s.presolved, s.duplicates
+        );
+    }
     if options.solve.is_some() {
         eprintln!(
             "solved {} in {:.2}s; SAT {} UNSAT {} UNKNOWN {}",
