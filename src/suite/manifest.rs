@@ -234,6 +234,8 @@ mod tests {
             status: String::new(),
             seconds: None,
             certified: false,
+            skipped: String::new(),
+            duplicates: String::new(),
         }
     }
 
