@@ -646,7 +646,7 @@ mod tests {
         assert_eq!(err("n 5\n"), "r.suite:1: expected 'family NAME' before 'n'");
         assert_eq!(
             err("family a\nn 4\nsize 3\n"),
-            "r.suite:3: unknown statement 'size' (expected family, piece, n, generator, seeds or amo)"
+            "r.suite:3: unknown statement 'size' (expected family, piece, n, generator, seeds, amo or presolve)"
         );
         assert_eq!(
             err("family a\nn 4\nn 5\n"),
