@@ -224,7 +224,11 @@ pub fn generated(elements: &[Symmetry]) -> Vec<Symmetry> {
 ///     vec![Symmetry::Id, Symmetry::R180, Symmetry::FlipH, Symmetry::FlipV]
 /// );
 /// ```
-pub fn count_group(instance: &Instance, piece: &Piece, symmetric: Option<Symmetry>) -> Vec<Symmetry> {
+pub fn count_group(
+    instance: &Instance,
+    piece: &Piece,
+    symmetric: Option<Symmetry>,
+) -> Vec<Symmetry> {
     stabiliser(instance, piece)
         .into_iter()
         .filter(|h| symmetric.is_none_or(|g| h.normalises(g)))

@@ -179,7 +179,6 @@ pub fn count_with_progress(
     Counts::from_fixed(instance, &piece, group, fixed)
 }
 
-
 /// What a count is asked: every option of `count` that changes its answer, the same for the
 /// command line and Python ([`run`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -409,7 +408,8 @@ pub fn run(
     let mut runs = Vec::new();
     let mut failed = None;
     for &e in &engines {
-        let (c, seconds) = timed(|| by_engine(e, instance, piece, request, &group, progress, &token));
+        let (c, seconds) =
+            timed(|| by_engine(e, instance, piece, request, &group, progress, &token));
         match c {
             Ok((method, unique, counts)) => runs.push(Counted {
                 engine: e,
@@ -432,8 +432,8 @@ pub fn run(
         return Err(err);
     }
     if let [a, b] = runs.as_slice() {
-        let differ = a.unique != b.unique
-            || matches!((&a.counts, &b.counts), (Some(x), Some(y)) if x != y);
+        let differ =
+            a.unique != b.unique || matches!((&a.counts, &b.counts), (Some(x), Some(y)) if x != y);
         if differ {
             let show = |r: &Counted| match &r.counts {
                 Some(c) => format!(
@@ -443,9 +443,18 @@ pub fn run(
                     c.unique,
                     c.fixed
                 ),
-                None => format!("{} engine counted {} classes ({})", r.engine.name(), r.unique, r.method.name()),
+                None => format!(
+                    "{} engine counted {} classes ({})",
+                    r.engine.name(),
+                    r.unique,
+                    r.method.name()
+                ),
             };
-            return Err(Error::Solver(format!("cross-check failed: {}, {}", show(a), show(b))));
+            return Err(Error::Solver(format!(
+                "cross-check failed: {}, {}",
+                show(a),
+                show(b)
+            )));
         }
     }
     Ok(Outcome::Counted(Report {
@@ -454,6 +463,15 @@ pub fn run(
         group,
         runs,
     }))
+}
+
+/// One formula of the SAT engines' fixed points: the solutions every element of `group` maps to
+/// themselves (the encoder's `symmetric` and the equivalences of `also`), cut into `cubes`.
+struct Formula {
+    group: Vec<Symmetry>,
+    options: EncodeOptions,
+    also: Vec<Symmetry>,
+    cubes: Vec<cube::Cube>,
 }
 
 /// One engine's count for [`run`]: its method, its classes and (Burnside) the breakdown.
@@ -480,7 +498,16 @@ fn by_engine(
             implied: Default::default(),
         };
         // No cube merging: lex-leader constraints are not symmetric themselves.
-        let classes = sat::count(instance, piece, options, &[], request.jobs, conquer, progress, cancel)?;
+        let classes = sat::count(
+            instance,
+            piece,
+            options,
+            &[],
+            request.jobs,
+            conquer,
+            progress,
+            cancel,
+        )?;
         return Ok((Method::LexLeader, classes, None));
     }
     let fixed = match (engine, g) {
@@ -514,8 +541,7 @@ fn by_engine(
             // One formula per distinct subgroup <g, h>: its generators as the encoder's
             // `symmetric` and extra equivalences; symmetric cubes merged by the elements of
             // the group that commute with all of it.
-            let mut formulas: Vec<(Vec<Symmetry>, EncodeOptions, Vec<Symmetry>, Vec<cube::Cube>)> =
-                Vec::new();
+            let mut formulas: Vec<Formula> = Vec::new();
             let mut which = Vec::with_capacity(group.len());
             for &h in group {
                 let gens: Vec<Symmetry> = g
@@ -524,7 +550,7 @@ fn by_engine(
                     .filter(|&x| x != Symmetry::Id)
                     .collect();
                 let k = generated(&gens);
-                if let Some(i) = formulas.iter().position(|f| f.0 == k) {
+                if let Some(i) = formulas.iter().position(|f| f.group == k) {
                     which.push(i);
                     continue;
                 }
@@ -542,19 +568,39 @@ fn by_engine(
                     .copied()
                     .filter(|&m| k.iter().all(|&x| m.compose(x) == x.compose(m)))
                     .collect();
-                let cubes = sat::plan(instance, piece, options, &merge, request.jobs, conquer, cancel)?;
+                let cubes = sat::plan(
+                    instance,
+                    piece,
+                    options,
+                    &merge,
+                    request.jobs,
+                    conquer,
+                    cancel,
+                )?;
                 which.push(formulas.len());
-                formulas.push((k, options, also, cubes));
+                formulas.push(Formula {
+                    group: k,
+                    options,
+                    also,
+                    cubes,
+                });
             }
-            let total: usize = formulas.iter().map(|f| f.3.len()).sum();
+            let total: usize = formulas.iter().map(|f| f.cubes.len()).sum();
             let mut before = 0;
             let mut counts = Vec::with_capacity(formulas.len());
-            for (_, options, also, cubes) in &formulas {
+            for f in &formulas {
                 let overall = |done: usize, _: usize| progress(before + done, total);
                 counts.push(sat::conquer_fixed(
-                    cubes, piece, *options, also, request.jobs, conquer, &overall, cancel,
+                    &f.cubes,
+                    piece,
+                    f.options,
+                    &f.also,
+                    request.jobs,
+                    conquer,
+                    &overall,
+                    cancel,
                 )?);
-                before += cubes.len();
+                before += f.cubes.len();
             }
             which.into_iter().map(|i| counts[i]).collect()
         }

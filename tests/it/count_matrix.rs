@@ -95,15 +95,29 @@ fn normalises(h: &str, g: &str) -> bool {
 fn oracle_stabiliser(inst: &Instance) -> Vec<&'static str> {
     let plain = common::Plain::from_instance(inst);
     let n = inst.n;
-    let placed: BTreeSet<(u32, u32)> =
-        plain.placed.iter().map(|&(r, c)| (r as u32, c as u32)).collect();
-    let blocked: BTreeSet<(u32, u32)> =
-        plain.blocked.iter().map(|&(r, c)| (r as u32, c as u32)).collect();
+    let placed: BTreeSet<(u32, u32)> = plain
+        .placed
+        .iter()
+        .map(|&(r, c)| (r as u32, c as u32))
+        .collect();
+    let blocked: BTreeSet<(u32, u32)> = plain
+        .blocked
+        .iter()
+        .map(|&(r, c)| (r as u32, c as u32))
+        .collect();
     NAMES
         .into_iter()
         .filter(|&g| {
-            placed.iter().map(|&x| map(g, n, x)).collect::<BTreeSet<_>>() == placed
-                && blocked.iter().map(|&x| map(g, n, x)).collect::<BTreeSet<_>>() == blocked
+            placed
+                .iter()
+                .map(|&x| map(g, n, x))
+                .collect::<BTreeSet<_>>()
+                == placed
+                && blocked
+                    .iter()
+                    .map(|&x| map(g, n, x))
+                    .collect::<BTreeSet<_>>()
+                    == blocked
         })
         .collect()
 }
@@ -198,10 +212,7 @@ fn instances() -> Vec<(&'static str, Instance)> {
     out.push((
         "excluded",
         with(8, &|i| {
-            i.excluded = vec![
-                diag(LineKind::Diagonal, 7),
-                diag(LineKind::AntiDiagonal, 7),
-            ]
+            i.excluded = vec![diag(LineKind::Diagonal, 7), diag(LineKind::AntiDiagonal, 7)]
         }),
     ));
     out.push((

@@ -57,9 +57,8 @@ through lex-leader constraints for H (the backtrack engine by Burnside): the sam
 pub struct EngineChoice(Option<Engine>);
 
 fn engine_choice_parser() -> impl TypedValueParser<Value = EngineChoice> {
-    PossibleValuesParser::new(Engine::names()).map(|name| {
-        EngineChoice(Engine::choice(&name).expect("a possible value is an engine"))
-    })
+    PossibleValuesParser::new(Engine::names())
+        .map(|name| EngineChoice(Engine::choice(&name).expect("a possible value is an engine")))
 }
 
 pub fn engine_parser() -> impl TypedValueParser<Value = Engine> {
@@ -84,8 +83,7 @@ pub fn run(a: CountArgs) -> Result<ExitCode> {
     let request = count::Request {
         amo: options.amo,
         symmetric: options.symmetric,
-        lex: !options.lex_leader.is_empty()
-            || a.enc.break_symmetry.as_deref() == Some("lex"),
+        lex: !options.lex_leader.is_empty() || a.enc.break_symmetry.as_deref() == Some("lex"),
         engine: a.engine.0,
         cross_check: a.cross_check,
         jobs: jobs_or_all_cores(a.jobs)?,
