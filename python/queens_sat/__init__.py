@@ -335,9 +335,10 @@ def count(
     second, independent engine (``engine`` then names both, ``"backtrack+sat"``) and raises
     ``SolverError`` if they differ. ``timeout`` (seconds): past it, ``TimeLimitError``.
     ``progress`` is a callable ``(done, total)`` called on this thread as the SAT engines'
-    cubes finish, or True for a tqdm bar: ``total`` is the cubes of every formula the count
-    solves, the same on every call, and ``done`` only grows, ending at ``total``. The
-    ``backtrack`` engine reports no progress. ``jobs`` is a positive number of threads
+    cubes (or the backtrack engine's tasks) finish, or True for a tqdm bar: ``total`` is the
+    cubes of every formula the count solves, the same on every call, and ``done`` only grows,
+    ending at ``total``. The ``backtrack`` engine reports its tasks of the total, none under
+    ``symmetric=``. ``jobs`` is a positive number of threads
     (default: every core). A bad value raises ``UsageError`` naming the argument.
 
     >>> c = count(Instance(8))

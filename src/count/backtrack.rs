@@ -525,7 +525,21 @@ pub fn count_with(
     cancel: &crate::interrupt::Cancel,
 ) -> Result<Tally> {
     let shape = Shape::of(&piece);
-    count_impl(instance, piece, group, jobs, cancel, shape)
+    count_impl(instance, piece, group, jobs, &|_, _| {}, cancel, shape)
+}
+
+/// [`count_with`], calling `progress(done, total)` as its tasks (the border split's orbits)
+/// finish.
+pub fn count_reporting(
+    instance: &Instance,
+    piece: Piece,
+    group: &[Symmetry],
+    jobs: usize,
+    progress: &(dyn Fn(usize, usize) + Sync),
+    cancel: &crate::interrupt::Cancel,
+) -> Result<Tally> {
+    let shape = Shape::of(&piece);
+    count_impl(instance, piece, group, jobs, progress, cancel, shape)
 }
 
 /// [`count_with`] through the specialised search of [`super::fast`] (the tasks' pre-placed
@@ -555,7 +569,15 @@ pub fn count_fast(
             piece.name
         )));
     };
-    count_impl(instance, piece, group, jobs, cancel, Some(shape))
+    count_impl(
+        instance,
+        piece,
+        group,
+        jobs,
+        &|_, _| {},
+        cancel,
+        Some(shape),
+    )
 }
 
 /// [`count_with`] through the general row-by-row search (any piece [`supports`] accepts); the
@@ -567,7 +589,7 @@ pub fn count_general(
     jobs: usize,
     cancel: &crate::interrupt::Cancel,
 ) -> Result<Tally> {
-    count_impl(instance, piece, group, jobs, cancel, None)
+    count_impl(instance, piece, group, jobs, &|_, _| {}, cancel, None)
 }
 
 /// How many free rows [`fast::estimate`] looks at to pick the cheapest image of a task, by
@@ -592,6 +614,7 @@ fn count_impl(
     piece: Piece,
     group: &[Symmetry],
     jobs: usize,
+    progress: &(dyn Fn(usize, usize) + Sync),
     cancel: &crate::interrupt::Cancel,
     shape: Option<Shape>,
 ) -> Result<Tally> {
@@ -634,7 +657,7 @@ fn count_impl(
         cols: vec![0; nn],
     };
     let tasks = split(instance, &piece, &allowed);
-    let parts = crate::work::run_all(&tasks, jobs.max(1), cancel, &|_, _| {}, |task| {
+    let parts = crate::work::run_all(&tasks, jobs.max(1), cancel, progress, |task| {
         let count = match shape {
             Some(shape) => {
                 // Rows holding a task cell or a pre-placed piece: their attacks are out of `a`.

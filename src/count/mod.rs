@@ -361,7 +361,8 @@ pub fn second_engine(instance: &Instance, piece: &Piece, first: Engine) -> Engin
 /// `cross_check`, [`second_engine`] counts too and any difference is an [`Error::Solver`].
 /// Stops with [`Error::Interrupted`] once `cancel` is raised, and with
 /// [`Outcome::TimeLimit`] once `request.timeout` passes. `progress(done, total)` reports the
-/// SAT engines' cubes.
+/// SAT engines' cubes and the backtrack engine's tasks (of its total; its fixed points under
+/// `--symmetric` report nothing).
 ///
 /// ```
 /// use queens_sat::count::{run, Outcome, Request};
@@ -512,7 +513,8 @@ fn by_engine(
     }
     let fixed = match (engine, g) {
         (Engine::Backtrack, None) => {
-            backtrack::count_with(instance, piece, group, request.jobs, cancel)?.fixed
+            backtrack::count_reporting(instance, piece, group, request.jobs, progress, cancel)?
+                .fixed
         }
         (Engine::Backtrack, Some(g)) => {
             // One orbit search per subgroup <g, h> (several h give the same one).

@@ -503,3 +503,19 @@ fn cli_backtrack_past_64_is_refused() {
         &["backtrack", "n <= 64"],
     );
 }
+
+/// `count --format svg` draws class representatives and counts nothing: the count's options
+/// are refused there, not ignored.
+#[test]
+fn cli_svg_refuses_the_count_options() {
+    let dir = tempfile::tempdir().unwrap();
+    for (flag, value) in [
+        ("--engine", Some("backtrack")),
+        ("--cross-check", None),
+        ("--timeout", Some("5")),
+    ] {
+        let mut args = vec!["count", "-n", "6", "--format", "svg", flag];
+        args.extend(value);
+        common::assert_one_line_error(dir.path(), &args, &["svg", flag]);
+    }
+}

@@ -78,6 +78,18 @@ pub fn run(a: CountArgs) -> Result<ExitCode> {
     let options = a.enc.options(&instance, &piece)?;
     let timeout = a.timeout.map(parse_timeout).transpose()?;
     if a.format == OutputFormat::Svg {
+        // The drawing enumerates class representatives with varisat: no engine, cross-check
+        // or time limit of the count applies to it.
+        let given = [
+            (a.engine.0.is_some(), "--engine"),
+            (a.cross_check, "--cross-check"),
+            (timeout.is_some(), "--timeout"),
+        ];
+        if let Some((_, flag)) = given.iter().find(|(set, _)| *set) {
+            return Err(Error::Usage(format!(
+                "count --format svg draws class representatives (enumerated by varisat), it does not count; drop {flag}"
+            )));
+        }
         return draw_classes(&instance, piece, options);
     }
     let request = count::Request {
