@@ -519,3 +519,37 @@ fn cli_svg_refuses_the_count_options() {
         common::assert_one_line_error(dir.path(), &args, &["svg", flag]);
     }
 }
+
+/// Past n = 64 no bitboard counter applies: `auto` is `sat`, the cross-check's second engine
+/// `cdcl`, and `backtrack` is refused with the reason. A 65-queens completion (61 rows of the
+/// toroidal solution `(r, 2r mod 65)` placed, the free rows last so that the oracle's row-by-row
+/// search meets the placed pieces first) against the oracle.
+#[test]
+fn past_64_the_sat_engines_count_and_cross_check() {
+    let n = 65;
+    let mut inst = Instance::plain(n);
+    inst.placed = (0..n - 4).map(|r| Cell::new(r, 2 * r % n)).collect();
+    let sols = instance_solutions(&inst, "queen");
+    assert!(!sols.is_empty());
+    for g in [None, Some(Symmetry::R180)] {
+        let want = expected(&inst, &sols, g.map(|g| g.name()));
+        let request = Request {
+            symmetric: g,
+            cross_check: true,
+            ..Request::new(AmoKind::Auto, 2)
+        };
+        let r = counted(&inst, QUEEN, &request);
+        assert_eq!(r.engine_name(), "sat+cdcl");
+        let c = r.counts().expect("a breakdown");
+        assert_eq!(
+            (c.total, &c.fixed, c.unique),
+            (want.total, &want.fixed, want.classes)
+        );
+    }
+    let request = Request {
+        engine: Some(Engine::Backtrack),
+        ..Request::new(AmoKind::Auto, 2)
+    };
+    let e = run(&inst, QUEEN, &request, &|_, _| {}, &Cancel::new()).unwrap_err();
+    assert!(e.to_string().contains("n <= 64"), "{e}");
+}
