@@ -15,7 +15,7 @@ use crate::error::{BadOption, Error, Opt, Result};
 use crate::instance::Instance;
 use crate::piece::Piece;
 use crate::solve::AutoSymmetry;
-use crate::symmetry::{Symmetry, stabiliser};
+use crate::symmetry::{Symmetry, count_group};
 
 /// Symmetry handling (`--break-symmetry`, `break_symmetry=`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,7 +118,8 @@ pub struct Encoding<'a> {
 /// chosen, and the default strategy's symmetry handling.
 #[derive(Clone, Debug)]
 pub struct Parsed {
-    /// How to encode (lex-leader constraints of the instance's stabiliser under `lex`).
+    /// How to encode (under `lex`, lex-leader constraints of the count's group,
+    /// [`crate::symmetry::count_group`]).
     pub options: EncodeOptions,
     /// `--implied` as given (`None`: not chosen).
     pub implied: Option<Implied>,
@@ -138,14 +139,17 @@ impl Encoding<'_> {
                 "is for solving with the default strategy (its cube solver) only",
             ));
         }
+        let symmetric = self.symmetric.map(symmetry).transpose()?;
+        // The group of the count's classes: the instance's symmetries that keep the
+        // `--symmetric` boards among themselves (all of them without it).
         let lex_leader = match choice {
-            Some(BreakSymmetry::Lex) => SymmetrySet::of(&stabiliser(instance, piece)),
+            Some(BreakSymmetry::Lex) => SymmetrySet::of(&count_group(instance, piece, symmetric)),
             _ => SymmetrySet::default(),
         };
         let implied = self.implied.map(Implied::parse).transpose()?;
         let options = EncodeOptions {
             amo: AmoKind::parse(self.amo.unwrap_or(&AmoKind::DEFAULT.name()))?,
-            symmetric: self.symmetric.map(symmetry).transpose()?,
+            symmetric,
             lex_leader,
             implied: implied.unwrap_or(Implied::None),
         };

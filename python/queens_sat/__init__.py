@@ -45,6 +45,7 @@ from ._errors import (
     ParseError,
     PermissionDeniedError,
     SolverError,
+    TimeLimitError,
     TooLargeError,
     UsageError,
     VerifyError,
@@ -103,6 +104,7 @@ __all__ = [
     "PySatCNF",
     "Result",
     "SolverError",
+    "TimeLimitError",
     "Status",
     "SymmetryName",
     "TooLargeError",
@@ -306,37 +308,63 @@ def count(
     instance: Union[Instance, int],
     *,
     symmetric: Optional[SymmetryName] = None,
+    break_symmetry: Optional[BreakSymmetry] = None,
     engine: Engine = "auto",
+    cross_check: bool = False,
     jobs: Optional[int] = None,
     amo: AmoSpec = "auto",
+    timeout: Optional[float] = None,
     progress: Progress = None,
 ) -> Counts:
     """Counts the solutions of ``instance`` like ``queens-sat count``: ``total``, ``unique``
-    (classes modulo the instance's symmetries, by Burnside's lemma, checked to divide exactly)
-    and ``fixed_points`` (solutions each symmetry maps to themselves).
+    (classes modulo ``group``, by Burnside's lemma, checked to divide exactly) and
+    ``fixed_points`` (solutions each element of ``group`` maps to themselves).
 
-    ``engine`` is ``auto`` (= ``sat``, cube-and-conquer model counting), ``cdcl`` or
-    ``backtrack`` (an independent bitboard counter, n <= 64). ``symmetric`` counts only the
-    boards one symmetry maps to themselves (``unique`` is then None). ``progress`` is a callable
-    ``(done, total)`` called on this thread as cubes finish, or True for a tqdm bar: ``total``
-    is the cubes of every formula the count solves (one per symmetry of the instance, all cut
-    before the first is counted), the same on every call, and ``done`` only grows, ending at
-    ``total``. The ``backtrack`` engine reports no progress. ``jobs`` is a positive number of
-    threads (default: every core). A bad value raises ``UsageError`` naming the argument.
+    ``symmetric`` counts only the boards one symmetry g maps to themselves; ``group`` is then
+    the instance's symmetries that map ``<g>`` onto itself (all of them for the rotations,
+    those among id r180 flip_h flip_v for flip_h / flip_v, among id r180 flip_d flip_a for
+    flip_d / flip_a), and ``unique`` the classes of the g-symmetric boards under it.
+    ``break_symmetry="lex"`` counts those classes directly, with lex-leader constraints
+    (``total`` is then None and ``fixed_points`` empty; the backtrack engine counts them by
+    Burnside).
+
+    ``engine`` is ``auto`` (the fastest engine that can count the instance: ``backtrack``
+    wherever it applies, n <= 64 without lex-leader constraints, else ``sat``), ``sat``
+    (cube-and-conquer model counting), ``cdcl`` or ``backtrack`` (an independent bitboard
+    counter, n <= 64); ``Counts.engine`` names the one that ran. ``cross_check=True`` runs a
+    second, independent engine (``engine`` then names both, ``"backtrack+sat"``) and raises
+    ``SolverError`` if they differ. ``timeout`` (seconds): past it, ``TimeLimitError``.
+    ``progress`` is a callable ``(done, total)`` called on this thread as the SAT engines'
+    cubes (or the backtrack engine's tasks) finish, or True for a tqdm bar: ``total`` is the
+    cubes of every formula the count solves, the same on every call, and ``done`` only grows,
+    ending at ``total``. The ``backtrack`` engine reports its tasks of the total, none under
+    ``symmetric=``. ``jobs`` is a positive number of threads
+    (default: every core). A bad value raises ``UsageError`` naming the argument.
 
     >>> c = count(Instance(8))
-    >>> c.total, c.unique, c.fixed_points["r90"]
-    (92, 12, 0)
+    >>> c.total, c.unique, c.fixed_points["r90"], c.engine
+    (92, 12, 0, 'backtrack')
     >>> count(Instance(8), symmetric="r180").total
     4
+    >>> count(Instance(10), symmetric="r180", break_symmetry="lex", cross_check=True).unique
+    3
     """
     inst = _instance(instance)
+    if timeout is not None and (
+        not isinstance(timeout, (int, float)) or isinstance(timeout, bool)
+    ):
+        raise _bad_type("timeout", timeout, "a number of seconds or None")
+    if not isinstance(cross_check, bool):
+        raise _bad_type("cross_check", cross_check, "True or False")
     return _native.count(
         inst,
         _str("amo", amo),
         _opt_str("symmetric", symmetric),
+        _opt_str("break_symmetry", break_symmetry),
         _str("engine", engine),
+        cross_check,
         jobs,
+        timeout,
         _progress_callback(progress),
     )
 

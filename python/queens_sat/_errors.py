@@ -72,6 +72,13 @@ class CancelledError(Error):
     does not shadow the builtin ``InterruptedError`` (an ``OSError`` for EINTR)."""
 
 
+class TimeLimitError(Error, TimeoutError):
+    """A count that ``timeout=`` stopped before it ended; nothing was counted. ``limit`` is the
+    limit as given (``"0.5"``)."""
+
+    limit: Optional[str] = None
+
+
 class InternalError(Error, RuntimeError):
     """A bug inside queens_sat (a Rust panic, caught before it could abort Python)."""
 

@@ -216,21 +216,30 @@ class Counts:
     """
 
     @property
-    def total(self) -> int:
-        """Solutions (with ``symmetric=``: the solutions that symmetry maps to themselves)."""
+    def total(self) -> Optional[int]:
+        """Solutions (with ``symmetric=``: the solutions that symmetry maps to themselves);
+        None for a lex-leader count (``break_symmetry="lex"``), which sees one per class."""
     @property
-    def unique(self) -> Optional[int]:
-        """Solutions modulo the instance's symmetries (Burnside); ``None`` with
-        ``symmetric=``."""
+    def unique(self) -> int:
+        """Classes of the counted solutions modulo ``group`` (Burnside, or lex-leader boards
+        counted directly)."""
     @property
     def fixed_points(self) -> Dict[str, int]:
-        """Solutions each symmetry of the instance maps to themselves, by symmetry name."""
+        """Counted solutions each element of ``group`` maps to themselves, by name (empty for a
+        lex-leader count)."""
     @property
     def group(self) -> List[str]:
-        """The symmetries of the instance, identity first."""
+        """The group of the classes, identity first: the instance's symmetries (with
+        ``symmetric=g``, those that map ``<g>`` onto itself)."""
+    @property
+    def symmetric(self) -> Optional[str]:
+        """``symmetric=`` as given."""
+    @property
+    def method(self) -> str:
+        """How the classes were counted: ``burnside``, ``lex-leader``, or two joined by ``+``."""
     @property
     def engine(self) -> str:
-        """The engine that counted."""
+        """The engine that counted, or the two joined by ``+`` under ``cross_check=True``."""
     @property
     def seconds(self) -> float:
         """Seconds spent counting."""
@@ -316,8 +325,11 @@ def count(
     instance: Instance,
     amo: str,
     symmetric: Optional[str],
+    break_symmetry: Optional[str],
     engine: str,
+    cross_check: bool,
     jobs: Optional[int],
+    timeout_secs: Optional[float],
     progress: Optional[Callable[[int, int], object]],
 ) -> Counts: ...
 def verify(board: Board, instance: Instance) -> None: ...

@@ -23,6 +23,7 @@ struct Classes {
     cancelled: Py<PyAny>,
     internal: Py<PyAny>,
     verify: Py<PyAny>,
+    time_limit: Py<PyAny>,
 }
 
 static CLASSES: PyOnceLock<Classes> = PyOnceLock::new();
@@ -44,6 +45,7 @@ fn classes(py: Python<'_>) -> PyResult<&'static Classes> {
             cancelled: class("CancelledError")?,
             internal: class("InternalError")?,
             verify: class("VerifyError")?,
+            time_limit: class("TimeLimitError")?,
         })
     })
 }
@@ -177,4 +179,15 @@ pub fn panic_error(payload: Box<dyn std::any::Any + Send>) -> PyErr {
             .map(PyErr::from_value)
             .unwrap_or_else(|_| PyRuntimeError::new_err(what))
     })
+}
+
+/// The `TimeLimitError` of a count that `timeout=` stopped: the limit as Python wrote it
+/// (`value`), in the message and as `.limit`.
+pub fn time_limit(py: Python<'_>, value: &str) -> PyResult<PyErr> {
+    let c = classes(py)?;
+    let exc = c.time_limit.bind(py).call1((format!(
+        "count: time limit of timeout={value} seconds reached; nothing was counted"
+    ),))?;
+    exc.setattr("limit", value)?;
+    Ok(PyErr::from_value(exc))
 }

@@ -1133,15 +1133,22 @@ fn encode(
 /// Counts pickle (for process pools) and show themselves in Jupyter as a small HTML table.
 #[pyclass(module = "queens_sat", name = "Counts", frozen, get_all)]
 pub struct PyCounts {
-    /// Solutions (with `symmetric=`: the solutions that symmetry maps to themselves).
-    total: u64,
-    /// Solutions modulo the instance's symmetries (Burnside); `None` with `symmetric=`.
-    unique: Option<u64>,
-    /// Solutions each symmetry of the instance maps to themselves, by symmetry name.
+    /// Solutions (with `symmetric=`: the solutions that symmetry maps to themselves); `None`
+    /// for a lex-leader count, which sees one board per class.
+    total: Option<u64>,
+    /// Classes modulo `group` (Burnside, or lex-leader boards counted directly).
+    unique: u64,
+    /// Counted solutions each element of `group` maps to themselves, by name (empty for a
+    /// lex-leader count).
     fixed_points: Py<PyDict>,
-    /// The symmetries of the instance, identity first.
+    /// The group of the classes, identity first: the instance's symmetries (with
+    /// `symmetric=g`: those that map `<g>` onto itself).
     group: Vec<String>,
-    /// The engine that counted.
+    /// `symmetric=` as given.
+    symmetric: Option<String>,
+    /// How the classes were counted: `burnside`, `lex-leader`, or two joined by `+`.
+    method: String,
+    /// The engine that counted, or the two joined by `+` under `cross_check=True`.
     engine: String,
     /// Seconds spent counting.
     seconds: f64,
@@ -1149,10 +1156,12 @@ pub struct PyCounts {
 
 /// What `Counts.__reduce__` hands to `Counts._restore`: every field in declaration order.
 type CountsState<'py> = (
-    u64,
     Option<u64>,
+    u64,
     Bound<'py, PyDict>,
     Vec<String>,
+    Option<String>,
+    String,
     String,
     f64,
 );
@@ -1169,6 +1178,8 @@ impl PyCounts {
                 me.unique,
                 me.fixed_points.bind(slf.py()).copy()?,
                 me.group.clone(),
+                me.symmetric.clone(),
+                me.method.clone(),
                 me.engine.clone(),
                 me.seconds,
             ),
@@ -1177,11 +1188,14 @@ impl PyCounts {
 
     /// Rebuilds pickled counts (the inverse of `__reduce__`).
     #[staticmethod]
+    #[allow(clippy::too_many_arguments)] // every field, as pickled
     fn _restore(
-        total: u64,
-        unique: Option<u64>,
+        total: Option<u64>,
+        unique: u64,
         fixed_points: Bound<'_, PyDict>,
         group: Vec<String>,
+        symmetric: Option<String>,
+        method: String,
         engine: String,
         seconds: f64,
     ) -> PyResult<Self> {
@@ -1190,6 +1204,8 @@ impl PyCounts {
             unique,
             fixed_points: fixed_points.copy()?.unbind(),
             group,
+            symmetric,
+            method,
             engine,
             seconds,
         })
@@ -1198,9 +1214,13 @@ impl PyCounts {
     /// Jupyter's rich repr: a small HTML table of the total, the unique count and the fixed
     /// points of each symmetry.
     fn _repr_html_(&self, py: Python<'_>) -> PyResult<String> {
-        let mut rows = vec![("total".to_string(), self.total.to_string())];
-        if let Some(u) = self.unique {
-            rows.push(("unique".into(), u.to_string()));
+        let mut rows = Vec::new();
+        if let Some(t) = self.total {
+            rows.push(("total".to_string(), t.to_string()));
+        }
+        rows.push(("unique".into(), self.unique.to_string()));
+        if let Some(g) = &self.symmetric {
+            rows.push(("symmetric".into(), g.clone()));
         }
         for (g, f) in self.fixed_points.bind(py).iter() {
             rows.push((format!("fixed by {}", g.str()?), f.str()?.to_string()));
@@ -1224,65 +1244,94 @@ impl PyCounts {
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         Ok(format!(
-            "Counts(total={}, unique={}, fixed_points={})",
-            self.total,
-            self.unique.map_or("None".into(), |u| u.to_string()),
-            self.fixed_points.bind(py).repr()?
+            "Counts(total={}, unique={}, fixed_points={}{})",
+            self.total.map_or("None".into(), |t| t.to_string()),
+            self.unique,
+            self.fixed_points.bind(py).repr()?,
+            self.symmetric
+                .as_ref()
+                .map_or(String::new(), |g| format!(", symmetric='{g}'"))
         ))
     }
 }
 
 #[pyfunction(name = "count")]
-#[pyo3(signature = (instance, amo, symmetric, engine, jobs, progress))]
+#[pyo3(signature = (instance, amo, symmetric, break_symmetry, engine, cross_check, jobs, timeout_secs, progress))]
+#[allow(clippy::too_many_arguments)] // count's keyword arguments
 fn count_instance(
     py: Python<'_>,
     instance: &PyInstance,
     amo: &str,
     symmetric: Option<&str>,
+    break_symmetry: Option<&str>,
     engine: &str,
+    cross_check: bool,
     jobs: Option<&Bound<'_, PyAny>>,
+    timeout_secs: Option<&Bound<'_, PyAny>>,
     progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<PyCounts> {
     let jobs = args::jobs(jobs)?;
-    let amo = py_ok(AmoKind::parse(amo))?;
-    let engine = py_ok(Engine::parse(engine))?;
-    let symmetric = symmetric
-        .map(|g| py_ok(queens_sat::options::symmetry(g)))
+    let (inst, piece) = (&instance.inner, instance.piece);
+    let parsed = py_ok(
+        queens_sat::options::Encoding {
+            amo: Some(amo),
+            implied: None,
+            symmetric,
+            break_symmetry,
+        }
+        .parse(inst, &piece, false),
+    )?;
+    let engine = py_ok(Engine::choice(engine))?;
+    let timeout = timeout_secs
+        .map(|t| {
+            // The value as Python writes it, as solve() words it.
+            let value = args::repr(t);
+            let secs = t.extract::<f64>().unwrap_or(f64::INFINITY);
+            py_ok(queens_sat::options::timeout(secs).map_err(|e| args::revalue(e, &value)))
+                .map(|d| (d, value))
+        })
         .transpose()?;
-    let jobs = py_ok(queens_sat::options::jobs(jobs))?;
+    let request = count::Request {
+        amo: parsed.options.amo,
+        symmetric: parsed.options.symmetric,
+        lex: break_symmetry == Some("lex"),
+        engine,
+        cross_check,
+        jobs: py_ok(queens_sat::options::jobs(jobs))?,
+        timeout: timeout.as_ref().map(|t| t.0),
+    };
     let counter = work::Progress::default();
     let tracked = progress.as_ref().map(|cb| (&counter, cb));
-    let t0 = std::time::Instant::now();
-    let fixed_points = PyDict::new(py);
-    let (inst, piece) = (&instance.inner, instance.piece);
-    if let Some(g) = symmetric {
-        let total = work::run(py, tracked, |cancel| {
-            count::count_symmetric(inst, piece, amo, g, jobs, cancel)
-        })?;
-        fixed_points.set_item(g.name(), total)?;
-        return Ok(PyCounts {
-            total,
-            unique: None,
-            fixed_points: fixed_points.unbind(),
-            group: vec![g.name().to_string()],
-            engine: engine.name().into(),
-            seconds: t0.elapsed().as_secs_f64(),
-        });
-    }
-    let c = work::run(py, tracked, |cancel| {
+    let outcome = work::run(py, tracked, |cancel| {
         let progress = |done: usize, total: usize| counter.update(done, total);
-        count::count_with_progress(inst, piece, amo, engine, jobs, &progress, cancel)
+        count::run(inst, piece, &request, &progress, cancel)
     })?;
-    for (g, f) in c.group.iter().zip(&c.fixed) {
-        fixed_points.set_item(g.name(), f)?;
-    }
+    let report = match outcome {
+        count::Outcome::Counted(r) => r,
+        count::Outcome::TimeLimit(_) => {
+            let value = timeout.map(|t| t.1).unwrap_or_default();
+            return Err(errors::time_limit(py, &value)?);
+        }
+    };
+    let fixed_points = PyDict::new(py);
+    let total = match report.counts().filter(|_| !report.lex) {
+        Some(c) => {
+            for (g, f) in c.group.iter().zip(&c.fixed) {
+                fixed_points.set_item(g.name(), f)?;
+            }
+            Some(c.total)
+        }
+        None => None,
+    };
     Ok(PyCounts {
-        total: c.total,
-        unique: Some(c.unique),
+        total,
+        unique: report.unique(),
         fixed_points: fixed_points.unbind(),
-        group: c.group.iter().map(|g| g.name().to_string()).collect(),
-        engine: engine.name().into(),
-        seconds: t0.elapsed().as_secs_f64(),
+        group: report.group.iter().map(|g| g.name().to_string()).collect(),
+        symmetric: report.symmetric.map(|g| g.name().to_string()),
+        method: report.method_name(),
+        engine: report.engine_name(),
+        seconds: report.seconds(),
     })
 }
 

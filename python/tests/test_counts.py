@@ -57,10 +57,20 @@ def test_engines(engine: str) -> None:
     assert (c.total, c.unique, c.engine) == (352, 46, engine)
 
 
+def test_default_engine_is_the_fast_one_and_named() -> None:
+    assert qs.count(qs.Instance(9)).engine == "backtrack"
+    assert qs.count(qs.Instance(9), break_symmetry="lex").engine == "sat"
+    assert qs.count(qs.Instance(9), cross_check=True).engine == "backtrack+sat"
+
+
 def test_symmetric_count() -> None:
+    # The 8 r90-symmetric 12-queens boards; every symmetry maps them among themselves; each is
+    # fixed by the rotations alone: (4 * 8) / 8 = 4 classes.
     c = qs.count(qs.Instance(12), symmetric="r90")
-    assert (c.total, c.unique) == (8, None)
-    assert c.fixed_points == {"r90": 8}
+    assert (c.total, c.unique, c.symmetric, c.method) == (8, 4, "r90", "burnside")
+    assert c.fixed_points == {
+        "id": 8, "r90": 8, "r180": 8, "r270": 8, "flip_h": 0, "flip_v": 0, "flip_d": 0, "flip_a": 0
+    }
 
 
 def test_progress_callback_is_called_on_this_thread() -> None:

@@ -128,7 +128,8 @@ def test_counts_html_table_has_the_numbers() -> None:
     assert "<caption>" in html and c.engine in html
 
 
-def test_symmetric_counts_html_has_no_unique_row() -> None:
+def test_symmetric_counts_html_names_the_symmetry() -> None:
     c = qs.count(qs.Instance(12), symmetric="r90")
     cells = parse_html(c._repr_html_()).cells
-    assert cells == ["total", "8", "fixed by r90", "8"]
+    assert cells[:6] == ["total", "8", "unique", "4", "symmetric", "r90"]
+    assert cells[6:10] == ["fixed by id", "8", "fixed by r90", "8"]

@@ -97,8 +97,8 @@ fn queens(allowed: &[u64], mut free: u64, cols: u64, diag: u64, anti: u64) -> u6
     total
 }
 
-/// Counts the solutions that `g` maps to themselves: each choice places a whole orbit of `<g>`,
-/// so the search only walks the symmetric boards.
+/// Counts the solutions that every element of a group maps to themselves: each choice places a
+/// whole orbit of the group, so the search only walks the symmetric boards.
 struct Orbits<'a> {
     n: usize,
     allowed: &'a [u64],
@@ -108,9 +108,30 @@ struct Orbits<'a> {
     cols: u64,
     diag: u128,
     anti: u128,
+    /// Polled every 4096 nodes; once raised every open node returns at once.
+    cancel: &'a crate::interrupt::Cancel,
+    nodes: u64,
+    stopped: bool,
 }
 
-impl Orbits<'_> {
+impl<'a> Orbits<'a> {
+    /// An empty board for `allowed`.
+    fn new(allowed: &'a [u64], piece: &'a Piece, cancel: &'a crate::interrupt::Cancel) -> Self {
+        let n = allowed.len();
+        Orbits {
+            n,
+            allowed,
+            piece,
+            row_col: vec![None; n],
+            cols: 0,
+            diag: 0,
+            anti: 0,
+            cancel,
+            nodes: 0,
+            stopped: false,
+        }
+    }
+
     fn free(&self, r: usize, c: usize) -> bool {
         let n = self.n;
         if self.row_col[r].is_some() || self.allowed[r] >> c & 1 == 0 {
@@ -141,29 +162,42 @@ impl Orbits<'_> {
         self.anti ^= 1 << (r + c);
     }
 
-    fn go(&mut self, g: Symmetry, r: usize) -> u64 {
+    /// The boards that every element of `group` (a subgroup of D4) maps to themselves,
+    /// completing rows `r..`.
+    fn go(&mut self, group: &[Symmetry], r: usize) -> u64 {
         let n = self.n;
+        self.nodes += 1;
+        if self.stopped || (self.nodes & 0xFFF == 0 && self.cancel.is_cancelled()) {
+            self.stopped = true;
+            return 0;
+        }
         let Some(r) = (r..n).find(|&r| self.row_col[r].is_none()) else {
             return 1;
         };
         let mut total = 0;
+        let mut orbit: Vec<Cell> = Vec::with_capacity(8);
         for c in 0..n {
-            let mut placed = Vec::with_capacity(4);
-            let mut cell = Cell::new(r as u32, c as u32);
-            let ok = loop {
+            let mut placed = Vec::with_capacity(8);
+            let start = Cell::new(r as u32, c as u32);
+            orbit.clear();
+            for g in group {
+                let image = g.apply(start, n as u32);
+                if !orbit.contains(&image) {
+                    orbit.push(image);
+                }
+            }
+            let mut ok = true;
+            for cell in &orbit {
                 let (cr, cc) = (cell.row as usize, cell.col as usize);
                 if !self.free(cr, cc) {
-                    break false;
+                    ok = false;
+                    break;
                 }
                 self.toggle(cr, cc, true);
                 placed.push((cr, cc));
-                cell = g.apply(cell, n as u32);
-                if cell == Cell::new(r as u32, c as u32) {
-                    break true;
-                }
-            };
+            }
             if ok {
-                total += self.go(g, r + 1);
+                total += self.go(group, r + 1);
             }
             for (cr, cc) in placed {
                 self.toggle(cr, cc, false);
@@ -384,6 +418,34 @@ fn allowed_cells(instance: &Instance, piece: &Piece) -> Result<Vec<u64>> {
 /// assert_eq!(fixed_points(&Instance::plain(8), QUEEN, Symmetry::R180).unwrap(), 4);
 /// ```
 pub fn fixed_points(instance: &Instance, piece: Piece, g: Symmetry) -> Result<u64> {
+    fixed_by(
+        instance,
+        piece,
+        &crate::symmetry::generated(&[g]),
+        &crate::interrupt::Cancel::new(),
+    )
+}
+
+/// Counts the solutions of `instance` that every element of `group` (a subgroup of D4, see
+/// [`crate::symmetry::generated`]) maps to themselves, by the orbit search (placing whole
+/// orbits of the group at a time); stopped (with [`Error::Interrupted`]) once `cancel` is
+/// raised. The trivial group gives every solution, through [`count_with`] on one thread.
+///
+/// ```
+/// use queens_sat::{count::backtrack::fixed_by, instance::Instance, interrupt::Cancel, piece::QUEEN};
+/// use queens_sat::symmetry::{generated, Symmetry};
+/// let r90 = generated(&[Symmetry::R90]);
+/// assert_eq!(fixed_by(&Instance::plain(12), QUEEN, &r90, &Cancel::new()).unwrap(), 8);
+/// ```
+pub fn fixed_by(
+    instance: &Instance,
+    piece: Piece,
+    group: &[Symmetry],
+    cancel: &crate::interrupt::Cancel,
+) -> Result<u64> {
+    if group.iter().all(|&g| g == Symmetry::Id) {
+        return Ok(count_with(instance, piece, &[], 1, cancel)?.total);
+    }
     let n = instance.n;
     if n > MAX_N {
         return Err(crate::error::BadOption::invalid(
@@ -394,16 +456,9 @@ pub fn fixed_points(instance: &Instance, piece: Piece, g: Symmetry) -> Result<u6
     }
     supports(&piece)?;
     let allowed = allowed_cells(instance, &piece)?;
-    Ok(Orbits {
-        n: n as usize,
-        allowed: &allowed,
-        piece: &piece,
-        row_col: vec![None; n as usize],
-        cols: 0,
-        diag: 0,
-        anti: 0,
-    }
-    .go(g, 0))
+    let count = Orbits::new(&allowed, &piece, cancel).go(group, 0);
+    cancel.check()?;
+    Ok(count)
 }
 
 /// Whether the bitboard search models `piece`, or why not: it places one piece per row, so the
@@ -470,7 +525,21 @@ pub fn count_with(
     cancel: &crate::interrupt::Cancel,
 ) -> Result<Tally> {
     let shape = Shape::of(&piece);
-    count_impl(instance, piece, group, jobs, cancel, shape)
+    count_impl(instance, piece, group, jobs, &|_, _| {}, cancel, shape)
+}
+
+/// [`count_with`], calling `progress(done, total)` as its tasks (the border split's orbits)
+/// finish.
+pub fn count_reporting(
+    instance: &Instance,
+    piece: Piece,
+    group: &[Symmetry],
+    jobs: usize,
+    progress: &(dyn Fn(usize, usize) + Sync),
+    cancel: &crate::interrupt::Cancel,
+) -> Result<Tally> {
+    let shape = Shape::of(&piece);
+    count_impl(instance, piece, group, jobs, progress, cancel, shape)
 }
 
 /// [`count_with`] through the specialised search of [`super::fast`] (the tasks' pre-placed
@@ -500,7 +569,15 @@ pub fn count_fast(
             piece.name
         )));
     };
-    count_impl(instance, piece, group, jobs, cancel, Some(shape))
+    count_impl(
+        instance,
+        piece,
+        group,
+        jobs,
+        &|_, _| {},
+        cancel,
+        Some(shape),
+    )
 }
 
 /// [`count_with`] through the general row-by-row search (any piece [`supports`] accepts); the
@@ -512,7 +589,7 @@ pub fn count_general(
     jobs: usize,
     cancel: &crate::interrupt::Cancel,
 ) -> Result<Tally> {
-    count_impl(instance, piece, group, jobs, cancel, None)
+    count_impl(instance, piece, group, jobs, &|_, _| {}, cancel, None)
 }
 
 /// How many free rows [`fast::estimate`] looks at to pick the cheapest image of a task, by
@@ -537,6 +614,7 @@ fn count_impl(
     piece: Piece,
     group: &[Symmetry],
     jobs: usize,
+    progress: &(dyn Fn(usize, usize) + Sync),
     cancel: &crate::interrupt::Cancel,
     shape: Option<Shape>,
 ) -> Result<Tally> {
@@ -579,7 +657,7 @@ fn count_impl(
         cols: vec![0; nn],
     };
     let tasks = split(instance, &piece, &allowed);
-    let parts = crate::work::run_all(&tasks, jobs.max(1), cancel, &|_, _| {}, |task| {
+    let parts = crate::work::run_all(&tasks, jobs.max(1), cancel, progress, |task| {
         let count = match shape {
             Some(shape) => {
                 // Rows holding a task cell or a pre-placed piece: their attacks are out of `a`.
@@ -621,18 +699,10 @@ fn count_impl(
         .iter()
         .map(|&g| match g {
             Symmetry::Id => total,
-            g => Orbits {
-                n: nn,
-                allowed: &allowed,
-                piece: &piece,
-                row_col: vec![None; nn],
-                cols: 0,
-                diag: 0,
-                anti: 0,
-            }
-            .go(g, 0),
+            g => Orbits::new(&allowed, &piece, cancel).go(&crate::symmetry::generated(&[g]), 0),
         })
         .collect();
+    cancel.check()?;
     let tally = Tally { total, fixed };
     Ok(tally)
 }

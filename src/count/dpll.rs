@@ -415,6 +415,19 @@ pub fn count_cube_with(
     options: EncodeOptions,
     cancel: &Cancel,
 ) -> Result<u64> {
+    count_cube_fixed(instance, piece, options, &[], cancel)
+}
+
+/// [`count_cube_with`], restricted besides `options.symmetric` to the boards that every
+/// element of `also` maps to themselves (the same CNF equivalences, one set per element): the
+/// fixed points of a subgroup that one element does not generate.
+pub fn count_cube_fixed(
+    instance: &Instance,
+    piece: Piece,
+    options: EncodeOptions,
+    also: &[crate::symmetry::Symmetry],
+    cancel: &Cancel,
+) -> Result<u64> {
     supports(&piece)?;
     let problem = Problem::presolve(instance, piece)?;
     if problem.unsat.is_some() {
@@ -422,6 +435,11 @@ pub fn count_cube_with(
     }
     let mut c = Collect::default();
     let stats = Encoder::with_options(&problem, options).encode(&mut c);
+    for &g in also {
+        if !crate::encode::symmetric::for_each_clause(&problem, g, |cl| c.add_clause(cl)) {
+            return Ok(0); // g moves a pre-placed piece onto a cell that must stay empty
+        }
+    }
     let cells = problem.num_cells() as u32;
     let n = match Bits::new(cells, &c) {
         // Cell clauses only (pairwise AMO, no auxiliaries): the bit-parallel counter.

@@ -9,16 +9,18 @@ pub mod lanes;
 pub mod reference;
 pub mod sat;
 
-use std::time::Instant;
+use crate::cube;
+
+use std::time::{Duration, Instant};
 
 use crate::encode::EncodeOptions;
 use crate::encode::amo::AmoKind;
 use crate::encode::lex::SymmetrySet;
 use crate::error::{Error, Result};
 use crate::instance::Instance;
-use crate::interrupt::Cancel;
+use crate::interrupt::{Cancel, Stop};
 use crate::piece::Piece;
-use crate::symmetry::{Symmetry, stabiliser};
+use crate::symmetry::{Symmetry, count_group, generated, stabiliser};
 
 /// Which counter answers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,8 +39,20 @@ impl Engine {
     /// Every engine, in the order of the help text.
     pub const ALL: [Engine; 3] = [Engine::Sat, Engine::Cdcl, Engine::Backtrack];
 
-    /// The engine `auto` names: the one the command line and Python use by default.
+    /// What [`Engine::parse`] gives for `auto` where no instance is at hand (the engine of a
+    /// split job's cubes, `split count --engine auto`). `count` resolves `auto` per instance
+    /// instead ([`Engine::choice`], [`auto_engine`]).
     pub const DEFAULT: Engine = Engine::Sat;
+
+    /// `count --engine` / Python's `engine=`: `auto` is `None` (the fastest engine that can
+    /// count the instance, [`auto_engine`]), any other name that engine.
+    pub fn choice(name: &str) -> Result<Option<Engine>> {
+        if name == "auto" {
+            Ok(None)
+        } else {
+            Engine::parse(name).map(Some)
+        }
+    }
 
     /// Every name [`Engine::parse`] takes: `auto` ([`Engine::DEFAULT`]), then each engine's.
     pub fn names() -> Vec<&'static str> {
@@ -165,6 +179,441 @@ pub fn count_with_progress(
     Counts::from_fixed(instance, &piece, group, fixed)
 }
 
+/// What a count is asked: every option of `count` that changes its answer, the same for the
+/// command line and Python ([`run`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Request {
+    /// The at-most-one encoding of the SAT engines' CNF.
+    pub amo: AmoKind,
+    /// `--symmetric g`: count only the solutions `g` maps to themselves.
+    pub symmetric: Option<Symmetry>,
+    /// `--break-symmetry lex`: count the classes directly, one lex-leader board per class.
+    pub lex: bool,
+    /// The engine; `None` is `auto` ([`auto_engine`]).
+    pub engine: Option<Engine>,
+    /// `--cross-check`: a second, independent engine ([`second_engine`]) counts the same; any
+    /// difference is an error.
+    pub cross_check: bool,
+    /// Worker threads.
+    pub jobs: usize,
+    /// `--timeout`: the count gives up after this long ([`Outcome::TimeLimit`]).
+    pub timeout: Option<Duration>,
+}
+
+impl Request {
+    /// A plain count (no symmetry options, `auto`, no cross-check, no limit) on `jobs` threads.
+    pub fn new(amo: AmoKind, jobs: usize) -> Request {
+        Request {
+            amo,
+            symmetric: None,
+            lex: false,
+            engine: None,
+            cross_check: false,
+            jobs,
+            timeout: None,
+        }
+    }
+}
+
+/// How a [`Report`]'s classes were counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// Burnside's lemma over the fixed points of each element of the group.
+    Burnside,
+    /// Lex-leader constraints: one board per class, counted directly (the SAT engines under
+    /// `--break-symmetry lex`).
+    LexLeader,
+}
+
+impl Method {
+    /// `burnside` or `lex-leader`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Burnside => "burnside",
+            Method::LexLeader => "lex-leader",
+        }
+    }
+}
+
+/// What one engine counted.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Counted {
+    /// The engine.
+    pub engine: Engine,
+    /// How it counted the classes.
+    pub method: Method,
+    /// Its classes: [`Counts::unique`], or the lex-leader boards.
+    pub unique: u64,
+    /// The full breakdown (absent for a lex-leader count, which sees one board per class).
+    pub counts: Option<Counts>,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+/// The answer of [`run`]: what every engine that ran counted (one, or two that agree under
+/// `cross_check`), and the options that shaped it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    /// `--symmetric g`, as asked.
+    pub symmetric: Option<Symmetry>,
+    /// `--break-symmetry lex`, as asked: only the classes are reported.
+    pub lex: bool,
+    /// The group the classes are taken modulo ([`count_group`]), identity first.
+    pub group: Vec<Symmetry>,
+    /// The engines' answers, the chosen (or `auto`'s) engine first.
+    pub runs: Vec<Counted>,
+}
+
+impl Report {
+    /// The first engine's answer.
+    pub fn first(&self) -> &Counted {
+        &self.runs[0]
+    }
+
+    /// The classes (equal for every engine that ran).
+    pub fn unique(&self) -> u64 {
+        self.first().unique
+    }
+
+    /// The full breakdown, where an engine gave one (none for a lex-leader count by the SAT
+    /// engines alone).
+    pub fn counts(&self) -> Option<&Counts> {
+        self.runs.iter().find_map(|r| r.counts.as_ref())
+    }
+
+    /// The engines that ran, joined by `+` (`backtrack`, `backtrack+sat`).
+    pub fn engine_name(&self) -> String {
+        let names: Vec<&str> = self.runs.iter().map(|r| r.engine.name()).collect();
+        names.join("+")
+    }
+
+    /// The methods of the engines that ran, joined by `+` as [`Report::engine_name`].
+    pub fn method_name(&self) -> String {
+        let names: Vec<&str> = self.runs.iter().map(|r| r.method.name()).collect();
+        names.join("+")
+    }
+
+    /// Seconds of every engine that ran, added up.
+    pub fn seconds(&self) -> f64 {
+        self.runs.iter().map(|r| r.seconds).sum()
+    }
+}
+
+/// What [`run`] gives: a report, or the time limit (as given) that stopped it first.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// Counted.
+    Counted(Report),
+    /// `Request::timeout` passed before the count ended; nothing was counted.
+    TimeLimit(Duration),
+}
+
+/// Why the backtrack engine cannot count `instance` for `piece`, if it cannot: boards beyond
+/// [`backtrack::MAX_N`], pieces it does not model ([`backtrack::supports`]).
+pub fn backtrack_refusal(instance: &Instance, piece: &Piece) -> Option<Error> {
+    if instance.n > backtrack::MAX_N {
+        return Some(crate::error::BadOption::invalid(
+            crate::error::Opt::Engine,
+            "backtrack",
+            format!("handles n <= {}, not {}", backtrack::MAX_N, instance.n),
+        ));
+    }
+    backtrack::supports(piece).err()
+}
+
+/// The engine `auto` runs: the fastest that can count the instance with the options asked.
+/// The bitboard backtrack counter wherever it applies (n <= 64, queens and amazons, every
+/// instance kind, `--symmetric`), except under `--break-symmetry lex`, whose lex-leader
+/// constraints only the SAT engines add: there, and past n = 64, `sat`.
+pub fn auto_engine(instance: &Instance, piece: &Piece, lex: bool) -> Engine {
+    if !lex && backtrack_refusal(instance, piece).is_none() {
+        Engine::Backtrack
+    } else {
+        Engine::Sat
+    }
+}
+
+/// The second engine of `--cross-check` for `first`: the independent backtrack counter for a
+/// SAT engine where it applies, the `sat` engine for `backtrack`; past n = 64 the other SAT
+/// engine (`sat` and `cdcl` share the encoding but not the search).
+pub fn second_engine(instance: &Instance, piece: &Piece, first: Engine) -> Engine {
+    match first {
+        Engine::Backtrack => Engine::Sat,
+        _ if backtrack_refusal(instance, piece).is_none() => Engine::Backtrack,
+        Engine::Sat => Engine::Cdcl,
+        Engine::Cdcl => Engine::Sat,
+    }
+}
+
+/// Counts `instance` as `request` asks, the one rule of every front end.
+///
+/// - `total`: the solutions (under `--symmetric g`: the g-symmetric solutions).
+/// - `group` H ([`count_group`]): the instance's symmetries that map `<g>` onto itself, so
+///   that they permute the g-symmetric solutions (all of the stabiliser without `g`).
+/// - `fixed[i]`: the counted solutions that `group[i]` maps to themselves, i.e. the solutions
+///   fixed by the subgroup `<g, group[i]>`; `unique` = sum(fixed) / |H| (Burnside; a
+///   remainder is an error).
+/// - `lex`: the classes counted directly, lex-leader constraints for H added to the SAT
+///   engines' CNF (the backtrack engine counts them by Burnside): equal to `unique`.
+///
+/// The engine is `request.engine`, or [`auto_engine`]; an engine that cannot count the
+/// instance is refused with an error naming why (`backtrack` past n = 64). With
+/// `cross_check`, [`second_engine`] counts too and any difference is an [`Error::Solver`].
+/// Stops with [`Error::Interrupted`] once `cancel` is raised, and with
+/// [`Outcome::TimeLimit`] once `request.timeout` passes. `progress(done, total)` reports the
+/// SAT engines' cubes and the backtrack engine's tasks (of its total; its fixed points under
+/// `--symmetric` report nothing).
+///
+/// ```
+/// use queens_sat::count::{run, Outcome, Request};
+/// use queens_sat::{encode::amo::AmoKind, instance::Instance, interrupt::Cancel, piece::QUEEN};
+/// use queens_sat::symmetry::Symmetry;
+/// let request = Request { symmetric: Some(Symmetry::R180), lex: true, cross_check: true,
+///                         ..Request::new(AmoKind::Pairwise, 2) };
+/// let Outcome::Counted(r) = run(&Instance::plain(8), QUEEN, &request, &|_, _| {}, &Cancel::new())
+///     .unwrap() else { panic!() };
+/// assert_eq!((r.unique(), r.engine_name().as_str()), (1, "sat+backtrack"));
+/// ```
+pub fn run(
+    instance: &Instance,
+    piece: Piece,
+    request: &Request,
+    progress: &(dyn Fn(usize, usize) + Sync),
+    cancel: &Cancel,
+) -> Result<Outcome> {
+    let first = match request.engine {
+        Some(e) => e,
+        None => auto_engine(instance, &piece, request.lex),
+    };
+    let mut engines = vec![first];
+    if request.cross_check {
+        engines.push(second_engine(instance, &piece, first));
+    }
+    for &e in &engines {
+        match e {
+            Engine::Backtrack => {
+                if let Some(why) = backtrack_refusal(instance, &piece) {
+                    return Err(why);
+                }
+            }
+            Engine::Sat | Engine::Cdcl => dpll::supports(&piece)?,
+        }
+    }
+    let limited = cancel.with_timeout(request.timeout);
+    let token = limited.child();
+    let watch = request.timeout.map(|_| {
+        let raise = token.clone();
+        crate::interrupt::watch(&limited, move || raise.cancel())
+    });
+    let group = count_group(instance, &piece, request.symmetric);
+    let mut runs = Vec::new();
+    let mut failed = None;
+    for &e in &engines {
+        let (c, seconds) =
+            timed(|| by_engine(e, instance, piece, request, &group, progress, &token));
+        match c {
+            Ok((method, unique, counts)) => runs.push(Counted {
+                engine: e,
+                method,
+                unique,
+                counts,
+                seconds,
+            }),
+            Err(err) => {
+                failed = Some(err);
+                break;
+            }
+        }
+    }
+    drop(watch);
+    if let Some(Stop::TimeLimit(given)) = limited.stopped() {
+        return Ok(Outcome::TimeLimit(given));
+    }
+    if let Some(err) = failed {
+        return Err(err);
+    }
+    if let [a, b] = runs.as_slice() {
+        let differ =
+            a.unique != b.unique || matches!((&a.counts, &b.counts), (Some(x), Some(y)) if x != y);
+        if differ {
+            let show = |r: &Counted| match &r.counts {
+                Some(c) => format!(
+                    "{} engine counted total={} unique={} fixed={:?}",
+                    r.engine.name(),
+                    c.total,
+                    c.unique,
+                    c.fixed
+                ),
+                None => format!(
+                    "{} engine counted {} classes ({})",
+                    r.engine.name(),
+                    r.unique,
+                    r.method.name()
+                ),
+            };
+            return Err(Error::Solver(format!(
+                "cross-check failed: {}, {}",
+                show(a),
+                show(b)
+            )));
+        }
+    }
+    Ok(Outcome::Counted(Report {
+        symmetric: request.symmetric,
+        lex: request.lex,
+        group,
+        runs,
+    }))
+}
+
+/// One formula of the SAT engines' fixed points: the solutions every element of `group` maps to
+/// themselves (the encoder's `symmetric` and the equivalences of `also`), cut into `cubes`.
+struct Formula {
+    group: Vec<Symmetry>,
+    options: EncodeOptions,
+    also: Vec<Symmetry>,
+    cubes: Vec<cube::Cube>,
+}
+
+/// One engine's count for [`run`]: its method, its classes and (Burnside) the breakdown.
+fn by_engine(
+    engine: Engine,
+    instance: &Instance,
+    piece: Piece,
+    request: &Request,
+    group: &[Symmetry],
+    progress: &(dyn Fn(usize, usize) + Sync),
+    cancel: &Cancel,
+) -> Result<(Method, u64, Option<Counts>)> {
+    let g = request.symmetric.filter(|&g| g != Symmetry::Id);
+    if request.lex && engine != Engine::Backtrack {
+        let conquer = if engine == Engine::Cdcl {
+            sat::Conquer::Cdcl
+        } else {
+            sat::Conquer::Dpll
+        };
+        let options = EncodeOptions {
+            amo: request.amo,
+            symmetric: g,
+            lex_leader: SymmetrySet::of(group),
+            implied: Default::default(),
+        };
+        // No cube merging: lex-leader constraints are not symmetric themselves.
+        let classes = sat::count(
+            instance,
+            piece,
+            options,
+            &[],
+            request.jobs,
+            conquer,
+            progress,
+            cancel,
+        )?;
+        return Ok((Method::LexLeader, classes, None));
+    }
+    let fixed = match (engine, g) {
+        (Engine::Backtrack, None) => {
+            backtrack::count_reporting(instance, piece, group, request.jobs, progress, cancel)?
+                .fixed
+        }
+        (Engine::Backtrack, Some(g)) => {
+            // One orbit search per subgroup <g, h> (several h give the same one).
+            let mut seen: Vec<(Vec<Symmetry>, u64)> = Vec::new();
+            let mut fixed = Vec::with_capacity(group.len());
+            for &h in group {
+                let k = generated(&[g, h]);
+                let f = match seen.iter().find(|(s, _)| *s == k) {
+                    Some(&(_, f)) => f,
+                    None => {
+                        let f = backtrack::fixed_by(instance, piece, &k, cancel)?;
+                        seen.push((k, f));
+                        f
+                    }
+                };
+                fixed.push(f);
+            }
+            fixed
+        }
+        (Engine::Sat | Engine::Cdcl, _) => {
+            let conquer = if engine == Engine::Cdcl {
+                sat::Conquer::Cdcl
+            } else {
+                sat::Conquer::Dpll
+            };
+            // One formula per distinct subgroup <g, h>: its generators as the encoder's
+            // `symmetric` and extra equivalences; symmetric cubes merged by the elements of
+            // the group that commute with all of it.
+            let mut formulas: Vec<Formula> = Vec::new();
+            let mut which = Vec::with_capacity(group.len());
+            for &h in group {
+                let gens: Vec<Symmetry> = g
+                    .into_iter()
+                    .chain(std::iter::once(h))
+                    .filter(|&x| x != Symmetry::Id)
+                    .collect();
+                let k = generated(&gens);
+                if let Some(i) = formulas.iter().position(|f| f.group == k) {
+                    which.push(i);
+                    continue;
+                }
+                let mut gens = gens;
+                gens.dedup();
+                let options = EncodeOptions {
+                    amo: request.amo,
+                    symmetric: gens.first().copied(),
+                    lex_leader: SymmetrySet::default(),
+                    implied: Default::default(),
+                };
+                let also: Vec<Symmetry> = gens.iter().skip(1).copied().collect();
+                let merge: Vec<Symmetry> = group
+                    .iter()
+                    .copied()
+                    .filter(|&m| k.iter().all(|&x| m.compose(x) == x.compose(m)))
+                    .collect();
+                let cubes = sat::plan(
+                    instance,
+                    piece,
+                    options,
+                    &merge,
+                    request.jobs,
+                    conquer,
+                    cancel,
+                )?;
+                which.push(formulas.len());
+                formulas.push(Formula {
+                    group: k,
+                    options,
+                    also,
+                    cubes,
+                });
+            }
+            let total: usize = formulas.iter().map(|f| f.cubes.len()).sum();
+            let mut before = 0;
+            let mut counts = Vec::with_capacity(formulas.len());
+            for f in &formulas {
+                let overall = |done: usize, _: usize| progress(before + done, total);
+                counts.push(sat::conquer_fixed(
+                    &f.cubes,
+                    piece,
+                    f.options,
+                    &f.also,
+                    request.jobs,
+                    conquer,
+                    &overall,
+                    cancel,
+                )?);
+                before += f.cubes.len();
+            }
+            which.into_iter().map(|i| counts[i]).collect()
+        }
+    };
+    let counts = match g {
+        None => Counts::from_fixed(instance, &piece, group.to_vec(), fixed)?,
+        Some(g) => Counts::symmetric_from_fixed(instance, &piece, g, group.to_vec(), fixed)?,
+    };
+    Ok((Method::Burnside, counts.unique, Some(counts)))
+}
+
 impl Counts {
     /// The counts from the fixed points of each element of `group` (identity first, so
     /// `fixed[0]` is the total). Two checks, each an [`Error::Solver`] when it fails (a
@@ -191,6 +640,33 @@ impl Counts {
         };
         reference::check(instance, piece, &counts)?;
         Ok(counts)
+    }
+
+    /// [`Counts::from_fixed`] for the g-symmetric solutions (`--symmetric g`): `group` is
+    /// the count's group ([`count_group`]) and `fixed[i]` the solutions fixed by `g` and
+    /// `group[i]`. The same Burnside check; on a plain board the total is checked against the
+    /// published fixed points of `g` ([`reference::check_symmetric`]).
+    pub fn symmetric_from_fixed(
+        instance: &Instance,
+        piece: &Piece,
+        g: Symmetry,
+        group: Vec<Symmetry>,
+        fixed: Vec<u64>,
+    ) -> Result<Counts> {
+        let sum: u64 = fixed.iter().sum();
+        let order = group.len() as u64;
+        if !sum.is_multiple_of(order) {
+            return Err(Error::Solver(format!(
+                "Burnside check failed: the {g}-symmetric fixed-point counts {fixed:?} sum to {sum}, not a multiple of |group| = {order}"
+            )));
+        }
+        reference::check_symmetric(instance, piece, g, fixed[0])?;
+        Ok(Counts {
+            total: fixed[0],
+            unique: sum / order,
+            group,
+            fixed,
+        })
     }
 }
 

@@ -193,6 +193,35 @@ pub fn check(instance: &Instance, piece: &Piece, counts: &super::Counts) -> Resu
     Ok(())
 }
 
+/// Checks the count of `g`-symmetric solutions of a plain board against the published fixed
+/// points (A033148 for `r90` / `r270`, A032522 for `r180`; queens only); an
+/// [`Error::Solver`] on a difference, `Ok` where nothing is published.
+///
+/// ```
+/// use queens_sat::{count::reference::check_symmetric, instance::Instance, piece::QUEEN};
+/// use queens_sat::symmetry::Symmetry;
+/// assert!(check_symmetric(&Instance::plain(12), &QUEEN, Symmetry::R90, 8).is_ok());
+/// assert!(check_symmetric(&Instance::plain(12), &QUEEN, Symmetry::R180, 79).is_err());
+/// ```
+pub fn check_symmetric(instance: &Instance, piece: &Piece, g: Symmetry, total: u64) -> Result<()> {
+    let Some(row) = published(piece, instance.n).filter(|_| instance.is_plain()) else {
+        return Ok(());
+    };
+    let (seq, want) = match g {
+        Symmetry::R90 | Symmetry::R270 => ("A033148", row.r90),
+        Symmetry::R180 => ("A032522", row.r180),
+        _ => return Ok(()),
+    };
+    match want {
+        Some(want) if want != total => Err(Error::Solver(format!(
+            "{n}-{p}s: counted {total} {g}-symmetric solutions but the published count ({seq}) is {want}",
+            n = instance.n,
+            p = piece.name
+        ))),
+        _ => Ok(()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

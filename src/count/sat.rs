@@ -51,12 +51,33 @@ fn cubes_per_job(options: EncodeOptions, conquer: Conquer) -> usize {
 
 /// Counts the models of one cube, projected on the cell variables.
 pub fn count_cube(instance: &Instance, piece: Piece, options: EncodeOptions) -> Result<u64> {
+    count_cube_fixed(instance, piece, options, &[])
+}
+
+/// [`count_cube`], restricted besides `options.symmetric` to the boards every element of
+/// `also` maps to themselves (see [`super::dpll::count_cube_fixed`]).
+pub fn count_cube_fixed(
+    instance: &Instance,
+    piece: Piece,
+    options: EncodeOptions,
+    also: &[Symmetry],
+) -> Result<u64> {
     let problem = Problem::presolve(instance, piece)?;
     if problem.unsat.is_some() {
         return Ok(0);
     }
     let mut solver = varisat::Solver::new();
-    Encoder::with_options(&problem, options).encode(&mut VarisatSink::new(&mut solver));
+    {
+        let mut sink = VarisatSink::new(&mut solver);
+        Encoder::with_options(&problem, options).encode(&mut sink);
+        for &g in also {
+            if !crate::encode::symmetric::for_each_clause(&problem, g, |cl| {
+                crate::encode::ClauseSink::add_clause(&mut sink, cl)
+            }) {
+                return Ok(0);
+            }
+        }
+    }
     let cells = problem.num_cells() as isize;
     let mut count = 0;
     let mut block: Vec<varisat::Lit> = Vec::new();
@@ -133,14 +154,33 @@ pub fn conquer(
     progress: &(dyn Fn(usize, usize) + Sync),
     cancel: &crate::interrupt::Cancel,
 ) -> Result<u64> {
+    conquer_fixed(cubes, piece, options, &[], jobs, conquer, progress, cancel)
+}
+
+/// [`conquer`], each cube restricted besides `options.symmetric` to the boards every element
+/// of `also` maps to themselves.
+#[allow(clippy::too_many_arguments)] // conquer's knobs and the extra symmetries
+pub fn conquer_fixed(
+    cubes: &[Cube],
+    piece: Piece,
+    options: EncodeOptions,
+    also: &[Symmetry],
+    jobs: usize,
+    conquer: Conquer,
+    progress: &(dyn Fn(usize, usize) + Sync),
+    cancel: &crate::interrupt::Cancel,
+) -> Result<u64> {
     let counts = crate::work::run_all(cubes, jobs.max(1), cancel, progress, |cube| {
         let Cube {
             instance: cube,
             weight,
         } = cube;
         let n = match conquer {
-            Conquer::Dpll => super::dpll::count_cube_with(cube, piece, options, cancel)?,
-            Conquer::Cdcl => count_cube(cube, piece, options)?,
+            Conquer::Dpll => super::dpll::count_cube_fixed(cube, piece, options, also, cancel)?,
+            Conquer::Cdcl => {
+                cancel.check()?;
+                count_cube_fixed(cube, piece, options, also)?
+            }
         };
         Ok(weight * n)
     })?;

@@ -20,6 +20,7 @@ mod cluster;
 mod compress;
 mod count;
 mod count_fast;
+mod count_matrix;
 mod cubes;
 mod export;
 mod fuzz_parsers;

@@ -142,7 +142,8 @@ fn the_command_line_takes_the_librarys_rules() {
     );
     let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap();
     assert_eq!(v["total"], 4);
-    assert_eq!(v["engine"], "sat");
+    // auto: the fastest engine that applies (issue 55 §1), named.
+    assert_eq!(v["engine"], "backtrack");
     assert_one_line_error(
         d,
         &[
@@ -200,6 +201,7 @@ fn names_cover_every_enumerated_option() {
     }
     for e in &names["engine"] {
         queens_sat::count::Engine::parse(e).unwrap();
+        queens_sat::count::Engine::choice(e).unwrap();
     }
     for f in &names["instance_format"] {
         queens_sat::instance::Format::parse(f).unwrap();

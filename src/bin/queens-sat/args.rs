@@ -88,7 +88,8 @@ pub struct EncodingArgs {
     /// flip_a (CNF equivalences between each cell and its image).
     #[arg(long, value_name = "ELEMENT")]
     pub symmetric: Option<String>,
-    /// `lex`: lex-leader constraints keep one board per class modulo the instance's symmetries.
+    /// `lex`: lex-leader constraints keep one board per class modulo the instance's symmetries
+    /// (with --symmetric g: those that map <g> onto itself, see `count --help`).
     /// `none`: no symmetry handling at all (by default the default strategy's cube solver
     /// searches modulo the symmetries of excluded-diagonal instances, reporting any board it
     /// finds). `cubes`: that on every instance kind (blocked and completion too).
