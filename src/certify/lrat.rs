@@ -48,6 +48,48 @@ impl Steps {
         self.last_id = id;
     }
 
+    /// Reads a text LRAT proof (`ID LITS 0 HINTS 0` and `ID d IDS 0` lines; a RAT hint, a
+    /// negative id, is kept and refused by the checker). `source` names the text in errors.
+    pub fn parse_text(text: &str, source: &str) -> Result<Steps> {
+        let mut steps = Steps::new();
+        for (i, line) in text.lines().enumerate() {
+            let bad = |what: &str| Error::parse(source, i + 1, what.to_string());
+            let mut words = line.split_whitespace();
+            let Some(id) = words.next() else { continue };
+            let id: u64 = id.parse().map_err(|_| bad("not an LRAT line"))?;
+            let mut rest: Vec<&str> = words.collect();
+            if rest.first() == Some(&"d") {
+                rest.remove(0);
+                let ids = rest
+                    .iter()
+                    .take_while(|w| **w != "0")
+                    .map(|w| w.parse::<u64>().map_err(|_| bad("bad clause id")))
+                    .collect::<Result<Vec<_>>>()?;
+                steps.delete(&ids);
+                continue;
+            }
+            let split = rest
+                .iter()
+                .position(|w| *w == "0")
+                .ok_or_else(|| bad("a clause without its 0"))?;
+            let lits = rest[..split]
+                .iter()
+                .map(|w| w.parse::<i32>().map_err(|_| bad("bad literal")))
+                .collect::<Result<Vec<_>>>()?;
+            let hints = rest[split + 1..]
+                .iter()
+                .take_while(|w| **w != "0")
+                .map(|w| w.parse::<i64>().map_err(|_| bad("bad hint")))
+                .collect::<Result<Vec<_>>>()?;
+            if hints.iter().any(|&h| h <= 0) {
+                return Err(bad("a RAT hint (the checker takes RUP steps only)"));
+            }
+            let hints: Vec<u64> = hints.into_iter().map(|h| h as u64).collect();
+            steps.add(id, &lits, &hints);
+        }
+        Ok(steps)
+    }
+
     /// Deletes the clauses `ids`.
     pub fn delete(&mut self, ids: &[u64]) {
         if ids.is_empty() {

@@ -165,7 +165,13 @@ pub fn veripb(opb: &str) -> Result<String> {
          conclusion UNSAT : -1 ;\nend pseudo-Boolean proof ;\n"
     );
     checker.set_source("the proof of presolve's refutation");
-    checker.check_reader(proof.as_bytes())?;
+    checker.check_reader(proof.as_bytes()).map_err(|_| {
+        Error::Solver(
+            "no VeriPB proof of presolve's refutation: it needs more than propagation (a \
+             matching of rows to columns); an LRAT proof (--proof F.lrat) covers it"
+                .into(),
+        )
+    })?;
     let verdict = checker.finish()?;
     if !verdict.unsat {
         return Err(Error::Solver(

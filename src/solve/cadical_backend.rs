@@ -65,6 +65,11 @@ impl Cadical {
 
     /// Traces a text DRAT proof to `path`; must come before the first clause.
     fn trace_proof(&mut self, path: &Path) -> crate::Result<()> {
+        self.trace(path, false)
+    }
+
+    /// Traces a text proof to `path`: LRAT when `lrat`, else DRAT.
+    fn trace(&mut self, path: &Path, lrat: bool) -> crate::Result<()> {
         let c_path = CString::new(path.as_os_str().to_string_lossy().as_bytes())
             .map_err(|_| crate::Error::Usage(format!("bad proof path {}", path.display())))?;
         // SAFETY: valid NUL-terminated strings; fopen returns null on failure.
@@ -79,6 +84,9 @@ impl Cadical {
         // `drop`, after the solver closed the proof.
         unsafe {
             ccadical_set_option(self.ptr, c"binary".as_ptr(), 0);
+            if lrat {
+                ccadical_set_option(self.ptr, c"lrat".as_ptr(), 1);
+            }
             ccadical_trace_proof(self.ptr, file, c_path.as_ptr());
         }
         self.proof = Some(file);
@@ -147,6 +155,30 @@ pub fn solve(
     proof: Option<&Path>,
 ) -> crate::Result<(Answer, Timing)> {
     solve_formula(&Encoded { problem, options }, timeout, cancel, proof)
+}
+
+/// A text LRAT refutation of `formula` by CaDiCaL, written to `proof` (unchecked: the caller
+/// checks it): UNSAT when CaDiCaL refuted the formula within `timeout`, else its answer (the
+/// file is then no proof).
+pub fn lrat_refutation(
+    formula: &dyn Formula,
+    timeout: Option<Duration>,
+    proof: &Path,
+) -> crate::Result<Answer> {
+    let mut solver = Cadical::new();
+    solver.trace(proof, true)?;
+    let stop = Cancel::new().with_timeout(timeout);
+    let (_, over) = load_watched(formula, &mut solver, &stop);
+    if over {
+        solver.close_proof();
+        return Ok(Answer::Unknown(stopped_why(&stop, "stopped")));
+    }
+    let result = solver.solve_until(&stop);
+    solver.close_proof();
+    Ok(match result {
+        20 => Answer::Unsat,
+        _ => Answer::Unknown("CaDiCaL did not refute the formula".into()),
+    })
 }
 
 /// [`solve`] on any [`Formula`].
