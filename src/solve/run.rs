@@ -129,8 +129,15 @@ pub fn solve(
     let t0 = Instant::now();
     let info = engine.info();
     let caps = info.caps;
-    let stats = Encoder::with_options(problem, options).stats()?;
-    if settings.certify && caps.unsat && caps.proofs == Proofs::None {
+    // The CNF's size, for the engines that build one (a search that places pieces itself
+    // encodes nothing: counting a big board's clauses would cost it O(n²) for nothing).
+    let stats = match caps.encodes || caps.memory.is_some() {
+        true => Encoder::with_options(problem, options).stats()?,
+        false => Stats::default(),
+    };
+    // Every engine without proofs is refused under certify, local search too (it never answers
+    // UNSAT, but a certified solve asks for an engine that can back its UNSAT).
+    if settings.certify && caps.proofs == Proofs::None {
         let why = match caps.in_process {
             false => "an external solver must write DRAT proofs (cadical, kissat)".to_string(),
             true => format!(
@@ -277,21 +284,7 @@ pub fn prepass(
     Ok(matches!(report.status, Answer::Sat(_)).then_some(report))
 }
 
-/// The environment variable that states the available memory in bytes instead of the kernel's
-/// figure (for tests, and for a machine whose `MemAvailable` misleads, as in some containers).
-pub const MEMORY_ENV: &str = "QUEENS_SAT_AVAILABLE_MEMORY";
-
-/// The memory available for an in-process solve: [`MEMORY_ENV`] if set, else what the kernel
-/// reports as available (`MemAvailable`), if known.
-pub fn available_memory() -> Option<u64> {
-    if let Ok(v) = std::env::var(MEMORY_ENV) {
-        return v.trim().parse().ok();
-    }
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
-}
+pub use crate::memory::{MEMORY_ENV, available_memory};
 
 /// Refuses an in-process solve that needs `need` bytes (an engine's estimate for a CNF of
 /// `stats`' size) when that is more than is available, before anything is allocated, so it is
@@ -322,10 +315,43 @@ pub fn portfolio(
     {
         return Ok((0, r));
     }
+    // The entrants run at once, so their memory adds up: each one's estimate is checked
+    // against what is left, in order, and an entrant that does not fit is left out of the race
+    // (named in the winner's label), so that no linked solver is handed a CNF it cannot hold.
+    let have = available_memory();
+    let (mut kept, mut skipped, mut total) = (Vec::new(), Vec::new(), 0u64);
+    for (i, e) in entrants.iter().enumerate() {
+        let need = match e.backend.info().caps.memory {
+            Some(estimate) => estimate(&Encoder::with_options(problem, e.options).stats()?),
+            None => 0,
+        };
+        match have {
+            Some(h) if need > 0 && total.saturating_add(need) > h => {
+                skipped.push(format!(
+                    "{} (an estimated {})",
+                    e.label(),
+                    crate::memory::bytes(need)
+                ));
+            }
+            _ => {
+                total = total.saturating_add(need);
+                kept.push(i);
+            }
+        }
+    }
+    if kept.is_empty() {
+        return Err(Error::TooLarge(format!(
+            "no entrant of the portfolio fits in the {} available: {}; use a smaller encoding \
+             (--amo product) or write the CNF with `encode` for an external solver",
+            crate::memory::bytes(have.unwrap_or(0)),
+            skipped.join(", ")
+        )));
+    }
     // The entrants share the threads.
-    let threads = (settings.threads / entrants.len().max(1)).max(1);
-    let lanes = entrants
+    let threads = (settings.threads / kept.len().max(1)).max(1);
+    let lanes = kept
         .iter()
+        .map(|&i| &entrants[i])
         .map(|e| {
             let settings = SolveSettings {
                 walk: None,
@@ -341,7 +367,12 @@ pub fn portfolio(
             })
         })
         .collect();
-    let (i, mut r) = race(lanes, &settings.cancel.clone().unwrap_or_default())?;
+    let (k, mut r) = race(lanes, &settings.cancel.clone().unwrap_or_default())?;
+    let i = kept[k];
     r.solver = format!("portfolio winner: {}", entrants[i].label());
+    if !skipped.is_empty() {
+        r.solver
+            .push_str(&format!("; left out for memory: {}", skipped.join(", ")));
+    }
     Ok((i, r))
 }

@@ -43,11 +43,14 @@ use std::time::{Duration, Instant};
 
 use super::bitboard::proof::certifies;
 use super::bitboard::{Bitboard, diagonal_family};
+use super::construct::Construct;
 use super::cubes::{self, CubeSettings};
 use super::engine::{Backend, Engine};
 use super::race::{Lane, race};
 use super::registry;
+use super::walk_backend::Walk;
 use super::{SolveReport, SolveSettings, parse_portfolio};
+use crate::answer::Answer;
 use crate::cube::Split;
 use crate::encode::EncodeOptions;
 use crate::encode::amo::AmoKind;
@@ -76,6 +79,11 @@ pub const AUTO_CUBES_MAX_CELLS: u64 = 2000;
 /// constrained boards are found in milliseconds; on hard instances (near the phase transition,
 /// or UNSAT) the search gives up after its swap budget, long before this.
 pub const AUTO_WALK: Duration = Duration::from_secs(1);
+
+/// Plain boards with more cells than this (n > 1000) that the construction does not build
+/// (amazons of n ≡ 2, 3 mod 6) go to local search alone, until the time limit: their CNF has
+/// tens of millions of clauses and more, which no CDCL solver here answers in useful time.
+pub const AUTO_WALK_ONLY_CELLS: u64 = 1_000_000;
 
 /// The backend that conquers the default strategy's cubes.
 const AUTO_CUBE_BACKEND: &str = "lib:cadical";
@@ -396,6 +404,31 @@ impl<'a> Solver<'a> {
         let problem = self.problem(self.presolve)?;
         let (portfolio, walk) = if self.solver == "auto" {
             if self.presolve && plain && problem.unsat.is_none() {
+                // A plain board: the explicit construction first (O(n), any n); its UNSAT
+                // (queens n = 2, 3) carries no proof, so under certify only its boards count.
+                if Construct.accepts(&problem, &options).is_ok() {
+                    let settings = SolveSettings {
+                        timeout: self.timeout,
+                        cancel: Some(self.cancel.clone()),
+                        ..SolveSettings::default()
+                    };
+                    let report = super::solve(&problem, options, &Construct, settings)?;
+                    match report.status {
+                        Answer::Sat(_) => return Ok(report),
+                        Answer::Unsat if !self.certify => return Ok(report),
+                        _ => {}
+                    }
+                    // No construction (amazons, n = 2, 3 mod 6): on a board whose CNF would
+                    // be large, local search until the time limit, which needs no CNF.
+                    if problem.num_cells() > AUTO_WALK_ONLY_CELLS {
+                        let settings = SolveSettings {
+                            timeout: self.timeout,
+                            cancel: Some(self.cancel.clone()),
+                            ..SolveSettings::default()
+                        };
+                        return super::solve(&problem, options, &Walk::DEFAULT, settings);
+                    }
+                }
                 let t0 = Instant::now();
                 if problem.num_cells() <= AUTO_CUBES_MAX_CELLS {
                     // The diagonal sums, unless chosen otherwise (not under certify: a
