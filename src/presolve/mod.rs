@@ -70,13 +70,30 @@ impl Problem {
     /// graph without a perfect matching makes the problem unsatisfiable. The solutions are the
     /// same for every `filter`.
     pub fn presolve_with(instance: &Instance, piece: Piece, filter: Filter) -> Result<Problem> {
-        let mut problem = Problem::presolve_plain(instance, piece)?;
+        let mut problem = Problem::presolve_plain(instance, piece, &|| false)?;
         filter::filter(&mut problem, filter);
         Ok(problem)
     }
 
+    /// [`Problem::presolve`] that stops when `cancel` stops (raised, or its deadline passed):
+    /// then [`Error::Interrupted`]. Its work grows with the free rows x free columns (n² on a
+    /// big board with a few blocked cells), so a time limit must reach into it.
+    pub fn presolve_until(
+        instance: &Instance,
+        piece: Piece,
+        cancel: &crate::interrupt::Cancel,
+    ) -> Result<Problem> {
+        let mut problem = Problem::presolve_plain(instance, piece, &|| cancel.is_stopped())?;
+        filter::filter(&mut problem, Filter::default());
+        Ok(problem)
+    }
+
     /// Presolve without the matching filter.
-    fn presolve_plain(instance: &Instance, piece: Piece) -> Result<Problem> {
+    fn presolve_plain(
+        instance: &Instance,
+        piece: Piece,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Problem> {
         let n = instance.n;
         if instance.is_plain() {
             // Nothing to fold: every cell is live. O(n) (the variable map stores "every column"
@@ -162,6 +179,9 @@ impl Problem {
 
         let mut rows: Vec<Vec<u32>> = vec![Vec::new(); n as usize];
         for &r in &free_rows {
+            if r % 64 == 0 && stop() {
+                return Err(Error::Interrupted);
+            }
             let row = &mut rows[r as usize];
             row.try_reserve_exact(free_cols.len()).map_err(|_| {
                 Error::TooLarge(format!(

@@ -131,8 +131,30 @@ pub fn solve(
     let caps = info.caps;
     // The CNF's size, for the engines that build one (a search that places pieces itself
     // encodes nothing: counting a big board's clauses would cost it O(n²) for nothing).
+    let deadline = settings
+        .cancel
+        .clone()
+        .unwrap_or_default()
+        .with_timeout(settings.timeout);
     let stats = match caps.encodes || caps.memory.is_some() {
-        true => Encoder::with_options(problem, options).stats()?,
+        true => match Encoder::with_options(problem, options)
+            .until(&deadline)
+            .stats()
+        {
+            Err(Error::Interrupted) if !deadline.is_cancelled() => {
+                // The time limit passed while counting the CNF: UNKNOWN, as any engine says.
+                let why = deadline
+                    .stopped()
+                    .map_or_else(|| "stopped".into(), |s| s.to_string());
+                return Ok(SolveReport::new(
+                    Answer::Unknown(why),
+                    Stats::default(),
+                    info.name,
+                    options.amo,
+                ));
+            }
+            other => other?,
+        },
         false => Stats::default(),
     };
     // Every engine without proofs is refused under certify, local search too (it never answers
@@ -319,10 +341,19 @@ pub fn portfolio(
     // against what is left, in order, and an entrant that does not fit is left out of the race
     // (named in the winner's label), so that no linked solver is handed a CNF it cannot hold.
     let have = available_memory();
+    let deadline = settings
+        .cancel
+        .clone()
+        .unwrap_or_default()
+        .with_timeout(settings.timeout);
     let (mut kept, mut skipped, mut total) = (Vec::new(), Vec::new(), 0u64);
     for (i, e) in entrants.iter().enumerate() {
         let need = match e.backend.info().caps.memory {
-            Some(estimate) => estimate(&Encoder::with_options(problem, e.options).stats()?),
+            Some(estimate) => estimate(
+                &Encoder::with_options(problem, e.options)
+                    .until(&deadline)
+                    .stats()?,
+            ),
             None => 0,
         };
         match have {

@@ -321,6 +321,32 @@ impl<'a> Solver<'a> {
     /// Runs the solve. A SAT answer's board has passed the independent checks
     /// ([`EncodeOptions::accept`]); a model that fails them is an [`Error::Solver`](crate::error::Error::Solver).
     pub fn solve(&self) -> Result<SolveReport> {
+        // One deadline for every phase (presolve, encoding, search), counted from here: every
+        // later time limit is a child of this token, and the earliest deadline counts.
+        let this = Solver {
+            cancel: self.cancel.with_timeout(self.timeout),
+            ..self.clone()
+        };
+        match this.solve_within() {
+            // Stopped by the deadline where no engine was running yet (presolve): UNKNOWN.
+            Err(crate::error::Error::Interrupted) if !this.cancel.is_cancelled() => {
+                let why = this
+                    .cancel
+                    .stopped()
+                    .map_or_else(|| "stopped".to_string(), |s| s.to_string());
+                Ok(SolveReport::new(
+                    Answer::Unknown(why),
+                    crate::encode::Stats::default(),
+                    self.solver.as_str(),
+                    self.options.amo,
+                ))
+            }
+            other => other,
+        }
+    }
+
+    /// [`Solver::solve`] under the one deadline (in `self.cancel`).
+    fn solve_within(&self) -> Result<SolveReport> {
         // `jobs = 0` is refused here as everywhere ([`crate::work::threads`]).
         crate::work::threads(self.jobs)?;
         if let Some(implied) = self.implied.filter(|&i| self.certify && i != Implied::None) {
@@ -520,10 +546,14 @@ impl<'a> Solver<'a> {
     fn problem(&self, presolve: bool) -> Result<std::borrow::Cow<'a, Problem>> {
         match self.presolved {
             Some(p) if p.presolved == presolve => Ok(std::borrow::Cow::Borrowed(p)),
-            _ => Ok(std::borrow::Cow::Owned(Problem::new(
+            _ if presolve => Ok(std::borrow::Cow::Owned(Problem::presolve_until(
                 self.instance,
                 self.piece,
-                presolve,
+                &self.cancel,
+            )?)),
+            _ => Ok(std::borrow::Cow::Owned(Problem::full(
+                self.instance,
+                self.piece,
             )?)),
         }
     }
