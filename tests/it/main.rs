@@ -35,6 +35,7 @@ mod pieces;
 mod properties;
 mod registry;
 mod signals;
+mod sizes;
 mod stop;
 mod suite;
 mod svg;
