@@ -225,7 +225,12 @@ pub fn walk(problem: &Problem, settings: &WalkSettings) -> Option<Board> {
         // order.
         let mut rows = Vec::new();
         let mut by_row: Vec<Vec<u32>> = Vec::new();
+        let stopped = || settings.cancel.as_ref().is_some_and(|c| c.is_stopped());
         for r in 0..n {
+            // Listing a big core's cells takes a while: the stop reaches into it.
+            if r % 64 == 0 && stopped() {
+                return None;
+            }
             let cols: Vec<u32> = map.row_cols(r as u32).collect();
             if !cols.is_empty() {
                 rows.push(r);
@@ -291,7 +296,10 @@ pub fn walk(problem: &Problem, settings: &WalkSettings) -> Option<Board> {
         s.clear();
         match adj.as_mut() {
             Some(adj) => {
-                for a in adj.iter_mut() {
+                for (i, a) in adj.iter_mut().enumerate() {
+                    if i % 64 == 0 && out_of_time(tries) {
+                        return None;
+                    }
                     for k in (1..a.len()).rev() {
                         a.swap(k, rng.index(k + 1));
                     }

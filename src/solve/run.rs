@@ -129,18 +129,22 @@ pub fn solve(
     let t0 = Instant::now();
     let info = engine.info();
     let caps = info.caps;
-    // The CNF's size, for the engines that build one (a search that places pieces itself
-    // encodes nothing: counting a big board's clauses would cost it O(n²) for nothing).
     let deadline = settings
         .cancel
         .clone()
         .unwrap_or_default()
         .with_timeout(settings.timeout);
-    let stats = match caps.encodes || caps.memory.is_some() {
+    // The CNF's size: what an engine that encodes builds, and, for a search that places pieces
+    // itself, the size of the problem's CNF where counting it is cheap (O(n) on a plain board,
+    // else up to 2^20 live cells; past the DIMACS limit it has none, and the search goes on).
+    let encodes = caps.encodes || caps.memory.is_some();
+    let cheap = problem.varmap.is_row_major() || problem.num_cells() <= 1 << 20;
+    let stats = match encodes || cheap {
         true => match Encoder::with_options(problem, options)
             .until(&deadline)
             .stats()
         {
+            Err(Error::TooLarge(_)) if !encodes => Stats::default(),
             Err(Error::Interrupted) if !deadline.is_cancelled() => {
                 // The time limit passed while counting the CNF: UNKNOWN, as any engine says.
                 let why = deadline

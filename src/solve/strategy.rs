@@ -432,7 +432,11 @@ impl<'a> Solver<'a> {
             if self.presolve && plain && problem.unsat.is_none() {
                 // A plain board: the explicit construction first (O(n), any n); its UNSAT
                 // (queens n = 2, 3) carries no proof, so under certify only its boards count.
-                if Construct.accepts(&problem, &options).is_ok() {
+                // (Not when the user asked for the cube solver modulo the symmetries on every
+                // instance, `--break-symmetry cubes`.)
+                if self.symmetry != AutoSymmetry::Always
+                    && Construct.accepts(&problem, &options).is_ok()
+                {
                     let settings = SolveSettings {
                         timeout: self.timeout,
                         cancel: Some(self.cancel.clone()),
