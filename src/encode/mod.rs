@@ -324,6 +324,14 @@ impl<'a> Encoder<'a> {
         };
         s.clauses += leaps;
         s.literals += 2 * leaps;
+        // Past the DIMACS limit already: no need to walk the symmetry and lex-leader parts (n²
+        // cells on a big board).
+        if s.vars > MAX_VARS {
+            return Err(Error::TooLarge(format!(
+                "{} variables exceed the DIMACS limit of {MAX_VARS}",
+                s.vars
+            )));
+        }
         // Parts with auxiliaries are counted by running them into a counting sink.
         let mut add = |emit: &dyn Fn(&mut VarAlloc, &mut StatsSink)| {
             let mut sink = StatsSink::default();

@@ -85,6 +85,10 @@ pub const AUTO_WALK: Duration = Duration::from_secs(1);
 /// tens of millions of clauses and more, which no CDCL solver here answers in useful time.
 pub const AUTO_WALK_ONLY_CELLS: u64 = 1_000_000;
 
+/// The largest root (live cells after presolve) that cube-and-conquer splits: a plain board up
+/// to n = 1024. Past it every look-ahead child is a big board's presolve.
+pub const CUBES_MAX_CELLS: u64 = 1 << 20;
+
 /// The backend that conquers the default strategy's cubes.
 const AUTO_CUBE_BACKEND: &str = "lib:cadical";
 
@@ -633,6 +637,30 @@ impl<'a> Solver<'a> {
         let jobs = jobs.max(1);
         // One deadline for the split and the conquest: the time limit counts from here.
         let stop = cancel.with_timeout(timeout);
+        // The look-ahead split presolves children of the root; on a root this big each child is
+        // a big board's presolve (n² work and memory): refused up front.
+        if root.num_cells() > CUBES_MAX_CELLS {
+            return Err(crate::error::Error::TooLarge(format!(
+                "cube-and-conquer splits boards of at most {CUBES_MAX_CELLS} live cells; this one \
+                 has {} (drop --cubes)",
+                root.num_cells()
+            )));
+        }
+        // Every worker loads the whole CNF: refused up front when the workers' estimate does not
+        // fit (a big plain board with --cubes would otherwise take tens of GB).
+        if let Some(estimate) = registry::find(solver).and_then(|e| e.info().caps.memory) {
+            let stats = crate::encode::Encoder::with_options(root, options)
+                .until(&stop)
+                .stats()?;
+            crate::memory::check(
+                estimate(&stats).saturating_mul(jobs as u64),
+                &format!(
+                    "cube-and-conquer with {jobs} {solver} worker(s) on {} clauses",
+                    stats.clauses
+                ),
+                "; use fewer --jobs, a smaller encoding (--amo product), or drop --cubes",
+            )?;
+        }
         let settings = CubeSettings {
             jobs,
             split: Split {
