@@ -50,7 +50,7 @@ fn address_space_limit() -> Option<u64> {
             line.split_whitespace().nth(1)?.parse::<u64>().ok()
         })
         .map_or(0, |kb| kb * 1024);
-    Some(u64::from(lim.rlim_cur).saturating_sub(mapped))
+    Some(lim.rlim_cur.saturating_sub(mapped))
 }
 
 /// Refuses work that needs an estimated `need` bytes when more than that is not available:
