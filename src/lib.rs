@@ -60,6 +60,7 @@ pub mod generate;
 pub mod instance;
 pub mod interrupt;
 pub mod matching;
+pub mod memory;
 pub mod options;
 pub mod piece;
 pub mod presolve;

@@ -76,14 +76,67 @@ pub fn symmetry(name: &str) -> Result<Symmetry> {
     })
 }
 
-/// A time limit in seconds (`--timeout`, `timeout=`): positive and finite.
+/// The finest time limit (`--timeout`, `timeout=`), in seconds: a limit below it is refused
+/// (the stop checks poll at 10 ms, so a shorter limit could not be kept anyway).
+pub const TIMEOUT_RESOLUTION: f64 = 1e-3;
+
+/// A time limit in seconds (`--timeout`, `timeout=`), one rule for the command line and
+/// Python: `inf` is no limit (`None`); otherwise positive, at least [`TIMEOUT_RESOLUTION`], and
+/// no more than a [`Duration`] holds (about 1.8e19 s). Each refusal has its own message.
+///
+/// ```
+/// use queens_sat::options::time_limit;
+/// assert_eq!(time_limit(f64::INFINITY).unwrap(), None);
+/// assert_eq!(time_limit(1.5).unwrap(), Some(std::time::Duration::from_millis(1500)));
+/// assert!(time_limit(1e30).unwrap_err().to_string().contains("too large"));
+/// assert!(time_limit(1e-10).unwrap_err().to_string().contains("below the resolution"));
+/// assert!(time_limit(0.0).unwrap_err().to_string().contains("positive number of seconds"));
+/// ```
+pub fn time_limit(secs: f64) -> Result<Option<Duration>> {
+    if secs == f64::INFINITY {
+        return Ok(None);
+    }
+    // The value as a user writes it: 1e30 and 1e-10, not thirty zeros.
+    let secs_text = match secs.abs() >= 1e9 || (secs != 0.0 && secs.abs() < 1e-4) {
+        true => format!("{secs:e}"),
+        false => secs.to_string(),
+    };
+    if secs.is_nan() || secs <= 0.0 {
+        return Err(BadOption::invalid(
+            Opt::Timeout,
+            &secs_text,
+            "must be a positive number of seconds",
+        ));
+    }
+    if secs < TIMEOUT_RESOLUTION {
+        return Err(BadOption::invalid(
+            Opt::Timeout,
+            &secs_text,
+            format!("is below the resolution of {TIMEOUT_RESOLUTION} seconds (the shortest limit)"),
+        ));
+    }
+    Duration::try_from_secs_f64(secs).map(Some).map_err(|_| {
+        BadOption::invalid(
+            Opt::Timeout,
+            &secs_text,
+            format!(
+                "is too large: a limit holds at most {:.1e} seconds; give inf for no limit",
+                Duration::MAX.as_secs_f64()
+            ),
+        )
+    })
+}
+
+/// A finite time limit (a limit that cannot be left out, e.g. `suite --reference-timeout`):
+/// [`time_limit`]'s rule, and `inf` refused.
 pub fn timeout(secs: f64) -> Result<Duration> {
-    Duration::try_from_secs_f64(secs)
-        .ok()
-        .filter(|d| !d.is_zero())
-        .ok_or_else(|| {
-            BadOption::invalid(Opt::Timeout, secs, "must be a positive number of seconds")
-        })
+    time_limit(secs)?.ok_or_else(|| {
+        BadOption::invalid(
+            Opt::Timeout,
+            secs,
+            "must be a finite number of seconds here",
+        )
+    })
 }
 
 /// A board side (`-n`, `n=`): `1..=MAX_N`.

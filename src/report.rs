@@ -14,6 +14,11 @@ use crate::encode::Stats;
 use crate::instance::Instance;
 use crate::piece::Piece;
 
+/// The largest board whose text rows a [`SolveRecord`] carries (`board`): a bigger one's rows
+/// would be n² bytes (4.3 GB at n = 65,536), so only its `queens` list is written, and
+/// `board_omitted` says why.
+pub const JSON_BOARD_MAX_N: u32 = 1000;
+
 /// One answer of `solve` or `decode`.
 ///
 /// ```
@@ -37,8 +42,12 @@ pub struct SolveRecord {
     pub solver: String,
     /// The pieces of a verified board as `[row, col]`, when SAT.
     pub queens: Option<Vec<[u32; 2]>>,
-    /// The verified board as text rows, when SAT.
+    /// The verified board as text rows, when SAT and `n` is at most [`JSON_BOARD_MAX_N`] (the
+    /// rows of a bigger board would be n² bytes; `queens` lists its pieces).
     pub board: Option<Vec<String>>,
+    /// Why `board` is left out of a SAT answer (a board past [`JSON_BOARD_MAX_N`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board_omitted: Option<String>,
     /// CNF variables.
     pub vars: u64,
     /// CNF clauses.
@@ -94,6 +103,7 @@ impl SolveRecord {
     ) -> Self {
         let obstacles = instance.obstacles();
         let board: Option<&Board> = status.sat();
+        let big = instance.n > JSON_BOARD_MAX_N;
         SolveRecord {
             status: status.label().into(),
             n: instance.n,
@@ -101,7 +111,15 @@ impl SolveRecord {
             amo: amo.into(),
             solver: solver.into(),
             queens: board.map(|b| b.pieces.iter().map(|c| [c.row, c.col]).collect()),
-            board: board.map(|b| b.rows(|c| obstacles.contains(c))),
+            board: board
+                .filter(|_| !big)
+                .map(|b| b.rows(|c| obstacles.contains(c))),
+            board_omitted: board.filter(|_| big).map(|_| {
+                format!(
+                    "the board rows are left out past n = {JSON_BOARD_MAX_N}; queens lists every \
+                     piece"
+                )
+            }),
             vars: 0,
             clauses: 0,
             encode_seconds: 0.0,

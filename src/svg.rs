@@ -27,6 +27,10 @@ pub const LIGHT_COLOUR: &str = "#f0d9b5";
 /// Dark squares.
 pub const DARK_COLOUR: &str = "#b58863";
 
+/// Largest board `solve --format svg` draws (about one pixel per cell); a larger one is
+/// refused before it is solved (use the compact `--format cols`).
+pub const MAX_N: u32 = 1024;
+
 /// Largest side drawn with piece shapes; larger boards draw dots.
 pub const MAX_SHAPES_N: u32 = 64;
 

@@ -1,7 +1,7 @@
 //! The independent checker: judges a board against an instance by geometry alone, without the
 //! CNF. Every board queens-sat prints has passed through [`verify`].
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use crate::board::{Board, Cell};
 use crate::instance::Instance;
@@ -50,7 +50,8 @@ pub fn verify(board: &Board, instance: &Instance, piece: Piece) -> Result<(), St
 /// the board, no two attacking each other, every pre-placed piece present and every blocked cell
 /// (or cell of an excluded diagonal) empty. Returns the first [`Violation`].
 ///
-/// Runs in O(n) expected time (hash maps per line family), so it also checks huge boards.
+/// Runs in O(n + pieces) time and memory (a slot per line of each family, a hash set of the
+/// pieces), never an n x n grid, so it also checks boards of n = 65,536 at once.
 ///
 /// ```
 /// use queens_sat::{board::{Board, Cell}, instance::Instance, piece::QUEEN, verify::check};
@@ -80,16 +81,20 @@ pub fn check(board: &Board, instance: &Instance, piece: Piece) -> Result<(), Vio
             &[*c],
         ));
     }
+    // One slot per line of each family (O(n), no n x n grid): the first piece seen on it.
     for &kind in piece.lines {
-        let mut first: HashMap<u32, Cell> = HashMap::with_capacity(board.pieces.len());
-        for &c in &board.pieces {
-            if let Some(&prev) = first.get(&kind.key(c, n)) {
+        const NONE: u32 = u32::MAX;
+        let mut first = vec![NONE; kind.count(n) as usize];
+        for (i, &c) in board.pieces.iter().enumerate() {
+            let slot = &mut first[kind.key(c, n) as usize];
+            if *slot != NONE {
+                let prev = board.pieces[*slot as usize];
                 return Err(Violation::new(
                     format!("{pieces} at {prev} and {c} share a {}", kind.name()),
                     &[prev, c],
                 ));
             }
-            first.insert(kind.key(c, n), c);
+            *slot = i as u32;
         }
     }
     for &c in &board.pieces {

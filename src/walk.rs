@@ -65,8 +65,10 @@ struct State<'a> {
     placed: Vec<bool>,
     /// `at[r]`: the board column of row r's piece, or `usize::MAX`.
     at: Vec<usize>,
-    /// Live cells, one bit per (free row, live column), `words` u64 per free row.
+    /// Live cells, one bit per (free row, live column), `words` u64 per free row; empty when
+    /// every cell is live (`full`: a plain board, which then costs O(n) memory).
     live: &'a [u64],
+    full: bool,
     words: usize,
     diag: Vec<u32>,
     anti: Vec<u32>,
@@ -80,7 +82,7 @@ struct State<'a> {
 impl State<'_> {
     /// Whether free row `i` has a live cell in live column `k`.
     fn is_live(&self, i: usize, k: usize) -> bool {
-        self.live[i * self.words + k / 64] >> (k % 64) & 1 == 1
+        self.full || self.live[i * self.words + k / 64] >> (k % 64) & 1 == 1
     }
 
     /// Pieces that a piece at board cell (r, c) would attack (itself not counted).
@@ -182,6 +184,19 @@ impl Lines {
     }
 }
 
+/// The walk's estimated peak memory in bytes on `problem`: on a plain board O(n) (a few
+/// counters per row and line); elsewhere the live cells listed per free row twice (4 bytes
+/// each) and the bitmap of free rows x live columns.
+pub fn walk_bytes(problem: &Problem) -> u64 {
+    let n = u64::from(problem.n);
+    let board = 64 * n;
+    if problem.varmap.is_row_major() {
+        return board;
+    }
+    let cells = problem.varmap.num_cells();
+    board + 8 * cells + n * n.div_ceil(64) * 8
+}
+
 /// Searches for a board of `problem` by min-conflicts swaps; `None` when the budget runs out,
 /// the problem is UNSAT by presolve, or its piece is not one per row and column.
 pub fn walk(problem: &Problem, settings: &WalkSettings) -> Option<Board> {
@@ -191,40 +206,61 @@ pub fn walk(problem: &Problem, settings: &WalkSettings) -> Option<Board> {
     }
     let n = problem.n as usize;
     let map = &problem.varmap;
-    // The core: the free rows (with live cells) and the live columns, numbered 0.. in order.
-    let mut rows = Vec::new();
-    let mut by_row: Vec<Vec<u32>> = Vec::new();
-    for r in 0..n {
-        let cols: Vec<u32> = map.row_cols(r as u32).collect();
-        if !cols.is_empty() {
-            rows.push(r);
-            by_row.push(cols);
+    // A plain board (every cell live): no lists and no bitmap, O(n) memory at any n.
+    let full = map.is_row_major();
+    let (rows, cols, live, words, mut adj) = if full {
+        let all: Vec<usize> = (0..n).collect();
+        (
+            all,
+            (0..n as u32).collect::<Vec<u32>>(),
+            Vec::new(),
+            0,
+            None,
+        )
+    } else {
+        if walk_bytes(problem) > crate::memory::available_memory().unwrap_or(u64::MAX) {
+            return None;
         }
-    }
-    let mut cols: Vec<u32> = by_row.iter().flatten().copied().collect();
-    cols.sort_unstable();
-    cols.dedup();
-    let words = cols.len().div_ceil(64);
-    // One bit per (free row, live column): 2^27 bits (16 MiB) at most.
-    if (rows.len() as u64) * (words as u64) > 1 << 21 {
-        return None;
-    }
-    let mut live = vec![0u64; rows.len() * words];
-    let adj: Vec<Vec<u32>> = by_row
-        .iter()
-        .enumerate()
-        .map(|(i, row)| {
-            row.iter()
-                .map(|c| {
-                    let k = cols.binary_search(c).expect("a live column");
-                    live[i * words + k / 64] |= 1 << (k % 64);
-                    k as u32
-                })
-                .collect()
-        })
-        .collect();
-    drop(by_row);
-    let mut adj = adj;
+        // The core: the free rows (with live cells) and the live columns, numbered 0.. in
+        // order.
+        let mut rows = Vec::new();
+        let mut by_row: Vec<Vec<u32>> = Vec::new();
+        let stopped = || settings.cancel.as_ref().is_some_and(|c| c.is_stopped());
+        for r in 0..n {
+            // Listing a big core's cells takes a while: the stop reaches into it.
+            if r % 64 == 0 && stopped() {
+                return None;
+            }
+            let cols: Vec<u32> = map.row_cols(r as u32).collect();
+            if !cols.is_empty() {
+                rows.push(r);
+                by_row.push(cols);
+            }
+        }
+        let mut cols: Vec<u32> = by_row.iter().flatten().copied().collect();
+        cols.sort_unstable();
+        cols.dedup();
+        let words = cols.len().div_ceil(64);
+        // One bit per (free row, live column): 2^27 bits (16 MiB) at most.
+        if (rows.len() as u64) * (words as u64) > 1 << 21 {
+            return None;
+        }
+        let mut live = vec![0u64; rows.len() * words];
+        let adj: Vec<Vec<u32>> = by_row
+            .iter()
+            .enumerate()
+            .map(|(i, row)| {
+                row.iter()
+                    .map(|c| {
+                        let k = cols.binary_search(c).expect("a live column");
+                        live[i * words + k / 64] |= 1 << (k % 64);
+                        k as u32
+                    })
+                    .collect()
+            })
+            .collect();
+        (rows, cols, live, words, Some(adj))
+    };
     let mut leaps: Vec<(i32, i32)> = problem.piece.leaps.to_vec();
     leaps.sort_unstable();
     leaps.dedup();
@@ -242,6 +278,7 @@ pub fn walk(problem: &Problem, settings: &WalkSettings) -> Option<Board> {
         placed: vec![false; m],
         at: vec![usize::MAX; n],
         live: &live,
+        full,
         words,
         diag: vec![0; 2 * n - 1],
         anti: vec![0; 2 * n - 1],
@@ -254,19 +291,36 @@ pub fn walk(problem: &Problem, settings: &WalkSettings) -> Option<Board> {
     let mut owner = vec![usize::MAX; cols.len()];
     while !out_of_time(tries) {
         tries += 1;
-        // A random perfect matching of the free rows onto the free columns.
-        for a in adj.iter_mut() {
-            for k in (1..a.len()).rev() {
-                a.swap(k, rng.index(k + 1));
-            }
-        }
-        let matching = crate::matching::max_matching(&adj, cols.len());
-        if matching.iter().any(Option::is_none) {
-            return None; // no perfect matching: UNSAT, for the complete solver to show
-        }
+        // A random perfect matching of the free rows onto the free columns (on a plain board,
+        // a random permutation).
         s.clear();
-        for (i, c) in matching.iter().enumerate() {
-            s.add(i, c.expect("perfect matching") as usize);
+        match adj.as_mut() {
+            Some(adj) => {
+                for (i, a) in adj.iter_mut().enumerate() {
+                    if i % 64 == 0 && out_of_time(tries) {
+                        return None;
+                    }
+                    for k in (1..a.len()).rev() {
+                        a.swap(k, rng.index(k + 1));
+                    }
+                }
+                let matching = crate::matching::max_matching(adj, cols.len());
+                if matching.iter().any(Option::is_none) {
+                    return None; // no perfect matching: UNSAT, for the complete solver to show
+                }
+                for (i, c) in matching.iter().enumerate() {
+                    s.add(i, c.expect("perfect matching") as usize);
+                }
+            }
+            None => {
+                let mut perm: Vec<usize> = (0..m).collect();
+                for k in (1..m).rev() {
+                    perm.swap(k, rng.index(k + 1));
+                }
+                for (i, &c) in perm.iter().enumerate() {
+                    s.add(i, c);
+                }
+            }
         }
         owner.fill(usize::MAX);
         for (i, &k) in s.col.iter().enumerate() {
@@ -286,14 +340,14 @@ pub fn walk(problem: &Problem, settings: &WalkSettings) -> Option<Board> {
                 }
                 // Move row i's piece to another of its live columns, whose owner takes row i's
                 // column (if that cell is live): the best of up to 32 such swaps.
-                let cands = &adj[i];
+                let len = adj.as_ref().map_or(m, |a| a[i].len());
                 let ci = s.col[i];
                 let mut choice: Option<(i64, usize)> = None;
-                for t in 0..cands.len().min(32) {
-                    let c2 = if cands.len() <= 32 {
-                        cands[t] as usize
-                    } else {
-                        cands[rng.index(cands.len())] as usize
+                for t in 0..len.min(32) {
+                    let pick = if len <= 32 { t } else { rng.index(len) };
+                    let c2 = match &adj {
+                        Some(a) => a[i][pick] as usize,
+                        None => pick,
                     };
                     let j = owner[c2];
                     if j == usize::MAX || j == i || !s.is_live(j, ci) {

@@ -184,9 +184,10 @@ def solve(
     """Solves ``instance`` like ``queens-sat solve``: a ``Result`` whose ``board`` is verified.
 
     ``solver`` is any ``--solver`` spec: ``auto`` (the default strategy), ``varisat``,
-    ``lib:cadical``, ``lib:kissat``, ``bitboard``, ``walk``, an external solver's name or path, or a
-    comma-separated portfolio. ``timeout`` (seconds) works for every solver: past it the
-    status is ``UNKNOWN``. ``certify`` accepts UNSAT only with a checked refutation.
+    ``lib:cadical``, ``lib:kissat``, ``bitboard``, ``walk``, ``construct``, an external solver's name
+    or path, or a comma-separated portfolio. ``timeout`` (seconds) works for every solver: past
+    it the status is ``UNKNOWN``; ``float('inf')`` is no limit, and a limit below 0.001 s or
+    past what a duration holds (about 1.8e19 s) is refused with its own message. ``certify`` accepts UNSAT only with a checked refutation.
     ``jobs`` bounds the threads of the cube solver (default: every core). ``break_symmetry``
     is ``lex`` (lex-leader constraints in the encoding), ``none`` (no symmetry handling, not
     even the default strategy's) or ``cubes`` (the default strategy's cube solver searches

@@ -363,12 +363,14 @@ pub fn solve(
             // The value as Python writes it (`0`, `1e+300`), not as Rust does; an int too large
             // for a float is refused the same way.
             let value = crate::args::repr(t);
-            let secs = t.extract::<f64>().unwrap_or(f64::INFINITY);
+            // An int too large for a float is too large a limit (not `inf`, which is no limit).
+            let secs = t.extract::<f64>().unwrap_or(f64::MAX);
             errors::py_ok(
-                queens_sat::options::timeout(secs).map_err(|e| crate::args::revalue(e, &value)),
+                queens_sat::options::time_limit(secs).map_err(|e| crate::args::revalue(e, &value)),
             )
         })
-        .transpose()?;
+        .transpose()?
+        .flatten();
     let jobs_ = crate::args::jobs(jobs_)?;
     let (inst, piece) = (&instance.inner, instance.piece);
     let s = work::run(py, None, |cancel| {

@@ -181,6 +181,8 @@ pub struct Encoder<'a> {
     symmetric: Option<Symmetry>,
     lex_leader: lex::SymmetrySet,
     implied: implied::Implied,
+    /// Stop counting ([`Encoder::stats`]) when this token stops.
+    stop: Option<&'a crate::interrupt::Cancel>,
 }
 
 impl<'a> Encoder<'a> {
@@ -192,7 +194,19 @@ impl<'a> Encoder<'a> {
             symmetric: None,
             lex_leader: lex::SymmetrySet::default(),
             implied: implied::Implied::None,
+            stop: None,
         }
+    }
+
+    /// Makes [`Encoder::stats`] stop when `cancel` stops (raised, or its deadline passed), with
+    /// [`Error::Interrupted`]: counting a big board that is not plain walks all its live cells.
+    pub fn until(mut self, cancel: &'a crate::interrupt::Cancel) -> Encoder<'a> {
+        self.stop = Some(cancel);
+        self
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.is_some_and(|c| c.is_stopped())
     }
 
     /// An encoder for `problem` with `options`.
@@ -262,19 +276,62 @@ impl<'a> Encoder<'a> {
         }
         s.clauses += p.units.len() as u64;
         s.literals += p.units.len() as u64;
-        self.for_each_line(|exactly_one, lits| {
+        let mut line = |exactly_one: bool, len: usize| {
             if exactly_one {
                 s.clauses += 1;
-                s.literals += lits.len() as u64;
+                s.literals += len as u64;
             }
-            let c = self.amo.cost(lits.len());
+            let c = self.amo.cost(len);
             s.clauses += c.clauses;
             s.literals += c.literals;
             s.vars += c.aux_vars;
-        });
-        let leaps = self.leap_pairs(|_, _| ());
+        };
+        let full = p.varmap.is_row_major();
+        if full {
+            // Every cell live (a plain board, or the full encoding): the lines' lengths are
+            // known, so the count is O(n), not O(n²) (the same lines as `for_each_line`).
+            let n = p.n as usize;
+            for &kind in p.piece.lines {
+                let exactly_one = kind.needs_exactly_one(p.n);
+                for k in 0..kind.count(p.n) as usize {
+                    let len = match kind {
+                        LineKind::Row | LineKind::Column => n,
+                        LineKind::Diagonal | LineKind::AntiDiagonal => (k + 1).min(2 * n - 1 - k),
+                    };
+                    if len >= 2 || (exactly_one && len == 1) {
+                        line(exactly_one, len);
+                    }
+                }
+            }
+        } else {
+            self.for_each_line(|exactly_one, lits| line(exactly_one, lits.len()));
+            if self.stopped() {
+                return Err(Error::Interrupted);
+            }
+        }
+        let leaps = match full {
+            true => {
+                let n = u64::from(p.n);
+                p.piece
+                    .forward_leaps()
+                    .map(|(dr, dc)| {
+                        let (a, b) = (u64::from(dr.unsigned_abs()), u64::from(dc.unsigned_abs()));
+                        n.saturating_sub(a) * n.saturating_sub(b)
+                    })
+                    .sum()
+            }
+            false => self.leap_pairs(|_, _| ()),
+        };
         s.clauses += leaps;
         s.literals += 2 * leaps;
+        // Past the DIMACS limit already: no need to walk the symmetry and lex-leader parts (n²
+        // cells on a big board).
+        if s.vars > MAX_VARS {
+            return Err(Error::TooLarge(format!(
+                "{} variables exceed the DIMACS limit of {MAX_VARS}",
+                s.vars
+            )));
+        }
         // Parts with auxiliaries are counted by running them into a counting sink.
         let mut add = |emit: &dyn Fn(&mut VarAlloc, &mut StatsSink)| {
             let mut sink = StatsSink::default();
@@ -391,7 +448,10 @@ impl<'a> Encoder<'a> {
             // in variable order.
             let lines = kind.count(n) as usize;
             let mut start = vec![0u32; lines + 1];
-            for (cell, _) in map.cells() {
+            for (i, (cell, _)) in map.cells().enumerate() {
+                if i % (1 << 16) == 0 && self.stopped() {
+                    return;
+                }
                 start[kind.key(cell, n) as usize + 1] += 1;
             }
             for i in 0..lines {
@@ -400,7 +460,10 @@ impl<'a> Encoder<'a> {
             let mut fill = start.clone();
             buf.clear();
             buf.resize(map.num_cells() as usize, Lit::pos(1));
-            for (cell, var) in map.cells() {
+            for (i, (cell, var)) in map.cells().enumerate() {
+                if i % (1 << 16) == 0 && self.stopped() {
+                    return;
+                }
                 let k = kind.key(cell, n) as usize;
                 buf[fill[k] as usize] = Lit::pos(var);
                 fill[k] += 1;

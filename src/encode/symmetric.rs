@@ -43,12 +43,12 @@ pub fn for_each_clause(problem: &Problem, g: Symmetry, mut f: impl FnMut(&[Lit])
     };
     // x(c) <-> x(g(c)) for all c. Only cells that are live or fixed can be true, so it suffices
     // to visit those cells c and pair each with its image and its pre-image, both directions.
-    let cells: Vec<Cell> = problem
+    // (Walked, never collected: a big board has n² live cells.)
+    let cells = problem
         .varmap
         .cells()
         .map(|(c, _)| c)
-        .chain(problem.fixed.iter().copied())
-        .collect();
+        .chain(problem.fixed.iter().copied());
     for c in cells {
         let vc = value(problem, c);
         for other in [g.apply(c, n), g.inverse().apply(c, n)] {

@@ -70,14 +70,47 @@ impl Problem {
     /// graph without a perfect matching makes the problem unsatisfiable. The solutions are the
     /// same for every `filter`.
     pub fn presolve_with(instance: &Instance, piece: Piece, filter: Filter) -> Result<Problem> {
-        let mut problem = Problem::presolve_plain(instance, piece)?;
+        let mut problem = Problem::presolve_plain(instance, piece, &|| false)?;
         filter::filter(&mut problem, filter);
         Ok(problem)
     }
 
+    /// [`Problem::presolve`] that stops when `cancel` stops (raised, or its deadline passed):
+    /// then [`Error::Interrupted`]. Its work grows with the free rows x free columns (n² on a
+    /// big board with a few blocked cells), so a time limit must reach into it.
+    pub fn presolve_until(
+        instance: &Instance,
+        piece: Piece,
+        cancel: &crate::interrupt::Cancel,
+    ) -> Result<Problem> {
+        let mut problem = Problem::presolve_plain(instance, piece, &|| cancel.is_stopped())?;
+        filter::filter(&mut problem, Filter::default());
+        Ok(problem)
+    }
+
     /// Presolve without the matching filter.
-    fn presolve_plain(instance: &Instance, piece: Piece) -> Result<Problem> {
+    fn presolve_plain(
+        instance: &Instance,
+        piece: Piece,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Problem> {
         let n = instance.n;
+        if instance.is_plain() {
+            // Nothing to fold: every cell is live. O(n) (the variable map stores "every column"
+            // per row), so a plain board of any n presolves at once; an engine that encodes
+            // checks the DIMACS limit and its memory itself.
+            instance.check()?;
+            return Ok(Problem {
+                n,
+                piece,
+                presolved: true,
+                instance: instance.clone(),
+                varmap: VarMap::row_major(n),
+                fixed: Vec::new(),
+                units: Vec::new(),
+                unsat: None,
+            });
+        }
         let obstacles = instance.obstacles_checked()?;
         let mut fixed: Vec<Cell> = instance.placed.clone();
         fixed.sort_unstable();
@@ -130,16 +163,31 @@ impl Problem {
         let free = |kind: LineKind| -> Vec<u32> { (0..n).filter(|&i| !is_held(kind, i)).collect() };
         let free_rows = free(LineKind::Row);
         let free_cols = free(LineKind::Column);
+        // The live cells are listed per row (4 bytes each, up to every free row x free column):
+        // estimated against the memory budget before anything is allocated. (The DIMACS limit
+        // is the encoder's to check: a search that places pieces itself writes no CNF.)
         let candidate_cells = free_rows.len() as u64 * free_cols.len() as u64;
-        if candidate_cells > MAX_VARS {
-            return Err(Error::TooLarge(format!(
-                "{candidate_cells} cell variables exceed the DIMACS limit of {MAX_VARS}"
-            )));
-        }
+        crate::memory::check(
+            candidate_cells.saturating_mul(4),
+            &format!(
+                "presolving {} free rows x {} free columns ({candidate_cells} cells)",
+                free_rows.len(),
+                free_cols.len()
+            ),
+            "",
+        )?;
 
         let mut rows: Vec<Vec<u32>> = vec![Vec::new(); n as usize];
         for &r in &free_rows {
+            if r % 64 == 0 && stop() {
+                return Err(Error::Interrupted);
+            }
             let row = &mut rows[r as usize];
+            row.try_reserve_exact(free_cols.len()).map_err(|_| {
+                Error::TooLarge(format!(
+                    "presolving {candidate_cells} cells: out of memory at row {r}"
+                ))
+            })?;
             for &c in &free_cols {
                 let cell = Cell::new(r, c);
                 let attacked = held_bits

@@ -333,6 +333,7 @@ impl Engine for LibCadical {
             caps: Capabilities {
                 proofs: Proofs::Drat,
                 incremental: Some(CadicalAssuming::factory_for),
+                memory: Some(cadical_bytes),
                 ..Capabilities::IN_PROCESS
             },
         }
@@ -353,6 +354,15 @@ impl Engine for LibCadical {
         )?;
         Ok(Outcome::of_model(answer, timing))
     }
+}
+
+/// The linked CaDiCaL's (and Kissat's) estimated peak memory for a CNF of `stats`' size: the
+/// clause arena (a header and 4 bytes a literal), two watches a clause, per-variable tables,
+/// and the encoder's buffers. Checked before any clause is handed over, so that a CNF too big
+/// for the machine is refused with its estimate: an allocation failure inside the C/C++ solver
+/// would end the process (a C++ exception cannot cross into Rust).
+pub fn cadical_bytes(stats: &crate::encode::Stats) -> u64 {
+    32 * stats.literals + 96 * stats.clauses + 256 * stats.vars
 }
 
 #[cfg(test)]

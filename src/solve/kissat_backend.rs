@@ -142,7 +142,10 @@ impl Engine for LibKissat {
         EngineInfo {
             name: "lib:kissat".into(),
             about: "Kissat 3.1.1 linked in (no proofs, not incremental)".into(),
-            caps: Capabilities::IN_PROCESS,
+            caps: Capabilities {
+                memory: Some(super::cadical_backend::cadical_bytes),
+                ..Capabilities::IN_PROCESS
+            },
         }
     }
 

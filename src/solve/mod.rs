@@ -37,6 +37,7 @@ pub use varisat_backend::varisat_bytes;
 // the `engines!` table below lists their types.
 pub mod bitboard;
 pub mod cadical_backend;
+pub mod construct;
 pub mod kissat_backend;
 pub mod varisat_backend;
 pub mod walk_backend;
@@ -59,4 +60,5 @@ engines! {
     kissat_backend::LibKissat,
     bitboard::Bitboard,
     walk_backend::Walk::DEFAULT,
+    construct::Construct,
 }

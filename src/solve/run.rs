@@ -291,8 +291,41 @@ pub fn solve(
     let t0 = Instant::now();
     let info = engine.info();
     let caps = info.caps;
-    let stats = Encoder::with_options(problem, options).stats()?;
-    if settings.certify && caps.unsat && caps.proofs == Proofs::None {
+    let deadline = settings
+        .cancel
+        .clone()
+        .unwrap_or_default()
+        .with_timeout(settings.timeout);
+    // The CNF's size: what an engine that encodes builds, and, for a search that places pieces
+    // itself, the size of the problem's CNF where counting it is cheap (O(n) on a plain board,
+    // else up to 2^20 live cells; past the DIMACS limit it has none, and the search goes on).
+    let encodes = caps.encodes || caps.memory.is_some();
+    let cheap = problem.varmap.is_row_major() || problem.num_cells() <= 1 << 20;
+    let stats = match encodes || cheap {
+        true => match Encoder::with_options(problem, options)
+            .until(&deadline)
+            .stats()
+        {
+            Err(Error::TooLarge(_)) if !encodes => Stats::default(),
+            Err(Error::Interrupted) if !deadline.is_cancelled() => {
+                // The time limit passed while counting the CNF: UNKNOWN, as any engine says.
+                let why = deadline
+                    .stopped()
+                    .map_or_else(|| "stopped".into(), |s| s.to_string());
+                return Ok(SolveReport::new(
+                    Answer::Unknown(why),
+                    Stats::default(),
+                    info.name,
+                    options.amo,
+                ));
+            }
+            other => other?,
+        },
+        false => Stats::default(),
+    };
+    // Every engine without proofs is refused under certify, local search too (it never answers
+    // UNSAT, but a certified solve asks for an engine that can back its UNSAT).
+    if settings.certify && caps.proofs == Proofs::None {
         let why = match caps.in_process {
             false => "an external solver must write DRAT proofs (cadical, kissat)".to_string(),
             true => format!(
@@ -449,21 +482,7 @@ pub fn prepass(
     Ok(matches!(report.status, Answer::Sat(_)).then_some(report))
 }
 
-/// The environment variable that states the available memory in bytes instead of the kernel's
-/// figure (for tests, and for a machine whose `MemAvailable` misleads, as in some containers).
-pub const MEMORY_ENV: &str = "QUEENS_SAT_AVAILABLE_MEMORY";
-
-/// The memory available for an in-process solve: [`MEMORY_ENV`] if set, else what the kernel
-/// reports as available (`MemAvailable`), if known.
-pub fn available_memory() -> Option<u64> {
-    if let Ok(v) = std::env::var(MEMORY_ENV) {
-        return v.trim().parse().ok();
-    }
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
-}
+pub use crate::memory::{MEMORY_ENV, available_memory};
 
 /// Refuses an in-process solve that needs `need` bytes (an engine's estimate for a CNF of
 /// `stats`' size) when that is more than is available, before anything is allocated, so it is
@@ -499,10 +518,52 @@ pub fn portfolio(
     {
         return Ok((0, r));
     }
+    // The entrants run at once, so their memory adds up: each one's estimate is checked
+    // against what is left, in order, and an entrant that does not fit is left out of the race
+    // (named in the winner's label), so that no linked solver is handed a CNF it cannot hold.
+    let have = available_memory();
+    let deadline = settings
+        .cancel
+        .clone()
+        .unwrap_or_default()
+        .with_timeout(settings.timeout);
+    let (mut kept, mut skipped, mut total) = (Vec::new(), Vec::new(), 0u64);
+    for (i, e) in entrants.iter().enumerate() {
+        let need = match e.backend.info().caps.memory {
+            Some(estimate) => estimate(
+                &Encoder::with_options(problem, e.options)
+                    .until(&deadline)
+                    .stats()?,
+            ),
+            None => 0,
+        };
+        match have {
+            Some(h) if need > 0 && total.saturating_add(need) > h => {
+                skipped.push(format!(
+                    "{} (an estimated {})",
+                    e.label(),
+                    crate::memory::bytes(need)
+                ));
+            }
+            _ => {
+                total = total.saturating_add(need);
+                kept.push(i);
+            }
+        }
+    }
+    if kept.is_empty() {
+        return Err(Error::TooLarge(format!(
+            "no entrant of the portfolio fits in the {} available: {}; use a smaller encoding \
+             (--amo product) or write the CNF with `encode` for an external solver",
+            crate::memory::bytes(have.unwrap_or(0)),
+            skipped.join(", ")
+        )));
+    }
     // The entrants share the threads.
-    let threads = (settings.threads / entrants.len().max(1)).max(1);
-    let lanes = entrants
+    let threads = (settings.threads / kept.len().max(1)).max(1);
+    let lanes = kept
         .iter()
+        .map(|&i| &entrants[i])
         .map(|e| {
             let settings = SolveSettings {
                 walk: None,
@@ -518,7 +579,12 @@ pub fn portfolio(
             })
         })
         .collect();
-    let (i, mut r) = race(lanes, &settings.cancel.clone().unwrap_or_default())?;
+    let (k, mut r) = race(lanes, &settings.cancel.clone().unwrap_or_default())?;
+    let i = kept[k];
     r.solver = format!("portfolio winner: {}", entrants[i].label());
+    if !skipped.is_empty() {
+        r.solver
+            .push_str(&format!("; left out for memory: {}", skipped.join(", ")));
+    }
     Ok((i, r))
 }

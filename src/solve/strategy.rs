@@ -43,11 +43,14 @@ use std::time::{Duration, Instant};
 
 use super::bitboard::proof::certifies;
 use super::bitboard::{Bitboard, diagonal_family};
+use super::construct::Construct;
 use super::cubes::{self, CubeSettings};
 use super::engine::{Backend, Engine};
 use super::race::{Lane, race};
 use super::registry;
+use super::walk_backend::Walk;
 use super::{SolveReport, SolveSettings, parse_portfolio};
+use crate::answer::Answer;
 use crate::cube::Split;
 use crate::encode::EncodeOptions;
 use crate::encode::amo::AmoKind;
@@ -76,6 +79,15 @@ pub const AUTO_CUBES_MAX_CELLS: u64 = 2000;
 /// constrained boards are found in milliseconds; on hard instances (near the phase transition,
 /// or UNSAT) the search gives up after its swap budget, long before this.
 pub const AUTO_WALK: Duration = Duration::from_secs(1);
+
+/// Plain boards with more cells than this (n > 1000) that the construction does not build
+/// (amazons of n ≡ 2, 3 mod 6) go to local search alone, until the time limit: their CNF has
+/// tens of millions of clauses and more, which no CDCL solver here answers in useful time.
+pub const AUTO_WALK_ONLY_CELLS: u64 = 1_000_000;
+
+/// The largest root (live cells after presolve) that cube-and-conquer splits: a plain board up
+/// to n = 1024. Past it every look-ahead child is a big board's presolve.
+pub const CUBES_MAX_CELLS: u64 = 1 << 20;
 
 /// The backend that conquers the default strategy's cubes.
 const AUTO_CUBE_BACKEND: &str = "lib:cadical";
@@ -314,6 +326,32 @@ impl<'a> Solver<'a> {
     /// Runs the solve. A SAT answer's board has passed the independent checks
     /// ([`EncodeOptions::accept`]); a model that fails them is an [`Error::Solver`](crate::error::Error::Solver).
     pub fn solve(&self) -> Result<SolveReport> {
+        // One deadline for every phase (presolve, encoding, search), counted from here: every
+        // later time limit is a child of this token, and the earliest deadline counts.
+        let this = Solver {
+            cancel: self.cancel.with_timeout(self.timeout),
+            ..self.clone()
+        };
+        match this.solve_within() {
+            // Stopped by the deadline where no engine was running yet (presolve): UNKNOWN.
+            Err(crate::error::Error::Interrupted) if !this.cancel.is_cancelled() => {
+                let why = this
+                    .cancel
+                    .stopped()
+                    .map_or_else(|| "stopped".to_string(), |s| s.to_string());
+                Ok(SolveReport::new(
+                    Answer::Unknown(why),
+                    crate::encode::Stats::default(),
+                    self.solver.as_str(),
+                    self.options.amo,
+                ))
+            }
+            other => other,
+        }
+    }
+
+    /// [`Solver::solve`] under the one deadline (in `self.cancel`).
+    fn solve_within(&self) -> Result<SolveReport> {
         // `jobs = 0` is refused here as everywhere ([`crate::work::threads`]).
         crate::work::threads(self.jobs)?;
         // Options that would change nothing ([`crate::applies`]).
@@ -404,6 +442,35 @@ impl<'a> Solver<'a> {
         let problem = self.problem(self.presolve)?;
         let (portfolio, walk) = if self.solver == "auto" {
             if self.presolve && plain && problem.unsat.is_none() {
+                // A plain board: the explicit construction first (O(n), any n); its UNSAT
+                // (queens n = 2, 3) carries no proof, so under certify only its boards count.
+                // (Not when the user asked for the cube solver modulo the symmetries on every
+                // instance, `--break-symmetry cubes`.)
+                if self.symmetry != AutoSymmetry::Always
+                    && Construct.accepts(&problem, &options).is_ok()
+                {
+                    let settings = SolveSettings {
+                        timeout: self.timeout,
+                        cancel: Some(self.cancel.clone()),
+                        ..SolveSettings::default()
+                    };
+                    let report = super::solve(&problem, options, &Construct, settings)?;
+                    match report.status {
+                        Answer::Sat(_) => return Ok(report),
+                        Answer::Unsat if !self.certify => return Ok(report),
+                        _ => {}
+                    }
+                    // No construction (amazons, n = 2, 3 mod 6): on a board whose CNF would
+                    // be large, local search until the time limit, which needs no CNF.
+                    if problem.num_cells() > AUTO_WALK_ONLY_CELLS {
+                        let settings = SolveSettings {
+                            timeout: self.timeout,
+                            cancel: Some(self.cancel.clone()),
+                            ..SolveSettings::default()
+                        };
+                        return super::solve(&problem, options, &Walk::DEFAULT, settings);
+                    }
+                }
                 let t0 = Instant::now();
                 if problem.num_cells() <= AUTO_CUBES_MAX_CELLS {
                     // The diagonal sums, unless chosen otherwise (not under certify: a
@@ -495,10 +562,14 @@ impl<'a> Solver<'a> {
     fn problem(&self, presolve: bool) -> Result<std::borrow::Cow<'a, Problem>> {
         match self.presolved {
             Some(p) if p.presolved == presolve => Ok(std::borrow::Cow::Borrowed(p)),
-            _ => Ok(std::borrow::Cow::Owned(Problem::new(
+            _ if presolve => Ok(std::borrow::Cow::Owned(Problem::presolve_until(
                 self.instance,
                 self.piece,
-                presolve,
+                &self.cancel,
+            )?)),
+            _ => Ok(std::borrow::Cow::Owned(Problem::full(
+                self.instance,
+                self.piece,
             )?)),
         }
     }
@@ -574,6 +645,30 @@ impl<'a> Solver<'a> {
         let jobs = jobs.max(1);
         // One deadline for the split and the conquest: the time limit counts from here.
         let stop = cancel.with_timeout(timeout);
+        // The look-ahead split presolves children of the root; on a root this big each child is
+        // a big board's presolve (n² work and memory): refused up front.
+        if root.num_cells() > CUBES_MAX_CELLS {
+            return Err(crate::error::Error::TooLarge(format!(
+                "cube-and-conquer splits boards of at most {CUBES_MAX_CELLS} live cells; this one \
+                 has {} (drop --cubes)",
+                root.num_cells()
+            )));
+        }
+        // Every worker loads the whole CNF: refused up front when the workers' estimate does not
+        // fit (a big plain board with --cubes would otherwise take tens of GB).
+        if let Some(estimate) = registry::find(solver).and_then(|e| e.info().caps.memory) {
+            let stats = crate::encode::Encoder::with_options(root, options)
+                .until(&stop)
+                .stats()?;
+            crate::memory::check(
+                estimate(&stats).saturating_mul(jobs as u64),
+                &format!(
+                    "cube-and-conquer with {jobs} {solver} worker(s) on {} clauses",
+                    stats.clauses
+                ),
+                "; use fewer --jobs, a smaller encoding (--amo product), or drop --cubes",
+            )?;
+        }
         let settings = CubeSettings {
             jobs,
             split: Split {

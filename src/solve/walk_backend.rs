@@ -7,8 +7,14 @@ use crate::answer::Answer;
 use crate::error::Result;
 use crate::interrupt::Cancel;
 use crate::presolve::Problem;
+use crate::solve::bitboard::Bitboard;
 use crate::solve::engine::{Capabilities, Engine, EngineInfo, Found, Outcome, Settings};
-use crate::walk::{WalkSettings, walk};
+use crate::walk::{WalkSettings, walk, walk_bytes};
+
+/// Problems with at most this many live cells (a plain board up to n = 8) are decided by the
+/// exhaustive bitboard search, at once, rather than searched by local search, which can never
+/// say UNSAT (`solve -n 3 --solver walk` walked its whole budget before).
+pub const TINY_CELLS: u64 = 64;
 
 /// Local search with a swap budget: [`WalkSettings::default`]'s, or a number per live cell.
 #[derive(Clone, Copy, Debug)]
@@ -44,6 +50,28 @@ impl Engine for Walk {
 
     fn solve(&self, problem: &Problem, settings: &Settings, cancel: &Cancel) -> Result<Outcome> {
         let t0 = Instant::now();
+        // A tiny board (n <= 3, or a core this small) is decided at once by the exhaustive
+        // bitboard search, SAT or UNSAT, instead of walking until the budget runs out.
+        if problem.num_cells() <= TINY_CELLS && Bitboard.accepts(problem, &settings.options).is_ok()
+        {
+            let exact = Settings {
+                certify: false,
+                proof: None,
+                threads: 1,
+                ..*settings
+            };
+            return Bitboard.solve(problem, &exact, cancel);
+        }
+        crate::memory::check(
+            walk_bytes(problem),
+            &format!(
+                "local search on {} live cells of a {}x{} board",
+                problem.num_cells(),
+                problem.n,
+                problem.n
+            ),
+            "",
+        )?;
         let max_tries = match self.tries_per_cell {
             None => WalkSettings::default().max_tries,
             Some(k) => k * problem.varmap.num_cells().max(1000),

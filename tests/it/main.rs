@@ -40,6 +40,7 @@ mod properties;
 mod readers;
 mod registry;
 mod signals;
+mod sizes;
 mod stop;
 mod suite;
 mod svg;

@@ -146,9 +146,10 @@ impl EncodingArgs {
     }
 }
 
-/// Validates `--timeout SECS`.
-pub fn parse_timeout(secs: f64) -> Result<Duration> {
-    queens_sat::options::timeout(secs)
+/// Validates `--timeout SECS`: `inf` is no limit (`None`); the library's one rule
+/// ([`queens_sat::options::time_limit`]).
+pub fn parse_timeout(secs: f64) -> Result<Option<Duration>> {
+    queens_sat::options::time_limit(secs)
 }
 
 /// `--jobs J`, defaulting to every core; 0 is refused, as in the library and Python

@@ -25,7 +25,8 @@ pub struct SolveArgs {
     enc: EncodingArgs,
     #[arg(long, default_value = "auto", help = registry::help())]
     solver: String,
-    /// Give up after this many seconds (UNKNOWN, exit 1).
+    /// Give up after this many seconds (UNKNOWN, exit 1); `inf`: no limit. At least 0.001
+    /// (the resolution), at most what a duration holds (about 1.8e19).
     #[arg(long, value_name = "SECS")]
     timeout: Option<f64>,
     /// Accept UNSAT only with a checked refutation (varisat self-checking, a DRAT proof from
@@ -64,15 +65,57 @@ pub struct SolveArgs {
     /// With `--cubes`: split until there are this many cubes.
     #[arg(long, value_name = "K", requires = "cubes", default_value_t = Split::default().max_cubes)]
     max_cubes: usize,
-    /// Output format.
+    /// Output format: `text` the board (`Q` piece, `.` free, `x` blocked), streamed row by row;
+    /// `cols` one line per row holding its piece's column (0-based), the compact form of a big
+    /// board (about 400 KB at n = 65,536); `json` one object (its `board` rows left out past
+    /// n = 1000, `board_omitted` says so; `queens` lists every piece); `svg` a picture (boards up
+    /// to n = 1024, larger ones are refused before solving). An answer without a board prints
+    /// its verdict (`UNSAT`, `UNKNOWN`) in text and cols.
     #[arg(long, value_enum, default_value = "text")]
-    format: OutputFormat,
+    format: SolveFormat,
+}
+
+/// `solve`'s output formats: the shared ones ([`OutputFormat`]) and `cols`, the compact form
+/// of a board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SolveFormat {
+    /// Board text on stdout, summary on stderr.
+    Text,
+    /// One JSON object on stdout.
+    Json,
+    /// The board as an SVG picture on stdout.
+    Svg,
+    /// One line per row with its piece's column (0-based), summary on stderr.
+    Cols,
+}
+
+impl From<OutputFormat> for SolveFormat {
+    fn from(f: OutputFormat) -> SolveFormat {
+        match f {
+            OutputFormat::Text => SolveFormat::Text,
+            OutputFormat::Json => SolveFormat::Json,
+            OutputFormat::Svg => SolveFormat::Svg,
+        }
+    }
+}
+
+/// Refuses `--format svg` for a board too big to draw (before anything is solved).
+pub fn check_svg(format: SolveFormat, n: u32) -> Result<()> {
+    if format == SolveFormat::Svg && n > queens_sat::svg::MAX_N {
+        return Err(queens_sat::Error::Usage(format!(
+            "--format svg draws boards up to n = {}, not n = {n}; use --format cols (one column \
+             per row) or text",
+            queens_sat::svg::MAX_N
+        )));
+    }
+    Ok(())
 }
 
 /// Runs `solve`: one call of the library's [`Solver`], then the printed answer.
 pub fn run(a: SolveArgs) -> Result<ExitCode> {
-    let timeout = a.timeout.map(parse_timeout).transpose()?;
+    let timeout = a.timeout.map(parse_timeout).transpose()?.flatten();
     let (instance, piece) = a.inst.load()?;
+    check_svg(a.format, instance.n)?;
     // The default strategy's own symmetry handling comes with the options (`lex` is an
     // encoding option, `none` and `cubes` the strategy's).
     let parsed = a.enc.parse(&instance, &piece, true)?;
@@ -127,24 +170,33 @@ pub fn print_answer(
     r: &SolveReport,
     instance: &Instance,
     piece: Piece,
-    format: OutputFormat,
+    format: impl Into<SolveFormat>,
 ) -> ExitCode {
+    let format = format.into();
     let status = &r.status;
     let label = status.label();
     match format {
-        OutputFormat::Json => {
+        SolveFormat::Json => {
             print_json(&SolveRecord::of(r, instance, piece));
         }
-        OutputFormat::Text | OutputFormat::Svg => {
+        SolveFormat::Text | SolveFormat::Svg | SolveFormat::Cols => {
             let mut out = std::io::stdout().lock();
             match (status, format) {
-                (Status::Sat(b), OutputFormat::Svg) => {
+                (Status::Sat(b), SolveFormat::Cols) => {
+                    // One line per row: its piece's column (a board has one piece a row).
+                    let mut w = std::io::BufWriter::with_capacity(1 << 16, &mut out);
+                    for p in &b.pieces {
+                        let _ = writeln!(w, "{}", p.col);
+                    }
+                    let _ = w.flush();
+                }
+                (Status::Sat(b), SolveFormat::Svg) => {
                     // The board passed the verifier already; solution_svg checks it again.
                     let svg = queens_sat::svg::solution_svg(b, instance, piece)
                         .unwrap_or_else(|why| panic!("a verified board failed: {why}"));
                     let _ = out.write_all(svg.as_bytes());
                 }
-                (_, OutputFormat::Svg) => {
+                (_, SolveFormat::Svg) => {
                     let caption = format!("{}-{}s: {label}", instance.n, piece.name);
                     let svg = queens_sat::svg::render(instance, piece, &[], None, &caption);
                     let _ = out.write_all(svg.as_bytes());
@@ -152,7 +204,7 @@ pub fn print_answer(
                 (Status::Sat(b), _) => {
                     let obstacles = instance.obstacles();
                     // Row by row: the text of a large board is never held whole.
-                    let mut w = std::io::BufWriter::new(&mut out);
+                    let mut w = std::io::BufWriter::with_capacity(1 << 20, &mut out);
                     let _ = b.write_text(&mut w, |r, line| obstacles.mark_row(r, line));
                     let _ = w.flush();
                 }

@@ -71,7 +71,7 @@ pub struct SuiteArgs {
 
 /// Runs `suite`.
 pub fn run(a: SuiteArgs) -> Result<ExitCode> {
-    let timeout = a.timeout.map(parse_timeout).transpose()?;
+    let timeout = a.timeout.map(parse_timeout).transpose()?.flatten();
     let solve = match a.solve {
         true => Some(SolveWith {
             certify: a.certify,
@@ -84,7 +84,7 @@ pub fn run(a: SuiteArgs) -> Result<ExitCode> {
         Some(dir) => Some(PackOptions {
             dir: dir.clone(),
             reference: a.reference.clone(),
-            reference_timeout: parse_timeout(a.reference_timeout)?,
+            reference_timeout: queens_sat::options::timeout(a.reference_timeout)?,
             level: Codec::Xz.level(a.level)?,
             command: std::iter::once("queens-sat".to_string())
                 .chain(std::env::args().skip(1))

@@ -319,9 +319,21 @@ fn lying_solver_model_is_rejected() {
 #[test]
 fn timeout_applies_to_the_builtin_solver() {
     let dir = tempdir();
-    // Encoding a 300x300 board alone takes far longer than 1 ms.
+    // Encoding a 300x300 board alone takes far longer than 1 ms (a named CNF solver: the
+    // default strategy builds a plain board at once).
     let t0 = Instant::now();
-    let r = run(dir.path(), &["solve", "-n", "300", "--timeout", "0.001"]);
+    let r = run(
+        dir.path(),
+        &[
+            "solve",
+            "-n",
+            "300",
+            "--solver",
+            "varisat",
+            "--timeout",
+            "0.001",
+        ],
+    );
     assert_eq!(r.code, 1, "{r:?}");
     assert_eq!(r.stdout.trim(), "UNKNOWN");
     assert!(r.stderr.contains("time limit"), "{}", r.stderr);

@@ -113,13 +113,8 @@ fn solve_json_fields_agree() {
     assert_eq!(v["n"], 8);
     assert_eq!(v["piece"], "queen");
     assert_eq!(v["amo"].as_str(), Some(default_amo(dir.path()).as_str()));
-    // The default strategy (`--solver auto`): on a small board its local search and the bitboard
-    // search race, and either may answer first.
-    assert!(
-        v["solver"] == "walk" || v["solver"] == "bitboard",
-        "{}",
-        v["solver"]
-    );
+    // The default strategy (`--solver auto`): a plain board is built by the construction.
+    assert_eq!(v["solver"], "construct", "{}", v["solver"]);
     let r = run_expect(
         dir.path(),
         &[
