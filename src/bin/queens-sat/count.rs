@@ -76,7 +76,7 @@ pub fn run(a: CountArgs) -> Result<ExitCode> {
     a.enc.reject_implied("count")?;
     let (instance, piece) = a.inst.load()?;
     let options = a.enc.options(&instance, &piece)?;
-    let timeout = a.timeout.map(parse_timeout).transpose()?;
+    let timeout = a.timeout.map(parse_timeout).transpose()?.flatten();
     if a.format == OutputFormat::Svg {
         // The drawing enumerates class representatives with varisat: no engine, cross-check
         // or time limit of the count applies to it.
