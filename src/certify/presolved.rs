@@ -26,15 +26,20 @@ use super::lrat::{Lrat, Steps};
 /// The CNF a presolve proof refutes: `instance` unpresolved, pairwise at-most-one (what
 /// `encode --amo pairwise --no-presolve` writes), as its variable count and DIMACS clauses.
 pub fn full_pairwise(instance: &Instance, piece: Piece) -> Result<(u32, Vec<Vec<i32>>)> {
-    let problem = Problem::full(instance, piece)?;
+    Ok(pairwise_clauses(&Problem::full(instance, piece)?))
+}
+
+/// `problem` encoded with pairwise at-most-one and nothing else (what `encode --amo pairwise`
+/// writes for it), as its variable count and DIMACS clauses: the CNF the LRAT proofs refute.
+pub fn pairwise_clauses(problem: &Problem) -> (u32, Vec<Vec<i32>>) {
     let mut sink = VecSink::default();
-    let stats = Encoder::new(&problem, AmoKind::Pairwise).encode(&mut sink);
+    let stats = Encoder::new(problem, AmoKind::Pairwise).encode(&mut sink);
     let clauses = sink
         .clauses
         .iter()
         .map(|c| c.iter().map(|l| l.to_dimacs()).collect())
         .collect();
-    Ok((stats.vars as u32, clauses))
+    (stats.vars as u32, clauses)
 }
 
 /// The clause ids (1-based, in the order of `clauses`) that unit propagation uses to reach a

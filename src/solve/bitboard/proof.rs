@@ -34,8 +34,6 @@ use crate::board::Board;
 use crate::certify::Certificate;
 use crate::certify::lrat::{Lrat, Steps};
 use crate::cpu::Isa;
-use crate::encode::amo::AmoKind;
-use crate::encode::{Encoder, VecSink};
 use crate::error::{Error, Result};
 use crate::interrupt::Cancel;
 use crate::presolve::Problem;
@@ -236,14 +234,7 @@ pub fn pairwise(problem: &Problem) -> Result<(u32, Vec<Vec<i32>>)> {
             "the certified bitboard search needs a problem that presolve did not refute".into(),
         ));
     }
-    let mut sink = VecSink::default();
-    let stats = Encoder::new(problem, AmoKind::Pairwise).encode(&mut sink);
-    let formula = sink
-        .clauses
-        .iter()
-        .map(|c| c.iter().map(|l| l.to_dimacs()).collect())
-        .collect();
-    Ok((stats.vars as u32, formula))
+    Ok(crate::certify::presolved::pairwise_clauses(problem))
 }
 
 /// The whole proof of the search on `problem`, unchecked, in memory: `None` when the problem
