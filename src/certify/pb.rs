@@ -450,9 +450,20 @@ pub(crate) struct Writer<'a, S: Sink> {
     /// Scratch for the keys of a bound (`key_bits`: those of the last bound, as a bit set).
     keys: Vec<i64>,
     key_bits: Vec<u64>,
-    /// The last bound derived: its family (`anti`), whether it is the lower one, and `s`.
-    bound: Option<(bool, bool, i64)>,
+    /// The last bound derived.
+    bound: Option<LastBound>,
     sums: bool,
+}
+
+/// The last bound [`Writer::bound_pol`] derived.
+#[derive(Clone, Copy, Debug)]
+struct LastBound {
+    /// Its family: the sum keys (`r + c`) when true, the difference keys otherwise.
+    anti: bool,
+    /// Whether it is the lower bound.
+    lower: bool,
+    /// The sum it bounds.
+    s: i64,
 }
 
 /// The result of [`refute`].
@@ -855,14 +866,14 @@ impl<'a, S: Sink> Writer<'a, S> {
         }
         let c_id = self.pol(&ops);
         self.ops = ops;
-        self.bound = Some((anti, lower, s));
+        self.bound = Some(LastBound { anti, lower, s });
         Some(c_id)
     }
 
     /// The last bound [`Writer::bound_pol`] derived (`None` before any): what
     /// [`BoundCoefs::coef`] needs, with the bit set of its reachable keys.
     pub(crate) fn last_bound(&self) -> Option<(BoundCoefs, &[u64])> {
-        let (anti, lower, s) = self.bound?;
+        let LastBound { anti, lower, s } = self.bound?;
         let n = i64::from(self.g.n);
         Some((BoundCoefs { anti, lower, s, n }, &self.key_bits))
     }

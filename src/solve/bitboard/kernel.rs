@@ -154,9 +154,18 @@ pub(super) enum Branch<M> {
     Row(usize, M),
     /// On which open row takes the column `col` (a single bit).
     Column(M),
-    /// On which open row takes the diagonal `key` (of the sum keys when `anti`, else of the
-    /// difference keys; as [`Core`] numbers them).
-    Diagonal(bool, u32),
+    /// On which open row takes a forced diagonal.
+    Diagonal(Line),
+}
+
+/// A diagonal of the core: the sum keys' (`anti`) or the difference keys', `key` as [`Core`]
+/// numbers them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Line {
+    /// Of the sum keys (`r + c`) when true, of the difference keys otherwise.
+    pub anti: bool,
+    /// Its key.
+    pub key: u32,
 }
 
 /// The column (a single bit) where core row `r` meets the diagonal `key` ([`Branch::Diagonal`],
@@ -237,7 +246,7 @@ macro_rules! searcher {
                 }
                 let (i, mut cand) = match self.$branch::<K, G>(open, masks, cols_free) {
                     Branch::Fail => return false,
-                    Branch::Diagonal(anti, key) => {
+                    Branch::Diagonal(Line { anti, key }) => {
                         return self.$diagonal::<K, G>(open, masks, cols_free, anti, key);
                     }
                     Branch::Column(col) => {
@@ -296,8 +305,9 @@ macro_rules! searcher {
                 if cols_free & !once != M::ZERO {
                     return Branch::Fail;
                 }
-                // The implied sums. A diagonal they force: (a sum key?, its key, its cells).
-                let mut forced = (false, 0u32, u32::MAX);
+                // The implied sums, and the diagonals they force.
+                // The forced diagonal with the fewest cells, and their number.
+                let (mut forced, mut forced_cells) = (Line { anti: false, key: 0 }, u32::MAX);
                 if sums && open.len() >= SUMS_FROM {
                     // The diagonals the open rows reach (a loop of its own: in the one above
                     // two-word keys ran out of registers).
@@ -342,8 +352,9 @@ macro_rules! searcher {
                                         u32::from((line >> key).has_zero())
                                     })
                                     .sum();
-                                if cells < forced.2 {
-                                    forced = (anti_kind, key, cells);
+                                if cells < forced_cells {
+                                    forced = Line { anti: anti_kind, key };
+                                    forced_cells = cells;
                                 }
                             }
                         }
@@ -365,9 +376,9 @@ macro_rules! searcher {
                 } else {
                     (M::ZERO, best.0)
                 };
-                if forced.2 < cells {
+                if forced_cells < cells {
                     // A forced diagonal with fewer cells: branch on who takes it.
-                    return Branch::Diagonal(forced.0, forced.1);
+                    return Branch::Diagonal(forced);
                 }
                 if col != M::ZERO {
                     // A column only one (two, three) rows can take: branch on who takes it.

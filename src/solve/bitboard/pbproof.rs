@@ -513,7 +513,7 @@ impl<W: Sink> Prover<'_, '_, W> {
                 hints.push(self.col_ge(col)?);
                 single
             }
-            Branch::Diagonal(anti, key) => {
+            Branch::Diagonal(super::kernel::Line { anti, key }) => {
                 return self.diagonal(open, masks, cols_free, anti, key, inline);
             }
         };

@@ -517,6 +517,18 @@ enum Line {
     Column(u64),
 }
 
+/// A refuted child of an open node, its lemma written.
+#[derive(Clone, Copy, Debug)]
+struct RefutedChild {
+    /// The lemma's id.
+    lemma: u64,
+    /// The child's row and column.
+    row: u8,
+    col: u8,
+    /// The lemma's placements, as a mask of depths.
+    used: u64,
+}
+
 struct Prover<'s, 'a> {
     s: Search<'s, u64>,
     index: Index,
@@ -543,9 +555,8 @@ struct Prover<'s, 'a> {
     /// false.
     mark: Vec<u32>,
     stamp: u32,
-    /// The refuted children of the open nodes: (lemma id, row, column, the lemma's placements
-    /// as a mask of depths).
-    kids: Vec<(u64, u8, u8, u64)>,
+    /// The refuted children of the open nodes.
+    kids: Vec<RefutedChild>,
     next_id: u64,
     steps: Steps,
     /// Where the proof goes, a run of steps at a time.
@@ -715,7 +726,12 @@ impl Prover<'_, '_> {
         {
             // Written while the path still holds the child's placement.
             let id = self.emit(used)?;
-            self.kids.push((id, row, col, used));
+            self.kids.push(RefutedChild {
+                lemma: id,
+                row,
+                col,
+                used,
+            });
         }
         if let Node::Refuted(..) = node {
             self.path.pop();
@@ -724,7 +740,7 @@ impl Prover<'_, '_> {
         match node {
             Node::Refuted(used) if used >> depth & 1 == 0 => {
                 self.dels.clear();
-                self.dels.extend(self.kids[base..].iter().map(|k| k.0));
+                self.dels.extend(self.kids[base..].iter().map(|k| k.lemma));
                 self.steps.delete(&self.dels);
                 self.kids.truncate(base);
                 Ok(Kid::Ends(Node::Refuted(used)))
@@ -786,10 +802,10 @@ impl Prover<'_, '_> {
         self.dels.clear();
         let mut used = 0u64;
         for k in &self.kids[base..] {
-            self.hints.push(k.0);
+            self.hints.push(k.lemma);
             self.hint_vars.push(0);
-            self.dels.push(k.0);
-            used |= k.3 & !(1u64 << depth);
+            self.dels.push(k.lemma);
+            used |= k.used & !(1u64 << depth);
         }
         // The line's cells taken by children (their lemmas, or the only child's placement).
         let kids = &self.kids[base..];
@@ -802,7 +818,7 @@ impl Prover<'_, '_> {
             Line::Row(r) => {
                 let mut rest = ix.root[r];
                 for k in kids {
-                    rest &= !(1u64 << k.2);
+                    rest &= !(1u64 << k.col);
                 }
                 if let Some((_, _, c)) = only {
                     rest &= !(1u64 << c);
@@ -843,7 +859,7 @@ impl Prover<'_, '_> {
                 for r in 0..ix.n {
                     if ix.root[r] & col == 0
                         || r == only_row as usize
-                        || kids.iter().any(|k| k.1 as usize == r)
+                        || kids.iter().any(|k| k.row as usize == r)
                     {
                         continue;
                     }

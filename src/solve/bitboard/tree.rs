@@ -57,7 +57,7 @@ impl<M: Row> Subtree<M> {
                 .filter(|&i| masks[open[i] as usize] & col != M::ZERO)
                 .map(|i| (i, col))
                 .collect(),
-            Branch::Diagonal(anti, key) => rows
+            Branch::Diagonal(super::kernel::Line { anti, key }) => rows
                 .filter_map(|i| on_diagonal(s.core, anti, key, open[i], masks).map(|c| (i, c)))
                 .collect(),
         }
