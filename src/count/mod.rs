@@ -625,21 +625,27 @@ impl Counts {
         group: Vec<Symmetry>,
         fixed: Vec<u64>,
     ) -> Result<Counts> {
+        let counts = Counts::burnside(group, fixed, "")?;
+        reference::check(instance, piece, &counts)?;
+        Ok(counts)
+    }
+
+    /// The counts of `fixed` over `group` by Burnside's lemma, which must divide exactly (a
+    /// remainder is a miscount, named with `what`: `""` or `"r90-symmetric "`).
+    fn burnside(group: Vec<Symmetry>, fixed: Vec<u64>, what: &str) -> Result<Counts> {
         let sum: u64 = fixed.iter().sum();
         let order = group.len() as u64;
         if !sum.is_multiple_of(order) {
             return Err(Error::Solver(format!(
-                "Burnside check failed: the fixed-point counts {fixed:?} sum to {sum}, not a multiple of |group| = {order}"
+                "Burnside check failed: the {what}fixed-point counts {fixed:?} sum to {sum}, not a multiple of |group| = {order}"
             )));
         }
-        let counts = Counts {
+        Ok(Counts {
             total: fixed[0],
             unique: sum / order,
             group,
             fixed,
-        };
-        reference::check(instance, piece, &counts)?;
-        Ok(counts)
+        })
     }
 
     /// [`Counts::from_fixed`] for the g-symmetric solutions (`--symmetric g`): `group` is
@@ -653,20 +659,9 @@ impl Counts {
         group: Vec<Symmetry>,
         fixed: Vec<u64>,
     ) -> Result<Counts> {
-        let sum: u64 = fixed.iter().sum();
-        let order = group.len() as u64;
-        if !sum.is_multiple_of(order) {
-            return Err(Error::Solver(format!(
-                "Burnside check failed: the {g}-symmetric fixed-point counts {fixed:?} sum to {sum}, not a multiple of |group| = {order}"
-            )));
-        }
-        reference::check_symmetric(instance, piece, g, fixed[0])?;
-        Ok(Counts {
-            total: fixed[0],
-            unique: sum / order,
-            group,
-            fixed,
-        })
+        let counts = Counts::burnside(group, fixed, &format!("{g}-symmetric "))?;
+        reference::check_symmetric(instance, piece, g, counts.total)?;
+        Ok(counts)
     }
 }
 
