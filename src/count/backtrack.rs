@@ -524,8 +524,7 @@ pub fn count_with(
     jobs: usize,
     cancel: &crate::interrupt::Cancel,
 ) -> Result<Tally> {
-    let shape = Shape::of(&piece);
-    count_impl(instance, piece, group, jobs, &|_, _| {}, cancel, shape)
+    count_reporting(instance, piece, group, jobs, &|_, _| {}, cancel)
 }
 
 /// [`count_with`], calling `progress(done, total)` as its tasks (the border split's orbits)

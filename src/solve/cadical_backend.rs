@@ -158,16 +158,16 @@ pub fn solve(
 }
 
 /// A text LRAT refutation of `formula` by CaDiCaL, written to `proof` (unchecked: the caller
-/// checks it): UNSAT when CaDiCaL refuted the formula within `timeout`, else its answer (the
+/// checks it): UNSAT when CaDiCaL refuted the formula before `stop` stopped, else UNKNOWN (the
 /// file is then no proof).
 pub fn lrat_refutation(
     formula: &dyn Formula,
-    timeout: Option<Duration>,
+    stop: &Cancel,
     proof: &Path,
 ) -> crate::Result<Answer> {
     let mut solver = Cadical::new();
     solver.trace(proof, true)?;
-    let stop = Cancel::new().with_timeout(timeout);
+    let stop = stop.clone();
     let (_, over) = load_watched(formula, &mut solver, &stop);
     if over {
         solver.close_proof();

@@ -14,6 +14,7 @@ pub mod engine;
 pub mod external;
 pub mod keys;
 mod portfolio;
+mod presolve_proof;
 pub mod race;
 pub mod registry;
 mod run;

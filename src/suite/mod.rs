@@ -178,12 +178,13 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
     // An instance that is a rotation or mirror of an earlier one (same piece, encoding and
     // presolve) is the same benchmark: only the first is written.
     let mut first_of: HashMap<_, usize> = HashMap::new();
+    let orbit_keys: Vec<_> = instances.iter().map(crate::symmetry::orbit_key).collect();
     let same_as: Vec<Option<usize>> = jobs
         .iter()
         .enumerate()
         .map(|(i, j)| {
             let key = (
-                crate::symmetry::orbit_key(&instances[j.instance]),
+                &orbit_keys[j.instance],
                 j.piece.name,
                 j.amo,
                 recipe.families[j.family].presolve,
@@ -333,16 +334,13 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
     for (row, _) in &mut results {
         row.duplicates.clear();
     }
+    let index: HashMap<String, usize> = results
+        .iter()
+        .enumerate()
+        .map(|(i, (r, _))| (r.file.clone(), i))
+        .collect();
     for i in 0..results.len() {
-        let of = results[i]
-            .0
-            .skipped
-            .strip_prefix("duplicate of ")
-            .and_then(|s| s.split(' ').next())
-            .map(str::to_string);
-        if let Some(of) = of
-            && let Some(kept) = results.iter().position(|(r, _)| r.file == of)
-        {
+        if let Some(&kept) = duplicate_of(&results[i].0).and_then(|f| index.get(f)) {
             let name = results[i].0.file.clone();
             let list = &mut results[kept].0.duplicates;
             if !list.is_empty() {
@@ -496,17 +494,23 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
     Ok(summary)
 }
 
+/// The file whose formula `row` is (`skipped` = `duplicate of FILE ...`), if any.
+fn duplicate_of(row: &Row) -> Option<&str> {
+    row.skipped
+        .strip_prefix("duplicate of ")
+        .and_then(|s| s.split(' ').next())
+}
+
 /// A duplicate's verdict is its file's: copies the solving columns of each kept row to the rows
 /// that are its duplicates.
 fn copy_duplicate_results(jobs: &mut [Job]) {
+    let index: HashMap<String, usize> = jobs
+        .iter()
+        .enumerate()
+        .map(|(i, j)| (j.row.file.clone(), i))
+        .collect();
     for i in 0..jobs.len() {
-        let of = jobs[i]
-            .row
-            .skipped
-            .strip_prefix("duplicate of ")
-            .and_then(|s| s.split(' ').next())
-            .and_then(|f| jobs.iter().position(|j| j.row.file == f));
-        if let Some(k) = of {
+        if let Some(&k) = duplicate_of(&jobs[i].row).and_then(|f| index.get(f)) {
             let kept = jobs[k].row.clone();
             let row = &mut jobs[i].row;
             row.solver = kept.solver;

@@ -227,3 +227,33 @@ fn presolve_refutations_leave_a_checked_proof() {
         assert!(c.unsat, "{name}");
     }
 }
+
+/// A proof whose unpresolved CNF does not fit the memory budget is refused up front with the
+/// estimate, and no file is written.
+#[test]
+fn a_presolve_proof_that_does_not_fit_is_refused() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let inst = instance(d, "a.txt", ATTACKING);
+    let out = std::process::Command::new(crate::common::BIN)
+        .args([
+            "solve",
+            "--instance",
+            &inst,
+            "--certify",
+            "--proof",
+            "p.lrat",
+        ])
+        .env(queens_sat::memory::MEMORY_ENV, "1000")
+        .current_dir(d)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("a proof of presolve's refutation") && err.contains("needs an estimated"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(!d.join("p.lrat").exists());
+}
