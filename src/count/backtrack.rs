@@ -687,7 +687,12 @@ fn count_impl(
                         }
                     }
                 }
-                fast::count_rows(&best.0, &best.1, shape)
+                // A time limit raises `cancel` too (the count's watch), so no clock is read here.
+                let stop = || cancel.is_cancelled();
+                match fast::count_rows_until(&best.0, &best.1, shape, &stop) {
+                    Some(count) => count,
+                    None => return Err(Error::Interrupted),
+                }
             }
             None => mk(task.allowed(&allowed, &piece)).go(0, 0, 0, 0),
         };

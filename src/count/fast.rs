@@ -113,19 +113,57 @@ pub fn count_rows(allowed: &[u64], fixed: &[bool], shape: Shape) -> u64 {
     count_rows_with(allowed, fixed, shape, Isa::current())
 }
 
+/// How many free rows lie below the deepest row at which the search asks its `stop` function
+/// ([`count_rows_until`]): deep enough that the question costs nothing measurable (a subtree of
+/// 12 rows lies between two questions), shallow enough that a task of queens n = 20 stops
+/// within milliseconds of being told to.
+const POLL_ROWS: usize = 12;
+
+/// [`count_rows`], asking `stop` now and then (between subtrees of [`POLL_ROWS`] free rows):
+/// `None` once it said yes. A count that a time limit or Ctrl-C must be able to end passes the
+/// cancel token's test here, so that no task runs on for seconds after the stop.
+///
+/// ```
+/// use queens_sat::count::fast::{Shape, count_rows_until};
+/// let n = 16;
+/// let allowed = vec![(1u64 << n) - 1; n];
+/// assert_eq!(count_rows_until(&allowed, &vec![false; n], Shape::Queen, &|| true), None);
+/// let n = 8;
+/// let allowed = vec![(1u64 << n) - 1; n];
+/// assert_eq!(count_rows_until(&allowed, &vec![false; n], Shape::Queen, &|| false), Some(92));
+/// ```
+pub fn count_rows_until(
+    allowed: &[u64],
+    fixed: &[bool],
+    shape: Shape,
+    stop: &dyn Fn() -> bool,
+) -> Option<u64> {
+    rows_with(allowed, fixed, shape, Isa::current(), stop)
+}
+
 /// [`count_rows`] in build `isa` of the search (the baseline build when the processor lacks
 /// `isa`'s features): for tests and measurements that compare the builds.
 pub fn count_rows_with(allowed: &[u64], fixed: &[bool], shape: Shape, isa: Isa) -> u64 {
+    rows_with(allowed, fixed, shape, isa, &|| false).unwrap_or_default()
+}
+
+fn rows_with(
+    allowed: &[u64],
+    fixed: &[bool],
+    shape: Shape,
+    isa: Isa,
+    stop: &dyn Fn() -> bool,
+) -> Option<u64> {
     assert_eq!(allowed.len(), fixed.len(), "count_rows: one flag per row");
     assert!(allowed.len() <= 64, "count_rows: n <= 64");
     let plan = match Plan::new(allowed, fixed) {
         Ok(plan) => plan,
-        Err(count) => return count,
+        Err(count) => return Some(count),
     };
     if plan.len == 1 {
-        return u64::from(plan.levels[0].row.count_ones());
+        return Some(u64::from(plan.levels[0].row.count_ones()));
     }
-    search(&plan, shape, isa)
+    search(&plan, shape, isa, stop)
 }
 
 /// What placing a piece on `bit` of the current free row leaves for the next free row.
@@ -211,15 +249,21 @@ macro_rules! kernel {
         /// current free row's state lives in registers; a free row with cells left to try is
         /// pushed on a small stack before the search moves down (a row's last cell replaces
         /// it, so no row is revisited to find nothing left).
+        ///
+        /// `stop` is asked whenever the search climbs back to a free row at least
+        /// [`POLL_ROWS`] above the last (rarely: a subtree of that many rows lies between two
+        /// questions); `None` once it said yes.
         $(#[$attr])?
-        fn $name<const KNIGHT: bool>(plan: &Plan) -> u64 {
+        fn $name<const KNIGHT: bool>(plan: &Plan, stop: &dyn Fn() -> bool) -> Option<u64> {
             let lv = &plan.levels;
             let m = plan.len;
             if m == 2 {
-                return $tail::<KNIGHT>(lv[0].row, 0, 0, 0, 0, &lv[1]);
+                return Some($tail::<KNIGHT>(lv[0].row, 0, 0, 0, 0, &lv[1]));
             }
             // The free row whose pieces leave the last two free rows to the tail.
             let bottom = m - 3;
+            // Climbing back above this free row asks `stop`.
+            let shallow = m.saturating_sub(POLL_ROWS);
             let mut st_free = [0u64; 64];
             let mut st_cols = [0u64; 64];
             let mut st_diag = [0u64; 64];
@@ -271,13 +315,16 @@ macro_rules! kernel {
                     }
                 }
                 if sp == 0 {
-                    return total;
+                    return Some(total);
                 }
                 sp -= 1;
                 let i = sp & 63;
                 (free, cols, diag, anti, d) = (st_free[i], st_cols[i], st_diag[i], st_anti[i], st_d[i]);
                 if KNIGHT {
                     leaps_in = st_leaps[i];
+                }
+                if d < shallow && stop() {
+                    return None;
                 }
             }
         }
@@ -309,13 +356,13 @@ pub fn estimate(allowed: &[u64], fixed: &[bool], depth: usize, limit: u64) -> u6
     let total = match plan.len {
         0 => 1,
         1 => u64::from(plan.levels[0].row.count_ones()),
-        _ => search(&plan, Shape::Queen, Isa::current()),
+        _ => search(&plan, Shape::Queen, Isa::current(), &|| false).unwrap_or(u64::MAX),
     };
     if total >= limit { u64::MAX } else { total }
 }
 
 /// The search over `plan` (at least two free rows) in build `isa` (one the processor has).
-fn search(plan: &Plan, shape: Shape, isa: Isa) -> u64 {
+fn search(plan: &Plan, shape: Shape, isa: Isa, stop: &dyn Fn() -> bool) -> Option<u64> {
     #[cfg(target_arch = "x86_64")]
     if isa.usable() == Isa::Avx512 {
         let mut rows = super::lanes::Rows {
@@ -336,7 +383,7 @@ fn search(plan: &Plan, shape: Shape, isa: Isa) -> u64 {
         if rows.fit() {
             // SAFETY: `Isa::usable` said the processor has `cpu::AVX512_FEATURES`, and the rows
             // fit the lanes.
-            return unsafe { super::lanes::count(&rows, shape == Shape::Amazon) };
+            return unsafe { super::lanes::count(&rows, shape == Shape::Amazon, stop) };
         }
     }
     #[cfg(target_arch = "x86_64")]
@@ -345,16 +392,16 @@ fn search(plan: &Plan, shape: Shape, isa: Isa) -> u64 {
         // functions are compiled with.
         return unsafe {
             match shape {
-                Shape::Queen => search_bmi2::<false>(plan),
-                Shape::Amazon => search_bmi2::<true>(plan),
+                Shape::Queen => search_bmi2::<false>(plan, stop),
+                Shape::Amazon => search_bmi2::<true>(plan, stop),
             }
         };
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = isa;
     match shape {
-        Shape::Queen => search_plain::<false>(plan),
-        Shape::Amazon => search_plain::<true>(plan),
+        Shape::Queen => search_plain::<false>(plan, stop),
+        Shape::Amazon => search_plain::<true>(plan, stop),
     }
 }
 

@@ -151,18 +151,19 @@ impl<const KNIGHT: bool> Iterator for Roots<'_, KNIGHT> {
 }
 
 /// Counts the completions of the free rows `rows` in eight AVX-512 lanes: queens, or amazons
-/// (`knight`).
+/// (`knight`), asking `stop` every 256 refills of the lanes (a lane is refilled when it has
+/// counted one root's subtree): `None` once it said yes.
 ///
 /// # Safety
 /// The processor has [`crate::cpu::AVX512_FEATURES`], and `rows.fit()`.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx512f,avx512dq,avx512vpopcntdq")]
-pub(super) unsafe fn count(rows: &Rows, knight: bool) -> u64 {
+pub(super) unsafe fn count(rows: &Rows, knight: bool, stop: &dyn Fn() -> bool) -> Option<u64> {
     match (rows.len <= 16, knight) {
-        (true, false) => count_in::<false, false>(rows),
-        (false, false) => count_in::<true, false>(rows),
-        (true, true) => count_in::<false, true>(rows),
-        (false, true) => count_in::<true, true>(rows),
+        (true, false) => count_in::<false, false>(rows, stop),
+        (false, false) => count_in::<true, false>(rows, stop),
+        (true, true) => count_in::<false, true>(rows, stop),
+        (false, true) => count_in::<true, true>(rows, stop),
     }
 }
 
@@ -224,7 +225,10 @@ fn table<T: Copy + Into<u64>>(values: &[T; 64]) -> Table {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx512f,avx512dq,avx512vpopcntdq")]
-fn count_in<const BIG: bool, const KNIGHT: bool>(rows: &Rows) -> u64 {
+fn count_in<const BIG: bool, const KNIGHT: bool>(
+    rows: &Rows,
+    stop: &dyn Fn() -> bool,
+) -> Option<u64> {
     let m = rows.len;
     let bottom = m - 3;
     let row_tab = table(&rows.allowed);
@@ -257,6 +261,7 @@ fn count_in<const BIG: bool, const KNIGHT: bool>(rows: &Rows) -> u64 {
     };
     let mut total = zero;
     let mut done: u8 = 0xff;
+    let mut refills = 0u32;
     // The knight leaps of a piece `b` one column either side, onto a row where `mask` says a
     // leap of one column reaches.
     let beside = |b: __m512i, mask: __m512i| {
@@ -267,6 +272,10 @@ fn count_in<const BIG: bool, const KNIGHT: bool>(rows: &Rows) -> u64 {
     };
     loop {
         if done != 0 {
+            refills = refills.wrapping_add(1);
+            if refills % 256 == 0 && stop() {
+                return None;
+            }
             refill(&mut l, done, &mut roots);
             if l.active == 0 {
                 break;
@@ -395,7 +404,7 @@ fn count_in<const BIG: bool, const KNIGHT: bool>(rows: &Rows) -> u64 {
         l.stack = pick(l.stack, pushed, popped);
         done = finished;
     }
-    _mm512_reduce_add_epi64(total) as u64
+    Some(_mm512_reduce_add_epi64(total) as u64)
 }
 
 /// Gives each lane of `done` the next root, or makes it inactive when there is none.

@@ -484,6 +484,23 @@ fn cli_timeout() {
     );
     assert_eq!(r.stdout.trim(), "UNKNOWN");
     assert!(r.stderr.contains("time limit of 0.25 s"), "{}", r.stderr);
+    // The backtrack counter's tasks ask the token inside the kernel (a task of n = 22 runs
+    // for seconds): the count ends as UNKNOWN, not with the task's end.
+    let r = common::run_expect(
+        dir.path(),
+        &[
+            "count",
+            "-n",
+            "22",
+            "--engine",
+            "backtrack",
+            "--timeout",
+            "0.25",
+        ],
+        1,
+    );
+    assert_eq!(r.stdout.trim(), "UNKNOWN");
+    assert!(r.stderr.contains("time limit of 0.25 s"), "{}", r.stderr);
     common::assert_one_line_error(
         dir.path(),
         &["count", "-n", "8", "--timeout", "0"],
