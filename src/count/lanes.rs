@@ -273,7 +273,7 @@ fn count_in<const BIG: bool, const KNIGHT: bool>(
     loop {
         if done != 0 {
             refills = refills.wrapping_add(1);
-            if refills % 256 == 0 && stop() {
+            if refills.is_multiple_of(256) && stop() {
                 return None;
             }
             refill(&mut l, done, &mut roots);
