@@ -113,11 +113,16 @@ pub fn count_rows(allowed: &[u64], fixed: &[bool], shape: Shape) -> u64 {
     count_rows_with(allowed, fixed, shape, Isa::current())
 }
 
-/// How many free rows lie below the deepest row at which the search asks its `stop` function
-/// ([`count_rows_until`]): deep enough that the question costs nothing measurable (a subtree of
-/// 12 rows lies between two questions), shallow enough that a task of queens n = 20 stops
-/// within milliseconds of being told to.
-const POLL_ROWS: usize = 12;
+/// How many free rows lie below the deepest row at which the scalar search asks its `stop`
+/// function ([`count_rows_until`]): a subtree of that many rows lies between two questions.
+const POLL_ROWS: usize = 8;
+
+/// The scalar search asks `stop` only on tasks of at least this many free rows. The question
+/// costs 4 % of the time of queens n = 17 (BMI2 build, one thread: 7.70 s against 7.40 s),
+/// whose tasks have fewer free rows and end within tenths of a second anyway (a count of
+/// n = 19 with `--timeout 0.3` ends at 0.36 s); from queens n = 20 on, a task can run for
+/// seconds.
+const POLL_FROM: usize = 16;
 
 /// [`count_rows`], asking `stop` now and then (between subtrees of [`POLL_ROWS`] free rows):
 /// `None` once it said yes. A count that a time limit or Ctrl-C must be able to end passes the
@@ -250,11 +255,14 @@ macro_rules! kernel {
         /// pushed on a small stack before the search moves down (a row's last cell replaces
         /// it, so no row is revisited to find nothing left).
         ///
-        /// `stop` is asked whenever the search climbs back to a free row at least
+        /// With `POLL`, `stop` is asked whenever the search climbs back to a free row at least
         /// [`POLL_ROWS`] above the last (rarely: a subtree of that many rows lies between two
-        /// questions); `None` once it said yes.
+        /// questions); `None` once it said yes. Without, it is never asked.
         $(#[$attr])?
-        fn $name<const KNIGHT: bool>(plan: &Plan, stop: &dyn Fn() -> bool) -> Option<u64> {
+        fn $name<const KNIGHT: bool, const POLL: bool>(
+            plan: &Plan,
+            stop: &dyn Fn() -> bool,
+        ) -> Option<u64> {
             let lv = &plan.levels;
             let m = plan.len;
             if m == 2 {
@@ -323,7 +331,7 @@ macro_rules! kernel {
                 if KNIGHT {
                     leaps_in = st_leaps[i];
                 }
-                if d < shallow && stop() {
+                if POLL && d < shallow && stop() {
                     return None;
                 }
             }
@@ -391,17 +399,21 @@ fn search(plan: &Plan, shape: Shape, isa: Isa, stop: &dyn Fn() -> bool) -> Optio
         // SAFETY: `Isa::usable` said the processor has `cpu::BMI2_FEATURES`, the features the
         // functions are compiled with.
         return unsafe {
-            match shape {
-                Shape::Queen => search_bmi2::<false>(plan, stop),
-                Shape::Amazon => search_bmi2::<true>(plan, stop),
+            match (shape, plan.len >= POLL_FROM) {
+                (Shape::Queen, false) => search_bmi2::<false, false>(plan, stop),
+                (Shape::Queen, true) => search_bmi2::<false, true>(plan, stop),
+                (Shape::Amazon, false) => search_bmi2::<true, false>(plan, stop),
+                (Shape::Amazon, true) => search_bmi2::<true, true>(plan, stop),
             }
         };
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = isa;
-    match shape {
-        Shape::Queen => search_plain::<false>(plan, stop),
-        Shape::Amazon => search_plain::<true>(plan, stop),
+    match (shape, plan.len >= POLL_FROM) {
+        (Shape::Queen, false) => search_plain::<false, false>(plan, stop),
+        (Shape::Queen, true) => search_plain::<false, true>(plan, stop),
+        (Shape::Amazon, false) => search_plain::<true, false>(plan, stop),
+        (Shape::Amazon, true) => search_plain::<true, true>(plan, stop),
     }
 }
 

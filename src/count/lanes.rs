@@ -151,8 +151,8 @@ impl<const KNIGHT: bool> Iterator for Roots<'_, KNIGHT> {
 }
 
 /// Counts the completions of the free rows `rows` in eight AVX-512 lanes: queens, or amazons
-/// (`knight`), asking `stop` every 256 refills of the lanes (a lane is refilled when it has
-/// counted one root's subtree): `None` once it said yes.
+/// (`knight`), asking `stop` whenever lanes are refilled (a lane is refilled when it has counted
+/// one root's subtree, of up to [`STACK_DEPTH`] rows): `None` once it said yes.
 ///
 /// # Safety
 /// The processor has [`crate::cpu::AVX512_FEATURES`], and `rows.fit()`.
@@ -261,7 +261,6 @@ fn count_in<const BIG: bool, const KNIGHT: bool>(
     };
     let mut total = zero;
     let mut done: u8 = 0xff;
-    let mut refills = 0u32;
     // The knight leaps of a piece `b` one column either side, onto a row where `mask` says a
     // leap of one column reaches.
     let beside = |b: __m512i, mask: __m512i| {
@@ -272,8 +271,7 @@ fn count_in<const BIG: bool, const KNIGHT: bool>(
     };
     loop {
         if done != 0 {
-            refills = refills.wrapping_add(1);
-            if refills.is_multiple_of(256) && stop() {
+            if stop() {
                 return None;
             }
             refill(&mut l, done, &mut roots);
