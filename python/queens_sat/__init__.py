@@ -23,8 +23,11 @@ Results, counts, formulas, instances and boards pickle, so a ``ProcessPoolExecut
 benchmark over processes. In Jupyter, boards, instances and SAT results draw themselves as SVG;
 other results show their verdict and reason, and counts a small table (``_repr_html_``).
 
-Long calls (``encode``, ``solve``, ``count``) release the GIL and stop on Ctrl-C
-(``KeyboardInterrupt``) within a fraction of a second.
+Long calls (``encode``, ``solve``, ``count``) release the GIL and stop within a fraction of a
+second, leaving no thread running: on Ctrl-C, whichever thread runs them (the main thread's
+call raises ``KeyboardInterrupt``, a call on any other thread ``CancelledError``), and when the
+``Cancel`` token passed as ``cancel=`` is raised, from any thread or asyncio task
+(``CancelledError``). See docs/python.md, "Stopping calls", for thread and process pools.
 """
 
 from __future__ import annotations
@@ -50,7 +53,7 @@ from ._errors import (
     UsageError,
     VerifyError,
 )
-from ._native import Board, Counts, Formula, Instance, Result
+from ._native import Board, Cancel, Counts, Formula, Instance, Result
 from ._options import (
     Amo,
     AmoGroup,
@@ -82,6 +85,7 @@ __all__ = [
     "ArgumentTypeError",
     "Board",
     "BreakSymmetry",
+    "Cancel",
     "CancelledError",
     "Counts",
     "DiagonalKind",
@@ -159,6 +163,13 @@ def _path(
         raise _bad_type(name, value, "a path (str or os.PathLike) or None") from None
 
 
+def _cancel(value: Optional[Cancel]) -> Optional[Cancel]:
+    """``value`` of the ``cancel`` argument (``None`` or a ``Cancel``)."""
+    if value is not None and not isinstance(value, Cancel):
+        raise _bad_type("cancel", value, "a queens_sat.Cancel or None")
+    return value
+
+
 def _opt_str(name: str, value: Optional[str]) -> Optional[str]:
     """``value`` of the optional ``str`` argument ``name`` (``None`` or a ``str``)."""
     if value is not None and not isinstance(value, str):
@@ -180,6 +191,7 @@ def solve(
     deterministic: bool = False,
     proof: Optional[Union[str, os.PathLike[str]]] = None,
     proof_format: Optional[ProofFormat] = None,
+    cancel: Optional[Cancel] = None,
 ) -> Result:
     """Solves ``instance`` like ``queens-sat solve``: a ``Result`` whose ``board`` is verified.
 
@@ -202,7 +214,8 @@ def solve(
     LRAT); VeriPB keeps the search's sum bounds, parity and forced diagonals. A bad value raises
     ``UsageError`` naming the argument (``timeout=-1 must be ...``). An UNSAT that presolve
     proves (pre-placed pieces that attack each other, a line left without a free cell) comes
-    with ``Result.reason`` saying why.
+    with ``Result.reason`` saying why. ``cancel`` (a ``Cancel``): raising it stops the call,
+    which raises ``CancelledError``.
 
     >>> r = solve(Instance(4, placed=[(0, 0)]))
     >>> r.status, r.board
@@ -231,6 +244,7 @@ def solve(
         bool(deterministic),
         _path("proof", proof),
         _opt_str("proof_format", proof_format),
+        _cancel(cancel),
     )
 
 
@@ -242,6 +256,7 @@ def encode(
     symmetric: Optional[SymmetryName] = None,
     break_symmetry: Optional[BreakSymmetry] = None,
     presolve: bool = True,
+    cancel: Optional[Cancel] = None,
 ) -> Formula:
     """Encodes ``instance`` as CNF, exactly as ``queens-sat encode`` does (same clauses, same
     variable numbering), held in memory.
@@ -253,7 +268,8 @@ def encode(
     and Mai) or ``binary`` (bitwise); ``amo_group("commander", G)`` and ``amo_group("bimander",
     G)`` choose another group size. ``symmetric`` keeps only the boards one symmetry maps to
     themselves; ``break_symmetry="lex"`` keeps one board per class; ``implied="sums"`` adds the
-    diagonal-sum constraints; ``presolve=False`` keeps all ``n*n`` cell variables.
+    diagonal-sum constraints; ``presolve=False`` keeps all ``n*n`` cell variables. ``cancel``
+    (a ``Cancel``): raising it stops the call, which raises ``CancelledError``.
 
     >>> f = encode(Instance(4), amo="pairwise")
     >>> f.num_vars, f.num_clauses
@@ -271,6 +287,7 @@ def encode(
         _opt_str("symmetric", symmetric),
         _opt_str("break_symmetry", break_symmetry),
         bool(presolve),
+        _cancel(cancel),
     )
 
 
@@ -316,6 +333,7 @@ def count(
     amo: AmoSpec = "auto",
     timeout: Optional[float] = None,
     progress: Progress = None,
+    cancel: Optional[Cancel] = None,
 ) -> Counts:
     """Counts the solutions of ``instance`` like ``queens-sat count``: ``total``, ``unique``
     (classes modulo ``group``, by Burnside's lemma, checked to divide exactly) and
@@ -340,7 +358,8 @@ def count(
     cubes of every formula the count solves, the same on every call, and ``done`` only grows,
     ending at ``total``. The ``backtrack`` engine reports its tasks of the total, none under
     ``symmetric=``. ``jobs`` is a positive number of threads
-    (default: every core). A bad value raises ``UsageError`` naming the argument.
+    (default: every core). ``cancel`` (a ``Cancel``): raising it stops the count, which raises
+    ``CancelledError``. A bad value raises ``UsageError`` naming the argument.
 
     >>> c = count(Instance(8))
     >>> c.total, c.unique, c.fixed_points["r90"], c.engine
@@ -367,6 +386,7 @@ def count(
         jobs,
         timeout,
         _progress_callback(progress),
+        _cancel(cancel),
     )
 
 

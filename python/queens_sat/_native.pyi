@@ -23,6 +23,7 @@ __all__ = [
     "Board",
     "Formula",
     "Counts",
+    "Cancel",
     "Result",
     "encode",
     "count",
@@ -68,13 +69,15 @@ class Instance:
         excluded: Sequence[Tuple[DiagonalKind, int]] = (),
     ) -> Instance: ...
     @staticmethod
-    def read(path: _StrPath, *, piece: PieceName = "queen", diags: Optional[int] = None) -> Instance:
-        """Reads an instance file in any format the CLI reads."""
+    def read(path: _StrPath, *, piece: Optional[PieceName] = None, diags: Optional[int] = None) -> Instance:
+        """Reads an instance file in any format the CLI reads. ``piece`` defaults to the file's
+        ``# piece:`` header, else the queen; one that differs from the header's is refused."""
     @staticmethod
     def parse(
-        text: str, *, piece: PieceName = "queen", diags: Optional[int] = None, name: str = "<input>"
+        text: str, *, piece: Optional[PieceName] = None, diags: Optional[int] = None, name: str = "<input>"
     ) -> Instance:
-        """Parses instance text in any format the CLI reads."""
+        """Parses instance text in any format the CLI reads (``piece`` as in ``read``):
+        ``Instance.parse(i.to_text()) == i`` for every instance."""
     @property
     def n(self) -> int:
         """The board side: the board has ``n`` rows and ``n`` columns, numbered ``0..n``."""
@@ -99,6 +102,12 @@ class Instance:
         """The generator's default format (``param`` or ``diags``), or ``board``."""
     def with_piece(self, piece: PieceName) -> Instance:
         """The same instance with another piece."""
+    @staticmethod
+    def from_numpy(array: Any, *, piece: PieceName = "queen") -> Instance:
+        """The instance of a square array of cell codes: 0 free, 1 pre-placed piece, 2 blocked."""
+    def to_numpy(self) -> numpy.typing.NDArray[numpy.uint8]:
+        """The cells as an ``(n, n)`` ``uint8`` array: 0 free, 1 pre-placed piece, 2 blocked (a
+        cell of an excluded diagonal is blocked)."""
     def to_text(self, format: Optional[InstanceFormat] = None) -> str:
         """The instance as file text: ``board``, ``param`` or ``diags`` (default: the
         generator's format for generated instances, with the CLI's comment, else ``board``)."""
@@ -119,6 +128,9 @@ class Board:
     """
 
     def __new__(cls, n: int, pieces: Sequence[_Cell]) -> Board: ...
+    @staticmethod
+    def from_numpy(array: Any) -> Board:
+        """The board of a square 0/1 array with a 1 on every piece (``to_numpy``'s inverse)."""
     @staticmethod
     def from_columns(columns: Sequence[Optional[int]]) -> Board:
         """The board with one piece per row, in column ``columns[row]`` (``None``: an empty
@@ -245,6 +257,20 @@ class Counts:
         """Seconds spent counting."""
     def _repr_html_(self) -> str:
         """An HTML table of the total, the unique count and the fixed points (Jupyter)."""
+    def __eq__(self, value: object, /) -> bool:
+        """Equal numbers (total, unique, fixed points) of the same group and ``symmetric``."""
+    def __hash__(self) -> int: ...
+
+@final
+class Cancel:
+    """A token that cancels the calls it is passed to (``cancel=``), from any thread or task."""
+
+    def __new__(cls) -> Cancel: ...
+    def cancel(self) -> None:
+        """Raises the token: every call holding it raises ``CancelledError``."""
+    @property
+    def cancelled(self) -> bool:
+        """True once ``cancel()`` was called."""
 
 @final
 class Result:
@@ -298,6 +324,9 @@ class Result:
     def _repr_html_(self) -> Optional[str]:
         """The verdict and its reason as HTML when not SAT (Jupyter), else None."""
     def __bool__(self) -> bool: ...
+    def __eq__(self, value: object, /) -> bool:
+        """The same status, instance (with its piece) and board."""
+    def __hash__(self) -> int: ...
 
 def solve(
     instance: Instance,
@@ -312,6 +341,7 @@ def solve(
     deterministic: bool,
     proof: Optional[str],
     proof_format: Optional[str],
+    cancel: Optional[Cancel],
 ) -> Result: ...
 def encode(
     instance: Instance,
@@ -320,6 +350,7 @@ def encode(
     symmetric: Optional[str],
     break_symmetry: Optional[str],
     presolve: bool,
+    cancel: Optional[Cancel],
 ) -> Formula: ...
 def count(
     instance: Instance,
@@ -331,6 +362,7 @@ def count(
     jobs: Optional[int],
     timeout_secs: Optional[float],
     progress: Optional[Callable[[int, int], object]],
+    cancel: Optional[Cancel],
 ) -> Counts: ...
 def verify(board: Board, instance: Instance) -> None: ...
 def generate_completion(n: int, m: int, seed: int) -> Instance: ...

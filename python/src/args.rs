@@ -36,6 +36,10 @@ pub fn index<'py>(obj: &Bound<'py, PyAny>) -> Option<Bound<'py, PyAny>> {
 /// The int `obj`, or `None` when it is an int too large for `i128`; an `ArgumentTypeError`
 /// naming `name` when it is not an int at all (see [`index`]).
 fn int(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<i128>> {
+    // A bool is an int to Python, but `Instance(True)` or `jobs=False` is a mistake.
+    if obj.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(bad_type(name, &repr(obj), "an int", obj));
+    }
     let Some(i) = index(obj) else {
         return Err(bad_type(name, &repr(obj), "an int", obj));
     };

@@ -109,6 +109,15 @@ pub fn py_ok<T>(r: queens_sat::Result<T>) -> PyResult<T> {
     r.map_err(to_py)
 }
 
+/// A `queens_sat.CancelledError` with `msg`.
+pub fn cancelled(msg: &str) -> PyErr {
+    Python::attach(|py| {
+        classes(py)
+            .and_then(|c| c.cancelled.bind(py).call1((msg,)))
+            .map_or_else(|err| err, PyErr::from_value)
+    })
+}
+
 /// A `queens_sat.UsageError` (a `ValueError`) with `msg`.
 pub fn usage(msg: impl Into<String>) -> PyErr {
     to_py(Error::Usage(msg.into()))

@@ -6,6 +6,7 @@
 //! `work::run`: GIL released, Ctrl-C honoured.
 
 mod args;
+mod cancel;
 mod errors;
 mod solving;
 mod work;
@@ -67,6 +68,74 @@ fn pairs(cells: &[Cell]) -> Vec<(u32, u32)> {
     cells.iter().map(|c| (c.row, c.col)).collect()
 }
 
+/// The cells of a square 2-D array (numpy's, or anything `numpy.asarray` takes) by value:
+/// `(n, cells per code)` for the codes `codes` (every other value is a `UsageError` naming
+/// `array=` and the value); `what` says what the codes mean, for the message.
+fn numpy_cells(
+    array: &Bound<'_, PyAny>,
+    codes: &[i64],
+    what: &str,
+) -> PyResult<(u32, Vec<Vec<Cell>>)> {
+    let py = array.py();
+    let np = py
+        .import("numpy")
+        .map_err(|_| PyImportError::new_err("from_numpy needs numpy (pip install numpy)"))?;
+    let given = args::repr(array);
+    let bad = |msg: String| bad_argument("array", &given, format!("array={given} {msg}"));
+    let a = np
+        .call_method1("asarray", (array,))
+        .map_err(|e| bad(format!("is not an array ({e})")))?;
+    let shape: Vec<usize> = a.getattr("shape")?.extract()?;
+    let n = match shape.as_slice() {
+        [r, c] if r == c && (1..=MAX_N as usize).contains(r) => *r as u32,
+        _ => {
+            return Err(bad(format!(
+                "has shape {shape:?}; a board is an (n, n) array, 1 <= n <= {MAX_N}"
+            )));
+        }
+    };
+    let kind: String = a.getattr("dtype")?.getattr("kind")?.extract()?;
+    if !matches!(kind.as_str(), "b" | "i" | "u") {
+        return Err(bad(format!(
+            "has dtype kind {kind:?}; {what}, as ints or bools"
+        )));
+    }
+    let known = np
+        .call_method1("isin", (&a, codes.to_vec()))?
+        .call_method0("all")?
+        .extract::<bool>()?;
+    if !known {
+        let odd = np
+            .call_method1("setdiff1d", (&a, codes.to_vec()))?
+            .call_method0("tolist")?;
+        return Err(bad(format!("holds {}; {what}", args::repr(&odd))));
+    }
+    let mut out = Vec::new();
+    for &code in codes {
+        let cells: Vec<Vec<u32>> = np
+            .call_method1(
+                "argwhere",
+                (a.rich_compare(code, pyo3::basic::CompareOp::Eq)?,),
+            )?
+            .call_method0("tolist")?
+            .extract()?;
+        out.push(
+            cells
+                .into_iter()
+                .map(|rc| Cell::new(rc[0], rc[1]))
+                .collect(),
+        );
+    }
+    Ok((n, out))
+}
+
+/// The piece named by `piece=`, if given (a file's header decides otherwise).
+fn given_piece(piece: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Piece>> {
+    piece
+        .map(|p| py_ok(Piece::parse(&args::text(p, "piece")?)))
+        .transpose()
+}
+
 /// The piece named by `piece=` (`None`: the queen).
 fn piece_arg(piece: Option<&Bound<'_, PyAny>>) -> PyResult<Piece> {
     match piece {
@@ -79,6 +148,11 @@ fn piece_arg(piece: Option<&Bound<'_, PyAny>>) -> PyResult<Piece> {
 fn instance_format(name: &str) -> PyResult<Format> {
     py_ok(Format::parse(name))
 }
+
+/// `Instance.to_numpy`'s codes: a free cell, a pre-placed piece, a blocked cell.
+const FREE: i64 = 0;
+const PLACED: i64 = 1;
+const BLOCKED: i64 = 2;
 
 /// An instance: board side, piece, pre-placed pieces, blocked cells and excluded diagonals.
 ///
@@ -229,13 +303,15 @@ impl PyInstance {
         Ok(PyInstance::new_plain(inner, piece))
     }
 
-    /// Reads an instance file in any format the CLI reads. `diags` (0 or more) takes the first
+    /// Reads an instance file in any format the CLI reads. `piece` defaults to the file's
+    /// `# piece:` header, else the queen; a piece that differs from the header's is a
+    /// `UsageError` naming both. `diags` (0 or more) takes the first
     /// `diags` diagonals of an excluded-diagonals file; a bad value is a `UsageError` naming
     /// the argument (`diags=-1 must be 0 or more`).
     #[staticmethod]
     #[pyo3(
         signature = (path, *, piece = None, diags = None),
-        text_signature = "(path, *, piece='queen', diags=None)"
+        text_signature = "(path, *, piece=None, diags=None)"
     )]
     fn read(
         py: Python<'_>,
@@ -244,18 +320,20 @@ impl PyInstance {
         diags: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let path = args::path(path, "path")?;
-        let piece = piece_arg(piece)?;
+        let piece = given_piece(piece)?;
         let diags = diags.map(|d| args::count_arg(d, "diags")).transpose()?;
-        let inner = py.detach(|| inst::read_instance_file(&path, diags));
-        Ok(PyInstance::new_plain(py_ok(inner)?, piece))
+        let (inner, piece) =
+            py_ok(py.detach(|| inst::read_instance_file_piece(&path, diags, piece)))?;
+        Ok(PyInstance::new_plain(inner, piece))
     }
 
-    /// Parses instance text in any format the CLI reads (`diags` as in [`PyInstance::read`]);
+    /// Parses instance text in any format the CLI reads (`piece` and `diags` as in
+    /// [`PyInstance::read`]: `Instance.parse(i.to_text()) == i` for every instance);
     /// `name` is the source named in a `ParseError`.
     #[staticmethod]
     #[pyo3(
         signature = (text, *, piece = None, diags = None, name = None),
-        text_signature = "(text, *, piece='queen', diags=None, name='<input>')"
+        text_signature = "(text, *, piece=None, diags=None, name='<input>')"
     )]
     fn parse(
         text: &Bound<'_, PyAny>,
@@ -268,10 +346,51 @@ impl PyInstance {
             Some(name) => args::text(name, "name")?,
             None => "<input>".into(),
         };
-        let piece = piece_arg(piece)?;
+        let piece = given_piece(piece)?;
         let diags = diags.map(|d| args::count_arg(d, "diags")).transpose()?;
-        let inner = py_ok(inst::read_instance(&name, &text, diags))?;
+        let (inner, piece) = py_ok(inst::read_instance_piece(&name, &text, diags, piece))?;
         Ok(PyInstance::new_plain(inner, piece))
+    }
+
+    /// The instance of a square array of cell codes (numpy's, or nested sequences): 0 a free
+    /// cell, 1 a pre-placed piece, 2 a blocked cell; the inverse of `to_numpy`.
+    #[staticmethod]
+    #[pyo3(signature = (array, *, piece = None), text_signature = "(array, *, piece='queen')")]
+    fn from_numpy(array: &Bound<'_, PyAny>, piece: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let piece = piece_arg(piece)?;
+        let (n, cells) = numpy_cells(
+            array,
+            &[FREE, PLACED, BLOCKED],
+            "0 marks a free cell, 1 a pre-placed piece, 2 a blocked cell",
+        )?;
+        let inner = py_ok(Instance::new(
+            n,
+            cells[1].clone(),
+            cells[2].clone(),
+            Vec::new(),
+        ))?;
+        Ok(PyInstance::new_plain(inner, piece))
+    }
+
+    /// The cells as a `uint8` numpy array of shape `(n, n)`: 0 a free cell, 1 a pre-placed
+    /// piece, 2 a blocked cell or a cell of an excluded diagonal.
+    fn to_numpy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let np = py.import("numpy").map_err(|_| {
+            PyImportError::new_err("Instance.to_numpy needs numpy (pip install numpy)")
+        })?;
+        let n = self.inner.n as usize;
+        let arr = np.call_method1("zeros", ((n, n), "uint8"))?;
+        for (cells, code) in [
+            (inst::write::unavailable_cells(&self.inner), BLOCKED),
+            (self.inner.placed.clone(), PLACED),
+        ] {
+            if !cells.is_empty() {
+                let rows: Vec<u32> = cells.iter().map(|c| c.row).collect();
+                let cols: Vec<u32> = cells.iter().map(|c| c.col).collect();
+                arr.set_item((rows, cols), code)?;
+            }
+        }
+        Ok(arr)
     }
 
     /// The board side: the board has `n` rows and `n` columns, numbered `0..n`.
@@ -331,7 +450,13 @@ impl PyInstance {
             None => ("queens_sat (Python)", Format::Board),
         };
         let format = format.map(instance_format).transpose()?.unwrap_or(default);
-        py_ok(inst::write::write(&self.inner, format, comment))
+        // The piece goes in the header (`# piece: amazon`), so that parse() reads it back.
+        py_ok(inst::write::write_piece(
+            &self.inner,
+            format,
+            comment,
+            self.piece,
+        ))
     }
 
     /// The generator's default format (`param` or `diags`), or `board`.
@@ -401,10 +526,10 @@ impl PyInstance {
         )
     }
 
-    /// The empty instance drawn as SVG (pre-placed pieces, blocked cells, excluded diagonals).
+    /// The instance drawn as SVG: its pre-placed pieces, blocked cells and excluded diagonals.
     fn _repr_svg_(&self) -> String {
         let caption = format!("{}-{}s: instance", self.inner.n, self.piece.name);
-        queens_sat::svg::render(&self.inner, self.piece, &[], None, &caption)
+        queens_sat::svg::render(&self.inner, self.piece, &self.inner.placed, None, &caption)
     }
 }
 
@@ -428,6 +553,17 @@ impl PyBoard {
         let n = args::side(n)?;
         Ok(PyBoard {
             board: Board::new(n, cells(n, "pieces", args::pairs(pieces, "pieces")?)?),
+            instance: None,
+        })
+    }
+
+    /// The board of a square 0/1 array (numpy's, or nested sequences) with a 1 on every
+    /// piece: the inverse of `to_numpy`.
+    #[staticmethod]
+    fn from_numpy(array: &Bound<'_, PyAny>) -> PyResult<PyBoard> {
+        let (n, mut cells) = numpy_cells(array, &[1, 0], "1 marks a piece, 0 an empty cell")?;
+        Ok(PyBoard {
+            board: Board::new(n, cells.swap_remove(0)),
             instance: None,
         })
     }
@@ -1086,7 +1222,8 @@ impl PyFormula {
 }
 
 #[pyfunction]
-#[pyo3(signature = (instance, amo, implied, symmetric, break_symmetry, presolve))]
+#[pyo3(signature = (instance, amo, implied, symmetric, break_symmetry, presolve, cancel))]
+#[allow(clippy::too_many_arguments)] // encode's keyword arguments
 fn encode(
     py: Python<'_>,
     instance: &PyInstance,
@@ -1095,6 +1232,7 @@ fn encode(
     symmetric: Option<&str>,
     break_symmetry: Option<&str>,
     presolve: bool,
+    cancel: Option<PyRef<'_, cancel::PyCancel>>,
 ) -> PyResult<PyFormula> {
     let options = encoding(instance, amo, implied, symmetric, break_symmetry, false)?.options;
     let args: EncodeArgs = (
@@ -1104,7 +1242,7 @@ fn encode(
         break_symmetry.map(str::to_string),
         presolve,
     );
-    let (problem, stats, sink) = work::run(py, None, |cancel| {
+    let (problem, stats, sink) = work::run_with(py, None, cancel.as_deref(), |cancel| {
         let problem = Problem::new(&instance.inner, instance.piece, presolve)?;
         let encoder = Encoder::with_options(&problem, options);
         let stats = encoder.stats()?;
@@ -1166,8 +1304,40 @@ type CountsState<'py> = (
     f64,
 );
 
+impl PyCounts {
+    /// The fixed points, sorted by symmetry name.
+    fn fixed(&self, py: Python<'_>) -> PyResult<Vec<(String, u64)>> {
+        let mut v: Vec<(String, u64)> = self.fixed_points.bind(py).items().extract()?;
+        v.sort();
+        Ok(v)
+    }
+}
+
 #[pymethods]
 impl PyCounts {
+    /// Equal counts: the same numbers (total, unique, fixed points) of the same group and
+    /// `symmetric=`; the engine, method and time do not matter.
+    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let Ok(o) = other.cast::<PyCounts>() else {
+            return Ok(false);
+        };
+        let o = o.get();
+        Ok(self.total == o.total
+            && self.unique == o.unique
+            && self.group == o.group
+            && self.symmetric == o.symmetric
+            && self.fixed(py)? == o.fixed(py)?)
+    }
+
+    /// A hash that agrees with `==`.
+    fn __hash__(&self, py: Python<'_>) -> PyResult<u64> {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (self.total, self.unique, &self.group, &self.symmetric).hash(&mut h);
+        self.fixed(py)?.hash(&mut h);
+        Ok(h.finish())
+    }
+
     /// Pickling (multiprocessing, `concurrent.futures`): every field.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, CountsState<'py>)> {
         let me = slf.get();
@@ -1256,7 +1426,7 @@ impl PyCounts {
 }
 
 #[pyfunction(name = "count")]
-#[pyo3(signature = (instance, amo, symmetric, break_symmetry, engine, cross_check, jobs, timeout_secs, progress))]
+#[pyo3(signature = (instance, amo, symmetric, break_symmetry, engine, cross_check, jobs, timeout_secs, progress, cancel))]
 #[allow(clippy::too_many_arguments)] // count's keyword arguments
 fn count_instance(
     py: Python<'_>,
@@ -1269,6 +1439,7 @@ fn count_instance(
     jobs: Option<&Bound<'_, PyAny>>,
     timeout_secs: Option<&Bound<'_, PyAny>>,
     progress: Option<Bound<'_, PyAny>>,
+    cancel: Option<PyRef<'_, cancel::PyCancel>>,
 ) -> PyResult<PyCounts> {
     let jobs = args::jobs(jobs)?;
     let (inst, piece) = (&instance.inner, instance.piece);
@@ -1304,7 +1475,7 @@ fn count_instance(
     };
     let counter = work::Progress::default();
     let tracked = progress.as_ref().map(|cb| (&counter, cb));
-    let outcome = work::run(py, tracked, |cancel| {
+    let outcome = work::run_with(py, tracked, cancel.as_deref(), |cancel| {
         let progress = |done: usize, total: usize| counter.update(done, total);
         count::run(inst, piece, &request, &progress, cancel)
     })?;
@@ -1446,6 +1617,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyBoard>()?;
     m.add_class::<PyFormula>()?;
     m.add_class::<PyCounts>()?;
+    m.add_class::<cancel::PyCancel>()?;
     m.add_class::<solving::PyResult_>()?;
     m.add_function(wrap_pyfunction!(encode, m)?)?;
     m.add_function(wrap_pyfunction!(count_instance, m)?)?;

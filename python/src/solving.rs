@@ -203,6 +203,31 @@ impl PyResult_ {
         self.status.sat().is_some()
     }
 
+    /// Equal results: the same status, instance (with its piece) and board; the solver, the
+    /// times and an UNKNOWN's reason do not matter.
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<PyResult_>().is_ok_and(|o| {
+            let o = o.get();
+            self.status.label() == o.status.label()
+                && self.status.sat() == o.status.sat()
+                && self.instance.inner == o.instance.inner
+                && self.instance.piece == o.instance.piece
+        })
+    }
+
+    /// A hash that agrees with `==`.
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.status.label().hash(&mut h);
+        if let Some(b) = self.status.sat() {
+            (b.n, &b.pieces).hash(&mut h);
+        }
+        self.instance.inner.hash(&mut h);
+        self.instance.piece.name.hash(&mut h);
+        h.finish()
+    }
+
     /// Pickling (multiprocessing, `concurrent.futures`): every field; the board of a SAT
     /// result travels as its pieces and is verified again against the instance on unpickling.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, ResultState)> {
@@ -338,7 +363,7 @@ impl PyResult_ {
 }
 
 #[pyfunction]
-#[pyo3(signature = (instance, solver, timeout_secs, certify, jobs_, amo, implied, symmetric, break_symmetry, deterministic, proof, proof_format))]
+#[pyo3(signature = (instance, solver, timeout_secs, certify, jobs_, amo, implied, symmetric, break_symmetry, deterministic, proof, proof_format, cancel))]
 #[allow(clippy::too_many_arguments)]
 pub fn solve(
     py: Python<'_>,
@@ -354,6 +379,7 @@ pub fn solve(
     deterministic: bool,
     proof: Option<std::path::PathBuf>,
     proof_format: Option<&str>,
+    cancel: Option<PyRef<'_, crate::cancel::PyCancel>>,
 ) -> PyResult<PyResult_> {
     let proof_format = errors::py_ok(proof_format.map(ProofFormat::parse).transpose())?;
     // `implied=None` leaves the choice to the strategy (the diagonal sums in its cube solver).
@@ -373,7 +399,7 @@ pub fn solve(
         .flatten();
     let jobs_ = crate::args::jobs(jobs_)?;
     let (inst, piece) = (&instance.inner, instance.piece);
-    let s = work::run(py, None, |cancel| {
+    let s = work::run_with(py, None, cancel.as_deref(), |cancel| {
         run_solve(
             inst,
             piece,

@@ -50,7 +50,23 @@ pub fn run<T: Send>(
     progress: Option<(&Progress, &Bound<'_, PyAny>)>,
     work: impl FnOnce(&Cancel) -> queens_sat::Result<T> + Send,
 ) -> PyResult<T> {
-    let cancel = Cancel::new();
+    run_with(py, progress, None, work)
+}
+
+/// [`run`], also stopped by the caller's token `user` (`cancel=`: the work gets a child of it)
+/// and by Ctrl-C on any thread ([`crate::cancel::sigints`]): on the main thread Python's handler
+/// raises `KeyboardInterrupt`, which is returned; on another thread the call raises
+/// `queens_sat.CancelledError` saying so. A call stopped by `user` raises `CancelledError`
+/// naming the token.
+pub fn run_with<T: Send>(
+    py: Python<'_>,
+    progress: Option<(&Progress, &Bound<'_, PyAny>)>,
+    user: Option<&crate::cancel::PyCancel>,
+    work: impl FnOnce(&Cancel) -> queens_sat::Result<T> + Send,
+) -> PyResult<T> {
+    let cancel = user.map_or_else(Cancel::new, |u| u.inner.child());
+    crate::cancel::ensure_hook();
+    let sigints = crate::cancel::sigints();
     let finished = (Mutex::new(false), Condvar::new());
     std::thread::scope(|s| {
         let worker = s.spawn(|| {
@@ -85,6 +101,16 @@ pub fn run<T: Send>(
             if let Err(e) = py.check_signals() {
                 break Some(e);
             }
+            // Python may have put its own handler back (`signal.signal`, `asyncio.run`).
+            crate::cancel::ensure_hook();
+            if crate::cancel::sigints() != sigints {
+                // On the main thread Python's handler may have raised meanwhile: that first.
+                break Some(py.check_signals().err().unwrap_or_else(|| {
+                    errors::cancelled(
+                        "interrupted by Ctrl-C (SIGINT); nothing was left half-written",
+                    )
+                }));
+            }
         };
         if stop.is_some() {
             cancel.cancel();
@@ -95,6 +121,13 @@ pub fn run<T: Send>(
         }
         match joined {
             Ok(Ok(Ok(v))) => Ok(v),
+            Ok(Ok(Err(queens_sat::Error::Interrupted)))
+                if user.is_some_and(|u| u.inner.is_cancelled()) =>
+            {
+                Err(errors::cancelled(
+                    "cancelled by the Cancel token passed as cancel=; nothing was left half-written",
+                ))
+            }
             Ok(Ok(Err(e))) => Err(errors::to_py(e)),
             Ok(Err(payload)) | Err(payload) => Err(errors::panic_error(payload)),
         }

@@ -86,6 +86,15 @@ ROWS: List[Row] = [
     Row("encode", lambda: qs.encode(0), U, "n", "0"),
     # count
     Row("count", lambda: qs.count(8, jobs=-1), U, "jobs", "-1", "positive number of threads"),
+    Row("count", lambda: qs.count(8, cancel=True), T, "cancel", "True", "Cancel"),  # type: ignore[arg-type]
+    Row("solve", lambda: qs.solve(8, cancel=1), T, "cancel", "1", "Cancel"),  # type: ignore[arg-type]
+    Row("encode", lambda: qs.encode(8, cancel="x"), T, "cancel", "'x'", "Cancel"),  # type: ignore[arg-type]
+    Row("Board.from_numpy", lambda: qs.Board.from_numpy([[0, 1, 0]]), U, "array", "[[0, 1, 0]]", "(n, n) array"),
+    Row("Board.from_numpy", lambda: qs.Board.from_numpy([[0, 3], [0, 0]]), U, "array", "[[0, 3], [0, 0]]", "holds [3]"),
+    Row("Board.from_numpy", lambda: qs.Board.from_numpy([[0.5]]), U, "array", "[[0.5]]", "as ints or bools"),
+    Row("Instance.from_numpy", lambda: qs.Instance.from_numpy([[0, 5], [0, 0]]), U, "array", "[[0, 5], [0, 0]]", "2 a blocked cell"),
+    Row("Instance.from_numpy", lambda: qs.Instance.from_numpy([[0]], piece="rook"), U, "piece", "'rook'", "known"),  # type: ignore[arg-type]
+    Row("Instance", lambda: qs.Instance(True), T, "n", "True", "must be an int"),  # type: ignore[arg-type]
     Row("count", lambda: qs.count(8, jobs=0), U, "jobs", "0", "positive number of threads"),
     Row("count", lambda: qs.count(8, jobs=HUGE), U, "jobs", str(HUGE)),
     Row("count", lambda: qs.count(8, engine=""), U, "engine", "''", "known: auto"),  # type: ignore[arg-type]
@@ -214,6 +223,9 @@ NOT_CALLED: Dict[str, str] = {
 #: Public methods that take no argument (nothing to get wrong), and classes without a public
 #: constructor (built by ``solve``, ``count`` and ``encode`` only).
 NO_ARGUMENTS: Set[str] = {
+    "Cancel",
+    "Cancel.cancel",
+    "Instance.to_numpy",
     "Instance.symmetries",
     "Board.to_numpy",
     "Formula.to_array",

@@ -67,7 +67,7 @@ def test_the_readme_example_is_fast(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 
 
 def test_the_process_pool_benchmark_runs(tmp_path: Path) -> None:
-    (block,) = [b for b in python_blocks(PYTHON_MD) if "ProcessPoolExecutor" in b]
+    (block,) = [b for b in python_blocks(PYTHON_MD) if "def p90" in b]
     script = tmp_path / "bench.py"
     script.write_text(block)
     run = subprocess.run(
@@ -90,3 +90,23 @@ def test_the_process_pool_benchmark_runs(tmp_path: Path) -> None:
     assert shown is not None
     assert verdicts == {shown.group(1).splitlines()[0].split("  median")[0].split(None, 1)[1]}
     assert lines[3] == shown.group(1).splitlines()[3]
+
+
+@pytest.mark.parametrize("marker", ["asyncio.run", "cancel_futures"])
+def test_the_stopping_examples_run(tmp_path: Path, marker: str) -> None:
+    """docs/python.md, "Stopping calls": the asyncio token example prints that it cancelled;
+    the process-pool example runs to its end (its Ctrl-C path is test_cancel.py's)."""
+    (block,) = [b for b in python_blocks(PYTHON_MD) if marker in b]
+    script = tmp_path / "stop.py"
+    script.write_text("import queens_sat as qs\n" + block)
+    run = subprocess.run(
+        [sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+        env={**os.environ, "PYTHONPATH": ""},
+    )
+    assert run.returncode == 0, run.stderr
+    if marker == "asyncio.run":
+        assert run.stdout == "cancelled\n"

@@ -108,7 +108,9 @@ def test_timeout_works_for_every_solver(solver: str) -> None:
     assert r.status in (qs.Status.UNKNOWN, qs.Status.SAT)
     if r.status is qs.Status.UNKNOWN:
         assert r.reason
-    assert took < 3.0, f"{solver} took {took:.2f} s with timeout=1"
+    # A guard, not a speed check: how far past the limit each solver stops is measured by
+    # scripts/big-boards.py and docs/benchmarks.md, where a loaded machine cannot fail a test.
+    assert took < HANG_GUARD, f"{solver} took {took:.2f} s with timeout=1 (a hang)"
 
 
 def test_gil_is_released_during_solve() -> None:
@@ -122,7 +124,12 @@ def test_gil_is_released_during_solve() -> None:
 
     t = threading.Thread(target=ticker)
     t.start()
+    t0 = time.monotonic()
     qs.solve(hard(), solver="varisat", timeout=1.0)
+    t1 = time.monotonic()
     done.set()
     t.join()
-    assert len(ticks) > 30, f"the other thread ran only {len(ticks)} times in 1 s"
+    # Held, the GIL would keep the ticker out for the whole call; released, it ticks during it
+    # (at least twice in one second, however loaded the machine).
+    during = [x for x in ticks if t0 < x < t1]
+    assert len(during) >= 2, f"the other thread ran {len(during)} times during the call"

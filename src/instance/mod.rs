@@ -500,13 +500,144 @@ pub fn read_instance(file: &str, text: &str, diags: Option<usize>) -> Result<Ins
     }
 }
 
-/// Reads an instance file from disk (see [`read_instance`]).
-pub fn read_instance_file(path: &std::path::Path, diags: Option<usize>) -> Result<Instance> {
+/// The header line that records an instance's piece, after a comment marker: `# piece: amazon`
+/// (`$ piece: amazon` in a parameter file). Writers add it for every piece but the queen, the
+/// piece of a file without one, so that reading back what was written gives the same instance
+/// and piece.
+pub const PIECE_HEADER: &str = "piece:";
+
+/// The piece named by `text`'s header ([`PIECE_HEADER`], on a comment line starting with `#`
+/// or `$`), if any. An unknown name, or two lines naming different pieces, is a parse error
+/// naming the line.
+///
+/// ```
+/// use queens_sat::instance::header_piece;
+/// assert_eq!(header_piece("a.txt", "# piece: amazon\nQ..\n").unwrap().unwrap().name, "amazon");
+/// assert!(header_piece("b.txt", "...\n").unwrap().is_none());
+/// assert!(header_piece("c.txt", "# piece: rook\n").unwrap_err().to_string().contains("c.txt:1"));
+/// ```
+pub fn header_piece(file: &str, text: &str) -> Result<Option<crate::piece::Piece>> {
+    let mut found: Option<(usize, crate::piece::Piece)> = None;
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        let Some(body) = t.strip_prefix('#').or_else(|| t.strip_prefix('$')) else {
+            continue;
+        };
+        let Some(name) = body.trim_start().strip_prefix(PIECE_HEADER) else {
+            continue;
+        };
+        let name = name.trim();
+        let piece = crate::piece::Piece::by_name(name).ok_or_else(|| {
+            let known: Vec<&str> = crate::piece::PIECES.iter().map(|p| p.name).collect();
+            Error::parse(
+                file,
+                i + 1,
+                format!(
+                    "unknown piece {name:?} in the header (known: {})",
+                    known.join(", ")
+                ),
+            )
+        })?;
+        match found {
+            Some((at, first)) if first.name != piece.name => {
+                return Err(Error::parse(
+                    file,
+                    i + 1,
+                    format!(
+                        "the header names two pieces: {} (line {at}) and {}",
+                        first.name, piece.name
+                    ),
+                ));
+            }
+            Some(_) => {}
+            None => found = Some((i + 1, piece)),
+        }
+    }
+    Ok(found.map(|(_, p)| p))
+}
+
+/// The piece of an instance read from `file` (its `text`): the one the caller gives (`given`,
+/// from `--piece` or `piece=`), else the file header's ([`header_piece`]), else the queen. A
+/// given piece that differs from the header's is refused, naming both.
+///
+/// ```
+/// use queens_sat::instance::piece_of;
+/// use queens_sat::piece::{AMAZON, QUEEN};
+/// let text = "# piece: amazon\n.....\n";
+/// assert_eq!(piece_of("a.txt", text, None).unwrap().name, "amazon");
+/// assert_eq!(piece_of("a.txt", text, Some(AMAZON)).unwrap().name, "amazon");
+/// let e = piece_of("a.txt", text, Some(QUEEN)).unwrap_err().to_string();
+/// assert!(e.contains("--piece 'queen'") && e.contains("piece: amazon"), "{e}");
+/// assert_eq!(piece_of("b.txt", ".....\n", None).unwrap().name, "queen");
+/// ```
+pub fn piece_of(
+    file: &str,
+    text: &str,
+    given: Option<crate::piece::Piece>,
+) -> Result<crate::piece::Piece> {
+    let header = header_piece(file, text)?;
+    Ok(agree(file, given, header)?.unwrap_or(crate::piece::QUEEN))
+}
+
+/// The piece of `given` (an option, or an earlier file's header) and `file`'s `header`: either
+/// one, or `None` if neither names one; two different pieces are refused, naming both.
+pub fn agree(
+    file: &str,
+    given: Option<crate::piece::Piece>,
+    header: Option<crate::piece::Piece>,
+) -> Result<Option<crate::piece::Piece>> {
+    match (given, header) {
+        (Some(g), Some(h)) if g.name != h.name => Err(crate::error::BadOption::invalid(
+            crate::error::Opt::Piece,
+            g.name,
+            format!(
+                "conflicts with the header of {file} (`{PIECE_HEADER} {}`); drop one of them",
+                h.name
+            ),
+        )),
+        (g, h) => Ok(g.or(h)),
+    }
+}
+
+/// [`read_instance`] with its piece ([`piece_of`]).
+pub fn read_instance_piece(
+    file: &str,
+    text: &str,
+    diags: Option<usize>,
+    given: Option<crate::piece::Piece>,
+) -> Result<(Instance, crate::piece::Piece)> {
+    let piece = piece_of(file, text, given)?;
+    Ok((read_instance(file, text, diags)?, piece))
+}
+
+/// [`read_instance_file`] with the piece its header names ([`header_piece`]), if any.
+pub fn read_instance_file_header(
+    path: &std::path::Path,
+    diags: Option<usize>,
+) -> Result<(Instance, Option<crate::piece::Piece>)> {
     let name = crate::compress::input_name(path);
     let bytes = crate::compress::read(path)?;
     let text = String::from_utf8(bytes)
         .map_err(|e| Error::parse_file(&name, format!("not UTF-8 text ({e})")))?;
-    read_instance(&name, &text, diags)
+    let header = header_piece(&name, &text)?;
+    Ok((read_instance(&name, &text, diags)?, header))
+}
+
+/// [`read_instance_file`] with its piece ([`piece_of`]).
+pub fn read_instance_file_piece(
+    path: &std::path::Path,
+    diags: Option<usize>,
+    given: Option<crate::piece::Piece>,
+) -> Result<(Instance, crate::piece::Piece)> {
+    let (instance, header) = read_instance_file_header(path, diags)?;
+    let name = crate::compress::input_name(path);
+    let piece = agree(&name, given, header)?.unwrap_or(crate::piece::QUEEN);
+    Ok((instance, piece))
+}
+
+/// Reads an instance file from disk (see [`read_instance`]).
+pub fn read_instance_file(path: &std::path::Path, diags: Option<usize>) -> Result<Instance> {
+    Ok(read_instance_file_header(path, diags)?.0)
 }
 
 /// Checks a board side read from `file:line`.

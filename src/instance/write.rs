@@ -41,6 +41,35 @@ pub fn write(inst: &Instance, format: Format, comment: &str) -> Result<String> {
     }
 }
 
+/// [`write`] for an instance of `piece`: the comment gets the [`super::PIECE_HEADER`] line
+/// for every piece but the queen (the piece of a file without one), so that
+/// [`super::read_instance_piece`] reads back the same piece.
+///
+/// ```
+/// use queens_sat::instance::{Format, Instance, read_instance_piece, write::write_piece};
+/// use queens_sat::piece::{AMAZON, QUEEN};
+/// let text = write_piece(&Instance::plain(3), Format::Board, "demo", AMAZON).unwrap();
+/// assert_eq!(text, "# demo\n# piece: amazon\n...\n...\n...\n");
+/// assert_eq!(read_instance_piece("t", &text, None, None).unwrap().1.name, "amazon");
+/// assert!(!write_piece(&Instance::plain(3), Format::Board, "demo", QUEEN).unwrap().contains("piece"));
+/// ```
+pub fn write_piece(
+    inst: &Instance,
+    format: Format,
+    comment: &str,
+    piece: crate::piece::Piece,
+) -> Result<String> {
+    if piece.name == crate::piece::QUEEN.name {
+        return write(inst, format, comment);
+    }
+    let comment = if comment.is_empty() {
+        format!("{} {}", super::PIECE_HEADER, piece.name)
+    } else {
+        format!("{comment}\n{} {}", super::PIECE_HEADER, piece.name)
+    };
+    write(inst, format, &comment)
+}
+
 /// The unavailable cells of `inst` (blocked cells and cells of excluded diagonals), sorted
 /// row-major, without repeats.
 pub fn unavailable_cells(inst: &Instance) -> Vec<Cell> {

@@ -168,3 +168,88 @@ fn files_of_the_wrong_kind_are_named() {
     );
     assert!(!line.contains("solver fault"), "{line}");
 }
+
+/// The `# piece:` header (issue 54 §3): it names the piece where `--piece` is absent, a
+/// `--piece` that differs is refused naming both, `convert` carries it over, and `verify` takes
+/// it from the instance or the board file.
+#[test]
+fn the_piece_header_applies_where_piece_is_absent() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // Amazons n = 4..9 have no solution; queens n = 8 have 92: the header decides the answer.
+    std::fs::write(
+        d.join("am.txt"),
+        format!("# piece: amazon\n{}", "........\n".repeat(8)),
+    )
+    .unwrap();
+    let r = run_expect(
+        d,
+        &["solve", "--instance", "am.txt", "--format", "json"],
+        20,
+    );
+    assert!(r.stdout.contains(r#""piece":"amazon""#), "{}", r.stdout);
+    let r = run_expect(
+        d,
+        &["solve", "--instance", "am.txt", "--piece", "amazon"],
+        20,
+    );
+    assert!(r.stdout.starts_with("UNSAT"), "{}", r.stdout);
+    assert_one_line_error(
+        d,
+        &["solve", "--instance", "am.txt", "--piece", "queen"],
+        &["--piece 'queen'", "am.txt", "piece: amazon"],
+    );
+    let r = run_expect(d, &["count", "--instance", "am.txt", "--format", "json"], 0);
+    assert!(r.stdout.contains(r#""total":0"#), "{}", r.stdout);
+    // convert keeps the header; the param file reads back as amazons.
+    run_expect(
+        d,
+        &[
+            "convert",
+            "--instance",
+            "am.txt",
+            "--to",
+            "param",
+            "-o",
+            "am.param",
+        ],
+        0,
+    );
+    let text = std::fs::read_to_string(d.join("am.param")).unwrap();
+    assert!(text.contains("piece: amazon"), "{text}");
+    let r = run_expect(
+        d,
+        &["solve", "--instance", "am.param", "--format", "json"],
+        20,
+    );
+    assert!(r.stdout.contains(r#""piece":"amazon""#), "{}", r.stdout);
+    assert_one_line_error(
+        d,
+        &["convert", "--instance", "am.txt", "--to", "completion"],
+        &["--to completion", "amazon"],
+    );
+    // verify: a queens solution of n = 8 is no amazons solution (a knight's leap apart).
+    let board = "# piece: amazon\n...Q....\n.Q......\n......Q.\n..Q.....\n.....Q..\n.......Q\n....Q...\nQ.......\n";
+    std::fs::write(d.join("b.txt"), board).unwrap();
+    let plain = board.replace("# piece: amazon\n", "");
+    std::fs::write(d.join("q.txt"), &plain).unwrap();
+    run_expect(d, &["verify", "q.txt"], 0);
+    run_expect(d, &["verify", "b.txt"], 1);
+    run_expect(d, &["verify", "q.txt", "--instance", "am.txt"], 1);
+    assert_one_line_error(
+        d,
+        &["verify", "b.txt", "--piece", "queen"],
+        &["--piece 'queen'", "piece: amazon"],
+    );
+    assert_one_line_error(d, &["solve", "--instance", "bad.txt"], &["bad.txt"]);
+    std::fs::write(
+        d.join("rook.txt"),
+        "# piece: rook\n....\n....\n....\n....\n",
+    )
+    .unwrap();
+    assert_one_line_error(
+        d,
+        &["solve", "--instance", "rook.txt"],
+        &["rook.txt:1", "unknown piece"],
+    );
+}

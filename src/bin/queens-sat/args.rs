@@ -9,7 +9,7 @@ use clap::Args;
 use queens_sat::encode::EncodeOptions;
 use queens_sat::encode::amo::AmoKind;
 use queens_sat::encode::implied::Implied;
-use queens_sat::instance::{Instance, read_instance_file};
+use queens_sat::instance::{Instance, read_instance_file_piece};
 use queens_sat::options::Parsed;
 use queens_sat::piece::Piece;
 use queens_sat::{Error, Result};
@@ -38,26 +38,27 @@ pub struct InstanceArgs {
     /// Take only the first D excluded diagonals of an excluded-diagonals file.
     #[arg(long, value_name = "D")]
     pub diags: Option<usize>,
-    /// Piece: queen or amazon.
-    #[arg(long, default_value = "queen")]
-    pub piece: String,
+    /// Piece: queen or amazon (default: the instance file's `# piece:` header, else queen;
+    /// a piece that differs from the header's is refused).
+    #[arg(long)]
+    pub piece: Option<String>,
 }
 
 impl InstanceArgs {
     /// Reads the instance and the piece.
     pub fn load(&self) -> Result<(Instance, Piece)> {
-        let piece = Piece::parse(&self.piece)?;
-        let instance = match (&self.instance, self.n) {
-            (Some(path), _) => read_instance_file(path, self.diags)?,
+        let given = self.piece.as_deref().map(Piece::parse).transpose()?;
+        match (&self.instance, self.n) {
+            (Some(path), _) => read_instance_file_piece(path, self.diags, given),
             (None, Some(n)) => {
                 if self.diags.is_some() {
                     return Err(Error::Usage("--diags needs an --instance file".into()));
                 }
-                Instance::plain(queens_sat::options::side(i64::from(n))?)
+                let instance = Instance::plain(queens_sat::options::side(i64::from(n))?);
+                Ok((instance, given.unwrap_or(queens_sat::piece::QUEEN)))
             }
-            (None, None) => return Err(Error::Usage("give -n N or --instance FILE".into())),
-        };
-        Ok((instance, piece))
+            (None, None) => Err(Error::Usage("give -n N or --instance FILE".into())),
+        }
     }
 
     /// The instance file's stem, for default output names.

@@ -5,10 +5,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use queens_sat::Result;
 use queens_sat::generate::reduction::diagonals_to_completion;
-use queens_sat::instance::write::write as write_instance;
-use queens_sat::instance::{Format, read_instance_file};
+use queens_sat::instance::write::{write as write_instance, write_piece};
+use queens_sat::instance::{Format, read_instance_file_header};
+use queens_sat::piece::QUEEN;
+use queens_sat::{Error, Result};
 
 use crate::args::emit;
 
@@ -43,7 +44,9 @@ enum ConvertTarget {
 
 /// Runs `convert`.
 pub fn run(a: ConvertArgs) -> Result<ExitCode> {
-    let source = read_instance_file(&a.instance, a.diags)?;
+    // The source's `# piece:` header, if any, goes with it (the completion reduction is of
+    // queens and refuses another piece).
+    let (source, piece) = read_instance_file_header(&a.instance, a.diags)?;
     let mut command = format!("convert --instance {}", a.instance.display());
     if let Some(d) = a.diags {
         command += &format!(" --diags {d}");
@@ -58,9 +61,16 @@ pub fn run(a: ConvertArgs) -> Result<ExitCode> {
             };
             let name = format.name();
             let comment = format!("queens-sat {version} {command} --to {name}");
-            write_instance(&source, format, &comment)?
+            write_piece(&source, format, &comment, piece.unwrap_or(QUEEN))?
         }
         ConvertTarget::Completion => {
+            if let Some(p) = piece.filter(|p| p.name != QUEEN.name) {
+                return Err(Error::Usage(format!(
+                    "--to completion reduces a queens instance; {} names the {}",
+                    a.instance.display(),
+                    p.name
+                )));
+            }
             let red = diagonals_to_completion(&source)?;
             let free = red.instance.n as usize - red.instance.placed.len();
             let comment = format!(

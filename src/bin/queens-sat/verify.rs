@@ -7,8 +7,8 @@ use clap::Args;
 use queens_sat::applies::{self, Command, Given};
 use queens_sat::board::Board;
 use queens_sat::error::Opt;
-use queens_sat::instance::{Instance, read_instance_file};
-use queens_sat::piece::Piece;
+use queens_sat::instance::{Instance, agree, read_instance_file_header};
+use queens_sat::piece::{Piece, QUEEN};
 use queens_sat::verify::check;
 
 use crate::args::OutputFormat;
@@ -19,9 +19,10 @@ use queens_sat::{Error, Result};
 pub struct VerifyArgs {
     /// Board text file (`Q` pieces, `.` free, `x` blocked).
     board: PathBuf,
-    /// Piece: queen or amazon.
-    #[arg(long, default_value = "queen")]
-    piece: String,
+    /// Piece: queen or amazon (default: the `# piece:` header of the instance file, else of
+    /// the board file, else queen; a piece that differs from a header's is refused).
+    #[arg(long)]
+    piece: Option<String>,
     /// Instance the board must solve (pre-placed pieces, blocked cells).
     #[arg(long, value_name = "FILE")]
     instance: Option<PathBuf>,
@@ -47,16 +48,26 @@ pub fn run(a: VerifyArgs) -> Result<ExitCode> {
                 a.instance.as_ref().map(|p| p.display().to_string()),
             ),
     )?;
-    let piece = Piece::parse(&a.piece)?;
-    let drawn = read_instance_file(&a.board, None)?;
-    let instance = match &a.instance {
-        Some(p) => read_instance_file(p, a.diags)?,
-        None => Instance {
-            n: drawn.n,
-            blocked: drawn.blocked.clone(),
-            ..Instance::default()
-        },
+    // The piece: --piece, else the instance file's header, else the board file's, else the
+    // queen; any two of them that name different pieces are refused.
+    let given = a.piece.as_deref().map(Piece::parse).transpose()?;
+    let (drawn, board_header) = read_instance_file_header(&a.board, None)?;
+    let (instance, piece) = match &a.instance {
+        Some(p) => {
+            let (instance, header) = read_instance_file_header(p, a.diags)?;
+            let piece = agree(&p.display().to_string(), given, header)?;
+            (instance, piece)
+        }
+        None => (
+            Instance {
+                n: drawn.n,
+                blocked: drawn.blocked.clone(),
+                ..Instance::default()
+            },
+            given,
+        ),
     };
+    let piece = agree(&a.board.display().to_string(), piece, board_header)?.unwrap_or(QUEEN);
     let b = Board::new(drawn.n, drawn.placed);
     let verdict = check(&b, &instance, piece);
     match a.format {
