@@ -99,7 +99,11 @@ impl PySolutions {
             "Solutions(n={}, piece={:?}, modulo_symmetry={}, yielded={})",
             self.instance.inner.n,
             self.instance.piece.name,
-            if self.inner.modulo_symmetry() { "True" } else { "False" },
+            if self.inner.modulo_symmetry() {
+                "True"
+            } else {
+                "False"
+            },
             self.yielded()
         )
     }

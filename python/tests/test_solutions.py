@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import json
 import subprocess
-from typing import FrozenSet, List, Optional, Sequence, Set, Tuple
+from pathlib import Path
+from typing import List, Sequence, Set, Tuple
 
 import pytest
 
 import queens_sat as qs
-from conftest import attacks, cli, unavailable
+from conftest import attacks, unavailable
 
 Cell = Tuple[int, int]
 Sol = Tuple[Cell, ...]
@@ -121,10 +122,10 @@ def test_solutions_are_lazy_and_verified() -> None:
     assert "Solutions(n=8" in repr(qs.solutions(8))
 
 
-def test_solutions_are_the_command_line_boards() -> None:
+def test_solutions_are_the_command_line_boards(cli: Path) -> None:
     args = ["count", "-n", "9", "--boards", "all", "--break-symmetry", "lex", "--symmetric", "r180"]
     out = subprocess.run(
-        [str(cli()), *args, "--format", "json"], capture_output=True, text=True, check=True
+        [str(cli), *args, "--format", "json"], capture_output=True, text=True, check=True
     ).stdout
     lines = [json.loads(line) for line in out.splitlines()]
     cli_boards = [tuple((q[0], q[1]) for q in v["queens"]) for v in lines[:-1]]
