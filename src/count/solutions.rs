@@ -541,8 +541,9 @@ mod tests {
     fn count(n: u32, piece: Piece, g: Option<Symmetry>, modulo: bool) -> usize {
         Solutions::new(&Instance::plain(n), piece, g, modulo)
             .unwrap()
-            .map(|b| b.unwrap())
-            .count()
+            .collect::<Result<Vec<Board>>>()
+            .unwrap()
+            .len()
     }
 
     #[test]
@@ -563,7 +564,7 @@ mod tests {
         // Raised: nothing comes out (the poll comes within a thousand nodes).
         assert!(s.next_with(&cancel).is_none());
         assert_eq!(s.stopped(), Some(Stop::Cancelled));
-        let rest = s.map(|b| b.unwrap()).count();
+        let rest = s.collect::<Result<Vec<Board>>>().unwrap().len();
         assert_eq!(rest, 724);
     }
 }

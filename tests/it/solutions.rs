@@ -115,7 +115,7 @@ fn lex_models(inst: &Instance, piece: Piece, g: Option<Symmetry>) -> BTreeSet<So
     }
     let g = g.filter(|&g| g != Symmetry::Id);
     let options = EncodeOptions {
-        amo: AmoKind::Pairwise.into(),
+        amo: AmoKind::Pairwise,
         symmetric: g,
         lex_leader: SymmetrySet::of(&count_group(inst, &piece, g)),
         implied: Default::default(),
