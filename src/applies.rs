@@ -32,11 +32,18 @@ pub enum Command {
     Solve,
     /// `verify`.
     Verify,
+    /// `count` (Python: `count`; `count --boards` is Python's `solutions`).
+    Count,
 }
 
 impl Command {
     /// Every command the table has rows for.
-    pub const ALL: [Command; 3] = [Command::Encode, Command::Solve, Command::Verify];
+    pub const ALL: [Command; 4] = [
+        Command::Encode,
+        Command::Solve,
+        Command::Verify,
+        Command::Count,
+    ];
 
     /// The command's name on the command line.
     pub fn name(self) -> &'static str {
@@ -44,6 +51,7 @@ impl Command {
             Command::Encode => "encode",
             Command::Solve => "solve",
             Command::Verify => "verify",
+            Command::Count => "count",
         }
     }
 }
@@ -129,6 +137,24 @@ pub const RULES: &[Rule] = &[
             applies: &["bitboard"],
         },
         why: "only the bitboard search split over several threads has a board to fix from run to run",
+    },
+    Rule {
+        command: Command::Count,
+        option: Opt::Engine,
+        when: When::With(Opt::Boards),
+        why: "the boards are enumerated by a search of their own; no counting engine runs",
+    },
+    Rule {
+        command: Command::Count,
+        option: Opt::Jobs,
+        when: When::With(Opt::Boards),
+        why: "the boards are enumerated on one thread, in one order",
+    },
+    Rule {
+        command: Command::Count,
+        option: Opt::Amo,
+        when: When::With(Opt::Boards),
+        why: "the boards are enumerated without a CNF",
     },
 ];
 

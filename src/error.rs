@@ -163,6 +163,9 @@ pub enum Opt {
     Gbdhash,
     /// The same board on every run of the split bitboard search (`--deterministic`).
     Deterministic,
+    /// `count --boards K`: print boards instead of counting (Python's `limit` of
+    /// `solutions`).
+    Boards,
 }
 
 impl Opt {
@@ -196,6 +199,7 @@ impl Opt {
             Opt::Stats => "--stats",
             Opt::Gbdhash => "--gbdhash",
             Opt::Deterministic => "--deterministic",
+            Opt::Boards => "--boards",
         }
     }
 
@@ -229,6 +233,7 @@ impl Opt {
             Opt::Stats => "stats",
             Opt::Gbdhash => "gbdhash",
             Opt::Deterministic => "deterministic",
+            Opt::Boards => "limit",
         }
     }
 

@@ -246,6 +246,18 @@ fn escape(s: &str) -> String {
 /// Several boards of one instance side by side (up to 4 per row), each captioned, as one SVG
 /// document (`count --format svg`: one representative per symmetry class).
 pub fn grid(instance: &Instance, piece: Piece, boards: &[Board], title: &str) -> String {
+    grid_labelled(instance, piece, boards, title, "class")
+}
+
+/// [`grid`] with each board captioned `{label} {i}` (`count --boards --format svg`: `board`,
+/// or `class` modulo symmetry).
+pub fn grid_labelled(
+    instance: &Instance,
+    piece: Piece,
+    boards: &[Board],
+    title: &str,
+    label: &str,
+) -> String {
     let panels: Vec<String> = boards
         .iter()
         .enumerate()
@@ -255,7 +267,7 @@ pub fn grid(instance: &Instance, piece: Piece, boards: &[Board], title: &str) ->
                 piece,
                 &b.pieces,
                 None,
-                &format!("class {}", i + 1),
+                &format!("{label} {}", i + 1),
             )
         })
         .collect();

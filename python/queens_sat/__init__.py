@@ -23,11 +23,14 @@ Results, counts, formulas, instances and boards pickle, so a ``ProcessPoolExecut
 benchmark over processes. In Jupyter, boards, instances and SAT results draw themselves as SVG;
 other results show their verdict and reason, and counts a small table (``_repr_html_``).
 
-Long calls (``encode``, ``solve``, ``count``) release the GIL and stop within a fraction of a
-second, leaving no thread running: on Ctrl-C, whichever thread runs them (the main thread's
-call raises ``KeyboardInterrupt``, a call on any other thread ``CancelledError``), and when the
-``Cancel`` token passed as ``cancel=`` is raised, from any thread or asyncio task
-(``CancelledError``). See docs/python.md, "Stopping calls", for thread and process pools.
+``solutions`` yields verified boards lazily, all of them or one per symmetry class.
+
+Long calls (``encode``, ``solve``, ``count``, each step of ``solutions``) release the GIL and
+stop within a fraction of a second, leaving no thread running: on Ctrl-C, whichever thread runs
+them (the main thread's call raises ``KeyboardInterrupt``, a call on any other thread
+``CancelledError``), and when the ``Cancel`` token passed as ``cancel=`` is raised, from any
+thread or asyncio task (``CancelledError``). See docs/python.md, "Stopping calls", for thread
+and process pools.
 """
 
 from __future__ import annotations
@@ -53,7 +56,7 @@ from ._errors import (
     UsageError,
     VerifyError,
 )
-from ._native import Board, Cancel, Counts, Formula, Instance, Result
+from ._native import Board, Cancel, Counts, Formula, Instance, Result, Solutions
 from ._options import (
     Amo,
     AmoGroup,
@@ -107,6 +110,7 @@ __all__ = [
     "PieceName",
     "PySatCNF",
     "Result",
+    "Solutions",
     "SolverError",
     "TimeLimitError",
     "Status",
@@ -118,6 +122,7 @@ __all__ = [
     "count",
     "encode",
     "generate",
+    "solutions",
     "solve",
     "verify",
 ]
@@ -387,6 +392,55 @@ def count(
         timeout,
         _progress_callback(progress),
         _cancel(cancel),
+    )
+
+
+def solutions(
+    instance: Union[Instance, int],
+    *,
+    limit: Optional[int] = None,
+    modulo_symmetry: bool = False,
+    symmetric: Optional[SymmetryName] = None,
+    timeout: Optional[float] = None,
+    cancel: Optional[Cancel] = None,
+) -> Solutions:
+    """Yields the solutions of ``instance`` as verified ``Board``s, lazily: each step searches
+    only until its next boards (in chunks, with the GIL released; Ctrl-C raises
+    ``KeyboardInterrupt`` and the iterator resumes where it stopped), and memory does not grow
+    with the boards yielded, so the first board of n = 30 comes at once. Like ``queens-sat
+    count --boards K``; n <= 64 (queens and amazons).
+
+    ``limit`` stops after that many boards. ``symmetric`` keeps only the boards one symmetry g
+    maps to themselves. ``modulo_symmetry=True`` yields one board per class modulo the group
+    ``count`` works modulo (``.group``: the instance's symmetries, under ``symmetric`` those
+    that map ``<g>`` onto itself): the class's lex-leader, the board ``break_symmetry="lex"``
+    keeps (the least column sequence, row 0 first), so as many boards as ``count(...).unique``.
+    The order is the search's (the same on every run), not sorted. ``timeout`` (seconds of
+    search, over every step together): past it, ``TimeLimitError`` after the boards found
+    before it. ``cancel`` (a ``Cancel``): raising it stops the current step, which raises
+    ``CancelledError``. A bad value raises ``UsageError`` naming the argument.
+
+    >>> boards = list(solutions(Instance(6)))
+    >>> len(boards), list(boards[0])
+    (4, [(0, 1), (1, 3), (2, 5), (3, 0), (4, 2), (5, 4)])
+    >>> len(list(solutions(8, modulo_symmetry=True))), count(8).unique
+    (12, 12)
+    >>> first = next(solutions(30, modulo_symmetry=True))   # n = 30: at once
+    >>> verify(first, Instance(30))
+    >>> [len(list(b)) for b in solutions(30, limit=2)]
+    [30, 30]
+    """
+    inst = _instance(instance)
+    if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool)):
+        raise _bad_type("limit", limit, "an int or None")
+    if not isinstance(modulo_symmetry, bool):
+        raise _bad_type("modulo_symmetry", modulo_symmetry, "True or False")
+    if timeout is not None and (
+        not isinstance(timeout, (int, float)) or isinstance(timeout, bool)
+    ):
+        raise _bad_type("timeout", timeout, "a number of seconds or None")
+    return _native.solutions(
+        inst, _opt_str("symmetric", symmetric), modulo_symmetry, limit, timeout, _cancel(cancel)
     )
 
 

@@ -25,10 +25,12 @@ __all__ = [
     "Counts",
     "Cancel",
     "Result",
+    "Solutions",
     "encode",
     "count",
     "verify",
     "solve",
+    "solutions",
     "generate_completion",
     "generate_blocked",
     "generate_diagonals",
@@ -364,6 +366,27 @@ def count(
     progress: Optional[Callable[[int, int], object]],
     cancel: Optional[Cancel],
 ) -> Counts: ...
+@final
+class Solutions:
+    """The iterator ``queens_sat.solutions`` returns: verified boards, found lazily."""
+
+    def __iter__(self) -> Solutions: ...
+    def __next__(self) -> Board: ...
+    @property
+    def group(self) -> List[str]: ...
+    @property
+    def modulo_symmetry(self) -> bool: ...
+    @property
+    def yielded(self) -> int: ...
+
+def solutions(
+    instance: Instance,
+    symmetric: Optional[str],
+    modulo_symmetry: bool,
+    limit: Optional[int],
+    timeout_secs: Optional[float],
+    cancel: Optional[Cancel],
+) -> Solutions: ...
 def verify(board: Board, instance: Instance) -> None: ...
 def generate_completion(n: int, m: int, seed: int) -> Instance: ...
 def generate_blocked(n: int, m: int, min_free: int, seed: int) -> Instance: ...

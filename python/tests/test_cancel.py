@@ -182,3 +182,16 @@ def test_cancel_is_type_checked() -> None:
     with pytest.raises(qs.ArgumentTypeError, match="cancel"):
         qs.count(8, cancel=True)  # type: ignore[arg-type]
     assert repr(qs.Cancel()) == "Cancel(cancelled=False)"
+
+
+def test_token_stops_solutions() -> None:
+    """A raised token ends an enumeration with CancelledError (after the boards already
+    found), however many boards are left."""
+    token = qs.Cancel()
+    it = qs.solutions(30, cancel=token)
+    first = next(it)
+    qs.verify(first, qs.Instance(30))
+    token.cancel()
+    with pytest.raises(qs.CancelledError, match="cancel="):
+        for _ in it:
+            pass

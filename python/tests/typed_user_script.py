@@ -96,6 +96,12 @@ def main(tmp: Path) -> None:
     steps: List[Tuple[int, int]] = []
     qs.count(6, progress=lambda done, total: steps.append((done, total)))
     qs.count(qs.Instance(6), symmetric="r90", progress=None)
+    it: qs.Solutions = qs.solutions(8, limit=20, modulo_symmetry=True, symmetric=None, timeout=5.0)
+    classes: List[qs.Board] = list(it)
+    sgroup: List[str] = it.group
+    assert len(classes) == 12 and it.yielded == 12 and it.modulo_symmetry and len(sgroup) == 8
+    first: qs.Board = next(qs.solutions(qs.Instance(30), symmetric="r180"))
+    qs.verify(first, 30)
 
     completion: qs.Instance = generate.completion(8, 3, seed=2)
     blocked: qs.Instance = generate.blocked(8, 10, min_free=1, seed=1)

@@ -393,7 +393,7 @@ fn split(instance: &Instance, piece: &Piece, allowed: &[u64]) -> Vec<Task> {
 /// pieces that attack each other or stand on a blocked cell, a line left without a cell) every
 /// row is empty and every count 0. The piece is validated ([`supports`]: symmetric leaps), so
 /// presolve's leaps from a pre-placed piece are its attacks.
-fn allowed_cells(instance: &Instance, piece: &Piece) -> Result<Vec<u64>> {
+pub(crate) fn allowed_cells(instance: &Instance, piece: &Piece) -> Result<Vec<u64>> {
     let nn = instance.n as usize;
     let problem = Problem::presolve_with(instance, *piece, Filter::None)?;
     let mut allowed = vec![0u64; nn];

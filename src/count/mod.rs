@@ -8,6 +8,7 @@ pub mod fast;
 pub mod lanes;
 pub mod reference;
 pub mod sat;
+pub mod solutions;
 
 use crate::cube;
 

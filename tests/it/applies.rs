@@ -75,6 +75,15 @@ fn refused_args(rule: &Rule, dir: &Path) -> Vec<String> {
             "--solver",
             "varisat",
         ]),
+        (Command::Count, Opt::Engine, When::With(Opt::Boards)) => {
+            s(&["count", "-n", "6", "--boards", "2", "--engine", "sat"])
+        }
+        (Command::Count, Opt::Jobs, When::With(Opt::Boards)) => {
+            s(&["count", "-n", "6", "--boards", "2", "--jobs", "2"])
+        }
+        (Command::Count, Opt::Amo, When::With(Opt::Boards)) => {
+            s(&["count", "-n", "6", "--boards", "2", "--amo", "pairwise"])
+        }
         _ => panic!("no test case for the row {rule:?}: add one to tests/it/applies.rs"),
     }
 }
@@ -160,6 +169,27 @@ fn applies(rule: &Rule, dir: &Path) {
             for _ in 0..3 {
                 assert_eq!(run_expect(dir, &args, 10).stdout, first);
             }
+        }
+        (Command::Count, Opt::Engine) => {
+            // Counting, the engine asked runs and is named.
+            let r = run_expect(dir, &["count", "-n", "6", "--engine", "sat"], 0);
+            assert!(r.stdout.contains("total 4\n") && r.stdout.contains("engine sat\n"));
+        }
+        (Command::Count, Opt::Jobs) => {
+            // Counting, on the threads asked (0 is refused: the value is read).
+            let r = run_expect(dir, &["count", "-n", "8", "--jobs", "1"], 0);
+            assert!(r.stdout.contains("total 92\n"), "{}", r.stdout);
+            assert_one_line_error(dir, &["count", "-n", "8", "--jobs", "0"], &["--jobs"]);
+        }
+        (Command::Count, Opt::Amo) => {
+            // Counting with the SAT engine, the encoding asked (an unknown one is refused).
+            let r = run_expect(
+                dir,
+                &["count", "-n", "6", "--engine", "sat", "--amo", "pairwise"],
+                0,
+            );
+            assert!(r.stdout.contains("total 4\n"), "{}", r.stdout);
+            assert_one_line_error(dir, &["count", "-n", "6", "--amo", "nope"], &["--amo"]);
         }
         _ => panic!("no effect check for the row {rule:?}: add one to tests/it/applies.rs"),
     }

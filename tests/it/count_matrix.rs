@@ -24,7 +24,7 @@ use queens_sat::interrupt::Cancel;
 use queens_sat::piece::{AMAZON, LineKind, Piece, QUEEN};
 use queens_sat::symmetry::Symmetry;
 
-type Sol = Vec<(u32, u32)>;
+pub(crate) type Sol = Vec<(u32, u32)>;
 
 /// The oracle's names of the 8 maps, in the crate's order (for comparing the group lists).
 const NAMES: [&str; 8] = [
@@ -123,7 +123,7 @@ fn oracle_stabiliser(inst: &Instance) -> Vec<&'static str> {
 }
 
 /// A solution's image under `g`, sorted.
-fn image(s: &Sol, g: &str, n: u32) -> Sol {
+pub(crate) fn image(s: &Sol, g: &str, n: u32) -> Sol {
     let mut img: Sol = s.iter().map(|&x| map(g, n, x)).collect();
     img.sort_unstable();
     img
@@ -131,14 +131,14 @@ fn image(s: &Sol, g: &str, n: u32) -> Sol {
 
 /// What the oracle expects of a count under `--symmetric g`.
 #[derive(Debug)]
-struct Expected {
-    group: Vec<&'static str>,
-    total: u64,
-    fixed: Vec<u64>,
-    classes: u64,
+pub(crate) struct Expected {
+    pub(crate) group: Vec<&'static str>,
+    pub(crate) total: u64,
+    pub(crate) fixed: Vec<u64>,
+    pub(crate) classes: u64,
 }
 
-fn expected(inst: &Instance, sols: &BTreeSet<Sol>, g: Option<&str>) -> Expected {
+pub(crate) fn expected(inst: &Instance, sols: &BTreeSet<Sol>, g: Option<&str>) -> Expected {
     let n = inst.n;
     let group: Vec<&str> = oracle_stabiliser(inst)
         .into_iter()
@@ -165,7 +165,7 @@ fn expected(inst: &Instance, sols: &BTreeSet<Sol>, g: Option<&str>) -> Expected 
 }
 
 /// The instances of the matrix: per kind a few, symmetric and lopsided, n <= 9.
-fn instances() -> Vec<(&'static str, Instance)> {
+pub(crate) fn instances() -> Vec<(&'static str, Instance)> {
     let cell = Cell::new;
     let mut out = Vec::new();
     for n in 1..=9 {

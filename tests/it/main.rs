@@ -41,6 +41,7 @@ mod readers;
 mod registry;
 mod signals;
 mod sizes;
+mod solutions;
 mod stop;
 mod suite;
 mod svg;

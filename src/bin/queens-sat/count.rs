@@ -8,6 +8,15 @@ use queens_sat::count::{self, Engine};
 use queens_sat::report::CountRecord;
 use queens_sat::{Error, Result};
 
+use queens_sat::applies::{Command, Given};
+use queens_sat::board::Board;
+use queens_sat::count::solutions::Solutions;
+use queens_sat::error::{BadOption, Opt};
+use queens_sat::instance::Instance;
+use queens_sat::interrupt::Stop;
+use queens_sat::piece::Piece;
+use queens_sat::symmetry::Symmetry;
+
 use crate::args::{
     EncodingArgs, InstanceArgs, OutputFormat, jobs_or_all_cores, parse_timeout, print_json,
 };
@@ -40,6 +49,16 @@ pub struct CountArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: OutputFormat,
+    /// Print boards instead of counting: the first K (or `all`), each as the search finds it
+    /// (streamed) and verified; with --break-symmetry lex one per class modulo the group H,
+    /// its lex-leader (the board --break-symmetry lex counts); with --symmetric g only the
+    /// boards g maps to themselves. n <= 64. Text: each board's rows, a blank line between
+    /// boards; json: one JSON object per line per board ({"board": i, "queens": [[row, col],
+    /// ...], "rows": [...]}), then one summary line ({"boards": count, "status": ...}); svg:
+    /// one grid of at most 64 boards. --timeout limits the search (UNKNOWN, exit 1, after the
+    /// boards found).
+    #[arg(long, value_name = "K|all")]
+    boards: Option<String>,
 }
 
 /// `count --help`'s rule of the counts under the symmetry options.
@@ -74,9 +93,33 @@ pub fn run(a: CountArgs) -> Result<ExitCode> {
         ));
     }
     a.enc.reject_implied("count")?;
+    let given = Given::new()
+        .maybe(Opt::Boards, a.boards.clone())
+        .maybe(Opt::Engine, a.engine.0.map(|e| e.name()))
+        .maybe(Opt::Jobs, a.jobs.map(|j| j.to_string()))
+        .maybe(Opt::Amo, a.enc.amo.clone());
+    queens_sat::applies::check(Command::Count, &given)?;
+    let limit = a.boards.as_deref().map(parse_boards).transpose()?;
     let (instance, piece) = a.inst.load()?;
     let options = a.enc.options(&instance, &piece)?;
     let timeout = a.timeout.map(parse_timeout).transpose()?.flatten();
+    if let Some(limit) = limit {
+        if a.cross_check {
+            return Err(Error::Usage(
+                "count --boards enumerates boards, it does not count; drop --cross-check".into(),
+            ));
+        }
+        let modulo = a.enc.break_symmetry.as_deref() == Some("lex");
+        return print_boards(
+            &instance,
+            piece,
+            options.symmetric,
+            modulo,
+            limit,
+            timeout,
+            a.format,
+        );
+    }
     if a.format == OutputFormat::Svg {
         // The drawing enumerates class representatives with varisat: no engine, cross-check
         // or time limit of the count applies to it.
@@ -262,4 +305,137 @@ fn draw_classes(
     );
     eprintln!("{title}");
     Ok(ExitCode::SUCCESS)
+}
+
+/// Boards `count --boards --format svg` draws in one grid, at most.
+const MAX_GRID: usize = 64;
+
+/// `--boards K|all`: `None` for `all`, else a positive number of boards.
+fn parse_boards(value: &str) -> Result<Option<usize>> {
+    if value == "all" {
+        return Ok(None);
+    }
+    match value.parse::<usize>() {
+        Ok(k) if k > 0 => Ok(Some(k)),
+        _ => Err(BadOption::invalid(
+            Opt::Boards,
+            value,
+            "must be a positive number of boards or `all`",
+        )),
+    }
+}
+
+/// `count --boards`: up to `limit` boards (all for `None`) of `instance`, streamed as the
+/// search finds them ([`Solutions`]), each verified; a summary on stderr (and, in JSON, a last
+/// line). Exit 1 (UNKNOWN) when `timeout` stops the search first.
+fn print_boards(
+    instance: &Instance,
+    piece: Piece,
+    symmetric: Option<Symmetry>,
+    modulo: bool,
+    limit: Option<usize>,
+    timeout: Option<std::time::Duration>,
+    format: OutputFormat,
+) -> Result<ExitCode> {
+    use std::io::Write;
+    if format == OutputFormat::Svg && limit.is_none_or(|k| k > MAX_GRID) {
+        return Err(BadOption::invalid(
+            Opt::Boards,
+            limit.map_or("all".into(), |k| k.to_string()),
+            format!("draws at most {MAX_GRID} boards in one SVG (--format svg)"),
+        ));
+    }
+    let (made, mut seconds) = count::timed(|| Solutions::new(instance, piece, symmetric, modulo));
+    let mut sols = made?
+        .with_cancel(crate::cancel().clone())
+        .with_time_limit(timeout);
+    let obstacles = instance.obstacles();
+    let mut out = std::io::stdout().lock();
+    let mut drawn: Vec<Board> = Vec::new();
+    let mut printed = 0usize;
+    let write_err = |e: std::io::Error| Error::io("<stdout>", e);
+    while limit.is_none_or(|k| printed < k) {
+        let (next, t) = count::timed(|| sols.next());
+        seconds += t;
+        let Some(board) = next else { break };
+        let board = board?;
+        printed += 1;
+        match format {
+            OutputFormat::Text => {
+                if printed > 1 {
+                    writeln!(out).map_err(write_err)?;
+                }
+                board
+                    .write_text(&mut out, |r, line| obstacles.mark_row(r, line))
+                    .map_err(write_err)?;
+                out.flush().map_err(write_err)?;
+            }
+            OutputFormat::Json => {
+                let queens: Vec<[u32; 2]> = board.pieces.iter().map(|c| [c.row, c.col]).collect();
+                let record = serde_json::json!({
+                    "board": printed,
+                    "queens": queens,
+                    "rows": board.rows(|c| obstacles.contains(c)),
+                });
+                writeln!(out, "{record}").map_err(write_err)?;
+                out.flush().map_err(write_err)?;
+            }
+            OutputFormat::Svg => drawn.push(board),
+        }
+    }
+    let stopped = sols.stopped();
+    if stopped == Some(Stop::Cancelled) {
+        return Err(Error::Interrupted);
+    }
+    let all = stopped.is_none() && limit.is_none_or(|k| printed < k);
+    let group: Vec<&str> = sols.group().iter().map(|g| g.name()).collect();
+    let what = match (symmetric, modulo) {
+        (Some(g), true) => format!(
+            "{g}-symmetric boards, one per class modulo {}",
+            group.join(" ")
+        ),
+        (None, true) => format!("boards, one per class modulo {}", group.join(" ")),
+        (Some(g), false) => format!("{g}-symmetric boards"),
+        (None, false) => "boards".into(),
+    };
+    let status = match stopped {
+        Some(why) => format!("UNKNOWN ({why}): more may exist"),
+        None if all => "all of them".into(),
+        None => "the limit asked; more may exist".into(),
+    };
+    let summary = format!("{printed} {what}: {status}");
+    match format {
+        OutputFormat::Json => {
+            let record = serde_json::json!({
+                "boards": printed,
+                "status": match stopped {
+                    Some(_) => "UNKNOWN",
+                    None if all => "complete",
+                    None => "limit",
+                },
+                "reason": stopped.map(|why| why.to_string()),
+                "modulo_symmetry": modulo,
+                "group": group,
+                "symmetric": symmetric.map(|g| g.name()),
+                "seconds": seconds,
+            });
+            writeln!(out, "{record}").map_err(write_err)?;
+        }
+        OutputFormat::Svg => {
+            let title = format!("{}-{}s: {summary}", instance.n, piece.name);
+            let label = if modulo { "class" } else { "board" };
+            out.write_all(
+                queens_sat::svg::grid_labelled(instance, piece, &drawn, &title, label).as_bytes(),
+            )
+            .map_err(write_err)?;
+        }
+        OutputFormat::Text => {}
+    }
+    out.flush().map_err(write_err)?;
+    eprintln!("{summary}");
+    Ok(if stopped.is_some() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
