@@ -32,11 +32,18 @@ pub enum Command {
     Solve,
     /// `verify`.
     Verify,
+    /// `suite`.
+    Suite,
 }
 
 impl Command {
     /// Every command the table has rows for.
-    pub const ALL: [Command; 3] = [Command::Encode, Command::Solve, Command::Verify];
+    pub const ALL: [Command; 4] = [
+        Command::Encode,
+        Command::Solve,
+        Command::Verify,
+        Command::Suite,
+    ];
 
     /// The command's name on the command line.
     pub fn name(self) -> &'static str {
@@ -44,6 +51,7 @@ impl Command {
             Command::Encode => "encode",
             Command::Solve => "solve",
             Command::Verify => "verify",
+            Command::Suite => "suite",
         }
     }
 }
@@ -129,6 +137,30 @@ pub const RULES: &[Rule] = &[
             applies: &["bitboard"],
         },
         why: "only the bitboard search split over several threads has a board to fix from run to run",
+    },
+    Rule {
+        command: Command::Suite,
+        option: Opt::PerFamily,
+        when: When::Without(Opt::Select),
+        why: "only --select chooses instances per family",
+    },
+    Rule {
+        command: Command::Suite,
+        option: Opt::BudgetSolver,
+        when: When::Without(Opt::Select),
+        why: "only --select runs a budget solver",
+    },
+    Rule {
+        command: Command::Suite,
+        option: Opt::BudgetLimit,
+        when: When::Without(Opt::Select),
+        why: "only --select runs a budget solver",
+    },
+    Rule {
+        command: Command::Suite,
+        option: Opt::SelectSeed,
+        when: When::Without(Opt::Select),
+        why: "only --select draws instances from a family",
     },
 ];
 

@@ -163,6 +163,16 @@ pub enum Opt {
     Gbdhash,
     /// The same board on every run of the split bitboard search (`--deterministic`).
     Deterministic,
+    /// `suite --select`: keep what a budget solver finds hard and a reference solver decides.
+    Select,
+    /// `suite --per-family`: how many instances `--select` keeps per family.
+    PerFamily,
+    /// `suite --budget-solver`: the budget solver of `--select` (MiniSat by default).
+    BudgetSolver,
+    /// `suite --budget-limit`: its time limit per instance, seconds.
+    BudgetLimit,
+    /// `suite --select-seed`: the seed of `--select`'s choice within a family.
+    SelectSeed,
 }
 
 impl Opt {
@@ -196,6 +206,11 @@ impl Opt {
             Opt::Stats => "--stats",
             Opt::Gbdhash => "--gbdhash",
             Opt::Deterministic => "--deterministic",
+            Opt::Select => "--select",
+            Opt::PerFamily => "--per-family",
+            Opt::BudgetSolver => "--budget-solver",
+            Opt::BudgetLimit => "--budget-limit",
+            Opt::SelectSeed => "--select-seed",
         }
     }
 
@@ -229,6 +244,11 @@ impl Opt {
             Opt::Stats => "stats",
             Opt::Gbdhash => "gbdhash",
             Opt::Deterministic => "deterministic",
+            Opt::Select => "select",
+            Opt::PerFamily => "per_family",
+            Opt::BudgetSolver => "budget_solver",
+            Opt::BudgetLimit => "budget_limit",
+            Opt::SelectSeed => "select_seed",
         }
     }
 
@@ -252,6 +272,7 @@ impl Opt {
                 | Opt::InstanceFormat
                 | Opt::Instance
                 | Opt::Output
+                | Opt::BudgetSolver
         )
     }
 
@@ -266,6 +287,7 @@ impl Opt {
                 | Opt::Stats
                 | Opt::Gbdhash
                 | Opt::Deterministic
+                | Opt::Select
         )
     }
 
@@ -315,6 +337,18 @@ pub struct BadOption {
     pub value: String,
     /// What is wrong with it.
     pub wrong: Wrong,
+}
+
+impl Error {
+    /// The same error, naming `option` when it is a [`BadOption`] (a value checked by a rule
+    /// shared with another option, e.g. `--budget-limit` by `--timeout`'s); other errors as
+    /// they are.
+    pub fn for_option(self, option: Opt) -> Error {
+        match self {
+            Error::Option(bad) => Error::Option(BadOption { option, ..bad }),
+            other => other,
+        }
+    }
 }
 
 impl BadOption {
