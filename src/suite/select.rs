@@ -255,7 +255,7 @@ pub fn read_runs(path: &Path) -> Result<Vec<Run>> {
 /// the rows' selection columns and draws each family's quota. On an error (or an interrupt) the
 /// rows are filled with what finished and the error comes back beside the selection, so that
 /// the caller records them before reporting it.
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments)] // the suite's folder, settings, workers and its solve
 pub(super) fn run(
     rows: &mut [Row],
     dir: &Path,
@@ -363,8 +363,7 @@ fn fill(
 ) {
     let mut families: Vec<Tally> = Vec::new();
     let mut candidates: Vec<Vec<usize>> = Vec::new();
-    for i in 0..rows.len() {
-        let row = &mut rows[i];
+    for (i, row) in rows.iter_mut().enumerate() {
         row.clear_selection();
         let f = match families.iter().position(|t| t.family == row.family) {
             Some(f) => f,

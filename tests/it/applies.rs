@@ -75,6 +75,16 @@ fn refused_args(rule: &Rule, dir: &Path) -> Vec<String> {
             "--solver",
             "varisat",
         ]),
+        (Command::Suite, option, When::Without(Opt::Select)) => {
+            let value = match option {
+                Opt::PerFamily => "3",
+                Opt::BudgetSolver => "minisat",
+                Opt::BudgetLimit => "5",
+                Opt::SelectSeed => "1",
+                _ => panic!("no test case for the row {rule:?}: add one to tests/it/applies.rs"),
+            };
+            s(&["suite", "tiny.suite", "--solve", option.flag(), value])
+        }
         _ => panic!("no test case for the row {rule:?}: add one to tests/it/applies.rs"),
     }
 }
@@ -159,6 +169,59 @@ fn applies(rule: &Rule, dir: &Path) {
             let first = run_expect(dir, &args, 10).stdout;
             for _ in 0..3 {
                 assert_eq!(run_expect(dir, &args, 10).stdout, first);
+            }
+        }
+        (Command::Suite, option) => {
+            // With --select: the budget solver given runs (once per file), its limit is
+            // recorded, the quota is kept, and the seed picks the draw.
+            std::fs::write(
+                dir.join("tiny.suite"),
+                "family c\nn 8\ngenerator completion m=1..2\nseeds 1..4\n",
+            )
+            .unwrap();
+            let budget = crate::select::undecided_solver(dir);
+            let budget = budget.to_str().unwrap();
+            let select = |extra: &[&str]| {
+                let mut args = vec!["suite", "tiny.suite", "--select", "--budget-solver", budget];
+                args.extend_from_slice(extra);
+                run_expect(dir, &args, 0);
+                crate::select::manifest(&dir.join("cnf-out/tiny/manifest.csv"))
+            };
+            let kept = |rows: &[std::collections::HashMap<String, String>]| {
+                rows.iter()
+                    .filter(|r| r["selection"] == "kept")
+                    .map(|r| r["file"].clone())
+                    .collect::<Vec<_>>()
+            };
+            match option {
+                Opt::PerFamily => {
+                    assert_eq!(kept(&select(&["--per-family", "1"])).len(), 1);
+                    assert_eq!(kept(&select(&["--per-family", "2"])).len(), 2);
+                }
+                Opt::BudgetSolver => {
+                    let rows = select(&[]);
+                    assert!(rows.iter().all(|r| r["budget_solver"] == budget));
+                    let runs = std::fs::read_to_string(dir.join("count")).unwrap();
+                    assert_eq!(runs.lines().count(), rows.len());
+                }
+                Opt::BudgetLimit => {
+                    let rows = select(&["--budget-limit", "7.5"]);
+                    assert!(rows.iter().all(|r| r["budget_limit"] == "7.5"));
+                }
+                Opt::SelectSeed => {
+                    let draws: std::collections::BTreeSet<_> = (0..6)
+                        .map(|seed| {
+                            kept(&select(&[
+                                "--per-family",
+                                "3",
+                                "--select-seed",
+                                &seed.to_string(),
+                            ]))
+                        })
+                        .collect();
+                    assert!(draws.len() > 1, "six seeds drew one set");
+                }
+                _ => panic!("no effect check for the row {rule:?}: add one to tests/it/applies.rs"),
             }
         }
         _ => panic!("no effect check for the row {rule:?}: add one to tests/it/applies.rs"),
