@@ -162,6 +162,18 @@ pub const RULES: &[Rule] = &[
         when: When::Without(Opt::Select),
         why: "only --select draws instances from a family",
     },
+    Rule {
+        command: Command::Suite,
+        option: Opt::Counter,
+        when: When::Without(Opt::Select),
+        why: "only --select selects by a counter's time",
+    },
+    Rule {
+        command: Command::Suite,
+        option: Opt::BudgetSolver,
+        when: When::With(Opt::Counter),
+        why: "the counter replaces both solvers",
+    },
 ];
 
 /// What the user gave: each option with its value as given (empty for a switch). Options not

@@ -173,6 +173,8 @@ pub enum Opt {
     BudgetLimit,
     /// `suite --select-seed`: the seed of `--select`'s choice within a family.
     SelectSeed,
+    /// `suite --counter`: select by a model counter's time.
+    Counter,
 }
 
 impl Opt {
@@ -211,6 +213,7 @@ impl Opt {
             Opt::BudgetSolver => "--budget-solver",
             Opt::BudgetLimit => "--budget-limit",
             Opt::SelectSeed => "--select-seed",
+            Opt::Counter => "--counter",
         }
     }
 
@@ -249,6 +252,7 @@ impl Opt {
             Opt::BudgetSolver => "budget_solver",
             Opt::BudgetLimit => "budget_limit",
             Opt::SelectSeed => "select_seed",
+            Opt::Counter => "counter",
         }
     }
 
@@ -273,6 +277,7 @@ impl Opt {
                 | Opt::Instance
                 | Opt::Output
                 | Opt::BudgetSolver
+                | Opt::Counter
         )
     }
 

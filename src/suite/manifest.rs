@@ -10,7 +10,8 @@
 //! `duplicates` (rows without a file), and after `--select` ([`super::select`]):
 //! `budget_solver`, `budget_status`, `budget_seconds`, `budget_limit` (the budget solver's run),
 //! `limit` (the reference solver's limit; the reference is `solver`), `cpu` (the processor
-//! model the runs were timed on) and `selection` (`kept`, `not-chosen`, `easy`, `too-hard`).
+//! model the runs were timed on), `selection` (`kept`, `not-chosen`, `easy`, `too-hard`) and
+//! `count` (the exact model count, `--counter`).
 
 use std::io::Read;
 use std::path::Path;
@@ -92,6 +93,9 @@ pub struct Row {
     /// (neither solver decided it).
     #[serde(default)]
     pub selection: String,
+    /// `--select --counter`: the exact model count (decimal), when the counter gave one.
+    #[serde(default)]
+    pub count: String,
 }
 
 impl Row {
@@ -124,6 +128,7 @@ impl Row {
             limit: None,
             cpu: String::new(),
             selection: String::new(),
+            count: String::new(),
         }
     }
 
@@ -167,6 +172,7 @@ impl Row {
         self.limit = None;
         self.cpu.clear();
         self.selection.clear();
+        self.count.clear();
     }
 
     /// The row's verdict: the suite's solver's, else the budget solver's (`--select` runs the
@@ -207,7 +213,7 @@ pub fn write(path: &Path, rows: &[Row]) -> Result<()> {
 }
 
 /// The column names, in order.
-pub const HEADER: [&str; 26] = [
+pub const HEADER: [&str; 27] = [
     "file",
     "family",
     "piece",
@@ -234,6 +240,7 @@ pub const HEADER: [&str; 26] = [
     "limit",
     "cpu",
     "selection",
+    "count",
 ];
 
 fn csv_error(name: &str, e: csv::Error) -> Error {

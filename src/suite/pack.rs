@@ -111,6 +111,9 @@ pub struct PackRow {
     /// The processor model the `--select` runs were timed on.
     #[serde(default)]
     pub cpu: String,
+    /// The exact model count (`--select --counter`; empty otherwise).
+    #[serde(default)]
+    pub count: String,
 }
 
 /// GBD's spelling of a manifest status.
@@ -279,6 +282,7 @@ pub(super) fn write(
             budget_limit: row.budget_limit,
             limit: row.limit,
             cpu: row.cpu.clone(),
+            count: row.count.clone(),
         });
     }
 
@@ -309,7 +313,7 @@ pub(super) fn write(
                 .map(|r| (r.solver_result != "unknown", r.seconds)),
         ),
     )];
-    if let Some(sel) = selection {
+    if let Some(sel) = selection.filter(|s| !s.budget.is_empty()) {
         series.push((
             format!("{}, {} s limit", sel.budget, sel.budget_limit),
             solved_times(out.iter().map(|r| {
@@ -396,21 +400,33 @@ fn selection_text(sel: &Selection, rows: &[PackRow]) -> String {
         .limit
         .map_or("no limit".to_string(), |l| format!("{l} s per instance"));
     let mut s = String::from("## Selection by hardness\n\n");
-    s += &format!(
-        "As the SAT Competition selects: every instance went to the budget solver `{}` with a \
+    if sel.budget.is_empty() {
+        s += &format!(
+            "For the Model Counting Competition: every file carries `c t pmc` and `c p show` (the \
+             projection onto the cell variables: the projected count is the number of solutions). \
+             The counter `{}` ran on every instance, {limit}: what it counted in under {} s is \
+             dropped as easy, what it counted within its limit passed (the exact count is in \
+             `instances.csv`, column `count`), the rest is too hard. Each family keeps up to {} of \
+             what passed, drawn with seed {}. Times are wall-clock seconds measured on {}.\n\n",
+            sel.solver, sel.budget_limit, sel.per_family, sel.seed, sel.cpu
+        );
+    } else {
+        s += &format!(
+            "As the SAT Competition selects: every instance went to the budget solver `{}` with a \
          limit of {} s; what it decided is dropped as easy. What it left undecided went to the \
          reference solver `{}` (queens-sat's; `auto` is its default strategy), {limit}: what that \
          decided passed, the rest is too hard. Each family keeps up to {} of what passed, drawn \
          with seed {} and balanced (kept SAT and UNSAT differ by at most {}). Times are wall-clock \
          seconds measured on {}.\n\n",
-        sel.budget,
-        sel.budget_limit,
-        sel.solver,
-        sel.per_family,
-        sel.seed,
-        super::select::MAX_IMBALANCE,
-        sel.cpu
-    );
+            sel.budget,
+            sel.budget_limit,
+            sel.solver,
+            sel.per_family,
+            sel.seed,
+            super::select::MAX_IMBALANCE,
+            sel.cpu
+        );
+    }
     s += "| family | instances | presolve-decided | duplicates | easy | too hard | passed | kept | kept sat | kept unsat | shortfall |\n";
     s += "|---|---|---|---|---|---|---|---|---|---|---|\n";
     for t in &sel.families {
@@ -437,6 +453,9 @@ fn selection_text(sel: &Selection, rows: &[PackRow]) -> String {
             .copied()
             .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.max(x))))
     };
+    if sel.budget.is_empty() {
+        return s;
+    }
     s += &format!(
         "\nOn the {} kept instances: `{}` median {} s (max {} s), none decided, \
          `{}` median {} s (max {} s), every one decided.\n\n",
@@ -533,13 +552,20 @@ fn description(
     }
     s += "## Hardness spread\n\n![Instances solved against seconds, per solver](cactus.svg)\n\n";
     s += "## Instances\n\n| file | GBD hash | result |";
-    let budget = selection.is_some();
+    let budget = selection.is_some_and(|s| !s.budget.is_empty());
+    let counted = selection.is_some_and(|s| s.budget.is_empty());
     if budget {
         s += " budget solver | budget s |";
+    }
+    if counted {
+        s += " count |";
     }
     s += " solver s |\n|---|---|---|";
     if budget {
         s += "---|---|";
+    }
+    if counted {
+        s += "---|";
     }
     s += "---|\n";
     let secs = |x: Option<f64>| x.map_or("-".to_string(), |x| format!("{x:.3}"));
@@ -547,6 +573,9 @@ fn description(
         s += &format!("| {} | `{}` | {} |", r.filename, r.hash, r.result);
         if budget {
             s += &format!(" {} | {} |", r.budget_result, secs(r.budget_seconds));
+        }
+        if counted {
+            s += &format!(" {} |", r.count);
         }
         s += &format!(" {} |\n", secs(r.seconds));
     }

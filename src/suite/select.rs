@@ -12,6 +12,15 @@
 //! which MiniSat does not solve in a minute and the submitter's solver solves within an hour:
 //! the defaults select exactly those.
 //!
+//! **Model counting** (`counter`): the files carry `c t pmc` and `c p show` (the projection onto
+//! the cell variables, whose projected count is the number of solutions), as the Model Counting
+//! Competition reads them. With a counter (any program by path that prints the competition's
+//! `c s exact arb int N`, or `s mc N` / `s pmc N`), the counter replaces both solvers: it runs
+//! with the reference's limit; what it counts in less than the budget limit is `easy`, what it
+//! counts within the reference's limit passes (SAT when the count is positive), the rest is
+//! `too-hard`; the exact count goes to the manifest's `count` column. The draw is then not
+//! balanced (a zero count is as good a benchmark as a positive one).
+//!
 //! **Resumable.** Each finished instance appends one JSON line ([`Run`]) to
 //! `selection.jsonl` in the suite's folder, flushed before the next is taken; a re-run reads the
 //! file and runs only the instances that have no line for the same file, GBD hash, solvers and
@@ -64,6 +73,9 @@ pub struct SelectOptions {
     pub per_family: usize,
     /// The seed of the draw within each family.
     pub seed: u64,
+    /// A model counter (its name as given, its program) that replaces both solvers (see the
+    /// module documentation).
+    pub counter: Option<(String, PathBuf)>,
 }
 
 impl SelectOptions {
@@ -94,7 +106,44 @@ impl SelectOptions {
             budget_limit,
             per_family,
             seed,
+            counter: None,
         })
+    }
+
+    /// The same, selecting by the model counter `counter` (a name on PATH or a path; looked
+    /// up now) instead of the two solvers: `budget_limit` is then the counter's "easy" time.
+    pub fn counting(
+        counter: &str,
+        budget_limit: Duration,
+        per_family: usize,
+        seed: u64,
+    ) -> Result<SelectOptions> {
+        let program = crate::solve::external::resolve_solver(counter)
+            .map_err(|e| e.for_option(Opt::Counter))?;
+        let budget_solver = ExternalSolver {
+            program: program.clone(),
+            ..ExternalSolver::new(&program.display().to_string())?
+        };
+        let mut options = SelectOptions {
+            budget: String::new(),
+            budget_solver,
+            budget_limit,
+            per_family,
+            seed,
+            counter: Some((counter.to_string(), program)),
+        };
+        if budget_limit.is_zero() {
+            return Err(BadOption::invalid(
+                Opt::BudgetLimit,
+                0,
+                "must be a positive number of seconds",
+            ));
+        }
+        if per_family == 0 {
+            return Err(BadOption::invalid(Opt::PerFamily, 0, "must be at least 1"));
+        }
+        options.budget_solver.timeout = Some(budget_limit);
+        Ok(options)
     }
 }
 
@@ -125,6 +174,9 @@ pub struct Run {
     pub certified: bool,
     /// The processor model the runs were timed on.
     pub cpu: String,
+    /// The exact model count, when a counter ran (decimal).
+    #[serde(default)]
+    pub count: Option<String>,
 }
 
 impl Run {
@@ -270,10 +322,14 @@ pub(super) fn run(
     let budget_limit = options.budget_limit.as_secs_f64();
     let limit = with.timeout.map(|t| t.as_secs_f64());
     let cpu = crate::cpu::model_name();
+    let solver = match &options.counter {
+        Some((name, _)) => name.clone(),
+        None => with.solver.clone(),
+    };
     let mut selection = Selection {
         budget: options.budget.clone(),
         budget_limit,
-        solver: with.solver.clone(),
+        solver: solver.clone(),
         limit,
         per_family: options.per_family,
         seed: options.seed,
@@ -286,7 +342,7 @@ pub(super) fn run(
             &row.gbdhash,
             &options.budget,
             budget_limit,
-            &with.solver,
+            &solver,
             limit,
         )
     };
@@ -309,6 +365,32 @@ pub(super) fn run(
     let (done, error) = crate::work::run(&todo, jobs, cancel, progress, |&i| {
         let row = &shared[i];
         let cnf = dir.join(&row.file);
+        if let Some((_, program)) = &options.counter {
+            let (count, seconds) = run_counter(program, &cnf, with.timeout, cancel)?;
+            cancel.check()?;
+            let status = match count.as_deref() {
+                None => "UNKNOWN",
+                Some("0") => "UNSAT",
+                Some(_) => "SAT",
+            };
+            let run = Run {
+                file: row.file.clone(),
+                gbdhash: row.gbdhash.clone(),
+                budget_solver: String::new(),
+                budget_limit,
+                budget_status: String::new(),
+                budget_seconds: 0.0,
+                solver: solver.clone(),
+                limit,
+                status: status.into(),
+                seconds: Some(seconds),
+                certified: false,
+                cpu: cpu.clone(),
+                count,
+            };
+            append(&file, &path, &run)?;
+            return Ok(run);
+        }
         let (budget, budget_seconds) =
             super::pack::run_reference(&options.budget_solver, &cnf, cancel)?;
         cancel.check()?;
@@ -333,16 +415,9 @@ pub(super) fn run(
             seconds,
             certified,
             cpu: cpu.clone(),
+            count: None,
         };
-        let line = serde_json::to_string(&run)
-            .map_err(|e| Error::Solver(format!("internal error: {e}")))?
-            + "\n";
-        let mut f = file.lock().unwrap_or_else(|p| p.into_inner());
-        // One write of the whole line, then flushed to the file: a kill leaves at most this
-        // line unfinished, which the next run drops.
-        f.write_all(line.as_bytes())
-            .and_then(|_| f.flush())
-            .map_err(|e| Error::io(path.display().to_string(), e))?;
+        append(&file, &path, &run)?;
         Ok(run)
     });
     for run in done.into_iter().flatten() {
@@ -351,6 +426,79 @@ pub(super) fn run(
     }
     fill(rows, &runs, &key_of, options, &mut selection);
     (selection, error)
+}
+
+/// Appends `run` to the runs file `file` (at `path`) as one line.
+fn append(file: &Mutex<std::fs::File>, path: &Path, run: &Run) -> Result<()> {
+    let line = serde_json::to_string(run)
+        .map_err(|e| Error::Solver(format!("internal error: {e}")))?
+        + "\n";
+    let mut f = file.lock().unwrap_or_else(|p| p.into_inner());
+    // One write of the whole line, then flushed to the file: a kill leaves at most this line
+    // unfinished, which the next run drops.
+    f.write_all(line.as_bytes())
+        .and_then(|_| f.flush())
+        .map_err(|e| Error::io(path.display().to_string(), e))
+}
+
+/// The exact count in a model counter's output: the Model Counting Competition's
+/// `c s exact arb int N` line, or `s mc N` / `s pmc N`; none when it gave none (or said
+/// `s UNKNOWN`).
+pub fn parse_count(output: &str) -> Option<String> {
+    output.lines().find_map(|line| {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let n = match words.as_slice() {
+            ["c", "s", "exact", .., n] => n,
+            ["s", "mc" | "pmc", n] => n,
+            _ => return None,
+        };
+        (!n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())).then(|| {
+            let trimmed = n.trim_start_matches('0');
+            if trimmed.is_empty() { "0" } else { trimmed }.to_string()
+        })
+    })
+}
+
+/// Runs the counter `program` on `cnf` with `limit`: the exact count (none on the limit or
+/// without one in its output) and its wall-clock seconds. A counter that fails (no count and a
+/// non-zero exit, or a signal) is an error quoting its stderr's last line.
+fn run_counter(
+    program: &Path,
+    cnf: &Path,
+    limit: Option<Duration>,
+    cancel: &Cancel,
+) -> Result<(Option<String>, f64)> {
+    let name = program.file_name().map_or_else(
+        || program.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let mut cmd = std::process::Command::new(program);
+    cmd.arg(cnf);
+    let done = crate::process::run(
+        &mut cmd,
+        &name,
+        &crate::process::Limits {
+            timeout: limit,
+            term_grace: Duration::ZERO,
+            max_stdout: crate::solve::external::DEFAULT_MAX_OUTPUT_BYTES,
+            cancel: Some(cancel.clone()),
+        },
+    )?;
+    if !matches!(done.ended, crate::process::Ended::Exited) {
+        return Ok((None, done.seconds));
+    }
+    let stdout = done.stdout.map_err(Error::Solver)?;
+    let count = parse_count(&String::from_utf8_lossy(&stdout));
+    if count.is_none() && !done.status.success() {
+        let tail = String::from_utf8_lossy(&done.stderr_tail);
+        return Err(Error::Solver(format!(
+            "{name} failed on {} ({}): {}",
+            cnf.display(),
+            done.status,
+            tail.lines().last().unwrap_or("no message")
+        )));
+    }
+    Ok((count, done.seconds))
 }
 
 /// Fills the rows' selection columns from `runs` and draws each family's quota.
@@ -401,7 +549,13 @@ fn fill(
             row.seconds = run.seconds;
             row.certified = run.certified;
         }
-        row.selection = if run.budget_status != "UNKNOWN" {
+        row.count = run.count.clone().unwrap_or_default();
+        // A counter's run: easy when counted under the budget limit.
+        let easy = match options.counter {
+            Some(_) => run.status != "UNKNOWN" && run.seconds.unwrap_or(0.0) < run.budget_limit,
+            None => run.budget_status != "UNKNOWN",
+        };
+        row.selection = if easy {
             tally.easy += 1;
             "easy"
         } else if run.status == "SAT" || run.status == "UNSAT" {
@@ -422,7 +576,18 @@ fn fill(
         let mut rng = crate::prng::Prng::new(options.seed);
         rng.shuffle(&mut sat);
         rng.shuffle(&mut unsat);
-        let (s, u) = balanced(sat.len(), unsat.len(), options.per_family);
+        let (s, u) = match options.counter {
+            // Counting: a zero count is no rarer benchmark than a positive one; no balance.
+            Some(_) => {
+                let mut all: Vec<usize> = sat.iter().chain(&unsat).copied().collect();
+                rng.shuffle(&mut all);
+                all.truncate(options.per_family);
+                sat.retain(|i| all.contains(i));
+                unsat.retain(|i| all.contains(i));
+                (sat.len(), unsat.len())
+            }
+            None => balanced(sat.len(), unsat.len(), options.per_family),
+        };
         for &i in sat[..s].iter().chain(&unsat[..u]) {
             rows[i].selection = "kept".into();
         }
@@ -485,6 +650,21 @@ mod tests {
     }
 
     #[test]
+    fn counts_in_the_competition_formats() {
+        assert_eq!(
+            parse_count("c o x\ns SATISFIABLE\nc s type mc\nc s exact arb int 0092\n").as_deref(),
+            Some("92")
+        );
+        assert_eq!(parse_count("s mc 0\n").as_deref(), Some("0"));
+        assert_eq!(
+            parse_count("s pmc 123456789012345678901234567890\n").as_deref(),
+            Some("123456789012345678901234567890")
+        );
+        assert_eq!(parse_count("s UNKNOWN\n"), None);
+        assert_eq!(parse_count("s mc 1e5\n"), None);
+    }
+
+    #[test]
     fn runs_file_drops_an_unfinished_line() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(RUNS_FILE);
@@ -501,6 +681,7 @@ mod tests {
             seconds: Some(1.5),
             certified: false,
             cpu: "x".into(),
+            count: None,
         };
         let line = serde_json::to_string(&run).unwrap();
         std::fs::write(&path, format!("{line}\n{}", &line[..10])).unwrap();

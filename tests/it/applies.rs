@@ -81,10 +81,20 @@ fn refused_args(rule: &Rule, dir: &Path) -> Vec<String> {
                 Opt::BudgetSolver => "minisat",
                 Opt::BudgetLimit => "5",
                 Opt::SelectSeed => "1",
+                Opt::Counter => "ganak",
                 _ => panic!("no test case for the row {rule:?}: add one to tests/it/applies.rs"),
             };
             s(&["suite", "tiny.suite", "--solve", option.flag(), value])
         }
+        (Command::Suite, Opt::BudgetSolver, When::With(Opt::Counter)) => s(&[
+            "suite",
+            "tiny.suite",
+            "--select",
+            "--counter",
+            "ganak",
+            "--budget-solver",
+            "minisat",
+        ]),
         _ => panic!("no test case for the row {rule:?}: add one to tests/it/applies.rs"),
     }
 }
@@ -199,6 +209,9 @@ fn applies(rule: &Rule, dir: &Path) {
                     assert_eq!(kept(&select(&["--per-family", "2"])).len(), 2);
                 }
                 Opt::BudgetSolver => {
+                    // From nothing: the solver runs once per file.
+                    let _ = std::fs::remove_file(dir.join("count"));
+                    let _ = std::fs::remove_file(dir.join("cnf-out/tiny/selection.jsonl"));
                     let rows = select(&[]);
                     assert!(rows.iter().all(|r| r["budget_solver"] == budget));
                     let runs = std::fs::read_to_string(dir.join("count")).unwrap();
@@ -220,6 +233,27 @@ fn applies(rule: &Rule, dir: &Path) {
                         })
                         .collect();
                     assert!(draws.len() > 1, "six seeds drew one set");
+                }
+                Opt::Counter => {
+                    // The counter runs instead of both solvers; its count is recorded.
+                    let counter = dir.join("counter.sh");
+                    std::fs::write(&counter, "#!/bin/sh\necho 's mc 5'\n").unwrap();
+                    use std::os::unix::fs::PermissionsExt;
+                    std::fs::set_permissions(&counter, std::fs::Permissions::from_mode(0o755))
+                        .unwrap();
+                    let args = [
+                        "suite",
+                        "tiny.suite",
+                        "--select",
+                        "--counter",
+                        "./counter.sh",
+                    ];
+                    run_expect(dir, &args, 0);
+                    let rows = crate::select::manifest(&dir.join("cnf-out/tiny/manifest.csv"));
+                    assert!(
+                        rows.iter()
+                            .all(|r| r["count"] == "5" && r["solver"] == "./counter.sh")
+                    );
                 }
                 _ => panic!("no effect check for the row {rule:?}: add one to tests/it/applies.rs"),
             }

@@ -306,3 +306,51 @@ fn bad_selection_options_are_one_line_errors() {
         "a refused selection wrote nothing"
     );
 }
+
+#[test]
+fn a_counter_selects_by_its_time_and_records_the_count() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    fs::write(dir.join("tiny.suite"), TINY).unwrap();
+    // Counts every file in at least 0.3 s (past the 0.1 s "easy" limit), the count 92 in the
+    // Model Counting Competition's format; or at once (easy).
+    let slow = script(
+        dir,
+        "slow-counter.sh",
+        "#!/bin/sh\nsleep 0.3\necho 'c s type pmc'\necho 'c s exact arb int 92'\n",
+    );
+    let args = [
+        "suite",
+        "tiny.suite",
+        "--select",
+        "--counter",
+        slow.to_str().unwrap(),
+        "--budget-limit",
+        "0.1",
+        "--per-family",
+        "4",
+        "--pack",
+        "pack",
+    ];
+    let r = run_expect(dir, &args, 0);
+    let rows = manifest(&dir.join("cnf-out/tiny/manifest.csv"));
+    let files: Vec<_> = rows.iter().filter(|r| r["skipped"].is_empty()).collect();
+    for row in &files {
+        assert_eq!(row["count"], "92");
+        assert_eq!(row["status"], "SAT");
+        assert!(row["budget_solver"].is_empty(), "no budget solver ran");
+    }
+    assert_eq!(kept(&rows).0.len(), 4, "{}", r.stderr);
+    // Every file carries the model-counting track's header.
+    for row in &files {
+        let text = fs::read_to_string(dir.join("cnf-out/tiny").join(&row["file"])).unwrap();
+        assert!(text.contains("\nc t pmc\nc p show "), "{}", row["file"]);
+    }
+    let md = fs::read_to_string(dir.join("pack/DESCRIPTION.md")).unwrap();
+    assert!(
+        md.contains("Model Counting Competition") && md.contains("| sat | 92 |"),
+        "{md}"
+    );
+    let json = fs::read_to_string(dir.join("pack/instances.json")).unwrap();
+    assert!(json.contains("\"count\": \"92\""), "{json}");
+}

@@ -42,6 +42,11 @@ pub struct SuiteArgs {
     /// With --select: instances kept per family (default 20).
     #[arg(long, value_name = "K")]
     per_family: Option<usize>,
+    /// With --select: select by this model counter's time instead (a name on PATH or a path;
+    /// it prints `c s exact arb int N` or `s mc N`): counted under --budget-limit is easy,
+    /// within --timeout passes; the exact count goes to the manifest.
+    #[arg(long, value_name = "COUNTER")]
+    counter: Option<String>,
     /// With --select: the seed of the draw within each family (default 0).
     #[arg(long, value_name = "SEED")]
     select_seed: Option<u64>,
@@ -106,24 +111,35 @@ pub fn run(a: SuiteArgs) -> Result<ExitCode> {
             .maybe(Opt::PerFamily, a.per_family.map(|k| k.to_string()))
             .maybe(Opt::BudgetSolver, a.budget_solver.clone())
             .maybe(Opt::BudgetLimit, a.budget_limit.map(|s| s.to_string()))
-            .maybe(Opt::SelectSeed, a.select_seed.map(|s| s.to_string())),
+            .maybe(Opt::SelectSeed, a.select_seed.map(|s| s.to_string()))
+            .maybe(Opt::Counter, a.counter.clone()),
     )?;
     let timeout = match (a.timeout, a.select) {
         (None, true) => Some(select::DEFAULT_REFERENCE_LIMIT),
         (t, _) => t.map(parse_timeout).transpose()?.flatten(),
     };
-    let select = match a.select {
-        true => Some(SelectOptions::new(
-            a.budget_solver.as_deref().unwrap_or("minisat"),
-            match a.budget_limit {
-                Some(secs) => queens_sat::options::timeout(secs)
-                    .map_err(|e| e.for_option(Opt::BudgetLimit))?,
-                None => select::DEFAULT_BUDGET_LIMIT,
-            },
-            a.per_family.unwrap_or(select::DEFAULT_PER_FAMILY),
-            a.select_seed.unwrap_or(0),
+    let budget_limit = match a.budget_limit {
+        Some(secs) => {
+            queens_sat::options::timeout(secs).map_err(|e| e.for_option(Opt::BudgetLimit))?
+        }
+        None => select::DEFAULT_BUDGET_LIMIT,
+    };
+    let per_family = a.per_family.unwrap_or(select::DEFAULT_PER_FAMILY);
+    let seed = a.select_seed.unwrap_or(0);
+    let select = match (a.select, &a.counter) {
+        (true, Some(counter)) => Some(SelectOptions::counting(
+            counter,
+            budget_limit,
+            per_family,
+            seed,
         )?),
-        false => None,
+        (true, None) => Some(SelectOptions::new(
+            a.budget_solver.as_deref().unwrap_or("minisat"),
+            budget_limit,
+            per_family,
+            seed,
+        )?),
+        (false, _) => None,
     };
     let solve = match a.solve || a.select {
         true => Some(SolveWith {
@@ -190,7 +206,10 @@ pub fn run(a: SuiteArgs) -> Result<ExitCode> {
     if let Some(sel) = &s.selection {
         eprintln!(
             "selected with {} ({} s) and {} ({}) on {}; ran {} in {:.2}s (the rest from selection.jsonl)",
-            sel.budget,
+            match sel.budget.as_str() {
+                "" => "the counter's time",
+                b => b,
+            },
             sel.budget_limit,
             sel.solver,
             sel.limit.map_or("no limit".into(), |l| format!("{l} s")),
