@@ -16,7 +16,7 @@
 //! checked by the verifier like any other.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
@@ -29,7 +29,7 @@ use crate::solve::external::ExternalSolver;
 
 use super::manifest::Row;
 use super::recipe::Recipe;
-use super::select::Selection;
+use super::select::{Selection, run_checked};
 
 /// How to make a pack.
 #[derive(Clone, Debug)]
@@ -133,39 +133,6 @@ fn packed_name(row: &Row) -> String {
     format!("{stem}-{}.cnf.xz", row.gbdhash)
 }
 
-/// Runs the reference solver on one packed file: its verdict (a SAT model checked against the
-/// file's header) and its seconds.
-pub(super) fn run_reference(
-    solver: &ExternalSolver,
-    path: &Path,
-    cancel: &Cancel,
-) -> Result<(Answer<()>, f64)> {
-    let header = crate::export::header::read_header_file(path)?;
-    let mut solver = solver.clone();
-    solver.cancel = Some(cancel.clone());
-    let t0 = Instant::now();
-    let answer = solver.solve_file(path, header.num_vars as usize)?;
-    let seconds = t0.elapsed().as_secs_f64();
-    let verdict = match answer {
-        Answer::Sat(model) => {
-            let board = crate::export::model_board(&header, Answer::Sat(model));
-            if let Answer::Sat(b) = &board {
-                header.accept(b).map_err(|why| {
-                    Error::Solver(format!(
-                        "{}: {}'s model is not a solution: {why}",
-                        path.display(),
-                        solver.name()
-                    ))
-                })?;
-            }
-            Answer::Sat(())
-        }
-        Answer::Unsat => Answer::Unsat,
-        Answer::Unknown(why) => Answer::Unknown(why),
-    };
-    Ok((verdict, seconds))
-}
-
 /// Writes the pack of a solved suite (see the module documentation): `recipe` is the parsed
 /// recipe and its text, `rows` are the manifest's, `suite_dir` holds their files, `phase_svg`
 /// is the suite's phase-transition picture, `selection` what `--select` found.
@@ -213,7 +180,7 @@ pub(super) fn write(
                 .map_err(|e| Error::io(path.display().to_string(), e))
         })?;
         let reference_run = match &reference {
-            Some(s) => Some(run_reference(s, &path, cancel)?),
+            Some(s) => Some(run_checked(s, &path, cancel)?),
             None => None,
         };
         Ok((name, reference_run))

@@ -31,7 +31,7 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
@@ -391,8 +391,7 @@ pub(super) fn run(
             append(&file, &path, &run)?;
             return Ok(run);
         }
-        let (budget, budget_seconds) =
-            super::pack::run_reference(&options.budget_solver, &cnf, cancel)?;
+        let (budget, budget_seconds) = run_checked(&options.budget_solver, &cnf, cancel)?;
         cancel.check()?;
         let budget_status = status_of(&budget);
         let (status, seconds, certified) = if budget_status == "UNKNOWN" {
@@ -426,6 +425,40 @@ pub(super) fn run(
     }
     fill(rows, &runs, &key_of, options, &mut selection);
     (selection, error)
+}
+
+/// Runs an external solver (the budget solver; the pack's reference) on one CNF file: its
+/// verdict (a SAT model decoded and checked against the file's header) and its wall-clock
+/// seconds.
+pub(super) fn run_checked(
+    solver: &ExternalSolver,
+    path: &Path,
+    cancel: &Cancel,
+) -> Result<(Answer<()>, f64)> {
+    let header = crate::export::header::read_header_file(path)?;
+    let mut solver = solver.clone();
+    solver.cancel = Some(cancel.clone());
+    let t0 = Instant::now();
+    let answer = solver.solve_file(path, header.num_vars as usize)?;
+    let seconds = t0.elapsed().as_secs_f64();
+    let verdict = match answer {
+        Answer::Sat(model) => {
+            let board = crate::export::model_board(&header, Answer::Sat(model));
+            if let Answer::Sat(b) = &board {
+                header.accept(b).map_err(|why| {
+                    Error::Solver(format!(
+                        "{}: {}'s model is not a solution: {why}",
+                        path.display(),
+                        solver.name()
+                    ))
+                })?;
+            }
+            Answer::Sat(())
+        }
+        Answer::Unsat => Answer::Unsat,
+        Answer::Unknown(why) => Answer::Unknown(why),
+    };
+    Ok((verdict, seconds))
 }
 
 /// Appends `run` to the runs file `file` (at `path`) as one line.
