@@ -34,15 +34,18 @@ pub enum Command {
     Verify,
     /// `count` (Python: `count`; `count --boards` is Python's `solutions`).
     Count,
+    /// `suite`.
+    Suite,
 }
 
 impl Command {
     /// Every command the table has rows for.
-    pub const ALL: [Command; 4] = [
+    pub const ALL: [Command; 5] = [
         Command::Encode,
         Command::Solve,
         Command::Verify,
         Command::Count,
+        Command::Suite,
     ];
 
     /// The command's name on the command line.
@@ -52,6 +55,7 @@ impl Command {
             Command::Solve => "solve",
             Command::Verify => "verify",
             Command::Count => "count",
+            Command::Suite => "suite",
         }
     }
 }
@@ -155,6 +159,42 @@ pub const RULES: &[Rule] = &[
         option: Opt::Amo,
         when: When::With(Opt::Boards),
         why: "the boards are enumerated without a CNF",
+    },
+    Rule {
+        command: Command::Suite,
+        option: Opt::PerFamily,
+        when: When::Without(Opt::Select),
+        why: "only --select chooses instances per family",
+    },
+    Rule {
+        command: Command::Suite,
+        option: Opt::BudgetSolver,
+        when: When::Without(Opt::Select),
+        why: "only --select runs a budget solver",
+    },
+    Rule {
+        command: Command::Suite,
+        option: Opt::BudgetLimit,
+        when: When::Without(Opt::Select),
+        why: "only --select runs a budget solver",
+    },
+    Rule {
+        command: Command::Suite,
+        option: Opt::SelectSeed,
+        when: When::Without(Opt::Select),
+        why: "only --select draws instances from a family",
+    },
+    Rule {
+        command: Command::Suite,
+        option: Opt::Counter,
+        when: When::Without(Opt::Select),
+        why: "only --select selects by a counter's time",
+    },
+    Rule {
+        command: Command::Suite,
+        option: Opt::BudgetSolver,
+        when: When::With(Opt::Counter),
+        why: "the counter replaces both solvers",
     },
 ];
 

@@ -94,9 +94,42 @@ impl Isa {
     }
 }
 
+/// The processor's model, as benchmark reports state the machine a time limit was measured on:
+/// the first `model name` of `/proc/cpuinfo` (Linux), else the architecture's name
+/// (`x86_64`, `aarch64`).
+pub fn model_name() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|text| model_name_of(&text))
+        .unwrap_or_else(|| std::env::consts::ARCH.to_string())
+}
+
+/// The first `model name` (x86) or `Model` / `Hardware` (ARM) value of a `/proc/cpuinfo` text,
+/// its white space squeezed.
+fn model_name_of(cpuinfo: &str) -> Option<String> {
+    ["model name", "Model", "Hardware"].iter().find_map(|key| {
+        cpuinfo.lines().find_map(|line| {
+            let (k, v) = line.split_once(':')?;
+            let v = v.split_whitespace().collect::<Vec<_>>().join(" ");
+            (k.trim() == *key && !v.is_empty()).then_some(v)
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn model_name_from_cpuinfo() {
+        let text = "processor\t: 0\nmodel name\t: AMD  EPYC 7B13 64-Core Processor\nflags : x\n";
+        assert_eq!(
+            model_name_of(text).as_deref(),
+            Some("AMD EPYC 7B13 64-Core Processor")
+        );
+        assert_eq!(model_name_of("processor : 0\n"), None);
+        assert!(!model_name().is_empty());
+    }
 
     /// Every kernel's fast build is compiled with exactly [`BMI2_FEATURES`] (helpers inside it
     /// may enable a subset), so running it after [`Isa::native`] said `Bmi2` is sound.

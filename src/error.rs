@@ -166,6 +166,18 @@ pub enum Opt {
     /// `count --boards K`: print boards instead of counting (Python's `limit` of
     /// `solutions`).
     Boards,
+    /// `suite --select`: keep what a budget solver finds hard and a reference solver decides.
+    Select,
+    /// `suite --per-family`: how many instances `--select` keeps per family.
+    PerFamily,
+    /// `suite --budget-solver`: the budget solver of `--select` (MiniSat by default).
+    BudgetSolver,
+    /// `suite --budget-limit`: its time limit per instance, seconds.
+    BudgetLimit,
+    /// `suite --select-seed`: the seed of `--select`'s choice within a family.
+    SelectSeed,
+    /// `suite --counter`: select by a model counter's time.
+    Counter,
 }
 
 impl Opt {
@@ -200,6 +212,12 @@ impl Opt {
             Opt::Gbdhash => "--gbdhash",
             Opt::Deterministic => "--deterministic",
             Opt::Boards => "--boards",
+            Opt::Select => "--select",
+            Opt::PerFamily => "--per-family",
+            Opt::BudgetSolver => "--budget-solver",
+            Opt::BudgetLimit => "--budget-limit",
+            Opt::SelectSeed => "--select-seed",
+            Opt::Counter => "--counter",
         }
     }
 
@@ -234,6 +252,12 @@ impl Opt {
             Opt::Gbdhash => "gbdhash",
             Opt::Deterministic => "deterministic",
             Opt::Boards => "limit",
+            Opt::Select => "select",
+            Opt::PerFamily => "per_family",
+            Opt::BudgetSolver => "budget_solver",
+            Opt::BudgetLimit => "budget_limit",
+            Opt::SelectSeed => "select_seed",
+            Opt::Counter => "counter",
         }
     }
 
@@ -257,6 +281,8 @@ impl Opt {
                 | Opt::InstanceFormat
                 | Opt::Instance
                 | Opt::Output
+                | Opt::BudgetSolver
+                | Opt::Counter
         )
     }
 
@@ -271,6 +297,7 @@ impl Opt {
                 | Opt::Stats
                 | Opt::Gbdhash
                 | Opt::Deterministic
+                | Opt::Select
         )
     }
 
@@ -320,6 +347,18 @@ pub struct BadOption {
     pub value: String,
     /// What is wrong with it.
     pub wrong: Wrong,
+}
+
+impl Error {
+    /// The same error, naming `option` when it is a [`BadOption`] (a value checked by a rule
+    /// shared with another option, e.g. `--budget-limit` by `--timeout`'s); other errors as
+    /// they are.
+    pub fn for_option(self, option: Opt) -> Error {
+        match self {
+            Error::Option(bad) => Error::Option(BadOption { option, ..bad }),
+            other => other,
+        }
+    }
 }
 
 impl BadOption {

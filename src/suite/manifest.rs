@@ -6,7 +6,12 @@
 //! `clauses`, `bytes`, `sha256` (of the file, lowercase hex), `gbdhash` (of the CNF, see
 //! [`crate::export::gbd`]), and after `--solve`: `solver`,
 //! `status` (`SAT`, `UNSAT` or `UNKNOWN`), `seconds` (solver time; 0 when presolve decided) and
-//! `certified` (an UNSAT status with a checked refutation, `--certify`).
+//! `certified` (an UNSAT status with a checked refutation, `--certify`), `skipped` and
+//! `duplicates` (rows without a file), and after `--select` ([`super::select`]):
+//! `budget_solver`, `budget_status`, `budget_seconds`, `budget_limit` (the budget solver's run),
+//! `limit` (the reference solver's limit; the reference is `solver`), `cpu` (the processor
+//! model the runs were timed on), `selection` (`kept`, `not-chosen`, `easy`, `too-hard`) and
+//! `count` (the exact model count, `--counter`).
 
 use std::io::Read;
 use std::path::Path;
@@ -65,9 +70,68 @@ pub struct Row {
     /// The rows whose formula is this row's file (`duplicate of` it), space separated.
     #[serde(default)]
     pub duplicates: String,
+    /// `--select`: the budget solver (a name or path, as given) that ran on the file.
+    #[serde(default)]
+    pub budget_solver: String,
+    /// `--select`: its verdict (`SAT`, `UNSAT`, `UNKNOWN`).
+    #[serde(default)]
+    pub budget_status: String,
+    /// `--select`: its wall-clock seconds.
+    #[serde(default)]
+    pub budget_seconds: Option<f64>,
+    /// `--select`: its limit, seconds.
+    #[serde(default)]
+    pub budget_limit: Option<f64>,
+    /// `--select`: the reference solver's (`solver`) limit, seconds.
+    #[serde(default)]
+    pub limit: Option<f64>,
+    /// `--select`: the processor model the two runs were timed on.
+    #[serde(default)]
+    pub cpu: String,
+    /// `--select`: `kept` (chosen), `not-chosen` (passed, beyond the family's quota or its
+    /// SAT/UNSAT balance), `easy` (the budget solver decided it within its limit) or `too-hard`
+    /// (neither solver decided it).
+    #[serde(default)]
+    pub selection: String,
+    /// `--select --counter`: the exact model count (decimal), when the counter gave one.
+    #[serde(default)]
+    pub count: String,
 }
 
 impl Row {
+    /// A row with every column empty (zero, none).
+    pub fn empty() -> Row {
+        Row {
+            file: String::new(),
+            family: String::new(),
+            piece: String::new(),
+            n: 0,
+            generator: String::new(),
+            params: String::new(),
+            seed: None,
+            amo: String::new(),
+            vars: 0,
+            clauses: 0,
+            bytes: 0,
+            sha256: String::new(),
+            gbdhash: String::new(),
+            solver: String::new(),
+            status: String::new(),
+            seconds: None,
+            certified: false,
+            skipped: String::new(),
+            duplicates: String::new(),
+            budget_solver: String::new(),
+            budget_status: String::new(),
+            budget_seconds: None,
+            budget_limit: None,
+            limit: None,
+            cpu: String::new(),
+            selection: String::new(),
+            count: String::new(),
+        }
+    }
+
     /// Whether both rows describe the same instance and encoding (every column up to `amo`).
     pub fn same_instance(&self, other: &Row) -> bool {
         (
@@ -98,6 +162,29 @@ impl Row {
         self.seconds = None;
         self.certified = false;
     }
+
+    /// Clears the `--select` columns.
+    pub fn clear_selection(&mut self) {
+        self.budget_solver.clear();
+        self.budget_status.clear();
+        self.budget_seconds = None;
+        self.budget_limit = None;
+        self.limit = None;
+        self.cpu.clear();
+        self.selection.clear();
+        self.count.clear();
+    }
+
+    /// The row's verdict: the suite's solver's, else the budget solver's (`--select` runs the
+    /// reference solver only on what the budget solver left undecided); empty when neither ran.
+    pub fn verdict(&self) -> &str {
+        match self.status.as_str() {
+            "" | "UNKNOWN" if !self.budget_status.is_empty() && self.budget_status != "UNKNOWN" => {
+                &self.budget_status
+            }
+            s => s,
+        }
+    }
 }
 
 /// Reads a manifest.
@@ -126,7 +213,7 @@ pub fn write(path: &Path, rows: &[Row]) -> Result<()> {
 }
 
 /// The column names, in order.
-pub const HEADER: [&str; 19] = [
+pub const HEADER: [&str; 27] = [
     "file",
     "family",
     "piece",
@@ -146,6 +233,14 @@ pub const HEADER: [&str; 19] = [
     "certified",
     "skipped",
     "duplicates",
+    "budget_solver",
+    "budget_status",
+    "budget_seconds",
+    "budget_limit",
+    "limit",
+    "cpu",
+    "selection",
+    "count",
 ];
 
 fn csv_error(name: &str, e: csv::Error) -> Error {
@@ -236,6 +331,7 @@ mod tests {
             certified: false,
             skipped: String::new(),
             duplicates: String::new(),
+            ..Row::empty()
         }
     }
 

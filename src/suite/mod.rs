@@ -12,6 +12,8 @@ pub mod manifest;
 pub mod pack;
 pub mod plot;
 pub mod recipe;
+pub mod select;
+pub mod typeset;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -52,6 +54,9 @@ pub struct Options {
     pub compress: Codec,
     /// Its level ([`Codec::level`]).
     pub level: u32,
+    /// Select by hardness ([`select`]): the budget solver, then `solve` (the reference) on what
+    /// it leaves undecided, instead of solving everything. Needs `solve`.
+    pub select: Option<select::SelectOptions>,
     /// After solving, write a submission pack ([`pack`]).
     pub pack: Option<pack::PackOptions>,
     /// Show progress bars on stderr.
@@ -118,6 +123,8 @@ pub struct Summary {
     /// Instances whose formula another row's file already is (same GBD hash, or a rotation or
     /// mirror of another instance), recorded and not written.
     pub duplicates: usize,
+    /// What `--select` found, per family.
+    pub selection: Option<select::Selection>,
 }
 
 /// One CNF of the suite.
@@ -375,12 +382,38 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
     let rows = |jobs: &[Job]| jobs.iter().map(|j| j.row.clone()).collect::<Vec<_>>();
     manifest::write(&manifest_path, &rows(&jobs))?;
 
-    // 3. Solve.
-    if let Some(with) = &options.solve {
+    // 3. Solve: everything, or (`select`) what the budget solver leaves undecided.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // The cores are shared among the workers: each solve gets its part.
+    let threads = (cores / jobs_n).max(1);
+    if let (Some(select), Some(with)) = (&options.select, &options.solve) {
+        let t1 = Instant::now();
+        let bar = Progress::stderr("select");
+        let mut selected: Vec<Row> = rows(&jobs);
+        let (selection, error) = select::run(
+            &mut selected,
+            &out_dir,
+            select,
+            with,
+            jobs_n,
+            &options.cancel,
+            &show(&bar, options.progress),
+            &|i| solve_job(&jobs[i], &instances, with, threads, &options.cancel),
+        );
+        bar.finish();
+        summary.solved = selection.ran;
+        summary.solve_seconds = t1.elapsed().as_secs_f64();
+        summary.selection = Some(selection);
+        for (job, row) in jobs.iter_mut().zip(selected) {
+            job.row = row;
+        }
+        copy_duplicate_results(&mut jobs);
+        manifest::write(&manifest_path, &rows(&jobs))?;
+        if let Some(e) = error {
+            return Err(e);
+        }
+    } else if let Some(with) = &options.solve {
         let solver = with.solver.clone();
-        // The cores are shared among the workers: each solve gets its part.
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let threads = (cores / jobs_n).max(1);
         let todo: Vec<usize> = (0..jobs.len())
             .filter(|&i| {
                 let r = &jobs[i].row;
@@ -398,29 +431,7 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
             jobs_n,
             &options.cancel,
             &show(&bar, options.progress),
-            |&i| {
-                let job = &jobs[i];
-                let problem = Problem::presolve(&instances[job.instance], job.piece)?;
-                let report = solve::Solver::for_problem(&problem)
-                    .options(EncodeOptions::from(job.amo))
-                    .solver(with.solver.as_str())
-                    .timeout(with.timeout)
-                    .certify(with.certify)
-                    .jobs(Some(threads))
-                    .cancel(options.cancel.clone())
-                    .solve()
-                    .map_err(|e| match e {
-                        Error::Solver(m) => Error::Solver(format!("{}: {m}", job.row.file)),
-                        other => other,
-                    })?;
-                let status = match report.status {
-                    Status::Sat(_) => "SAT",
-                    Status::Unsat => "UNSAT",
-                    Status::Unknown(_) => "UNKNOWN",
-                };
-                let certified = status == "UNSAT" && report.certificate.is_some();
-                Ok((status, report.solve_seconds, certified))
-            },
+            |&i| solve_job(&jobs[i], &instances, with, threads, &options.cancel),
         );
         bar.finish();
         summary.solved = solved.iter().flatten().count();
@@ -442,7 +453,7 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
         }
     }
     for job in &jobs {
-        match job.row.status.as_str() {
+        match job.row.verdict() {
             "SAT" => summary.statuses[0] += 1,
             "UNSAT" => summary.statuses[1] += 1,
             "UNKNOWN" => summary.statuses[2] += 1,
@@ -452,7 +463,7 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
 
     // 4. Plot.
     if let Some(svg_path) = &options.plot {
-        if let Some(job) = jobs.iter().find(|j| j.row.status.is_empty()) {
+        if let Some(job) = jobs.iter().find(|j| j.row.verdict().is_empty()) {
             return Err(Error::Usage(format!(
                 "--plot needs every instance solved ({} is not): add --solve",
                 job.row.file
@@ -464,7 +475,11 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
 
     // 5. The submission pack.
     if let Some(pack_options) = &options.pack {
-        if let Some(job) = jobs.iter().find(|j| j.row.status.is_empty()) {
+        let unsolved = |r: &Row| match options.select {
+            Some(_) => r.verdict().is_empty(),
+            None => r.status.is_empty(),
+        };
+        if let Some(job) = jobs.iter().find(|j| unsolved(&j.row)) {
             return Err(Error::Usage(format!(
                 "--pack needs every instance solved ({} is not): add --solve",
                 job.row.file
@@ -475,16 +490,16 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
                 .into_owned();
         let phase = plot_suite(&recipe, &jobs)?;
         // Only the rows with a file, whose GBD hashes are distinct: a pack never holds two
-        // files with one hash.
+        // files with one hash; after `select`, only the kept ones.
         let files: Vec<Row> = rows(&jobs)
             .into_iter()
-            .filter(|r| r.skipped.is_empty())
+            .filter(|r| r.skipped.is_empty() && (options.select.is_none() || r.selection == "kept"))
             .collect();
         let packed = pack::write(
             (&recipe, &recipe_text),
             &files,
             &out_dir,
-            &phase,
+            (&phase, summary.selection.as_ref()),
             pack_options,
             jobs_n,
             &options.cancel,
@@ -492,6 +507,37 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
         summary.packed = packed.len();
     }
     Ok(summary)
+}
+
+/// Solves one job's instance with `with` (the answer path of `solve`): its status, solver
+/// seconds and whether an UNSAT is certified.
+fn solve_job(
+    job: &Job,
+    instances: &[Instance],
+    with: &SolveWith,
+    threads: usize,
+    cancel: &Cancel,
+) -> Result<(&'static str, f64, bool)> {
+    let problem = Problem::presolve(&instances[job.instance], job.piece)?;
+    let report = solve::Solver::for_problem(&problem)
+        .options(EncodeOptions::from(job.amo))
+        .solver(with.solver.as_str())
+        .timeout(with.timeout)
+        .certify(with.certify)
+        .jobs(Some(threads))
+        .cancel(cancel.clone())
+        .solve()
+        .map_err(|e| match e {
+            Error::Solver(m) => Error::Solver(format!("{}: {m}", job.row.file)),
+            other => other,
+        })?;
+    let status = match report.status {
+        Status::Sat(_) => "SAT",
+        Status::Unsat => "UNSAT",
+        Status::Unknown(_) => "UNKNOWN",
+    };
+    let certified = status == "UNSAT" && report.certificate.is_some();
+    Ok((status, report.solve_seconds, certified))
 }
 
 /// The file whose formula `row` is (`skipped` = `duplicate of FILE ...`), if any.
@@ -590,6 +636,7 @@ fn expand(file: &str, recipe: &Recipe, codec: Codec) -> Result<(Vec<Instance>, V
                                 certified: false,
                                 skipped: String::new(),
                                 duplicates: String::new(),
+                                ..Row::empty()
                             },
                         });
                     }
@@ -622,8 +669,8 @@ fn plot_suite(recipe: &Recipe, jobs: &[Job]) -> Result<String> {
                     .map(|j| {
                         (
                             fam.members[j.member].x as f64,
-                            j.row.status.as_str(),
-                            j.row.seconds.unwrap_or(0.0),
+                            j.row.verdict(),
+                            j.row.seconds.or(j.row.budget_seconds).unwrap_or(0.0),
                         )
                     })
                     .collect();

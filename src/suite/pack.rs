@@ -5,7 +5,9 @@
 //! |---|---|
 //! | `<stem>-<gbdhash>.cnf.xz` | every instance, xz-compressed (one thread, the suite's level) |
 //! | `instances.csv`, `instances.json` | one row per instance ([`PackRow`]): GBD hash, family, parameters, seed, verdict, whether it is certified, seconds by the suite's solver and by a reference CDCL solver at a stated limit |
-//! | `DESCRIPTION.md` | the family, the command and recipe that regenerate every file, the verdicts per parameter (the phase transition), the hardness spread, references |
+//! | `DESCRIPTION.md` | the family, the command and recipe that regenerate every file, the verdicts per parameter (the phase transition), the hardness spread, after `--select` the selection (both solvers, their limits and times, the processor), every instance with its GBD hash, the licence (CC BY 4.0) and the author, references |
+//! | `description.html`, `description.tex` | the same, as HTML and as an IEEE Proceedings (`IEEEtran` conference) LaTeX source ([`super::typeset`]) |
+//! | `description.pdf` | the LaTeX source typeset, when `tectonic` or `pdflatex` is on PATH and succeeds |
 //! | `phase.svg`, `cactus.svg` | P(SAT) and median time per parameter; solved instances against time |
 //!
 //! Columns are named after GBD's attributes where one exists (`hash`, `family`, `filename`,
@@ -14,7 +16,7 @@
 //! checked by the verifier like any other.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
@@ -27,6 +29,7 @@ use crate::solve::external::ExternalSolver;
 
 use super::manifest::Row;
 use super::recipe::Recipe;
+use super::select::{Selection, run_checked};
 
 /// How to make a pack.
 #[derive(Clone, Debug)]
@@ -41,6 +44,8 @@ pub struct PackOptions {
     pub level: u32,
     /// The command that made the suite and the pack, quoted in `DESCRIPTION.md`.
     pub command: String,
+    /// The benchmarks' author (`--author`; else the recipe's `author`).
+    pub author: Option<String>,
 }
 
 /// One row of `instances.csv` / `instances.json`.
@@ -88,6 +93,27 @@ pub struct PackRow {
     pub ref_seconds: Option<f64>,
     /// Its time limit, seconds.
     pub ref_timeout: Option<f64>,
+    /// `--select`'s budget solver (empty without `--select`).
+    #[serde(default)]
+    pub budget_solver: String,
+    /// Its verdict (`sat`, `unsat`, `unknown`; empty without `--select`).
+    #[serde(default)]
+    pub budget_result: String,
+    /// Its wall-clock seconds.
+    #[serde(default)]
+    pub budget_seconds: Option<f64>,
+    /// Its limit, seconds.
+    #[serde(default)]
+    pub budget_limit: Option<f64>,
+    /// The suite solver's limit under `--select`, seconds.
+    #[serde(default)]
+    pub limit: Option<f64>,
+    /// The processor model the `--select` runs were timed on.
+    #[serde(default)]
+    pub cpu: String,
+    /// The exact model count (`--select --counter`; empty otherwise).
+    #[serde(default)]
+    pub count: String,
 }
 
 /// GBD's spelling of a manifest status.
@@ -107,47 +133,14 @@ fn packed_name(row: &Row) -> String {
     format!("{stem}-{}.cnf.xz", row.gbdhash)
 }
 
-/// Runs the reference solver on one packed file: its verdict (a SAT model checked against the
-/// file's header) and its seconds.
-fn run_reference(
-    solver: &ExternalSolver,
-    path: &Path,
-    cancel: &Cancel,
-) -> Result<(Answer<()>, f64)> {
-    let header = crate::export::header::read_header_file(path)?;
-    let mut solver = solver.clone();
-    solver.cancel = Some(cancel.clone());
-    let t0 = Instant::now();
-    let answer = solver.solve_file(path, header.num_vars as usize)?;
-    let seconds = t0.elapsed().as_secs_f64();
-    let verdict = match answer {
-        Answer::Sat(model) => {
-            let board = crate::export::model_board(&header, Answer::Sat(model));
-            if let Answer::Sat(b) = &board {
-                header.accept(b).map_err(|why| {
-                    Error::Solver(format!(
-                        "{}: {}'s model is not a solution: {why}",
-                        path.display(),
-                        solver.name()
-                    ))
-                })?;
-            }
-            Answer::Sat(())
-        }
-        Answer::Unsat => Answer::Unsat,
-        Answer::Unknown(why) => Answer::Unknown(why),
-    };
-    Ok((verdict, seconds))
-}
-
 /// Writes the pack of a solved suite (see the module documentation): `recipe` is the parsed
 /// recipe and its text, `rows` are the manifest's, `suite_dir` holds their files, `phase_svg`
-/// is the suite's phase-transition picture.
+/// is the suite's phase-transition picture, `selection` what `--select` found.
 pub(super) fn write(
     (recipe, recipe_text): (&Recipe, &str),
     rows: &[Row],
     suite_dir: &Path,
-    phase_svg: &str,
+    (phase_svg, selection): (&str, Option<&Selection>),
     options: &PackOptions,
     jobs: usize,
     cancel: &Cancel,
@@ -187,7 +180,7 @@ pub(super) fn write(
                 .map_err(|e| Error::io(path.display().to_string(), e))
         })?;
         let reference_run = match &reference {
-            Some(s) => Some(run_reference(s, &path, cancel)?),
+            Some(s) => Some(run_checked(s, &path, cancel)?),
             None => None,
         };
         Ok((name, reference_run))
@@ -247,6 +240,16 @@ pub(super) fn write(
             ref_timeout: reference
                 .as_ref()
                 .map(|_| options.reference_timeout.as_secs_f64()),
+            budget_solver: row.budget_solver.clone(),
+            budget_result: match row.budget_status.as_str() {
+                "" => String::new(),
+                s => gbd_result(s),
+            },
+            budget_seconds: row.budget_seconds,
+            budget_limit: row.budget_limit,
+            limit: row.limit,
+            cpu: row.cpu.clone(),
+            count: row.count.clone(),
         });
     }
 
@@ -277,6 +280,17 @@ pub(super) fn write(
                 .map(|r| (r.solver_result != "unknown", r.seconds)),
         ),
     )];
+    if let Some(sel) = selection.filter(|s| !s.budget.is_empty()) {
+        series.push((
+            format!("{}, {} s limit", sel.budget, sel.budget_limit),
+            solved_times(out.iter().map(|r| {
+                (
+                    r.budget_result == "sat" || r.budget_result == "unsat",
+                    r.budget_seconds,
+                )
+            })),
+        ));
+    }
     if let Some(name) = &options.reference {
         series.push((
             format!(
@@ -292,8 +306,17 @@ pub(super) fn write(
     let cactus =
         super::cactus::render_cactus(&format!("{}: solved instances", recipe.name), &series)?;
     write_text_atomic(&dir.join("cactus.svg"), &cactus)?;
-    let text = description(recipe, recipe_text, &out, options);
+    let text = description(recipe, recipe_text, &out, selection, options);
     write_text_atomic(&dir.join("DESCRIPTION.md"), &text)?;
+    let author = options
+        .author
+        .clone()
+        .or_else(|| recipe.author.clone())
+        .unwrap_or_else(|| "(author not given)".into());
+    write_text_atomic(&dir.join("description.html"), &super::typeset::html(&text))?;
+    let tex = super::typeset::latex(&text, &author);
+    write_text_atomic(&dir.join("description.tex"), &tex)?;
+    super::typeset::pdf(dir, "description.tex");
     Ok(out)
 }
 
@@ -338,11 +361,88 @@ fn family_text(generator: &str) -> &'static str {
     }
 }
 
+/// The `## Selection` section of the description.
+fn selection_text(sel: &Selection, rows: &[PackRow]) -> String {
+    let limit = sel
+        .limit
+        .map_or("no limit".to_string(), |l| format!("{l} s per instance"));
+    let mut s = String::from("## Selection by hardness\n\n");
+    if sel.budget.is_empty() {
+        s += &format!(
+            "For the Model Counting Competition: every file carries `c t pmc` and `c p show` (the \
+             projection onto the cell variables: the projected count is the number of solutions). \
+             The counter `{}` ran on every instance, {limit}: what it counted in under {} s is \
+             dropped as easy, what it counted within its limit passed (the exact count is in \
+             `instances.csv`, column `count`), the rest is too hard. Each family keeps up to {} of \
+             what passed, drawn with seed {}. Times are wall-clock seconds measured on {}.\n\n",
+            sel.solver, sel.budget_limit, sel.per_family, sel.seed, sel.cpu
+        );
+    } else {
+        s += &format!(
+            "As the SAT Competition selects: every instance went to the budget solver `{}` with a \
+         limit of {} s; what it decided is dropped as easy. What it left undecided went to the \
+         reference solver `{}` (queens-sat's; `auto` is its default strategy), {limit}: what that \
+         decided passed, the rest is too hard. Each family keeps up to {} of what passed, drawn \
+         with seed {} and balanced (kept SAT and UNSAT differ by at most {}). Times are wall-clock \
+         seconds measured on {}.\n\n",
+            sel.budget,
+            sel.budget_limit,
+            sel.solver,
+            sel.per_family,
+            sel.seed,
+            super::select::MAX_IMBALANCE,
+            sel.cpu
+        );
+    }
+    s += "| family | instances | presolve-decided | duplicates | easy | too hard | passed | kept | kept sat | kept unsat | shortfall |\n";
+    s += "|---|---|---|---|---|---|---|---|---|---|---|\n";
+    for t in &sel.families {
+        s += &format!(
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            t.family,
+            t.instances,
+            t.presolved,
+            t.duplicates,
+            t.easy,
+            t.too_hard,
+            t.passed,
+            t.kept(),
+            t.kept_sat,
+            t.kept_unsat,
+            t.shortfall
+        );
+    }
+    let mut budget: Vec<f64> = rows.iter().filter_map(|r| r.budget_seconds).collect();
+    let mut ours: Vec<f64> = rows.iter().filter_map(|r| r.seconds).collect();
+    let fmt = |m: Option<f64>| m.map_or("-".to_string(), |x| format!("{x:.3}"));
+    let max = |xs: &[f64]| {
+        xs.iter()
+            .copied()
+            .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.max(x))))
+    };
+    if sel.budget.is_empty() {
+        return s;
+    }
+    s += &format!(
+        "\nOn the {} kept instances: `{}` median {} s (max {} s), none decided, \
+         `{}` median {} s (max {} s), every one decided.\n\n",
+        rows.len(),
+        sel.budget,
+        fmt(median(&mut budget)),
+        fmt(max(&budget)),
+        sel.solver,
+        fmt(median(&mut ours)),
+        fmt(max(&ours)),
+    );
+    s
+}
+
 /// `DESCRIPTION.md`.
 fn description(
     recipe: &Recipe,
     recipe_text: &str,
     rows: &[PackRow],
+    selection: Option<&Selection>,
     options: &PackOptions,
 ) -> String {
     let mut s = String::new();
@@ -414,12 +514,55 @@ fn description(
             None => "none".into(),
         }
     );
-    s += "## Hardness spread\n\n`cactus.svg`: instances solved against seconds, per solver.\n\n";
+    if let Some(sel) = selection {
+        s += &selection_text(sel, rows);
+    }
+    s += "## Hardness spread\n\n![Instances solved against seconds, per solver](cactus.svg)\n\n";
+    s += "## Instances\n\n| file | GBD hash | result |";
+    let budget = selection.is_some_and(|s| !s.budget.is_empty());
+    let counted = selection.is_some_and(|s| s.budget.is_empty());
+    if budget {
+        s += " budget solver | budget s |";
+    }
+    if counted {
+        s += " count |";
+    }
+    s += " solver s |\n|---|---|---|";
+    if budget {
+        s += "---|---|";
+    }
+    if counted {
+        s += "---|";
+    }
+    s += "---|\n";
+    let secs = |x: Option<f64>| x.map_or("-".to_string(), |x| format!("{x:.3}"));
+    for r in rows {
+        s += &format!("| {} | `{}` | {} |", r.filename, r.hash, r.result);
+        if budget {
+            s += &format!(" {} | {} |", r.budget_result, secs(r.budget_seconds));
+        }
+        if counted {
+            s += &format!(" {} |", r.count);
+        }
+        s += &format!(" {} |\n", secs(r.seconds));
+    }
+    s += "\n";
     s += "## Files\n\n`instances.csv` and `instances.json`: `hash` (GBD hash), `family`, `filename`, \
           `piece`, `n`, `generator`, `params`, `seed`, `amo`, `variables`, `clauses`, `result` \
           (`sat`, `unsat`, `unknown`), `certified` (a verified board for sat; a checked refutation \
           for unsat), `solver`, `solver_result`, `seconds`, `ref_solver`, `ref_result`, `ref_seconds`, \
-          `ref_timeout`.\n\n";
+          `ref_timeout`; after `--select`, `budget_solver`, `budget_result`, `budget_seconds`, \
+          `budget_limit`, `limit` (the solver's) and `cpu`.\n\n";
+    s += &format!(
+        "## Licence and author\n\nThe instances and this description are licensed under CC BY 4.0 \
+         (Creative Commons Attribution 4.0 International, \
+         <https://creativecommons.org/licenses/by/4.0/>). Author: {}.\n\n",
+        options
+            .author
+            .as_deref()
+            .or(recipe.author.as_deref())
+            .unwrap_or("not given (`suite --author`, or `author` in the recipe)")
+    );
     s += "## References\n\n\
           - I. P. Gent, C. Jefferson, P. Nightingale. Complexity of n-Queens Completion. JAIR 59 (2017) 815-848.\n\
           - CSPLib prob079 (n-Queens Completion) and prob080 (Blocked n-Queens).\n\

@@ -13,6 +13,9 @@
 //! presolve off                # write the unpresolved formula (default on, see below)
 //! ```
 //!
+//! Before the first family, `author TEXT` names the benchmarks' author (the rest of the line),
+//! which `--pack` writes into the description (`suite --author` overrides it).
+//!
 //! `presolve on` (the default): an instance that presolve decides (pre-placed pieces that
 //! attack each other, a line without a free cell) is recorded in the manifest with its verdict
 //! and reason and not written, since its formula is the same fixed contradiction for all of
@@ -43,6 +46,8 @@ pub struct Recipe {
     pub name: String,
     /// The families, in file order.
     pub families: Vec<Family>,
+    /// `author TEXT` (before the first family), for the pack's description.
+    pub author: Option<String>,
 }
 
 /// One family: a generator swept over its family parameter, for each piece, seed and AMO.
@@ -108,6 +113,7 @@ impl Member {
 pub fn parse(file: &str, name: &str, text: &str) -> Result<Recipe> {
     let mut families: Vec<Family> = Vec::new();
     let mut current: Option<Draft> = None;
+    let mut author: Option<String> = None;
     for (idx, raw) in text.lines().enumerate() {
         let line = idx + 1;
         let code = raw.split('#').next().unwrap_or("").trim();
@@ -144,6 +150,16 @@ pub fn parse(file: &str, name: &str, text: &str) -> Result<Recipe> {
                 )));
             }
             current = Some(Draft::new(fname, line));
+            continue;
+        }
+        if keyword == "author" && current.is_none() && families.is_empty() {
+            if author.is_some() {
+                return Err(err("duplicate 'author'".into()));
+            }
+            if args.is_empty() {
+                return Err(err("expected 'author TEXT'".into()));
+            }
+            author = Some(args.join(" "));
             continue;
         }
         let Some(d) = current.as_mut() else {
@@ -331,6 +347,7 @@ pub fn parse(file: &str, name: &str, text: &str) -> Result<Recipe> {
     Ok(Recipe {
         name: name.to_string(),
         families,
+        author,
     })
 }
 
@@ -589,6 +606,18 @@ mod tests {
 
     fn err(text: &str) -> String {
         parse("r.suite", "r", text).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn author_before_the_first_family() {
+        let r = ok("author Ada Lovelace, Analytical Engines\nfamily a\nn 4\n");
+        assert_eq!(
+            r.author.as_deref(),
+            Some("Ada Lovelace, Analytical Engines")
+        );
+        assert_eq!(ok("family a\nn 4\n").author, None);
+        assert!(err("family a\nn 4\nauthor X\n").contains("unknown statement 'author'"));
+        assert!(err("author A\nauthor B\nfamily a\nn 4\n").contains("duplicate 'author'"));
     }
 
     #[test]

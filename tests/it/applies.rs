@@ -84,6 +84,26 @@ fn refused_args(rule: &Rule, dir: &Path) -> Vec<String> {
         (Command::Count, Opt::Amo, When::With(Opt::Boards)) => {
             s(&["count", "-n", "6", "--boards", "2", "--amo", "pairwise"])
         }
+        (Command::Suite, option, When::Without(Opt::Select)) => {
+            let value = match option {
+                Opt::PerFamily => "3",
+                Opt::BudgetSolver => "minisat",
+                Opt::BudgetLimit => "5",
+                Opt::SelectSeed => "1",
+                Opt::Counter => "ganak",
+                _ => panic!("no test case for the row {rule:?}: add one to tests/it/applies.rs"),
+            };
+            s(&["suite", "tiny.suite", "--solve", option.flag(), value])
+        }
+        (Command::Suite, Opt::BudgetSolver, When::With(Opt::Counter)) => s(&[
+            "suite",
+            "tiny.suite",
+            "--select",
+            "--counter",
+            "ganak",
+            "--budget-solver",
+            "minisat",
+        ]),
         _ => panic!("no test case for the row {rule:?}: add one to tests/it/applies.rs"),
     }
 }
@@ -190,6 +210,83 @@ fn applies(rule: &Rule, dir: &Path) {
             );
             assert!(r.stdout.contains("total 4\n"), "{}", r.stdout);
             assert_one_line_error(dir, &["count", "-n", "6", "--amo", "nope"], &["--amo"]);
+        }
+        (Command::Suite, option) => {
+            // With --select: the budget solver given runs (once per file), its limit is
+            // recorded, the quota is kept, and the seed picks the draw.
+            std::fs::write(
+                dir.join("tiny.suite"),
+                "family c\nn 8\ngenerator completion m=1..2\nseeds 1..4\n",
+            )
+            .unwrap();
+            let budget = crate::select::undecided_solver(dir);
+            let budget = budget.to_str().unwrap();
+            let select = |extra: &[&str]| {
+                let mut args = vec!["suite", "tiny.suite", "--select", "--budget-solver", budget];
+                args.extend_from_slice(extra);
+                run_expect(dir, &args, 0);
+                crate::select::manifest(&dir.join("cnf-out/tiny/manifest.csv"))
+            };
+            let kept = |rows: &[std::collections::HashMap<String, String>]| {
+                rows.iter()
+                    .filter(|r| r["selection"] == "kept")
+                    .map(|r| r["file"].clone())
+                    .collect::<Vec<_>>()
+            };
+            match option {
+                Opt::PerFamily => {
+                    assert_eq!(kept(&select(&["--per-family", "1"])).len(), 1);
+                    assert_eq!(kept(&select(&["--per-family", "2"])).len(), 2);
+                }
+                Opt::BudgetSolver => {
+                    // From nothing: the solver runs once per file.
+                    let _ = std::fs::remove_file(dir.join("count"));
+                    let _ = std::fs::remove_file(dir.join("cnf-out/tiny/selection.jsonl"));
+                    let rows = select(&[]);
+                    assert!(rows.iter().all(|r| r["budget_solver"] == budget));
+                    let runs = std::fs::read_to_string(dir.join("count")).unwrap();
+                    assert_eq!(runs.lines().count(), rows.len());
+                }
+                Opt::BudgetLimit => {
+                    let rows = select(&["--budget-limit", "7.5"]);
+                    assert!(rows.iter().all(|r| r["budget_limit"] == "7.5"));
+                }
+                Opt::SelectSeed => {
+                    let draws: std::collections::BTreeSet<_> = (0..6)
+                        .map(|seed| {
+                            kept(&select(&[
+                                "--per-family",
+                                "3",
+                                "--select-seed",
+                                &seed.to_string(),
+                            ]))
+                        })
+                        .collect();
+                    assert!(draws.len() > 1, "six seeds drew one set");
+                }
+                Opt::Counter => {
+                    // The counter runs instead of both solvers; its count is recorded.
+                    let counter = dir.join("counter.sh");
+                    std::fs::write(&counter, "#!/bin/sh\necho 's mc 5'\n").unwrap();
+                    use std::os::unix::fs::PermissionsExt;
+                    std::fs::set_permissions(&counter, std::fs::Permissions::from_mode(0o755))
+                        .unwrap();
+                    let args = [
+                        "suite",
+                        "tiny.suite",
+                        "--select",
+                        "--counter",
+                        "./counter.sh",
+                    ];
+                    run_expect(dir, &args, 0);
+                    let rows = crate::select::manifest(&dir.join("cnf-out/tiny/manifest.csv"));
+                    assert!(
+                        rows.iter()
+                            .all(|r| r["count"] == "5" && r["solver"] == "./counter.sh")
+                    );
+                }
+                _ => panic!("no effect check for the row {rule:?}: add one to tests/it/applies.rs"),
+            }
         }
         _ => panic!("no effect check for the row {rule:?}: add one to tests/it/applies.rs"),
     }

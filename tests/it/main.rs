@@ -39,6 +39,7 @@ mod presolve_proof;
 mod properties;
 mod readers;
 mod registry;
+mod select;
 mod signals;
 mod sizes;
 mod solutions;

@@ -252,6 +252,7 @@ fn a_cancel_stops_every_engine_and_leaves_nothing_running() {
             compress: queens_sat::compress::Codec::Plain,
             level: 0,
             pack: None,
+            select: None,
             progress: false,
             cancel,
         },

@@ -6,15 +6,19 @@ use std::process::ExitCode;
 
 use clap::Args;
 use queens_sat::Result;
+use queens_sat::applies::{self, Given};
 use queens_sat::compress::Codec;
+use queens_sat::error::Opt;
 use queens_sat::solve::registry;
 use queens_sat::suite::SolveWith;
 use queens_sat::suite::pack::PackOptions;
+use queens_sat::suite::select::{self, SelectOptions};
 
 use crate::args::{jobs_or_all_cores, parse_timeout};
 
 /// Arguments of `suite`.
 #[derive(Args)]
+#[command(group(clap::ArgGroup::new("solving").args(["solve", "select"]).multiple(true)))]
 pub struct SuiteArgs {
     /// The recipe, e.g. encodings/queens-amo.suite (format in encodings/README.md).
     recipe: PathBuf,
@@ -24,11 +28,35 @@ pub struct SuiteArgs {
     /// Solve every instance and record status and seconds (models are verified).
     #[arg(long)]
     solve: bool,
-    /// Solver for --solve, as for `solve` (default `auto`, the default strategy).
-    #[arg(long, default_value = "auto", requires = "solve", help = registry::help())]
+    /// Keep the instances a budget solver (--budget-solver, MiniSat) does not decide within
+    /// --budget-limit and --solver decides within --timeout (default 3600 here), up to
+    /// --per-family per family, SAT and UNSAT balanced; resumable (selection.jsonl).
+    #[arg(long)]
+    select: bool,
+    /// With --select: the budget solver, a name on PATH or a path (default minisat).
+    #[arg(long, value_name = "SOLVER")]
+    budget_solver: Option<String>,
+    /// With --select: the budget solver's limit per instance, seconds (default 60).
+    #[arg(long, value_name = "SECS")]
+    budget_limit: Option<f64>,
+    /// With --select: instances kept per family (default 20).
+    #[arg(long, value_name = "K")]
+    per_family: Option<usize>,
+    /// With --select: select by this model counter's time instead (a name on PATH or a path;
+    /// it prints `c s exact arb int N` or `s mc N`): counted under --budget-limit is easy,
+    /// within --timeout passes; the exact count goes to the manifest.
+    #[arg(long, value_name = "COUNTER")]
+    counter: Option<String>,
+    /// With --select: the seed of the draw within each family (default 0).
+    #[arg(long, value_name = "SEED")]
+    select_seed: Option<u64>,
+    /// Solver for --solve, and --select's reference solver, as for `solve` (default `auto`, the
+    /// default strategy).
+    #[arg(long, default_value = "auto", requires = "solving", help = registry::help())]
     solver: String,
-    /// Time limit per instance for --solve (UNKNOWN when reached).
-    #[arg(long, value_name = "SECS", requires = "solve")]
+    /// Time limit per instance for --solve and --select's reference solver (UNKNOWN when
+    /// reached; default: none for --solve, 3600 for --select).
+    #[arg(long, value_name = "SECS", requires = "solving")]
     timeout: Option<f64>,
     /// Worker threads for writing and solving (default: all cores).
     #[arg(long, value_name = "J")]
@@ -49,12 +77,17 @@ pub struct SuiteArgs {
     level: Option<u32>,
     /// With --solve: accept UNSAT only with a checked refutation (as `solve --certify`), and
     /// record it in the manifest's `certified` column.
-    #[arg(long, requires = "solve")]
+    #[arg(long, requires = "solving")]
     certify: bool,
-    /// With --solve: write a submission pack to DIR: every instance as
-    /// NAME-GBDHASH.cnf.xz, instances.csv / .json, DESCRIPTION.md, phase.svg, cactus.svg.
-    #[arg(long, value_name = "DIR", requires = "solve")]
+    /// With --solve or --select (the kept instances): write a submission pack to DIR: every
+    /// instance as NAME-GBDHASH.cnf.xz, instances.csv / .json, DESCRIPTION.md,
+    /// description.html / .tex (IEEE Proceedings; .pdf when tectonic or pdflatex is on PATH),
+    /// phase.svg, cactus.svg.
+    #[arg(long, value_name = "DIR", requires = "solving")]
     pack: Option<PathBuf>,
+    /// With --pack: the author named in the description (default: the recipe's `author`).
+    #[arg(long, value_name = "TEXT", requires = "pack")]
+    author: Option<String>,
     /// With --pack: a reference CDCL solver (kissat, cadical, a path) run on every packed
     /// file, to grade hardness as benchmark tracks do.
     #[arg(long, value_name = "SOLVER", requires = "pack")]
@@ -71,8 +104,44 @@ pub struct SuiteArgs {
 
 /// Runs `suite`.
 pub fn run(a: SuiteArgs) -> Result<ExitCode> {
-    let timeout = a.timeout.map(parse_timeout).transpose()?.flatten();
-    let solve = match a.solve {
+    applies::check(
+        applies::Command::Suite,
+        &Given::new()
+            .switch_if(Opt::Select, a.select)
+            .maybe(Opt::PerFamily, a.per_family.map(|k| k.to_string()))
+            .maybe(Opt::BudgetSolver, a.budget_solver.clone())
+            .maybe(Opt::BudgetLimit, a.budget_limit.map(|s| s.to_string()))
+            .maybe(Opt::SelectSeed, a.select_seed.map(|s| s.to_string()))
+            .maybe(Opt::Counter, a.counter.clone()),
+    )?;
+    let timeout = match (a.timeout, a.select) {
+        (None, true) => Some(select::DEFAULT_REFERENCE_LIMIT),
+        (t, _) => t.map(parse_timeout).transpose()?.flatten(),
+    };
+    let budget_limit = match a.budget_limit {
+        Some(secs) => {
+            queens_sat::options::timeout(secs).map_err(|e| e.for_option(Opt::BudgetLimit))?
+        }
+        None => select::DEFAULT_BUDGET_LIMIT,
+    };
+    let per_family = a.per_family.unwrap_or(select::DEFAULT_PER_FAMILY);
+    let seed = a.select_seed.unwrap_or(0);
+    let select = match (a.select, &a.counter) {
+        (true, Some(counter)) => Some(SelectOptions::counting(
+            counter,
+            budget_limit,
+            per_family,
+            seed,
+        )?),
+        (true, None) => Some(SelectOptions::new(
+            a.budget_solver.as_deref().unwrap_or("minisat"),
+            budget_limit,
+            per_family,
+            seed,
+        )?),
+        (false, _) => None,
+    };
+    let solve = match a.solve || a.select {
         true => Some(SolveWith {
             certify: a.certify,
             ..SolveWith::new(&a.solver, timeout)?
@@ -99,6 +168,7 @@ pub fn run(a: SuiteArgs) -> Result<ExitCode> {
                 })
                 .collect::<Vec<_>>()
                 .join(" "),
+            author: a.author.clone(),
         }),
         None => None,
     };
@@ -108,6 +178,7 @@ pub fn run(a: SuiteArgs) -> Result<ExitCode> {
         pack,
         out_dir: a.out,
         solve,
+        select,
         jobs: jobs_or_all_cores(a.jobs)?,
         plot: a.plot.clone(),
         force: a.force,
@@ -132,7 +203,44 @@ pub fn run(a: SuiteArgs) -> Result<ExitCode> {
             s.presolved, s.duplicates
         );
     }
-    if options.solve.is_some() {
+    if let Some(sel) = &s.selection {
+        eprintln!(
+            "selected with {} ({} s) and {} ({}) on {}; ran {} in {:.2}s (the rest from selection.jsonl)",
+            match sel.budget.as_str() {
+                "" => "the counter's time",
+                b => b,
+            },
+            sel.budget_limit,
+            sel.solver,
+            sel.limit.map_or("no limit".into(), |l| format!("{l} s")),
+            sel.cpu,
+            sel.ran,
+            s.solve_seconds
+        );
+        for t in &sel.families {
+            eprintln!(
+                "family {}: {} instances, {} presolve-decided, {} duplicates, {} easy, {} too hard, \
+                 {} passed; kept {} (SAT {} UNSAT {}){}",
+                t.family,
+                t.instances,
+                t.presolved,
+                t.duplicates,
+                t.easy,
+                t.too_hard,
+                t.passed,
+                t.kept(),
+                t.kept_sat,
+                t.kept_unsat,
+                match t.shortfall {
+                    0 => String::new(),
+                    k => format!(
+                        ", {k} short of {} (SAT/UNSAT balance or too few passed)",
+                        sel.per_family
+                    ),
+                }
+            );
+        }
+    } else if options.solve.is_some() {
         eprintln!(
             "solved {} in {:.2}s; SAT {} UNSAT {} UNKNOWN {}",
             s.solved, s.solve_seconds, s.statuses[0], s.statuses[1], s.statuses[2]
