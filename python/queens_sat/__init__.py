@@ -359,7 +359,8 @@ def count(
     second, independent engine (``engine`` then names both, ``"backtrack+sat"``) and raises
     ``SolverError`` if they differ. ``timeout`` (seconds): past it, ``TimeLimitError``.
     ``progress`` is a callable ``(done, total)`` called on this thread as the SAT engines'
-    cubes (or the backtrack engine's tasks) finish, or True for a tqdm bar: ``total`` is the
+    cubes (or the backtrack engine's tasks) finish, or True for a tqdm bar (where tqdm is not
+    installed: one line on stderr, rewritten in place with ``\r``, ending with a newline): ``total`` is the
     cubes of every formula the count solves, the same on every call, and ``done`` only grows,
     ending at ``total``. The ``backtrack`` engine reports its tasks of the total, none under
     ``symmetric=``. ``jobs`` is a positive number of threads

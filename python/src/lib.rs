@@ -655,14 +655,20 @@ impl PyBoard {
         Ok(arr)
     }
 
+    /// The board as text, one row per line (`Q` piece, `.` free, `x` blocked), without a
+    /// final newline, so that `print(board)` adds no blank line.
     fn __str__(&self) -> String {
-        match &self.instance {
+        let mut text = match &self.instance {
             Some(i) => {
                 let obstacles = i.inner.obstacles();
                 self.board.to_text(|c| obstacles.contains(c))
             }
             None => self.board.to_text(|_| false),
+        };
+        if text.ends_with('\n') {
+            text.pop();
         }
+        text
     }
 
     fn __repr__(&self) -> String {

@@ -86,6 +86,10 @@ ROWS: List[Row] = [
     Row("encode", lambda: qs.encode(0), U, "n", "0"),
     # count
     Row("count", lambda: qs.count(8, jobs=-1), U, "jobs", "-1", "positive number of threads"),
+    Row("solve", lambda: qs.solve(12, solver="bitboard", symmetric="r90"), U, "solver", "'bitboard'", "symmetric='r90'"),
+    Row("solve", lambda: qs.solve(12, solver="walk", break_symmetry="lex"), U, "solver", "'walk'", "break_symmetry='lex'"),
+    Row("solutions", lambda: qs.solutions(8, limit=-1), U, "limit", "-1", "0 or more"),
+    Row("solutions", lambda: qs.solutions(8, cancel=0), T, "cancel", "0", "Cancel"),  # type: ignore[arg-type]
     Row("count", lambda: qs.count(8, cancel=True), T, "cancel", "True", "Cancel"),  # type: ignore[arg-type]
     Row("solve", lambda: qs.solve(8, cancel=1), T, "cancel", "1", "Cancel"),  # type: ignore[arg-type]
     Row("encode", lambda: qs.encode(8, cancel="x"), T, "cancel", "'x'", "Cancel"),  # type: ignore[arg-type]
@@ -233,7 +237,7 @@ NO_ARGUMENTS: Set[str] = {
     "Result.to_json",
     "Result.to_dict",
 }
-NO_CONSTRUCTOR: Set[str] = {"Counts", "Formula", "Result"}
+NO_CONSTRUCTOR: Set[str] = {"Counts", "Formula", "Result", "Solutions"}
 
 
 def public_callables() -> Set[str]:
@@ -296,6 +300,30 @@ def test_bad_argument(row: Row, tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     assert not FLAG.search(message), f"a command-line flag in {message!r}"
     assert not SHORT_FLAG.search(message), f"a command-line flag in {message!r}"
     assert "Overflow" not in type(e).__name__
+
+
+@pytest.mark.parametrize(
+    "solver", ["auto", "varisat", "varisat,lib:cadical", "lib:cadical --amo pairwise,varisat", "bitboard", "walk"]
+)
+def test_result_fields_have_no_command_line_words(solver: str) -> None:
+    """``Result.solver`` and ``Result.reason`` in Python's words (issue 54 §4), for answers of
+    every kind: SAT, presolve's UNSAT, a solver's UNSAT and a time limit."""
+    hard = qs.Instance.parse(qs.generate.diagonals(30, min_free=1, seed=101).to_text(), diags=31)
+    results = [
+        qs.solve(10, solver=solver, timeout=60),
+        qs.solve(qs.Instance(8, placed=[(0, 0), (1, 1)]), solver=solver),
+        qs.solve(hard, solver=solver, timeout=0.2),
+    ]
+    if solver != "walk":
+        results.append(qs.solve(qs.Instance(3), solver=solver))
+    for r in results:
+        for text in (r.solver, r.reason or ""):
+            assert not FLAG.search(text), f"a command-line flag in {text!r} ({r!r})"
+            assert not SHORT_FLAG.search(text), f"a command-line flag in {text!r} ({r!r})"
+    if "," in solver:
+        assert results[0].solver.endswith("(portfolio winner)")
+    # A time limit is reported as given.
+    assert results[2].status is not qs.Status.UNKNOWN or "0.2 s" in (results[2].reason or "")
 
 
 def test_writing_into_a_missing_folder_names_the_users_path(tmp_path: Path) -> None:

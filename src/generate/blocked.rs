@@ -71,7 +71,7 @@ pub fn generate(n: u32, m: u32, min_free: u32, seed: u64) -> Result<Instance> {
         Opt::M,
         m,
         format!(
-            "cells could not be blocked on an {n}x{n} board keeping min_free = {min_free} with \
+            "cells could not be blocked on the {n}x{n} board keeping min_free = {min_free} with \
              seed {seed}: gave up after {ATTEMPTS} attempts (try a smaller m or min_free)"
         ),
     ))

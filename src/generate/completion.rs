@@ -27,7 +27,7 @@ pub fn generate(n: u32, m: u32, seed: u64) -> Result<Instance> {
         return Err(BadOption::invalid(
             Opt::M,
             m,
-            format!("is too many: at most n = {n} queens fit on an {n}x{n} board"),
+            format!("is too many: at most n = {n} queens fit on the {n}x{n} board"),
         ));
     }
     let mut inst = Instance::plain(n);
@@ -63,7 +63,7 @@ pub fn generate(n: u32, m: u32, seed: u64) -> Result<Instance> {
         Opt::M,
         m,
         format!(
-            "queens could not be placed on an {n}x{n} board with seed {seed}: gave up after {} \
+            "queens could not be placed on the {n}x{n} board with seed {seed}: gave up after {} \
              attempts with {} placed (try another seed or a smaller m)",
             size * size,
             inst.placed.len()

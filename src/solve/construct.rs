@@ -190,6 +190,7 @@ impl Engine for Construct {
         let unsupported = |needs: &str| Unsupported {
             engine: "construct".into(),
             needs: needs.into(),
+            conflict: None,
         };
         if !problem.instance.is_plain() {
             return Err(unsupported(

@@ -117,6 +117,9 @@ pub struct Unsupported {
     pub engine: String,
     /// What it needs, e.g. "needs a core of at most 128 open rows; this one has 129".
     pub needs: String,
+    /// The option (and its value) that rules the engine out, when one does: the front end
+    /// names it in its own words (`--symmetric r90`, `symmetric='r90'`).
+    pub conflict: Option<(Opt, String)>,
 }
 
 impl std::fmt::Display for Unsupported {
@@ -128,7 +131,12 @@ impl std::fmt::Display for Unsupported {
 impl From<Unsupported> for Error {
     /// A bad `--solver` value (`solver=` in Python), typed for each front end's words.
     fn from(u: Unsupported) -> Error {
-        BadOption::invalid(Opt::Solver, u.engine, u.needs)
+        match u.conflict {
+            Some((with, value)) => {
+                BadOption::conflicts(Opt::Solver, u.engine, with, value, u.needs)
+            }
+            None => BadOption::invalid(Opt::Solver, u.engine, u.needs),
+        }
     }
 }
 
@@ -232,12 +240,26 @@ pub trait Engine: Send + Sync {
         problem: &Problem,
         options: &EncodeOptions,
     ) -> std::result::Result<(), Unsupported> {
-        let constrained = options.symmetric.is_some() || !options.lex_leader.is_empty();
-        if !self.info().caps.encodes && (constrained || !problem.presolved) {
-            return Err(Unsupported {
-                engine: self.info().name.into_owned(),
-                needs: "needs a presolved problem without --symmetric or --break-symmetry".into(),
-            });
+        if !self.info().caps.encodes {
+            let conflict = match options.symmetric {
+                Some(g) => Some((Opt::Symmetric, g.name().to_string())),
+                None if !options.lex_leader.is_empty() => {
+                    Some((Opt::BreakSymmetry, "lex".to_string()))
+                }
+                None => None,
+            };
+            let needs = match &conflict {
+                Some(_) => "it places the pieces itself, without the CNF's symmetry constraints",
+                None if !problem.presolved => "needs a presolved problem",
+                None => "",
+            };
+            if !needs.is_empty() {
+                return Err(Unsupported {
+                    engine: self.info().name.into_owned(),
+                    needs: needs.into(),
+                    conflict,
+                });
+            }
         }
         self.supports(problem, options)
     }

@@ -76,17 +76,20 @@ impl Engine for Walk {
             None => WalkSettings::default().max_tries,
             Some(k) => k * problem.varmap.num_cells().max(1000),
         };
+        let stop = cancel.with_timeout(settings.timeout);
         let found = walk(
             problem,
             &WalkSettings {
                 max_tries,
-                cancel: Some(cancel.with_timeout(settings.timeout)),
+                cancel: Some(stop.clone()),
                 ..WalkSettings::default()
             },
         );
-        let answer = match found {
-            Some(board) => Answer::Sat(Found::Board(board)),
-            None => Answer::Unknown("local search gave up".into()),
+        let answer = match (found, stop.stopped()) {
+            (Some(board), _) => Answer::Sat(Found::Board(board)),
+            // Stopped: say by what (the limit as given), not that the search gave up.
+            (None, Some(why)) => Answer::Unknown(why.to_string()),
+            (None, None) => Answer::Unknown("local search gave up".into()),
         };
         Ok(Outcome::new(answer, 0.0, t0.elapsed().as_secs_f64()))
     }

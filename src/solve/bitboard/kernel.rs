@@ -124,6 +124,7 @@ pub const MAX_CORE: usize = 128;
 /// or an amazon whose core has at most [`MAX_CORE`] open rows, whatever the board's side.
 pub(super) fn shape(problem: &Problem) -> std::result::Result<Shape, Unsupported> {
     let unsupported = |needs: String| Unsupported {
+        conflict: None,
         engine: super::NAME.into(),
         needs,
     };
