@@ -567,7 +567,7 @@ fn bad_generator_input_is_one_line() {
         ],
         &["--diags"],
     );
-    // Flags clap rejects: exit 2.
+    // Flags clap rejects: one line, exit 1, like every other error.
     let r = run(
         dir.path(),
         &[
@@ -583,10 +583,11 @@ fn bad_generator_input_is_one_line() {
             "board",
         ],
     );
-    assert_eq!(r.code, 2);
-    let r = run(
+    assert_eq!(r.code, 1);
+    assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+    assert_one_line_error(
         dir.path(),
         &["generate", "completion", "-n", "5", "-m", "1"],
+        &["--seed"],
     );
-    assert_eq!(r.code, 2, "--seed is required");
 }

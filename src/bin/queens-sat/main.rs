@@ -132,9 +132,43 @@ pub fn cancel() -> &'static queens_sat::interrupt::Cancel {
     CANCEL.get_or_init(queens_sat::interrupt::Cancel::new)
 }
 
+/// A command line clap refused, by the rule of every other error: one line naming the
+/// offending argument, exit 1. `--help` and `--version` print and exit 0; no command at all
+/// prints the help (on stderr) and exits 1.
+fn usage_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let _ = e.print();
+            ExitCode::SUCCESS
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            eprint!("{}", e.render());
+            ExitCode::from(1)
+        }
+        _ => {
+            // clap's message is the lines before its first blank line (then come tips and the
+            // usage): joined into one.
+            let text = e.render().to_string();
+            let body: Vec<&str> = text
+                .lines()
+                .take_while(|l| !l.trim().is_empty())
+                .map(str::trim)
+                .collect();
+            let joined = body.join(" ");
+            let msg = joined.strip_prefix("error: ").unwrap_or(&joined);
+            eprintln!("queens-sat: error: {msg} (see --help)");
+            ExitCode::from(1)
+        }
+    }
+}
+
 fn main() -> ExitCode {
     install_signal_handlers();
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
