@@ -71,9 +71,10 @@ struct SplitCountArgs {
     inst: InstanceArgs,
     #[command(flatten)]
     enc: EncodingArgs,
-    /// Engine of each cube (default: backtrack, the fastest; sat with --symmetric).
-    #[arg(long, value_parser = crate::count::engine_parser())]
-    engine: Option<Engine>,
+    /// Engine of each cube: auto (the default: backtrack, the fastest, where it can count the
+    /// instance, as `count`'s auto; else sat, and sat with --symmetric), sat, cdcl or backtrack.
+    #[arg(long, default_value = "auto", value_parser = crate::count::engine_choice_parser())]
+    engine: crate::count::EngineChoice,
     #[command(flatten)]
     job: JobArgs,
 }
@@ -113,7 +114,7 @@ pub fn run_split(a: SplitArgs) -> Result<ExitCode> {
             c.inst,
             c.enc,
             c.job,
-            c.engine,
+            c.engine.0,
             None,
             None,
             None,
@@ -143,7 +144,7 @@ pub fn run_split(a: SplitArgs) -> Result<ExitCode> {
     let engine = engine.unwrap_or(if options.symmetric.is_some() {
         Engine::Sat
     } else {
-        Engine::Backtrack
+        queens_sat::count::auto_engine(&instance, &piece, false)
     });
     let cubes = job.cubes.unwrap_or(match kind {
         Kind::Count => 64 * job.tasks,

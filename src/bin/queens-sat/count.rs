@@ -73,16 +73,12 @@ through lex-leader constraints for H (the backtrack engine by Burnside): the sam
 
 /// `count --engine`: `auto` or one engine.
 #[derive(Clone, Copy, Debug)]
-pub struct EngineChoice(Option<Engine>);
+pub struct EngineChoice(pub Option<Engine>);
 
-fn engine_choice_parser() -> impl TypedValueParser<Value = EngineChoice> {
+/// Parses `--engine`: `auto` (`None`: the caller picks per instance) or one engine.
+pub fn engine_choice_parser() -> impl TypedValueParser<Value = EngineChoice> {
     PossibleValuesParser::new(Engine::names())
         .map(|name| EngineChoice(Engine::choice(&name).expect("a possible value is an engine")))
-}
-
-pub fn engine_parser() -> impl TypedValueParser<Value = Engine> {
-    PossibleValuesParser::new(Engine::names())
-        .map(|name| Engine::parse(&name).expect("a possible value is an engine"))
 }
 
 /// Runs `count`.
