@@ -4,10 +4,11 @@
 //! The two hot searches, the bitboard first-solution search ([`crate::solve::bitboard`]) and the
 //! counting kernel ([`crate::count::fast`]), are each compiled twice: a baseline build for any
 //! processor and one with [`BMI2_FEATURES`] (`#[target_feature(enable = ...)]` with exactly that
-//! list; a unit test checks both files). The queens counting kernel has a third build, eight
-//! searches in the AVX-512 lanes ([`crate::count::lanes`], [`AVX512_FEATURES`]). [`Isa::current`]
+//! list; a unit test checks both files). The queens counting kernel has two more builds, eight
+//! searches in the AVX-512 lanes ([`crate::count::lanes`]): with VPOPCNTDQ ([`AVX512_FEATURES`])
+//! and without it ([`AVX512BW_FEATURES`], popcounts by table). [`Isa::current`]
 //! says which one to run: detected once per process and cached, or capped by the environment
-//! variable [`ISA_ENV`] (`baseline` or `bmi2`, read once, at the first call). Tests run every
+//! variable [`ISA_ENV`] (`baseline`, `bmi2` or `avx512bw`, read once, at the first call). Tests run every
 //! build side by side through the kernels' `*_with(.., isa)` entry points.
 
 use std::sync::OnceLock;
@@ -21,9 +22,14 @@ pub const BMI2_FEATURES: &str = "popcnt,bmi1,bmi2,lzcnt";
 /// AVX-512 F, DQ (64-bit multiply) and VPOPCNTDQ (popcount per lane).
 pub const AVX512_FEATURES: &str = "popcnt,bmi1,bmi2,lzcnt,avx512f,avx512dq,avx512vpopcntdq";
 
+/// The target features of the AVX-512 build for processors without VPOPCNTDQ (Skylake-SP,
+/// Cascade Lake): [`BMI2_FEATURES`] and AVX-512 F, DQ and BW (popcount per lane by a nibble
+/// table, `vpshufb` and `vpsadbw`).
+pub const AVX512BW_FEATURES: &str = "popcnt,bmi1,bmi2,lzcnt,avx512f,avx512dq,avx512bw";
+
 /// The environment variable that caps the build: `QUEENS_SAT_ISA=baseline` forces the baseline
 /// build, `QUEENS_SAT_ISA=bmi2` the BMI2 build (when the processor has it); any other value, or
-/// none, runs the best build the processor has. Read once per process.
+/// none, runs the best build the processor has (`avx512bw` caps it at [`Isa::Avx512Bw`]). Read once per process.
 pub const ISA_ENV: &str = "QUEENS_SAT_ISA";
 
 /// A build of the kernels, ordered: each build's processor runs every build before it.
@@ -33,8 +39,12 @@ pub enum Isa {
     Baseline,
     /// Compiled with [`BMI2_FEATURES`] (x86-64 only).
     Bmi2,
+    /// Compiled with [`AVX512BW_FEATURES`] (x86-64 only): the queens counting lanes with their
+    /// popcounts by table; every other kernel runs its [`Isa::Bmi2`] build.
+    Avx512Bw,
     /// Compiled with [`AVX512_FEATURES`] (x86-64 only): the queens counting lanes; every other
-    /// kernel runs its [`Isa::Bmi2`] build.
+    /// kernel runs its [`Isa::Bmi2`] build. (Its processors have AVX-512 BW too, so they run
+    /// [`Isa::Avx512Bw`].)
     Avx512,
 }
 
@@ -52,9 +62,12 @@ impl Isa {
                 {
                     if std::arch::is_x86_feature_detected!("avx512f")
                         && std::arch::is_x86_feature_detected!("avx512dq")
-                        && std::arch::is_x86_feature_detected!("avx512vpopcntdq")
+                        && std::arch::is_x86_feature_detected!("avx512bw")
                     {
-                        return Isa::Avx512;
+                        if std::arch::is_x86_feature_detected!("avx512vpopcntdq") {
+                            return Isa::Avx512;
+                        }
+                        return Isa::Avx512Bw;
                     }
                     return Isa::Bmi2;
                 }
@@ -70,6 +83,7 @@ impl Isa {
         *CURRENT.get_or_init(|| match std::env::var(ISA_ENV) {
             Ok(v) if v.trim().eq_ignore_ascii_case("baseline") => Isa::Baseline,
             Ok(v) if v.trim().eq_ignore_ascii_case("bmi2") => Isa::Bmi2.usable(),
+            Ok(v) if v.trim().eq_ignore_ascii_case("avx512bw") => Isa::Avx512Bw.usable(),
             _ => Isa::native(),
         })
     }
@@ -87,7 +101,7 @@ impl Isa {
 
     /// Every build this processor runs (the baseline first).
     pub fn all_usable() -> Vec<Isa> {
-        [Isa::Baseline, Isa::Bmi2, Isa::Avx512]
+        [Isa::Baseline, Isa::Bmi2, Isa::Avx512Bw, Isa::Avx512]
             .into_iter()
             .filter(|&isa| isa <= Isa::native())
             .collect()
@@ -167,12 +181,18 @@ mod tests {
             .skip(1)
             .map(|p| &p[..p.find('"').expect("a closing quote")])
             .collect();
-        let wanted: Vec<&str> = AVX512_FEATURES.split(',').collect();
+        // Each function is compiled within one of the two dispatched lists, and each list has
+        // a full build (the VPOPCNTDQ one and the one for AVX-512 without it).
+        let within = |list: &str, of: &str| list.split(',').all(|f| of.split(',').any(|g| g == f));
         assert!(lists.contains(&AVX512_FEATURES), "{lists:?}");
+        assert!(lists.contains(&AVX512BW_FEATURES), "{lists:?}");
         for list in lists {
-            assert!(list.split(',').all(|f| wanted.contains(&f)), "{list}");
+            assert!(
+                within(list, AVX512_FEATURES) || within(list, AVX512BW_FEATURES),
+                "{list}"
+            );
         }
-        assert!(BMI2_FEATURES.split(',').all(|f| wanted.contains(&f)));
+        assert!(within(BMI2_FEATURES, AVX512_FEATURES) && within(BMI2_FEATURES, AVX512BW_FEATURES));
     }
 
     #[test]

@@ -372,7 +372,7 @@ pub fn estimate(allowed: &[u64], fixed: &[bool], depth: usize, limit: u64) -> u6
 /// The search over `plan` (at least two free rows) in build `isa` (one the processor has).
 fn search(plan: &Plan, shape: Shape, isa: Isa, stop: &dyn Fn() -> bool) -> Option<u64> {
     #[cfg(target_arch = "x86_64")]
-    if isa.usable() == Isa::Avx512 {
+    if isa.usable() >= Isa::Avx512Bw {
         let mut rows = super::lanes::Rows {
             allowed: [0; 64],
             shift: [0; 64],
@@ -389,9 +389,14 @@ fn search(plan: &Plan, shape: Shape, isa: Isa, stop: &dyn Fn() -> bool) -> Optio
             rows.leap2[i] = level.leap2;
         }
         if rows.fit() {
-            // SAFETY: `Isa::usable` said the processor has `cpu::AVX512_FEATURES`, and the rows
-            // fit the lanes.
-            return unsafe { super::lanes::count(&rows, shape == Shape::Amazon, stop) };
+            // SAFETY: `Isa::usable` said the processor has `cpu::AVX512_FEATURES` (Avx512) or
+            // `cpu::AVX512BW_FEATURES` (Avx512Bw), and the rows fit the lanes.
+            return unsafe {
+                match isa.usable() {
+                    Isa::Avx512 => super::lanes::count(&rows, shape == Shape::Amazon, stop),
+                    _ => super::lanes::count_no_vpopcnt(&rows, shape == Shape::Amazon, stop),
+                }
+            };
         }
     }
     #[cfg(target_arch = "x86_64")]

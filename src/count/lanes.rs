@@ -25,6 +25,11 @@
 //! knight offsets) are looked up per lane with one `vpermt2q` (16 rows) or two and a blend (32
 //! rows).
 //!
+//! Processors with AVX-512 BW but no VPOPCNTDQ (Skylake-SP, Cascade Lake: issue 55) run the same
+//! search with its popcounts by nibble table (`vpshufb`, `vpsadbw`; [`count_no_vpopcnt`]):
+//! queens n = 17, one thread, 5.63 s against the BMI2 build's 7.36 s and VPOPCNTDQ's 4.01 s
+//! (medians of 3 alternated runs on one AMD EPYC with both, `QUEENS_SAT_ISA` choosing).
+//!
 //! Measured (docs/benchmarks.md, Counting), `count --engine backtrack --jobs 1`, user seconds
 //! against the BMI2 build: queens n = 16 1.04 -> 0.53, n = 17 6.95 -> 3.40; amazons n = 18
 //! 3.60 -> 2.57, n = 19 26.7 -> 18.0.
@@ -160,10 +165,30 @@ impl<const KNIGHT: bool> Iterator for Roots<'_, KNIGHT> {
 #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx512f,avx512dq,avx512vpopcntdq")]
 pub(super) unsafe fn count(rows: &Rows, knight: bool, stop: &dyn Fn() -> bool) -> Option<u64> {
     match (rows.len <= 16, knight) {
-        (true, false) => count_in::<false, false>(rows, stop),
-        (false, false) => count_in::<true, false>(rows, stop),
-        (true, true) => count_in::<false, true>(rows, stop),
-        (false, true) => count_in::<true, true>(rows, stop),
+        (true, false) => count_vp::<false, false>(rows, stop),
+        (false, false) => count_vp::<true, false>(rows, stop),
+        (true, true) => count_vp::<false, true>(rows, stop),
+        (false, true) => count_vp::<true, true>(rows, stop),
+    }
+}
+
+/// [`count`] on a processor with AVX-512 F, DQ and BW but no VPOPCNTDQ
+/// ([`crate::cpu::AVX512BW_FEATURES`]): the same search, its popcounts by nibble table.
+///
+/// # Safety
+/// The processor has [`crate::cpu::AVX512BW_FEATURES`], and `rows.fit()`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx512f,avx512dq,avx512bw")]
+pub(super) unsafe fn count_no_vpopcnt(
+    rows: &Rows,
+    knight: bool,
+    stop: &dyn Fn() -> bool,
+) -> Option<u64> {
+    match (rows.len <= 16, knight) {
+        (true, false) => count_bw::<false, false>(rows, stop),
+        (false, false) => count_bw::<true, false>(rows, stop),
+        (true, true) => count_bw::<false, true>(rows, stop),
+        (false, true) => count_bw::<true, true>(rows, stop),
     }
 }
 
@@ -223,187 +248,240 @@ fn table<T: Copy + Into<u64>>(values: &[T; 64]) -> Table {
     std::array::from_fn(|i| unsafe { _mm512_loadu_si512(t[8 * i..].as_ptr().cast()) })
 }
 
+/// Popcount per 64-bit lane with AVX-512 VPOPCNTDQ: one instruction.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx512f,avx512dq,avx512vpopcntdq")]
-fn count_in<const BIG: bool, const KNIGHT: bool>(
-    rows: &Rows,
-    stop: &dyn Fn() -> bool,
-) -> Option<u64> {
-    let m = rows.len;
-    let bottom = m - 3;
-    let row_tab = table(&rows.allowed);
-    let shift_tab = table(&rows.shift);
-    let k_tab = table(&rows.k);
-    let leap_tab = table(&rows.leap);
-    let leap2_tab = table(&rows.leap2);
-    let zero = _mm512_setzero_si512();
-    let one = _mm512_set1_epi64(1);
-    let two = _mm512_set1_epi64(2);
-    let low5 = _mm512_set1_epi64(31);
-    let bottom_v = _mm512_set1_epi64(bottom as i64);
-    let last_row = _mm512_set1_epi64(rows.allowed[m - 1] as i64);
-    let last_s = _mm512_set1_epi64(i64::from(rows.shift[m - 1]));
-    let last_k = _mm512_set1_epi64(i64::from(rows.k[m - 1]));
-    let last_leap = _mm512_set1_epi64(rows.leap[m - 1] as i64);
-    let mut roots = Roots::<KNIGHT>::new(rows, root_level(m));
-    let mut l = Lanes {
-        d: zero,
-        free: zero,
-        cols: zero,
-        diag: zero,
-        anti: zero,
-        leaps: zero,
-        stack: zero,
-        base: zero,
-        base_leaps: zero,
-        base_free: zero,
-        active: 0,
+macro_rules! popcnt_vp {
+    ($v:expr) => {
+        _mm512_popcnt_epi64($v)
     };
-    let mut total = zero;
-    let mut done: u8 = 0xff;
-    // The knight leaps of a piece `b` one column either side, onto a row where `mask` says a
-    // leap of one column reaches.
-    let beside = |b: __m512i, mask: __m512i| {
-        _mm512_and_si512(
-            _mm512_or_si512(_mm512_slli_epi64(b, 1), _mm512_srli_epi64(b, 1)),
-            mask,
-        )
-    };
-    loop {
-        if done != 0 {
-            if stop() {
-                return None;
-            }
-            refill(&mut l, done, &mut roots);
-            if l.active == 0 {
-                break;
-            }
-        }
-        let has = _mm512_mask_cmpneq_epi64_mask(l.active, l.free, zero);
-        let back = l.active & !has;
-        // Down (or along the bottom row): place the lowest cell left.
-        let bit = _mm512_and_si512(l.free, _mm512_sub_epi64(zero, l.free));
-        let idx = _mm512_popcnt_epi64(_mm512_sub_epi64(bit, one));
-        let d1 = _mm512_add_epi64(l.d, one);
-        let row1 = lookup::<BIG>(&row_tab, d1);
-        let s1 = lookup::<BIG>(&shift_tab, d1);
-        let cols1 = _mm512_or_si512(l.cols, bit);
-        let diag1 = _mm512_sllv_epi64(_mm512_or_si512(l.diag, bit), s1);
-        let anti1 = _mm512_srlv_epi64(_mm512_or_si512(l.anti, _mm512_slli_epi64(bit, 32)), s1);
-        let mut blocked =
-            _mm512_or_si512(_mm512_or_si512(cols1, diag1), _mm512_srli_epi64(anti1, 32));
-        let mut leaps1 = zero;
-        if KNIGHT {
-            let k1 = lookup::<BIG>(&k_tab, d1);
-            let leap1 = lookup::<BIG>(&leap_tab, d1);
-            let near = _mm512_or_si512(_mm512_sllv_epi64(bit, k1), _mm512_srlv_epi64(bit, k1));
-            blocked = _mm512_or_si512(
-                blocked,
-                _mm512_or_si512(l.leaps, _mm512_and_si512(near, leap1)),
-            );
-            let d2 = _mm512_add_epi64(l.d, two);
-            leaps1 = beside(bit, lookup::<BIG>(&leap2_tab, d2));
-        }
-        let cells = _mm512_andnot_si512(blocked, row1);
-        // The last two free rows, as the scalar tail: |cells| |f| less the shared columns,
-        // diagonals (and leaps); kept only in the lanes on the bottom row.
-        let at_bottom = _mm512_mask_cmpeq_epi64_mask(has, l.d, bottom_v);
-        let mut blocked2 = _mm512_or_si512(
-            _mm512_or_si512(cols1, _mm512_sllv_epi64(diag1, last_s)),
-            _mm512_srli_epi64(_mm512_srlv_epi64(anti1, last_s), 32),
-        );
-        if KNIGHT {
-            blocked2 = _mm512_or_si512(blocked2, leaps1);
-        }
-        let f = _mm512_andnot_si512(blocked2, last_row);
-        let mut lost = _mm512_add_epi64(
-            _mm512_add_epi64(
-                _mm512_popcnt_epi64(_mm512_and_si512(f, cells)),
-                _mm512_popcnt_epi64(_mm512_and_si512(f, _mm512_sllv_epi64(cells, last_s))),
-            ),
-            _mm512_popcnt_epi64(_mm512_and_si512(f, _mm512_srlv_epi64(cells, last_s))),
-        );
-        if KNIGHT {
-            let fl = _mm512_and_si512(f, last_leap);
-            lost = _mm512_add_epi64(
-                lost,
-                _mm512_add_epi64(
-                    _mm512_popcnt_epi64(_mm512_and_si512(fl, _mm512_sllv_epi64(cells, last_k))),
-                    _mm512_popcnt_epi64(_mm512_and_si512(fl, _mm512_srlv_epi64(cells, last_k))),
-                ),
-            );
-        }
-        let pairs = _mm512_mullo_epi64(_mm512_popcnt_epi64(cells), _mm512_popcnt_epi64(f));
-        total = _mm512_mask_add_epi64(total, at_bottom, total, _mm512_sub_epi64(pairs, lost));
-        let down = _mm512_mask_cmpneq_epi64_mask(has & !at_bottom, cells, zero);
-        let along = has & !down;
-        // Up: undo the column on top of the stack.
-        let finished = _mm512_mask_cmpeq_epi64_mask(back, l.d, l.base);
-        let up = back & !finished;
-        let popped = _mm512_srli_epi64(l.stack, 5);
-        let ub = _mm512_sllv_epi64(one, _mm512_and_si512(l.stack, low5));
-        let s0 = lookup::<BIG>(&shift_tab, l.d);
-        let d0 = _mm512_sub_epi64(l.d, one);
-        let row0 = lookup::<BIG>(&row_tab, d0);
-        let cols0 = _mm512_xor_si512(l.cols, ub);
-        let diag0 = _mm512_xor_si512(_mm512_srlv_epi64(l.diag, s0), ub);
-        let anti0 = _mm512_xor_si512(_mm512_sllv_epi64(l.anti, s0), _mm512_slli_epi64(ub, 32));
-        let mut blocked0 =
-            _mm512_or_si512(_mm512_or_si512(cols0, diag0), _mm512_srli_epi64(anti0, 32));
-        let mut leaps0 = zero;
-        let mut at_root = 0;
-        if KNIGHT {
-            // The pieces of the two rows above d0 (the next two columns on the stack; above the
-            // root, the root's leaps stand for them, and the root's cells for row d0 itself).
-            let b1 = _mm512_sllv_epi64(one, _mm512_and_si512(popped, low5));
-            let b2 = _mm512_sllv_epi64(one, _mm512_and_si512(_mm512_srli_epi64(popped, 5), low5));
-            at_root = _mm512_cmpeq_epi64_mask(d0, l.base);
-            let two_up = _mm512_cmpgt_epi64_mask(d0, _mm512_add_epi64(l.base, one));
-            let k0 = lookup::<BIG>(&k_tab, d0);
-            let near = _mm512_or_si512(_mm512_sllv_epi64(b1, k0), _mm512_srlv_epi64(b1, k0));
-            let onto_d0 = _mm512_mask_mov_epi64(
-                l.base_leaps,
-                two_up,
-                beside(b2, lookup::<BIG>(&leap2_tab, d0)),
-            );
-            blocked0 = _mm512_or_si512(
-                blocked0,
-                _mm512_or_si512(
-                    _mm512_and_si512(near, lookup::<BIG>(&leap_tab, d0)),
-                    onto_d0,
-                ),
-            );
-            leaps0 = _mm512_mask_mov_epi64(
-                beside(b1, lookup::<BIG>(&leap2_tab, l.d)),
-                at_root,
-                l.base_leaps,
-            );
-        }
-        let mut avail = _mm512_andnot_si512(blocked0, row0);
-        if KNIGHT {
-            avail = _mm512_mask_mov_epi64(avail, at_root, l.base_free);
-        }
-        let free0 = _mm512_and_si512(avail, _mm512_sub_epi64(zero, _mm512_slli_epi64(ub, 1)));
-        // Keep one move per lane.
-        let mut free = _mm512_mask_xor_epi64(l.free, along, l.free, bit);
-        free = _mm512_mask_mov_epi64(free, down, cells);
-        l.free = _mm512_mask_mov_epi64(free, up, free0);
-        let pick = |now: __m512i, below: __m512i, above: __m512i| {
-            _mm512_mask_mov_epi64(_mm512_mask_mov_epi64(now, down, below), up, above)
-        };
-        l.cols = pick(l.cols, cols1, cols0);
-        l.diag = pick(l.diag, diag1, diag0);
-        l.anti = pick(l.anti, anti1, anti0);
-        if KNIGHT {
-            l.leaps = pick(l.leaps, leaps1, leaps0);
-        }
-        l.d = pick(l.d, d1, d0);
-        let pushed = _mm512_or_si512(_mm512_slli_epi64(l.stack, 5), idx);
-        l.stack = pick(l.stack, pushed, popped);
-        done = finished;
-    }
-    Some(_mm512_reduce_add_epi64(total) as u64)
 }
+
+/// Popcount per 64-bit lane with AVX-512 BW only (Skylake-SP, Cascade Lake: no VPOPCNTDQ): the
+/// bits of each nibble by a table (`vpshufb`), the eight bytes of each lane summed by `vpsadbw`.
+#[cfg(target_arch = "x86_64")]
+macro_rules! popcnt_bw {
+    ($v:expr) => {{
+        let v = $v;
+        let table = _mm512_broadcast_i32x4(_mm_setr_epi8(
+            0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+        ));
+        let low = _mm512_set1_epi8(0x0f);
+        let lo = _mm512_and_si512(v, low);
+        let hi = _mm512_and_si512(_mm512_srli_epi64(v, 4), low);
+        let bytes = _mm512_add_epi8(
+            _mm512_shuffle_epi8(table, lo),
+            _mm512_shuffle_epi8(table, hi),
+        );
+        _mm512_sad_epu8(bytes, _mm512_setzero_si512())
+    }};
+}
+
+/// The lanes' search, compiled once per popcount (`$pc`) with its target features (`$attr`).
+macro_rules! lanes_kernel {
+    ($name:ident, $pc:ident, $attr:meta) => {
+        #[cfg(target_arch = "x86_64")]
+        #[$attr]
+        fn $name<const BIG: bool, const KNIGHT: bool>(
+            rows: &Rows,
+            stop: &dyn Fn() -> bool,
+        ) -> Option<u64> {
+            let m = rows.len;
+            let bottom = m - 3;
+            let row_tab = table(&rows.allowed);
+            let shift_tab = table(&rows.shift);
+            let k_tab = table(&rows.k);
+            let leap_tab = table(&rows.leap);
+            let leap2_tab = table(&rows.leap2);
+            let zero = _mm512_setzero_si512();
+            let one = _mm512_set1_epi64(1);
+            let two = _mm512_set1_epi64(2);
+            let low5 = _mm512_set1_epi64(31);
+            let bottom_v = _mm512_set1_epi64(bottom as i64);
+            let last_row = _mm512_set1_epi64(rows.allowed[m - 1] as i64);
+            let last_s = _mm512_set1_epi64(i64::from(rows.shift[m - 1]));
+            let last_k = _mm512_set1_epi64(i64::from(rows.k[m - 1]));
+            let last_leap = _mm512_set1_epi64(rows.leap[m - 1] as i64);
+            let mut roots = Roots::<KNIGHT>::new(rows, root_level(m));
+            let mut l = Lanes {
+                d: zero,
+                free: zero,
+                cols: zero,
+                diag: zero,
+                anti: zero,
+                leaps: zero,
+                stack: zero,
+                base: zero,
+                base_leaps: zero,
+                base_free: zero,
+                active: 0,
+            };
+            let mut total = zero;
+            let mut done: u8 = 0xff;
+            // The knight leaps of a piece `b` one column either side, onto a row where `mask` says a
+            // leap of one column reaches.
+            let beside = |b: __m512i, mask: __m512i| {
+                _mm512_and_si512(
+                    _mm512_or_si512(_mm512_slli_epi64(b, 1), _mm512_srli_epi64(b, 1)),
+                    mask,
+                )
+            };
+            loop {
+                if done != 0 {
+                    if stop() {
+                        return None;
+                    }
+                    refill(&mut l, done, &mut roots);
+                    if l.active == 0 {
+                        break;
+                    }
+                }
+                let has = _mm512_mask_cmpneq_epi64_mask(l.active, l.free, zero);
+                let back = l.active & !has;
+                // Down (or along the bottom row): place the lowest cell left.
+                let bit = _mm512_and_si512(l.free, _mm512_sub_epi64(zero, l.free));
+                let idx = $pc!(_mm512_sub_epi64(bit, one));
+                let d1 = _mm512_add_epi64(l.d, one);
+                let row1 = lookup::<BIG>(&row_tab, d1);
+                let s1 = lookup::<BIG>(&shift_tab, d1);
+                let cols1 = _mm512_or_si512(l.cols, bit);
+                let diag1 = _mm512_sllv_epi64(_mm512_or_si512(l.diag, bit), s1);
+                let anti1 =
+                    _mm512_srlv_epi64(_mm512_or_si512(l.anti, _mm512_slli_epi64(bit, 32)), s1);
+                let mut blocked =
+                    _mm512_or_si512(_mm512_or_si512(cols1, diag1), _mm512_srli_epi64(anti1, 32));
+                let mut leaps1 = zero;
+                if KNIGHT {
+                    let k1 = lookup::<BIG>(&k_tab, d1);
+                    let leap1 = lookup::<BIG>(&leap_tab, d1);
+                    let near =
+                        _mm512_or_si512(_mm512_sllv_epi64(bit, k1), _mm512_srlv_epi64(bit, k1));
+                    blocked = _mm512_or_si512(
+                        blocked,
+                        _mm512_or_si512(l.leaps, _mm512_and_si512(near, leap1)),
+                    );
+                    let d2 = _mm512_add_epi64(l.d, two);
+                    leaps1 = beside(bit, lookup::<BIG>(&leap2_tab, d2));
+                }
+                let cells = _mm512_andnot_si512(blocked, row1);
+                // The last two free rows, as the scalar tail: |cells| |f| less the shared columns,
+                // diagonals (and leaps); kept only in the lanes on the bottom row.
+                let at_bottom = _mm512_mask_cmpeq_epi64_mask(has, l.d, bottom_v);
+                let mut blocked2 = _mm512_or_si512(
+                    _mm512_or_si512(cols1, _mm512_sllv_epi64(diag1, last_s)),
+                    _mm512_srli_epi64(_mm512_srlv_epi64(anti1, last_s), 32),
+                );
+                if KNIGHT {
+                    blocked2 = _mm512_or_si512(blocked2, leaps1);
+                }
+                let f = _mm512_andnot_si512(blocked2, last_row);
+                let mut lost = _mm512_add_epi64(
+                    _mm512_add_epi64(
+                        $pc!(_mm512_and_si512(f, cells)),
+                        $pc!(_mm512_and_si512(f, _mm512_sllv_epi64(cells, last_s))),
+                    ),
+                    $pc!(_mm512_and_si512(f, _mm512_srlv_epi64(cells, last_s))),
+                );
+                if KNIGHT {
+                    let fl = _mm512_and_si512(f, last_leap);
+                    lost = _mm512_add_epi64(
+                        lost,
+                        _mm512_add_epi64(
+                            $pc!(_mm512_and_si512(fl, _mm512_sllv_epi64(cells, last_k))),
+                            $pc!(_mm512_and_si512(fl, _mm512_srlv_epi64(cells, last_k))),
+                        ),
+                    );
+                }
+                let pairs = _mm512_mullo_epi64($pc!(cells), $pc!(f));
+                total =
+                    _mm512_mask_add_epi64(total, at_bottom, total, _mm512_sub_epi64(pairs, lost));
+                let down = _mm512_mask_cmpneq_epi64_mask(has & !at_bottom, cells, zero);
+                let along = has & !down;
+                // Up: undo the column on top of the stack.
+                let finished = _mm512_mask_cmpeq_epi64_mask(back, l.d, l.base);
+                let up = back & !finished;
+                let popped = _mm512_srli_epi64(l.stack, 5);
+                let ub = _mm512_sllv_epi64(one, _mm512_and_si512(l.stack, low5));
+                let s0 = lookup::<BIG>(&shift_tab, l.d);
+                let d0 = _mm512_sub_epi64(l.d, one);
+                let row0 = lookup::<BIG>(&row_tab, d0);
+                let cols0 = _mm512_xor_si512(l.cols, ub);
+                let diag0 = _mm512_xor_si512(_mm512_srlv_epi64(l.diag, s0), ub);
+                let anti0 =
+                    _mm512_xor_si512(_mm512_sllv_epi64(l.anti, s0), _mm512_slli_epi64(ub, 32));
+                let mut blocked0 =
+                    _mm512_or_si512(_mm512_or_si512(cols0, diag0), _mm512_srli_epi64(anti0, 32));
+                let mut leaps0 = zero;
+                let mut at_root = 0;
+                if KNIGHT {
+                    // The pieces of the two rows above d0 (the next two columns on the stack; above the
+                    // root, the root's leaps stand for them, and the root's cells for row d0 itself).
+                    let b1 = _mm512_sllv_epi64(one, _mm512_and_si512(popped, low5));
+                    let b2 = _mm512_sllv_epi64(
+                        one,
+                        _mm512_and_si512(_mm512_srli_epi64(popped, 5), low5),
+                    );
+                    at_root = _mm512_cmpeq_epi64_mask(d0, l.base);
+                    let two_up = _mm512_cmpgt_epi64_mask(d0, _mm512_add_epi64(l.base, one));
+                    let k0 = lookup::<BIG>(&k_tab, d0);
+                    let near =
+                        _mm512_or_si512(_mm512_sllv_epi64(b1, k0), _mm512_srlv_epi64(b1, k0));
+                    let onto_d0 = _mm512_mask_mov_epi64(
+                        l.base_leaps,
+                        two_up,
+                        beside(b2, lookup::<BIG>(&leap2_tab, d0)),
+                    );
+                    blocked0 = _mm512_or_si512(
+                        blocked0,
+                        _mm512_or_si512(
+                            _mm512_and_si512(near, lookup::<BIG>(&leap_tab, d0)),
+                            onto_d0,
+                        ),
+                    );
+                    leaps0 = _mm512_mask_mov_epi64(
+                        beside(b1, lookup::<BIG>(&leap2_tab, l.d)),
+                        at_root,
+                        l.base_leaps,
+                    );
+                }
+                let mut avail = _mm512_andnot_si512(blocked0, row0);
+                if KNIGHT {
+                    avail = _mm512_mask_mov_epi64(avail, at_root, l.base_free);
+                }
+                let free0 =
+                    _mm512_and_si512(avail, _mm512_sub_epi64(zero, _mm512_slli_epi64(ub, 1)));
+                // Keep one move per lane.
+                let mut free = _mm512_mask_xor_epi64(l.free, along, l.free, bit);
+                free = _mm512_mask_mov_epi64(free, down, cells);
+                l.free = _mm512_mask_mov_epi64(free, up, free0);
+                let pick = |now: __m512i, below: __m512i, above: __m512i| {
+                    _mm512_mask_mov_epi64(_mm512_mask_mov_epi64(now, down, below), up, above)
+                };
+                l.cols = pick(l.cols, cols1, cols0);
+                l.diag = pick(l.diag, diag1, diag0);
+                l.anti = pick(l.anti, anti1, anti0);
+                if KNIGHT {
+                    l.leaps = pick(l.leaps, leaps1, leaps0);
+                }
+                l.d = pick(l.d, d1, d0);
+                let pushed = _mm512_or_si512(_mm512_slli_epi64(l.stack, 5), idx);
+                l.stack = pick(l.stack, pushed, popped);
+                done = finished;
+            }
+            Some(_mm512_reduce_add_epi64(total) as u64)
+        }
+    };
+}
+
+lanes_kernel!(
+    count_vp,
+    popcnt_vp,
+    target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx512f,avx512dq,avx512vpopcntdq")
+);
+lanes_kernel!(
+    count_bw,
+    popcnt_bw,
+    target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx512f,avx512dq,avx512bw")
+);
 
 /// Gives each lane of `done` the next root, or makes it inactive when there is none.
 #[cfg(target_arch = "x86_64")]
