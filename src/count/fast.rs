@@ -124,8 +124,9 @@ const POLL_ROWS: usize = 8;
 /// seconds.
 const POLL_FROM: usize = 16;
 
-/// [`count_rows`], asking `stop` now and then (between subtrees of [`POLL_ROWS`] free rows):
-/// `None` once it said yes. A count that a time limit or Ctrl-C must be able to end passes the
+/// [`count_rows`], asking `stop` now and then (on a task of 16 or more free rows, between
+/// subtrees of 8 free rows; in the AVX-512 lanes, whenever a lane takes a new root): `None`
+/// once it said yes. A count that a time limit or Ctrl-C must be able to end passes the
 /// cancel token's test here, so that no task runs on for seconds after the stop.
 ///
 /// ```

@@ -26,7 +26,7 @@
 //! rows).
 //!
 //! Processors with AVX-512 BW but no VPOPCNTDQ (Skylake-SP, Cascade Lake: issue 55) run the same
-//! search with its popcounts by nibble table (`vpshufb`, `vpsadbw`; [`count_no_vpopcnt`]):
+//! search with its popcounts by nibble table (`vpshufb`, `vpsadbw`; `count_no_vpopcnt`):
 //! queens n = 17, one thread, 5.63 s against the BMI2 build's 7.36 s and VPOPCNTDQ's 4.01 s
 //! (medians of 3 alternated runs on one AMD EPYC with both, `QUEENS_SAT_ISA` choosing).
 //!

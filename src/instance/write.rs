@@ -41,7 +41,7 @@ pub fn write(inst: &Instance, format: Format, comment: &str) -> Result<String> {
     }
 }
 
-/// [`write`] for an instance of `piece`: the comment gets the [`super::PIECE_HEADER`] line
+/// [`write()`] for an instance of `piece`: the comment gets the [`super::PIECE_HEADER`] line
 /// for every piece but the queen (the piece of a file without one), so that
 /// [`super::read_instance_piece`] reads back the same piece.
 ///

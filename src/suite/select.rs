@@ -236,7 +236,7 @@ impl Tally {
     }
 }
 
-/// What [`run`] did, for the summary and the pack's description.
+/// What the selection run did, for the summary and the pack's description.
 #[derive(Clone, Debug, Default)]
 pub struct Selection {
     /// The budget solver as given.
