@@ -108,6 +108,39 @@ impl Isa {
     }
 }
 
+/// The environment variable Slurm sets to the CPUs of each task (`--cpus-per-task`).
+pub const SLURM_CPUS_ENV: &str = "SLURM_CPUS_PER_TASK";
+
+/// The cores this process may use, the default of every `--jobs`: the CPUs of its affinity mask
+/// and cgroup quota (`std::thread::available_parallelism` reads both on Linux), and no more
+/// than `SLURM_CPUS_PER_TASK` inside a Slurm job (a job step may see the whole node).
+///
+/// ```
+/// assert!(queens_sat::cpu::cores() >= 1);
+/// ```
+pub fn cores() -> usize {
+    let visible = std::thread::available_parallelism().map_or(1, |n| n.get());
+    cores_within(visible, std::env::var(SLURM_CPUS_ENV).ok().as_deref())
+}
+
+/// [`cores`] for `visible` cores and the value of [`SLURM_CPUS_ENV`], if set: the smaller of the
+/// two; a value that is not a positive number is ignored.
+///
+/// ```
+/// use queens_sat::cpu::cores_within;
+/// assert_eq!(cores_within(16, None), 16);
+/// assert_eq!(cores_within(16, Some("4")), 4);
+/// assert_eq!(cores_within(2, Some("8")), 2);
+/// assert_eq!(cores_within(16, Some("0")), 16);
+/// assert_eq!(cores_within(16, Some("four")), 16);
+/// ```
+pub fn cores_within(visible: usize, slurm: Option<&str>) -> usize {
+    match slurm.and_then(|s| s.trim().parse::<usize>().ok()) {
+        Some(k) if k > 0 => visible.min(k),
+        _ => visible.max(1),
+    }
+}
+
 /// The processor's model, as benchmark reports state the machine a time limit was measured on:
 /// the first `model name` of `/proc/cpuinfo` (Linux), else the architecture's name
 /// (`x86_64`, `aarch64`).

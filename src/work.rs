@@ -27,7 +27,7 @@ pub fn threads(jobs: Option<usize>) -> Result<usize> {
             "must be a positive number of threads",
         )),
         Some(j) => Ok(j),
-        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+        None => Ok(crate::cpu::cores()),
     }
 }
 

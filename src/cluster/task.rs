@@ -178,7 +178,7 @@ fn solve_lines(
     let timeout = job.timeout.map(Duration::from_secs_f64);
     // The task's lines share the cores; a cube solved by cube-and-conquer gets the rest.
     let jobs = jobs.max(1);
-    let cube_jobs = (std::thread::available_parallelism().map_or(1, |n| n.get()) / jobs).max(1);
+    let cube_jobs = (crate::cpu::cores() / jobs).max(1);
     let answers = crate::work::run_all(lines, jobs.max(1), cancel, &|_, _| {}, |line| {
         if found.is_cancelled() || solved_mark.exists() {
             return Ok((String::from("SKIPPED"), None));

@@ -576,9 +576,7 @@ impl<'a> Solver<'a> {
 
     /// Threads to use: `jobs`, or every core.
     fn threads(&self) -> usize {
-        self.jobs
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-            .max(1)
+        self.jobs.unwrap_or_else(crate::cpu::cores).max(1)
     }
 
     /// The default strategy on two or more cores, through the one [`race()`]: the bit-parallel

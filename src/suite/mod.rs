@@ -383,7 +383,7 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
     manifest::write(&manifest_path, &rows(&jobs))?;
 
     // 3. Solve: everything, or (`select`) what the budget solver leaves undecided.
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cores = crate::cpu::cores();
     // The cores are shared among the workers: each solve gets its part.
     let threads = (cores / jobs_n).max(1);
     if let (Some(select), Some(with)) = (&options.select, &options.solve) {

@@ -211,3 +211,44 @@ fn names_cover_every_enumerated_option() {
     }
     assert_eq!(names["format"], ["dimacs", "opb", "lp", "mzn"]);
 }
+
+/// The default `--jobs` is the cores this process may use (issue 55 §2): its CPU affinity mask
+/// (`taskset`) and, inside a Slurm job, `SLURM_CPUS_PER_TASK`. The cube solver's summary names
+/// its worker count.
+#[test]
+fn default_jobs_respect_affinity_and_slurm() {
+    let jobs_of = |prefix: &[&str]| {
+        let mut cmd = std::process::Command::new(prefix[0]);
+        cmd.args(&prefix[1..]).arg(crate::common::BIN);
+        let out = cmd
+            .args(["solve", "-n", "12", "--cubes", "--format", "json"])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let at = text
+            .find(" jobs)")
+            .unwrap_or_else(|| panic!("no job count: {text}"));
+        let digits: String = text[..at]
+            .chars()
+            .rev()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        digits
+            .chars()
+            .rev()
+            .collect::<String>()
+            .parse::<usize>()
+            .unwrap()
+    };
+    let all = std::thread::available_parallelism().map_or(1, |n| n.get());
+    assert_eq!(jobs_of(&["env", "-u", "SLURM_CPUS_PER_TASK"]), all);
+    assert_eq!(jobs_of(&["env", "SLURM_CPUS_PER_TASK=1"]), 1);
+    assert_eq!(jobs_of(&["env", "SLURM_CPUS_PER_TASK=junk"]), all);
+    if std::process::Command::new("taskset")
+        .arg("-V")
+        .output()
+        .is_ok()
+    {
+        assert_eq!(jobs_of(&["taskset", "-c", "0"]), 1);
+    }
+}

@@ -143,7 +143,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
             (Some(BenchTable::Hard), _, _) => Task::Hard(hard_options(a)?),
             (None, Some(ns), _) => Task::Memory { ns: ns.to_vec() },
             (None, None, Some([q, ams])) => {
-                let all = std::thread::available_parallelism().map_or(1, |n| n.get());
+                let all = queens_sat::cpu::cores();
                 let threads = a.threads.clone().unwrap_or_else(|| vec![all]);
                 if threads.is_empty() || threads.contains(&0) || a.repeat == 0 {
                     return Err(Error::Usage(

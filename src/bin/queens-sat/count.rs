@@ -40,7 +40,7 @@ pub struct CountArgs {
     /// disagree.
     #[arg(long)]
     cross_check: bool,
-    /// Worker threads (default: all cores).
+    /// Worker threads (default: every core this process may use: its CPU affinity, and SLURM_CPUS_PER_TASK in a Slurm job).
     #[arg(long, value_name = "J")]
     jobs: Option<usize>,
     /// Time limit in seconds: past it, UNKNOWN (exit 1) and nothing counted.

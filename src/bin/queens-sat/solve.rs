@@ -52,7 +52,7 @@ pub struct SolveArgs {
     /// incremental in-process backend).
     #[arg(long)]
     cubes: bool,
-    /// Threads (default: every core): the cube workers of `--cubes`; under the default strategy
+    /// Threads (default: every core this process may use: its CPU affinity, and `SLURM_CPUS_PER_TASK` in a Slurm job): the cube workers of `--cubes`; under the default strategy
     /// the bitboard search split over J threads on excluded-diagonal instances, elsewhere the
     /// bitboard search's thread plus the cube workers (one: no bitboard race, cubes only); with
     /// `--solver bitboard` the search's tree split over J threads; a portfolio shares them.
