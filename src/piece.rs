@@ -66,8 +66,16 @@ impl LineKind {
     ///
     /// A family of exactly `n` lines that covers the board must hold one piece per line when `n`
     /// mutually non-attacking pieces are placed (pigeonhole); other families only get at-most-one.
+    /// On the one-cell board every family is that cell: the row alone says it (so the CNF of
+    /// n = 1 is one clause, not four copies of it).
+    ///
+    /// ```
+    /// use queens_sat::piece::LineKind;
+    /// assert!(LineKind::Diagonal.needs_exactly_one(1) == false && LineKind::Row.needs_exactly_one(1));
+    /// assert!(LineKind::Column.needs_exactly_one(8) && !LineKind::Diagonal.needs_exactly_one(8));
+    /// ```
     pub fn needs_exactly_one(self, n: u32) -> bool {
-        self.count(n) == n
+        self.count(n) == n && (n > 1 || self == LineKind::Row)
     }
 
     /// Human name of the line kind, used in messages ("share a diagonal").

@@ -110,3 +110,8 @@ def test_instance_svg_draws_the_pre_placed_pieces() -> None:
 def test_bools_are_not_sides() -> None:
     with pytest.raises(qs.ArgumentTypeError):
         qs.Instance(True)  # type: ignore[arg-type]
+
+
+def test_the_one_cell_board_is_one_clause() -> None:
+    assert qs.encode(1).clauses == [[1]]
+    assert qs.count(1).total == 1 and qs.solve(1).board == qs.Board.from_columns([0])

@@ -196,14 +196,14 @@ mod encoder {
     }
 
     /// A one-cell line gets a unit clause when its family needs a piece per line (a family
-    /// of exactly n lines), and nothing otherwise. n = 1: all four families have one line, so
-    /// four units. n = 3, completion with (1,1) placed: the corner cells' one-cell diagonals
+    /// of exactly n lines), and nothing otherwise. n = 1: all four families are the one cell,
+    /// and the row alone says it: one unit (not four copies). n = 3, completion with (1,1) placed: the corner cells' one-cell diagonals
     /// need nothing, and no unit appears.
     #[test]
     fn single_cell_lines_get_a_unit_only_when_they_need_a_piece() {
         let p = Problem::presolve(&Instance::plain(1), QUEEN).unwrap();
         for amo in AmoKind::ALL {
-            assert_eq!(clauses(&p, amo.into()), vec![vec![1]; 4], "{amo}");
+            assert_eq!(clauses(&p, amo.into()), vec![vec![1]], "{amo}");
         }
         // n = 4 plain: the corner diagonals hold one cell each; among 4 + 4 at-least-one
         // clauses of 4 literals, no unit clause.
