@@ -31,6 +31,11 @@ pub fn threads(jobs: Option<usize>) -> Result<usize> {
     }
 }
 
+/// The environment variable naming a file to which every [`run`] appends its items' seconds
+/// (a `# items N` line, then `index<TAB>seconds` per item run, in index order): the input of
+/// the scheduler simulation, `scripts/schedule-sim.py` (issue 55 §2).
+pub const ITEM_TIMES_ENV: &str = "QUEENS_SAT_ITEM_TIMES";
+
 /// Runs `f` over `items` on `jobs` threads. Results come back in item order, `None` for items
 /// not run. The first error (by item order among those that failed), or [`Error::Interrupted`]
 /// once `cancel` is raised, stops the hand-out of further items and is returned with what
@@ -43,6 +48,20 @@ pub fn run<T: Sync, R: Send>(
     progress: &(dyn Fn(usize, usize) + Sync),
     f: impl Fn(&T) -> Result<R> + Sync,
 ) -> (Vec<Option<R>>, Option<Error>) {
+    // Each item's seconds, for the scheduler simulation (`scripts/schedule-sim.py`), when asked.
+    let trace = std::env::var_os(ITEM_TIMES_ENV).map(|path| (path, Mutex::new(Vec::new())));
+    let f = |item: &T, i: usize| {
+        let t0 = std::time::Instant::now();
+        let r = f(item);
+        if let Some((_, times)) = &trace {
+            let secs = t0.elapsed().as_secs_f64();
+            times
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push((i, secs));
+        }
+        r
+    };
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let reporting = Mutex::new(());
@@ -68,7 +87,7 @@ pub fn run<T: Sync, R: Send>(
                         fail(i, e);
                         return;
                     }
-                    match f(&items[i]) {
+                    match f(&items[i], i) {
                         Ok(r) => {
                             results.lock().unwrap_or_else(|p| p.into_inner())[i] = Some(r);
                             // One report at a time, in order: `done` never goes back.
@@ -84,6 +103,24 @@ pub fn run<T: Sync, R: Send>(
             });
         }
     });
+    if let Some((path, times)) = trace {
+        let mut times = times.into_inner().unwrap_or_else(|p| p.into_inner());
+        times.sort_by_key(|&(i, _)| i);
+        let text: String = times
+            .iter()
+            .map(|(i, s)| format!("{i}\t{s:.9}\n"))
+            .collect();
+        // A measurement aid: a failed write loses only the trace.
+        use std::io::Write as _;
+        if let Ok(mut file) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+        {
+            let _ = writeln!(file, "# items {}", items.len());
+            let _ = file.write_all(text.as_bytes());
+        }
+    }
     let error = first_error
         .into_inner()
         .unwrap_or_else(|p| p.into_inner())
