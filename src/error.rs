@@ -93,6 +93,21 @@ impl fmt::Display for Error {
     }
 }
 
+/// A checker's error ([`crate::certify`]'s checkers, the `queens-sat-check` crate) as the
+/// crate's: a rejected proof is a [`Error::Solver`] fault.
+impl From<queens_sat_check::Error> for Error {
+    fn from(e: queens_sat_check::Error) -> Error {
+        use queens_sat_check::Error as E;
+        match e {
+            E::Parse { file, line, msg } => Error::Parse { file, line, msg },
+            E::Io { path, source } => Error::Io { path, source },
+            E::Invalid(m) => Error::Usage(m),
+            E::TooLarge(m) => Error::TooLarge(m),
+            E::Rejected { reason, .. } => Error::Solver(reason),
+        }
+    }
+}
+
 impl std::error::Error for Error {
     /// The I/O error under an [`Error::Io`]; the other variants carry no underlying error.
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {

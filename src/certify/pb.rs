@@ -1227,7 +1227,7 @@ pub(crate) fn model(
     )?;
     let text =
         String::from_utf8(w).map_err(|_| Error::Solver("an OPB model not in UTF-8".into()))?;
-    crate::certify::pbcheck::parse_opb(&text, "the OPB model")
+    Ok(crate::certify::pbcheck::parse_opb(&text, "the OPB model")?)
 }
 
 /// An operand or an operation of a `pol` step, in its reverse Polish order ([`Writer::pol`]).
