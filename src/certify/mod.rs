@@ -17,6 +17,9 @@ pub mod presolved;
 
 // The checkers live in the `queens-sat-check` crate (check/), which cannot import the search or
 // the encoder; their paths under `certify` stay as they were.
+/// The format of a checked proof, as [`crate::Error::ProofRejected`] names it (DRAT, LRAT,
+/// VeriPB; [`ProofFormat`] is the bitboard search's choice of the last two).
+pub use queens_sat_check::Format as CheckedFormat;
 pub use queens_sat_check::drat::{parse_drat, parse_drat_line};
 pub use queens_sat_check::{Certificate, drat, lrat, pbcheck};
 

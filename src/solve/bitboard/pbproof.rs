@@ -1101,8 +1101,10 @@ fn certified(
         let verdict = match checked.verdict {
             Some(v) if v.unsat && v.contradiction == ran.root => v,
             _ => {
-                return Err(internal(
-                    "the VeriPB proof checked but did not conclude UNSAT",
+                return Err(Error::proof_rejected(
+                    crate::certify::CheckedFormat::Veripb,
+                    None,
+                    "the VeriPB search's proof checked but did not conclude UNSAT",
                 ));
             }
         };

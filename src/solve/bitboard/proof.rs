@@ -147,8 +147,10 @@ pub fn search_certified(
     if let Node::Refuted(..) = done.node
         && !lrat.refuted()
     {
-        return Err(Error::Solver(
-            "the bitboard search's proof checked but did not derive the empty clause".into(),
+        return Err(Error::proof_rejected(
+            crate::certify::CheckedFormat::Lrat,
+            None,
+            "the bitboard search's proof checked but did not derive the empty clause",
         ));
     }
     if let (Node::Refuted(..), Some(tmp), Some(path)) = (done.node, written, proof) {
