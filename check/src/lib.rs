@@ -13,7 +13,9 @@
 //! - [`pbcheck`]: a streaming checker of a VeriPB 3.0 subset (cutting planes), split by job
 //!   into arithmetic, propagation, the lexer and parser, the text checker and the structured
 //!   API;
-//! - [`drat`]: text DRAT from external solvers, replayed with `dratify`.
+//! - [`drat`]: text DRAT from external solvers, replayed with `dratify`;
+//! - [`vocab`]: constraint IDs, literals and `pol` operands, shared by the VeriPB writer, its
+//!   batch codec and [`pbcheck`].
 //!
 //! A proof that does not check is [`Error::Rejected`], told apart from unreadable input.
 
@@ -22,6 +24,7 @@ pub mod error;
 pub mod ids;
 pub mod lrat;
 pub mod pbcheck;
+pub mod vocab;
 
 pub use error::{Error, Format, Result};
 

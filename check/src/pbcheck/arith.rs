@@ -296,4 +296,107 @@ impl PbChecker {
             }
         }
     }
+
+    /// A `pol` step: `eval` works the stack (the text's or the structured operations) into the
+    /// new constraint, which is added; every scratch form goes back clean, whatever happened.
+    pub(super) fn pol_step(
+        &mut self,
+        eval: impl FnOnce(&mut Self, &mut Vec<Elem>) -> Res<Constr>,
+    ) -> Res<()> {
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.clear();
+        let res = eval(self, &mut stack);
+        self.stack = stack;
+        self.free.clear();
+        for (i, d) in self.pool.iter_mut().enumerate() {
+            d.clear();
+            self.free.push(i);
+        }
+        let c = res?;
+        self.steps.pol += 1;
+        self.add_derived(c);
+        Ok(())
+    }
+
+    /// Pushes the live constraint `id` (absolute) onto a `pol` stack.
+    pub(super) fn pol_push_id(&mut self, stack: &mut Vec<Elem>, id: u64) -> Res<()> {
+        self.lookup(id)?;
+        self.steps.pol_operands += 1;
+        stack.push(Elem::Id { id, mult: 1 });
+        Ok(())
+    }
+
+    /// Pushes the literal axiom `lit >= 0` (`2 * var + negated`, the arrays grown).
+    pub(super) fn pol_push_axiom(&mut self, stack: &mut Vec<Elem>, lit: u32) {
+        self.steps.pol_operands += 1;
+        stack.push(Elem::Axiom { lit, mult: 1 });
+    }
+
+    /// `k *`: multiplies the top of a `pol` stack.
+    pub(super) fn pol_mul(&mut self, stack: &mut [Elem], k: i64) -> Res<()> {
+        let top = stack
+            .last_mut()
+            .ok_or_else(|| Fail::Syntax("`*` with nothing to multiply".into()))?;
+        match top {
+            Elem::Id { mult, .. } | Elem::Axiom { mult, .. } => {
+                *mult = mult.checked_mul(k).ok_or_else(overflow)?;
+            }
+            Elem::Dense(i) => {
+                self.pool[*i].multiply(k).ok_or_else(overflow)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `k d`: divides the top of a `pol` stack.
+    pub(super) fn pol_div(&mut self, stack: &mut Vec<Elem>, k: i64) -> Res<()> {
+        let top = stack
+            .pop()
+            .ok_or_else(|| Fail::Syntax("`d` with nothing to divide".into()))?;
+        let i = self.materialize(top)?;
+        self.pool[i].divide(k).ok_or_else(overflow)?;
+        stack.push(Elem::Dense(i));
+        Ok(())
+    }
+
+    /// `+`: adds the two constraints on top of a `pol` stack.
+    pub(super) fn pol_add(&mut self, stack: &mut Vec<Elem>) -> Res<()> {
+        if stack.len() < 2 {
+            return syntax("`+` needs two constraints on the stack");
+        }
+        let b = stack.pop().expect("two on the stack");
+        let a = stack.pop().expect("two on the stack");
+        let i = self.materialize(a)?;
+        match b {
+            Elem::Id { id, mult } => {
+                let c = find(&self.orig, &self.derived, self.last, id)
+                    .ok_or_else(|| self.missing(id))?;
+                self.pool[i].add_constr(c, mult).ok_or_else(overflow)?;
+            }
+            Elem::Axiom { lit, mult } => {
+                self.pool[i].add(lit, mult).ok_or_else(overflow)?;
+            }
+            Elem::Dense(j) => {
+                let mut other = std::mem::take(&mut self.pool[j]);
+                let r = self.pool[i].add_dense(&mut other);
+                self.pool[j] = other;
+                r.ok_or_else(overflow)?;
+                self.free.push(j);
+            }
+        }
+        stack.push(Elem::Dense(i));
+        Ok(())
+    }
+
+    /// The constraint a finished `pol` stack derives (exactly one element left).
+    pub(super) fn pol_result(&mut self, stack: &[Elem]) -> Res<Constr> {
+        if stack.len() != 1 {
+            return syntax(format!(
+                "a pol step must leave one constraint on the stack, not {}",
+                stack.len()
+            ));
+        }
+        let i = self.materialize(stack[0])?;
+        self.pool[i].normalized().ok_or_else(overflow)
+    }
 }

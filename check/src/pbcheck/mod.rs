@@ -83,7 +83,7 @@ use arith::*;
 use propagate::*;
 use syntax::*;
 
-pub use structured::PolTerm;
+pub use crate::vocab::{Id, Lit, Operand, PolOp};
 pub use syntax::parse_opb;
 
 /// Variables beyond this index are refused (the arrays are indexed by variable).

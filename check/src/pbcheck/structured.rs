@@ -2,15 +2,6 @@
 
 use super::*;
 
-/// An operand of [`PbChecker::pol_sum`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PolTerm {
-    /// A constraint by its ID (negative: relative to the last, as in the text).
-    Id(i64),
-    /// The literal axiom `lit >= 0` of a literal (`5` is `x5`, `-5` is `~x5`).
-    Axiom(i32),
-}
-
 /// Structured steps: the checks of the proof lines without their text, for a search that holds
 /// its steps in memory (no lexing). They may be mixed with text lines; the first one stands for
 /// the header. The errors name the step kind and the last ID.
@@ -44,11 +35,19 @@ impl PbChecker {
 
     /// A literal of the structured API, as `2 * var + negated` (the arrays grown).
     fn lit_of(&mut self, l: i32) -> Res<u32> {
-        if l == 0 || l.unsigned_abs() > MAX_VAR {
-            return syntax(format!("literal {l} out of range"));
+        match Lit::from_dimacs(l) {
+            Some(lit) => self.lit_code(lit),
+            None => syntax(format!("literal {l} out of range")),
         }
-        self.grow(l.unsigned_abs());
-        Ok(2 * l.unsigned_abs() + u32::from(l < 0))
+    }
+
+    /// A [`Lit`] as `2 * var + negated` (the arrays grown).
+    fn lit_code(&mut self, l: Lit) -> Res<u32> {
+        if l.var == 0 || l.var > MAX_VAR {
+            return syntax(format!("literal {} out of range", l.to_dimacs()));
+        }
+        self.grow(l.var);
+        Ok(2 * l.var + u32::from(l.negated))
     }
 
     /// `rup` of `sum coef * lit REL rhs` (`>=` or `<=`) with the hints `hints` (none: RUP over
@@ -81,7 +80,7 @@ impl PbChecker {
 
     /// `pol` of the sum of `mult * operand` over `ops` (every `mult >= 1`), the form
     /// `op1 m1 * op2 m2 * + ... ;` of the text; the new constraint's ID.
-    pub fn pol_sum(&mut self, ops: &[(PolTerm, i64)]) -> Result<u64> {
+    pub fn pol_sum(&mut self, ops: &[(Operand, i64)]) -> Result<u64> {
         self.structured("pol", |ck| {
             let res = ck.pol_sum_inner(ops);
             ck.free.clear();
@@ -96,7 +95,7 @@ impl PbChecker {
         })
     }
 
-    fn pol_sum_inner(&mut self, ops: &[(PolTerm, i64)]) -> Res<Constr> {
+    fn pol_sum_inner(&mut self, ops: &[(Operand, i64)]) -> Res<Constr> {
         if ops.is_empty() {
             return syntax("a pol step without operands");
         }
@@ -106,17 +105,16 @@ impl PbChecker {
                 return syntax(format!("the factor {mult} (factors are positive)"));
             }
             match op {
-                PolTerm::Id(raw) => {
-                    if raw == 0 {
+                Operand::Id(id) => {
+                    if id == 0 {
                         return syntax("0 is no constraint ID");
                     }
-                    let id = self.normalize_id(raw)?;
                     let c = find(&self.orig, &self.derived, self.last, id)
                         .ok_or_else(|| self.missing(id))?;
                     self.pool[i].add_constr(c, mult).ok_or_else(overflow)?;
                 }
-                PolTerm::Axiom(l) => {
-                    let lit = self.lit_of(l)?;
+                Operand::Axiom(l) => {
+                    let lit = self.lit_code(l)?;
                     self.pool[i].add(lit, mult).ok_or_else(overflow)?;
                 }
             }
@@ -124,6 +122,34 @@ impl PbChecker {
         let mut c = self.spare.pop().unwrap_or_default();
         self.pool[i].take_constr_into(&mut c).ok_or_else(overflow)?;
         Ok(c)
+    }
+
+    /// `pol` of `ops` in reverse Polish order (the operations the text's `pol` takes but
+    /// saturation and weakening): the same check as the text of the step, without lexing; the
+    /// new constraint's ID.
+    pub fn pol_rpn(&mut self, ops: &[PolOp]) -> Result<u64> {
+        self.structured("pol", |ck| {
+            ck.pol_step(|ck, stack| {
+                for &op in ops {
+                    match op {
+                        PolOp::Id(0) => return syntax("0 is no constraint ID"),
+                        PolOp::Id(id) => ck.pol_push_id(stack, id)?,
+                        PolOp::Axiom(l) => {
+                            let lit = ck.lit_code(l)?;
+                            ck.pol_push_axiom(stack, lit);
+                        }
+                        PolOp::Add => ck.pol_add(stack)?,
+                        PolOp::Mul(k) if k >= 1 => ck.pol_mul(stack, k)?,
+                        PolOp::Div(k) if k >= 1 => ck.pol_div(stack, k)?,
+                        PolOp::Mul(k) | PolOp::Div(k) => {
+                            return syntax(format!("the factor {k} (factors are positive)"));
+                        }
+                    }
+                }
+                ck.pol_result(stack)
+            })?;
+            Ok(ck.last)
+        })
     }
 
     /// `del id` of `ids`.

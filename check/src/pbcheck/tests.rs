@@ -163,7 +163,7 @@ fn structured_steps() {
     let mut ck = PbChecker::from_opb(OPB, "t.opb").unwrap();
     // `pol 1 ~x1 + ;` is x2 >= 0... then the refutation of the text test.
     assert_eq!(
-        ck.pol_sum(&[(PolTerm::Id(1), 1), (PolTerm::Axiom(-1), 2)])
+        ck.pol_sum(&[(Operand::Id(1), 1), (Operand::Axiom(Lit::neg(1)), 2)])
             .unwrap(),
         3
     );
@@ -171,7 +171,7 @@ fn structured_steps() {
     assert!(ck.rup(&[(1, 2)], Relation::Ge, 1, &[4]).is_err());
     ck.delete(&[3, -1]).unwrap();
     assert!(ck.delete(&[3]).unwrap_err().to_string().contains("deleted"));
-    assert!(ck.pol_sum(&[(PolTerm::Id(1), 0)]).is_err());
+    assert!(ck.pol_sum(&[(Operand::Id(1), 0)]).is_err());
     assert_eq!(ck.rup(&[], Relation::Ge, 1, &[1, 2]).unwrap(), 5);
     let v = ck.conclude_unsat(None).unwrap();
     assert!(v.unsat);
@@ -211,4 +211,31 @@ fn bad_proofs_fail() {
         let e = run(OPB, &proof).unwrap_err().to_string();
         assert!(e.contains(what), "{proof:?}: {e}");
     }
+}
+
+#[test]
+fn structured_rpn_steps_check_as_their_text() {
+    // `pol 1 ~x1 2 * + 2 d ;` through the text and through `pol_rpn`: the same constraint.
+    let mut text = PbChecker::from_opb(OPB, "t.opb").unwrap();
+    text.check_text("pseudo-Boolean proof version 3.0\npol 1 ~x1 2 * + 2 d ;\n")
+        .unwrap();
+    let mut rpn = PbChecker::from_opb(OPB, "t.opb").unwrap();
+    let ops = [
+        PolOp::Id(1),
+        PolOp::Axiom(Lit::neg(1)),
+        PolOp::Mul(2),
+        PolOp::Add,
+        PolOp::Div(2),
+    ];
+    let id = rpn.pol_rpn(&ops).unwrap();
+    assert_eq!(id, text.last_id());
+    assert_eq!(show(&rpn.orig[id as usize - 1].clone().unwrap()), {
+        show(&text.orig[id as usize - 1].clone().unwrap())
+    });
+    assert_eq!(rpn.steps().pol_operands, text.steps().pol_operands);
+    // Malformed: an operation on an empty stack, a missing constraint, two left over.
+    assert!(rpn.pol_rpn(&[PolOp::Add]).is_err());
+    assert!(rpn.pol_rpn(&[PolOp::Id(99)]).is_err());
+    let e = rpn.pol_rpn(&[PolOp::Id(1), PolOp::Id(2)]).unwrap_err();
+    assert!(e.to_string().contains("one constraint"), "{e}");
 }

@@ -387,20 +387,7 @@ impl PbChecker {
         res
     }
     pub(super) fn pol(&mut self, lex: &mut Lexer<'_>) -> Res<()> {
-        let mut stack = std::mem::take(&mut self.stack);
-        stack.clear();
-        let res = self.pol_eval(lex, &mut stack);
-        self.stack = stack;
-        // Every scratch form back to clean and free, whatever happened.
-        self.free.clear();
-        for (i, d) in self.pool.iter_mut().enumerate() {
-            d.clear();
-            self.free.push(i);
-        }
-        let c = res?;
-        self.steps.pol += 1;
-        self.add_derived(c);
-        Ok(())
+        self.pol_step(|ck, stack| ck.pol_eval(lex, stack))
     }
 
     pub(super) fn pol_eval(&mut self, lex: &mut Lexer<'_>, stack: &mut Vec<Elem>) -> Res<Constr> {
@@ -417,26 +404,11 @@ impl PbChecker {
                     match lex.peek_single() {
                         Some(b'*') => {
                             lex.skip_single();
-                            let top = stack.last_mut().ok_or_else(|| {
-                                Fail::Syntax("`*` with nothing to multiply".into())
-                            })?;
-                            match top {
-                                Elem::Id { mult, .. } | Elem::Axiom { mult, .. } => {
-                                    *mult = mult.checked_mul(k).ok_or_else(overflow)?;
-                                }
-                                Elem::Dense(i) => {
-                                    self.pool[*i].multiply(k).ok_or_else(overflow)?;
-                                }
-                            }
+                            self.pol_mul(stack, k)?;
                         }
                         Some(b'd') => {
                             lex.skip_single();
-                            let top = stack
-                                .pop()
-                                .ok_or_else(|| Fail::Syntax("`d` with nothing to divide".into()))?;
-                            let i = self.materialize(top)?;
-                            self.pool[i].divide(k).ok_or_else(overflow)?;
-                            stack.push(Elem::Dense(i));
+                            self.pol_div(stack, k)?;
                         }
                         Some(b'c' | b'n' | b'm' | b'-') => {
                             return syntax(
@@ -445,44 +417,15 @@ impl PbChecker {
                         }
                         _ => {
                             let id = self.normalize_id(k)?;
-                            self.lookup(id)?;
-                            self.steps.pol_operands += 1;
-                            stack.push(Elem::Id { id, mult: 1 });
+                            self.pol_push_id(stack, id)?;
                         }
                     }
                 }
                 Tok::Int { value, .. } if value < 0 => {
                     let id = self.normalize_id(to_i64(value)?)?;
-                    self.lookup(id)?;
-                    self.steps.pol_operands += 1;
-                    stack.push(Elem::Id { id, mult: 1 });
+                    self.pol_push_id(stack, id)?;
                 }
-                Tok::Plus => {
-                    if stack.len() < 2 {
-                        return syntax("`+` needs two constraints on the stack");
-                    }
-                    let b = stack.pop().expect("two on the stack");
-                    let a = stack.pop().expect("two on the stack");
-                    let i = self.materialize(a)?;
-                    match b {
-                        Elem::Id { id, mult } => {
-                            let c = find(&self.orig, &self.derived, self.last, id)
-                                .ok_or_else(|| self.missing(id))?;
-                            self.pool[i].add_constr(c, mult).ok_or_else(overflow)?;
-                        }
-                        Elem::Axiom { lit, mult } => {
-                            self.pool[i].add(lit, mult).ok_or_else(overflow)?;
-                        }
-                        Elem::Dense(j) => {
-                            let mut other = std::mem::take(&mut self.pool[j]);
-                            let r = self.pool[i].add_dense(&mut other);
-                            self.pool[j] = other;
-                            r.ok_or_else(overflow)?;
-                            self.free.push(j);
-                        }
-                    }
-                    stack.push(Elem::Dense(i));
-                }
+                Tok::Plus => self.pol_add(stack)?,
                 Tok::Ident(b"s") => {
                     let top = stack
                         .pop()
@@ -511,23 +454,12 @@ impl PbChecker {
                         self.pool[i].weaken(var).ok_or_else(overflow)?;
                         stack.push(Elem::Dense(i));
                     } else {
-                        self.steps.pol_operands += 1;
-                        stack.push(Elem::Axiom {
-                            lit: 2 * var + u32::from(negated),
-                            mult: 1,
-                        });
+                        self.pol_push_axiom(stack, 2 * var + u32::from(negated));
                     }
                 }
                 t => return syntax(format!("unexpected {} in a pol step", show(t))),
             }
         }
-        if stack.len() != 1 {
-            return syntax(format!(
-                "a pol step must leave one constraint on the stack, not {}",
-                stack.len()
-            ));
-        }
-        let i = self.materialize(stack[0])?;
-        self.pool[i].normalized().ok_or_else(overflow)
+        self.pol_result(stack)
     }
 }
