@@ -901,9 +901,9 @@ struct Checked {
 fn write_batches(
     rx: Receiver<PbBatch>,
     back: Sender<PbBatch>,
-    file: tempfile::NamedTempFile,
+    file: crate::atomic::Pending,
     name: &str,
-) -> Result<tempfile::NamedTempFile> {
+) -> Result<crate::atomic::Pending> {
     let mut text = Text::new(std::io::BufWriter::with_capacity(1 << 20, file));
     let (mut ops, mut rpn) = (Vec::new(), Vec::new());
     for mut batch in rx {
@@ -1090,8 +1090,8 @@ fn certified(
                 ));
             }
         };
-        if let (Some(tmp), Some(path)) = (written, proof) {
-            super::proof::keep(tmp, path)?;
+        if let Some(pending) = written {
+            pending.keep()?;
         }
         let s = verdict.steps;
         certificate = Some(crate::certify::Certificate {
