@@ -20,7 +20,7 @@ use std::time::Instant;
 
 use queens_sat::answer::Answer;
 use queens_sat::certify::pb::refute;
-use queens_sat::certify::pbcheck::{PbChecker, PolTerm, Relation, check_files};
+use queens_sat::certify::pbcheck::{Lit, Operand, PbChecker, Relation, check_files};
 use queens_sat::piece::QUEEN;
 use queens_sat::presolve::Problem;
 
@@ -61,7 +61,7 @@ fn per_kind(opb: &Path, pbp: &Path) -> Vec<(String, u64, f64)> {
 /// A proof step for the structured API.
 enum Step {
     Rup(Vec<(i64, i32)>, i64, Vec<i64>),
-    Pol(Vec<(PolTerm, i64)>),
+    Pol(Vec<(Operand, i64)>),
     Del(Vec<i64>),
 }
 
@@ -103,9 +103,9 @@ fn parse_steps(text: &str) -> (Vec<Step>, i64) {
                         continue;
                     }
                     let op = if w[i].starts_with(['x', '~']) {
-                        PolTerm::Axiom(lit(w[i]))
+                        Operand::Axiom(Lit::from_dimacs(lit(w[i])).unwrap())
                     } else {
-                        PolTerm::Id(w[i].parse().unwrap())
+                        Operand::Id(w[i].parse().unwrap())
                     };
                     if w.get(i + 2) == Some(&"*") {
                         ops.push((op, w[i + 1].parse().unwrap()));

@@ -39,25 +39,75 @@ pub fn write_atomic<T>(
     path: &Path,
     fill: impl FnOnce(&mut std::fs::File) -> Result<T>,
 ) -> Result<T> {
-    let name = path.display().to_string();
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".queens-sat-")
-        .suffix(".tmp")
-        // Like any new file: 0666 minus the umask (tempfile's default 0600 would leak through
-        // the rename).
-        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
-        .tempfile_in(&dir)
-        .map_err(|e| Error::io(&name, plain(&dir, e)))?;
-    let value = fill(tmp.as_file_mut())?;
-    tmp.as_file_mut()
-        .sync_all()
-        .map_err(|e| Error::io(&name, e))?;
-    tmp.persist(path).map_err(|e| Error::io(&name, e.error))?;
+    let mut pending = Pending::new(path)?;
+    let value = fill(pending.file())?;
+    pending.keep()?;
     Ok(value)
+}
+
+/// A file being written for `path` that may be dropped: a temp file in `path`'s folder,
+/// renamed over `path` by [`Pending::keep`] (a certified run's proof, kept only once it
+/// checked), removed when dropped. [`write_atomic`] in two steps, for a writer on another
+/// thread (a `Pending` is `Send`).
+pub struct Pending {
+    tmp: tempfile::NamedTempFile,
+    path: PathBuf,
+}
+
+impl Pending {
+    /// A temp file for `path` (errors name `path`, never the temp file).
+    pub fn new(path: &Path) -> Result<Pending> {
+        let name = path.display().to_string();
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let tmp = tempfile::Builder::new()
+            .prefix(".queens-sat-")
+            .suffix(".tmp")
+            // Like any new file: 0666 minus the umask (tempfile's default 0600 would leak
+            // through the rename).
+            .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
+            .tempfile_in(&dir)
+            .map_err(|e| Error::io(&name, plain(&dir, e)))?;
+        Ok(Pending {
+            tmp,
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// The temp file, to write into.
+    pub fn file(&mut self) -> &mut std::fs::File {
+        self.tmp.as_file_mut()
+    }
+
+    /// The path the file is for, as errors name it.
+    pub fn name(&self) -> String {
+        self.path.display().to_string()
+    }
+
+    /// Syncs the file and renames it over the path.
+    pub fn keep(mut self) -> Result<()> {
+        let name = self.name();
+        self.tmp
+            .as_file_mut()
+            .sync_all()
+            .map_err(|e| Error::io(&name, e))?;
+        self.tmp
+            .persist(&self.path)
+            .map_err(|e| Error::io(&name, e.error))?;
+        Ok(())
+    }
+}
+
+impl Write for Pending {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.tmp.as_file_mut().write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.tmp.as_file_mut().flush()
+    }
 }
 
 #[cfg(test)]

@@ -35,6 +35,19 @@ pub enum Error {
     },
     /// An external or in-process solver misbehaved: crash, bad output, wrong model.
     Solver(String),
+    /// A proof that fails its check (`--certify`): a step that does not follow, or a proof
+    /// that ends without refuting the formula. The answer it was to certify is not given.
+    ProofRejected {
+        /// The proof's format.
+        format: queens_sat_check::Format,
+        /// The step at fault where known (see [`queens_sat_check::Error::Rejected`]: a line of
+        /// a text VeriPB proof, the last constraint ID before a structured VeriPB step, the
+        /// number of an LRAT step, dratify's index of a DRAT step); `None` when the proof as a
+        /// whole falls short (no refutation at its end).
+        step: Option<u64>,
+        /// Why, in one line naming the step.
+        reason: String,
+    },
     /// An instance too large to encode (variable count beyond DIMACS' 32-bit range, etc.).
     TooLarge(String),
     /// SIGINT or SIGTERM arrived; the work was stopped cleanly.
@@ -42,6 +55,19 @@ pub enum Error {
 }
 
 impl Error {
+    /// A proof of `format` that fails its check as a whole (`step`: where, if known).
+    pub fn proof_rejected(
+        format: queens_sat_check::Format,
+        step: Option<u64>,
+        reason: impl Into<String>,
+    ) -> Error {
+        Error::ProofRejected {
+            format,
+            step,
+            reason: reason.into(),
+        }
+    }
+
     /// A parse error at `file:line`.
     pub fn parse(file: &str, line: usize, msg: impl Into<String>) -> Error {
         Error::Parse {
@@ -87,8 +113,34 @@ impl fmt::Display for Error {
             Error::Instance(b) => write!(f, "{}", b.message(Naming::Flag)),
             Error::Io { path, source } => write!(f, "{path}: {source}"),
             Error::Solver(m) => write!(f, "solver fault: {m}"),
+            Error::ProofRejected { format, reason, .. } => {
+                write!(f, "proof rejected ({format}): {reason}")
+            }
             Error::TooLarge(m) => write!(f, "too large: {m}"),
             Error::Interrupted => write!(f, "interrupted; nothing was left half-written"),
+        }
+    }
+}
+
+/// A checker's error (the `queens-sat-check` crate's checkers) as the
+/// crate's: a rejected proof is [`Error::ProofRejected`].
+impl From<queens_sat_check::Error> for Error {
+    fn from(e: queens_sat_check::Error) -> Error {
+        use queens_sat_check::Error as E;
+        match e {
+            E::Parse { file, line, msg } => Error::Parse { file, line, msg },
+            E::Io { path, source } => Error::Io { path, source },
+            E::Invalid(m) => Error::Usage(m),
+            E::TooLarge(m) => Error::TooLarge(m),
+            E::Rejected {
+                format,
+                step,
+                reason,
+            } => Error::ProofRejected {
+                format,
+                step,
+                reason,
+            },
         }
     }
 }

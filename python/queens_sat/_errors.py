@@ -63,6 +63,17 @@ class SolverError(Error, RuntimeError):
     """A solver misbehaved: crash, bad output, a model that fails verification."""
 
 
+class ProofRejectedError(SolverError):
+    """A proof that fails its check under ``certify=True``: a step that does not follow, or a
+    proof that ends without refuting the formula; no answer is given. A ``SolverError``, so
+    ``except SolverError`` still catches it. ``format`` is the proof's format (``"drat"``,
+    ``"lrat"``, ``"veripb"``) and ``step`` the step at fault where known (the line of a text
+    VeriPB proof, the number of an LRAT step, ...), else None."""
+
+    format: Optional[str] = None
+    step: Optional[int] = None
+
+
 class TooLargeError(Error, ValueError):
     """An instance too large to encode (beyond DIMACS' 32-bit variable range)."""
 

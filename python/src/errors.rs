@@ -19,6 +19,7 @@ struct Classes {
     not_found: Py<PyAny>,
     permission_denied: Py<PyAny>,
     solver: Py<PyAny>,
+    proof_rejected: Py<PyAny>,
     too_large: Py<PyAny>,
     cancelled: Py<PyAny>,
     internal: Py<PyAny>,
@@ -41,6 +42,7 @@ fn classes(py: Python<'_>) -> PyResult<&'static Classes> {
             not_found: class("NotFoundError")?,
             permission_denied: class("PermissionDeniedError")?,
             solver: class("SolverError")?,
+            proof_rejected: class("ProofRejectedError")?,
             too_large: class("TooLargeError")?,
             cancelled: class("CancelledError")?,
             internal: class("InternalError")?,
@@ -93,6 +95,12 @@ fn build(py: Python<'_>, e: &Error) -> PyResult<PyErr> {
             exc
         }
         Error::Solver(_) => c.solver.bind(py).call1((e.to_string(),))?,
+        Error::ProofRejected { format, step, .. } => {
+            let exc = c.proof_rejected.bind(py).call1((e.to_string(),))?;
+            exc.setattr("format", format.name())?;
+            exc.setattr("step", *step)?;
+            exc
+        }
         Error::TooLarge(_) => c.too_large.bind(py).call1((e.to_string(),))?,
         Error::Interrupted => c.cancelled.bind(py).call1((e.to_string(),))?,
     };

@@ -158,3 +158,21 @@ def test_decode_rejects_a_non_solution() -> None:
     f = qs.encode(qs.Instance(4))
     with pytest.raises(qs.VerifyError):
         f.decode([1, 6, 11, 16])
+
+
+def test_a_rejected_proof_is_its_own_solver_error(tmp_path: Path) -> None:
+    # An external "solver" that answers UNSAT with a DRAT proof that refutes nothing: under
+    # certify=True the answer is refused with ProofRejectedError, still a SolverError.
+    liar = tmp_path / "cadical-liar"
+    liar.write_text(
+        "#!/bin/sh\n# args: --no-binary CNF PROOF\n"
+        "echo '1 0' > \"$3\"\necho '0' >> \"$3\"\necho 's UNSATISFIABLE'\nexit 20\n"
+    )
+    liar.chmod(0o755)
+    with pytest.raises(qs.ProofRejectedError) as e:
+        qs.solve(8, solver=str(liar), certify=True)
+    assert isinstance(e.value, qs.SolverError) and isinstance(e.value, RuntimeError)
+    assert e.value.format == "drat" and isinstance(e.value.step, int)
+    assert "does not check" in str(e.value) and "\n" not in str(e.value)
+    assert issubclass(qs.ProofRejectedError, qs.SolverError)
+    assert qs.ProofRejectedError().format is None and qs.ProofRejectedError().step is None

@@ -103,9 +103,11 @@ use crate::export::opb::Opb;
 use crate::export::{Constraint, ExportFormat, walk_01};
 use crate::piece::LineKind;
 use crate::presolve::Problem;
+// The vocabulary of the steps, shared with the batch codec below and the checker.
+pub(crate) use queens_sat_check::vocab::{Lit, Operand, PolOp};
 
 /// Constraint IDs (VeriPB numbering: the OPB file's constraints from 1, an equality as two).
-pub(crate) type Id = u64;
+pub(crate) use queens_sat_check::vocab::Id;
 
 /// The geometry of a presolved problem and the VeriPB IDs of its OPB constraints.
 pub(crate) struct Geometry {
@@ -241,15 +243,6 @@ impl Geometry {
             .ok()
             .map(|i| self.leaps[i].2)
     }
-}
-
-/// An operand of a `pol` step.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Operand {
-    /// A constraint by its ID.
-    Id(Id),
-    /// The literal axiom `~x >= 0` of a variable (`x <= 1`).
-    Axiom(u32),
 }
 
 /// Step counts of a proof, per kind (for the spike's figures and the tests).
@@ -389,9 +382,10 @@ impl<W: Write> Sink for Text<W> {
                     self.line.push(b' ');
                     self.push_num(id as i64);
                 }
-                Operand::Axiom(var) => {
-                    self.line.extend_from_slice(b" ~x");
-                    self.push_num(i64::from(var));
+                Operand::Axiom(l) => {
+                    self.line
+                        .extend_from_slice(if l.negated { b" ~x" } else { b" x" });
+                    self.push_num(i64::from(l.var));
                 }
             }
             if mult != 1 {
@@ -832,7 +826,7 @@ impl<'a, S: Sink> Writer<'a, S> {
             } else {
                 (g.diff_ids[k], g.diff_cell[k])
             };
-            id.map_or(Operand::Axiom(cell), Operand::Id)
+            id.map_or(Operand::Axiom(Lit::neg(cell)), Operand::Id)
         };
         // pol: the rows' and columns' weighted identity, s times the rows, the diagonals.
         let mut ops = std::mem::take(&mut self.ops);
@@ -943,10 +937,10 @@ pub enum PbStep<'a> {
     Header(u64),
     /// `rup` of `sum_{p in path} ~x_p >= 1` with the hints.
     Rup { path: &'a [u32], hints: &'a [u64] },
-    /// `pol` of the sum of the operands: pairs of words, an ID (or [`AXIOM`] | variable for
-    /// the literal axiom `~x >= 0`) and its factor.
+    /// `pol` of the sum of the operands: pairs of words, an operand ([`Operand::word`]) and
+    /// its factor.
     Pol(&'a [u64]),
-    /// `pol` in reverse Polish order: pairs of words, a tag and a value ([`PbBatch::rpn_ops`]).
+    /// `pol` in reverse Polish order: pairs of words, a tag and a value ([`PolOp::words`]).
     PolRpn(&'a [u64]),
     /// `del id` of the IDs.
     Delete(&'a [u64]),
@@ -954,25 +948,12 @@ pub enum PbStep<'a> {
     Finish(Option<u64>),
 }
 
-/// In a [`PbStep::Pol`] operand, the flag of a literal axiom `~x >= 0` (the variable in the low
-/// bits).
-#[doc(hidden)]
-pub const AXIOM: u64 = 1 << 63;
-
 const K_HEADER: u64 = 1;
 const K_RUP: u64 = 2;
 const K_POL: u64 = 3;
 const K_DEL: u64 = 4;
 const K_FINISH: u64 = 5;
 const K_RPN: u64 = 6;
-
-/// The tags of a [`PbStep::PolRpn`] operation.
-const R_ID: u64 = 0;
-const R_POS: u64 = 1;
-const R_NEG: u64 = 2;
-const R_ADD: u64 = 3;
-const R_MUL: u64 = 4;
-const R_DIV: u64 = 5;
 
 /// A step's header word: its kind and two counts of 28 bits.
 fn head(kind: u64, a: usize, b: usize) -> u64 {
@@ -1053,48 +1034,44 @@ impl PbBatch {
         false
     }
 
-    /// The operations of a [`PbStep::PolRpn`] (an error for a malformed one).
-    pub(crate) fn rpn_ops(words: &[u64]) -> Result<Vec<PolOp>> {
-        words
-            .chunks_exact(2)
-            .map(|pair| {
-                let v = pair[1];
-                let int = || i64::try_from(v).map_err(|_| bad_batch());
-                let var = || u32::try_from(v).map_err(|_| bad_batch());
-                Ok(match pair[0] {
-                    R_ID => PolOp::Id(v),
-                    R_POS => PolOp::Lit(var()?, false),
-                    R_NEG => PolOp::Lit(var()?, true),
-                    R_ADD => PolOp::Add,
-                    R_MUL => PolOp::Mul(int()?),
-                    R_DIV => PolOp::Div(int()?),
-                    _ => return Err(bad_batch()),
-                })
-            })
-            .collect()
+    /// The operations of a [`PbStep::PolRpn`] into `out` (an error for a malformed one).
+    pub(crate) fn rpn_ops(words: &[u64], out: &mut Vec<PolOp>) -> Result<()> {
+        out.clear();
+        for pair in words.chunks_exact(2) {
+            out.push(PolOp::from_words(pair[0], pair[1]).ok_or_else(bad_batch)?);
+        }
+        Ok(())
+    }
+
+    /// The operands and factors of a [`PbStep::Pol`] into `out` (an error for a malformed one).
+    pub(crate) fn pol_ops(words: &[u64], out: &mut Vec<(Operand, i64)>) -> Result<()> {
+        out.clear();
+        for pair in words.chunks_exact(2) {
+            let op = Operand::from_word(pair[0]).ok_or_else(bad_batch)?;
+            let mult = i64::try_from(pair[1]).map_err(|_| bad_batch())?;
+            out.push((op, mult));
+        }
+        Ok(())
     }
 
     /// Replays the steps into `sink` (the text of the same proof).
-    pub(crate) fn replay(&self, sink: &mut impl Sink, ops: &mut Vec<(Operand, i64)>) -> Result<()> {
+    pub(crate) fn replay(
+        &self,
+        sink: &mut impl Sink,
+        ops: &mut Vec<(Operand, i64)>,
+        rpn: &mut Vec<PolOp>,
+    ) -> Result<()> {
         for step in self.steps() {
             match step? {
                 PbStep::Header(loaded) => sink.header(loaded),
                 PbStep::Rup { path, hints } => sink.rup(path, hints),
                 PbStep::Pol(words) => {
-                    ops.clear();
-                    for pair in words.chunks_exact(2) {
-                        let op = if pair[0] & AXIOM != 0 {
-                            Operand::Axiom((pair[0] & !AXIOM) as u32)
-                        } else {
-                            Operand::Id(pair[0])
-                        };
-                        ops.push((op, pair[1] as i64));
-                    }
+                    PbBatch::pol_ops(words, ops)?;
                     sink.pol(ops);
                 }
                 PbStep::PolRpn(words) => {
-                    let rpn = PbBatch::rpn_ops(words)?;
-                    sink.pol_rpn(&rpn);
+                    PbBatch::rpn_ops(words, rpn)?;
+                    sink.pol_rpn(rpn);
                 }
                 PbStep::Delete(ids) => sink.delete(ids),
                 PbStep::Finish(unsat) => sink.finish(unsat),
@@ -1119,10 +1096,7 @@ impl Sink for PbBatch {
     fn pol(&mut self, ops: &[(Operand, i64)]) {
         self.words.push(head(K_POL, 0, ops.len()));
         for &(op, mult) in ops {
-            self.words.push(match op {
-                Operand::Id(id) => id,
-                Operand::Axiom(var) => AXIOM | u64::from(var),
-            });
+            self.words.push(op.word());
             self.words.push(mult as u64);
         }
     }
@@ -1130,16 +1104,7 @@ impl Sink for PbBatch {
     fn pol_rpn(&mut self, ops: &[PolOp]) {
         self.words.push(head(K_RPN, 0, ops.len()));
         for &op in ops {
-            let (tag, value) = match op {
-                PolOp::Id(id) => (R_ID, id),
-                PolOp::Lit(var, false) => (R_POS, u64::from(var)),
-                PolOp::Lit(var, true) => (R_NEG, u64::from(var)),
-                PolOp::Add => (R_ADD, 0),
-                PolOp::Mul(k) => (R_MUL, k as u64),
-                PolOp::Div(k) => (R_DIV, k as u64),
-            };
-            self.words.push(tag);
-            self.words.push(value);
+            self.words.extend_from_slice(&op.words());
         }
     }
 
@@ -1227,22 +1192,7 @@ pub(crate) fn model(
     )?;
     let text =
         String::from_utf8(w).map_err(|_| Error::Solver("an OPB model not in UTF-8".into()))?;
-    crate::certify::pbcheck::parse_opb(&text, "the OPB model")
-}
-
-/// An operand or an operation of a `pol` step, in its reverse Polish order ([`Writer::pol`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum PolOp {
-    /// Pushes a constraint by its ID.
-    Id(Id),
-    /// Pushes the literal axiom of a variable: `x >= 0` (`false`) or `~x >= 0` (`true`).
-    Lit(u32, bool),
-    /// Adds the two constraints on top.
-    Add,
-    /// Multiplies the top by a factor (at least 1).
-    Mul(i64),
-    /// Divides the top by a divisor (at least 1), rounding up in normalized form.
-    Div(i64),
+    Ok(crate::certify::pbcheck::parse_opb(&text, "the OPB model")?)
 }
 
 /// A weighted sum of `pol` operands under construction.
@@ -1287,9 +1237,9 @@ pub(crate) fn write_rpn(line: &mut Vec<u8>, ops: &[PolOp]) {
                 line.push(b' ');
                 num(line, id as i64);
             }
-            PolOp::Lit(var, negated) => {
-                line.extend_from_slice(if negated { b" ~x" } else { b" x" });
-                num(line, i64::from(var));
+            PolOp::Axiom(l) => {
+                line.extend_from_slice(if l.negated { b" ~x" } else { b" x" });
+                num(line, i64::from(l.var));
             }
             PolOp::Add => line.extend_from_slice(b" +"),
             PolOp::Mul(k) => {
@@ -1313,7 +1263,7 @@ impl<S: Sink> Writer<'_, S> {
     pub(crate) fn pol_rpn(&mut self, ops: &[PolOp]) -> Id {
         let terms = ops
             .iter()
-            .filter(|op| matches!(op, PolOp::Id(_) | PolOp::Lit(..)))
+            .filter(|op| matches!(op, PolOp::Id(_) | PolOp::Axiom(_)))
             .count();
         self.out.pol_rpn(ops);
         self.stats.pol_terms += terms as u64;
@@ -1341,7 +1291,7 @@ impl<S: Sink> Writer<'_, S> {
         } else {
             (self.g.diff_ids[k], self.g.diff_cell[k])
         };
-        id.map_or(PolOp::Lit(cell, true), PolOp::Id)
+        id.map_or(PolOp::Axiom(Lit::neg(cell)), PolOp::Id)
     }
 
     /// The `>= 1` (`ge`) or the `<= 1` of open row `r` and of free column `c`, as operands.
@@ -1426,13 +1376,13 @@ impl<S: Sink> Writer<'_, S> {
                 if !is_open[self.g.cell(v).row as usize]
                     && reach[0][family][self.key_of(v, even_anti) as usize]
                 {
-                    sum.add(PolOp::Lit(v, false), 1);
+                    sum.add(PolOp::Axiom(Lit::pos(v)), 1);
                 }
             }
         } else if divide {
             for &v in allowed {
                 if self.key_of(v, true) % 2 == 1 {
-                    sum.add(PolOp::Lit(v, false), 1);
+                    sum.add(PolOp::Axiom(Lit::pos(v)), 1);
                 }
             }
         }

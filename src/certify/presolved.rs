@@ -145,8 +145,10 @@ pub fn lrat(instance: &Instance, piece: Piece) -> Result<(Steps, usize)> {
     let mut checker = Lrat::new(vars, clauses)?;
     checker.check(&steps)?;
     if !checker.refuted() {
-        return Err(Error::Solver(
-            "the proof of presolve's refutation does not derive the empty clause".into(),
+        return Err(Error::proof_rejected(
+            super::CheckedFormat::Lrat,
+            None,
+            "the proof of presolve's refutation does not derive the empty clause",
         ));
     }
     Ok((steps, count))
@@ -179,8 +181,10 @@ pub fn veripb(opb: &str) -> Result<String> {
     })?;
     let verdict = checker.finish()?;
     if !verdict.unsat {
-        return Err(Error::Solver(
-            "the VeriPB proof of presolve's refutation does not conclude UNSAT".into(),
+        return Err(Error::proof_rejected(
+            super::CheckedFormat::Veripb,
+            None,
+            "the VeriPB proof of presolve's refutation does not conclude UNSAT",
         ));
     }
     Ok(proof)

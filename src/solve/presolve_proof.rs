@@ -189,8 +189,10 @@ fn cadical_presolve_proof(problem: &Problem, stop: &Cancel) -> Result<Option<(St
     let mut checker = Lrat::new(vars, clauses)?;
     checker.check(&steps)?;
     if !checker.refuted() {
-        return Err(Error::Solver(
-            "CaDiCaL's proof of presolve's refutation does not derive the empty clause".into(),
+        return Err(Error::proof_rejected(
+            crate::certify::CheckedFormat::Lrat,
+            None,
+            "CaDiCaL's proof of presolve's refutation does not derive the empty clause",
         ));
     }
     Ok(Some((steps, count)))

@@ -508,3 +508,49 @@ fn library_files_import_in_one_direction() {
         cycles.join("\n")
     );
 }
+
+/// The trust boundary (docs/design.md): the checker crate `queens-sat-check` (check/) does not
+/// depend on `queens-sat`, so no checker can import the search or the encoder whose output it
+/// checks (Cargo enforces it; this documents it), and its code names no `queens_sat` path. The
+/// library depends on the checkers, never the reverse.
+#[test]
+fn the_checker_crate_cannot_import_the_search() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest = std::fs::read_to_string(root.join("check/Cargo.toml")).unwrap();
+    assert!(
+        manifest.contains("name = \"queens-sat-check\""),
+        "{manifest}"
+    );
+    // Every dependency table of the checker's manifest (normal, dev, build, per target).
+    let mut in_deps = false;
+    for line in manifest.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            in_deps = line.trim_matches(['[', ']']).ends_with("dependencies");
+            continue;
+        }
+        if in_deps && !line.starts_with('#') {
+            assert!(
+                !line.starts_with("queens-sat") && !line.contains("path = \"..\""),
+                "check/Cargo.toml depends on the library: {line}"
+            );
+        }
+    }
+    let mut files = Vec::new();
+    rust_files(&root.join("check/src"), false, &mut files);
+    assert!(files.len() >= 8, "{files:?}");
+    for file in &files {
+        let text = code(&std::fs::read_to_string(file).unwrap());
+        assert!(
+            !text.contains("queens_sat::") && !text.contains("extern crate queens_sat"),
+            "{} names the library",
+            file.display()
+        );
+    }
+    // The library takes its checkers from the crate.
+    let lib = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    assert!(
+        lib.contains("queens-sat-check = { path = \"check\""),
+        "{lib}"
+    );
+}

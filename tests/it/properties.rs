@@ -492,6 +492,17 @@ fn a_proof_longer_than_one_chunk_is_streamed() {
         err.to_string().contains("never derives the empty clause"),
         "{err}"
     );
+    // A proof that fails its check is typed as such, told apart from a solver's crash.
+    assert!(
+        matches!(
+            err,
+            queens_sat::Error::ProofRejected {
+                format: queens_sat::certify::CheckedFormat::Drat,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
     let text = padding + proof.as_str() + "1 x 0\n";
     let path = proof_file(dir.path(), &text);
     let err = check_drat(&problem, options, &path)

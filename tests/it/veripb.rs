@@ -511,6 +511,18 @@ fn a_tampered_batch_makes_the_certified_route_fail() {
             assert!(dropped, "step {nth}");
             let e = r.map(|c| c.answer).expect_err("a tampered proof fails");
             assert!(e.to_string().contains("does not check"), "{e}");
+            // Typed: the step after which it failed, never a solver fault.
+            assert!(
+                matches!(
+                    e,
+                    queens_sat::Error::ProofRejected {
+                        format: queens_sat::certify::CheckedFormat::Veripb,
+                        step: Some(_),
+                        ..
+                    }
+                ),
+                "{e:?}"
+            );
             assert!(!pbp.exists());
         }
     }

@@ -30,10 +30,9 @@ use super::kernel::{Branch, CHECK_EVERY, MAX_CORE, Search, Tuning, on_diagonal, 
 use crate::answer::Answer;
 use crate::board::Board;
 use crate::certify::pb::{
-    AXIOM, Geometry, Id, Operand, PbBatch, PbStep, PolOp, ProofStats, Sink, Text, Writer, model,
-    write_opb, write_rpn,
+    Geometry, Id, Operand, PbBatch, PbStep, PolOp, ProofStats, Sink, Text, Writer, model, write_opb,
 };
-use crate::certify::pbcheck::{PbChecker, PbVerdict, PolTerm};
+use crate::certify::pbcheck::{PbChecker, PbVerdict};
 use crate::cpu::Isa;
 use crate::error::{Error, Result};
 use crate::interrupt::Cancel;
@@ -902,13 +901,13 @@ struct Checked {
 fn write_batches(
     rx: Receiver<PbBatch>,
     back: Sender<PbBatch>,
-    file: tempfile::NamedTempFile,
+    file: crate::atomic::Pending,
     name: &str,
-) -> Result<tempfile::NamedTempFile> {
+) -> Result<crate::atomic::Pending> {
     let mut text = Text::new(std::io::BufWriter::with_capacity(1 << 20, file));
-    let mut ops = Vec::new();
+    let (mut ops, mut rpn) = (Vec::new(), Vec::new());
     for mut batch in rx {
-        batch.replay(&mut text, &mut ops)?;
+        batch.replay(&mut text, &mut ops, &mut rpn)?;
         batch.clear();
         // The search may be done: a closed channel only means nobody reuses it.
         let _ = back.send(batch);
@@ -931,7 +930,7 @@ fn check_batches(
     let mut ck = Some(PbChecker::new(num_vars, &constraints)?);
     drop(constraints);
     let mut verdict = None;
-    let (mut terms, mut ids, mut line) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut terms, mut rpn, mut ids) = (Vec::new(), Vec::new(), Vec::new());
     let mut busy = t0.elapsed().as_secs_f64();
     for batch in rx {
         let t = Instant::now();
@@ -946,30 +945,13 @@ fn check_batches(
                     c.rup_clause(path, hints)?;
                 }
                 PbStep::Pol(words) => {
-                    terms.clear();
-                    for pair in words.chunks_exact(2) {
-                        let term = if pair[0] & AXIOM != 0 {
-                            let var = i32::try_from(pair[0] & !AXIOM)
-                                .map_err(|_| internal("a variable out of range"))?;
-                            PolTerm::Axiom(-var)
-                        } else {
-                            PolTerm::Id(
-                                i64::try_from(pair[0])
-                                    .map_err(|_| internal("an ID out of range"))?,
-                            )
-                        };
-                        let mult = i64::try_from(pair[1])
-                            .map_err(|_| internal("a factor out of range"))?;
-                        terms.push((term, mult));
-                    }
+                    PbBatch::pol_ops(words, &mut terms)?;
                     c.pol_sum(&terms)?;
                 }
                 PbStep::PolRpn(words) => {
-                    // Rare (the parity's and the forced diagonals' steps): checked through
-                    // the text of the step, as the proof file has it.
-                    line.clear();
-                    write_rpn(&mut line, &PbBatch::rpn_ops(words)?);
-                    c.check_line_bytes(&line)?;
+                    // The parity's and the forced diagonals' steps, in the same vocabulary.
+                    PbBatch::rpn_ops(words, &mut rpn)?;
+                    c.pol_rpn(&rpn)?;
                 }
                 PbStep::Delete(del) => {
                     ids.clear();
@@ -1101,13 +1083,15 @@ fn certified(
         let verdict = match checked.verdict {
             Some(v) if v.unsat && v.contradiction == ran.root => v,
             _ => {
-                return Err(internal(
-                    "the VeriPB proof checked but did not conclude UNSAT",
+                return Err(Error::proof_rejected(
+                    crate::certify::CheckedFormat::Veripb,
+                    None,
+                    "the VeriPB search's proof checked but did not conclude UNSAT",
                 ));
             }
         };
-        if let (Some(tmp), Some(path)) = (written, proof) {
-            super::proof::keep(tmp, path)?;
+        if let Some(pending) = written {
+            pending.keep()?;
         }
         let s = verdict.steps;
         certificate = Some(crate::certify::Certificate {

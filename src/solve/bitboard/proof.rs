@@ -108,7 +108,7 @@ pub fn search_certified(
         let formula = &formula;
         let proof_name = &proof_name;
         let checker = scope.spawn(
-            move || -> Result<(Lrat, f64, Option<tempfile::NamedTempFile>)> {
+            move || -> Result<(Lrat, f64, Option<crate::atomic::Pending>)> {
                 let t0 = Instant::now();
                 let mut lrat = Lrat::new(num_vars, formula.iter().cloned())?;
                 let mut busy = t0.elapsed().as_secs_f64();
@@ -147,12 +147,14 @@ pub fn search_certified(
     if let Node::Refuted(..) = done.node
         && !lrat.refuted()
     {
-        return Err(Error::Solver(
-            "the bitboard search's proof checked but did not derive the empty clause".into(),
+        return Err(Error::proof_rejected(
+            crate::certify::CheckedFormat::Lrat,
+            None,
+            "the bitboard search's proof checked but did not derive the empty clause",
         ));
     }
-    if let (Node::Refuted(..), Some(tmp), Some(path)) = (done.node, written, proof) {
-        keep(tmp, path)?;
+    if let (Node::Refuted(..), Some(pending)) = (done.node, written) {
+        pending.keep()?;
     }
     let (answer, certificate) = match done.node {
         Node::Board => (Answer::Sat(done.board()), None),
@@ -183,10 +185,10 @@ pub fn search_certified(
     })
 }
 
-/// A temporary file beside `proof` for the proof to be written into, renamed to it by [`keep`]
-/// only once the proof checked: never a half-written proof under the name asked for. A folder
-/// that does not exist is a bad `--proof`.
-pub(super) fn beside(proof: &Path) -> Result<tempfile::NamedTempFile> {
+/// The file a certified run's proof is written into, renamed to `proof` only once the proof
+/// checked ([`crate::atomic::Pending::keep`]): never a half-written proof under the name asked
+/// for. A folder that does not exist is a bad `--proof`.
+pub(super) fn beside(proof: &Path) -> Result<crate::atomic::Pending> {
     let dir = match proof.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -198,25 +200,7 @@ pub(super) fn beside(proof: &Path) -> Result<tempfile::NamedTempFile> {
             "is in a folder that does not exist",
         ));
     }
-    tempfile::Builder::new()
-        .prefix(".queens-sat-proof")
-        .tempfile_in(dir)
-        .map_err(|e| Error::io(proof.display().to_string(), e))
-}
-
-/// Renames the checked proof `tmp` (from [`beside`]) to `proof`, readable as an ordinary output
-/// file (a temporary file is private, 0600).
-pub(super) fn keep(tmp: tempfile::NamedTempFile, proof: &Path) -> Result<()> {
-    let name = proof.display().to_string();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        tmp.as_file()
-            .set_permissions(std::fs::Permissions::from_mode(0o644))
-            .map_err(|e| Error::io(&name, e))?;
-    }
-    tmp.persist(proof).map_err(|e| Error::io(&name, e.error))?;
-    Ok(())
+    crate::atomic::Pending::new(proof)
 }
 
 /// Whether the certified search takes `problem`: a core of at most 64 open rows (the search

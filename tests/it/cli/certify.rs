@@ -82,7 +82,7 @@ fn certified_unsat() {
             liar.to_str().unwrap(),
             "--certify",
         ],
-        &["does not check"],
+        &["proof rejected (drat)", "does not check"],
     );
     assert!(!msg.contains("UNSAT\n"));
 }

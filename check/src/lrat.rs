@@ -1,6 +1,6 @@
 //! An LRAT checker (RUP steps with hints; Cruz-Filipe, Heule, Hunt, Kaufmann, Schneider-Kamp,
 //! "Efficient certified RAT verification", CADE 2017), for the proofs the bitboard search
-//! writes under `--certify` ([`crate::solve::bitboard::proof`]).
+//! of `queens-sat` writes under `--certify` (`queens_sat::solve::bitboard::proof`).
 //!
 //! Each added clause names, in order, the clauses that become unit (or false) once the clause's
 //! literals are all false: checking a step walks its hints once, with no propagation search, so
@@ -12,10 +12,8 @@
 //! small allocations), and are written as standard text LRAT ([`Steps::write_text`]), which
 //! any LRAT checker (cake_lpr, lrat-check) reads against the formula's DIMACS file.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
-use crate::error::{Error, Result};
+use crate::error::{Error, Format, Result};
+use crate::ids::IdMap;
 
 const ADD: i64 = 1;
 const DELETE: i64 = 2;
@@ -211,27 +209,6 @@ pub enum Step {
     Delete(Vec<u64>),
 }
 
-/// A multiplicative hasher for clause ids (sequential integers: SipHash's protection is not
-/// needed, and hashing is on the checker's inner loop).
-#[derive(Default)]
-struct IdHasher(u64);
-
-impl Hasher for IdHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
-    }
-
-    fn write_u64(&mut self, i: u64) {
-        self.0 = (i ^ (i >> 29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
-
 /// Checks LRAT steps against a formula ([`Lrat::check`]) until the empty clause is derived.
 pub struct Lrat {
     num_vars: u32,
@@ -241,7 +218,7 @@ pub struct Lrat {
     lits: Vec<i32>,
     alive: Vec<bool>,
     /// The live clauses added by the proof, by id.
-    clauses: HashMap<u64, Box<[i32]>, BuildHasherDefault<IdHasher>>,
+    clauses: IdMap<Box<[i32]>>,
     /// Per variable: 0 unassigned, 1 true, -1 false.
     value: Vec<i8>,
     trail: Vec<u32>,
@@ -261,7 +238,7 @@ impl Lrat {
         for c in clauses {
             top += 1;
             if let Some(&l) = c.iter().find(|l| l.unsigned_abs() > num_vars || **l == 0) {
-                return Err(Error::Solver(format!(
+                return Err(Error::Invalid(format!(
                     "formula clause {top}: literal {l} is not a variable of 1..={num_vars}"
                 )));
             }
@@ -274,7 +251,7 @@ impl Lrat {
             alive: vec![true; start.len() - 1],
             start,
             lits,
-            clauses: HashMap::default(),
+            clauses: IdMap::default(),
             value: vec![0; num_vars as usize + 1],
             trail: Vec::new(),
             top,
@@ -299,9 +276,9 @@ impl Lrat {
         let w = &run.words;
         let mut at = 0;
         let word = |at: usize| -> Result<i64> {
-            w.get(at)
-                .copied()
-                .ok_or_else(|| Error::Solver("the LRAT proof ends inside a step".into()))
+            w.get(at).copied().ok_or_else(|| {
+                Error::rejected(Format::Lrat, None, "the LRAT proof ends inside a step")
+            })
         };
         while at < w.len() {
             let tag = w[at];
@@ -320,7 +297,11 @@ impl Lrat {
                 continue;
             }
             if tag != ADD {
-                return Err(Error::Solver(format!("LRAT step word {tag} is not a step")));
+                return Err(Error::rejected(
+                    Format::Lrat,
+                    None,
+                    format!("LRAT step word {tag} is not a step"),
+                ));
             }
             let id = word(at + 1)? as u64;
             let nl = usize::try_from(word(at + 2)?).unwrap_or(usize::MAX);
@@ -328,7 +309,11 @@ impl Lrat {
             let nh = usize::try_from(word(lits_at + nl)?).unwrap_or(usize::MAX);
             let hints_at = lits_at + nl + 1;
             if hints_at.saturating_add(nh) > w.len() {
-                return Err(Error::Solver("the LRAT proof ends inside a step".into()));
+                return Err(Error::rejected(
+                    Format::Lrat,
+                    None,
+                    "the LRAT proof ends inside a step",
+                ));
             }
             if id <= self.top {
                 return Err(self.fail(id, "reuses an id (ids must increase)"));
@@ -347,10 +332,14 @@ impl Lrat {
     }
 
     fn fail(&self, id: u64, why: &str) -> Error {
-        Error::Solver(format!(
-            "the LRAT proof does not check: step {} (clause {id}) {why}",
-            self.steps + 1
-        ))
+        Error::rejected(
+            Format::Lrat,
+            Some(self.steps + 1),
+            format!(
+                "the LRAT proof does not check: step {} (clause {id}) {why}",
+                self.steps + 1
+            ),
+        )
     }
 
     fn assign(&mut self, lit: i32) {
