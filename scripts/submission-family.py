@@ -6,7 +6,7 @@ measurement.
    solver (`--budget-limit`, 60 s) and the default strategy as the reference (`--timeout`),
    `--jobs 1`, `--per-family` kept per family; resumable (cnf-out/submission-2026/selection.jsonl
    keeps every finished instance: a re-run with the same limits solves nothing again).
-2. `--pack` with CaDiCaL as the pack's reference solver (`--reference-timeout`, 60 s) on the
+2. `--pack` with CaDiCaL as the pack's reference solver (`--reference-timeout`, 30 s) on the
    kept instances: the pack (CNF files, xz) goes to cnf-out/submission-2026-pack, its
    description, instance table and plots are copied to docs/submission-2026/ (no CNF there:
    the recipe and the command regenerate every file, and the GBD hashes name them).
@@ -117,8 +117,8 @@ def main() -> int:
     ap.add_argument("--budget-limit", type=float, default=60)
     ap.add_argument("--timeout", type=float, default=120,
                     help="the reference's (ours) limit; the competition allows 3600")
-    ap.add_argument("--reference-timeout", type=float, default=60, help="CaDiCaL's limit")
-    ap.add_argument("--per-family", type=int, default=7)
+    ap.add_argument("--reference-timeout", type=float, default=30, help="CaDiCaL's limit")
+    ap.add_argument("--per-family", type=int, default=9)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--table-only", action="store_true")
     args = ap.parse_args()
