@@ -42,10 +42,10 @@ COPY = ["DESCRIPTION.md", "description.html", "description.tex", "description.pd
 
 def run(args: argparse.Namespace) -> None:
     cmd = [
-        args.queens_sat, "suite", str(RECIPE), "--select",
+        args.queens_sat, "suite", str(RECIPE.relative_to(ROOT)), "--select",
         "--budget-limit", str(args.budget_limit), "--timeout", str(args.timeout),
         "--per-family", str(args.per_family), "--select-seed", str(args.seed), "--jobs", "1",
-        "--pack", str(PACK), "--author", "queens-sat developers",
+        "--pack", str(PACK.relative_to(ROOT)), "--author", "queens-sat developers",
         "--reference", "cadical", "--reference-timeout", str(args.reference_timeout),
     ]
     print("+", " ".join(cmd), file=sys.stderr)
@@ -113,7 +113,8 @@ def table() -> None:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--queens-sat", default=str(ROOT / "target" / "release" / "queens-sat"))
+    ap.add_argument("--queens-sat", default="target/release/queens-sat",
+                    help="relative to the repository root, or absolute")
     ap.add_argument("--budget-limit", type=float, default=60)
     ap.add_argument("--timeout", type=float, default=120,
                     help="the reference's (ours) limit; the competition allows 3600")
