@@ -352,6 +352,12 @@ fn family_text(generator: &str) -> &'static str {
              are pre-placed, none attacking another; the instance asks whether they extend to n \
              non-attacking queens."
         }
+        "diagonals to=completion" => {
+            "excluded diagonals reduced to n-queens completion (Gent, Jefferson & Nightingale \
+             2017): the excluded-diagonal instance on a board of side about 266 n with all but n \
+             queens pre-placed; presolve takes the pre-placed queens out again, so the CNF is \
+             the excluded-diagonal formula (the same GBD hash as its diagonal form)."
+        }
         "blocked" => {
             "blocked n-queens (csplib prob080): `m` random cells are blocked, keeping `min-free` \
              free cells per row and column; the instance asks for n non-attacking queens on the \
@@ -359,6 +365,27 @@ fn family_text(generator: &str) -> &'static str {
         }
         _ => "the plain n-queens (or n-amazons) problem on the empty board.",
     }
+}
+
+/// The generators of the rows, each once, in order of first appearance (`diagonals
+/// to=completion` apart from `diagonals`): the keys of [`family_text`].
+fn generator_kinds(rows: &[PackRow]) -> Vec<&'static str> {
+    let mut kinds: Vec<&'static str> = Vec::new();
+    for r in rows {
+        let kind = match r.generator.as_str() {
+            "diagonals" if r.params.split(' ').any(|p| p == "to=completion") => {
+                "diagonals to=completion"
+            }
+            "diagonals" => "diagonals",
+            "completion" => "completion",
+            "blocked" => "blocked",
+            _ => "plain",
+        };
+        if !kinds.contains(&kind) {
+            kinds.push(kind);
+        }
+    }
+    kinds
 }
 
 /// The `## Selection` section of the description.
@@ -456,9 +483,7 @@ fn description(
         rows.len()
     );
     s += "## The family\n\n";
-    let mut generators: Vec<&str> = rows.iter().map(|r| r.generator.as_str()).collect();
-    generators.dedup();
-    for g in generators {
+    for g in generator_kinds(rows) {
         s += &format!("- `{g}`: {}\n", family_text(g));
     }
     s += "\n## Regenerating every file\n\n";
@@ -568,4 +593,39 @@ fn description(
           - CSPLib prob079 (n-Queens Completion) and prob080 (Blocked n-Queens).\n\
           - M. Iser, C. Sinz. A Problem Meta-Data Library for Research in SAT. Pragmatics of SAT 2018 (GBD hashes).\n";
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(generator: &str, params: &str) -> PackRow {
+        serde_json::from_value(serde_json::json!({
+            "hash": "0", "family": "f", "filename": "f.cnf.xz", "piece": "queen", "n": 8,
+            "generator": generator, "params": params, "seed": 1, "amo": "auto",
+            "variables": 1, "clauses": 1, "result": "sat", "certified": false,
+            "solver": "auto", "solver_result": "sat", "seconds": 0.1, "ref_solver": "",
+            "ref_result": "", "ref_seconds": null, "ref_timeout": null
+        }))
+        .unwrap()
+    }
+
+    /// Each generator is described once, however many families use it and in whatever order,
+    /// and the completion form of excluded diagonals gets its own entry.
+    #[test]
+    fn each_generator_is_described_once() {
+        let rows = [
+            row("blocked", "m=5 min-free=1"),
+            row("diagonals", "min-free=1 diags=3 to=completion"),
+            row("blocked", "m=6 min-free=1"),
+            row("diagonals", "min-free=1 diags=3"),
+            row("diagonals", "min-free=1 diags=4 to=completion"),
+            row("diagonals", "min-free=1 diags=4"),
+        ];
+        assert_eq!(
+            generator_kinds(&rows),
+            ["blocked", "diagonals to=completion", "diagonals"]
+        );
+        assert!(family_text("diagonals to=completion").contains("completion"));
+    }
 }

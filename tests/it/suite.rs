@@ -742,3 +742,77 @@ fn orbit_keys_identify_rotations_and_mirrors() {
     moved.placed[1] = Cell::new(4, 6);
     assert_ne!(orbit_key(&moved), key);
 }
+
+/// The SAT Competition 2026 submission family (`submission-2026.suite`, issue 53 §3) is
+/// reproducible: 41 instances, and the 16 that `--select` kept (docs/submission-2026/) have the
+/// GBD hashes they had when the family was selected.
+#[test]
+fn submission_recipe_has_pinned_gbd_hashes() {
+    let pinned = [
+        (
+            "blocked72-queen-n72-m4614-k1-s1-auto.cnf",
+            "5c59a5457bcc2cc2c92207c2ada80194",
+        ),
+        (
+            "blocked72-queen-n72-m4614-k1-s2-auto.cnf",
+            "9a6669a391bd050a8eb5b11d70f17339",
+        ),
+        (
+            "compl26-queen-n26-k1-diags24-completion-s2-auto.cnf",
+            "d95e7193b68869eee6f0fc6964c636e6",
+        ),
+        (
+            "compl26-queen-n26-k1-diags25-completion-s3-auto.cnf",
+            "ec675c79a02ae6d1ccfcd9fdf8affb5a",
+        ),
+        (
+            "compl28-queen-n28-k1-diags30-completion-s3-auto.cnf",
+            "004e5a8256f80ddd2b2d11ffc418742a",
+        ),
+        (
+            "compl28-queen-n28-k1-diags31-completion-s2-auto.cnf",
+            "885ec7a1d265f4c2645830f35303bd17",
+        ),
+        (
+            "compl28-queen-n28-k1-diags32-completion-s2-auto.cnf",
+            "c2bac908917dc0f4ff5021a377c2bd14",
+        ),
+        (
+            "blocked56-queen-n56-m2734-k1-s3-auto.cnf",
+            "8300fabc7ac6f91e7a453d656db38bb3",
+        ),
+        (
+            "blocked56-queen-n56-m2734-k1-s4-auto.cnf",
+            "b49b4f2d4747a2e7cba48baa24fc5f3a",
+        ),
+        (
+            "blocked80-queen-n80-m5632-k1-s1-auto.cnf",
+            "d00569b2751ccfa62725cd0ad34c70bb",
+        ),
+        (
+            "blocked80-queen-n80-m5632-k1-s2-auto.cnf",
+            "187091645b4f9ac0d3bb122ab4ec984a",
+        ),
+        (
+            "diag26-queen-n26-k1-diags24-s4-auto.cnf",
+            "30680818efa8536ebc7fc6dae864a485",
+        ),
+        (
+            "diag26-queen-n26-k1-diags25-s6-auto.cnf",
+            "2a04dc74bfe41bc5439a2beb20c131a2",
+        ),
+        (
+            "diag28-queen-n28-k1-diags32-s4-auto.cnf",
+            "e6f8ca2f3a4aaa8b31ac4d3f53775c1c",
+        ),
+        (
+            "diag28-queen-n28-k1-diags32-s5-auto.cnf",
+            "9b25503a16bfba4f74dbf47e7b2bfdd9",
+        ),
+        (
+            "diag28-queen-n28-k1-diags32-s12-auto.cnf",
+            "4030e25cff46c12dec89a87e6c43185c",
+        ),
+    ];
+    assert_pinned("submission-2026.suite", 41, &pinned);
+}
