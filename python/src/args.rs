@@ -114,6 +114,20 @@ pub fn side(obj: &Bound<'_, PyAny>) -> PyResult<u32> {
     }
 }
 
+/// `timeout=`: `None` (no limit) or seconds by the library's rule ([`queens_sat::options::time_limit`]:
+/// `inf` is no limit; too small or too large a value has its own message), with the value as
+/// Python writes it, for the messages that name the limit. An int too large for a float is too
+/// large a limit (not `inf`).
+pub fn timeout(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<(std::time::Duration, String)>> {
+    let Some(t) = obj else {
+        return Ok(None);
+    };
+    let value = repr(t);
+    let secs = t.extract::<f64>().unwrap_or(f64::MAX);
+    let limit = py_ok(queens_sat::options::time_limit(secs).map_err(|e| revalue(e, &value)))?;
+    Ok(limit.map(|d| (d, value)))
+}
+
 /// `level=` of a compressed write: `None` or an int the codec takes (the library's message,
 /// for any int however large or negative).
 pub fn level(codec: queens_sat::compress::Codec, obj: Option<&Bound<'_, PyAny>>) -> PyResult<u32> {

@@ -1460,17 +1460,7 @@ fn count_instance(
         .parse(inst, &piece, false),
     )?;
     let engine = py_ok(Engine::choice(engine))?;
-    // The rule of solve(): `inf` is no limit; the value as Python writes it in messages.
-    let timeout = timeout_secs
-        .map(|t| {
-            let value = args::repr(t);
-            // An int too large for a float is too large a limit (not `inf`, which is no limit).
-            let secs = t.extract::<f64>().unwrap_or(f64::MAX);
-            py_ok(queens_sat::options::time_limit(secs).map_err(|e| args::revalue(e, &value)))
-                .map(|d| d.map(|d| (d, value)))
-        })
-        .transpose()?
-        .flatten();
+    let timeout = args::timeout(timeout_secs)?;
     let request = count::Request {
         amo: parsed.options.amo,
         symmetric: parsed.options.symmetric,

@@ -155,16 +155,7 @@ pub fn solutions(
     let left = limit
         .map(|k| args::count_arg::<u64>(k, "limit"))
         .transpose()?;
-    // The rule of count(): `inf` is no limit; the value as Python writes it in messages.
-    let timeout = timeout_secs
-        .map(|t| {
-            let value = args::repr(t);
-            let secs = t.extract::<f64>().unwrap_or(f64::MAX);
-            py_ok(queens_sat::options::time_limit(secs).map_err(|e| args::revalue(e, &value)))
-                .map(|d| d.map(|d| (d, value)))
-        })
-        .transpose()?
-        .flatten();
+    let timeout = args::timeout(timeout_secs)?;
     let inner = py_ok(Solutions::new(
         inst,
         piece,

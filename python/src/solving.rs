@@ -396,19 +396,7 @@ pub fn solve(
     let proof_format = errors::py_ok(proof_format.map(ProofFormat::parse).transpose())?;
     // `implied=None` leaves the choice to the strategy (the diagonal sums in its cube solver).
     let parsed = encoding(instance, amo, implied, symmetric, break_symmetry, true)?;
-    let timeout = timeout_secs
-        .map(|t| {
-            // The value as Python writes it (`0`, `1e+300`), not as Rust does; an int too large
-            // for a float is refused the same way.
-            let value = crate::args::repr(t);
-            // An int too large for a float is too large a limit (not `inf`, which is no limit).
-            let secs = t.extract::<f64>().unwrap_or(f64::MAX);
-            errors::py_ok(
-                queens_sat::options::time_limit(secs).map_err(|e| crate::args::revalue(e, &value)),
-            )
-        })
-        .transpose()?
-        .flatten();
+    let timeout = crate::args::timeout(timeout_secs)?.map(|(d, _)| d);
     let jobs_ = crate::args::jobs(jobs_)?;
     let (inst, piece) = (&instance.inner, instance.piece);
     let s = work::run_with(py, None, cancel.as_deref(), |cancel| {
