@@ -362,18 +362,6 @@ impl PyResult_ {
     }
 }
 
-/// `Result.solver` in Python's words: a portfolio's winner is named by its `solver=` entry,
-/// without the command line's `--amo` (which `Result.amo` holds).
-fn python_solver(solver: &str) -> String {
-    match solver.strip_prefix("portfolio winner: ") {
-        Some(label) => {
-            let name = label.split(" --amo ").next().unwrap_or(label);
-            format!("{name} (portfolio winner)")
-        }
-        None => solver.to_string(),
-    }
-}
-
 #[pyfunction]
 #[pyo3(signature = (instance, solver, timeout_secs, certify, jobs_, amo, implied, symmetric, break_symmetry, deterministic, proof, proof_format, cancel))]
 #[allow(clippy::too_many_arguments)]
@@ -418,7 +406,12 @@ pub fn solve(
         status: s.status,
         instance: instance.clone(),
         amo: s.amo,
-        solver: python_solver(&s.solver),
+        // In Python's words: a portfolio's winner by its engine's name, without the command
+        // line's `--amo` (which `Result.amo` holds).
+        solver: match &s.winner {
+            Some(name) => format!("{name} (portfolio winner)"),
+            None => s.solver,
+        },
         stats: s.stats,
         encode_seconds: s.encode_seconds,
         solve_seconds: s.solve_seconds,

@@ -41,6 +41,9 @@ pub struct SolveReport {
     /// For an UNSAT that presolve proved: why ([`Problem::unsat`], e.g. `pre-placed queens at
     /// (0,0) and (3,3) share a diagonal`); `None` when a solver refuted the problem.
     pub reason: Option<String>,
+    /// A portfolio's winner, by its engine's name alone (`lib:cadical`), for front ends that
+    /// word it themselves; `None` when no race ran.
+    pub winner: Option<String>,
 }
 
 impl SolveReport {
@@ -61,6 +64,7 @@ impl SolveReport {
             amo: amo.name(),
             cubes: None,
             reason: None,
+            winner: None,
         }
     }
 }
@@ -438,6 +442,7 @@ pub fn portfolio(
     let (k, mut r) = race(lanes, &settings.cancel.clone().unwrap_or_default())?;
     let i = kept[k];
     r.solver = format!("portfolio winner: {}", entrants[i].label());
+    r.winner = Some(entrants[i].backend.name().to_string());
     if !skipped.is_empty() {
         r.solver
             .push_str(&format!("; left out for memory: {}", skipped.join(", ")));
