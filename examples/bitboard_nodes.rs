@@ -20,6 +20,10 @@
 //! unchecked; [`bitproof::write`]), `--certify` the whole certified search (proof written and
 //! checked on a second thread; [`bitproof::search_certified`]). Their lines add the lemmas, the
 //! hints and, for `--certify`, the checker's busy seconds.
+//!
+//! `--digest` prints, per instance, the answer and a digest of each proof's text (the LRAT
+//! proof of [`bitproof::proof`], the VeriPB proof of [`pbproof::search_veripb`]) with their
+//! node counts: a refactoring of the search or its tracers must leave every line unchanged.
 
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -27,7 +31,9 @@ use std::time::{Duration, Instant};
 use queens_sat::instance::read_instance_file;
 use queens_sat::piece::QUEEN;
 use queens_sat::presolve::Problem;
-use queens_sat::solve::bitboard::{Options, Tuning, Words, estimate, proof as bitproof, search};
+use queens_sat::solve::bitboard::{
+    Options, Tuning, Words, estimate, pbproof, proof as bitproof, search,
+};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -50,7 +56,7 @@ fn run(args: &[String]) -> queens_sat::Result<()> {
     let mut tuning = Tuning::default();
     let mut timeout = None;
     let mut files = Vec::new();
-    let (mut write, mut certify) = (false, false);
+    let (mut write, mut certify, mut digest) = (false, false, false);
     let mut probes = None;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -82,6 +88,7 @@ fn run(args: &[String]) -> queens_sat::Result<()> {
                 probes = Some(it.next().and_then(|v| v.parse().ok()).ok_or_else(usage)?);
             }
             "--write" => write = true,
+            "--digest" => digest = true,
             "--certify" => certify = true,
             "--timeout" => {
                 let secs: f64 = it.next().and_then(|v| v.parse().ok()).ok_or_else(usage)?;
@@ -105,6 +112,10 @@ fn run(args: &[String]) -> queens_sat::Result<()> {
         let instance = read_instance_file(path.as_ref(), diags)?;
         let problem = Problem::presolve(&instance, QUEEN)?;
         let (t0, cpu0) = (Instant::now(), cpu_seconds());
+        if digest {
+            println!("{file}\t{}", digests(&problem)?);
+            continue;
+        }
         if let Some(probes) = probes {
             let e = estimate(&problem, tuning, probes, 1)?;
             println!(
@@ -142,6 +153,42 @@ fn run(args: &[String]) -> queens_sat::Result<()> {
         );
     }
     Ok(())
+}
+
+/// The answer, nodes and a digest of the text of each proof of `problem` ([`run`]'s
+/// `--digest`): LRAT, then VeriPB.
+fn digests(problem: &Problem) -> queens_sat::Result<String> {
+    use std::hash::{DefaultHasher, Hasher};
+    let digest = |bytes: &[u8]| {
+        let mut h = DefaultHasher::new();
+        h.write(bytes);
+        format!("{:016x}", h.finish())
+    };
+    let written = bitproof::write(problem, None, |_| Ok(()))?;
+    let lrat = match bitproof::proof(problem)? {
+        Some(steps) => {
+            let mut text = Vec::new();
+            steps
+                .write_text(&mut text)
+                .map_err(|e| queens_sat::Error::io("the LRAT proof", e))?;
+            digest(&text)
+        }
+        None => "-".into(),
+    };
+    let dir = tempfile::tempdir().map_err(|e| queens_sat::Error::io("a temporary folder", e))?;
+    let (opb, pbp) = (dir.path().join("m.opb"), dir.path().join("p.pbp"));
+    let pb = pbproof::search_veripb(problem, &opb, &pbp, None, None)?;
+    let text = std::fs::read(&pbp).map_err(|e| queens_sat::Error::io("the VeriPB proof", e))?;
+    Ok(format!(
+        "{}\tlrat {} {} {} {lrat}\tveripb {} {} {}",
+        written.answer.label(),
+        written.nodes,
+        written.lemmas,
+        written.hints,
+        pb.answer.label(),
+        pb.nodes,
+        digest(&text)
+    ))
 }
 
 /// User plus system CPU seconds of this process so far.

@@ -4,6 +4,8 @@
 //! threads, the proof writer and the engine adapter build on it; it imports none of them.
 
 use super::core::{Core, Geometry, Row, Shift, Table, core_rows, diagonal_family};
+pub(super) use super::trace::Line;
+use super::trace::{Abort, Failure, Flow, Fork, NoTrace, Node, Outcome, Tracer};
 use crate::cpu::Isa;
 use crate::interrupt::Cancel;
 use crate::piece::Shape;
@@ -149,24 +151,14 @@ pub(super) fn shape(problem: &Problem) -> std::result::Result<Shape, Unsupported
 /// How the search branches at a node ([`Search::branch_plain`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Branch<M> {
-    /// The node's checks refute it: no branch.
-    Fail,
+    /// The node's checks refute it, for this reason: no branch.
+    Fail(Failure<M>),
     /// On the columns of `cand` (bits) for the open row `open[i]`.
     Row(usize, M),
     /// On which open row takes the column `col` (a single bit).
     Column(M),
     /// On which open row takes a forced diagonal.
     Diagonal(Line),
-}
-
-/// A diagonal of the core: the sum keys' (`anti`) or the difference keys', `key` as [`Core`]
-/// numbers them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Line {
-    /// Of the sum keys (`r + c`) when true, of the difference keys otherwise.
-    pub anti: bool,
-    /// Its key.
-    pub key: u32,
 }
 
 /// The column (a single bit) where core row `r` meets the diagonal `key` ([`Branch::Diagonal`],
@@ -229,43 +221,53 @@ macro_rules! searcher {
         $(, $attr:meta)?
     ) => {
         impl<M: Row> Search<'_, M> {
-            /// Whether the open rows `open` (their allowed columns in `masks`) can all be
-            /// filled, every column of `cols_free` taken once.
+            /// Searches the node of the open rows `open` (their allowed columns in `masks`,
+            /// every column of `cols_free` to be taken once), telling `t` what it does.
             $(#[$attr])?
-            fn $go<K: Keys, G: Geometry<M>>(
+            fn $go<K: Keys, G: Geometry<M>, T: Tracer<M>>(
                 &mut self,
+                t: &mut T,
                 open: &[u8],
                 masks: &M::Masks,
                 cols_free: M,
-            ) -> bool {
+            ) -> Outcome<T::Refuted> {
                 if open.is_empty() {
-                    return true;
+                    return Outcome::Board;
                 }
                 self.nodes += 1;
                 if self.nodes.is_multiple_of(CHECK_EVERY) && self.should_stop() {
-                    return false;
+                    return Outcome::Stopped;
                 }
+                let node = Node { open, masks, cols_free };
                 let (i, mut cand) = match self.$branch::<K, G>(open, masks, cols_free) {
-                    Branch::Fail => return false,
-                    Branch::Diagonal(Line { anti, key }) => {
-                        return self.$diagonal::<K, G>(open, masks, cols_free, anti, key);
+                    Branch::Fail(why) => return ended(t.failed(node, why)),
+                    Branch::Diagonal(line) => {
+                        return self.$diagonal::<K, G, T>(t, node, line);
                     }
                     Branch::Column(col) => {
-                        return self.$column::<K, G>(open, masks, cols_free, col);
+                        return self.$column::<K, G, T>(t, node, col);
                     }
                     Branch::Row(i, cand) => (i, cand),
+                };
+                let (fork, only) = if T::ON {
+                    let r = open[i] as usize;
+                    let fork = if cand == masks[r] { Fork::Row(r) } else { Fork::Column(cand) };
+                    (fork, cand.count_ones() == 1)
+                } else {
+                    (Fork::Row(0), false)
+                };
+                let mut frame = match t.branch(node, fork, only) {
+                    Ok(frame) => frame,
+                    Err(Abort) => return Outcome::Stopped,
                 };
                 while cand != M::ZERO {
                     let bit = cand.lowest();
                     cand = cand ^ bit;
-                    if self.$place::<K, G>(open, i, bit, masks, cols_free) {
-                        return true;
-                    }
-                    if self.stopped.is_some() {
-                        return false;
+                    if let Some(out) = self.$place::<K, G, T>(t, &mut frame, node, i, bit, only) {
+                        return out;
                     }
                 }
-                false
+                ended(t.refuted(node, fork, frame))
             }
 
             /// How the search branches at the node of the open rows `open` (their allowed
@@ -293,7 +295,7 @@ macro_rules! searcher {
                     let m = masks[r as usize];
                     let k = m.count_ones();
                     if k == 0 {
-                        return Branch::Fail;
+                        return Branch::Fail(Failure::Row(r as usize));
                     }
                     if k < best.0 {
                         best = (k, i);
@@ -304,7 +306,7 @@ macro_rules! searcher {
                     once |= m;
                 }
                 if cols_free & !once != M::ZERO {
-                    return Branch::Fail;
+                    return Branch::Fail(Failure::Column((cols_free & !once).lowest()));
                 }
                 // The implied sums, and the diagonals they force.
                 // The forced diagonal with the fewest cells, and their number.
@@ -328,11 +330,12 @@ macro_rules! searcher {
                             Self::$bound(main, k, cols + k * span - rows, must),
                         ) {
                             (Some(a), Some(m)) => (must_anti, must_main) = (a, m),
-                            _ => return Branch::Fail,
+                            (None, _) => return Branch::Fail(Failure::Bound { anti: true }),
+                            (_, None) => return Branch::Fail(Failure::Bound { anti: false }),
                         }
                     }
                     if tuning.parity && !parity_ok(anti, main, span + 1, k, rows + cols) {
-                        return Branch::Fail;
+                        return Branch::Fail(Failure::Parity);
                     }
                     if must_anti | must_main != K::ZERO {
                         for (anti_kind, mut keys) in [(true, must_anti), (false, must_main)] {
@@ -399,71 +402,99 @@ macro_rules! searcher {
 
             /// Branches on which open row takes column `col` (a single bit).
             $(#[$attr])?
-            fn $column<K: Keys, G: Geometry<M>>(
+            fn $column<K: Keys, G: Geometry<M>, T: Tracer<M>>(
                 &mut self,
-                open: &[u8],
-                masks: &M::Masks,
-                cols_free: M,
+                t: &mut T,
+                node: Node<'_, M>,
                 col: M,
-            ) -> bool {
+            ) -> Outcome<T::Refuted> {
+                let (open, masks) = (node.open, node.masks);
+                let only = T::ON
+                    && open.iter().filter(|&&r| masks[r as usize] & col != M::ZERO).count() == 1;
+                let fork = Fork::Column(col);
+                let mut frame = match t.branch(node, fork, only) {
+                    Ok(frame) => frame,
+                    Err(Abort) => return Outcome::Stopped,
+                };
                 for i in 0..open.len() {
                     if masks[open[i] as usize] & col == M::ZERO {
                         continue;
                     }
-                    if self.$place::<K, G>(open, i, col, masks, cols_free) {
-                        return true;
-                    }
-                    if self.stopped.is_some() {
-                        return false;
+                    if let Some(out) = self.$place::<K, G, T>(t, &mut frame, node, i, col, only) {
+                        return out;
                     }
                 }
-                false
+                ended(t.refuted(node, fork, frame))
             }
 
-            /// Branches on which open row takes the diagonal `key` (of the sum keys when
-            /// `anti`, else of the difference keys; as [`Core`] numbers them).
+            /// Branches on which open row takes the diagonal `line` (as [`Core`] numbers its
+            /// key).
             $(#[$attr])?
-            fn $diagonal<K: Keys, G: Geometry<M>>(
+            fn $diagonal<K: Keys, G: Geometry<M>, T: Tracer<M>>(
                 &mut self,
-                open: &[u8],
-                masks: &M::Masks,
-                cols_free: M,
-                anti: bool,
-                key: u32,
-            ) -> bool {
+                t: &mut T,
+                node: Node<'_, M>,
+                line: Line,
+            ) -> Outcome<T::Refuted> {
+                let (open, masks) = (node.open, node.masks);
+                let Line { anti, key } = line;
+                let only = T::ON
+                    && open
+                        .iter()
+                        .filter(|&&r| on_diagonal(self.core, anti, key, r, masks).is_some())
+                        .count()
+                        == 1;
+                let fork = Fork::Diagonal(line);
+                let mut frame = match t.branch(node, fork, only) {
+                    Ok(frame) => frame,
+                    Err(Abort) => return Outcome::Stopped,
+                };
                 for i in 0..open.len() {
                     let Some(col) = on_diagonal(self.core, anti, key, open[i], masks) else {
                         continue;
                     };
-                    if self.$place::<K, G>(open, i, col, masks, cols_free) {
-                        return true;
-                    }
-                    if self.stopped.is_some() {
-                        return false;
+                    if let Some(out) = self.$place::<K, G, T>(t, &mut frame, node, i, col, only) {
+                        return out;
                     }
                 }
-                false
+                ended(t.refuted(node, fork, frame))
             }
 
-            /// Places a piece on open row `open[i]`, column `bit`, and searches on.
+            /// Places a piece on open row `open[i]`, column `bit`, and searches on: `None`
+            /// when the child was refuted and the node goes on to its next child, else how the
+            /// node ends (a board, a stop, a backjump).
             $(#[$attr])?
-            fn $place<K: Keys, G: Geometry<M>>(
+            fn $place<K: Keys, G: Geometry<M>, T: Tracer<M>>(
                 &mut self,
-                open: &[u8],
+                t: &mut T,
+                frame: &mut T::Frame,
+                node: Node<'_, M>,
                 i: usize,
                 bit: M,
-                masks: &M::Masks,
-                cols_free: M,
-            ) -> bool {
+                only: bool,
+            ) -> Option<Outcome<T::Refuted>> {
+                let (open, masks) = (node.open, node.masks);
                 let row = open[i] as usize;
                 let (mut rest, mut next) = ([0u8; MAX_CORE], *masks);
                 child_into::<M, G>(self.core, self.shape, open, i, bit, masks, &mut rest, &mut next);
                 let rest = &rest[..open.len() - 1];
-                if self.$go::<K, G>(rest, &next, cols_free & !bit) {
-                    self.placed.push((row, bit.trailing_zeros()));
-                    return true;
+                t.place(row, bit, only);
+                match self.$go::<K, G, T>(t, rest, &next, node.cols_free & !bit) {
+                    Outcome::Board => {
+                        self.placed.push((row, bit.trailing_zeros()));
+                        Some(Outcome::Board)
+                    }
+                    Outcome::Stopped => Some(Outcome::Stopped),
+                    Outcome::Refuted(refuted) => {
+                        let flow = t.child_refuted(frame, refuted, row, bit, only);
+                        t.unplace(row, bit);
+                        match flow {
+                            Ok(Flow::Next) => None,
+                            Ok(Flow::Backjump(r)) => Some(Outcome::Refuted(r)),
+                            Err(Abort) => Some(Outcome::Stopped),
+                        }
+                    }
                 }
-                false
             }
 
             /// Whether some `k` distinct keys of the set `keys` can sum to `target`, by the
@@ -588,30 +619,45 @@ impl<'a, M: Row> Search<'a, M> {
         }
     }
 
-    /// [`Search::go_plain`] in the build `self.isa`, with the key sets' width and the kernel.
+    /// Whether the open rows `open` (their allowed columns in `masks`) can all be filled, every
+    /// column of `cols_free` taken once: the search untraced ([`NoTrace`]). A board's
+    /// placements go to `placed`; `stopped` says why it stopped early.
     pub(super) fn go(&mut self, open: &[u8], masks: &M::Masks, cols_free: M) -> bool {
+        self.trace(&mut NoTrace, open, masks, cols_free) == Outcome::Board
+    }
+
+    /// [`Search::go_plain`] in the build `self.isa`, with the key sets' width and the kernel,
+    /// telling `t` what it does.
+    pub(super) fn trace<T: Tracer<M>>(
+        &mut self,
+        t: &mut T,
+        open: &[u8],
+        masks: &M::Masks,
+        cols_free: M,
+    ) -> Outcome<T::Refuted> {
         match (self.two_words(), self.shifts) {
-            (false, true) => self.go_in::<u64, Shift>(open, masks, cols_free),
-            (true, true) => self.go_in::<u128, Shift>(open, masks, cols_free),
-            (false, false) => self.go_in::<u64, Table>(open, masks, cols_free),
-            (true, false) => self.go_in::<u128, Table>(open, masks, cols_free),
+            (false, true) => self.trace_in::<u64, Shift, T>(t, open, masks, cols_free),
+            (true, true) => self.trace_in::<u128, Shift, T>(t, open, masks, cols_free),
+            (false, false) => self.trace_in::<u64, Table, T>(t, open, masks, cols_free),
+            (true, false) => self.trace_in::<u128, Table, T>(t, open, masks, cols_free),
         }
     }
 
     /// [`Search::go_plain`] in the build `self.isa`, with key sets `K` and kernel `G`.
-    fn go_in<K: Keys, G: Geometry<M>>(
+    fn trace_in<K: Keys, G: Geometry<M>, T: Tracer<M>>(
         &mut self,
+        t: &mut T,
         open: &[u8],
         masks: &M::Masks,
         cols_free: M,
-    ) -> bool {
+    ) -> Outcome<T::Refuted> {
         #[cfg(target_arch = "x86_64")]
         if self.isa.has_bmi2() {
             // SAFETY: `isa` passed `Isa::usable`, so the processor has `cpu::BMI2_FEATURES`,
             // the features the function is compiled with.
-            return unsafe { self.go_bmi2::<K, G>(open, masks, cols_free) };
+            return unsafe { self.go_bmi2::<K, G, T>(t, open, masks, cols_free) };
         }
-        self.go_plain::<K, G>(open, masks, cols_free)
+        self.go_plain::<K, G, T>(t, open, masks, cols_free)
     }
 
     /// [`Search::branch_plain`] in the build `self.isa`, with the key sets' width and the
@@ -634,37 +680,24 @@ impl<'a, M: Row> Search<'a, M> {
     ) -> Branch<M> {
         #[cfg(target_arch = "x86_64")]
         if self.isa.has_bmi2() {
-            // SAFETY: as in `Search::go_in`.
+            // SAFETY: as in `Search::trace_in`.
             return unsafe { self.branch_bmi2::<K, G>(open, masks, cols_free) };
         }
         self.branch_plain::<K, G>(open, masks, cols_free)
     }
 
-    /// The node below placing a piece on the open row `open[i]`, column `bit` ([`child_into`]
-    /// with the search's kernel).
-    pub(super) fn child_into(
-        &self,
-        open: &[u8],
-        i: usize,
-        bit: M,
-        masks: &M::Masks,
-        rest: &mut [u8; MAX_CORE],
-        next: &mut M::Masks,
-    ) {
-        if self.shifts {
-            child_into::<M, Shift>(self.core, self.shape, open, i, bit, masks, rest, next);
-        } else {
-            child_into::<M, Table>(self.core, self.shape, open, i, bit, masks, rest, next);
-        }
-    }
-
     /// The columns of core row `to` that a piece on core row `from`, column `bit` (a single
     /// bit) attacks.
     pub(super) fn hit(&self, bit: M, from: usize, to: usize) -> M {
-        if self.shifts {
-            Shift::hit(self.core, self.shape, bit, from, to)
-        } else {
-            Table::hit(self.core, self.shape, bit, from, to)
+        self.attacks().hit(bit, from, to)
+    }
+
+    /// The search's attack masks, apart from the search (for its tracers).
+    pub(super) fn attacks(&self) -> Attacks<'a, M> {
+        Attacks {
+            core: self.core,
+            shape: self.shape,
+            shifts: self.shifts,
         }
     }
 
@@ -675,6 +708,36 @@ impl<'a, M: Row> Search<'a, M> {
             self.stopped = Some(why.to_string());
         }
         self.stopped.is_some()
+    }
+}
+
+/// A search's attack masks ([`Search::attacks`]): what its tracers need of its kernel.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Attacks<'a, M: Row> {
+    core: &'a Core<M>,
+    shape: Shape,
+    shifts: bool,
+}
+
+impl<M: Row> Attacks<'_, M> {
+    /// The columns of core row `to` that a piece on core row `from`, column `bit` (a single
+    /// bit) attacks.
+    #[inline]
+    pub(super) fn hit(&self, bit: M, from: usize, to: usize) -> M {
+        if self.shifts {
+            Shift::hit(self.core, self.shape, bit, from, to)
+        } else {
+            Table::hit(self.core, self.shape, bit, from, to)
+        }
+    }
+}
+
+/// A tracer's answer for a node: refuted, or stopped when the tracer gave up.
+#[inline(always)]
+fn ended<R>(traced: Result<R, Abort>) -> Outcome<R> {
+    match traced {
+        Ok(r) => Outcome::Refuted(r),
+        Err(Abort) => Outcome::Stopped,
     }
 }
 

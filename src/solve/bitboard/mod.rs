@@ -51,24 +51,37 @@
 //! tail set (blocked n <= 56, excluded diagonals n = 20/21) it answered faster than the CDCL
 //! cube-and-conquer (docs/benchmarks.md, "The bitboard search in the default strategy"), so the
 //! default strategy races the two ([`super::Solver`]); at the excluded-diagonal frontier
-//! (n >= 26 near the 50 % point) both run out of time on some instances. Under `--certify`,
-//! [`proof`] runs it without the sum bounds and writes its tree as an LRAT proof.
+//! (n >= 26 near the 50 % point) both run out of time on some instances.
 //!
-//! The files import one way: `kernel` (the search's state and methods, the branching rule, the
-//! attack masks, [`Tuning`]) <- `tree` (subtrees: the split over threads, [`cubes`],
-//! [`estimate`]) <- `run` ([`search`] and its [`Options`]) <- `engine` ([`Bitboard`]); and
-//! `kernel` <- [`proof`] (the LRAT proof writer) <- `engine`. This file only declares and
-//! re-exports.
+//! **One search, many tracers.** The recursion exists once (`kernel`'s `searcher!`, compiled
+//! per instruction set); it tells a tracer what it does in typed events (`trace`: a node its
+//! checks refute and why, a branch on a row, a column or a forced diagonal, each placement and
+//! each refuted child). The uncertified search and the split run it with `NoTrace`, which is
+//! zero-sized and compiles away (the same nodes, and the same time within 1 %, as the search
+//! before the tracers: docs/benchmarks.md, "One search, many tracers"). Under `--certify` the
+//! proof writers are tracers of the same search: [`proof`] writes its tree as an LRAT proof
+//! (without the sum bounds, which have no short clausal proof; it backjumps over placements a
+//! refutation does not use), [`pbproof`] as a VeriPB proof with every pruning. A new tracer is
+//! one file (see the test-only `counting.rs`) and one line that hands it to the search.
+//!
+//! The files import one way: `core` <- `trace` (the events and the `Tracer` trait) <- `kernel`
+//! (the search's state and methods, the branching rule, the attack masks, [`Tuning`]) <- `tree`
+//! (subtrees: the split over threads, [`cubes`], [`estimate`]) <- `run` ([`search`] and its
+//! [`Options`]) <- `engine` ([`Bitboard`]); and `kernel` <- [`proof`] (the LRAT tracer) <-
+//! [`pbproof`] (the VeriPB tracer) <- `engine`. This file only declares and re-exports.
 
 /// The engine's `--solver` name, written once.
 pub const NAME: &str = "bitboard";
 
 mod core;
+#[cfg(test)]
+mod counting;
 mod engine;
 mod kernel;
 pub mod pbproof;
 pub mod proof;
 mod run;
+mod trace;
 mod tree;
 
 pub use core::diagonal_family;

@@ -26,7 +26,8 @@ use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
 use std::time::{Duration, Instant};
 
 use super::core::{Core, core_rows};
-use super::kernel::{Branch, CHECK_EVERY, MAX_CORE, Search, Tuning, on_diagonal, shape};
+use super::kernel::{Attacks, Search, Tuning, on_diagonal, shape};
+use super::trace::{Abort, Failure, Flow, Fork, Node as At, Outcome, Tracer};
 use crate::answer::Answer;
 use crate::board::Board;
 use crate::certify::pb::{
@@ -123,19 +124,22 @@ fn run<S: Sink>(problem: &Problem, g: &Geometry, stop: &Cancel, sink: S) -> Resu
                 .ok_or_else(|| Error::Solver("a core cell without a variable".into()))?;
         }
     }
+    let mut s = Search::new(
+        shape,
+        Isa::current().usable(),
+        VERIPB_TUNING.settled(problem),
+        &core,
+        Some(stop),
+    );
     let mut prover = Prover {
-        s: Search::new(
-            shape,
-            Isa::current().usable(),
-            VERIPB_TUNING.settled(problem),
-            &core,
-            Some(stop),
-        ),
+        attacks: s.attacks(),
         core: &core,
         w: Writer::start(g, sink, true),
         var_of,
         path: Vec::new(),
         spots: Vec::new(),
+        onlies: Vec::new(),
+        kids: Vec::new(),
         seen: vec![0; g.loaded() as usize + 1],
         pend: Vec::new(),
         pend_dels: Vec::new(),
@@ -144,28 +148,33 @@ fn run<S: Sink>(problem: &Problem, g: &Geometry, stop: &Cancel, sink: S) -> Resu
         by_row: vec![(0, 0); 64 * 64],
         by_row_var: vec![0; 64],
         key_scratch: Vec::new(),
+        rows_scratch: Vec::new(),
+        error: None,
     };
     prover.derive_pairs()?;
     let open: Vec<u8> = (0..core.k()).map(|r| r as u8).collect();
-    let node = prover.node(&open, &core.masks, core.cols_free)?;
-    let nodes = prover.s.nodes;
-    let stopped = prover.s.stopped.take();
+    let outcome = s.trace(&mut prover, &open, &core.masks, core.cols_free);
+    if let Some(e) = prover.error.take() {
+        return Err(e);
+    }
+    let nodes = s.nodes;
+    let stopped = s.stopped.take();
     let mut stats = prover.w.stats();
     stats.nodes = nodes;
     let path = std::mem::take(&mut prover.path);
-    let root = match node {
-        Node::Refuted(id) => Some(id),
+    let root = match outcome {
+        Outcome::Refuted(id) => Some(id),
         _ => None,
     };
     let sink = prover.w.finish(root);
-    let answer = match node {
-        Node::Refuted(_) => Answer::Unsat,
-        Node::Board => {
+    let answer = match outcome {
+        Outcome::Refuted(_) => Answer::Unsat,
+        Outcome::Board => {
             let mut pieces = problem.fixed.clone();
             pieces.extend(path.iter().map(|&v| g.cell(v)));
             Answer::Sat(Board::new(problem.n, pieces))
         }
-        Node::Stopped => Answer::Unknown(stopped.unwrap_or_else(|| "stopped".into())),
+        Outcome::Stopped => Answer::Unknown(stopped.unwrap_or_else(|| "stopped".into())),
     };
     Ok((
         Ran {
@@ -177,19 +186,19 @@ fn run<S: Sink>(problem: &Problem, g: &Geometry, stop: &Cancel, sink: S) -> Resu
     ))
 }
 
-/// How a node ended.
-#[derive(Clone, Copy)]
-enum Node {
-    /// Refuted: the ID of its lemma.
-    Refuted(Id),
-    /// A board: the path is its placements.
-    Board,
-    /// The time limit or cancel.
-    Stopped,
+/// What a branching node keeps while its children are searched.
+struct Frame {
+    /// Its refuted children's lemmas are [`Prover::kids`]`[base..]`.
+    base: usize,
+    /// It has one child.
+    only: bool,
 }
 
+/// The VeriPB tracer: writes each refuted node's lemma, and the `pol` steps of the bounds,
+/// the parity and the forced diagonals, as the search goes.
 struct Prover<'s, 'g, W: Sink> {
-    s: Search<'s, u64>,
+    /// The search's attack masks.
+    attacks: Attacks<'s, u64>,
     core: &'s Core<u64>,
     w: Writer<'g, W>,
     /// The variable of core cell (row, bit) at `row * 64 + bit`.
@@ -198,6 +207,10 @@ struct Prover<'s, 'g, W: Sink> {
     path: Vec<u32>,
     /// Their core cells (row, column bit).
     spots: Vec<(usize, u64)>,
+    /// Whether each placement of the path is its node's only child.
+    onlies: Vec<bool>,
+    /// The lemmas of the refuted children of the open nodes.
+    kids: Vec<Id>,
     /// Per model constraint, the lemma (`stamp`) whose hints last named it.
     seen: Vec<u32>,
     stamp: u32,
@@ -217,6 +230,10 @@ struct Prover<'s, 'g, W: Sink> {
     by_row_var: Vec<u32>,
     /// Scratch: the keys of the last bound.
     key_scratch: Vec<u64>,
+    /// Scratch: the rows of a column's children.
+    rows_scratch: Vec<usize>,
+    /// Why the tracer gave up ([`Abort`]).
+    error: Option<Error>,
 }
 
 /// The lemma ID of a node refuted as its parent's only child: no lemma of its own, its hints
@@ -274,7 +291,7 @@ impl<W: Sink> Prover<'_, '_, W> {
         if qr == r {
             live & !qbit
         } else {
-            self.s.hit(qbit, qr, r) & live
+            self.attacks.hit(qbit, qr, r) & live
         }
     }
 
@@ -295,7 +312,7 @@ impl<W: Sink> Prover<'_, '_, W> {
             let hit = if qr == r {
                 rest
             } else {
-                self.s.hit(qbit, qr, r) & rest
+                self.attacks.hit(qbit, qr, r) & rest
             };
             rest &= !hit;
             let mut m = hit;
@@ -430,116 +447,85 @@ impl<W: Sink> Prover<'_, '_, W> {
         Ok(())
     }
 
-    /// Searches the node of the open rows `open` (their allowed columns `masks`, the free
-    /// columns `cols_free`) at the end of the path and writes its lemma.
-    fn node(&mut self, open: &[u8], masks: &[u64; 64], cols_free: u64) -> Result<Node> {
-        self.node_in(open, masks, cols_free, false)
+    /// Records `why` the proof cannot go on, and stops the search.
+    #[cold]
+    fn abort<T>(&mut self, why: Error) -> std::result::Result<T, Abort> {
+        self.error = Some(why);
+        Err(Abort)
     }
 
-    /// [`Prover::node`]; with `inline` (the node is its parent's only child) a refutation
-    /// writes no lemma: its hints are left in [`Prover::pend`] for the parent's lemma, which
-    /// propagates the node's placement first, and it returns [`PENDING`].
-    fn node_in(
+    /// `done`, or its error recorded and the search stopped.
+    fn or_abort<T>(&mut self, done: Result<T>) -> std::result::Result<T, Abort> {
+        done.or_else(|e| self.abort(e))
+    }
+
+    /// Whether the node at the end of the path is its parent's only child: then a refutation
+    /// writes no lemma, its hints are left in [`Prover::pend`] for the parent's lemma, which
+    /// propagates the node's placement first ([`PENDING`]).
+    fn inline(&self) -> bool {
+        self.onlies.last().copied().unwrap_or(false)
+    }
+
+    /// The hints of the lemma of a branching node on a row or a column whose children were
+    /// all refuted, and the constraints to delete once it is written.
+    fn branched(
         &mut self,
-        open: &[u8],
-        masks: &[u64; 64],
-        cols_free: u64,
-        inline: bool,
-    ) -> Result<Node> {
-        if open.is_empty() {
-            return Ok(Node::Board);
-        }
-        self.s.nodes += 1;
-        if self.s.nodes.is_multiple_of(CHECK_EVERY) && self.s.should_stop() {
-            return Ok(Node::Stopped);
-        }
-        let mut kids: Vec<Id> = Vec::new();
-        let mut hints: Vec<Id> = Vec::new();
+        node: At<'_, u64>,
+        fork: Fork<u64>,
+        frame: &Frame,
+    ) -> Result<(Vec<Id>, Vec<Id>)> {
         let g = self.w.geometry();
-        let single = match self.s.branch(open, masks, cols_free) {
-            Branch::Fail => {
-                let (hints, dels) = self.failed(open, masks, cols_free)?;
-                return Ok(self.conclude(hints, dels, inline));
+        let mut hints: Vec<Id> = self.kids[frame.base..].to_vec();
+        self.next_stamp();
+        match fork {
+            Fork::Row(r) => {
+                // The row's other cells are attacked.
+                self.explain(r, !node.masks[r], &mut hints)?;
+                let row = self.core.rows[r] as usize;
+                hints.push(g.row_ids[row].ok_or_else(|| no_line("row", row))?.0);
             }
-            Branch::Row(i, cand) => {
-                let r = open[i] as usize;
-                let single = cand.count_ones() == 1;
-                let mut left = cand;
-                while left != 0 {
-                    let bit = left & left.wrapping_neg();
-                    left ^= bit;
-                    match self.place(open, i, bit, masks, cols_free, single)? {
-                        Node::Refuted(PENDING) => {}
-                        Node::Refuted(id) => kids.push(id),
-                        other => return Ok(other),
-                    }
-                }
-                hints.extend_from_slice(&kids);
-                self.next_stamp();
-                if cand == masks[r] {
-                    // The row's other cells are attacked.
-                    self.explain(r, !cand, &mut hints)?;
-                    let row = self.core.rows[r] as usize;
-                    hints.push(g.row_ids[row].ok_or_else(|| no_line("row", row))?.0);
-                } else {
-                    // A column only this row can take.
-                    self.explain_col(cand, &[r], &mut hints)?;
-                    hints.push(self.col_ge(cand)?);
-                }
-                single
-            }
-            Branch::Column(col) => {
-                let mut rows = Vec::new();
-                let single = open
-                    .iter()
-                    .filter(|&&r| masks[r as usize] & col != 0)
-                    .count()
-                    == 1;
-                for i in 0..open.len() {
-                    let r = open[i] as usize;
-                    if masks[r] & col != 0 {
-                        match self.place(open, i, col, masks, cols_free, single)? {
-                            Node::Refuted(PENDING) => {}
-                            Node::Refuted(id) => kids.push(id),
-                            other => return Ok(other),
-                        }
-                        rows.push(r);
-                    }
-                }
-                hints.extend_from_slice(&kids);
-                self.next_stamp();
-                self.explain_col(col, &rows, &mut hints)?;
+            Fork::Column(col) => {
+                // The column's cells outside the children's rows are attacked.
+                let mut rows = std::mem::take(&mut self.rows_scratch);
+                rows.clear();
+                let masks = node.masks;
+                rows.extend(
+                    node.open
+                        .iter()
+                        .map(|&r| r as usize)
+                        .filter(|&r| masks[r] & col != 0),
+                );
+                let explained = self.explain_col(col, &rows, &mut hints);
+                self.rows_scratch = rows;
+                explained?;
                 hints.push(self.col_ge(col)?);
-                single
             }
-            Branch::Diagonal(super::kernel::Line { anti, key }) => {
-                return self.diagonal(open, masks, cols_free, anti, key, inline);
-            }
-        };
+            Fork::Diagonal(_) => return Err(internal("a diagonal is not a row or a column")),
+        }
         self.w.stats.branches += 1;
-        let dels = if single {
+        let dels = if frame.only {
             // The line's `>= 1` sets the only child's placement: its hints follow.
             hints.append(&mut self.pend);
             std::mem::take(&mut self.pend_dels)
         } else {
-            kids
+            self.kids[frame.base..].to_vec()
         };
-        Ok(self.conclude(hints, dels, inline))
+        Ok((hints, dels))
     }
 
     /// Ends a refuted node whose lemma has the hints `hints`, after which the constraints
     /// `dels` are no longer needed: with `inline` both are left pending for the parent
-    /// ([`PENDING`]), else the lemma is written and they are deleted.
-    fn conclude(&mut self, hints: Vec<Id>, dels: Vec<Id>, inline: bool) -> Node {
+    /// ([`PENDING`]), else the lemma is written and they are deleted. Returns the lemma's ID.
+    fn conclude(&mut self, hints: Vec<Id>, dels: Vec<Id>, inline: bool) -> Id {
         if inline {
             self.pend = hints;
             self.pend_dels = dels;
             self.w.stats.inlined += 1;
-            return Node::Refuted(PENDING);
+            return PENDING;
         }
         let id = self.w.rup(&self.path, &hints);
         self.w.delete(&dels);
-        Node::Refuted(id)
+        id
     }
 
     /// The `>= 1` of the column of `col` (a single bit).
@@ -556,61 +542,34 @@ impl<W: Sink> Prover<'_, '_, W> {
             .0)
     }
 
-    /// Places a piece on `open[i]`, column `bit`, and searches below (`inline`: as the node's
-    /// only child, [`Prover::node_in`]); the path keeps the placement only when the child found
-    /// a board.
-    fn place(
-        &mut self,
-        open: &[u8],
-        i: usize,
-        bit: u64,
-        masks: &[u64; 64],
-        cols_free: u64,
-        inline: bool,
-    ) -> Result<Node> {
-        let r = open[i] as usize;
-        let (mut rest, mut next) = ([0u8; MAX_CORE], *masks);
-        self.s.child_into(open, i, bit, masks, &mut rest, &mut next);
-        let rest = &rest[..open.len() - 1];
-        self.path
-            .push(self.var_of[r * 64 + bit.trailing_zeros() as usize]);
-        self.spots.push((r, bit));
-        let node = self.node_in(rest, &next, cols_free & !bit, inline)?;
-        if !matches!(node, Node::Board) {
-            self.path.pop();
-            self.spots.pop();
-        }
-        Ok(node)
-    }
-
-    /// The hints of the lemma of a node the search's checks refute (an open row without a
-    /// cell, a free column no open row can take, a sum bound, else the parity), and the
+    /// The hints of the lemma of a node the search's checks refute (`why`: an open row without
+    /// a cell, a free column no open row can take, a sum bound, the parity), and the
     /// constraints to delete once it is written (a `pol` step's).
-    fn failed(
-        &mut self,
-        open: &[u8],
-        masks: &[u64; 64],
-        cols_free: u64,
-    ) -> Result<(Vec<Id>, Vec<Id>)> {
+    fn failed(&mut self, node: At<'_, u64>, why: Failure<u64>) -> Result<(Vec<Id>, Vec<Id>)> {
+        let At {
+            open,
+            masks,
+            cols_free,
+        } = node;
         self.next_stamp();
         let g = self.w.geometry();
         let mut hints = Vec::new();
-        if let Some(&r) = open.iter().find(|&&r| masks[r as usize] == 0) {
-            let r = r as usize;
-            self.explain(r, u64::MAX, &mut hints)?;
-            let row = self.core.rows[r] as usize;
-            hints.push(g.row_ids[row].ok_or_else(|| no_line("row", row))?.0);
-            self.w.stats.empty += 1;
-            return Ok((hints, Vec::new()));
-        }
-        let once = open.iter().fold(0, |m, &r| m | masks[r as usize]);
-        let missing = cols_free & !once;
-        if missing != 0 {
-            let col = missing & missing.wrapping_neg();
-            self.explain_col(col, &[], &mut hints)?;
-            hints.push(self.col_ge(col)?);
-            self.w.stats.empty += 1;
-            return Ok((hints, Vec::new()));
+        match why {
+            Failure::Row(r) => {
+                self.explain(r, u64::MAX, &mut hints)?;
+                let row = self.core.rows[r] as usize;
+                hints.push(g.row_ids[row].ok_or_else(|| no_line("row", row))?.0);
+                self.w.stats.empty += 1;
+                return Ok((hints, Vec::new()));
+            }
+            Failure::Column(col) => {
+                self.explain_col(col, &[], &mut hints)?;
+                hints.push(self.col_ge(col)?);
+                self.w.stats.empty += 1;
+                return Ok((hints, Vec::new()));
+            }
+            // The bound of the sum keys is tried first, as the search checks it.
+            Failure::Bound { .. } | Failure::Parity => {}
         }
         // A sum bound: the allowed cells, open rows and free columns on the big board.
         let core = self.core;
@@ -699,57 +658,121 @@ impl<W: Sink> Prover<'_, '_, W> {
         (rows, cols)
     }
 
-    /// Branches on which open row takes the forced diagonal `key` (of the sum keys when
-    /// `anti`, as the core numbers them), then writes the node's lemma: a `pol` deriving that
-    /// the diagonal holds a piece under the path ([`Writer::forced_pol`]), and a `rup` over the
+    /// The hints of the lemma of a node that branched on which open row takes the forced
+    /// diagonal `line` (of the sum keys when `anti`, as the core numbers them), every child
+    /// refuted, and the constraints to delete once it is written: a `pol` deriving that the
+    /// diagonal holds a piece under the path ([`Writer::forced_pol`]), then a `rup` over the
     /// children's lemmas, the attacks on the cells that are not allowed, and that constraint
-    /// (an only child's hints after it); `inline` as in [`Prover::node_in`].
+    /// (an only child's hints after it).
     fn diagonal(
         &mut self,
-        open: &[u8],
-        masks: &[u64; 64],
-        cols_free: u64,
-        anti: bool,
-        key: u32,
-        inline: bool,
-    ) -> Result<Node> {
-        let mut kids = Vec::new();
-        let mut on = None;
-        let cells = (0..open.len())
-            .filter(|&i| on_diagonal(self.core, anti, key, open[i], masks).is_some())
-            .count();
-        let single = cells == 1;
-        for i in 0..open.len() {
-            let Some(col) = on_diagonal(self.core, anti, key, open[i], masks) else {
-                continue;
-            };
-            on = Some(self.var_of[open[i] as usize * 64 + col.trailing_zeros() as usize]);
-            match self.place(open, i, col, masks, cols_free, single)? {
-                Node::Refuted(PENDING) => {}
-                Node::Refuted(id) => kids.push(id),
-                other => return Ok(other),
-            }
-        }
-        let on = on.ok_or_else(|| internal("a forced diagonal without an allowed cell"))?;
+        node: At<'_, u64>,
+        line: super::kernel::Line,
+        frame: &Frame,
+    ) -> Result<(Vec<Id>, Vec<Id>)> {
+        let At {
+            open,
+            masks,
+            cols_free,
+        } = node;
+        let super::kernel::Line { anti, key } = line;
+        // The diagonal's cell in the last open row that has one.
+        let on = open
+            .iter()
+            .rev()
+            .find_map(|&r| {
+                on_diagonal(self.core, anti, key, r, masks)
+                    .map(|col| self.var_of[r as usize * 64 + col.trailing_zeros() as usize])
+            })
+            .ok_or_else(|| internal("a forced diagonal without an allowed cell"))?;
         let (rows, cols) = self.lines(open, cols_free);
         let vars = self.allowed_vars(open, masks);
         let c_id = self
             .w
             .forced_pol(&vars, &rows, &cols, anti, on)
             .ok_or_else(|| internal("a diagonal the sum bounds do not force"))?;
-        let mut hints = kids.clone();
+        let mut hints = self.kids[frame.base..].to_vec();
         self.next_stamp();
         self.explain_dead(open, masks, cols_free, &mut hints)?;
         hints.push(c_id);
         self.w.stats.diagonals += 1;
-        let mut dels = if single {
+        let mut dels = if frame.only {
             // `C` sets the only cell: the child's hints follow.
             hints.append(&mut self.pend);
             std::mem::take(&mut self.pend_dels)
         } else {
-            kids
+            self.kids[frame.base..].to_vec()
         };
         dels.push(c_id);
+        Ok((hints, dels))
+    }
+}
+
+impl<W: Sink> Tracer<u64> for Prover<'_, '_, W> {
+    const ON: bool = true;
+    /// The ID of the node's lemma ([`PENDING`]: none, its hints left for the parent's).
+    type Refuted = Id;
+    type Frame = Frame;
+
+    fn failed(&mut self, node: At<'_, u64>, why: Failure<u64>) -> std::result::Result<Id, Abort> {
+        let inline = self.inline();
+        let lemma = self.failed(node, why);
+        let (hints, dels) = self.or_abort(lemma)?;
+        Ok(self.conclude(hints, dels, inline))
+    }
+
+    fn branch(
+        &mut self,
+        _: At<'_, u64>,
+        _: Fork<u64>,
+        only: bool,
+    ) -> std::result::Result<Frame, Abort> {
+        Ok(Frame {
+            base: self.kids.len(),
+            only,
+        })
+    }
+
+    fn place(&mut self, row: usize, bit: u64, only: bool) {
+        self.path
+            .push(self.var_of[row * 64 + bit.trailing_zeros() as usize]);
+        self.spots.push((row, bit));
+        self.onlies.push(only);
+    }
+
+    fn child_refuted(
+        &mut self,
+        _: &mut Frame,
+        lemma: Id,
+        _: usize,
+        _: u64,
+        _: bool,
+    ) -> std::result::Result<Flow<Id>, Abort> {
+        if lemma != PENDING {
+            self.kids.push(lemma);
+        }
+        Ok(Flow::Next)
+    }
+
+    fn unplace(&mut self, _: usize, _: u64) {
+        self.path.pop();
+        self.spots.pop();
+        self.onlies.pop();
+    }
+
+    fn refuted(
+        &mut self,
+        node: At<'_, u64>,
+        fork: Fork<u64>,
+        frame: Frame,
+    ) -> std::result::Result<Id, Abort> {
+        let inline = self.inline();
+        let lemma = match fork {
+            Fork::Diagonal(line) => self.diagonal(node, line, &frame),
+            _ => self.branched(node, fork, &frame),
+        };
+        let (hints, dels) = self.or_abort(lemma)?;
+        self.kids.truncate(frame.base);
         Ok(self.conclude(hints, dels, inline))
     }
 }

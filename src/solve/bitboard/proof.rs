@@ -28,7 +28,8 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::{Duration, Instant};
 
 use super::core::{Core, core_rows};
-use super::kernel::{Branch, CHECK_EVERY, MAX_CORE, Search, Tuning, Words, shape};
+use super::kernel::{Attacks, Search, Tuning, Words, shape};
+use super::trace::{Abort, Failure, Flow, Fork, Node as At, Outcome, Tracer};
 use crate::answer::Answer;
 use crate::board::Board;
 use crate::certify::Certificate;
@@ -144,7 +145,7 @@ pub fn search_certified(
     // The checker's error first: a search error may only be the closed channel.
     let (lrat, check_seconds, written) = checked?;
     let (done, search_seconds) = searched?;
-    if let Node::Refuted(..) = done.node
+    if let Node::Refuted = done.node
         && !lrat.refuted()
     {
         return Err(Error::proof_rejected(
@@ -153,12 +154,12 @@ pub fn search_certified(
             "the bitboard search's proof checked but did not derive the empty clause",
         ));
     }
-    if let (Node::Refuted(..), Some(pending)) = (done.node, written) {
+    if let (Node::Refuted, Some(pending)) = (done.node, written) {
         pending.keep()?;
     }
     let (answer, certificate) = match done.node {
         Node::Board => (Answer::Sat(done.board()), None),
-        Node::Refuted(..) => (
+        Node::Refuted => (
             Answer::Unsat,
             Some(Certificate {
                 checker: format!(
@@ -258,7 +259,7 @@ pub fn write(
     let done = run(problem, &formula, &stop, Box::new(send))?;
     let answer = match done.node {
         Node::Board => Answer::Sat(done.board()),
-        Node::Refuted(..) => Answer::Unsat,
+        Node::Refuted => Answer::Unsat,
         Node::Stopped => Answer::Unknown(done.stopped.clone().unwrap_or_default()),
     };
     Ok(Written {
@@ -303,14 +304,15 @@ fn run<'a>(
         ))
     })?;
     let index = Index::new(problem, &core, formula)?;
+    let mut s = Search::new(
+        shape,
+        Isa::current().usable(),
+        PROOF_TUNING,
+        &core,
+        Some(stop),
+    );
     let mut prover = Prover {
-        s: Search::new(
-            shape,
-            Isa::current().usable(),
-            PROOF_TUNING,
-            &core,
-            Some(stop),
-        ),
+        attacks: s.attacks(),
         index,
         path: Vec::new(),
         col_of_row: [u8::MAX; 64],
@@ -331,15 +333,24 @@ fn run<'a>(
         send,
         lemmas: 0,
         hints_written: 0,
+        error: None,
     };
     let root = prover.index.root;
     let open: Vec<u8> = (0..core.k()).map(|r| r as u8).collect();
-    let node = prover.node(&open, &root, core.cols_free)?;
-    if let Node::Refuted(used) = node {
-        // The root's refutation: the empty clause (it uses no placement).
-        debug_assert_eq!(used, 0);
-        prover.emit(0)?;
+    let outcome = s.trace(&mut prover, &open, &root, core.cols_free);
+    if let Some(e) = prover.error.take() {
+        return Err(e);
     }
+    let node = match outcome {
+        Outcome::Refuted(used) => {
+            // The root's refutation: the empty clause (it uses no placement).
+            debug_assert_eq!(used, 0);
+            prover.emit(0)?;
+            Node::Refuted
+        }
+        Outcome::Board => Node::Board,
+        Outcome::Stopped => Node::Stopped,
+    };
     prover.flush()?;
     let board = matches!(node, Node::Board).then(|| {
         let mut pieces = problem.fixed.clone();
@@ -349,11 +360,11 @@ fn run<'a>(
     });
     Ok(Done {
         node,
-        nodes: prover.s.nodes,
+        nodes: s.nodes,
         lemmas: prover.lemmas,
         hints: prover.hints_written,
         board,
-        stopped: prover.s.stopped,
+        stopped: s.stopped,
     })
 }
 
@@ -470,28 +481,34 @@ fn internal(why: String) -> Error {
     Error::Solver(format!("the bitboard search's proof: {why}"))
 }
 
-/// How a node ended.
+/// How the search ended.
 #[derive(Clone, Copy, Debug)]
 enum Node {
-    /// Refuted, over the placements at the path's depths in the mask (bit d: the d-th
-    /// placement; the ones its refutation uses). The refutation is pending: its hints are
-    /// [`Prover::pend`], not yet written as a lemma.
-    Refuted(u64),
+    /// Refuted: the root's lemma, the empty clause, is written.
+    Refuted,
     /// A board: the path is its placements.
     Board,
     /// The time limit or cancel.
     Stopped,
 }
 
-/// How a child of a node ended ([`Prover::child`]).
-enum Kid {
-    /// It ends the node too: a board, a stop, or a refutation without the child's placement.
-    Ends(Node),
-    /// Refuted as the node's only child: its refutation is pending (its placements as a mask
-    /// of depths, its row and column).
-    Pending(u64, u8, u8),
-    /// Refuted, its lemma written and pushed on [`Prover::kids`].
-    Written,
+/// The refutation of a node's only child, pending: its hints are [`Prover::pend`], not yet
+/// written as a lemma.
+#[derive(Clone, Copy, Debug)]
+struct OnlyChild {
+    /// Its placements, as a mask of depths.
+    used: u64,
+    /// The child's row and column.
+    row: u8,
+    col: u8,
+}
+
+/// What a branching node keeps while its children are searched.
+struct Frame {
+    /// Its refuted children are [`Prover::kids`]`[base..]`.
+    base: usize,
+    /// Its only child's pending refutation.
+    only: Option<OnlyChild>,
 }
 
 /// The line a node fails or branches on.
@@ -513,8 +530,10 @@ struct RefutedChild {
     used: u64,
 }
 
+/// The LRAT tracer: writes each refuted node's lemma as the search goes.
 struct Prover<'s, 'a> {
-    s: Search<'s, u64>,
+    /// The search's attack masks.
+    attacks: Attacks<'s, u64>,
     index: Index,
     /// The placements (row, column) from the root.
     path: Vec<(u8, u8)>,
@@ -547,9 +566,23 @@ struct Prover<'s, 'a> {
     send: Box<dyn FnMut(Steps) -> Result<()> + 'a>,
     lemmas: u64,
     hints_written: u64,
+    /// Why the tracer gave up ([`Abort`]).
+    error: Option<Error>,
 }
 
 impl Prover<'_, '_> {
+    /// Records `why` the proof cannot go on, and stops the search.
+    #[cold]
+    fn abort<T>(&mut self, why: Error) -> std::result::Result<T, Abort> {
+        self.error = Some(why);
+        Err(Abort)
+    }
+
+    /// `done`, or its error recorded and the search stopped.
+    fn or_abort<T>(&mut self, done: Result<T>) -> std::result::Result<T, Abort> {
+        done.or_else(|e| self.abort(e))
+    }
+
     fn flush(&mut self) -> Result<()> {
         if self.steps.is_empty() {
             return Ok(());
@@ -613,149 +646,6 @@ impl Prover<'_, '_> {
         Ok(id)
     }
 
-    fn node(&mut self, open: &[u8], masks: &[u64; 64], cols_free: u64) -> Result<Node> {
-        if open.is_empty() {
-            return Ok(Node::Board);
-        }
-        self.s.nodes += 1;
-        if self.s.nodes.is_multiple_of(CHECK_EVERY) && self.s.should_stop() {
-            return Ok(Node::Stopped);
-        }
-        let base = self.kids.len();
-        // The refutation of a node's only child, kept pending: (its placements, row, column).
-        let mut only = None;
-        let line = match self.s.branch(open, masks, cols_free) {
-            Branch::Fail => self.failed_line(open, masks, cols_free)?,
-            Branch::Row(i, mut cand) => {
-                let r = open[i] as usize;
-                let line = match cand == masks[r] {
-                    true => Line::Row(r),
-                    false => Line::Column(cand),
-                };
-                let single = cand.count_ones() == 1;
-                while cand != 0 {
-                    let bit = cand & cand.wrapping_neg();
-                    cand ^= bit;
-                    match self.child(base, single, open, i, bit, masks, cols_free)? {
-                        Kid::Ends(done) => return Ok(done),
-                        Kid::Pending(u, r, c) => only = Some((u, r, c)),
-                        Kid::Written => {}
-                    }
-                }
-                line
-            }
-            Branch::Column(col) => {
-                let rows = open
-                    .iter()
-                    .filter(|&&r| masks[r as usize] & col != 0)
-                    .count();
-                for i in 0..open.len() {
-                    if masks[open[i] as usize] & col != 0 {
-                        match self.child(base, rows == 1, open, i, col, masks, cols_free)? {
-                            Kid::Ends(done) => return Ok(done),
-                            Kid::Pending(u, r, c) => only = Some((u, r, c)),
-                            Kid::Written => {}
-                        }
-                    }
-                }
-                Line::Column(col)
-            }
-            Branch::Diagonal(..) => {
-                return Err(internal("branching on a diagonal is off".into()));
-            }
-        };
-        let used = self.refute(line, base, only)?;
-        self.kids.truncate(base);
-        Ok(Node::Refuted(used))
-    }
-
-    /// The line a node the search refutes fails on: the first open row without a cell, else
-    /// the first free column no open row can take (the search's own order of checks; choosing
-    /// the line with the fewest live cells saved 0.7 % of the hints and cost 10 % of the time).
-    fn failed_line(&self, open: &[u8], masks: &[u64; 64], cols_free: u64) -> Result<Line> {
-        if let Some(&r) = open.iter().find(|&&r| masks[r as usize] == 0) {
-            return Ok(Line::Row(r as usize));
-        }
-        let once = open.iter().fold(0, |m, &r| m | masks[r as usize]);
-        let missing = cols_free & !once;
-        if missing == 0 {
-            return Err(internal("a node failed on no line".into()));
-        }
-        Ok(Line::Column(missing & missing.wrapping_neg()))
-    }
-
-    /// Searches the child of placing a piece on `open[i]`, column `bit` (the node's earlier
-    /// children are `kids[base..]`; `single`: it is the node's only child). `Ok(node)`: how the
-    /// node ends, when the child ends it (a board, a stop, or a refutation that did not use the
-    /// child's own placement, which refutes the node as well: a backjump, the node's other
-    /// children are not searched). Else the child is refuted: an only child's refutation stays
-    /// pending, any other is written as a lemma and pushed on `kids`.
-    #[allow(clippy::too_many_arguments)]
-    fn child(
-        &mut self,
-        base: usize,
-        single: bool,
-        open: &[u8],
-        i: usize,
-        bit: u64,
-        masks: &[u64; 64],
-        cols_free: u64,
-    ) -> Result<Kid> {
-        let depth = self.path.len();
-        let (row, col) = (open[i], bit.trailing_zeros() as u8);
-        let node = self.place(open, i, bit, masks, cols_free)?;
-        if let Node::Refuted(used) = node
-            && used >> depth & 1 != 0
-            && !single
-        {
-            // Written while the path still holds the child's placement.
-            let id = self.emit(used)?;
-            self.kids.push(RefutedChild {
-                lemma: id,
-                row,
-                col,
-                used,
-            });
-        }
-        if let Node::Refuted(..) = node {
-            self.path.pop();
-            self.col_of_row[row as usize] = u8::MAX;
-        }
-        match node {
-            Node::Refuted(used) if used >> depth & 1 == 0 => {
-                self.dels.clear();
-                self.dels.extend(self.kids[base..].iter().map(|k| k.lemma));
-                self.steps.delete(&self.dels);
-                self.kids.truncate(base);
-                Ok(Kid::Ends(Node::Refuted(used)))
-            }
-            Node::Refuted(used) if single => Ok(Kid::Pending(used, row, col)),
-            Node::Refuted(_) => Ok(Kid::Written),
-            other => Ok(Kid::Ends(other)),
-        }
-    }
-
-    /// Places a piece on `open[i]`, column `bit`, and searches below; the path keeps the
-    /// placement (the caller takes it back off).
-    fn place(
-        &mut self,
-        open: &[u8],
-        i: usize,
-        bit: u64,
-        masks: &[u64; 64],
-        cols_free: u64,
-    ) -> Result<Node> {
-        let row = open[i] as usize;
-        let (mut rest, mut next) = ([0u8; MAX_CORE], *masks);
-        self.s.child_into(open, i, bit, masks, &mut rest, &mut next);
-        let rest = &rest[..open.len() - 1];
-        let col = bit.trailing_zeros() as u8;
-        self.depth_of_row[row] = self.path.len() as u8;
-        self.path.push((row as u8, col));
-        self.col_of_row[row] = col;
-        self.node(rest, &next, cols_free & !bit)
-    }
-
     /// The placement (its depth) among `first`, then among the rest of the path, earliest
     /// first, whose piece attacks the cell (r, c): the one a hint names.
     fn attacker(&self, first: u64, r: usize, col: u64) -> Option<usize> {
@@ -765,7 +655,7 @@ impl Prover<'_, '_> {
                 let k = set.trailing_zeros() as usize;
                 set &= set - 1;
                 let (qr, qc) = self.path[k];
-                if self.s.hit(1u64 << qc, qr as usize, r) & col != 0 {
+                if self.attacks.hit(1u64 << qc, qr as usize, r) & col != 0 {
                     return Some(k);
                 }
             }
@@ -779,7 +669,7 @@ impl Prover<'_, '_> {
     /// placements, row and column; the line's at-least-one clause then makes the child's
     /// placement true), after the at-most-one clauses that rule out the line's other cells.
     /// Returns the placements it uses (a mask of depths): the lemma negates only those.
-    fn refute(&mut self, line: Line, base: usize, only: Option<(u64, u8, u8)>) -> Result<u64> {
+    fn refute(&mut self, line: Line, base: usize, only: Option<OnlyChild>) -> Result<u64> {
         let depth = self.path.len();
         self.hints.clear();
         self.hint_vars.clear();
@@ -793,9 +683,9 @@ impl Prover<'_, '_> {
         }
         // The line's cells taken by children (their lemmas, or the only child's placement).
         let kids = &self.kids[base..];
-        let only_row = only.map_or(u8::MAX, |o| o.1);
-        if let Some((u, _, _)) = only {
-            used |= u & !(1u64 << depth);
+        let only_row = only.map_or(u8::MAX, |o| o.row);
+        if let Some(o) = only {
+            used |= o.used & !(1u64 << depth);
         }
         let ix = &self.index;
         match line {
@@ -804,8 +694,8 @@ impl Prover<'_, '_> {
                 for k in kids {
                     rest &= !(1u64 << k.col);
                 }
-                if let Some((_, _, c)) = only {
-                    rest &= !(1u64 << c);
+                if let Some(o) = only {
+                    rest &= !(1u64 << o.col);
                 }
                 // Attackers already used first, then the earliest.
                 let all = (1u64 << depth) - 1;
@@ -815,7 +705,7 @@ impl Prover<'_, '_> {
                         let k = set.trailing_zeros() as usize;
                         set &= set - 1;
                         let (qr, qc) = (self.path[k].0 as usize, self.path[k].1 as usize);
-                        let mut att = self.s.hit(1u64 << qc, qr, r) & rest;
+                        let mut att = self.attacks.hit(1u64 << qc, qr, r) & rest;
                         if att == 0 {
                             continue;
                         }
@@ -884,6 +774,114 @@ impl Prover<'_, '_> {
             self.pend_vars.extend(self.hint_vars.iter().rev());
             self.pend_dels.extend_from_slice(&self.dels);
         }
+        Ok(used)
+    }
+}
+
+impl Tracer<u64> for Prover<'_, '_> {
+    const ON: bool = true;
+    /// The placements the refutation uses, as a mask of the path's depths (bit d: the d-th
+    /// placement): the lemma negates only those. The refutation is pending: its hints are
+    /// [`Prover::pend`], written as a lemma by the parent ([`Prover::emit`]).
+    type Refuted = u64;
+    type Frame = Frame;
+
+    /// The line a node the search refutes fails on: the first open row without a cell, else
+    /// the first free column no open row can take (choosing the line with the fewest live
+    /// cells instead saved 0.7 % of the hints and cost 10 % of the time).
+    fn failed(&mut self, _: At<'_, u64>, why: Failure<u64>) -> std::result::Result<u64, Abort> {
+        let line = match why {
+            Failure::Row(r) => Line::Row(r),
+            Failure::Column(col) => Line::Column(col),
+            Failure::Bound { .. } | Failure::Parity => {
+                return self.abort(internal("the sum bounds and the parity are off".into()));
+            }
+        };
+        let base = self.kids.len();
+        let used = self.refute(line, base, None);
+        self.or_abort(used)
+    }
+
+    fn branch(
+        &mut self,
+        _: At<'_, u64>,
+        fork: Fork<u64>,
+        _: bool,
+    ) -> std::result::Result<Frame, Abort> {
+        if let Fork::Diagonal(_) = fork {
+            return self.abort(internal("branching on a diagonal is off".into()));
+        }
+        Ok(Frame {
+            base: self.kids.len(),
+            only: None,
+        })
+    }
+
+    fn place(&mut self, row: usize, bit: u64, _: bool) {
+        let col = bit.trailing_zeros() as u8;
+        self.depth_of_row[row] = self.path.len() as u8;
+        self.path.push((row as u8, col));
+        self.col_of_row[row] = col;
+    }
+
+    /// A refutation that did not use the child's own placement refutes the node as well: a
+    /// backjump, the node's other children are not searched. Else an only child's refutation
+    /// stays pending, any other is written as a lemma (while the path still holds the child's
+    /// placement) and pushed on `kids`.
+    fn child_refuted(
+        &mut self,
+        frame: &mut Frame,
+        used: u64,
+        row: usize,
+        bit: u64,
+        only: bool,
+    ) -> std::result::Result<Flow<u64>, Abort> {
+        let depth = self.path.len() - 1;
+        if used >> depth & 1 == 0 {
+            self.dels.clear();
+            self.dels
+                .extend(self.kids[frame.base..].iter().map(|k| k.lemma));
+            self.steps.delete(&self.dels);
+            self.kids.truncate(frame.base);
+            return Ok(Flow::Backjump(used));
+        }
+        let (row, col) = (row as u8, bit.trailing_zeros() as u8);
+        if only {
+            frame.only = Some(OnlyChild { used, row, col });
+        } else {
+            let lemma = self.emit(used);
+            let lemma = self.or_abort(lemma)?;
+            self.kids.push(RefutedChild {
+                lemma,
+                row,
+                col,
+                used,
+            });
+        }
+        Ok(Flow::Next)
+    }
+
+    fn unplace(&mut self, row: usize, _: u64) {
+        self.path.pop();
+        self.col_of_row[row] = u8::MAX;
+    }
+
+    fn refuted(
+        &mut self,
+        _: At<'_, u64>,
+        fork: Fork<u64>,
+        frame: Frame,
+    ) -> std::result::Result<u64, Abort> {
+        let line = match fork {
+            Fork::Row(r) => Line::Row(r),
+            Fork::Column(col) => Line::Column(col),
+            Fork::Diagonal(_) => {
+                return self.abort(internal("branching on a diagonal is off".into()));
+            }
+        };
+        let used = self.refute(line, frame.base, frame.only);
+        let used = self.or_abort(used)?;
+        self.kids.truncate(frame.base);
         Ok(used)
     }
 }

@@ -43,7 +43,7 @@ impl<M: Row> Subtree<M> {
         let (open, masks) = (&self.open[..], &self.masks);
         let rows = 0..open.len();
         match s.branch(open, masks, self.cols_free) {
-            Branch::Fail => Vec::new(),
+            Branch::Fail(_) => Vec::new(),
             Branch::Row(i, mut cand) => {
                 let mut out = Vec::with_capacity(cand.count_ones() as usize);
                 while cand != M::ZERO {
@@ -216,7 +216,8 @@ impl OnCore for Cut<'_> {
             Ok(t.estimate(&s, probes, &mut Prng::new(seed)).max(1.0))
         };
         let live = |t: &Subtree<M>| {
-            t.open.is_empty() || s.branch(&t.open, &t.masks, t.cols_free) != Branch::Fail
+            t.open.is_empty()
+                || !matches!(s.branch(&t.open, &t.masks, t.cols_free), Branch::Fail(_))
         };
         let mut cut: Vec<(Subtree<M>, f64)> = Vec::new();
         for t in split(Subtree::root(&core), &s, want.div_ceil(2)) {
