@@ -156,7 +156,8 @@ fn run(args: &[String]) -> queens_sat::Result<()> {
 }
 
 /// The answer, nodes and a digest of the text of each proof of `problem` ([`run`]'s
-/// `--digest`): LRAT, then VeriPB.
+/// `--digest`): LRAT (nodes, lemmas, hints, digest), then VeriPB (answer, nodes, lemmas,
+/// hints, digest, seconds written).
 fn digests(problem: &Problem) -> queens_sat::Result<String> {
     use std::hash::{DefaultHasher, Hasher};
     let digest = |bytes: &[u8]| {
@@ -180,14 +181,17 @@ fn digests(problem: &Problem) -> queens_sat::Result<String> {
     let pb = pbproof::search_veripb(problem, &opb, &pbp, None, None)?;
     let text = std::fs::read(&pbp).map_err(|e| queens_sat::Error::io("the VeriPB proof", e))?;
     Ok(format!(
-        "{}\tlrat {} {} {} {lrat}\tveripb {} {} {}",
+        "{}\tlrat {} {} {} {lrat}\tveripb {} {} {} {} {} {:.2}",
         written.answer.label(),
         written.nodes,
         written.lemmas,
         written.hints,
         pb.answer.label(),
         pb.nodes,
-        digest(&text)
+        pb.stats.lemmas(),
+        pb.stats.hints,
+        digest(&text),
+        pb.seconds
     ))
 }
 

@@ -864,7 +864,8 @@ impl<'a, S: Sink> Writer<'a, S> {
         Some(c_id)
     }
 
-    /// The last bound [`Writer::bound_pol`] derived (`None` before any): what
+    /// The last bound [`Writer::bound_pol`] or [`Writer::forced_pol`] derived (`None` before
+    /// any; a forced diagonal's is the bound over the keys without it): what
     /// [`BoundCoefs::coef`] needs, with the bit set of its reachable keys.
     pub(crate) fn last_bound(&self) -> Option<(BoundCoefs, &[u64])> {
         let LastBound { anti, lower, s } = self.bound?;
@@ -1455,6 +1456,16 @@ impl<S: Sink> Writer<'_, S> {
         } else {
             return None;
         };
+        // Its coefficients are a bound's over the keys without the forced one: the lemma's
+        // `rup` names the attacks on the cells with a positive one only ([`Writer::last_bound`]).
+        let mut bits = std::mem::take(&mut self.key_bits);
+        bits.clear();
+        bits.resize((2 * self.g.n as usize).div_ceil(64).max(1), 0);
+        for &d in &keys {
+            bits[d as usize / 64] |= 1 << (d % 64);
+        }
+        self.key_bits = bits;
+        self.bound = Some(LastBound { anti, lower, s });
         // The sum bound's constraint over the keys without the forced one (module docs).
         let mut sum = PolSum::default();
         for &r in open {

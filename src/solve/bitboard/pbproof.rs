@@ -334,7 +334,8 @@ impl<W: Sink> Prover<'_, '_, W> {
         Ok(())
     }
 
-    /// The hints of a bound's lemma before `C` (the bound [`Writer::bound_pol`] just derived):
+    /// The hints of a bound's lemma before `C` (the bound [`Writer::bound_pol`] or the forced
+    /// diagonal [`Writer::forced_pol`] just derived):
     /// the dead cells of the open rows, then the closed rows' cells in free columns (their
     /// pieces' rows), each when its coefficient in `C` is positive (the others need not be 0
     /// for `C` to conflict); all of them on boards whose lemmas name lines.
@@ -693,7 +694,9 @@ impl<W: Sink> Prover<'_, '_, W> {
             .ok_or_else(|| internal("a diagonal the sum bounds do not force"))?;
         let mut hints = self.kids[frame.base..].to_vec();
         self.next_stamp();
-        self.explain_dead(open, masks, cols_free, &mut hints)?;
+        // The dead cells with a positive coefficient in `C` (the children's lemmas set the
+        // diagonal's own cells to 0).
+        self.explain_bound(open, masks, cols_free, &mut hints)?;
         hints.push(c_id);
         self.w.stats.diagonals += 1;
         let mut dels = if frame.only {
