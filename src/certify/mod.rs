@@ -13,6 +13,7 @@
 //! ([`pb`], the bitboard search) depend on it, never the reverse.
 
 pub mod pb;
+pub(crate) mod pipeline;
 pub mod presolved;
 
 // The checkers live in the `queens-sat-check` crate (check/), which cannot import the search or

@@ -20,20 +20,21 @@
 //! compact batches and are checked as they come, the text written only when a proof file is
 //! asked for.
 
-use std::io::Write;
+use std::io::{BufWriter, Write};
 use std::path::Path;
-use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
 use std::time::{Duration, Instant};
 
 use super::core::{Core, core_rows};
 use super::kernel::{Attacks, Search, Tuning, on_diagonal, shape};
 use super::trace::{Abort, Failure, Flow, Fork, Node as At, Outcome, Tracer};
 use crate::answer::Answer;
+use crate::atomic::Pending;
 use crate::board::Board;
 use crate::certify::pb::{
     Geometry, Id, Operand, PbBatch, PbStep, PolOp, ProofStats, Sink, Text, Writer, model, write_opb,
 };
 use crate::certify::pbcheck::{PbChecker, PbVerdict};
+use crate::certify::pipeline::{self, Outlet};
 use crate::cpu::Isa;
 use crate::error::{Error, Result};
 use crate::interrupt::Cancel;
@@ -846,14 +847,12 @@ pub fn write_only(problem: &Problem) -> Result<(Answer<Board>, u64, f64)> {
 /// Proof words handed to the checker at a time.
 const FLUSH_WORDS: usize = 1 << 17;
 
-/// The search's [`Sink`] in the certified route: steps go into a [`PbBatch`], sent to the
-/// checker thread whenever it is full. A closed channel (the checker stopped on an error)
-/// raises `stop`, so that the search ends soon; the checker's error is the one reported.
+/// The search's [`Sink`] in the certified route: steps go into a [`PbBatch`], handed to the
+/// checker whenever it is full. A closed channel (the checker stopped on an error) raises
+/// `stop`, so that the search ends soon; the checker's error is the one reported.
 struct Channel<'t> {
     batch: PbBatch,
-    tx: SyncSender<PbBatch>,
-    /// Batches the checker is done with, for reuse.
-    back: Receiver<PbBatch>,
+    outlet: Outlet<PbBatch>,
     stop: Cancel,
     /// The tests' hook: applied to every batch before it is sent.
     tamper: Option<&'t mut dyn FnMut(&mut PbBatch)>,
@@ -861,15 +860,15 @@ struct Channel<'t> {
 
 impl Channel<'_> {
     fn send(&mut self) {
-        let next = match self.back.try_recv() {
-            Ok(b) => b,
-            Err(_) => PbBatch::with_capacity(FLUSH_WORDS + 1024),
-        };
+        let next = self
+            .outlet
+            .reuse()
+            .unwrap_or_else(|| PbBatch::with_capacity(FLUSH_WORDS + 1024));
         let mut batch = std::mem::replace(&mut self.batch, next);
         if let Some(f) = self.tamper.as_mut() {
             f(&mut batch);
         }
-        if self.tx.send(batch).is_err() {
+        if self.outlet.send(batch).is_err() {
             self.stop.cancel();
         }
     }
@@ -913,99 +912,75 @@ impl Sink for Channel<'_> {
     }
 }
 
-/// What the checker thread of [`search_certified_pb`] established.
-struct Checked {
+/// The VeriPB proof in a certified run ([`pipeline::run`]): [`PbBatch`]es, checked by
+/// [`PbChecker`]'s structured steps (no text, no lexing), written as VeriPB text.
+struct PbRoute;
+
+/// The checker's state in [`PbRoute`].
+struct PbCheck {
+    /// `None` once the proof concluded.
+    ck: Option<PbChecker>,
     /// The verdict of a proof that concluded `UNSAT`.
     verdict: Option<PbVerdict>,
-    /// Seconds the thread spent checking.
-    busy: f64,
+    /// Scratch for the steps' operands.
+    terms: Vec<(Operand, i64)>,
+    rpn: Vec<PolOp>,
 }
 
-/// The text thread of [`search_certified_pb`] (when a proof file is asked for): writes the
-/// batches the checker is done with into `file`, then hands them back for reuse; the file,
-/// complete.
-fn write_batches(
-    rx: Receiver<PbBatch>,
-    back: Sender<PbBatch>,
-    file: crate::atomic::Pending,
-    name: &str,
-) -> Result<crate::atomic::Pending> {
-    let mut text = Text::new(std::io::BufWriter::with_capacity(1 << 20, file));
-    let (mut ops, mut rpn) = (Vec::new(), Vec::new());
-    for mut batch in rx {
-        batch.replay(&mut text, &mut ops, &mut rpn)?;
-        batch.clear();
-        // The search may be done: a closed channel only means nobody reuses it.
-        let _ = back.send(batch);
-    }
-    text.into_inner()
-        .into_inner()
-        .map_err(|e| Error::io(name, e.into_error()))
-}
+impl pipeline::Route for PbRoute {
+    type Batch = PbBatch;
+    type Checker = PbCheck;
+    type Text = (Text<BufWriter<Pending>>, Vec<(Operand, i64)>, Vec<PolOp>);
 
-/// The checker thread: checks the batches as they come with [`PbChecker`]'s structured steps,
-/// then hands each to the text thread (`text`), or back to the search for reuse.
-fn check_batches(
-    problem: &Problem,
-    rx: Receiver<PbBatch>,
-    back: Sender<PbBatch>,
-    text: Option<SyncSender<PbBatch>>,
-) -> Result<Checked> {
-    let t0 = Instant::now();
-    let (num_vars, constraints) = model(problem)?;
-    let mut ck = Some(PbChecker::new(num_vars, &constraints)?);
-    drop(constraints);
-    let mut verdict = None;
-    let (mut terms, mut rpn, mut ids) = (Vec::new(), Vec::new(), Vec::new());
-    let mut busy = t0.elapsed().as_secs_f64();
-    for batch in rx {
-        let t = Instant::now();
+    fn check(c: &mut PbCheck, batch: &PbBatch) -> Result<()> {
         for step in batch.steps() {
             let step = step?;
-            let Some(c) = ck.as_mut() else {
+            let Some(ck) = c.ck.as_mut() else {
                 return Err(internal("a VeriPB step after the conclusion"));
             };
             match step {
-                PbStep::Header(loaded) => c.check_formula(loaded)?,
+                PbStep::Header(loaded) => ck.check_formula(loaded)?,
                 PbStep::Rup { path, hints } => {
-                    c.rup_clause(path, hints)?;
+                    ck.rup_clause(path, hints)?;
                 }
                 PbStep::Pol(words) => {
-                    PbBatch::pol_ops(words, &mut terms)?;
-                    c.pol_sum(&terms)?;
+                    PbBatch::pol_ops(words, &mut c.terms)?;
+                    ck.pol_sum(&c.terms)?;
                 }
                 PbStep::PolRpn(words) => {
                     // The parity's and the forced diagonals' steps, in the same vocabulary.
-                    PbBatch::rpn_ops(words, &mut rpn)?;
-                    c.pol_rpn(&rpn)?;
+                    PbBatch::rpn_ops(words, &mut c.rpn)?;
+                    ck.pol_rpn(&c.rpn)?;
                 }
-                PbStep::Delete(del) => {
-                    ids.clear();
-                    ids.extend_from_slice(del);
-                    c.delete_ids_abs(&ids)?;
-                }
-                PbStep::Finish(None) => ck = None,
+                PbStep::Delete(del) => ck.delete_ids_abs(del)?,
+                PbStep::Finish(None) => c.ck = None,
                 PbStep::Finish(Some(id)) => {
                     let id = i64::try_from(id).map_err(|_| internal("an ID out of range"))?;
-                    let c = ck.take().ok_or_else(|| internal("two conclusions"))?;
-                    verdict = Some(c.conclude_unsat(Some(id))?);
+                    let ck = c.ck.take().ok_or_else(|| internal("two conclusions"))?;
+                    c.verdict = Some(ck.conclude_unsat(Some(id))?);
                 }
             }
         }
-        busy += t.elapsed().as_secs_f64();
-        match &text {
-            Some(tx) => tx
-                .send(batch)
-                .map_err(|_| internal("the proof's text writer stopped"))?,
-            None => {
-                let mut batch = batch;
-                batch.clear();
-                // The search may be done: a closed channel only means nobody reuses it.
-                let _ = back.send(batch);
-            }
-        }
+        Ok(())
     }
-    Ok(Checked { verdict, busy })
+
+    fn text(file: BufWriter<Pending>) -> Self::Text {
+        (Text::new(file), Vec::new(), Vec::new())
+    }
+
+    fn write(text: &mut Self::Text, batch: &PbBatch, _: &str) -> Result<()> {
+        let (out, ops, rpn) = text;
+        batch.replay(out, ops, rpn)
+    }
+
+    fn finish(text: Self::Text) -> pipeline::IntoInner {
+        text.0.into_inner().into_inner()
+    }
+
+    fn recycle(mut batch: PbBatch) -> Option<PbBatch> {
+        batch.clear();
+        Some(batch)
+    }
 }
 
 /// `--solver bitboard --certify` with a proof named `.pbp` (or none asked for, from the API):
@@ -1055,58 +1030,37 @@ fn certified(
     tamper: Option<&mut dyn FnMut(&mut PbBatch)>,
 ) -> Result<super::proof::Certified> {
     let g = Geometry::new(problem)?;
-    let file = match proof {
-        Some(path) => Some(super::proof::beside(path)?),
-        None => None,
-    };
-    let name = proof.map(|p| p.display().to_string()).unwrap_or_default();
     // A child token: a stopped checker raises it without raising the caller's.
     let stop = cancel
         .cloned()
         .unwrap_or_default()
         .child()
         .with_timeout(timeout);
-    let (tx, rx) = sync_channel::<PbBatch>(4);
-    let (back_tx, back) = channel::<PbBatch>();
-    let (searched, checked, written) = std::thread::scope(|scope| {
-        let name = &name;
-        let (text_tx, writer) = match file {
-            Some(file) => {
-                let (tx, rx) = sync_channel::<PbBatch>(4);
-                let back = back_tx.clone();
-                let writer = scope.spawn(move || write_batches(rx, back, file, name));
-                (Some(tx), Some(writer))
-            }
-            None => (None, None),
-        };
-        let checker = scope.spawn(move || check_batches(problem, rx, back_tx, text_tx));
+    let checker = || {
+        let (num_vars, constraints) = model(problem)?;
+        Ok(PbCheck {
+            ck: Some(PbChecker::new(num_vars, &constraints)?),
+            verdict: None,
+            terms: Vec::new(),
+            rpn: Vec::new(),
+        })
+    };
+    let (searched, checked) = pipeline::run::<PbRoute, _>(proof, checker, |outlet| {
         let sink = Channel {
             batch: PbBatch::with_capacity(FLUSH_WORDS + 1024),
-            tx,
-            back,
+            outlet,
             stop: stop.clone(),
             tamper,
         };
-        // The sink (and its sender) dropped here: the checker sees the end.
+        // The sink (and its outlet) dropped at the end: the checker sees the end.
         let t = Instant::now();
-        let searched = run(problem, &g, &stop, sink).map(|(ran, _)| (ran, t.elapsed()));
-        let checked = checker
-            .join()
-            .unwrap_or_else(|_| Err(internal("the VeriPB checker thread panicked")));
-        let written = writer.map(|w| {
-            w.join()
-                .unwrap_or_else(|_| Err(internal("the proof's text writer panicked")))
-        });
-        (searched, checked, written)
-    });
-    // The text writer's error first (an I/O error stops the checker too), then the checker's: a
-    // search that stopped early may only show the closed channel.
-    let written = written.transpose()?;
-    let checked = checked?;
+        run(problem, &g, &stop, sink).map(|(ran, _)| (ran, t.elapsed()))
+    })?;
     let (ran, search_time) = searched?;
+    let written = checked.file;
     let mut certificate = None;
     if let Answer::Unsat = ran.answer {
-        let verdict = match checked.verdict {
+        let verdict = match checked.checker.verdict {
             Some(v) if v.unsat && v.contradiction == ran.root => v,
             _ => {
                 return Err(Error::proof_rejected(

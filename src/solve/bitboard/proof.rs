@@ -23,17 +23,19 @@
 //! docs/benchmarks.md, "Certified UNSAT"). The search stays
 //! single-threaded: the checker takes the other core.
 
+use std::io::BufWriter;
 use std::path::Path;
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::{Duration, Instant};
 
 use super::core::{Core, core_rows};
 use super::kernel::{Attacks, Search, Tuning, Words, shape};
 use super::trace::{Abort, Failure, Flow, Fork, Node as At, Outcome, Tracer};
 use crate::answer::Answer;
+use crate::atomic::Pending;
 use crate::board::Board;
 use crate::certify::Certificate;
 use crate::certify::lrat::{Lrat, Steps};
+use crate::certify::pipeline;
 use crate::cpu::Isa;
 use crate::error::{Error, Result};
 use crate::interrupt::Cancel;
@@ -96,54 +98,24 @@ pub fn search_certified(
     proof: Option<&Path>,
 ) -> Result<Certified> {
     let (num_vars, formula) = pairwise(problem)?;
-    let proof_name = proof.map(|p| p.display().to_string()).unwrap_or_default();
-    // The text proof goes to a temporary file beside `proof`, renamed to it only once the
-    // proof checked: never a half-written proof under the name asked for.
-    let mut file = match proof {
-        Some(path) => Some(std::io::BufWriter::with_capacity(1 << 20, beside(path)?)),
-        None => None,
-    };
     let stop = cancel.cloned().unwrap_or_default().with_timeout(timeout);
-    let (tx, rx): (SyncSender<Steps>, Receiver<Steps>) = sync_channel(4);
-    let (searched, checked) = std::thread::scope(|scope| {
-        let formula = &formula;
-        let proof_name = &proof_name;
-        let checker = scope.spawn(
-            move || -> Result<(Lrat, f64, Option<crate::atomic::Pending>)> {
-                let t0 = Instant::now();
-                let mut lrat = Lrat::new(num_vars, formula.iter().cloned())?;
-                let mut busy = t0.elapsed().as_secs_f64();
-                for run in rx {
-                    let t = Instant::now();
-                    if let Some(f) = file.as_mut() {
-                        run.write_text(f).map_err(|e| Error::io(proof_name, e))?;
-                    }
-                    lrat.check(&run)?;
-                    busy += t.elapsed().as_secs_f64();
-                }
-                let written = match file {
-                    Some(f) => Some(
-                        f.into_inner()
-                            .map_err(|e| Error::io(proof_name, e.into_error()))?,
-                    ),
-                    None => None,
-                };
-                Ok((lrat, busy, written))
-            },
-        );
-        // A closed channel: the checker stopped on an error, which is reported instead.
-        let send = move |run: Steps| {
-            tx.send(run)
-                .map_err(|_| Error::Solver("the proof checker stopped".into()))
-        };
-        let t = Instant::now();
-        let searched = run(problem, formula, &stop, Box::new(send));
-        let search_seconds = t.elapsed().as_secs_f64();
-        let checked = checker.join().expect("the proof checker does not panic");
-        (searched.map(|d| (d, search_seconds)), checked)
-    });
-    // The checker's error first: a search error may only be the closed channel.
-    let (lrat, check_seconds, written) = checked?;
+    let formula = &formula;
+    let (searched, checked) = pipeline::run::<LratRoute, _>(
+        proof,
+        || Ok(Lrat::new(num_vars, formula.iter().cloned())?),
+        |outlet| {
+            // A closed channel: the checker stopped on an error, which is reported instead.
+            let send = move |run: Steps| {
+                outlet
+                    .send(run)
+                    .map_err(|_| Error::Solver("the proof checker stopped".into()))
+            };
+            let t = Instant::now();
+            let searched = run(problem, formula, &stop, Box::new(send));
+            searched.map(|d| (d, t.elapsed().as_secs_f64()))
+        },
+    )?;
+    let (lrat, check_seconds, written) = (checked.checker, checked.busy, checked.file);
     let (done, search_seconds) = searched?;
     if let Node::Refuted = done.node
         && !lrat.refuted()
@@ -186,22 +158,35 @@ pub fn search_certified(
     })
 }
 
-/// The file a certified run's proof is written into, renamed to `proof` only once the proof
-/// checked ([`crate::atomic::Pending::keep`]): never a half-written proof under the name asked
-/// for. A folder that does not exist is a bad `--proof`.
-pub(super) fn beside(proof: &Path) -> Result<crate::atomic::Pending> {
-    let dir = match proof.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    if !dir.is_dir() {
-        return Err(crate::error::BadOption::invalid(
-            crate::error::Opt::Proof,
-            proof.display(),
-            "is in a folder that does not exist",
-        ));
+/// The LRAT proof in a certified run ([`pipeline::run`]): runs of [`Steps`], checked by
+/// [`Lrat`], written as text LRAT.
+struct LratRoute;
+
+impl pipeline::Route for LratRoute {
+    type Batch = Steps;
+    type Checker = Lrat;
+    type Text = BufWriter<Pending>;
+
+    fn check(lrat: &mut Lrat, run: &Steps) -> Result<()> {
+        Ok(lrat.check(run)?)
     }
-    crate::atomic::Pending::new(proof)
+
+    fn text(file: BufWriter<Pending>) -> BufWriter<Pending> {
+        file
+    }
+
+    fn write(text: &mut BufWriter<Pending>, run: &Steps, name: &str) -> Result<()> {
+        run.write_text(text).map_err(|e| Error::io(name, e))
+    }
+
+    fn finish(text: BufWriter<Pending>) -> pipeline::IntoInner {
+        text.into_inner()
+    }
+
+    fn recycle(_: Steps) -> Option<Steps> {
+        // The search starts each run where the last ended ([`Steps::starting_after`]).
+        None
+    }
 }
 
 /// Whether the certified search takes `problem`: a core of at most 64 open rows (the search
