@@ -6,15 +6,17 @@
 //! checker (or the text thread) is done with go back to the search for reuse. The search and
 //! the check overlap on two cores.
 //!
-//! A format is a [`Route`]: its batch type, its checker, and its text. The LRAT route
-//! ([`crate::solve::bitboard::proof`]) and the VeriPB route
-//! ([`crate::solve::bitboard::pbproof`]) both run here.
+//! A format is a [`Route`]: its batch type, its checker, and its text: [`LratRoute`] here,
+//! `PbRoute` beside the VeriPB batches ([`super::pb`]). The bitboard search's two certified
+//! routes ([`crate::solve::bitboard::proof`], [`crate::solve::bitboard::pbproof`]) and the
+//! LRAT proofs of presolve's refutations (`solve --certify --proof F`) run here.
 
 use std::io::BufWriter;
 use std::path::Path;
 use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
 use std::time::Instant;
 
+use super::lrat::{Lrat, Steps};
 use crate::atomic::Pending;
 use crate::error::{BadOption, Error, Opt, Result};
 
@@ -174,6 +176,37 @@ fn write<R: Route>(
 fn give_back<R: Route>(back: &Sender<R::Batch>, batch: R::Batch) {
     if let Some(batch) = R::recycle(batch) {
         let _ = back.send(batch);
+    }
+}
+
+/// The LRAT proof in a certified run ([`run`]): runs of [`Steps`], checked by
+/// [`Lrat`], written as text LRAT.
+pub(crate) struct LratRoute;
+
+impl Route for LratRoute {
+    type Batch = Steps;
+    type Checker = Lrat;
+    type Text = BufWriter<Pending>;
+
+    fn check(lrat: &mut Lrat, run: &Steps) -> Result<()> {
+        Ok(lrat.check(run)?)
+    }
+
+    fn text(file: BufWriter<Pending>) -> BufWriter<Pending> {
+        file
+    }
+
+    fn write(text: &mut BufWriter<Pending>, run: &Steps, name: &str) -> Result<()> {
+        run.write_text(text).map_err(|e| Error::io(name, e))
+    }
+
+    fn finish(text: BufWriter<Pending>) -> IntoInner {
+        text.into_inner()
+    }
+
+    fn recycle(_: Steps) -> Option<Steps> {
+        // The search starts each run where the last ended ([`Steps::starting_after`]).
+        None
     }
 }
 

@@ -10,8 +10,9 @@
 //! - VeriPB over the model of `encode --to opb --no-presolve`: `rup >= 1 ;` (the checker finds
 //!   the propagation itself), concluding `UNSAT` ([`veripb`]).
 //!
-//! Each proof is checked in process (the LRAT checker of [`crate::certify::lrat`], the
-//! pbcheck of [`crate::certify::pbcheck`]) before it is returned. A refutation that unit
+//! Each proof is checked in process (the LRAT checker of [`crate::certify::lrat`], through the
+//! certified pipeline of [`super::pipeline`] that writes the file; the pbcheck of
+//! [`crate::certify::pbcheck`]) before it is kept. A refutation that unit
 //! propagation does not reach is an error, never a proof that does not check.
 
 use crate::encode::amo::AmoKind;
@@ -21,7 +22,10 @@ use crate::instance::Instance;
 use crate::piece::Piece;
 use crate::presolve::Problem;
 
+use std::path::Path;
+
 use super::lrat::{Lrat, Steps};
+use super::pipeline::{self, LratRoute};
 
 /// The CNF a presolve proof refutes: `instance` unpresolved, pairwise at-most-one (what
 /// `encode --amo pairwise --no-presolve` writes), as its variable count and DIMACS clauses.
@@ -127,10 +131,52 @@ pub fn propagation_hints(num_vars: u32, clauses: &[Vec<i32>]) -> Option<Vec<u64>
     Some(hints)
 }
 
-/// The LRAT proof of presolve's refutation of `instance` over [`full_pairwise`]'s CNF, checked:
-/// its steps and the number of clauses it refutes. An error when unit propagation does not
-/// refute the CNF (presolve's reason needs more) or the check fails.
-pub fn lrat(instance: &Instance, piece: Piece) -> Result<(Steps, usize)> {
+/// An LRAT proof of presolve's refutation, not yet checked: its steps over the CNF of
+/// [`full_pairwise`] (`vars` variables, `clauses`).
+pub struct LratProof {
+    /// The proof.
+    pub steps: Steps,
+    /// The variables of the CNF it refutes.
+    pub vars: u32,
+    /// The CNF's clauses.
+    pub clauses: Vec<Vec<i32>>,
+}
+
+impl LratProof {
+    /// Checks the proof through the certified pipeline ([`super::pipeline`]), writing it to
+    /// `path` (kept only once it checked, when one is given): the CNF's clause count and the
+    /// steps checked. An error when the check fails or does not derive the empty clause.
+    pub fn certify(self, path: Option<&Path>) -> Result<(usize, u64)> {
+        let LratProof {
+            steps,
+            vars,
+            clauses,
+        } = self;
+        let count = clauses.len();
+        let (_, checked) = pipeline::run::<LratRoute, _>(
+            path,
+            || Ok(Lrat::new(vars, clauses)?),
+            // A closed channel: the checker's error is the one reported.
+            |outlet| outlet.send(steps).ok(),
+        )?;
+        if !checked.checker.refuted() {
+            return Err(Error::proof_rejected(
+                super::CheckedFormat::Lrat,
+                None,
+                "the proof of presolve's refutation does not derive the empty clause",
+            ));
+        }
+        if let Some(file) = checked.file {
+            file.keep()?;
+        }
+        Ok((count, checked.checker.steps()))
+    }
+}
+
+/// The LRAT proof of presolve's refutation of `instance` over [`full_pairwise`]'s CNF by unit
+/// propagation, unchecked ([`LratProof::certify`] checks it). An error when unit propagation
+/// does not refute the CNF (presolve's reason needs more).
+pub fn lrat(instance: &Instance, piece: Piece) -> Result<LratProof> {
     let (vars, clauses) = full_pairwise(instance, piece)?;
     let hints = propagation_hints(vars, &clauses).ok_or_else(|| {
         Error::Solver(
@@ -141,17 +187,11 @@ pub fn lrat(instance: &Instance, piece: Piece) -> Result<(Steps, usize)> {
     })?;
     let mut steps = Steps::new();
     steps.add(clauses.len() as u64 + 1, &[], &hints);
-    let count = clauses.len();
-    let mut checker = Lrat::new(vars, clauses)?;
-    checker.check(&steps)?;
-    if !checker.refuted() {
-        return Err(Error::proof_rejected(
-            super::CheckedFormat::Lrat,
-            None,
-            "the proof of presolve's refutation does not derive the empty clause",
-        ));
-    }
-    Ok((steps, count))
+    Ok(LratProof {
+        steps,
+        vars,
+        clauses,
+    })
 }
 
 /// The VeriPB proof of presolve's refutation of `instance` over the model of `encode --to opb

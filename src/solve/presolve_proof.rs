@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use crate::answer::Answer;
-use crate::certify::lrat::{Lrat, Steps};
+use crate::certify::lrat::Steps;
 use crate::certify::{Certificate, ProofFormat, presolved};
 use crate::encode::amo::AmoKind;
 use crate::encode::{EncodeOptions, Encoder};
@@ -45,28 +45,22 @@ pub(super) fn write_presolve_proof(
     check_memory(problem)?;
     match ProofFormat::resolve(asked, Some(path)) {
         ProofFormat::Lrat => {
-            let (steps, clauses, how) = match presolved::lrat(&problem.instance, problem.piece) {
-                Ok((steps, clauses)) => (steps, clauses, "unit propagation"),
+            let (proof, how) = match presolved::lrat(&problem.instance, problem.piece) {
+                Ok(proof) => (proof, "unit propagation"),
                 // A reason beyond unit propagation (presolve's matching of rows to columns):
                 // CaDiCaL's LRAT refutation of the same CNF, checked the same way.
                 Err(_) => match cadical_presolve_proof(problem, stop)? {
-                    Some((steps, clauses)) => (steps, clauses, "CaDiCaL's refutation"),
+                    Some(proof) => (proof, "CaDiCaL's refutation"),
                     None => return Ok(None),
                 },
             };
-            crate::atomic::write_atomic(path, |f| {
-                let mut w = std::io::BufWriter::new(f);
-                steps
-                    .write_text(&mut w)
-                    .and_then(|()| std::io::Write::flush(&mut w))
-                    .map_err(|e| Error::io(path.display().to_string(), e))
-            })?;
+            let (clauses, steps) = proof.certify(Some(path))?;
             Ok(Some(Certificate {
                 checker: format!(
                     "LRAT proof of presolve's refutation ({how} over the {clauses} clauses of \
                      encode --amo pairwise --no-presolve), checked by queens-sat's LRAT checker"
                 ),
-                steps: steps.decode().len() as u64,
+                steps,
             }))
         }
         ProofFormat::Veripb => {
@@ -156,8 +150,12 @@ fn renumber_cadical_lrat(text: &str, m: usize) -> String {
 }
 
 /// CaDiCaL's LRAT refutation of the CNF of `encode --amo pairwise --no-presolve` for
-/// `problem`'s instance, checked by queens-sat's LRAT checker: its steps and the clause count.
-fn cadical_presolve_proof(problem: &Problem, stop: &Cancel) -> Result<Option<(Steps, usize)>> {
+/// `problem`'s instance, renumbered, unchecked ([`presolved::LratProof::certify`] checks it);
+/// `None` when stopped.
+fn cadical_presolve_proof(
+    problem: &Problem,
+    stop: &Cancel,
+) -> Result<Option<presolved::LratProof>> {
     let full = Problem::full(&problem.instance, problem.piece)?;
     let (vars, clauses) =
         crate::certify::presolved::full_pairwise(&problem.instance, problem.piece)?;
@@ -185,15 +183,9 @@ fn cadical_presolve_proof(problem: &Problem, stop: &Cancel) -> Result<Option<(St
         &renumber_cadical_lrat(&text, clauses.len()),
         "CaDiCaL's LRAT proof",
     )?;
-    let count = clauses.len();
-    let mut checker = Lrat::new(vars, clauses)?;
-    checker.check(&steps)?;
-    if !checker.refuted() {
-        return Err(Error::proof_rejected(
-            crate::certify::CheckedFormat::Lrat,
-            None,
-            "CaDiCaL's proof of presolve's refutation does not derive the empty clause",
-        ));
-    }
-    Ok(Some((steps, count)))
+    Ok(Some(presolved::LratProof {
+        steps,
+        vars,
+        clauses,
+    }))
 }

@@ -20,7 +20,7 @@
 //! compact batches and are checked as they come, the text written only when a proof file is
 //! asked for.
 
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -28,12 +28,12 @@ use super::core::{Core, core_rows};
 use super::kernel::{Attacks, Search, Tuning, on_diagonal, shape};
 use super::trace::{Abort, Failure, Flow, Fork, Node as At, Outcome, Tracer};
 use crate::answer::Answer;
-use crate::atomic::Pending;
 use crate::board::Board;
 use crate::certify::pb::{
-    Geometry, Id, Operand, PbBatch, PbStep, PolOp, ProofStats, Sink, Text, Writer, model, write_opb,
+    Geometry, Id, Operand, PbBatch, PbCheck, PbRoute, PolOp, ProofStats, Sink, Text, Writer, model,
+    write_opb,
 };
-use crate::certify::pbcheck::{PbChecker, PbVerdict};
+use crate::certify::pbcheck::PbChecker;
 use crate::certify::pipeline::{self, Outlet};
 use crate::cpu::Isa;
 use crate::error::{Error, Result};
@@ -912,77 +912,6 @@ impl Sink for Channel<'_> {
     }
 }
 
-/// The VeriPB proof in a certified run ([`pipeline::run`]): [`PbBatch`]es, checked by
-/// [`PbChecker`]'s structured steps (no text, no lexing), written as VeriPB text.
-struct PbRoute;
-
-/// The checker's state in [`PbRoute`].
-struct PbCheck {
-    /// `None` once the proof concluded.
-    ck: Option<PbChecker>,
-    /// The verdict of a proof that concluded `UNSAT`.
-    verdict: Option<PbVerdict>,
-    /// Scratch for the steps' operands.
-    terms: Vec<(Operand, i64)>,
-    rpn: Vec<PolOp>,
-}
-
-impl pipeline::Route for PbRoute {
-    type Batch = PbBatch;
-    type Checker = PbCheck;
-    type Text = (Text<BufWriter<Pending>>, Vec<(Operand, i64)>, Vec<PolOp>);
-
-    fn check(c: &mut PbCheck, batch: &PbBatch) -> Result<()> {
-        for step in batch.steps() {
-            let step = step?;
-            let Some(ck) = c.ck.as_mut() else {
-                return Err(internal("a VeriPB step after the conclusion"));
-            };
-            match step {
-                PbStep::Header(loaded) => ck.check_formula(loaded)?,
-                PbStep::Rup { path, hints } => {
-                    ck.rup_clause(path, hints)?;
-                }
-                PbStep::Pol(words) => {
-                    PbBatch::pol_ops(words, &mut c.terms)?;
-                    ck.pol_sum(&c.terms)?;
-                }
-                PbStep::PolRpn(words) => {
-                    // The parity's and the forced diagonals' steps, in the same vocabulary.
-                    PbBatch::rpn_ops(words, &mut c.rpn)?;
-                    ck.pol_rpn(&c.rpn)?;
-                }
-                PbStep::Delete(del) => ck.delete_ids_abs(del)?,
-                PbStep::Finish(None) => c.ck = None,
-                PbStep::Finish(Some(id)) => {
-                    let id = i64::try_from(id).map_err(|_| internal("an ID out of range"))?;
-                    let ck = c.ck.take().ok_or_else(|| internal("two conclusions"))?;
-                    c.verdict = Some(ck.conclude_unsat(Some(id))?);
-                }
-            }
-        }
-        Ok(())
-    }
-
-    fn text(file: BufWriter<Pending>) -> Self::Text {
-        (Text::new(file), Vec::new(), Vec::new())
-    }
-
-    fn write(text: &mut Self::Text, batch: &PbBatch, _: &str) -> Result<()> {
-        let (out, ops, rpn) = text;
-        batch.replay(out, ops, rpn)
-    }
-
-    fn finish(text: Self::Text) -> pipeline::IntoInner {
-        text.0.into_inner().into_inner()
-    }
-
-    fn recycle(mut batch: PbBatch) -> Option<PbBatch> {
-        batch.clear();
-        Some(batch)
-    }
-}
-
 /// `--solver bitboard --certify` with a proof named `.pbp` (or none asked for, from the API):
 /// the bitboard search with its sum bounds ([`VERIPB_TUNING`]) hands its VeriPB steps, in
 /// compact batches, to a checker thread that checks them as they come with the in-house VeriPB
@@ -1038,12 +967,7 @@ fn certified(
         .with_timeout(timeout);
     let checker = || {
         let (num_vars, constraints) = model(problem)?;
-        Ok(PbCheck {
-            ck: Some(PbChecker::new(num_vars, &constraints)?),
-            verdict: None,
-            terms: Vec::new(),
-            rpn: Vec::new(),
-        })
+        PbCheck::new(PbChecker::new(num_vars, &constraints)?)
     };
     let (searched, checked) = pipeline::run::<PbRoute, _>(proof, checker, |outlet| {
         let sink = Channel {

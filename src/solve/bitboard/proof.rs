@@ -23,7 +23,6 @@
 //! docs/benchmarks.md, "Certified UNSAT"). The search stays
 //! single-threaded: the checker takes the other core.
 
-use std::io::BufWriter;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -31,7 +30,6 @@ use super::core::{Core, core_rows};
 use super::kernel::{Attacks, Search, Tuning, Words, shape};
 use super::trace::{Abort, Failure, Flow, Fork, Node as At, Outcome, Tracer};
 use crate::answer::Answer;
-use crate::atomic::Pending;
 use crate::board::Board;
 use crate::certify::Certificate;
 use crate::certify::lrat::{Lrat, Steps};
@@ -100,7 +98,7 @@ pub fn search_certified(
     let (num_vars, formula) = pairwise(problem)?;
     let stop = cancel.cloned().unwrap_or_default().with_timeout(timeout);
     let formula = &formula;
-    let (searched, checked) = pipeline::run::<LratRoute, _>(
+    let (searched, checked) = pipeline::run::<pipeline::LratRoute, _>(
         proof,
         || Ok(Lrat::new(num_vars, formula.iter().cloned())?),
         |outlet| {
@@ -156,37 +154,6 @@ pub fn search_certified(
         check_seconds,
         search_seconds,
     })
-}
-
-/// The LRAT proof in a certified run ([`pipeline::run`]): runs of [`Steps`], checked by
-/// [`Lrat`], written as text LRAT.
-struct LratRoute;
-
-impl pipeline::Route for LratRoute {
-    type Batch = Steps;
-    type Checker = Lrat;
-    type Text = BufWriter<Pending>;
-
-    fn check(lrat: &mut Lrat, run: &Steps) -> Result<()> {
-        Ok(lrat.check(run)?)
-    }
-
-    fn text(file: BufWriter<Pending>) -> BufWriter<Pending> {
-        file
-    }
-
-    fn write(text: &mut BufWriter<Pending>, run: &Steps, name: &str) -> Result<()> {
-        run.write_text(text).map_err(|e| Error::io(name, e))
-    }
-
-    fn finish(text: BufWriter<Pending>) -> pipeline::IntoInner {
-        text.into_inner()
-    }
-
-    fn recycle(_: Steps) -> Option<Steps> {
-        // The search starts each run where the last ended ([`Steps::starting_after`]).
-        None
-    }
 }
 
 /// Whether the certified search takes `problem`: a core of at most 64 open rows (the search
