@@ -150,6 +150,9 @@ fn run<S: Sink>(problem: &Problem, g: &Geometry, stop: &Cancel, sink: S) -> Resu
         by_row_var: vec![0; 64],
         key_scratch: Vec::new(),
         rows_scratch: Vec::new(),
+        cols_scratch: Vec::new(),
+        vars_scratch: Vec::new(),
+        spares: Vec::new(),
         error: None,
     };
     prover.derive_pairs()?;
@@ -231,8 +234,13 @@ struct Prover<'s, 'g, W: Sink> {
     by_row_var: Vec<u32>,
     /// Scratch: the keys of the last bound.
     key_scratch: Vec<u64>,
-    /// Scratch: the rows of a column's children.
+    /// Scratch: the rows of a column's children, or a node's open rows and free columns (on
+    /// the big board), and its allowed cells' variables.
     rows_scratch: Vec<usize>,
+    cols_scratch: Vec<usize>,
+    vars_scratch: Vec<u32>,
+    /// Spare vectors of IDs for the lemmas' hints and deletions ([`Prover::ids`]).
+    spares: Vec<Vec<Id>>,
     /// Why the tracer gave up ([`Abort`]).
     error: Option<Error>,
 }
@@ -477,7 +485,8 @@ impl<W: Sink> Prover<'_, '_, W> {
         frame: &Frame,
     ) -> Result<(Vec<Id>, Vec<Id>)> {
         let g = self.w.geometry();
-        let mut hints: Vec<Id> = self.kids[frame.base..].to_vec();
+        let mut hints = self.ids();
+        hints.extend_from_slice(&self.kids[frame.base..]);
         self.next_stamp();
         match fork {
             Fork::Row(r) => {
@@ -510,7 +519,9 @@ impl<W: Sink> Prover<'_, '_, W> {
             hints.append(&mut self.pend);
             std::mem::take(&mut self.pend_dels)
         } else {
-            self.kids[frame.base..].to_vec()
+            let mut dels = self.ids();
+            dels.extend_from_slice(&self.kids[frame.base..]);
+            dels
         };
         Ok((hints, dels))
     }
@@ -520,13 +531,17 @@ impl<W: Sink> Prover<'_, '_, W> {
     /// ([`PENDING`]), else the lemma is written and they are deleted. Returns the lemma's ID.
     fn conclude(&mut self, hints: Vec<Id>, dels: Vec<Id>, inline: bool) -> Id {
         if inline {
-            self.pend = hints;
-            self.pend_dels = dels;
+            let pend = std::mem::replace(&mut self.pend, hints);
+            self.give(pend);
+            let pend_dels = std::mem::replace(&mut self.pend_dels, dels);
+            self.give(pend_dels);
             self.w.stats.inlined += 1;
             return PENDING;
         }
         let id = self.w.rup(&self.path, &hints);
         self.w.delete(&dels);
+        self.give(hints);
+        self.give(dels);
         id
     }
 
@@ -548,34 +563,53 @@ impl<W: Sink> Prover<'_, '_, W> {
     /// a cell, a free column no open row can take, a sum bound, the parity), and the
     /// constraints to delete once it is written (a `pol` step's).
     fn failed(&mut self, node: At<'_, u64>, why: Failure<u64>) -> Result<(Vec<Id>, Vec<Id>)> {
-        let At {
-            open,
-            masks,
-            cols_free,
-        } = node;
+        let (open, cols_free) = (node.open, node.cols_free);
         self.next_stamp();
         let g = self.w.geometry();
-        let mut hints = Vec::new();
+        let mut hints = self.ids();
         match why {
             Failure::Row(r) => {
                 self.explain(r, u64::MAX, &mut hints)?;
                 let row = self.core.rows[r] as usize;
                 hints.push(g.row_ids[row].ok_or_else(|| no_line("row", row))?.0);
                 self.w.stats.empty += 1;
-                return Ok((hints, Vec::new()));
+                return Ok((hints, self.ids()));
             }
             Failure::Column(col) => {
                 self.explain_col(col, &[], &mut hints)?;
                 hints.push(self.col_ge(col)?);
                 self.w.stats.empty += 1;
-                return Ok((hints, Vec::new()));
+                return Ok((hints, self.ids()));
             }
             // The bound of the sum keys is tried first, as the search checks it.
             Failure::Bound { .. } | Failure::Parity => {}
         }
+        let (rows, cols) = self.lines(open, cols_free);
+        let pol = self.bound_or_parity(node, &rows, &cols, &mut hints);
+        self.rows_scratch = rows;
+        self.cols_scratch = cols;
+        let c_id = pol?;
+        let mut dels = self.ids();
+        dels.push(c_id);
+        Ok((hints, dels))
+    }
+
+    /// The `pol` step of a node a sum bound refutes, else the parity ([`Prover::failed`]): its
+    /// constraint's ID, after the hints of the lemma's `rup` that come before it.
+    fn bound_or_parity(
+        &mut self,
+        node: At<'_, u64>,
+        rows: &[usize],
+        cols: &[usize],
+        hints: &mut Vec<Id>,
+    ) -> Result<Id> {
+        let At {
+            open,
+            masks,
+            cols_free,
+        } = node;
         // A sum bound: the allowed cells, open rows and free columns on the big board.
         let core = self.core;
-        let (rows, cols) = self.lines(open, cols_free);
         let allowed = || {
             open.iter().flat_map(move |&r| {
                 let (r, mut m) = (r as usize, masks[r as usize]);
@@ -589,22 +623,24 @@ impl<W: Sink> Prover<'_, '_, W> {
             })
         };
         for anti in [true, false] {
-            if let Some(c_id) = self.w.bound_pol(allowed(), &rows, &cols, anti) {
+            if let Some(c_id) = self.w.bound_pol(allowed(), rows, cols, anti) {
                 // The dead cells of the open rows, then the closed rows' cells in free
                 // columns (their pieces' rows), then C.
-                self.explain_bound(open, masks, cols_free, &mut hints)?;
+                self.explain_bound(open, masks, cols_free, hints)?;
                 hints.push(c_id);
                 self.w.stats.bounds += 1;
-                return Ok((hints, vec![c_id]));
+                return Ok(c_id);
             }
         }
         // The parity.
         let vars = self.allowed_vars(open, masks);
-        if let Some(c_id) = self.w.parity_pol(&vars, &rows, &cols) {
-            self.explain_dead(open, masks, cols_free, &mut hints)?;
+        let parity = self.w.parity_pol(&vars, rows, cols);
+        self.vars_scratch = vars;
+        if let Some(c_id) = parity {
+            self.explain_dead(open, masks, cols_free, hints)?;
             hints.push(c_id);
             self.w.stats.parity += 1;
-            return Ok((hints, vec![c_id]));
+            return Ok(c_id);
         }
         Err(Error::Solver(
             "the VeriPB search: a node failed on no line, no bound and no parity".into(),
@@ -632,9 +668,11 @@ impl<W: Sink> Prover<'_, '_, W> {
         Ok(())
     }
 
-    /// The variables of the allowed cells of the open rows `open`.
-    fn allowed_vars(&self, open: &[u8], masks: &[u64; 64]) -> Vec<u32> {
-        let mut vars = Vec::new();
+    /// The variables of the allowed cells of the open rows `open` (in the scratch vector, to
+    /// be put back in `vars_scratch`).
+    fn allowed_vars(&mut self, open: &[u8], masks: &[u64; 64]) -> Vec<u32> {
+        let mut vars = std::mem::take(&mut self.vars_scratch);
+        vars.clear();
         for &r in open {
             let (r, mut m) = (r as usize, masks[r as usize]);
             while m != 0 {
@@ -645,19 +683,35 @@ impl<W: Sink> Prover<'_, '_, W> {
         vars
     }
 
-    /// The open rows and the free columns of a node, on the big board.
-    fn lines(&self, open: &[u8], cols_free: u64) -> (Vec<usize>, Vec<usize>) {
-        let rows = open
-            .iter()
-            .map(|&r| self.core.rows[r as usize] as usize)
-            .collect();
-        let mut cols = Vec::new();
+    /// The open rows and the free columns of a node, on the big board (in the scratch
+    /// vectors, to be put back in `rows_scratch` and `cols_scratch`).
+    fn lines(&mut self, open: &[u8], cols_free: u64) -> (Vec<usize>, Vec<usize>) {
+        let (mut rows, mut cols) = (
+            std::mem::take(&mut self.rows_scratch),
+            std::mem::take(&mut self.cols_scratch),
+        );
+        rows.clear();
+        cols.clear();
+        rows.extend(open.iter().map(|&r| self.core.rows[r as usize] as usize));
         let mut m = cols_free;
         while m != 0 {
             cols.push(self.core.col_of_bit[m.trailing_zeros() as usize] as usize);
             m &= m - 1;
         }
         (rows, cols)
+    }
+
+    /// An empty vector of IDs, from the spares ([`Prover::give`]): no allocation per node.
+    fn ids(&mut self) -> Vec<Id> {
+        self.spares.pop().unwrap_or_default()
+    }
+
+    /// Keeps `ids` as a spare for [`Prover::ids`].
+    fn give(&mut self, mut ids: Vec<Id>) {
+        if self.spares.len() < 64 {
+            ids.clear();
+            self.spares.push(ids);
+        }
     }
 
     /// The hints of the lemma of a node that branched on which open row takes the forced
@@ -689,11 +743,11 @@ impl<W: Sink> Prover<'_, '_, W> {
             .ok_or_else(|| internal("a forced diagonal without an allowed cell"))?;
         let (rows, cols) = self.lines(open, cols_free);
         let vars = self.allowed_vars(open, masks);
-        let c_id = self
-            .w
-            .forced_pol(&vars, &rows, &cols, anti, on)
-            .ok_or_else(|| internal("a diagonal the sum bounds do not force"))?;
-        let mut hints = self.kids[frame.base..].to_vec();
+        let forced = self.w.forced_pol(&vars, &rows, &cols, anti, on);
+        (self.rows_scratch, self.cols_scratch, self.vars_scratch) = (rows, cols, vars);
+        let c_id = forced.ok_or_else(|| internal("a diagonal the sum bounds do not force"))?;
+        let mut hints = self.ids();
+        hints.extend_from_slice(&self.kids[frame.base..]);
         self.next_stamp();
         // The dead cells with a positive coefficient in `C` (the children's lemmas set the
         // diagonal's own cells to 0).
@@ -705,7 +759,9 @@ impl<W: Sink> Prover<'_, '_, W> {
             hints.append(&mut self.pend);
             std::mem::take(&mut self.pend_dels)
         } else {
-            self.kids[frame.base..].to_vec()
+            let mut dels = self.ids();
+            dels.extend_from_slice(&self.kids[frame.base..]);
+            dels
         };
         dels.push(c_id);
         Ok((hints, dels))
