@@ -249,6 +249,8 @@ macro_rules! searcher {
                     }
                     Branch::Row(i, cand) => (i, cand),
                 };
+                // The row's cells, or a column only this row can take (a forced move); what
+                // only a tracer hears, skipped untraced (`NoTrace` ignores the fork).
                 let (fork, only) = if T::ON {
                     let r = open[i] as usize;
                     let fork = if cand == masks[r] { Fork::Row(r) } else { Fork::Column(cand) };
