@@ -10,10 +10,11 @@
 //!
 //! What makes the move up cheap: nothing but the placed column is pushed. A lane's stack is one
 //! 64-bit word of 5-bit column indices (so at most 12 free rows between a lane's root and the
-//! bottom row), and the masks of the row above are recomputed from the row below: the columns
-//! less the placed bit, the difference diagonals shifted back, and the sum diagonals shifted back
-//! too, which loses nothing because they are kept 32 bits up (board column `c` at bit `c + 32`)
-//! so that shifting right never drops a bit. The cells still to try are the ones the row allows
+//! bottom row) above a marker bit (a stack of 1 is a lane back at its root), and the masks of
+//! the row above are recomputed from the row below: the columns less the placed bit, the
+//! difference diagonals shifted back, and the sum diagonals shifted back too, which loses nothing
+//! because they are kept 32 bits up (board column `c` at bit `c + 32`) so that shifting right
+//! never drops a bit. The cells still to try are the ones the row allows
 //! above the placed bit (cells are tried from the lowest). Hence boards of at most 32 columns.
 //!
 //! An amazon's knight leaps are one more mask per lane, the leaps onto the next free row from
@@ -854,7 +855,7 @@ macro_rules! lanes_kernel {
                             r.diag as i64,
                             anti,
                             leaps,
-                            0,
+                            1,
                             d,
                             leaps,
                             free,
@@ -993,7 +994,13 @@ macro_rules! lanes_kernel {
                 let down = v::ne_in(v::mandn(has, at_bottom), cells, zero);
                 let along = v::mandn(has, down);
                 // Up: undo the column on top of the stack.
-                let finished = v::eq_in(back, l.d, l.base);
+                // A lane's stack holds a marker bit above its columns: 1 alone at its root.
+                // (Queens test that, which frees the register of the root rows.)
+                let finished = if KNIGHT {
+                    v::eq_in(back, l.d, l.base)
+                } else {
+                    v::eq_in(back, l.stack, one)
+                };
                 let up = v::mandn(back, finished);
                 let popped = v::srli::<5>(l.stack);
                 let ub = v::sllv(one, v::and(l.stack, low5));
