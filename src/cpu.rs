@@ -10,8 +10,8 @@
 //! ([`AVX512_FEATURES`]) and without it ([`AVX512BW_FEATURES`]). [`Isa::current`]
 //! says which one to run: detected once per process and cached, or capped by the environment
 //! variable [`ISA_ENV`] (`baseline`, `bmi2`, `avx2` or `avx512bw`, read once, at the first
-//! call). Tests run every
-//! build side by side through the kernels' `*_with(.., isa)` entry points.
+//! call). Tests run every build side by side through the kernels' `*_with(.., isa)` entry
+//! points.
 
 use std::sync::OnceLock;
 
@@ -46,8 +46,9 @@ pub enum Isa {
     Baseline,
     /// Compiled with [`BMI2_FEATURES`] (x86-64 only).
     Bmi2,
-    /// Compiled with [`AVX2_FEATURES`] (x86-64 only): the counting lanes in four 64-bit lanes,
-    /// their popcounts by table; every other kernel runs its [`Isa::Bmi2`] build.
+    /// Compiled with [`AVX2_FEATURES`] (x86-64 only): the queens counting lanes in four 64-bit
+    /// lanes, their popcounts by table; every other kernel (amazons' counting too) runs its
+    /// [`Isa::Bmi2`] build.
     Avx2,
     /// Compiled with [`AVX512BW_FEATURES`] (x86-64 only): the queens counting lanes with their
     /// popcounts by table; every other kernel runs its [`Isa::Bmi2`] build.
