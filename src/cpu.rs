@@ -4,12 +4,14 @@
 //! The two hot searches, the bitboard first-solution search ([`crate::solve::bitboard`]) and the
 //! counting kernel ([`crate::count::fast`]), are each compiled twice: a baseline build for any
 //! processor and one with [`BMI2_FEATURES`] (`#[target_feature(enable = ...)]` with exactly that
-//! list; a unit test checks both files). The queens counting kernel has two more builds, eight
-//! searches in the AVX-512 lanes ([`crate::count::lanes`]): with VPOPCNTDQ ([`AVX512_FEATURES`])
-//! and without it ([`AVX512BW_FEATURES`], popcounts by table). [`Isa::current`]
+//! list; a unit test checks both files). The counting kernel has three more builds, several
+//! searches in the vector lanes ([`crate::count::lanes`]): four 64-bit lanes with AVX2
+//! ([`AVX2_FEATURES`], popcounts by table), and eight in AVX-512 with VPOPCNTDQ
+//! ([`AVX512_FEATURES`]) and without it ([`AVX512BW_FEATURES`]). [`Isa::current`]
 //! says which one to run: detected once per process and cached, or capped by the environment
-//! variable [`ISA_ENV`] (`baseline`, `bmi2` or `avx512bw`, read once, at the first call). Tests run every
-//! build side by side through the kernels' `*_with(.., isa)` entry points.
+//! variable [`ISA_ENV`] (`baseline`, `bmi2`, `avx2` or `avx512bw`, read once, at the first
+//! call). Tests run every build side by side through the kernels' `*_with(.., isa)` entry
+//! points.
 
 use std::sync::OnceLock;
 
@@ -17,6 +19,10 @@ use std::sync::OnceLock;
 /// `popcnt` and `lzcnt` for counting bits, BMI1 and BMI2 for `tzcnt`, `blsr`, `pdep` and
 /// shifts by a register).
 pub const BMI2_FEATURES: &str = "popcnt,bmi1,bmi2,lzcnt";
+
+/// The target features of the AVX2 build (the counting lanes in four 64-bit lanes, for
+/// processors without AVX-512): [`BMI2_FEATURES`] and AVX2.
+pub const AVX2_FEATURES: &str = "popcnt,bmi1,bmi2,lzcnt,avx2";
 
 /// The target features of the AVX-512 build (the queens counting lanes): [`BMI2_FEATURES`] and
 /// AVX-512 F, DQ (64-bit multiply) and VPOPCNTDQ (popcount per lane).
@@ -29,7 +35,8 @@ pub const AVX512BW_FEATURES: &str = "popcnt,bmi1,bmi2,lzcnt,avx512f,avx512dq,avx
 
 /// The environment variable that caps the build: `QUEENS_SAT_ISA=baseline` forces the baseline
 /// build, `QUEENS_SAT_ISA=bmi2` the BMI2 build (when the processor has it); any other value, or
-/// none, runs the best build the processor has (`avx512bw` caps it at [`Isa::Avx512Bw`]). Read once per process.
+/// none, runs the best build the processor has (`avx2` caps it at [`Isa::Avx2`], `avx512bw` at
+/// [`Isa::Avx512Bw`]). Read once per process.
 pub const ISA_ENV: &str = "QUEENS_SAT_ISA";
 
 /// A build of the kernels, ordered: each build's processor runs every build before it.
@@ -39,6 +46,10 @@ pub enum Isa {
     Baseline,
     /// Compiled with [`BMI2_FEATURES`] (x86-64 only).
     Bmi2,
+    /// Compiled with [`AVX2_FEATURES`] (x86-64 only): the queens counting lanes in four 64-bit
+    /// lanes, their popcounts by table; every other kernel (amazons' counting too) runs its
+    /// [`Isa::Bmi2`] build.
+    Avx2,
     /// Compiled with [`AVX512BW_FEATURES`] (x86-64 only): the queens counting lanes with their
     /// popcounts by table; every other kernel runs its [`Isa::Bmi2`] build.
     Avx512Bw,
@@ -60,6 +71,9 @@ impl Isa {
                     && std::arch::is_x86_feature_detected!("bmi2")
                     && std::arch::is_x86_feature_detected!("lzcnt")
                 {
+                    if !std::arch::is_x86_feature_detected!("avx2") {
+                        return Isa::Bmi2;
+                    }
                     if std::arch::is_x86_feature_detected!("avx512f")
                         && std::arch::is_x86_feature_detected!("avx512dq")
                         && std::arch::is_x86_feature_detected!("avx512bw")
@@ -69,20 +83,21 @@ impl Isa {
                         }
                         return Isa::Avx512Bw;
                     }
-                    return Isa::Bmi2;
+                    return Isa::Avx2;
                 }
             }
             Isa::Baseline
         })
     }
 
-    /// The build the kernels run: [`Isa::native`], capped by [`ISA_ENV`] (`baseline` or
-    /// `bmi2`; decided at the first call, then cached).
+    /// The build the kernels run: [`Isa::native`], capped by [`ISA_ENV`] (`baseline`, `bmi2`,
+    /// `avx2` or `avx512bw`; decided at the first call, then cached).
     pub fn current() -> Isa {
         static CURRENT: OnceLock<Isa> = OnceLock::new();
         *CURRENT.get_or_init(|| match std::env::var(ISA_ENV) {
             Ok(v) if v.trim().eq_ignore_ascii_case("baseline") => Isa::Baseline,
             Ok(v) if v.trim().eq_ignore_ascii_case("bmi2") => Isa::Bmi2.usable(),
+            Ok(v) if v.trim().eq_ignore_ascii_case("avx2") => Isa::Avx2.usable(),
             Ok(v) if v.trim().eq_ignore_ascii_case("avx512bw") => Isa::Avx512Bw.usable(),
             _ => Isa::native(),
         })
@@ -94,17 +109,23 @@ impl Isa {
         self.min(Isa::native())
     }
 
-    /// Whether this build's kernels use [`BMI2_FEATURES`] (the BMI2 and the AVX-512 builds).
+    /// Whether this build's kernels use [`BMI2_FEATURES`] (the BMI2, AVX2 and AVX-512 builds).
     pub fn has_bmi2(self) -> bool {
         self >= Isa::Bmi2
     }
 
     /// Every build this processor runs (the baseline first).
     pub fn all_usable() -> Vec<Isa> {
-        [Isa::Baseline, Isa::Bmi2, Isa::Avx512Bw, Isa::Avx512]
-            .into_iter()
-            .filter(|&isa| isa <= Isa::native())
-            .collect()
+        [
+            Isa::Baseline,
+            Isa::Bmi2,
+            Isa::Avx2,
+            Isa::Avx512Bw,
+            Isa::Avx512,
+        ]
+        .into_iter()
+        .filter(|&isa| isa <= Isa::native())
+        .collect()
     }
 }
 
@@ -204,28 +225,27 @@ mod tests {
         }
     }
 
-    /// The lanes kernel is compiled with exactly [`AVX512_FEATURES`], which include
-    /// [`BMI2_FEATURES`].
+    /// The lanes kernel is compiled with exactly [`AVX512_FEATURES`], [`AVX512BW_FEATURES`] and
+    /// [`AVX2_FEATURES`], which include [`BMI2_FEATURES`].
     #[test]
-    fn lanes_enable_the_avx512_features() {
+    fn lanes_enable_the_dispatched_features() {
         let text = include_str!("count/lanes.rs");
         let lists: Vec<&str> = text
             .split("target_feature(enable = \"")
             .skip(1)
             .map(|p| &p[..p.find('"').expect("a closing quote")])
             .collect();
-        // Each function is compiled within one of the two dispatched lists, and each list has
-        // a full build (the VPOPCNTDQ one and the one for AVX-512 without it).
+        // Each function is compiled within one of the three dispatched lists, and each list has
+        // a full build.
         let within = |list: &str, of: &str| list.split(',').all(|f| of.split(',').any(|g| g == f));
-        assert!(lists.contains(&AVX512_FEATURES), "{lists:?}");
-        assert!(lists.contains(&AVX512BW_FEATURES), "{lists:?}");
-        for list in lists {
-            assert!(
-                within(list, AVX512_FEATURES) || within(list, AVX512BW_FEATURES),
-                "{list}"
-            );
+        let builds = [AVX512_FEATURES, AVX512BW_FEATURES, AVX2_FEATURES];
+        for build in builds {
+            assert!(lists.contains(&build), "{build}: {lists:?}");
+            assert!(within(BMI2_FEATURES, build), "{build}");
         }
-        assert!(within(BMI2_FEATURES, AVX512_FEATURES) && within(BMI2_FEATURES, AVX512BW_FEATURES));
+        for list in lists {
+            assert!(builds.iter().any(|b| within(list, b)), "{list}");
+        }
     }
 
     #[test]

@@ -33,9 +33,10 @@
 //! The search is compiled twice, once with the `popcnt`, BMI1, BMI2 and `lzcnt` instructions
 //! ([`crate::cpu::BMI2_FEATURES`]; BMI2 shifts by a register without tying up `cl`) and once
 //! without; [`crate::cpu::Isa`] picks the build at run time, as for the bitboard search
-//! ([`count_rows_with`] runs a given one). On a processor with AVX-512 ([`Isa::Avx512`]) a task
-//! of five to 32 free rows on a board of at most 32 columns is counted by eight searches in
-//! the vector lanes instead ([`super::lanes`]), about twice as fast.
+//! ([`count_rows_with`] runs a given one). On a processor with AVX-512 ([`Isa::Avx512`],
+//! [`Isa::Avx512Bw`]) a task of five to 32 free rows on a board of at most 32 columns is counted
+//! by eight searches in the vector lanes instead ([`super::lanes`]), about twice as fast; on one
+//! with AVX2 ([`Isa::Avx2`]) a queens task by four.
 
 pub use crate::piece::{Shape, full};
 
@@ -373,7 +374,8 @@ pub fn estimate(allowed: &[u64], fixed: &[bool], depth: usize, limit: u64) -> u6
 /// The search over `plan` (at least two free rows) in build `isa` (one the processor has).
 fn search(plan: &Plan, shape: Shape, isa: Isa, stop: &dyn Fn() -> bool) -> Option<u64> {
     #[cfg(target_arch = "x86_64")]
-    if isa.usable() >= Isa::Avx512Bw {
+    // The AVX2 lanes count queens only (amazons run the BMI2 build there: faster).
+    if isa.usable() >= Isa::Avx512Bw || (isa.usable() == Isa::Avx2 && shape == Shape::Queen) {
         let mut rows = super::lanes::Rows {
             allowed: [0; 64],
             shift: [0; 64],
@@ -390,12 +392,15 @@ fn search(plan: &Plan, shape: Shape, isa: Isa, stop: &dyn Fn() -> bool) -> Optio
             rows.leap2[i] = level.leap2;
         }
         if rows.fit() {
-            // SAFETY: `Isa::usable` said the processor has `cpu::AVX512_FEATURES` (Avx512) or
-            // `cpu::AVX512BW_FEATURES` (Avx512Bw), and the rows fit the lanes.
+            let knight = shape == Shape::Amazon;
+            // SAFETY: `Isa::usable` said the processor has `cpu::AVX512_FEATURES` (Avx512),
+            // `cpu::AVX512BW_FEATURES` (Avx512Bw) or `cpu::AVX2_FEATURES` (Avx2, queens only),
+            // and the rows fit the lanes.
             return unsafe {
                 match isa.usable() {
-                    Isa::Avx512 => super::lanes::count(&rows, shape == Shape::Amazon, stop),
-                    _ => super::lanes::count_no_vpopcnt(&rows, shape == Shape::Amazon, stop),
+                    Isa::Avx512 => super::lanes::count(&rows, knight, stop),
+                    Isa::Avx512Bw => super::lanes::count_no_vpopcnt(&rows, knight, stop),
+                    _ => super::lanes::count_avx2(&rows, stop),
                 }
             };
         }

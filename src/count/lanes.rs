@@ -10,10 +10,11 @@
 //!
 //! What makes the move up cheap: nothing but the placed column is pushed. A lane's stack is one
 //! 64-bit word of 5-bit column indices (so at most 12 free rows between a lane's root and the
-//! bottom row), and the masks of the row above are recomputed from the row below: the columns
-//! less the placed bit, the difference diagonals shifted back, and the sum diagonals shifted back
-//! too, which loses nothing because they are kept 32 bits up (board column `c` at bit `c + 32`)
-//! so that shifting right never drops a bit. The cells still to try are the ones the row allows
+//! bottom row) above a marker bit (a stack of 1 is a lane back at its root), and the masks of
+//! the row above are recomputed from the row below: the columns less the placed bit, the
+//! difference diagonals shifted back, and the sum diagonals shifted back too, which loses nothing
+//! because they are kept 32 bits up (board column `c` at bit `c + 32`) so that shifting right
+//! never drops a bit. The cells still to try are the ones the row allows
 //! above the placed bit (cells are tried from the lowest). Hence boards of at most 32 columns.
 //!
 //! An amazon's knight leaps are one more mask per lane, the leaps onto the next free row from
@@ -30,12 +31,19 @@
 //! queens n = 17, one thread, 5.63 s against the BMI2 build's 7.36 s and VPOPCNTDQ's 4.01 s
 //! (medians of 3 alternated runs on one AMD EPYC with both, `QUEENS_SAT_ISA` choosing).
 //!
+//! Processors with AVX2 but no AVX-512 (AMD Zen 3 and older, Intel client chips) run it in four
+//! 64-bit lanes (`count_avx2`, queens only): the same source, each build's vector operations in
+//! a module of their own (`x8` and its two popcounts, `x4`), the search a macro over them.
+//! AVX2 has no mask registers (masks are vectors, blends `vblendvpd`), no 64-bit popcount or
+//! multiply (two values below 2^32 counted per lane by nibble table, then `vpsadbw`, or
+//! `vpmaddubsw` + `vpmaddwd` and `vpmuludq`; three below 2^21 in one lane), no two-table permute
+//! (row tables of 32-bit values, `vpermd` and blends; `vpgatherqq` measured slower), and the
+//! placed column's index comes from the float exponent (`vcvtdq2ps`). Numbers in
+//! docs/benchmarks.md ("The AVX2 lanes").
+//!
 //! Measured (docs/benchmarks.md, Counting), `count --engine backtrack --jobs 1`, user seconds
 //! against the BMI2 build: queens n = 16 1.04 -> 0.53, n = 17 6.95 -> 3.40; amazons n = 18
 //! 3.60 -> 2.57, n = 19 26.7 -> 18.0.
-
-#[cfg(target_arch = "x86_64")]
-use std::arch::x86_64::*;
 
 /// The most free rows a lane may descend below its root (twelve 5-bit indices in one word).
 const STACK_DEPTH: usize = 12;
@@ -165,10 +173,10 @@ impl<const KNIGHT: bool> Iterator for Roots<'_, KNIGHT> {
 #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx512f,avx512dq,avx512vpopcntdq")]
 pub(super) unsafe fn count(rows: &Rows, knight: bool, stop: &dyn Fn() -> bool) -> Option<u64> {
     match (rows.len <= 16, knight) {
-        (true, false) => count_vp::<false, false>(rows, stop),
-        (false, false) => count_vp::<true, false>(rows, stop),
-        (true, true) => count_vp::<false, true>(rows, stop),
-        (false, true) => count_vp::<true, true>(rows, stop),
+        (true, false) => count_vp::<false, false, false>(rows, stop),
+        (false, false) => count_vp::<true, false, false>(rows, stop),
+        (true, true) => count_vp::<false, true, false>(rows, stop),
+        (false, true) => count_vp::<true, true, false>(rows, stop),
     }
 }
 
@@ -185,43 +193,232 @@ pub(super) unsafe fn count_no_vpopcnt(
     stop: &dyn Fn() -> bool,
 ) -> Option<u64> {
     match (rows.len <= 16, knight) {
-        (true, false) => count_bw::<false, false>(rows, stop),
-        (false, false) => count_bw::<true, false>(rows, stop),
-        (true, true) => count_bw::<false, true>(rows, stop),
-        (false, true) => count_bw::<true, true>(rows, stop),
+        (true, false) => count_bw::<false, false, false>(rows, stop),
+        (false, false) => count_bw::<true, false, false>(rows, stop),
+        (true, true) => count_bw::<false, true, false>(rows, stop),
+        (false, true) => count_bw::<true, true, false>(rows, stop),
     }
 }
 
-/// The eight lanes' state: row, cells to try, columns, difference diagonals (board bits),
-/// sum diagonals (32 bits up), the knight leaps onto the next row from the piece above, stack
-/// of placed columns, root row, the root's leaps and cells; and the active lanes.
+/// [`count`] for queens in four AVX2 lanes ([`crate::cpu::AVX2_FEATURES`]): the same search,
+/// its popcounts by nibble table, its row tables looked up by `vpermd`. (Amazons are not
+/// counted here: in four lanes their leaps cost more than the scalar BMI2 build's search, 4.98 s
+/// against 3.83 s at n = 18.)
+///
+/// # Safety
+/// The processor has [`crate::cpu::AVX2_FEATURES`], and `rows.fit()`.
 #[cfg(target_arch = "x86_64")]
-#[derive(Clone, Copy)]
-struct Lanes {
-    d: __m512i,
-    free: __m512i,
-    cols: __m512i,
-    diag: __m512i,
-    anti: __m512i,
-    leaps: __m512i,
-    stack: __m512i,
-    base: __m512i,
-    base_leaps: __m512i,
-    base_free: __m512i,
-    active: u8,
+#[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2")]
+pub(super) unsafe fn count_avx2(rows: &Rows, stop: &dyn Fn() -> bool) -> Option<u64> {
+    // Boards of at most 21 columns count the last two rows' shared cells in one popcount
+    // (`x4::pop_sum3`).
+    let narrow = rows.allowed[..rows.len].iter().all(|&r| r >> 21 == 0);
+    match (rows.len <= 16, narrow) {
+        (true, true) => count_x4::<false, false, true>(rows, stop),
+        (false, true) => count_x4::<true, false, true>(rows, stop),
+        (true, false) => count_x4::<false, false, false>(rows, stop),
+        (false, false) => count_x4::<true, false, false>(rows, stop),
+    }
 }
 
-/// A table of 32 values per row, in four vectors.
+/// The lanes' state: row, cells to try, columns, difference diagonals (board bits), sum
+/// diagonals (32 bits up), the knight leaps onto the next row from the piece above, stack of
+/// placed columns, root row, the root's leaps and cells (vectors `V`, one 64-bit value per
+/// lane); and the active lanes (a lane mask `M`).
 #[cfg(target_arch = "x86_64")]
-type Table = [__m512i; 4];
+#[derive(Clone, Copy)]
+struct Lanes<V, M> {
+    d: V,
+    free: V,
+    cols: V,
+    diag: V,
+    anti: V,
+    leaps: V,
+    stack: V,
+    base: V,
+    base_leaps: V,
+    base_free: V,
+    active: M,
+}
 
-/// The row tables, per lane: the entry of row `idx` of the 32 (`BIG`) or 16 rows in `t`.
+/// The vector operations of the AVX-512 builds: eight 64-bit lanes, lane masks in `k`
+/// registers, each operation one instruction. Every function is compiled with the features it
+/// needs, within both AVX-512 lists, and always inlined into the kernel (whose features include
+/// them).
 #[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn lookup<const BIG: bool>(t: &Table, idx: __m512i) -> __m512i {
-    // SAFETY: the intrinsics need AVX-512F, and the caller is compiled with it; they read only
-    // their register arguments.
-    unsafe {
+mod x8 {
+    use std::arch::x86_64::*;
+
+    /// Eight 64-bit lanes.
+    pub type V = __m512i;
+    /// A lane mask.
+    pub type M = __mmask8;
+    /// A table of 32 values per row, in four vectors.
+    pub type Table = [__m512i; 4];
+    /// How many lanes.
+    pub const LANES: usize = 8;
+
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub fn zero() -> V {
+        _mm512_setzero_si512()
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub fn splat(x: i64) -> V {
+        _mm512_set1_epi64(x)
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub fn and(a: V, b: V) -> V {
+        _mm512_and_si512(a, b)
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub fn or(a: V, b: V) -> V {
+        _mm512_or_si512(a, b)
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub fn xor(a: V, b: V) -> V {
+        _mm512_xor_si512(a, b)
+    }
+    /// `!a & b`.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub fn andnot(a: V, b: V) -> V {
+        _mm512_andnot_si512(a, b)
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub fn add(a: V, b: V) -> V {
+        _mm512_add_epi64(a, b)
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub fn sub(a: V, b: V) -> V {
+        _mm512_sub_epi64(a, b)
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub fn sllv(a: V, s: V) -> V {
+        _mm512_sllv_epi64(a, s)
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub fn srlv(a: V, s: V) -> V {
+        _mm512_srlv_epi64(a, s)
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub fn slli<const N: u32>(a: V) -> V {
+        _mm512_slli_epi64::<N>(a)
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub fn srli<const N: u32>(a: V) -> V {
+        _mm512_srli_epi64::<N>(a)
+    }
+    /// The lanes of `m` where `a != b`.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub fn ne_in(m: M, a: V, b: V) -> M {
+        _mm512_mask_cmpneq_epi64_mask(m, a, b)
+    }
+    /// The lanes of `m` where `a == b`.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub fn eq_in(m: M, a: V, b: V) -> M {
+        _mm512_mask_cmpeq_epi64_mask(m, a, b)
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub fn eq(a: V, b: V) -> M {
+        _mm512_cmpeq_epi64_mask(a, b)
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub fn gt(a: V, b: V) -> M {
+        _mm512_cmpgt_epi64_mask(a, b)
+    }
+    /// `b` in the lanes of `m`, `a` in the others.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub fn blend(a: V, m: M, b: V) -> V {
+        _mm512_mask_mov_epi64(a, m, b)
+    }
+    /// `a ^ b` in the lanes of `m`, `a` in the others.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub fn xor_in(a: V, m: M, b: V) -> V {
+        _mm512_mask_xor_epi64(a, m, a, b)
+    }
+    /// `a + b` in the lanes of `m`, `a` in the others.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub fn add_in(a: V, m: M, b: V) -> V {
+        _mm512_mask_add_epi64(a, m, a, b)
+    }
+    /// `a & !b`.
+    #[inline]
+    pub fn mandn(a: M, b: M) -> M {
+        a & !b
+    }
+    #[inline]
+    pub fn any(m: M) -> bool {
+        m != 0
+    }
+    /// Lane `i` of the mask as bit `i`.
+    #[inline]
+    pub fn bits(m: M) -> u8 {
+        m
+    }
+    /// The mask of the lanes whose bits are set.
+    #[inline]
+    pub fn from_bits(b: u8) -> M {
+        b
+    }
+    /// The product of small values (below 2^32) in each lane.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub fn mul(a: V, b: V) -> V {
+        _mm512_mullo_epi64(a, b)
+    }
+    /// The sum of the lanes.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub fn sum(a: V) -> u64 {
+        _mm512_reduce_add_epi64(a) as u64
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub fn load(x: &[i64; 8]) -> V {
+        // SAFETY: reads the 8 values of `x`.
+        unsafe { _mm512_loadu_si512(x.as_ptr().cast()) }
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub fn store(v: V, x: &mut [i64; 8]) {
+        // SAFETY: writes the 8 values of `x`.
+        unsafe { _mm512_storeu_si512(x.as_mut_ptr().cast(), v) }
+    }
+
+    /// The first 32 values of `values` as a [`Table`].
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub fn table<T: Copy + Into<u64>>(values: &[T; 64]) -> Table {
+        let mut t = [[0i64; 8]; 4];
+        for (i, &v) in values[..32].iter().enumerate() {
+            t[i / 8][i % 8] = v.into() as i64;
+        }
+        t.map(|x| load(&x))
+    }
+
+    /// The row tables, per lane: the entry of row `idx` of the 32 (`BIG`) or 16 rows in `t`
+    /// (one `vpermt2q`, or two and a blend).
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub fn lookup<const BIG: bool>(t: Table, idx: V) -> V {
         let low = _mm512_permutex2var_epi64(t[0], idx, t[1]);
         if BIG {
             let high = _mm512_permutex2var_epi64(t[2], idx, t[3]);
@@ -236,32 +433,54 @@ fn lookup<const BIG: bool>(t: &Table, idx: __m512i) -> __m512i {
     }
 }
 
-/// The first 32 values of `values` as a [`Table`].
+/// The AVX-512 build with VPOPCNTDQ: [`x8`] and popcounts of one instruction.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-fn table<T: Copy + Into<u64>>(values: &[T; 64]) -> Table {
-    let mut t = [0i64; 32];
-    for (x, &v) in t.iter_mut().zip(values.iter()) {
-        *x = v.into() as i64;
+mod x8vp {
+    pub use super::x8::*;
+    use std::arch::x86_64::*;
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512vpopcntdq")]
+    fn pc(a: V) -> V {
+        _mm512_popcnt_epi64(a)
     }
-    // SAFETY: each load reads 8 of the 32 values.
-    std::array::from_fn(|i| unsafe { _mm512_loadu_si512(t[8 * i..].as_ptr().cast()) })
+    /// The index of the one bit of each lane (a lane of `bit` with one bit set).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512vpopcntdq")]
+    pub fn index(bit: V) -> V {
+        pc(sub(bit, splat(1)))
+    }
+    /// `popcount(a) * popcount(b)` per lane (`a`, `b` below 2^32).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512vpopcntdq")]
+    pub fn pop_product(a: V, b: V) -> V {
+        mul(pc(a), pc(b))
+    }
+    /// The popcounts of `a`, `b` and `c` added, per lane (each below 2^32; `NARROW`, each below
+    /// 2^21, changes nothing here).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512vpopcntdq")]
+    pub fn pop_sum3<const NARROW: bool>(a: V, b: V, c: V) -> V {
+        add(add(pc(a), pc(b)), pc(c))
+    }
+    /// The popcounts of five values added, per lane (each below 2^32).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512vpopcntdq")]
+    pub fn pop_sum5(a: V, b: V, c: V, d: V, e: V) -> V {
+        add(pop_sum3::<false>(a, b, c), add(pc(d), pc(e)))
+    }
 }
 
-/// Popcount per 64-bit lane with AVX-512 VPOPCNTDQ: one instruction.
+/// The AVX-512 build without VPOPCNTDQ (Skylake-SP, Cascade Lake): [`x8`] and popcounts by a
+/// nibble table (`vpshufb`), the eight bytes of each lane summed by `vpsadbw`.
 #[cfg(target_arch = "x86_64")]
-macro_rules! popcnt_vp {
-    ($v:expr) => {
-        _mm512_popcnt_epi64($v)
-    };
-}
+mod x8bw {
+    pub use super::x8::*;
+    use std::arch::x86_64::*;
 
-/// Popcount per 64-bit lane with AVX-512 BW only (Skylake-SP, Cascade Lake: no VPOPCNTDQ): the
-/// bits of each nibble by a table (`vpshufb`), the eight bytes of each lane summed by `vpsadbw`.
-#[cfg(target_arch = "x86_64")]
-macro_rules! popcnt_bw {
-    ($v:expr) => {{
-        let v = $v;
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn pc(v: V) -> V {
         let table = _mm512_broadcast_i32x4(_mm_setr_epi8(
             0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
         ));
@@ -273,35 +492,426 @@ macro_rules! popcnt_bw {
             _mm512_shuffle_epi8(table, hi),
         );
         _mm512_sad_epu8(bytes, _mm512_setzero_si512())
-    }};
+    }
+    /// The index of the one bit of each lane (a lane of `bit` with one bit set).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub fn index(bit: V) -> V {
+        pc(sub(bit, splat(1)))
+    }
+    /// `popcount(a) * popcount(b)` per lane (`a`, `b` below 2^32).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq,avx512bw")]
+    pub fn pop_product(a: V, b: V) -> V {
+        mul(pc(a), pc(b))
+    }
+    /// The popcounts of `a`, `b` and `c` added, per lane (each below 2^32; `NARROW`, each below
+    /// 2^21, changes nothing here).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub fn pop_sum3<const NARROW: bool>(a: V, b: V, c: V) -> V {
+        add(add(pc(a), pc(b)), pc(c))
+    }
+    /// The popcounts of five values added, per lane (each below 2^32).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub fn pop_sum5(a: V, b: V, c: V, d: V, e: V) -> V {
+        add(pop_sum3::<false>(a, b, c), add(pc(d), pc(e)))
+    }
 }
 
-/// The lanes' search, compiled once per popcount (`$pc`) with its target features (`$attr`).
+/// The vector operations of the AVX2 build: four 64-bit lanes, lane masks as vectors (all ones
+/// or zero per lane). AVX2 has no 64-bit multiply, no 64-bit popcount and no two-table permute,
+/// so the values that are popcounted (all below 2^32) are counted two to a lane: a nibble table
+/// (`vpshufb`) counts the bits of each byte, and the byte counts are summed by `vpsadbw` where
+/// only a sum is wanted, or per 32-bit half (`vpmaddubsw`, `vpmaddwd`) where two counts are
+/// multiplied (`vpmuludq`). The row tables hold 32-bit values, eight to a vector, looked up by
+/// `vpermd` and blends.
+#[cfg(target_arch = "x86_64")]
+mod x4 {
+    use std::arch::x86_64::*;
+
+    /// Four 64-bit lanes.
+    pub type V = __m256i;
+    /// A lane mask: all ones in the lanes it holds.
+    pub type M = __m256i;
+    /// A table of 32 values (below 2^32) per row, eight to a vector.
+    pub type Table = [__m256i; 4];
+    /// How many lanes.
+    pub const LANES: usize = 4;
+
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn zero() -> V {
+        _mm256_setzero_si256()
+    }
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn splat(x: i64) -> V {
+        _mm256_set1_epi64x(x)
+    }
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn and(a: V, b: V) -> V {
+        _mm256_and_si256(a, b)
+    }
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn or(a: V, b: V) -> V {
+        _mm256_or_si256(a, b)
+    }
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn xor(a: V, b: V) -> V {
+        _mm256_xor_si256(a, b)
+    }
+    /// `!a & b`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn andnot(a: V, b: V) -> V {
+        _mm256_andnot_si256(a, b)
+    }
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn add(a: V, b: V) -> V {
+        _mm256_add_epi64(a, b)
+    }
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn sub(a: V, b: V) -> V {
+        _mm256_sub_epi64(a, b)
+    }
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn sllv(a: V, s: V) -> V {
+        _mm256_sllv_epi64(a, s)
+    }
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn srlv(a: V, s: V) -> V {
+        _mm256_srlv_epi64(a, s)
+    }
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn slli<const N: i32>(a: V) -> V {
+        _mm256_slli_epi64::<N>(a)
+    }
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn srli<const N: i32>(a: V) -> V {
+        _mm256_srli_epi64::<N>(a)
+    }
+    /// The lanes of `m` where `a != b`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn ne_in(m: M, a: V, b: V) -> M {
+        _mm256_andnot_si256(_mm256_cmpeq_epi64(a, b), m)
+    }
+    /// The lanes of `m` where `a == b`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn eq_in(m: M, a: V, b: V) -> M {
+        _mm256_and_si256(_mm256_cmpeq_epi64(a, b), m)
+    }
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn eq(a: V, b: V) -> M {
+        _mm256_cmpeq_epi64(a, b)
+    }
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn gt(a: V, b: V) -> M {
+        _mm256_cmpgt_epi64(a, b)
+    }
+    /// `b` in the lanes of `m`, `a` in the others.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn blend(a: V, m: M, b: V) -> V {
+        _mm256_castpd_si256(_mm256_blendv_pd(
+            _mm256_castsi256_pd(a),
+            _mm256_castsi256_pd(b),
+            _mm256_castsi256_pd(m),
+        ))
+    }
+    /// `a ^ b` in the lanes of `m`, `a` in the others.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn xor_in(a: V, m: M, b: V) -> V {
+        xor(a, and(m, b))
+    }
+    /// `a + b` in the lanes of `m`, `a` in the others.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn add_in(a: V, m: M, b: V) -> V {
+        add(a, and(m, b))
+    }
+    /// `a & !b`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn mandn(a: M, b: M) -> M {
+        _mm256_andnot_si256(b, a)
+    }
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn any(m: M) -> bool {
+        _mm256_testz_si256(m, m) == 0
+    }
+    /// Lane `i` of the mask as bit `i`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn bits(m: M) -> u8 {
+        _mm256_movemask_pd(_mm256_castsi256_pd(m)) as u8
+    }
+    /// The mask of the lanes whose bits are set.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn from_bits(b: u8) -> M {
+        let lanes = _mm256_setr_epi64x(1, 2, 4, 8);
+        _mm256_cmpeq_epi64(_mm256_and_si256(splat(i64::from(b)), lanes), lanes)
+    }
+    /// The sum of the lanes.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn sum(a: V) -> u64 {
+        let mut x = [0i64; 8];
+        store(a, &mut x);
+        x.iter().map(|&v| v as u64).sum()
+    }
+    /// The first four values of `x`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn load(x: &[i64; 8]) -> V {
+        // SAFETY: reads 4 of the 8 values of `x`.
+        unsafe { _mm256_loadu_si256(x.as_ptr().cast()) }
+    }
+    /// Writes the lanes to the first four values of `x`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn store(v: V, x: &mut [i64; 8]) {
+        // SAFETY: writes 4 of the 8 values of `x`.
+        unsafe { _mm256_storeu_si256(x.as_mut_ptr().cast(), v) }
+    }
+
+    /// The first 32 values of `values`, cut to 32 bits, as a [`Table`] (the lanes kernel's
+    /// tables hold board rows of at most 32 columns, shifts, and all-ones masks whose upper
+    /// half nothing needs), with 0 for row 0: the search never looks up row 0 (it looks up the
+    /// rows below a lane's root, and its root row is at least 3), so [`lookup`] reads the
+    /// upper half of every lane from there.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn table<T: Copy + Into<u64>>(values: &[T; 64]) -> Table {
+        let mut t = [[0i32; 8]; 4];
+        for (i, &v) in values[..32].iter().enumerate().skip(1) {
+            t[i / 8][i % 8] = v.into() as u32 as i32;
+        }
+        // SAFETY: each load reads the 8 values of one array.
+        t.map(|x| unsafe { _mm256_loadu_si256(x.as_ptr().cast()) })
+    }
+
+    /// The row tables, per lane: the entry of row `idx` (1 to 31) of the 32 (`BIG`) or 16 rows
+    /// in `t`: `vpermd` of each vector of eight, and 32-bit blends by bits 3 and 4 of the row
+    /// (the upper half of each lane has index 0, and keeps the first vector's entry 0, which is
+    /// 0).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn lookup<const BIG: bool>(t: Table, idx: V) -> V {
+        let pick = |a: V, b: V, sign: V| {
+            _mm256_castps_si256(_mm256_blendv_ps(
+                _mm256_castsi256_ps(a),
+                _mm256_castsi256_ps(b),
+                _mm256_castsi256_ps(sign),
+            ))
+        };
+        let r = pick(
+            _mm256_permutevar8x32_epi32(t[0], idx),
+            _mm256_permutevar8x32_epi32(t[1], idx),
+            _mm256_slli_epi32::<28>(idx),
+        );
+        if BIG {
+            let high = pick(
+                _mm256_permutevar8x32_epi32(t[2], idx),
+                _mm256_permutevar8x32_epi32(t[3], idx),
+                _mm256_slli_epi32::<28>(idx),
+            );
+            pick(r, high, _mm256_slli_epi32::<27>(idx))
+        } else {
+            r
+        }
+    }
+
+    /// The bits of each byte, by a nibble table (`vpshufb`).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn bytes(v: V) -> V {
+        let table = _mm256_setr_epi8(
+            0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2,
+            3, 3, 4,
+        );
+        let low = _mm256_set1_epi8(0x0f);
+        _mm256_add_epi8(
+            _mm256_shuffle_epi8(table, _mm256_and_si256(v, low)),
+            _mm256_shuffle_epi8(table, _mm256_and_si256(_mm256_srli_epi16::<4>(v), low)),
+        )
+    }
+    /// `a` in the lower half of each lane, `b` in the upper (both below 2^32).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn pair(a: V, b: V) -> V {
+        or(a, slli::<32>(b))
+    }
+    /// The sum of the byte counts of each lane.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn sad(b: V) -> V {
+        _mm256_sad_epu8(b, _mm256_setzero_si256())
+    }
+    /// The index of the one bit of each lane (a lane of `bit` with one bit set, below 2^32):
+    /// the exponent of the lower half of the lane converted to a float, less 127, mod 32 (bit
+    /// 31 converts to -2^31).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn index(bit: V) -> V {
+        let e = srli::<23>(_mm256_castps_si256(_mm256_cvtepi32_ps(bit)));
+        and(sub(e, splat(127)), splat(31))
+    }
+    /// `popcount(a) * popcount(b)` per lane (`a`, `b` below 2^32).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn pop_product(a: V, b: V) -> V {
+        let halves = _mm256_madd_epi16(
+            _mm256_maddubs_epi16(bytes(pair(a, b)), _mm256_set1_epi8(1)),
+            _mm256_set1_epi16(1),
+        );
+        _mm256_mul_epu32(halves, srli::<32>(halves))
+    }
+    /// The popcounts of `a`, `b` and `c` added, per lane (each below 2^32; with `NARROW`, each
+    /// below 2^21, so that the three fit in one lane and are counted at once).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn pop_sum3<const NARROW: bool>(a: V, b: V, c: V) -> V {
+        if NARROW {
+            sad(bytes(or(or(a, slli::<21>(b)), slli::<42>(c))))
+        } else {
+            sad(_mm256_add_epi8(bytes(pair(a, b)), bytes(c)))
+        }
+    }
+    /// The popcounts of five values added, per lane (each below 2^32).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn pop_sum5(a: V, b: V, c: V, d: V, e: V) -> V {
+        sad(_mm256_add_epi8(
+            _mm256_add_epi8(bytes(pair(a, b)), bytes(pair(c, d))),
+            bytes(e),
+        ))
+    }
+}
+
+/// The lanes' search, compiled once per build: its vector operations (module `$v`), its target
+/// features (`$attr`).
 macro_rules! lanes_kernel {
-    ($name:ident, $pc:ident, $attr:meta) => {
+    ($name:ident, $refill:ident, $v:ident, $attr:meta, $refill_attr:meta) => {
+        #[cfg(target_arch = "x86_64")]
+        /// Gives each lane of `done` the next root, or makes it inactive when there is none
+        /// (compiled with the vector features alone, so that it stays out of line and the search
+        /// keeps its lanes in registers).
+        #[$refill_attr]
+        #[inline(never)]
+        fn $refill<const KNIGHT: bool>(
+            l: &mut Lanes<$v::V, $v::M>,
+            done: u8,
+            roots: &mut Roots<'_, KNIGHT>,
+        ) {
+            let mut a = [[0i64; 8]; 10];
+            let now = [
+                l.d,
+                l.free,
+                l.cols,
+                l.diag,
+                l.anti,
+                l.leaps,
+                l.stack,
+                l.base,
+                l.base_leaps,
+                l.base_free,
+            ];
+            for (v, out) in now.iter().zip(a.iter_mut()) {
+                $v::store(*v, out);
+            }
+            let mut active = $v::bits(l.active);
+            for lane in 0..$v::LANES {
+                if done >> lane & 1 == 0 {
+                    continue;
+                }
+                match roots.next() {
+                    Some(r) => {
+                        let d = r.d as i64;
+                        let leaps = r.leaps as i64;
+                        let anti = (r.anti << 32) as i64;
+                        let free = r.free as i64;
+                        let values = [
+                            d,
+                            free,
+                            r.cols as i64,
+                            r.diag as i64,
+                            anti,
+                            leaps,
+                            1,
+                            d,
+                            leaps,
+                            free,
+                        ];
+                        for (x, v) in a.iter_mut().zip(values) {
+                            x[lane] = v;
+                        }
+                        active |= 1 << lane;
+                    }
+                    None => {
+                        a[1][lane] = 0;
+                        active &= !(1 << lane);
+                    }
+                }
+            }
+            l.d = $v::load(&a[0]);
+            l.free = $v::load(&a[1]);
+            l.cols = $v::load(&a[2]);
+            l.diag = $v::load(&a[3]);
+            l.anti = $v::load(&a[4]);
+            l.leaps = $v::load(&a[5]);
+            l.stack = $v::load(&a[6]);
+            l.base = $v::load(&a[7]);
+            l.base_leaps = $v::load(&a[8]);
+            l.base_free = $v::load(&a[9]);
+            l.active = $v::from_bits(active);
+        }
+
         #[cfg(target_arch = "x86_64")]
         #[$attr]
-        fn $name<const BIG: bool, const KNIGHT: bool>(
+        fn $name<const BIG: bool, const KNIGHT: bool, const NARROW: bool>(
             rows: &Rows,
             stop: &dyn Fn() -> bool,
         ) -> Option<u64> {
+            use $v as v;
+
             let m = rows.len;
             let bottom = m - 3;
-            let row_tab = table(&rows.allowed);
-            let shift_tab = table(&rows.shift);
-            let k_tab = table(&rows.k);
-            let leap_tab = table(&rows.leap);
-            let leap2_tab = table(&rows.leap2);
-            let zero = _mm512_setzero_si512();
-            let one = _mm512_set1_epi64(1);
-            let two = _mm512_set1_epi64(2);
-            let low5 = _mm512_set1_epi64(31);
-            let bottom_v = _mm512_set1_epi64(bottom as i64);
-            let last_row = _mm512_set1_epi64(rows.allowed[m - 1] as i64);
-            let last_s = _mm512_set1_epi64(i64::from(rows.shift[m - 1]));
-            let last_k = _mm512_set1_epi64(i64::from(rows.k[m - 1]));
-            let last_leap = _mm512_set1_epi64(rows.leap[m - 1] as i64);
+            let row_tab = v::table(&rows.allowed);
+            let shift_tab = v::table(&rows.shift);
+            let k_tab = v::table(&rows.k);
+            let leap_tab = v::table(&rows.leap);
+            let leap2_tab = v::table(&rows.leap2);
+            let zero = v::zero();
+            let one = v::splat(1);
+            let two = v::splat(2);
+            let low5 = v::splat(31);
+            let bottom_v = v::splat(bottom as i64);
+            let last_row = v::splat(rows.allowed[m - 1] as i64);
+            let last_s = v::splat(i64::from(rows.shift[m - 1]));
+            let last_k = v::splat(i64::from(rows.k[m - 1]));
+            let last_leap = v::splat(rows.leap[m - 1] as i64);
             let mut roots = Roots::<KNIGHT>::new(rows, root_level(m));
+            // Called through a pointer, so that it stays out of the loop.
+            let refill: fn(&mut Lanes<v::V, v::M>, u8, &mut Roots<'_, KNIGHT>) =
+                std::hint::black_box($refill::<KNIGHT>);
             let mut l = Lanes {
                 d: zero,
                 free: zero,
@@ -313,148 +923,132 @@ macro_rules! lanes_kernel {
                 base: zero,
                 base_leaps: zero,
                 base_free: zero,
-                active: 0,
+                active: v::from_bits(0),
             };
             let mut total = zero;
-            let mut done: u8 = 0xff;
-            // The knight leaps of a piece `b` one column either side, onto a row where `mask` says a
-            // leap of one column reaches.
-            let beside = |b: __m512i, mask: __m512i| {
-                _mm512_and_si512(
-                    _mm512_or_si512(_mm512_slli_epi64(b, 1), _mm512_srli_epi64(b, 1)),
-                    mask,
-                )
-            };
+            let mut done = v::from_bits(0xff);
+            // The knight leaps of a piece `b` one column either side, onto a row where `mask`
+            // says a leap of one column reaches.
+            let beside =
+                |b: v::V, mask: v::V| v::and(v::or(v::slli::<1>(b), v::srli::<1>(b)), mask);
             loop {
-                if done != 0 {
+                if v::any(done) {
                     if stop() {
                         return None;
                     }
-                    refill(&mut l, done, &mut roots);
-                    if l.active == 0 {
+                    refill(&mut l, v::bits(done), &mut roots);
+                    if !v::any(l.active) {
                         break;
                     }
                 }
-                let has = _mm512_mask_cmpneq_epi64_mask(l.active, l.free, zero);
-                let back = l.active & !has;
+                let has = v::ne_in(l.active, l.free, zero);
+                let back = v::mandn(l.active, has);
                 // Down (or along the bottom row): place the lowest cell left.
-                let bit = _mm512_and_si512(l.free, _mm512_sub_epi64(zero, l.free));
-                let idx = $pc!(_mm512_sub_epi64(bit, one));
-                let d1 = _mm512_add_epi64(l.d, one);
-                let row1 = lookup::<BIG>(&row_tab, d1);
-                let s1 = lookup::<BIG>(&shift_tab, d1);
-                let cols1 = _mm512_or_si512(l.cols, bit);
-                let diag1 = _mm512_sllv_epi64(_mm512_or_si512(l.diag, bit), s1);
-                let anti1 =
-                    _mm512_srlv_epi64(_mm512_or_si512(l.anti, _mm512_slli_epi64(bit, 32)), s1);
-                let mut blocked =
-                    _mm512_or_si512(_mm512_or_si512(cols1, diag1), _mm512_srli_epi64(anti1, 32));
+                let bit = v::and(l.free, v::sub(zero, l.free));
+                let idx = v::index(bit);
+                let d1 = v::add(l.d, one);
+                let row1 = v::lookup::<BIG>(row_tab, d1);
+                let s1 = v::lookup::<BIG>(shift_tab, d1);
+                let cols1 = v::or(l.cols, bit);
+                let diag1 = v::sllv(v::or(l.diag, bit), s1);
+                let anti1 = v::srlv(v::or(l.anti, v::slli::<32>(bit)), s1);
+                let mut blocked = v::or(v::or(cols1, diag1), v::srli::<32>(anti1));
                 let mut leaps1 = zero;
                 if KNIGHT {
-                    let k1 = lookup::<BIG>(&k_tab, d1);
-                    let leap1 = lookup::<BIG>(&leap_tab, d1);
-                    let near =
-                        _mm512_or_si512(_mm512_sllv_epi64(bit, k1), _mm512_srlv_epi64(bit, k1));
-                    blocked = _mm512_or_si512(
-                        blocked,
-                        _mm512_or_si512(l.leaps, _mm512_and_si512(near, leap1)),
-                    );
-                    let d2 = _mm512_add_epi64(l.d, two);
-                    leaps1 = beside(bit, lookup::<BIG>(&leap2_tab, d2));
+                    let k1 = v::lookup::<BIG>(k_tab, d1);
+                    let leap1 = v::lookup::<BIG>(leap_tab, d1);
+                    let near = v::or(v::sllv(bit, k1), v::srlv(bit, k1));
+                    blocked = v::or(blocked, v::or(l.leaps, v::and(near, leap1)));
+                    let d2 = v::add(l.d, two);
+                    leaps1 = beside(bit, v::lookup::<BIG>(leap2_tab, d2));
                 }
-                let cells = _mm512_andnot_si512(blocked, row1);
-                // The last two free rows, as the scalar tail: |cells| |f| less the shared columns,
-                // diagonals (and leaps); kept only in the lanes on the bottom row.
-                let at_bottom = _mm512_mask_cmpeq_epi64_mask(has, l.d, bottom_v);
-                let mut blocked2 = _mm512_or_si512(
-                    _mm512_or_si512(cols1, _mm512_sllv_epi64(diag1, last_s)),
-                    _mm512_srli_epi64(_mm512_srlv_epi64(anti1, last_s), 32),
+                let cells = v::andnot(blocked, row1);
+                // The last two free rows, as the scalar tail: |cells| |f| less the shared
+                // columns, diagonals (and leaps); kept only in the lanes on the bottom row.
+                let at_bottom = v::eq_in(has, l.d, bottom_v);
+                let mut blocked2 = v::or(
+                    v::or(cols1, v::sllv(diag1, last_s)),
+                    v::srli::<32>(v::srlv(anti1, last_s)),
                 );
                 if KNIGHT {
-                    blocked2 = _mm512_or_si512(blocked2, leaps1);
+                    blocked2 = v::or(blocked2, leaps1);
                 }
-                let f = _mm512_andnot_si512(blocked2, last_row);
-                let mut lost = _mm512_add_epi64(
-                    _mm512_add_epi64(
-                        $pc!(_mm512_and_si512(f, cells)),
-                        $pc!(_mm512_and_si512(f, _mm512_sllv_epi64(cells, last_s))),
-                    ),
-                    $pc!(_mm512_and_si512(f, _mm512_srlv_epi64(cells, last_s))),
-                );
-                if KNIGHT {
-                    let fl = _mm512_and_si512(f, last_leap);
-                    lost = _mm512_add_epi64(
-                        lost,
-                        _mm512_add_epi64(
-                            $pc!(_mm512_and_si512(fl, _mm512_sllv_epi64(cells, last_k))),
-                            $pc!(_mm512_and_si512(fl, _mm512_srlv_epi64(cells, last_k))),
-                        ),
-                    );
-                }
-                let pairs = _mm512_mullo_epi64($pc!(cells), $pc!(f));
-                total =
-                    _mm512_mask_add_epi64(total, at_bottom, total, _mm512_sub_epi64(pairs, lost));
-                let down = _mm512_mask_cmpneq_epi64_mask(has & !at_bottom, cells, zero);
-                let along = has & !down;
+                let f = v::andnot(blocked2, last_row);
+                let same = v::and(f, cells);
+                let left = v::and(f, v::sllv(cells, last_s));
+                let right = v::and(f, v::srlv(cells, last_s));
+                let lost = if KNIGHT {
+                    let fl = v::and(f, last_leap);
+                    v::pop_sum5(
+                        same,
+                        left,
+                        right,
+                        v::and(fl, v::sllv(cells, last_k)),
+                        v::and(fl, v::srlv(cells, last_k)),
+                    )
+                } else {
+                    v::pop_sum3::<NARROW>(same, left, right)
+                };
+                let pairs = v::pop_product(cells, f);
+                total = v::add_in(total, at_bottom, v::sub(pairs, lost));
+                let down = v::ne_in(v::mandn(has, at_bottom), cells, zero);
+                let along = v::mandn(has, down);
                 // Up: undo the column on top of the stack.
-                let finished = _mm512_mask_cmpeq_epi64_mask(back, l.d, l.base);
-                let up = back & !finished;
-                let popped = _mm512_srli_epi64(l.stack, 5);
-                let ub = _mm512_sllv_epi64(one, _mm512_and_si512(l.stack, low5));
-                let s0 = lookup::<BIG>(&shift_tab, l.d);
-                let d0 = _mm512_sub_epi64(l.d, one);
-                let row0 = lookup::<BIG>(&row_tab, d0);
-                let cols0 = _mm512_xor_si512(l.cols, ub);
-                let diag0 = _mm512_xor_si512(_mm512_srlv_epi64(l.diag, s0), ub);
-                let anti0 =
-                    _mm512_xor_si512(_mm512_sllv_epi64(l.anti, s0), _mm512_slli_epi64(ub, 32));
-                let mut blocked0 =
-                    _mm512_or_si512(_mm512_or_si512(cols0, diag0), _mm512_srli_epi64(anti0, 32));
+                // A lane's stack holds a marker bit above its columns: 1 alone at its root.
+                // (Queens test that, which frees the register of the root rows.)
+                let finished = if KNIGHT {
+                    v::eq_in(back, l.d, l.base)
+                } else {
+                    v::eq_in(back, l.stack, one)
+                };
+                let up = v::mandn(back, finished);
+                let popped = v::srli::<5>(l.stack);
+                let ub = v::sllv(one, v::and(l.stack, low5));
+                let s0 = v::lookup::<BIG>(shift_tab, l.d);
+                let d0 = v::sub(l.d, one);
+                let row0 = v::lookup::<BIG>(row_tab, d0);
+                let cols0 = v::xor(l.cols, ub);
+                let diag0 = v::xor(v::srlv(l.diag, s0), ub);
+                let anti0 = v::xor(v::sllv(l.anti, s0), v::slli::<32>(ub));
+                let mut blocked0 = v::or(v::or(cols0, diag0), v::srli::<32>(anti0));
                 let mut leaps0 = zero;
-                let mut at_root = 0;
+                let mut at_root = v::from_bits(0);
                 if KNIGHT {
-                    // The pieces of the two rows above d0 (the next two columns on the stack; above the
-                    // root, the root's leaps stand for them, and the root's cells for row d0 itself).
-                    let b1 = _mm512_sllv_epi64(one, _mm512_and_si512(popped, low5));
-                    let b2 = _mm512_sllv_epi64(
-                        one,
-                        _mm512_and_si512(_mm512_srli_epi64(popped, 5), low5),
-                    );
-                    at_root = _mm512_cmpeq_epi64_mask(d0, l.base);
-                    let two_up = _mm512_cmpgt_epi64_mask(d0, _mm512_add_epi64(l.base, one));
-                    let k0 = lookup::<BIG>(&k_tab, d0);
-                    let near =
-                        _mm512_or_si512(_mm512_sllv_epi64(b1, k0), _mm512_srlv_epi64(b1, k0));
-                    let onto_d0 = _mm512_mask_mov_epi64(
+                    // The pieces of the two rows above d0 (the next two columns on the stack;
+                    // above the root, the root's leaps stand for them, and the root's cells for
+                    // row d0 itself).
+                    let b1 = v::sllv(one, v::and(popped, low5));
+                    let b2 = v::sllv(one, v::and(v::srli::<5>(popped), low5));
+                    at_root = v::eq(d0, l.base);
+                    let two_up = v::gt(d0, v::add(l.base, one));
+                    let k0 = v::lookup::<BIG>(k_tab, d0);
+                    let near = v::or(v::sllv(b1, k0), v::srlv(b1, k0));
+                    let onto_d0 = v::blend(
                         l.base_leaps,
                         two_up,
-                        beside(b2, lookup::<BIG>(&leap2_tab, d0)),
+                        beside(b2, v::lookup::<BIG>(leap2_tab, d0)),
                     );
-                    blocked0 = _mm512_or_si512(
+                    blocked0 = v::or(
                         blocked0,
-                        _mm512_or_si512(
-                            _mm512_and_si512(near, lookup::<BIG>(&leap_tab, d0)),
-                            onto_d0,
-                        ),
+                        v::or(v::and(near, v::lookup::<BIG>(leap_tab, d0)), onto_d0),
                     );
-                    leaps0 = _mm512_mask_mov_epi64(
-                        beside(b1, lookup::<BIG>(&leap2_tab, l.d)),
+                    leaps0 = v::blend(
+                        beside(b1, v::lookup::<BIG>(leap2_tab, l.d)),
                         at_root,
                         l.base_leaps,
                     );
                 }
-                let mut avail = _mm512_andnot_si512(blocked0, row0);
+                let mut avail = v::andnot(blocked0, row0);
                 if KNIGHT {
-                    avail = _mm512_mask_mov_epi64(avail, at_root, l.base_free);
+                    avail = v::blend(avail, at_root, l.base_free);
                 }
-                let free0 =
-                    _mm512_and_si512(avail, _mm512_sub_epi64(zero, _mm512_slli_epi64(ub, 1)));
+                let free0 = v::and(avail, v::sub(zero, v::slli::<1>(ub)));
                 // Keep one move per lane.
-                let mut free = _mm512_mask_xor_epi64(l.free, along, l.free, bit);
-                free = _mm512_mask_mov_epi64(free, down, cells);
-                l.free = _mm512_mask_mov_epi64(free, up, free0);
-                let pick = |now: __m512i, below: __m512i, above: __m512i| {
-                    _mm512_mask_mov_epi64(_mm512_mask_mov_epi64(now, down, below), up, above)
+                let mut free = v::xor_in(l.free, along, bit);
+                free = v::blend(free, down, cells);
+                l.free = v::blend(free, up, free0);
+                let pick = |now: v::V, below: v::V, above: v::V| {
+                    v::blend(v::blend(now, down, below), up, above)
                 };
                 l.cols = pick(l.cols, cols1, cols0);
                 l.diag = pick(l.diag, diag1, diag0);
@@ -463,90 +1057,33 @@ macro_rules! lanes_kernel {
                     l.leaps = pick(l.leaps, leaps1, leaps0);
                 }
                 l.d = pick(l.d, d1, d0);
-                let pushed = _mm512_or_si512(_mm512_slli_epi64(l.stack, 5), idx);
+                let pushed = v::or(v::slli::<5>(l.stack), idx);
                 l.stack = pick(l.stack, pushed, popped);
                 done = finished;
             }
-            Some(_mm512_reduce_add_epi64(total) as u64)
+            Some(v::sum(total))
         }
     };
 }
 
 lanes_kernel!(
     count_vp,
-    popcnt_vp,
-    target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx512f,avx512dq,avx512vpopcntdq")
+    refill_vp,
+    x8vp,
+    target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx512f,avx512dq,avx512vpopcntdq"),
+    target_feature(enable = "avx512f")
 );
 lanes_kernel!(
     count_bw,
-    popcnt_bw,
-    target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx512f,avx512dq,avx512bw")
+    refill_bw,
+    x8bw,
+    target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx512f,avx512dq,avx512bw"),
+    target_feature(enable = "avx512f")
 );
-
-/// Gives each lane of `done` the next root, or makes it inactive when there is none.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-fn refill<const KNIGHT: bool>(l: &mut Lanes, done: u8, roots: &mut Roots<'_, KNIGHT>) {
-    let mut a = [[0i64; 8]; 10];
-    let now = [
-        l.d,
-        l.free,
-        l.cols,
-        l.diag,
-        l.anti,
-        l.leaps,
-        l.stack,
-        l.base,
-        l.base_leaps,
-        l.base_free,
-    ];
-    for (v, out) in now.iter().zip(a.iter_mut()) {
-        // SAFETY: stores 8 values into 8.
-        unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), *v) };
-    }
-    for lane in 0..8 {
-        if done >> lane & 1 == 0 {
-            continue;
-        }
-        match roots.next() {
-            Some(r) => {
-                let d = r.d as i64;
-                let leaps = r.leaps as i64;
-                let anti = (r.anti << 32) as i64;
-                let free = r.free as i64;
-                let values = [
-                    d,
-                    free,
-                    r.cols as i64,
-                    r.diag as i64,
-                    anti,
-                    leaps,
-                    0,
-                    d,
-                    leaps,
-                    free,
-                ];
-                for (x, v) in a.iter_mut().zip(values) {
-                    x[lane] = v;
-                }
-                l.active |= 1 << lane;
-            }
-            None => {
-                a[1][lane] = 0;
-                l.active &= !(1 << lane);
-            }
-        }
-    }
-    // SAFETY: loads 8 values from 8.
-    let load = |x: &[i64; 8]| unsafe { _mm512_loadu_si512(x.as_ptr().cast()) };
-    l.d = load(&a[0]);
-    l.free = load(&a[1]);
-    l.cols = load(&a[2]);
-    l.diag = load(&a[3]);
-    l.anti = load(&a[4]);
-    l.leaps = load(&a[5]);
-    l.stack = load(&a[6]);
-    l.base = load(&a[7]);
-    l.base_leaps = load(&a[8]);
-    l.base_free = load(&a[9]);
-}
+lanes_kernel!(
+    count_x4,
+    refill_x4,
+    x4,
+    target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2"),
+    target_feature(enable = "avx2")
+);

@@ -457,5 +457,80 @@ fn baseline_env_counts_the_same() {
         assert!(native.contains("fixed id="), "{native}");
         assert_eq!(run(Some("baseline")), native, "{args:?}");
         assert_eq!(run(Some("bmi2")), native, "{args:?}");
+        assert_eq!(run(Some("avx2")), native, "{args:?}");
+        assert_eq!(run(Some("avx512bw")), native, "{args:?}");
+    }
+}
+
+/// The AVX2 build ([`Isa::Avx2`], where the processor has it): queens in its four lanes, and
+/// amazons (which it hands to the BMI2 search), against the published totals of n = 13, past the
+/// sizes of `both_builds_agree`; and boards with blocked cells against the BMI2 build. (The
+/// backtrack engine's split, with pre-placed border pieces and so free rows two rows apart:
+/// `avx2_env_counts_the_published_tables`.)
+#[test]
+fn avx2_build_counts_the_published_totals() {
+    if Isa::Avx2.usable() != Isa::Avx2 {
+        return; // not an AVX2 processor
+    }
+    let n = 13;
+    let rows = vec![full(n); n];
+    let q = count_rows_with(&rows, &vec![false; n], Shape::Queen, Isa::Avx2);
+    assert_eq!(q, QUEENS[n - 1].total, "queens n={n}");
+    let a = count_rows_with(&rows, &vec![false; n], Shape::Amazon, Isa::Avx2);
+    assert_eq!(a, AMAZONS[n - 1].total, "amazons n={n}");
+    // Blocked cells: every cell (r, c) with (r * 7 + c * 3) % 5 == 0 removed (boards wider
+    // than 21 columns: `every_build_agrees_on_large_sparse_boards`).
+    for n in [12usize, 13] {
+        let rows: Vec<u64> = (0..n)
+            .map(|r| {
+                let blocked = (0..n).filter(|c| (r * 7 + c * 3) % 5 == 0);
+                blocked.fold(full(n), |m, c| m & !(1 << c))
+            })
+            .collect();
+        let fixed = vec![false; n];
+        for shape in [Shape::Queen, Shape::Amazon] {
+            let want = count_rows_with(&rows, &fixed, shape, Isa::Bmi2);
+            assert!(
+                want > 0 || shape == Shape::Amazon,
+                "{shape:?} n={n}: no board"
+            );
+            assert_eq!(
+                count_rows_with(&rows, &fixed, shape, Isa::Avx2),
+                want,
+                "{shape:?} n={n} blocked"
+            );
+        }
+    }
+}
+
+/// `QUEENS_SAT_ISA=avx2`: `count` (the backtrack engine's split into tasks, each counted in the
+/// AVX2 lanes) reports the published totals, unique counts and fixed points of queens n = 13 and
+/// amazons n = 14.
+#[test]
+fn avx2_env_counts_the_published_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    for (piece, n, total, unique) in [
+        ("queen", 13usize, QUEENS[12].total, QUEENS[12].unique),
+        ("amazon", 14, AMAZONS[13].total, AMAZONS[13].unique),
+    ] {
+        let out = std::process::Command::new(common::BIN)
+            .args(["count", "-n", &n.to_string(), "--piece", piece])
+            .args(["--engine", "backtrack"])
+            .env(ISA_ENV, "avx2")
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{piece} n={n}: {out:?}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            text.lines().any(|l| l == format!("total {total}")),
+            "{piece} n={n}: {text}"
+        );
+        if let Some(u) = unique {
+            assert!(
+                text.lines().any(|l| l == format!("unique {u}")),
+                "{piece} n={n}: {text}"
+            );
+        }
     }
 }
