@@ -42,6 +42,7 @@ COPY = ["DESCRIPTION.md", "description.html", "description.tex", "description.pd
 
 
 def run(args: argparse.Namespace) -> None:
+    """Steps 1 and 2: the selection and the pack, then their files copied to docs/."""
     cmd = [
         args.queens_sat, "suite", str(RECIPE.relative_to(ROOT)), "--select",
         "--budget-limit", str(args.budget_limit), "--timeout", str(args.timeout),
@@ -67,12 +68,14 @@ def secs(v: str, limit: str) -> float:
 
 
 def fmt(result: str, v: float, limit: float | None) -> str:
+    """A table cell: the seconds of a decided run, `>LIMIT (unknown)` of an undecided one."""
     if result not in ("sat", "unsat"):
         return f">{limit:g} (unknown)" if limit is not None else "-"
     return f"{v:.2f}"
 
 
 def table() -> None:
+    """Step 3: prints the per-instance table, the per-solver summary and the counts."""
     rows = list(csv.DictReader((DOCS / "instances.csv").open()))
     print("| family | n | parameters | seed | verdict | MiniSat s | CaDiCaL s | ours s | GBD hash |")
     print("|---|---|---|---|---|---|---|---|---|")
@@ -114,6 +117,7 @@ def table() -> None:
 
 
 def main() -> int:
+    """Runs the steps the options ask for; 0 on success."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--queens-sat", default="target/release/queens-sat",
                     help="relative to the repository root, or absolute")
