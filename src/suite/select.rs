@@ -8,7 +8,12 @@
 //! each family keeps up to `per_family` instances (20, the SAT Competition's quota), drawn with
 //! a seeded shuffle and balanced so that the kept SAT and UNSAT instances differ by at most
 //! [`MAX_IMBALANCE`]; a family that cannot fill its quota under that rule reports the
-//! shortfall. The SAT Competition 2026 asks each team for 20 new instances, at least 10 of
+//! shortfall. With a quota over the whole selection ([`SelectOptions::total`], `--total`) the
+//! balance is the whole selection's instead: each family keeps up to `per_family` as near to
+//! even as it has them, and [`trim`] drops instances from the families that keep the most until
+//! the total and the balance hold, so that families of one verdict balance each other (the
+//! MiniSat-hard SAT and UNSAT instances of a generator often sit at different parameters).
+//! The SAT Competition 2026 asks each team for 20 new instances, at least 10 of
 //! which MiniSat does not solve in a minute and the submitter's solver solves within an hour:
 //! the defaults select exactly those.
 //!
@@ -151,9 +156,7 @@ impl SelectOptions {
         options.budget_solver.timeout = Some(budget_limit);
         Ok(options)
     }
-}
 
-impl SelectOptions {
     /// The same with a quota of `total` instances over the whole selection (see
     /// [`SelectOptions::total`]); 0 is refused, naming `--total`.
     pub fn with_total(self, total: usize) -> Result<SelectOptions> {
@@ -809,7 +812,8 @@ mod tests {
         }
     }
 
-    /// Draws with `sat[f]` SAT and `unsat[f]` UNSAT instances in family `f` (numbered apart).
+    /// Draws with `counts[f].0` SAT and `counts[f].1` UNSAT instances in family `f`, numbered
+    /// `100 f + i` and `100 f + 50 + i`.
     fn draws(counts: &[(usize, usize)]) -> Vec<(Vec<usize>, Vec<usize>)> {
         counts
             .iter()
