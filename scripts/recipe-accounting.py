@@ -7,7 +7,8 @@ budget solver decided (easy), how many were too hard for the reference, how many
 many were kept.
 
 It reads `manifest.csv` of each suite folder (written by `queens-sat suite RECIPE [--out DIR]`)
-and prints a markdown table. Runs nothing itself.
+and prints a markdown table (and, on stderr, the families that a --select run measured only in
+part). Runs nothing itself.
 
 Usage:
     scripts/recipe-accounting.py cnf-out/tail cnf-out/frontier ...   # first column: the folder's name
@@ -77,6 +78,9 @@ def main() -> int:
             cols += [str(t[k]) if sel else "-" for k in ("easy", "too-hard", "passed", "kept")]
             name = d.name.removeprefix(args.strip) if args.strip else d.name
             print(f"| {name} | {fam} | " + " | ".join(cols) + " |")
+            if sel and t["selected"] < t["written"]:
+                print(f"{name} {fam}: only {t['selected']} of {t['written']} written files "
+                      "measured (an interrupted --select)", file=sys.stderr)
     return 0
 
 
