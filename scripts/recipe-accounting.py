@@ -7,11 +7,12 @@ budget solver decided (easy), how many were too hard for the reference, how many
 many were kept.
 
 It reads `manifest.csv` of each suite folder (written by `queens-sat suite RECIPE [--out DIR]`)
-and prints a markdown table. Runs nothing itself.
+and prints a markdown table (and, on stderr, the families that a --select run measured only in
+part). Runs nothing itself.
 
 Usage:
-    scripts/recipe-accounting.py cnf-out/tail cnf-out/frontier ...
-    scripts/recipe-accounting.py --names DIR...     # first column: the folder's name
+    scripts/recipe-accounting.py cnf-out/tail cnf-out/frontier ...   # first column: the folder's name
+    scripts/recipe-accounting.py --strip acct- cnf-out/acct-tail ...   # ... less a prefix
 """
 
 from __future__ import annotations
@@ -57,8 +58,11 @@ def tally(manifest: Path) -> "OrderedDict[str, dict[str, int]]":
 
 
 def main() -> int:
+    """Prints the accounting table of the suite folders given; 1 when a manifest is missing."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("dirs", nargs="+", type=Path, help="suite folders holding manifest.csv")
+    ap.add_argument("--strip", default="", metavar="PREFIX",
+                    help="drop this prefix from the folder's name in the recipe column")
     args = ap.parse_args()
     print("| recipe | family | instances | presolve-decided | duplicates | written "
           "| MiniSat-easy | too hard | passed | kept |")
@@ -72,7 +76,11 @@ def main() -> int:
             sel = t["selected"] > 0
             cols = [str(t[k]) for k in ("instances", "presolve", "duplicate", "written")]
             cols += [str(t[k]) if sel else "-" for k in ("easy", "too-hard", "passed", "kept")]
-            print(f"| {d.name} | {fam} | " + " | ".join(cols) + " |")
+            name = d.name.removeprefix(args.strip) if args.strip else d.name
+            print(f"| {name} | {fam} | " + " | ".join(cols) + " |")
+            if sel and t["selected"] < t["written"]:
+                print(f"{name} {fam}: only {t['selected']} of {t['written']} written files "
+                      "measured (an interrupted --select)", file=sys.stderr)
     return 0
 
 

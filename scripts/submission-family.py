@@ -4,9 +4,10 @@ measurement.
 
 1. `queens-sat suite encodings/submission-2026.suite --select` with MiniSat as the budget
    solver (`--budget-limit`, 60 s) and the default strategy as the reference (`--timeout`),
-   `--jobs 1`, `--per-family` kept per family; resumable (cnf-out/submission-2026/selection.jsonl
+   `--jobs 1`, up to `--per-family` kept per family and `--total` (20) in all, SAT and UNSAT
+   balanced over the whole selection; resumable (cnf-out/submission-2026/selection.jsonl
    keeps every finished instance: a re-run with the same limits solves nothing again).
-2. `--pack` with CaDiCaL as the pack's reference solver (`--reference-timeout`, 30 s) on the
+2. `--pack` with CaDiCaL as the pack's reference solver (`--reference-timeout`, 60 s) on the
    kept instances: the pack (CNF files, xz) goes to cnf-out/submission-2026-pack, its
    description, instance table and plots are copied to docs/submission-2026/ (no CNF there:
    the recipe and the command regenerate every file, and the GBD hashes name them).
@@ -16,7 +17,7 @@ measurement.
    competition's rules ask for.
 
 Usage:
-    scripts/submission-family.py                  # the whole run (about 30-50 min on one core)
+    scripts/submission-family.py                  # the whole run (about 60-80 min on one core)
     scripts/submission-family.py --table-only     # step 3 from docs/submission-2026/instances.csv
     scripts/submission-family.py --budget-limit 10 --timeout 60   # a quicker, weaker selection
 """
@@ -41,10 +42,12 @@ COPY = ["DESCRIPTION.md", "description.html", "description.tex", "description.pd
 
 
 def run(args: argparse.Namespace) -> None:
+    """Steps 1 and 2: the selection and the pack, then their files copied to docs/."""
     cmd = [
         args.queens_sat, "suite", str(RECIPE.relative_to(ROOT)), "--select",
         "--budget-limit", str(args.budget_limit), "--timeout", str(args.timeout),
-        "--per-family", str(args.per_family), "--select-seed", str(args.seed), "--jobs", "1",
+        "--per-family", str(args.per_family), "--total", str(args.total),
+        "--select-seed", str(args.seed), "--jobs", "1",
         "--pack", str(PACK.relative_to(ROOT)), "--author", "queens-sat developers",
         "--reference", "cadical", "--reference-timeout", str(args.reference_timeout),
     ]
@@ -65,12 +68,14 @@ def secs(v: str, limit: str) -> float:
 
 
 def fmt(result: str, v: float, limit: float | None) -> str:
+    """A table cell: the seconds of a decided run, `>LIMIT (unknown)` of an undecided one."""
     if result not in ("sat", "unsat"):
         return f">{limit:g} (unknown)" if limit is not None else "-"
     return f"{v:.2f}"
 
 
 def table() -> None:
+    """Step 3: prints the per-instance table, the per-solver summary and the counts."""
     rows = list(csv.DictReader((DOCS / "instances.csv").open()))
     print("| family | n | parameters | seed | verdict | MiniSat s | CaDiCaL s | ours s | GBD hash |")
     print("|---|---|---|---|---|---|---|---|---|")
@@ -112,14 +117,17 @@ def table() -> None:
 
 
 def main() -> int:
+    """Runs the steps the options ask for; 0 on success."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--queens-sat", default="target/release/queens-sat",
                     help="relative to the repository root, or absolute")
     ap.add_argument("--budget-limit", type=float, default=60)
     ap.add_argument("--timeout", type=float, default=120,
                     help="the reference's (ours) limit; the competition allows 3600")
-    ap.add_argument("--reference-timeout", type=float, default=30, help="CaDiCaL's limit")
+    ap.add_argument("--reference-timeout", type=float, default=60, help="CaDiCaL's limit")
     ap.add_argument("--per-family", type=int, default=9)
+    ap.add_argument("--total", type=int, default=20,
+                    help="the whole family's quota, balanced over all its families")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--table-only", action="store_true")
     args = ap.parse_args()

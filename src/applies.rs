@@ -168,6 +168,12 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         command: Command::Suite,
+        option: Opt::Total,
+        when: When::Without(Opt::Select),
+        why: "only --select keeps a quota of instances",
+    },
+    Rule {
+        command: Command::Suite,
         option: Opt::BudgetSolver,
         when: When::Without(Opt::Select),
         why: "only --select runs a budget solver",

@@ -222,6 +222,8 @@ pub enum Opt {
     Select,
     /// `suite --per-family`: how many instances `--select` keeps per family.
     PerFamily,
+    /// `suite --total`: how many instances `--select` keeps over the whole selection.
+    Total,
     /// `suite --budget-solver`: the budget solver of `--select` (MiniSat by default).
     BudgetSolver,
     /// `suite --budget-limit`: its time limit per instance, seconds.
@@ -266,6 +268,7 @@ impl Opt {
             Opt::Boards => "--boards",
             Opt::Select => "--select",
             Opt::PerFamily => "--per-family",
+            Opt::Total => "--total",
             Opt::BudgetSolver => "--budget-solver",
             Opt::BudgetLimit => "--budget-limit",
             Opt::SelectSeed => "--select-seed",
@@ -306,6 +309,7 @@ impl Opt {
             Opt::Boards => "limit",
             Opt::Select => "select",
             Opt::PerFamily => "per_family",
+            Opt::Total => "total",
             Opt::BudgetSolver => "budget_solver",
             Opt::BudgetLimit => "budget_limit",
             Opt::SelectSeed => "select_seed",

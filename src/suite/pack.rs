@@ -401,23 +401,43 @@ fn selection_text(sel: &Selection, rows: &[PackRow]) -> String {
              The counter `{}` ran on every instance, {limit}: what it counted in under {} s is \
              dropped as easy, what it counted within its limit passed (the exact count is in \
              `instances.csv`, column `count`), the rest is too hard. Each family keeps up to {} of \
-             what passed, drawn with seed {}. Times are wall-clock seconds measured on {}.\n\n",
-            sel.solver, sel.budget_limit, sel.per_family, sel.seed, sel.cpu
+             what passed, drawn with seed {}{}. Times are wall-clock seconds measured on {}.\n\n",
+            sel.solver,
+            sel.budget_limit,
+            sel.per_family,
+            sel.seed,
+            sel.total.map_or(String::new(), |t| format!(
+                "; the whole selection keeps up to {t}, the families that keep the most giving \
+                 way first"
+            )),
+            sel.cpu
         );
     } else {
         s += &format!(
             "As the SAT Competition selects: every instance went to the budget solver `{}` with a \
          limit of {} s; what it decided is dropped as easy. What it left undecided went to the \
          reference solver `{}` (queens-sat's; `auto` is its default strategy), {limit}: what that \
-         decided passed, the rest is too hard. Each family keeps up to {} of what passed, drawn \
-         with seed {} and balanced (kept SAT and UNSAT differ by at most {}). Times are wall-clock \
-         seconds measured on {}.\n\n",
+         decided passed, the rest is too hard. {} Times are wall-clock seconds measured on {}.\n\n",
             sel.budget,
             sel.budget_limit,
             sel.solver,
-            sel.per_family,
-            sel.seed,
-            super::select::MAX_IMBALANCE,
+            match sel.total {
+                None => format!(
+                    "Each family keeps up to {} of what passed, drawn with seed {} and balanced \
+                     (kept SAT and UNSAT differ by at most {}).",
+                    sel.per_family,
+                    sel.seed,
+                    super::select::MAX_IMBALANCE
+                ),
+                Some(total) => format!(
+                    "Each family keeps up to {} of what passed, drawn with seed {}, and the whole \
+                     selection keeps up to {total}, balanced over all families (kept SAT and UNSAT \
+                     differ by at most {}): the families that keep the most give way first.",
+                    sel.per_family,
+                    sel.seed,
+                    super::select::MAX_IMBALANCE
+                ),
+            },
             sel.cpu
         );
     }

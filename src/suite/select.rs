@@ -8,7 +8,12 @@
 //! each family keeps up to `per_family` instances (20, the SAT Competition's quota), drawn with
 //! a seeded shuffle and balanced so that the kept SAT and UNSAT instances differ by at most
 //! [`MAX_IMBALANCE`]; a family that cannot fill its quota under that rule reports the
-//! shortfall. The SAT Competition 2026 asks each team for 20 new instances, at least 10 of
+//! shortfall. With a quota over the whole selection ([`SelectOptions::total`], `--total`) the
+//! balance is the whole selection's instead: each family keeps up to `per_family` as near to
+//! even as it has them, and [`trim`] drops instances from the families that keep the most until
+//! the total and the balance hold, so that families of one verdict balance each other (the
+//! MiniSat-hard SAT and UNSAT instances of a generator often sit at different parameters).
+//! The SAT Competition 2026 asks each team for 20 new instances, at least 10 of
 //! which MiniSat does not solve in a minute and the submitter's solver solves within an hour:
 //! the defaults select exactly those.
 //!
@@ -73,6 +78,10 @@ pub struct SelectOptions {
     pub per_family: usize,
     /// The seed of the draw within each family.
     pub seed: u64,
+    /// A quota over the whole selection (`--total`): each family keeps up to `per_family`
+    /// without a balance of its own, and the kept instances are trimmed to `total`, balanced
+    /// over the whole selection ([`trim`]). None: each family is balanced on its own.
+    pub total: Option<usize>,
     /// A model counter (its name as given, its program) that replaces both solvers (see the
     /// module documentation).
     pub counter: Option<(String, PathBuf)>,
@@ -106,6 +115,7 @@ impl SelectOptions {
             budget_limit,
             per_family,
             seed,
+            total: None,
             counter: None,
         })
     }
@@ -130,6 +140,7 @@ impl SelectOptions {
             budget_limit,
             per_family,
             seed,
+            total: None,
             counter: Some((counter.to_string(), program)),
         };
         if budget_limit.is_zero() {
@@ -144,6 +155,18 @@ impl SelectOptions {
         }
         options.budget_solver.timeout = Some(budget_limit);
         Ok(options)
+    }
+
+    /// The same with a quota of `total` instances over the whole selection (see
+    /// [`SelectOptions::total`]); 0 is refused, naming `--total`.
+    pub fn with_total(self, total: usize) -> Result<SelectOptions> {
+        if total == 0 {
+            return Err(BadOption::invalid(Opt::Total, 0, "must be at least 1"));
+        }
+        Ok(SelectOptions {
+            total: Some(total),
+            ..self
+        })
     }
 }
 
@@ -251,6 +274,11 @@ pub struct Selection {
     pub per_family: usize,
     /// The seed of the draw.
     pub seed: u64,
+    /// The quota over the whole selection, if any ([`SelectOptions::total`]).
+    pub total: Option<usize>,
+    /// How many fewer than the quota were kept: the whole selection's under a total, the
+    /// families' summed otherwise.
+    pub shortfall: usize,
     /// The processor model of this run.
     pub cpu: String,
     /// Instances run in this run (the others came from [`RUNS_FILE`]).
@@ -333,6 +361,7 @@ pub(super) fn run(
         limit,
         per_family: options.per_family,
         seed: options.seed,
+        total: options.total,
         cpu: cpu.clone(),
         ..Selection::default()
     };
@@ -601,6 +630,8 @@ fn fill(
         }
         .to_string();
     }
+    // Each family's draw: its SAT and UNSAT candidates, each in the seeded order.
+    let mut draws: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
     for (tally, mut candidates) in families.iter_mut().zip(candidates) {
         candidates.sort_by(|&a, &b| rows[a].file.cmp(&rows[b].file));
         let (mut sat, mut unsat): (Vec<usize>, Vec<usize>) = candidates
@@ -619,16 +650,97 @@ fn fill(
                 unsat.retain(|i| all.contains(i));
                 (sat.len(), unsat.len())
             }
+            // A quota over the whole selection: the balance is the whole selection's.
+            None if options.total.is_some() => {
+                nearest_even(sat.len(), unsat.len(), options.per_family)
+            }
             None => balanced(sat.len(), unsat.len(), options.per_family),
         };
-        for &i in sat[..s].iter().chain(&unsat[..u]) {
-            rows[i].selection = "kept".into();
-        }
+        sat.truncate(s);
+        unsat.truncate(u);
         tally.kept_sat = s;
         tally.kept_unsat = u;
-        tally.shortfall = options.per_family - s - u;
+        tally.shortfall = match options.total {
+            Some(_) => 0,
+            None => options.per_family - s - u,
+        };
+        draws.push((sat, unsat));
+    }
+    if let Some(total) = options.total {
+        trim(&mut draws, total, options.counter.is_none());
+        for (tally, (sat, unsat)) in families.iter_mut().zip(&draws) {
+            tally.kept_sat = sat.len();
+            tally.kept_unsat = unsat.len();
+        }
+        let kept: usize = families.iter().map(Tally::kept).sum();
+        selection.shortfall = total - kept;
+    } else {
+        selection.shortfall = families.iter().map(|t| t.shortfall).sum();
+    }
+    for (sat, unsat) in &draws {
+        for &i in sat.iter().chain(unsat) {
+            rows[i].selection = "kept".into();
+        }
     }
     selection.families = families;
+}
+
+/// Trims the families' draws (each a family's kept SAT and UNSAT instances, in draw order) to
+/// at most `total` instances in all and, when `balance`, to kept SAT and UNSAT counts (over all
+/// families) within [`MAX_IMBALANCE`] of each other: one instance at a time, of the verdict in
+/// excess (the more numerous one when only the total is over, SAT on a tie; either verdict
+/// without `balance`), from the family that keeps the most instances (the later in recipe order
+/// on a tie), its last drawn. So the largest families give way first, and what remains is as
+/// large as the balance allows.
+pub fn trim(draws: &mut [(Vec<usize>, Vec<usize>)], total: usize, balance: bool) {
+    loop {
+        let sat: usize = draws.iter().map(|d| d.0.len()).sum();
+        let unsat: usize = draws.iter().map(|d| d.1.len()).sum();
+        // Which verdict to drop: Some(true) SAT, Some(false) UNSAT, None either.
+        let drop_sat = if balance && sat > unsat + MAX_IMBALANCE {
+            Some(true)
+        } else if balance && unsat > sat + MAX_IMBALANCE {
+            Some(false)
+        } else if sat + unsat > total {
+            balance.then_some(sat >= unsat)
+        } else {
+            return;
+        };
+        let has = |d: &(Vec<usize>, Vec<usize>)| match drop_sat {
+            Some(true) => !d.0.is_empty(),
+            Some(false) => !d.1.is_empty(),
+            None => !d.0.is_empty() || !d.1.is_empty(),
+        };
+        let Some(f) = (0..draws.len())
+            .filter(|&f| has(&draws[f]))
+            .max_by_key(|&f| (draws[f].0.len() + draws[f].1.len(), f))
+        else {
+            return;
+        };
+        let (sat, unsat) = &mut draws[f];
+        match drop_sat {
+            Some(true) => sat.pop(),
+            Some(false) => unsat.pop(),
+            // Without balance: the family's last drawn of the verdict it keeps more of.
+            None if sat.len() >= unsat.len() => sat.pop(),
+            None => unsat.pop(),
+        };
+    }
+}
+
+/// How many SAT and UNSAT instances to keep out of `sat` and `unsat` for a quota of `k`, with
+/// no bound on their difference: the most, at most `k`, the nearer to even (then the fewer SAT)
+/// among those.
+pub fn nearest_even(sat: usize, unsat: usize, k: usize) -> (usize, usize) {
+    let mut best = (0, 0);
+    for s in 0..=sat.min(k) {
+        let u = unsat.min(k - s);
+        let score = |(s, u): (usize, usize)| (s + u, std::cmp::Reverse(s.abs_diff(u)));
+        if score((s, u)) > score(best) {
+            best = (s, u);
+        }
+    }
+    best
 }
 
 /// How many SAT and UNSAT instances to keep out of `sat` and `unsat` for a quota of `k`: the
@@ -676,6 +788,87 @@ mod tests {
                                 assert!(s2 + u2 <= s + u);
                             }
                         }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn nearest_even_fills_the_quota_as_evenly_as_it_can() {
+        assert_eq!(nearest_even(30, 30, 20), (10, 10));
+        assert_eq!(nearest_even(3, 30, 20), (3, 17));
+        assert_eq!(nearest_even(30, 0, 20), (20, 0));
+        assert_eq!(nearest_even(30, 30, 7), (3, 4));
+        assert_eq!(nearest_even(2, 1, 9), (2, 1));
+        for sat in 0..12 {
+            for unsat in 0..12 {
+                for k in 1..15 {
+                    let (s, u) = nearest_even(sat, unsat, k);
+                    assert!(s <= sat && u <= unsat);
+                    assert_eq!(s + u, k.min(sat + unsat));
+                }
+            }
+        }
+    }
+
+    /// Draws with `counts[f].0` SAT and `counts[f].1` UNSAT instances in family `f`, numbered
+    /// `100 f + i` and `100 f + 50 + i`.
+    fn draws(counts: &[(usize, usize)]) -> Vec<(Vec<usize>, Vec<usize>)> {
+        counts
+            .iter()
+            .enumerate()
+            .map(|(f, &(s, u))| {
+                (
+                    (0..s).map(|i| f * 100 + i).collect(),
+                    (0..u).map(|i| f * 100 + 50 + i).collect(),
+                )
+            })
+            .collect()
+    }
+
+    fn sizes(d: &[(Vec<usize>, Vec<usize>)]) -> Vec<(usize, usize)> {
+        d.iter().map(|(s, u)| (s.len(), u.len())).collect()
+    }
+
+    #[test]
+    fn trim_balances_the_whole_selection_from_the_largest_families() {
+        // One-sided families balance each other: 8 SAT and 13 UNSAT give 8 + 10, the UNSAT
+        // taken from the largest families (the later on a tie).
+        let mut d = draws(&[(3, 0), (0, 4), (1, 2), (1, 1), (2, 0), (0, 4), (1, 2)]);
+        trim(&mut d, 20, true);
+        assert_eq!(
+            sizes(&d),
+            vec![(3, 0), (0, 3), (1, 2), (1, 1), (2, 0), (0, 3), (1, 1)]
+        );
+        // The total: the verdict in excess, from the largest family that keeps it (here 10 SAT
+        // and 13 UNSAT: UNSAT from the 4-instance UNSAT families, then one more).
+        let mut d = draws(&[(4, 0), (3, 0), (0, 4), (1, 2), (1, 1), (0, 4), (1, 2)]);
+        trim(&mut d, 20, true);
+        let s = sizes(&d);
+        assert_eq!(s.iter().map(|x| x.0 + x.1).sum::<usize>(), 20);
+        assert_eq!(
+            s,
+            vec![(4, 0), (3, 0), (0, 3), (1, 2), (1, 1), (0, 3), (1, 1)]
+        );
+        // What is dropped is the last drawn.
+        assert_eq!(d[2].1, vec![250, 251, 252]);
+        // Without balance only the total counts.
+        let mut d = draws(&[(5, 0), (0, 1)]);
+        trim(&mut d, 3, false);
+        assert_eq!(sizes(&d), vec![(2, 0), (0, 1)]);
+        // Every case: within the total and the imbalance, and as large as they allow.
+        for a in 0..5 {
+            for b in 0..5 {
+                for c in 0..5 {
+                    for total in 1..12 {
+                        let mut d = draws(&[(a, b), (c, 1), (0, a)]);
+                        trim(&mut d, total, true);
+                        let sat: usize = d.iter().map(|x| x.0.len()).sum();
+                        let unsat: usize = d.iter().map(|x| x.1.len()).sum();
+                        assert!(sat + unsat <= total && sat.abs_diff(unsat) <= MAX_IMBALANCE);
+                        let (bs, bu) = balanced(a + c, b + 1 + a, total);
+                        assert_eq!(sat + unsat, bs + bu, "{a} {b} {c} {total}");
                     }
                 }
             }

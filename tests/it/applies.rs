@@ -87,6 +87,7 @@ fn refused_args(rule: &Rule, dir: &Path) -> Vec<String> {
         (Command::Suite, option, When::Without(Opt::Select)) => {
             let value = match option {
                 Opt::PerFamily => "3",
+                Opt::Total => "3",
                 Opt::BudgetSolver => "minisat",
                 Opt::BudgetLimit => "5",
                 Opt::SelectSeed => "1",
@@ -237,6 +238,17 @@ fn applies(rule: &Rule, dir: &Path) {
                 Opt::PerFamily => {
                     assert_eq!(kept(&select(&["--per-family", "1"])).len(), 1);
                     assert_eq!(kept(&select(&["--per-family", "2"])).len(), 2);
+                }
+                Opt::Total => {
+                    // The quota over the whole selection caps what --per-family allows.
+                    assert_eq!(
+                        kept(&select(&["--per-family", "4", "--total", "1"])).len(),
+                        1
+                    );
+                    assert_eq!(
+                        kept(&select(&["--per-family", "4", "--total", "2"])).len(),
+                        2
+                    );
                 }
                 Opt::BudgetSolver => {
                     // From nothing: the solver runs once per file.

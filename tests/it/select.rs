@@ -283,6 +283,56 @@ fn minisat_easy_instances_are_dropped() {
 }
 
 #[test]
+fn a_total_balances_the_whole_selection() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    fs::write(
+        dir.join("tiny.suite"),
+        "family a\nn 8\ngenerator completion m=1..2\nseeds 1..4\n\
+         family b\nn 8\ngenerator completion m=3..4\nseeds 1..4\n",
+    )
+    .unwrap();
+    let budget = undecided_solver(dir);
+    let budget = budget.to_str().unwrap();
+    for total in ["3", "7", "40"] {
+        let mut args = select_args(budget, "20", "1");
+        args.extend(["--total", total]);
+        let r = run_expect(dir, &args, 0);
+        let rows = manifest(&dir.join("cnf-out/tiny/manifest.csv"));
+        let passed: Vec<_> = rows
+            .iter()
+            .filter(|r| ["kept", "not-chosen"].contains(&r["selection"].as_str()))
+            .collect();
+        let all_sat = passed.iter().filter(|r| r["status"] == "SAT").count();
+        let (_, sat, unsat) = kept(&rows);
+        // As many as the total and the balance over both families allow.
+        let (want_sat, want_unsat) = queens_sat::suite::select::balanced(
+            all_sat,
+            passed.len() - all_sat,
+            total.parse().unwrap(),
+        );
+        assert_eq!(sat + unsat, want_sat + want_unsat, "{}", r.stderr);
+        assert!(sat.abs_diff(unsat) <= 2);
+        assert!(
+            r.stderr.contains(&format!(
+                "kept {} of --total {total} (SAT {sat} UNSAT {unsat})",
+                sat + unsat
+            )),
+            "{}",
+            r.stderr
+        );
+    }
+    let rows = manifest(&dir.join("cnf-out/tiny/manifest.csv"));
+    let files = rows.iter().filter(|r| r["skipped"].is_empty()).count();
+    assert!(files > 3);
+    assert_eq!(
+        runs(dir),
+        files,
+        "each file ran once, in the first selection"
+    );
+}
+
+#[test]
 fn bad_selection_options_are_one_line_errors() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
@@ -301,6 +351,7 @@ fn bad_selection_options_are_one_line_errors() {
     assert_one_line_error(dir, &with(&["--budget-limit", "0"]), &["--budget-limit 0"]);
     assert_one_line_error(dir, &with(&["--budget-limit=-1"]), &["--budget-limit -1"]);
     assert_one_line_error(dir, &with(&["--per-family", "0"]), &["--per-family 0"]);
+    assert_one_line_error(dir, &with(&["--total", "0"]), &["--total 0"]);
     assert!(
         !dir.join("cnf-out").exists(),
         "a refused selection wrote nothing"

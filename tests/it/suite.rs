@@ -744,11 +744,19 @@ fn orbit_keys_identify_rotations_and_mirrors() {
 }
 
 /// The SAT Competition 2026 submission family (`submission-2026.suite`, issue 53 §3) is
-/// reproducible: 41 instances, and the 16 that `--select` kept (docs/submission-2026/) have the
-/// GBD hashes they had when the family was selected.
+/// reproducible: 49 instances, and the 20 that `--select --total 20` kept (docs/submission-2026/)
+/// have the GBD hashes they had when the family was selected.
 #[test]
 fn submission_recipe_has_pinned_gbd_hashes() {
     let pinned = [
+        (
+            "blocked72-queen-n72-m4562-k1-s2-auto.cnf",
+            "c9342bd3e80cd3dd0a4c77625ce8a069",
+        ),
+        (
+            "blocked72-queen-n72-m4562-k1-s4-auto.cnf",
+            "c4a3bd030f14c73d1296d34b07a1ce75",
+        ),
         (
             "blocked72-queen-n72-m4614-k1-s1-auto.cnf",
             "5c59a5457bcc2cc2c92207c2ada80194",
@@ -760,6 +768,10 @@ fn submission_recipe_has_pinned_gbd_hashes() {
         (
             "compl26-queen-n26-k1-diags24-completion-s2-auto.cnf",
             "d95e7193b68869eee6f0fc6964c636e6",
+        ),
+        (
+            "compl26-queen-n26-k1-diags24-completion-s3-auto.cnf",
+            "b26a8a19cab9e596dd7f533a89e6e3d6",
         ),
         (
             "compl26-queen-n26-k1-diags25-completion-s3-auto.cnf",
@@ -794,16 +806,20 @@ fn submission_recipe_has_pinned_gbd_hashes() {
             "187091645b4f9ac0d3bb122ab4ec984a",
         ),
         (
+            "blocked80-queen-n80-m5632-k1-s3-auto.cnf",
+            "33119ac61f723b6e3e3dde710cb2e282",
+        ),
+        (
             "diag26-queen-n26-k1-diags24-s4-auto.cnf",
             "30680818efa8536ebc7fc6dae864a485",
         ),
         (
-            "diag26-queen-n26-k1-diags25-s6-auto.cnf",
-            "2a04dc74bfe41bc5439a2beb20c131a2",
+            "diag26-queen-n26-k1-diags24-s6-auto.cnf",
+            "04049afbb7b887791f37107cfb7dae01",
         ),
         (
-            "diag28-queen-n28-k1-diags32-s4-auto.cnf",
-            "e6f8ca2f3a4aaa8b31ac4d3f53775c1c",
+            "diag26-queen-n26-k1-diags25-s6-auto.cnf",
+            "2a04dc74bfe41bc5439a2beb20c131a2",
         ),
         (
             "diag28-queen-n28-k1-diags32-s5-auto.cnf",
@@ -814,5 +830,5 @@ fn submission_recipe_has_pinned_gbd_hashes() {
             "4030e25cff46c12dec89a87e6c43185c",
         ),
     ];
-    assert_pinned("submission-2026.suite", 41, &pinned);
+    assert_pinned("submission-2026.suite", 49, &pinned);
 }

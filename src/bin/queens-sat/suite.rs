@@ -42,6 +42,11 @@ pub struct SuiteArgs {
     /// With --select: instances kept per family (default 20).
     #[arg(long, value_name = "K")]
     per_family: Option<usize>,
+    /// With --select: keep at most N instances over the whole selection, SAT and UNSAT balanced
+    /// over the whole selection instead of within each family (each family still keeps at most
+    /// --per-family); trimmed from the families that keep the most.
+    #[arg(long, value_name = "N")]
+    total: Option<usize>,
     /// With --select: select by this model counter's time instead (a name on PATH or a path;
     /// it prints `c s exact arb int N` or `s mc N`): counted under --budget-limit is easy,
     /// within --timeout passes; the exact count goes to the manifest.
@@ -109,6 +114,7 @@ pub fn run(a: SuiteArgs) -> Result<ExitCode> {
         &Given::new()
             .switch_if(Opt::Select, a.select)
             .maybe(Opt::PerFamily, a.per_family.map(|k| k.to_string()))
+            .maybe(Opt::Total, a.total.map(|k| k.to_string()))
             .maybe(Opt::BudgetSolver, a.budget_solver.clone())
             .maybe(Opt::BudgetLimit, a.budget_limit.map(|s| s.to_string()))
             .maybe(Opt::SelectSeed, a.select_seed.map(|s| s.to_string()))
@@ -140,6 +146,10 @@ pub fn run(a: SuiteArgs) -> Result<ExitCode> {
             seed,
         )?),
         (false, _) => None,
+    };
+    let select = match (select, a.total) {
+        (Some(options), Some(total)) => Some(options.with_total(total)?),
+        (select, _) => select,
     };
     let solve = match a.solve || a.select {
         true => Some(SolveWith {
@@ -232,11 +242,26 @@ pub fn run(a: SuiteArgs) -> Result<ExitCode> {
                 t.kept_sat,
                 t.kept_unsat,
                 match t.shortfall {
+                    _ if sel.total.is_some() => String::new(),
                     0 => String::new(),
                     k => format!(
                         ", {k} short of {} (SAT/UNSAT balance or too few passed)",
                         sel.per_family
                     ),
+                }
+            );
+        }
+        if let Some(total) = sel.total {
+            let (sat, unsat) = sel
+                .families
+                .iter()
+                .fold((0, 0), |(s, u), t| (s + t.kept_sat, u + t.kept_unsat));
+            eprintln!(
+                "kept {} of --total {total} (SAT {sat} UNSAT {unsat}){}",
+                sat + unsat,
+                match sel.shortfall {
+                    0 => String::new(),
+                    k => format!(", {k} short (SAT/UNSAT balance or too few passed)"),
                 }
             );
         }
