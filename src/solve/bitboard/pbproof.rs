@@ -3,7 +3,7 @@
 //! [`crate::certify::pb`] (a hinted `rup` per lemma; a `pol` per node a bound or the parity
 //! refutes, the parity's with a division by 2; a `pol` per branch on a forced diagonal, showing
 //! that the diagonal holds a piece) over the OPB model `encode --to opb` writes, logged by a
-//! tracer of the one search ([`super::trace`]) instead of the reference search. Unlike the LRAT writer ([`super::proof`]) the
+//! tracer of the one search (`trace.rs`) instead of the reference search. Unlike the LRAT writer ([`super::proof`]) the
 //! search keeps every pruning ([`VERIPB_TUNING`]), so it visits the nodes of the uncertified
 //! single-threaded search. A node refuted as its parent's only child (a forced move, a forced
 //! diagonal with one cell) has no lemma of its own: its hints end its parent's, after the

@@ -2,7 +2,7 @@
 //! of the default strategy's race under `--certify`): a tracer of the one search
 //! ([`super::trace`]) writes an LRAT proof of its refutation over the problem's pairwise
 //! encoding, and [`crate::certify::lrat`] checks it on another thread while the search goes on
-//! ([`crate::certify::pipeline`]).
+//! (`certify::pipeline`).
 //!
 //! The proof is the search tree itself. Every node refuted gets one lemma, the negation of the
 //! placements on its path, written after its children's (post-order); the root's lemma is the
