@@ -1,6 +1,6 @@
 //! Certified UNSAT from the bitboard search (`--solver bitboard --certify`, and the bitboard side
 //! of the default strategy's race under `--certify`): a tracer of the one search
-//! ([`super::trace`]) writes an LRAT proof of its refutation over the problem's pairwise
+//! (`trace.rs`) writes an LRAT proof of its refutation over the problem's pairwise
 //! encoding, and [`crate::certify::lrat`] checks it on another thread while the search goes on
 //! (`certify::pipeline`).
 //!
