@@ -11,7 +11,7 @@
 //!   the propagation itself), concluding `UNSAT` ([`veripb`]).
 //!
 //! Each proof is checked in process (the LRAT checker of [`crate::certify::lrat`], through the
-//! certified pipeline of [`super::pipeline`] that writes the file; the pbcheck of
+//! certified pipeline of `certify::pipeline` that writes the file; the pbcheck of
 //! [`crate::certify::pbcheck`]) before it is kept. A refutation that unit
 //! propagation does not reach is an error, never a proof that does not check.
 
@@ -143,7 +143,7 @@ pub struct LratProof {
 }
 
 impl LratProof {
-    /// Checks the proof through the certified pipeline ([`super::pipeline`]), writing it to
+    /// Checks the proof through the certified pipeline (`certify::pipeline`), writing it to
     /// `path` (kept only once it checked, when one is given): the CNF's clause count and the
     /// steps checked. An error when the check fails or does not derive the empty clause.
     pub fn certify(self, path: Option<&Path>) -> Result<(usize, u64)> {
