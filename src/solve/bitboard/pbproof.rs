@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 
 use super::core::{Core, core_rows};
 use super::kernel::{Attacks, Search, Tuning, on_diagonal, shape};
-use super::trace::{Abort, Failure, Flow, Fork, Node as At, Outcome, Tracer};
+use super::trace::{Abort, Failed, Failure, Flow, Fork, Node as At, Outcome, Tracer};
 use crate::answer::Answer;
 use crate::board::Board;
 use crate::certify::pb::{
@@ -153,7 +153,7 @@ fn run<S: Sink>(problem: &Problem, g: &Geometry, stop: &Cancel, sink: S) -> Resu
         cols_scratch: Vec::new(),
         vars_scratch: Vec::new(),
         spares: Vec::new(),
-        error: None,
+        error: Failed::default(),
     };
     prover.derive_pairs()?;
     let open: Vec<u8> = (0..core.k()).map(|r| r as u8).collect();
@@ -242,7 +242,7 @@ struct Prover<'s, 'g, W: Sink> {
     /// Spare vectors of IDs for the lemmas' hints and deletions ([`Prover::ids`]).
     spares: Vec<Vec<Id>>,
     /// Why the tracer gave up ([`Abort`]).
-    error: Option<Error>,
+    error: Failed,
 }
 
 /// The lemma ID of a node refuted as its parent's only child: no lemma of its own, its hints
@@ -455,18 +455,6 @@ impl<W: Sink> Prover<'_, '_, W> {
             }
         }
         Ok(())
-    }
-
-    /// Records `why` the proof cannot go on, and stops the search.
-    #[cold]
-    fn abort<T>(&mut self, why: Error) -> std::result::Result<T, Abort> {
-        self.error = Some(why);
-        Err(Abort)
-    }
-
-    /// `done`, or its error recorded and the search stopped.
-    fn or_abort<T>(&mut self, done: Result<T>) -> std::result::Result<T, Abort> {
-        done.or_else(|e| self.abort(e))
     }
 
     /// Whether the node at the end of the path is its parent's only child: then a refutation
@@ -777,7 +765,7 @@ impl<W: Sink> Tracer<u64> for Prover<'_, '_, W> {
     fn failed(&mut self, node: At<'_, u64>, why: Failure<u64>) -> std::result::Result<Id, Abort> {
         let inline = self.inline();
         let lemma = self.failed(node, why);
-        let (hints, dels) = self.or_abort(lemma)?;
+        let (hints, dels) = self.error.or_abort(lemma)?;
         Ok(self.conclude(hints, dels, inline))
     }
 
@@ -831,7 +819,7 @@ impl<W: Sink> Tracer<u64> for Prover<'_, '_, W> {
             Fork::Diagonal(line) => self.diagonal(node, line, &frame),
             _ => self.branched(node, fork, &frame),
         };
-        let (hints, dels) = self.or_abort(lemma)?;
+        let (hints, dels) = self.error.or_abort(lemma)?;
         self.kids.truncate(frame.base);
         Ok(self.conclude(hints, dels, inline))
     }

@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 
 use super::core::{Core, core_rows};
 use super::kernel::{Attacks, Search, Tuning, Words, shape};
-use super::trace::{Abort, Failure, Flow, Fork, Node as At, Outcome, Tracer};
+use super::trace::{Abort, Failed, Failure, Flow, Fork, Node as At, Outcome, Tracer};
 use crate::answer::Answer;
 use crate::board::Board;
 use crate::certify::Certificate;
@@ -286,7 +286,7 @@ fn run<'a>(
         send,
         lemmas: 0,
         hints_written: 0,
-        error: None,
+        error: Failed::default(),
     };
     let root = prover.index.root;
     let open: Vec<u8> = (0..core.k()).map(|r| r as u8).collect();
@@ -520,22 +520,10 @@ struct Prover<'s, 'a> {
     lemmas: u64,
     hints_written: u64,
     /// Why the tracer gave up ([`Abort`]).
-    error: Option<Error>,
+    error: Failed,
 }
 
 impl Prover<'_, '_> {
-    /// Records `why` the proof cannot go on, and stops the search.
-    #[cold]
-    fn abort<T>(&mut self, why: Error) -> std::result::Result<T, Abort> {
-        self.error = Some(why);
-        Err(Abort)
-    }
-
-    /// `done`, or its error recorded and the search stopped.
-    fn or_abort<T>(&mut self, done: Result<T>) -> std::result::Result<T, Abort> {
-        done.or_else(|e| self.abort(e))
-    }
-
     fn flush(&mut self) -> Result<()> {
         if self.steps.is_empty() {
             return Ok(());
@@ -747,12 +735,14 @@ impl Tracer<u64> for Prover<'_, '_> {
             Failure::Row(r) => Line::Row(r),
             Failure::Column(col) => Line::Column(col),
             Failure::Bound { .. } | Failure::Parity => {
-                return self.abort(internal("the sum bounds and the parity are off".into()));
+                return self
+                    .error
+                    .abort(internal("the sum bounds and the parity are off".into()));
             }
         };
         let base = self.kids.len();
         let used = self.refute(line, base, None);
-        self.or_abort(used)
+        self.error.or_abort(used)
     }
 
     fn branch(
@@ -762,7 +752,9 @@ impl Tracer<u64> for Prover<'_, '_> {
         _: bool,
     ) -> std::result::Result<Frame, Abort> {
         if let Fork::Diagonal(_) = fork {
-            return self.abort(internal("branching on a diagonal is off".into()));
+            return self
+                .error
+                .abort(internal("branching on a diagonal is off".into()));
         }
         Ok(Frame {
             base: self.kids.len(),
@@ -803,7 +795,7 @@ impl Tracer<u64> for Prover<'_, '_> {
             frame.only = Some(OnlyChild { used, row, col });
         } else {
             let lemma = self.emit(used);
-            let lemma = self.or_abort(lemma)?;
+            let lemma = self.error.or_abort(lemma)?;
             self.kids.push(RefutedChild {
                 lemma,
                 row,
@@ -829,11 +821,13 @@ impl Tracer<u64> for Prover<'_, '_> {
             Fork::Row(r) => Line::Row(r),
             Fork::Column(col) => Line::Column(col),
             Fork::Diagonal(_) => {
-                return self.abort(internal("branching on a diagonal is off".into()));
+                return self
+                    .error
+                    .abort(internal("branching on a diagonal is off".into()));
             }
         };
         let used = self.refute(line, frame.base, frame.only);
-        let used = self.or_abort(used)?;
+        let used = self.error.or_abort(used)?;
         self.kids.truncate(frame.base);
         Ok(used)
     }

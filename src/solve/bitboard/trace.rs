@@ -23,6 +23,7 @@
 //! word: the kernel imports it, not the other way.
 
 use super::core::Row;
+use crate::error::Error;
 
 /// A diagonal of the core: the sum keys' (`anti`) or the difference keys', `key` as
 /// [`super::core::Core`] numbers them.
@@ -78,6 +79,29 @@ pub(super) struct Node<'n, M: Row> {
 /// A tracer gave up (its error recorded in it): the search ends as stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Abort;
+
+/// Where a tracer records why it gave up ([`Abort`]), for its driver to report.
+#[derive(Debug, Default)]
+pub(super) struct Failed(Option<Error>);
+
+impl Failed {
+    /// Records `why` the tracer cannot go on, and stops the search.
+    #[cold]
+    pub(super) fn abort<T>(&mut self, why: Error) -> Result<T, Abort> {
+        self.0 = Some(why);
+        Err(Abort)
+    }
+
+    /// `done`, or its error recorded and the search stopped.
+    pub(super) fn or_abort<T>(&mut self, done: crate::error::Result<T>) -> Result<T, Abort> {
+        done.or_else(|e| self.abort(e))
+    }
+
+    /// The recorded error, if the tracer gave up.
+    pub(super) fn take(&mut self) -> Option<Error> {
+        self.0.take()
+    }
+}
 
 /// What a tracer asks of a node after one of its children was refuted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
