@@ -51,41 +51,50 @@ impl Steps {
     pub fn parse_text(text: &str, source: &str) -> Result<Steps> {
         let mut steps = Steps::new();
         for (i, line) in text.lines().enumerate() {
-            let bad = |what: &str| Error::parse(source, i + 1, what.to_string());
-            let mut words = line.split_whitespace();
-            let Some(id) = words.next() else { continue };
-            let id: u64 = id.parse().map_err(|_| bad("not an LRAT line"))?;
-            let mut rest: Vec<&str> = words.collect();
-            if rest.first() == Some(&"d") {
-                rest.remove(0);
-                let ids = rest
-                    .iter()
-                    .take_while(|w| **w != "0")
-                    .map(|w| w.parse::<u64>().map_err(|_| bad("bad clause id")))
-                    .collect::<Result<Vec<_>>>()?;
-                steps.delete(&ids);
-                continue;
-            }
-            let split = rest
-                .iter()
-                .position(|w| *w == "0")
-                .ok_or_else(|| bad("a clause without its 0"))?;
-            let lits = rest[..split]
-                .iter()
-                .map(|w| w.parse::<i32>().map_err(|_| bad("bad literal")))
-                .collect::<Result<Vec<_>>>()?;
-            let hints = rest[split + 1..]
-                .iter()
-                .take_while(|w| **w != "0")
-                .map(|w| w.parse::<i64>().map_err(|_| bad("bad hint")))
-                .collect::<Result<Vec<_>>>()?;
-            if hints.iter().any(|&h| h <= 0) {
-                return Err(bad("a RAT hint (the checker takes RUP steps only)"));
-            }
-            let hints: Vec<u64> = hints.into_iter().map(|h| h as u64).collect();
-            steps.add(id, &lits, &hints);
+            steps.parse_line(line, source, i + 1)?;
         }
         Ok(steps)
+    }
+
+    /// Reads one line of a text LRAT proof (line `number` of `source`, for errors) into the
+    /// steps; a blank line adds nothing.
+    pub fn parse_line(&mut self, line: &str, source: &str, number: usize) -> Result<()> {
+        let bad = |what: &str| Error::parse(source, number, what.to_string());
+        let mut words = line.split_whitespace();
+        let Some(id) = words.next() else {
+            return Ok(());
+        };
+        let id: u64 = id.parse().map_err(|_| bad("not an LRAT line"))?;
+        let mut rest: Vec<&str> = words.collect();
+        if rest.first() == Some(&"d") {
+            rest.remove(0);
+            let ids = rest
+                .iter()
+                .take_while(|w| **w != "0")
+                .map(|w| w.parse::<u64>().map_err(|_| bad("bad clause id")))
+                .collect::<Result<Vec<_>>>()?;
+            self.delete(&ids);
+            return Ok(());
+        }
+        let split = rest
+            .iter()
+            .position(|w| *w == "0")
+            .ok_or_else(|| bad("a clause without its 0"))?;
+        let lits = rest[..split]
+            .iter()
+            .map(|w| w.parse::<i32>().map_err(|_| bad("bad literal")))
+            .collect::<Result<Vec<_>>>()?;
+        let hints = rest[split + 1..]
+            .iter()
+            .take_while(|w| **w != "0")
+            .map(|w| w.parse::<i64>().map_err(|_| bad("bad hint")))
+            .collect::<Result<Vec<_>>>()?;
+        if hints.iter().any(|&h| h <= 0) {
+            return Err(bad("a RAT hint (the checker takes RUP steps only)"));
+        }
+        let hints: Vec<u64> = hints.into_iter().map(|h| h as u64).collect();
+        self.add(id, &lits, &hints);
+        Ok(())
     }
 
     /// Deletes the clauses `ids`.
@@ -268,6 +277,43 @@ impl Lrat {
     /// Steps checked so far (added clauses).
     pub fn steps(&self) -> u64 {
         self.steps
+    }
+
+    /// Checks the text LRAT proof that `reader` gives (`source` names it in errors), after the
+    /// steps checked before, reading it in chunks so that a proof larger than memory checks in
+    /// bounded memory. `stop` is asked between chunks: `Ok(false)` when it said stop before the
+    /// end, `Ok(true)` when the whole proof was read and every step checked.
+    pub fn check_reader(
+        &mut self,
+        mut reader: impl std::io::BufRead,
+        source: &str,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<bool> {
+        /// Proof words checked at a time.
+        const CHUNK_WORDS: usize = 1 << 20;
+        let mut steps = Steps::new();
+        let mut line = String::new();
+        let mut number = 0;
+        loop {
+            line.clear();
+            let read = reader
+                .read_line(&mut line)
+                .map_err(|e| Error::io(source, e))?;
+            if read > 0 {
+                number += 1;
+                steps.parse_line(&line, source, number)?;
+            }
+            if read == 0 || steps.words() >= CHUNK_WORDS {
+                self.check(&steps)?;
+                steps = Steps::starting_after(&steps);
+                if read == 0 {
+                    return Ok(true);
+                }
+                if stop() {
+                    return Ok(false);
+                }
+            }
+        }
     }
 
     /// Checks the steps `run`, after those checked before. A step that does not check is an

@@ -86,6 +86,76 @@ impl ProofFormat {
     }
 }
 
+/// An LRAT refutation, not yet checked: its steps over the CNF of `vars` variables and
+/// `clauses` (DIMACS literals; the i-th clause has id i + 1).
+pub struct LratProof {
+    /// The proof.
+    pub steps: lrat::Steps,
+    /// The variables of the CNF it refutes.
+    pub vars: u32,
+    /// The CNF's clauses.
+    pub clauses: Vec<Vec<i32>>,
+}
+
+impl LratProof {
+    /// Checks the proof through the certified pipeline (`certify::pipeline`), writing it to
+    /// `path` (kept only once it checked, when one is given): the CNF's clause count and the
+    /// steps checked. `what` names the proof in the error when the check fails or does not
+    /// derive the empty clause ([`Error::ProofRejected`]).
+    pub fn certify(self, path: Option<&Path>, what: &str) -> Result<(usize, u64)> {
+        let LratProof {
+            steps,
+            vars,
+            clauses,
+        } = self;
+        let count = clauses.len();
+        let (_, checked) = pipeline::run::<pipeline::LratRoute, _>(
+            path,
+            || Ok(lrat::Lrat::new(vars, clauses)?),
+            // A closed channel: the checker's error is the one reported.
+            |outlet| outlet.send(steps).ok(),
+        )?;
+        if !checked.checker.refuted() {
+            return Err(Error::proof_rejected(
+                CheckedFormat::Lrat,
+                None,
+                format!("{what} does not derive the empty clause"),
+            ));
+        }
+        if let Some(file) = checked.file {
+            file.keep()?;
+        }
+        Ok((count, checked.checker.steps()))
+    }
+}
+
+/// Checks the text LRAT proof in `path` against the CNF of `vars` variables and `clauses`,
+/// streamed in chunks; `what` names it in errors. The steps checked once it derives the empty
+/// clause, `Ok(None)` when `stop` said stop first, and [`Error::ProofRejected`] when a step
+/// fails or the proof ends without the empty clause.
+pub fn check_lrat_file(
+    vars: u32,
+    clauses: Vec<Vec<i32>>,
+    path: &Path,
+    what: &str,
+    stop: &dyn Fn() -> bool,
+) -> Result<Option<u64>> {
+    let name = path.display().to_string();
+    let file = std::fs::File::open(path).map_err(|e| Error::io(&name, e))?;
+    let mut checker = lrat::Lrat::new(vars, clauses)?;
+    if !checker.check_reader(std::io::BufReader::new(file), &name, stop)? {
+        return Ok(None);
+    }
+    if !checker.refuted() {
+        return Err(Error::proof_rejected(
+            CheckedFormat::Lrat,
+            None,
+            format!("{what} ({name}) does not derive the empty clause"),
+        ));
+    }
+    Ok(Some(checker.steps()))
+}
+
 /// Checks that the DRAT proof in `proof_path` refutes the CNF that `options` encodes for
 /// `problem`. A proof that does not check is an error, never an UNSAT. The proof is streamed.
 pub fn check_drat(

@@ -22,10 +22,8 @@ use crate::instance::Instance;
 use crate::piece::Piece;
 use crate::presolve::Problem;
 
-use std::path::Path;
-
-use super::lrat::{Lrat, Steps};
-use super::pipeline::{self, LratRoute};
+pub use super::LratProof;
+use super::lrat::Steps;
 
 /// The CNF a presolve proof refutes: `instance` unpresolved, pairwise at-most-one (what
 /// `encode --amo pairwise --no-presolve` writes), as its variable count and DIMACS clauses.
@@ -44,6 +42,20 @@ pub fn pairwise_clauses(problem: &Problem) -> (u32, Vec<Vec<i32>>) {
         .map(|c| c.iter().map(|l| l.to_dimacs()).collect())
         .collect();
     (stats.vars as u32, clauses)
+}
+
+/// `problem`'s OPB model as `encode --to opb` writes it (with `--no-presolve` for
+/// [`Problem::full`]): the text the VeriPB proofs refer to.
+pub fn opb_model(problem: &Problem) -> Result<String> {
+    let (opb, _) = crate::export::write_piped(
+        crate::export::Format::Opb,
+        Vec::new(),
+        problem,
+        crate::encode::EncodeOptions::from(AmoKind::DEFAULT),
+        None,
+        crate::export::WriteOptions::default(),
+    )?;
+    String::from_utf8(opb).map_err(|e| Error::Solver(e.to_string()))
 }
 
 /// The clause ids (1-based, in the order of `clauses`) that unit propagation uses to reach a
@@ -129,48 +141,6 @@ pub fn propagation_hints(num_vars: u32, clauses: &[Vec<i32>]) -> Option<Vec<u64>
     hints.reverse();
     hints.push(conflict as u64 + 1);
     Some(hints)
-}
-
-/// An LRAT proof of presolve's refutation, not yet checked: its steps over the CNF of
-/// [`full_pairwise`] (`vars` variables, `clauses`).
-pub struct LratProof {
-    /// The proof.
-    pub steps: Steps,
-    /// The variables of the CNF it refutes.
-    pub vars: u32,
-    /// The CNF's clauses.
-    pub clauses: Vec<Vec<i32>>,
-}
-
-impl LratProof {
-    /// Checks the proof through the certified pipeline (`certify::pipeline`), writing it to
-    /// `path` (kept only once it checked, when one is given): the CNF's clause count and the
-    /// steps checked. An error when the check fails or does not derive the empty clause.
-    pub fn certify(self, path: Option<&Path>) -> Result<(usize, u64)> {
-        let LratProof {
-            steps,
-            vars,
-            clauses,
-        } = self;
-        let count = clauses.len();
-        let (_, checked) = pipeline::run::<LratRoute, _>(
-            path,
-            || Ok(Lrat::new(vars, clauses)?),
-            // A closed channel: the checker's error is the one reported.
-            |outlet| outlet.send(steps).ok(),
-        )?;
-        if !checked.checker.refuted() {
-            return Err(Error::proof_rejected(
-                super::CheckedFormat::Lrat,
-                None,
-                "the proof of presolve's refutation does not derive the empty clause",
-            ));
-        }
-        if let Some(file) = checked.file {
-            file.keep()?;
-        }
-        Ok((count, checked.checker.steps()))
-    }
 }
 
 /// The LRAT proof of presolve's refutation of `instance` over [`full_pairwise`]'s CNF by unit

@@ -40,6 +40,9 @@ pub struct Merge {
     pub problems: Vec<Problem>,
     /// Sum of the tasks' seconds (the job's compute time).
     pub seconds: f64,
+    /// A certified solve job's UNSAT (`split solve --certify`): who checked which proofs
+    /// again ([`super::proofs::check_unsat`]).
+    pub certificate: Option<crate::certify::Certificate>,
 }
 
 /// Reads every result of `folder`: the valid one per task, and the problems.
@@ -165,8 +168,16 @@ fn collect(folder: &Folder) -> Result<Collected> {
     Ok((results, problems, bad))
 }
 
-/// Merges the results of `folder`.
+/// Merges the results of `folder` ([`merge_until`] without a cancel token).
 pub fn merge(folder: &Folder) -> Result<Merge> {
+    merge_until(folder, &crate::interrupt::Cancel::new())
+}
+
+/// Merges the results of `folder`. A certified solve job's UNSAT (`split solve --certify`)
+/// holds only once every proof checked again ([`super::proofs::check_unsat`], on every core):
+/// a missing or failing proof is an error ([`Error::ProofRejected`]) naming the cube line and
+/// its file; raising `cancel` stops that check ([`Error::Interrupted`]).
+pub fn merge_until(folder: &Folder, cancel: &crate::interrupt::Cancel) -> Result<Merge> {
     let (results, problems, _) = collect(folder)?;
     let seconds = results.iter().flatten().map(|r| r.seconds).sum();
     if !problems.is_empty() {
@@ -174,8 +185,10 @@ pub fn merge(folder: &Folder) -> Result<Merge> {
             answer: None,
             problems,
             seconds,
+            certificate: None,
         });
     }
+    let mut certificate = None;
     let results: Vec<TaskResult> = results.into_iter().flatten().collect();
     let piece = folder.job.piece()?;
     let instance = &folder.instance;
@@ -259,7 +272,22 @@ pub fn merge(folder: &Folder) -> Result<Merge> {
             }
             Merged::Solve(match board {
                 Some(b) => Status::Sat(b),
-                None if unknown.is_empty() => Status::Unsat,
+                None if unknown.is_empty() => {
+                    if let Some(format) = folder.job.proof_format()? {
+                        let checked =
+                            super::proofs::check_unsat(folder, crate::cpu::cores(), cancel)?;
+                        certificate = Some(crate::certify::Certificate {
+                            checker: format!(
+                                "merge checked the coverage proof (LRAT) and {} cube proofs \
+                                 ({}) again",
+                                checked.cubes,
+                                format.name()
+                            ),
+                            steps: checked.steps,
+                        });
+                    }
+                    Status::Unsat
+                }
                 None => Status::Unknown(format!(
                     "{} cube(s) not refuted ({})",
                     unknown.len(),
@@ -272,6 +300,7 @@ pub fn merge(folder: &Folder) -> Result<Merge> {
         answer: Some(answer),
         problems,
         seconds,
+        certificate,
     })
 }
 

@@ -14,6 +14,7 @@
 //! | `run-slurm.sbatch` | a Slurm job array, one array task per task |
 //! | `run-parallel.sh` | GNU parallel over the tasks, local by default, options (`--sshlogin`) passed through |
 //! | `results/I.json` | [`TaskResult`] of task I, written atomically |
+//! | `coverage.lrat`, `proofs/` | `--certify`: the proofs that `merge` checks again ([`proofs`]) |
 //!
 //! The job id hashes the instance, the cubes and the settings, so a result from another job
 //! (or another cube set) is recognised as foreign; each result carries a checksum of its own
@@ -21,6 +22,7 @@
 
 pub mod estimate;
 pub mod merge;
+pub mod proofs;
 pub mod source;
 pub mod split;
 pub mod task;
@@ -109,6 +111,10 @@ pub struct Job {
     /// Solve: the time limit per cube (seconds).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout: Option<f64>,
+    /// Solve, `--certify`: the format of the cubes' proofs (`lrat`, `veripb`); the job's UNSAT
+    /// then rests on checked proofs ([`proofs`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub certify: Option<String>,
     /// `--symmetric`: only boards this element maps to themselves.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub symmetric: Option<String>,
@@ -147,6 +153,18 @@ impl Job {
     /// `None` for a count.
     pub fn cube_source(&self) -> Option<CubeSource> {
         (self.kind == Kind::Solve).then(|| self.cubes_from.unwrap_or(CubeSource::Lookahead))
+    }
+
+    /// The format of a certified solve job's proofs (`split solve --certify`), if it is one.
+    pub fn proof_format(&self) -> Result<Option<crate::certify::ProofFormat>> {
+        self.certify
+            .as_deref()
+            .map(|name| {
+                crate::certify::ProofFormat::from_name(name).ok_or_else(|| {
+                    Error::parse_file(JOB_FILE, format!("unknown proof format '{name}'"))
+                })
+            })
+            .transpose()
     }
 
     /// The `--symmetric` element, if any.
@@ -412,6 +430,8 @@ fn job_id(job: &Job, instance: &str, cubes: &str, tasks: &str) -> String {
         tasks,
     ];
     parts.extend(source.as_deref());
+    let certify = job.certify.as_ref().map(|f| format!("certify {f}"));
+    parts.extend(certify.as_deref());
     digest(&parts)
 }
 

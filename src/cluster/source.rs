@@ -89,12 +89,15 @@ impl CubeSource {
 
     /// Cuts the presolved `root` (with `options`) into at most (look-ahead) or about
     /// (bitboard) `max_cubes` cube lines; bitboard cubes come with their estimated sizes,
-    /// look-ahead cubes without (the split estimates them).
+    /// look-ahead cubes without (the split estimates them). With `certified`, bitboard cubes
+    /// follow the certified search's branching ([`bitboard::proof_cubes`]: what they leave
+    /// out, unit propagation refutes), for the coverage proof of `split solve --certify`.
     pub fn cut(
         self,
         root: &Problem,
         options: &EncodeOptions,
         max_cubes: usize,
+        certified: bool,
         cancel: &Cancel,
     ) -> Result<(Vec<CubeLine>, Option<Vec<f64>>)> {
         let base = root.instance.placed.len();
@@ -120,7 +123,11 @@ impl CubeSource {
                 Bitboard.accepts(root, options).map_err(|u| {
                     Error::Usage(format!("--cubes-from bitboard: the search {}", u.needs))
                 })?;
-                let cubes = bitboard::cubes(root, max_cubes.max(1), BITBOARD_PROBES, cancel)?;
+                let cut = match certified {
+                    true => bitboard::proof_cubes,
+                    false => bitboard::cubes,
+                };
+                let cubes = cut(root, max_cubes.max(1), BITBOARD_PROBES, cancel)?;
                 let estimates = cubes.iter().map(|c| c.nodes).collect();
                 let lines = cubes
                     .into_iter()

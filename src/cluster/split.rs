@@ -69,6 +69,10 @@ pub struct SplitOptions {
     pub cubes_from: Option<CubeSource>,
     /// Solve: the time limit per cube, seconds.
     pub timeout: Option<f64>,
+    /// Solve, `--certify`: the format of the cubes' proofs. The split then proves that its
+    /// cubes cover the instance (`coverage.lrat`), each task keeps the checked proof of every
+    /// cube it refutes, and `merge` checks them all again ([`super::proofs`]).
+    pub certify: Option<crate::certify::ProofFormat>,
     /// Number of tasks (chunks of cubes).
     pub tasks: usize,
     /// Cubes to aim for (count: at least; solve: at most, about for bitboard cubes).
@@ -117,6 +121,9 @@ pub fn split(dir: &Path, o: &SplitOptions) -> Result<SplitReport> {
         )));
     }
     crate::count::dpll::supports(&o.piece)?; // cubes branch on rows and columns
+    if o.certify.is_some() {
+        certifiable(o)?;
+    }
     let instance = &o.instance;
     let piece = o.piece;
     let group = stabiliser(instance, &piece);
@@ -156,7 +163,8 @@ pub fn split(dir: &Path, o: &SplitOptions) -> Result<SplitReport> {
                 .cubes_from
                 .unwrap_or_else(|| CubeSource::default_for(&root, &o.options));
             source = Some(from);
-            let (lines, estimates) = from.cut(&root, &o.options, o.cubes, &o.cancel)?;
+            let (lines, estimates) =
+                from.cut(&root, &o.options, o.cubes, o.certify.is_some(), &o.cancel)?;
             given = estimates;
             lines
         }
@@ -192,10 +200,12 @@ pub fn split(dir: &Path, o: &SplitOptions) -> Result<SplitReport> {
         piece: piece.name.into(),
         amo: o.options.amo.name(),
         engine: (o.kind == Kind::Count).then(|| o.engine.name().to_string()),
-        solver: source.map(|s| {
-            o.solver
+        solver: source.map(|s| match o.certify {
+            Some(_) => "bitboard".into(),
+            None => o
+                .solver
                 .clone()
-                .unwrap_or_else(|| s.default_solver().into())
+                .unwrap_or_else(|| s.default_solver().into()),
         }),
         cubes_from: source,
         timeout: if o.kind == Kind::Solve {
@@ -203,6 +213,7 @@ pub fn split(dir: &Path, o: &SplitOptions) -> Result<SplitReport> {
         } else {
             None
         },
+        certify: o.certify.map(|f| f.name().to_string()),
         symmetric: o.options.symmetric.map(|g| g.name().to_string()),
         cubes: kept.len(),
         tasks: tasks.len(),
@@ -247,6 +258,18 @@ pub fn split(dir: &Path, o: &SplitOptions) -> Result<SplitReport> {
             .map_err(|e| Error::io(path.display().to_string(), e))?;
     }
     write_icnf(&t.join(ICNF_FILE), &root, o.options, &kept, &o.cancel)?;
+    if o.certify.is_some() {
+        std::fs::create_dir(t.join(super::proofs::PROOFS_DIR))
+            .map_err(|e| Error::io(super::proofs::PROOFS_DIR, e))?;
+        super::proofs::prove_coverage(
+            instance,
+            piece,
+            &kept,
+            &t.join(super::proofs::COVERAGE_FILE),
+            &o.cancel,
+        )?
+        .ok_or(Error::Interrupted)?;
+    }
     for sub in [RESULTS_DIR, LOGS_DIR] {
         std::fs::create_dir(t.join(sub)).map_err(|e| Error::io(sub, e))?;
     }
@@ -263,6 +286,43 @@ pub fn split(dir: &Path, o: &SplitOptions) -> Result<SplitReport> {
         job,
         task_estimates: tasks.iter().map(|t| t.estimate).collect(),
     })
+}
+
+/// Refuses a `--certify` split that could not be certified: a count, `--symmetric`, or a
+/// cube solver other than the bitboard search (the one engine that writes the proofs `merge`
+/// checks), or an instance the search does not take.
+fn certifiable(o: &SplitOptions) -> Result<()> {
+    if o.kind != Kind::Solve {
+        return Err(Error::Usage(
+            "--certify is for split solve: a count has no refutation to certify".into(),
+        ));
+    }
+    if o.options.symmetric.is_some() {
+        return Err(Error::Usage(
+            "split solve --certify does not take --symmetric: the proofs are over the \
+             instance's own model"
+                .into(),
+        ));
+    }
+    if let Some(s) = o.solver.as_deref().filter(|&s| s != "bitboard") {
+        return Err(Error::Usage(format!(
+            "split solve --certify solves the cubes with the bitboard search, which writes the \
+             proofs merge checks; drop --solver {s}"
+        )));
+    }
+    let root = Problem::presolve(&o.instance, o.piece)?;
+    if root.unsat.is_none() {
+        use crate::solve::Engine as _;
+        crate::solve::bitboard::Bitboard
+            .accepts(&root, &o.options)
+            .map_err(|u| {
+                Error::Usage(format!(
+                    "split solve --certify: the bitboard search {}",
+                    u.needs
+                ))
+            })?;
+    }
+    Ok(())
 }
 
 /// The estimated work of each line ([`tree_size`]) of the instance presolved as `root`; a cube

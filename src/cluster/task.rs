@@ -103,7 +103,8 @@ pub fn run_task(
             .map(|counts| result.counts = Some(counts))
         }
         Kind::Solve => {
-            solve_lines(folder, &lines, piece, options, jobs, cancel).map(|(answers, board)| {
+            let indexed: Vec<(usize, &CubeLine)> = t.lines.iter().copied().zip(lines).collect();
+            solve_lines(folder, &indexed, piece, options, jobs, cancel).map(|(answers, board)| {
                 result.answers = Some(answers);
                 result.board = board.map(|b| b.pieces.iter().map(|c| [c.row, c.col]).collect());
             })
@@ -159,11 +160,13 @@ fn count_line(
     }
 }
 
-/// Solves the task's cubes in order on `jobs` threads until one is SAT (or another task marked
-/// the job solved). Returns each line's answer and the verified board, if any.
+/// Solves the task's cubes (with their line numbers) in order on `jobs` threads until one is
+/// SAT (or another task marked the job solved). Returns each line's answer and the verified
+/// board, if any. In a certified job (`split solve --certify`) a refuted cube leaves its
+/// checked proof in `proofs/` ([`crate::cluster::proofs::cube_proof_path`]).
 fn solve_lines(
     folder: &Folder,
-    lines: &[&CubeLine],
+    lines: &[(usize, &CubeLine)],
     piece: Piece,
     options: EncodeOptions,
     jobs: usize,
@@ -179,17 +182,24 @@ fn solve_lines(
     // The task's lines share the cores; a cube solved by cube-and-conquer gets the rest.
     let jobs = jobs.max(1);
     let cube_jobs = (crate::cpu::cores() / jobs).max(1);
-    let answers = crate::work::run_all(lines, jobs.max(1), cancel, &|_, _| {}, |line| {
+    let format = job.proof_format()?;
+    let answers = crate::work::run_all(lines, jobs.max(1), cancel, &|_, _| {}, |&(i, line)| {
         if found.is_cancelled() || solved_mark.exists() {
             return Ok((String::from("SKIPPED"), None));
         }
         let cube = line.instance(&folder.instance);
+        let format = format
+            .map(|f| crate::cluster::proofs::cube_proof_format(&cube, piece, f))
+            .transpose()?;
         let solver = Solver::new(&cube, piece)
             .options(options)
             .solver(job.solver_name())
             .timeout(timeout)
             .jobs(Some(cube_jobs))
-            .cancel(found.clone());
+            .cancel(found.clone())
+            .certify(format.is_some())
+            .proof(format.map(|f| crate::cluster::proofs::cube_proof_path(&folder.dir, i, f)))
+            .proof_format(format);
         let report = match solver.solve() {
             // Stopped because another cube of this task found a board (not by a signal).
             Err(Error::Interrupted) if !cancel.is_cancelled() => {

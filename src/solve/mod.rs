@@ -26,6 +26,8 @@ pub use engine::{
     Backend, Capabilities, Engine, EngineInfo, Found, Outcome, Proofs, Settings, Unsupported,
 };
 pub use portfolio::{Entrant, parse_portfolio};
+#[cfg(feature = "harness")]
+pub(crate) use presolve_proof::cadical_lrat;
 pub use race::{Lane, race};
 pub use registry::{find, help, names, names_with};
 pub use run::{

@@ -8,8 +8,8 @@ use std::path::Path;
 use crate::answer::Answer;
 use crate::certify::lrat::Steps;
 use crate::certify::{Certificate, ProofFormat, presolved};
+use crate::encode::Encoder;
 use crate::encode::amo::AmoKind;
-use crate::encode::{EncodeOptions, Encoder};
 use crate::error::{Error, Result};
 use crate::interrupt::Cancel;
 use crate::presolve::Problem;
@@ -54,7 +54,8 @@ pub(super) fn write_presolve_proof(
                     None => return Ok(None),
                 },
             };
-            let (clauses, steps) = proof.certify(Some(path))?;
+            let (clauses, steps) =
+                proof.certify(Some(path), "the proof of presolve's refutation")?;
             Ok(Some(Certificate {
                 checker: format!(
                     "LRAT proof of presolve's refutation ({how} over the {clauses} clauses of \
@@ -65,15 +66,7 @@ pub(super) fn write_presolve_proof(
         }
         ProofFormat::Veripb => {
             let full = Problem::full(&problem.instance, problem.piece)?;
-            let (opb, _) = crate::export::write_piped(
-                crate::export::Format::Opb,
-                Vec::new(),
-                &full,
-                EncodeOptions::from(AmoKind::DEFAULT),
-                None,
-                crate::export::WriteOptions::default(),
-            )?;
-            let opb = String::from_utf8(opb).map_err(|e| Error::Solver(e.to_string()))?;
+            let opb = presolved::opb_model(&full)?;
             let proof = presolved::veripb(&opb)?;
             crate::atomic::write_atomic(path, |f| {
                 std::io::Write::write_all(f, proof.as_bytes())
@@ -156,26 +149,61 @@ fn cadical_presolve_proof(
     problem: &Problem,
     stop: &Cancel,
 ) -> Result<Option<presolved::LratProof>> {
-    let full = Problem::full(&problem.instance, problem.piece)?;
     let (vars, clauses) =
         crate::certify::presolved::full_pairwise(&problem.instance, problem.piece)?;
+    match cadical_lrat(vars, clauses, stop) {
+        Err(Error::Solver(_)) => Err(Error::Solver(format!(
+            "no proof of presolve's refutation ({}): CaDiCaL did not refute the full encoding",
+            problem.unsat.as_deref().unwrap_or("?")
+        ))),
+        r => r,
+    }
+}
+
+/// A CNF as a [`Formula`](super::traits::Formula): its clauses in order, as DIMACS literals.
+struct ClauseList<'a> {
+    vars: u32,
+    clauses: &'a [Vec<i32>],
+}
+
+impl super::traits::Formula for ClauseList<'_> {
+    fn load(&self, sink: &mut dyn crate::encode::ClauseSink) -> u64 {
+        let mut lits = Vec::new();
+        for c in self.clauses {
+            lits.clear();
+            lits.extend(c.iter().map(|&l| crate::encode::Lit::from_dimacs(l)));
+            sink.add_clause(&lits);
+            if sink.stopped() {
+                break;
+            }
+        }
+        u64::from(self.vars)
+    }
+}
+
+/// CaDiCaL's LRAT refutation of the CNF of `vars` variables and `clauses`, renumbered to the
+/// DIMACS order (the i-th clause has id i + 1), unchecked ([`presolved::LratProof::certify`]
+/// checks it): `None` when `stop` stopped it first, [`Error::Solver`] when CaDiCaL finds the
+/// CNF satisfiable.
+pub(crate) fn cadical_lrat(
+    vars: u32,
+    clauses: Vec<Vec<i32>>,
+    stop: &Cancel,
+) -> Result<Option<presolved::LratProof>> {
     let dir = tempfile::tempdir().map_err(|e| Error::io("temp dir", e))?;
-    let path = dir.path().join("presolve.lrat");
-    let formula = crate::solve::traits::Encoded {
-        problem: &full,
-        options: EncodeOptions::from(AmoKind::Pairwise),
+    let path = dir.path().join("refutation.lrat");
+    let formula = ClauseList {
+        vars,
+        clauses: &clauses,
     };
-    let answer = super::cadical_backend::lrat_refutation(&formula, stop, &path)?;
-    match answer {
+    match super::cadical_backend::lrat_refutation(&formula, stop, &path)? {
         Answer::Unsat => {}
-        // Stopped (the time limit or a cancel): no proof, the answer is UNKNOWN.
+        // Stopped (the time limit or a cancel): no proof.
         Answer::Unknown(_) if stop.is_stopped() => return Ok(None),
         _ => {
-            return Err(Error::Solver(format!(
-                "no proof of presolve's refutation ({}): CaDiCaL did not refute the full \
-                 encoding",
-                problem.unsat.as_deref().unwrap_or("?")
-            )));
+            return Err(Error::Solver(
+                "CaDiCaL did not refute the CNF: it has a model".into(),
+            ));
         }
     }
     let text = std::fs::read_to_string(&path).map_err(|e| Error::io("the LRAT proof", e))?;

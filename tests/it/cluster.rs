@@ -486,6 +486,7 @@ fn split_bitboard(
     piece: queens_sat::piece::Piece,
     tasks: usize,
     cubes: usize,
+    certify: Option<queens_sat::certify::ProofFormat>,
 ) -> queens_sat::cluster::Folder {
     use queens_sat::cluster::split::{SlurmOptions, SplitOptions, split};
     let dir = d.join(name);
@@ -498,6 +499,7 @@ fn split_bitboard(
         solver: None,
         cubes_from: Some(queens_sat::cluster::source::CubeSource::Bitboard),
         timeout: None,
+        certify,
         tasks,
         cubes,
         slurm: SlurmOptions::default(),
@@ -528,7 +530,15 @@ fn bitboard_cube_jobs_match_the_oracle() {
         let (piece, name) = common::piece_of(i);
         let expected = common::oracle::instance_solutions(&inst, name);
         let tasks = 1 + i % 3;
-        let folder = split_bitboard(tmp.path(), &format!("j{i}"), &inst, piece, tasks, 4 + i % 9);
+        let folder = split_bitboard(
+            tmp.path(),
+            &format!("j{i}"),
+            &inst,
+            piece,
+            tasks,
+            4 + i % 9,
+            None,
+        );
         assert_eq!(folder.job.cubes_from, Some(CubeSource::Bitboard));
         assert_eq!(folder.job.solver_name(), "bitboard");
         for t in 0..tasks {
@@ -781,4 +791,225 @@ fn bitboard_cube_split_is_the_default_and_reproducible() {
         ],
         &["bitboard"],
     );
+}
+
+/// `split solve --certify` in process: random instances n <= 9 (queens and amazons), proofs in
+/// both formats, every task run, merged: the verdict is the brute-force oracle's, a board is
+/// one of its solutions, and an UNSAT carries merge's certificate (the coverage proof and one
+/// checked proof per cube line, each file in the folder).
+#[test]
+fn certified_cube_jobs_match_the_oracle_and_keep_every_proof() {
+    use queens_sat::answer::Status;
+    use queens_sat::certify::ProofFormat;
+    use queens_sat::cluster::merge::{Merged, merge};
+    use queens_sat::cluster::proofs::{COVERAGE_FILE, cube_proof_format, cube_proof_path};
+    use queens_sat::cluster::task::run_task;
+    let tmp = tempfile::tempdir().unwrap();
+    let (mut sat, mut unsat) = (0, 0);
+    for (i, inst) in common::random_instances(0xCE27_1F1E, 48, 9)
+        .into_iter()
+        .enumerate()
+    {
+        let (piece, name) = common::piece_of(i);
+        let format = [ProofFormat::Lrat, ProofFormat::Veripb][i % 2];
+        let expected = common::oracle::instance_solutions(&inst, name);
+        let tasks = 1 + i % 3;
+        let folder = split_bitboard(
+            tmp.path(),
+            &format!("c{i}"),
+            &inst,
+            piece,
+            tasks,
+            4 + i % 9,
+            Some(format),
+        );
+        assert_eq!(folder.job.proof_format().unwrap(), Some(format));
+        assert!(folder.dir.join(COVERAGE_FILE).is_file(), "case {i}");
+        for t in 0..tasks {
+            run_task(&folder, t, 1, false, &Default::default())
+                .unwrap_or_else(|e| panic!("case {i}, task {t}: {e}"));
+        }
+        let m = merge(&folder).unwrap_or_else(|e| panic!("case {i} ({name}): {e}"));
+        assert!(m.problems.is_empty(), "case {i}: {:?}", m.problems);
+        match m.answer {
+            Some(Merged::Solve(Status::Sat(board))) => {
+                common::oracle::assert_among(&expected, &board, &format!("case {i} ({name})"));
+                assert!(m.certificate.is_none(), "case {i}");
+                sat += 1;
+            }
+            Some(Merged::Solve(Status::Unsat)) => {
+                assert!(expected.is_empty(), "case {i} ({name}): UNSAT, oracle SAT");
+                let c = m
+                    .certificate
+                    .unwrap_or_else(|| panic!("case {i}: no certificate"));
+                assert!(
+                    c.checker
+                        .contains(&format!("{} cube proofs", folder.cubes.len()))
+                );
+                for (l, line) in folder.cubes.iter().enumerate() {
+                    let cube = line.instance(&folder.instance);
+                    let f = cube_proof_format(&cube, piece, format).unwrap();
+                    assert!(cube_proof_path(&folder.dir, l, f).is_file(), "case {i}");
+                }
+                unsat += 1;
+            }
+            other => panic!("case {i}: {other:?}"),
+        }
+    }
+    assert!(sat > 5 && unsat > 5, "{sat} SAT, {unsat} UNSAT");
+}
+
+/// The cubes of a certified split ([`proof_cubes`]) partition the solutions as the search's
+/// cubes do, and the coverage proof fails when a cube that holds a solution is left out: the
+/// split's check is not vacuous.
+#[test]
+fn proof_cubes_cover_and_coverage_fails_without_a_cube() {
+    use queens_sat::cluster::CubeLine;
+    use queens_sat::cluster::proofs::prove_coverage;
+    use queens_sat::instance::Instance;
+    use queens_sat::piece::QUEEN;
+    use queens_sat::presolve::Problem;
+    use queens_sat::solve::bitboard::proof_cubes;
+    let tmp = tempfile::tempdir().unwrap();
+    let mut cases = common::random_instances(0x9C0F_E7A6, 40, 8);
+    cases.extend((6..=8).map(Instance::plain));
+    let mut refused = 0;
+    for (i, inst) in cases.iter().enumerate() {
+        let all = common::oracle::instance_solutions(inst, "queen");
+        let p = Problem::presolve(inst, QUEEN).unwrap();
+        let cut = proof_cubes(&p, 1 + i % 24, 8, &Default::default()).unwrap();
+        let mut seen = std::collections::BTreeSet::new();
+        let mut per_cube = Vec::new();
+        for c in &cut {
+            let mut cube = inst.clone();
+            cube.placed.extend(c.cells.iter().copied());
+            let sols = common::oracle::instance_solutions(&cube, "queen");
+            per_cube.push(sols.len());
+            seen.extend(sols);
+        }
+        assert_eq!(
+            per_cube.iter().sum::<usize>(),
+            all.len(),
+            "case {i}: counted"
+        );
+        assert_eq!(seen, all, "case {i}: solutions");
+        let lines: Vec<CubeLine> = cut
+            .iter()
+            .map(|c| CubeLine::Cube {
+                weight: 1,
+                cells: c.cells.clone(),
+            })
+            .collect();
+        let path = tmp.path().join(format!("cov{i}.lrat"));
+        let steps = prove_coverage(inst, QUEEN, &lines, &path, &Default::default())
+            .unwrap_or_else(|e| panic!("case {i}: {e}"))
+            .unwrap();
+        assert!(path.is_file(), "case {i}: {steps} steps, no file");
+        // Leave out the first cube with a solution: no coverage, and no file.
+        if let Some(k) = per_cube.iter().position(|&s| s > 0) {
+            let mut fewer = lines.clone();
+            fewer.remove(k);
+            let path = tmp.path().join(format!("bad{i}.lrat"));
+            let e = prove_coverage(inst, QUEEN, &fewer, &path, &Default::default()).unwrap_err();
+            assert!(e.to_string().contains("do not cover"), "case {i}: {e}");
+            assert!(!path.exists(), "case {i}: a file for a failed proof");
+            refused += 1;
+        }
+    }
+    assert!(refused > 10, "{refused} SAT cases");
+}
+
+/// `split solve --certify` from the command line: merge prints the certified UNSAT (exit 20)
+/// and refuses (exit 1, naming the file) a cube proof that was cut short, one that is missing,
+/// and a coverage proof that was cut short; the options it cannot honour are refused.
+#[test]
+fn certified_split_merge_refuses_a_bad_proof() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let file = d.join("g.txt").display().to_string();
+    let generate = ["generate", "diagonals", "-n", "14", "--min-free", "1"];
+    run_expect(
+        d,
+        &[&generate[..], &["--seed", "1", "-o", &file]].concat(),
+        0,
+    );
+    // Seed 1 with 14 diagonals is UNSAT (the oracle-checked tests above cover small boards;
+    // here the local solve is the reference).
+    let inst = ["--instance", &file, "--diags", "14"];
+    run_expect(d, &[&["solve"][..], &inst[..]].concat(), 20);
+    for format in ["lrat", "veripb"] {
+        let args = [&inst[..], &["--certify", "--proof-format", format]].concat();
+        let dir = split(d, format, "solve", &args, 2);
+        work_all(d, &dir, 2);
+        let r = run_expect(d, &["merge", &dir], 20);
+        assert!(
+            r.stderr.contains("certified: merge checked"),
+            "{}",
+            r.stderr
+        );
+        let ext = if format == "lrat" { "lrat" } else { "pbp" };
+        let proof = Path::new(&dir).join("proofs").join(format!("3.{ext}"));
+        let text = std::fs::read_to_string(&proof).unwrap();
+        // Cut short: from the step that derives the contradiction on, the proof is gone.
+        let lines: Vec<&str> = text.lines().collect();
+        let keep = if format == "lrat" {
+            // The empty clause: `ID 0 HINTS 0`.
+            lines
+                .iter()
+                .rposition(|l| l.split_whitespace().nth(1) == Some("0"))
+                .unwrap()
+        } else {
+            lines
+                .iter()
+                .position(|l| l.starts_with("conclusion"))
+                .unwrap()
+                - 1
+        };
+        std::fs::write(&proof, lines[..keep].join("\n") + "\n").unwrap();
+        let r = run_expect(d, &["merge", &dir], 1);
+        assert!(
+            r.stderr.contains("proof rejected") && r.stderr.contains("cube line 3"),
+            "{}",
+            r.stderr
+        );
+        std::fs::remove_file(&proof).unwrap();
+        let r = run_expect(d, &["merge", &dir], 1);
+        assert!(
+            r.stderr.contains("cube line 3") && r.stderr.contains("missing"),
+            "{}",
+            r.stderr
+        );
+        std::fs::write(&proof, &text).unwrap();
+        run_expect(d, &["merge", &dir], 20);
+        let coverage = Path::new(&dir).join("coverage.lrat");
+        let cov = std::fs::read_to_string(&coverage).unwrap();
+        let short: Vec<&str> = cov.lines().collect();
+        let empty = short
+            .iter()
+            .rposition(|l| l.split_whitespace().nth(1) == Some("0"))
+            .unwrap();
+        std::fs::write(&coverage, short[..empty].join("\n") + "\n").unwrap();
+        let r = run_expect(d, &["merge", &dir], 1);
+        assert!(r.stderr.contains("coverage proof"), "{}", r.stderr);
+    }
+    // A SAT instance: the board, verified; no proof is needed.
+    let sat = ["--instance", &file, "--diags", "8", "--certify"];
+    let dir = split(d, "sat", "solve", &sat, 2);
+    work_all(d, &dir, 2);
+    run_expect(d, &["merge", &dir], 10);
+    // Refused: another cube solver, --symmetric, --proof-format without --certify.
+    let o = d.join("x").display().to_string();
+    for (extra, why) in [
+        (
+            &["--certify", "--solver", "cadical"][..],
+            "drop --solver cadical",
+        ),
+        (&["--certify", "--symmetric", "r180"][..], "--symmetric"),
+        (&["--proof-format", "lrat"][..], "--certify"),
+    ] {
+        let args = [&["split", "solve"][..], &inst[..], extra, &["-o", &o]].concat();
+        let r = run_expect(d, &args, 1);
+        assert!(r.stderr.contains(why), "{extra:?}: {}", r.stderr);
+        assert!(!Path::new(&o).exists(), "{extra:?}: a folder was written");
+    }
 }

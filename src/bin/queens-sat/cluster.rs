@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
-use queens_sat::cluster::merge::{Merged, merge, status};
+use queens_sat::cluster::merge::{Merged, merge_until, status};
 use queens_sat::cluster::source::CubeSource;
 use queens_sat::cluster::split::{SlurmOptions, SplitOptions, split};
 use queens_sat::cluster::task::{Ran, run_task};
@@ -100,6 +100,16 @@ struct SplitSolveArgs {
     /// Time limit per cube (seconds); a cube that reaches it leaves the job UNKNOWN.
     #[arg(long, value_name = "SECS")]
     timeout: Option<f64>,
+    /// An UNSAT made of checked proofs: the split proves that its cubes cover the instance
+    /// (coverage.lrat, CaDiCaL's LRAT refutation, checked), the bitboard search solves each
+    /// cube and keeps its checked proof (proofs/L.lrat or .pbp), and merge checks them all
+    /// again, refusing a missing or failing one.
+    #[arg(long)]
+    certify: bool,
+    /// With `--certify`: the cubes' proof format, `lrat` (over the pairwise CNF) or `veripb`
+    /// (over the OPB model, with the search's sum bounds). Default: lrat.
+    #[arg(long, value_name = "FORMAT", requires = "certify")]
+    proof_format: Option<String>,
     #[command(flatten)]
     job: JobArgs,
 }
@@ -108,13 +118,14 @@ struct SplitSolveArgs {
 pub fn run_split(a: SplitArgs) -> Result<ExitCode> {
     let command: Vec<String> = std::env::args().collect();
     let exe = std::env::current_exe().map_err(|e| Error::io("<current executable>", e))?;
-    let (kind, inst, enc, job, engine, solver, timeout, cubes_from) = match a.what {
+    let (kind, inst, enc, job, engine, solver, timeout, cubes_from, certify) = match a.what {
         SplitWhat::Count(c) => (
             Kind::Count,
             c.inst,
             c.enc,
             c.job,
             c.engine.0,
+            None,
             None,
             None,
             None,
@@ -128,6 +139,11 @@ pub fn run_split(a: SplitArgs) -> Result<ExitCode> {
             s.solver,
             s.timeout,
             s.cubes_from.as_deref().map(CubeSource::parse).transpose()?,
+            match (s.certify, s.proof_format.as_deref()) {
+                (false, _) => None,
+                (true, None) => Some(queens_sat::certify::ProofFormat::DEFAULT),
+                (true, Some(f)) => Some(queens_sat::certify::ProofFormat::parse(f)?),
+            },
         ),
     };
     if enc.no_presolve {
@@ -159,6 +175,7 @@ pub fn run_split(a: SplitArgs) -> Result<ExitCode> {
         solver,
         cubes_from,
         timeout,
+        certify,
         tasks: job.tasks,
         cubes,
         slurm: SlurmOptions {
@@ -306,7 +323,7 @@ pub fn run_merge(a: MergeArgs) -> Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let m = merge(&folder)?;
+    let m = merge_until(&folder, crate::cancel())?;
     if !m.problems.is_empty() {
         for p in &m.problems {
             eprintln!("queens-sat: merge: {}", p.0);
@@ -333,6 +350,7 @@ pub fn run_merge(a: MergeArgs) -> Result<ExitCode> {
             let report = SolveReport {
                 solve_seconds: m.seconds,
                 amo: folder.job.amo.clone(),
+                certificate: m.certificate,
                 ..SolveReport::new(
                     status,
                     Stats::default(),

@@ -88,4 +88,4 @@ pub use core::diagonal_family;
 pub use engine::Bitboard;
 pub use kernel::{Tuning, Words};
 pub use run::{Found, Options, search};
-pub use tree::{Cube, cubes, estimate};
+pub use tree::{Cube, cubes, estimate, proof_cubes};

@@ -164,6 +164,40 @@ pub struct Cube {
 /// assert_eq!(c, cubes(&p, 32, 16, &Default::default()).unwrap());
 /// ```
 pub fn cubes(problem: &Problem, want: usize, probes: usize, cancel: &Cancel) -> Result<Vec<Cube>> {
+    cut(problem, want, probes, Tuning::default(), cancel)
+}
+
+/// [`cubes`] along the branching of the certified search
+/// ([`PROOF_TUNING`](super::proof::PROOF_TUNING)): every subtree left out is one that unit
+/// propagation on the pairwise encoding refutes (a row without a cell, a free column no row
+/// can take), never one only the sum bounds or the parity refute. So the CNF of `encode --amo
+/// pairwise` plus one clause excluding each cube has a refutation a CDCL solver finds at once:
+/// the coverage proof of a certified cluster solve (`split solve --certify`).
+///
+/// ```
+/// use queens_sat::{instance::Instance, piece::QUEEN, presolve::Problem};
+/// use queens_sat::solve::bitboard::proof_cubes;
+/// let p = Problem::presolve(&Instance::plain(10), QUEEN).unwrap();
+/// let c = proof_cubes(&p, 32, 16, &Default::default()).unwrap();
+/// assert!(c.len() >= 32);
+/// ```
+pub fn proof_cubes(
+    problem: &Problem,
+    want: usize,
+    probes: usize,
+    cancel: &Cancel,
+) -> Result<Vec<Cube>> {
+    cut(problem, want, probes, super::proof::PROOF_TUNING, cancel)
+}
+
+/// [`cubes`] with the search's `tuning`.
+fn cut(
+    problem: &Problem,
+    want: usize,
+    probes: usize,
+    tuning: Tuning,
+    cancel: &Cancel,
+) -> Result<Vec<Cube>> {
     shape(problem)?;
     if problem.unsat.is_some() {
         return Ok(Vec::new());
@@ -175,6 +209,7 @@ pub fn cubes(problem: &Problem, want: usize, probes: usize, cancel: &Cancel) -> 
             problem,
             want,
             probes,
+            tuning,
             cancel,
         },
     )
@@ -185,6 +220,7 @@ struct Cut<'a> {
     problem: &'a Problem,
     want: usize,
     probes: usize,
+    tuning: Tuning,
     cancel: &'a Cancel,
 }
 
@@ -196,10 +232,11 @@ impl OnCore for Cut<'_> {
             problem,
             want,
             probes,
+            tuning,
             cancel,
         } = self;
         let shape = shape(problem)?;
-        let tuning = Tuning::default().settled(problem);
+        let tuning = tuning.settled(problem);
         let s = Search::new(shape, Isa::current().usable(), tuning, &core, None);
         let estimate = |t: &Subtree<M>| -> Result<f64> {
             cancel.check()?;
