@@ -118,8 +118,10 @@ pub(crate) struct Geometry {
     /// The cell of each variable (index `var - 1`).
     cells: Vec<Cell>,
     /// The variables of each row (empty for rows without live cells).
+    #[cfg_attr(not(feature = "oracle"), allow(dead_code))] // read by the reference search
     rows: Vec<Vec<u32>>,
     /// The variables of each column.
+    #[cfg_attr(not(feature = "oracle"), allow(dead_code))] // read by the reference search
     cols: Vec<Vec<u32>>,
     /// Per row: the IDs of `>= 1` and `<= 1` (rows with live cells).
     pub(crate) row_ids: Vec<Option<(Id, Id)>>,
@@ -449,6 +451,8 @@ pub(crate) struct Writer<'a, S: Sink> {
     key_bits: Vec<u64>,
     /// The last bound derived.
     bound: Option<LastBound>,
+    /// Whether the reference search may refute a node by a sum bound.
+    #[cfg_attr(not(feature = "oracle"), allow(dead_code))] // read by the reference search
     sums: bool,
 }
 
@@ -502,6 +506,10 @@ pub fn write_opb(problem: &Problem, opb: &Path) -> Result<()> {
 /// assert_eq!(r.answer, Answer::Unsat);
 /// assert!(std::fs::read_to_string(&pbp).unwrap().contains("conclusion UNSAT"));
 /// ```
+///
+/// A test oracle: compiled only with the feature `oracle`, which the tests and examples turn
+/// on (never the program or the Python module).
+#[cfg(feature = "oracle")]
 pub fn refute(problem: &Problem, opb: &Path, proof: &Path, sums: bool) -> Result<Refutation> {
     let g = Geometry::new(problem)?;
     write_opb(problem, opb)?;
@@ -598,6 +606,7 @@ impl<'a, S: Sink> Writer<'a, S> {
 
     /// For each of `vars` (not allowed), the line through which a piece of `path` attacks it,
     /// into `hints` (no repeats).
+    #[cfg_attr(not(feature = "oracle"), allow(dead_code))] // read by the reference search
     pub(crate) fn attacks(
         &self,
         path: &[u32],
@@ -616,7 +625,9 @@ impl<'a, S: Sink> Writer<'a, S> {
     }
 
     /// Searches the node of `path` (placed variables) with the allowed cells `allowed`; `None`
-    /// when it found a solution (left in `path`), else the ID of the node's lemma.
+    /// when it found a solution (left in `path`), else the ID of the node's lemma. The
+    /// reference search of [`refute`] (feature `oracle`).
+    #[cfg(feature = "oracle")]
     fn node(&mut self, path: &mut Vec<u32>, allowed: &[bool]) -> Option<Id> {
         self.stats.nodes += 1;
         let g = self.g;
@@ -705,6 +716,7 @@ impl<'a, S: Sink> Writer<'a, S> {
 
     /// The sum bound of one family at the node, when it refutes it: writes the `pol` and the
     /// `rup` and returns the lemma's ID.
+    #[cfg_attr(not(feature = "oracle"), allow(dead_code))] // read by the reference search
     pub(crate) fn bound(
         &mut self,
         path: &[u32],

@@ -136,3 +136,32 @@ fn the_default_build_compiles_no_test_only_crate() {
         "veripb is no dev-dependency: {with_dev}"
     );
 }
+
+/// The features this crate is built with by `cargo tree -e normal -p PACKAGE` (the program's
+/// build: the crate itself, and the Python crate's dependency on it).
+fn own_features(package: &str) -> String {
+    let out = Command::new(env!("CARGO"))
+        .args(["tree", "-e", "normal", "--prefix", "none", "--depth", "1"])
+        .args(["-f", "{p} [{f}]", "-p", package])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cargo tree runs");
+    let text = String::from_utf8(out.stdout).unwrap();
+    text.lines()
+        .find(|l| l.starts_with("queens-sat v"))
+        .unwrap_or_else(|| panic!("no queens-sat line in {text}"))
+        .to_string()
+}
+
+/// The test oracles (feature `oracle`: the VeriPB reference search `certify::pb::refute`) are in
+/// no build of the program or the Python module; the tests, which turn them on through the
+/// dev-dependency on this crate, do use them (this test is compiled with them).
+#[test]
+fn the_test_oracles_stay_out_of_the_program() {
+    for package in ["queens-sat", "queens-sat-python"] {
+        let line = own_features(package);
+        assert!(line.contains('['), "{package}: {line}");
+        assert!(!line.contains("oracle"), "{package} builds {line}");
+    }
+    let _: fn(_, _, _, _) -> _ = queens_sat::certify::pb::refute;
+}
