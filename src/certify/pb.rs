@@ -87,7 +87,7 @@
 //! `rup` names the children's lemmas first (each sets one of `f`'s allowed cells to 0), then the
 //! attacks, then `C`; the children's lemmas and `C` are deleted after it.
 //!
-//! [`refute`] is the reference search that writes such proofs: rows with the fewest allowed
+//! `refute` (feature `oracle`, tests only) is the reference search that writes such proofs: rows with the fewest allowed
 //! cells first, the empty-line checks, then both families' bounds at every node. It is the
 //! spike of issue 46 (proof size and checking speed per step kind, docs/benchmarks.md) and the
 //! oracle of the proof tests; the bitboard search logs the same steps.
@@ -467,7 +467,7 @@ struct LastBound {
     s: i64,
 }
 
-/// The result of [`refute`].
+/// The result of `refute` (the reference search, feature `oracle`).
 #[derive(Clone, Debug)]
 pub struct Refutation {
     /// A board (unverified) or UNSAT; the proof concludes UNSAT only for UNSAT.
@@ -626,7 +626,7 @@ impl<'a, S: Sink> Writer<'a, S> {
 
     /// Searches the node of `path` (placed variables) with the allowed cells `allowed`; `None`
     /// when it found a solution (left in `path`), else the ID of the node's lemma. The
-    /// reference search of [`refute`] (feature `oracle`).
+    /// reference search of `refute` (feature `oracle`).
     #[cfg(feature = "oracle")]
     fn node(&mut self, path: &mut Vec<u32>, allowed: &[bool]) -> Option<Id> {
         self.stats.nodes += 1;

@@ -26,8 +26,7 @@ pub use engine::{
     Backend, Capabilities, Engine, EngineInfo, Found, Outcome, Proofs, Settings, Unsupported,
 };
 pub use portfolio::{Entrant, parse_portfolio};
-#[cfg(feature = "harness")]
-pub(crate) use presolve_proof::cadical_lrat;
+pub(crate) use presolve_proof::{cadical_lrat, write_presolve_proof};
 pub use race::{Lane, race};
 pub use registry::{find, help, names, names_with};
 pub use run::{

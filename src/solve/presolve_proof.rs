@@ -35,15 +35,16 @@ fn check_memory(problem: &Problem) -> Result<()> {
 /// Writes the checked proof of presolve's refutation of `problem` to `path`
 /// ([`crate::certify::presolved`]): VeriPB over the model of `encode --to opb --no-presolve`
 /// when the format (asked, or the file's name) is VeriPB, else LRAT over the CNF of `encode
-/// --amo pairwise --no-presolve`. Written whole, and only then.
-pub(super) fn write_presolve_proof(
+/// --amo pairwise --no-presolve`. Written whole, and only then (with `path`; without, the
+/// proof is only checked).
+pub(crate) fn write_presolve_proof(
     problem: &Problem,
-    path: &Path,
+    path: Option<&Path>,
     asked: Option<ProofFormat>,
     stop: &Cancel,
 ) -> Result<Option<Certificate>> {
     check_memory(problem)?;
-    match ProofFormat::resolve(asked, Some(path)) {
+    match ProofFormat::resolve(asked, path) {
         ProofFormat::Lrat => {
             let (proof, how) = match presolved::lrat(&problem.instance, problem.piece) {
                 Ok(proof) => (proof, "unit propagation"),
@@ -54,8 +55,7 @@ pub(super) fn write_presolve_proof(
                     None => return Ok(None),
                 },
             };
-            let (clauses, steps) =
-                proof.certify(Some(path), "the proof of presolve's refutation")?;
+            let (clauses, steps) = proof.certify(path, "the proof of presolve's refutation")?;
             Ok(Some(Certificate {
                 checker: format!(
                     "LRAT proof of presolve's refutation ({how} over the {clauses} clauses of \
@@ -68,10 +68,12 @@ pub(super) fn write_presolve_proof(
             let full = Problem::full(&problem.instance, problem.piece)?;
             let opb = presolved::opb_model(&full)?;
             let proof = presolved::veripb(&opb)?;
-            crate::atomic::write_atomic(path, |f| {
-                std::io::Write::write_all(f, proof.as_bytes())
-                    .map_err(|e| Error::io(path.display().to_string(), e))
-            })?;
+            if let Some(path) = path {
+                crate::atomic::write_atomic(path, |f| {
+                    std::io::Write::write_all(f, proof.as_bytes())
+                        .map_err(|e| Error::io(path.display().to_string(), e))
+                })?;
+            }
             Ok(Some(Certificate {
                 checker: "VeriPB proof of presolve's refutation (rup over the model of encode \
                           --to opb --no-presolve), checked by pbcheck"

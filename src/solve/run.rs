@@ -197,7 +197,7 @@ pub fn solve(
                 .with_timeout(settings.timeout);
             let certificate = super::presolve_proof::write_presolve_proof(
                 problem,
-                path,
+                Some(path),
                 settings.proof_format,
                 &stop,
             )?;

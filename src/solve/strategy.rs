@@ -15,7 +15,8 @@
 //!   threads, the encoding carrying the implied diagonal sums ([`crate::encode::implied`]);
 //!   otherwise (one core, other pieces) the local search then cube-and-conquer on every core.
 //!   Under `certify` the bitboard search writes an LRAT proof that another thread checks
-//!   ([`super::bitboard::proof`], without the sum bounds): alone where it would be split, else in the
+//!   ([`super::bitboard::proof`], without the sum bounds): alone where it would be split (on
+//!   four threads or more, as cubes on pairs of threads with a coverage proof), else in the
 //!   same race against certified cubes without the sums;
 //! - larger boards: the same local search, then varisat and the linked CaDiCaL raced
 //!   ([`AUTO_PORTFOLIO`]).

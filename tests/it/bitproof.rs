@@ -194,6 +194,70 @@ fn certify_under_the_default_strategy() {
     assert!(unsat >= 3 && lrat >= 1, "{unsat} UNSAT, {lrat} by LRAT");
 }
 
+/// The certified search split over threads (`--solver bitboard --certify --jobs 4`, no proof
+/// file: cubes on pairs of threads with a coverage proof): over random instances n <= 10
+/// (pre-placed, blocked, excluded diagonals; queens and amazons), both proof formats, the
+/// verdict is the brute-force oracle's, a board is one of its solutions, and an UNSAT names
+/// the split in its certificate; with a proof file the search stays on one thread.
+#[test]
+fn certified_split_matches_the_oracle() {
+    use queens_sat::certify::ProofFormat;
+    let (mut sat, mut unsat) = (0, 0);
+    for (i, inst) in common::random_instances(0x5B11_7CE2, 60, 10)
+        .into_iter()
+        .enumerate()
+    {
+        let (piece, name) = common::piece_of(i);
+        let format = [ProofFormat::Lrat, ProofFormat::Veripb][i % 2];
+        let expected = instance_solutions(&inst, name);
+        let r = Solver::new(&inst, piece)
+            .solver("bitboard")
+            .jobs(Some(4 + i % 3))
+            .certify(true)
+            .proof_format(Some(format))
+            .solve()
+            .unwrap_or_else(|e| panic!("case {i} ({name}): {e}"));
+        match &r.status {
+            Answer::Sat(board) => {
+                common::oracle::assert_among(&expected, board, &format!("case {i} ({name})"));
+                sat += 1;
+            }
+            Answer::Unsat => {
+                assert!(expected.is_empty(), "case {i} ({name}): UNSAT, oracle SAT");
+                let c = r.certificate.as_ref().expect("a certificate");
+                let presolved = Problem::presolve(&inst, piece).unwrap().unsat.is_some();
+                assert!(
+                    presolved || c.checker.contains("split into"),
+                    "case {i}: {}",
+                    c.checker
+                );
+                unsat += 1;
+            }
+            other => panic!("case {i}: {other:?}"),
+        }
+    }
+    assert!(sat > 10 && unsat > 10, "{sat} SAT, {unsat} UNSAT");
+    // With a proof file: one search, one proof.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("q6.lrat");
+    let mut inst = Instance::plain(6);
+    inst.placed.push(queens_sat::board::Cell::new(0, 0));
+    let r = Solver::new(&inst, QUEEN)
+        .solver("bitboard")
+        .jobs(Some(4))
+        .certify(true)
+        .proof(Some(file.clone()))
+        .solve()
+        .unwrap();
+    assert!(matches!(r.status, Answer::Unsat));
+    let c = r.certificate.unwrap();
+    assert!(
+        !c.checker.contains("split into") && file.is_file(),
+        "{}",
+        c.checker
+    );
+}
+
 /// Parses text LRAT (`id lits 0 hints 0`, `id d ids 0`) into steps: written here, apart from
 /// the crate's writer.
 fn parse_lrat(text: &str) -> Vec<Step> {

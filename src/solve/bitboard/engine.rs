@@ -8,6 +8,7 @@ use super::kernel::shape;
 use super::pbproof::search_certified_pb;
 use super::proof::search_certified;
 use super::run::{Options, search};
+use super::split_proof::search_certified_split;
 use crate::answer::Answer;
 use crate::certify::ProofFormat;
 use crate::encode::EncodeOptions;
@@ -18,9 +19,15 @@ use crate::solve::engine::{
     self, Capabilities, Engine, EngineInfo, Outcome, Settings, Unsupported,
 };
 
+/// Threads from which a certified search without a proof file is split into cubes
+/// (coverage proof plus one proof per cube): each cube takes two (its search and its checker).
+pub const SPLIT_THREADS: usize = 4;
+
 /// The bitboard search as an engine (`--solver bitboard`): queens and amazons on presolved
-/// problems whose core has at most 128 open rows, at any n, on [`Settings::threads`] threads ([`search`]); under `--certify` the
-/// proof-writing search of [`super::proof`] on one thread, its checker on another.
+/// problems whose core has at most 128 open rows, at any n, on [`Settings::threads`] threads
+/// ([`search`]); under `--certify` the proof-writing search of [`super::proof`] on one thread,
+/// its checker on another, or, on [`SPLIT_THREADS`] threads or more and without a proof file,
+/// split into cubes with a checked coverage proof (`split_proof`).
 pub struct Bitboard;
 
 impl Engine for Bitboard {
@@ -51,8 +58,18 @@ impl Engine for Bitboard {
         if settings.certify {
             // VeriPB (`--proof-format veripb`, or a proof named `.pbp`): the search with every
             // pruning. LRAT: the search without the sums. Either way one search thread, the
-            // checker on another.
+            // checker on another; on four threads or more without a proof file, cubes of the
+            // tree on pairs of threads with a coverage proof (`split_proof`).
             let r = match settings.proof_format {
+                format if settings.threads >= SPLIT_THREADS && settings.proof.is_none() => {
+                    search_certified_split(
+                        problem,
+                        format,
+                        settings.threads,
+                        settings.timeout,
+                        cancel,
+                    )?
+                }
                 ProofFormat::Veripb => {
                     search_certified_pb(problem, settings.timeout, Some(cancel), settings.proof)?
                 }

@@ -81,11 +81,12 @@ mod kernel;
 pub mod pbproof;
 pub mod proof;
 mod run;
+mod split_proof;
 mod trace;
 mod tree;
 
 pub use core::diagonal_family;
-pub use engine::Bitboard;
+pub use engine::{Bitboard, SPLIT_THREADS};
 pub use kernel::{Tuning, Words};
 pub use run::{Found, Options, search};
 pub use tree::{Cube, cubes, estimate, proof_cubes};
