@@ -321,6 +321,13 @@ fn certifiable(o: &SplitOptions) -> Result<()> {
                     u.needs
                 ))
             })?;
+        if !crate::solve::bitboard::proof::certifies(&root) {
+            return Err(Error::Usage(
+                "split solve --certify: the certified bitboard search takes cores of at most 64 \
+                 open rows; this instance leaves more"
+                    .into(),
+            ));
+        }
     }
     Ok(())
 }

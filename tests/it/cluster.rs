@@ -1012,4 +1012,8 @@ fn certified_split_merge_refuses_a_bad_proof() {
         assert!(r.stderr.contains(why), "{extra:?}: {}", r.stderr);
         assert!(!Path::new(&o).exists(), "{extra:?}: a folder was written");
     }
+    // A core the certified search does not take (80 open rows; the search itself takes 128).
+    let r = run_expect(d, &["split", "solve", "-n", "80", "--certify", "-o", &o], 1);
+    assert!(r.stderr.contains("at most 64"), "{}", r.stderr);
+    assert!(!Path::new(&o).exists(), "a folder was written");
 }
