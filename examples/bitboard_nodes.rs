@@ -181,7 +181,7 @@ fn digests(problem: &Problem) -> queens_sat::Result<String> {
     let pb = pbproof::search_veripb(problem, &opb, &pbp, None, None)?;
     let text = std::fs::read(&pbp).map_err(|e| queens_sat::Error::io("the VeriPB proof", e))?;
     Ok(format!(
-        "{}\tlrat {} {} {} {lrat}\tveripb {} {} {} {} {} {:.2}",
+        "{}\tlrat {} {} {} {lrat}\tveripb {} {} {} {} {} {:.2}\tempty {} bounds {} parity {} branches {} diagonals {}",
         written.answer.label(),
         written.nodes,
         written.lemmas,
@@ -191,7 +191,12 @@ fn digests(problem: &Problem) -> queens_sat::Result<String> {
         pb.stats.lemmas(),
         pb.stats.hints,
         digest(&text),
-        pb.seconds
+        pb.seconds,
+        pb.stats.empty,
+        pb.stats.bounds,
+        pb.stats.parity,
+        pb.stats.branches,
+        pb.stats.diagonals
     ))
 }
 
