@@ -475,6 +475,17 @@ fn slurm_runs_count_and_solve_jobs() {
         let dir = split(d, &format!("solve{i}"), "solve", &["--instance", file], 3);
         sbatch(&dir);
         run_expect(d, &["merge", &dir], *local);
+        // Certified: the proofs written by the array tasks check again at merge.
+        let args = ["--instance", file.as_str(), "--certify"];
+        let dir = split(d, &format!("certified{i}"), "solve", &args, 3);
+        sbatch(&dir);
+        let r = run_expect(d, &["merge", &dir], *local);
+        assert_eq!(
+            r.stderr.contains("certified: merge checked"),
+            *local == 20,
+            "{}",
+            r.stderr
+        );
     }
 }
 
