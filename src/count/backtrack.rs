@@ -162,6 +162,35 @@ impl<'a> Orbits<'a> {
         self.anti ^= 1 << (r + c);
     }
 
+    /// Places the orbit of `(r, c)` under `group` when every cell of it is free: the cells
+    /// placed (removed again by [`Self::lift`]), or `None` with the board unchanged.
+    fn place(&mut self, group: &[Symmetry], r: usize, c: usize) -> Option<Vec<(usize, usize)>> {
+        let n = self.n as u32;
+        let start = Cell::new(r as u32, c as u32);
+        let mut placed: Vec<(usize, usize)> = Vec::with_capacity(group.len());
+        for g in group {
+            let image = g.apply(start, n);
+            let cell = (image.row as usize, image.col as usize);
+            if placed.contains(&cell) {
+                continue;
+            }
+            if !self.free(cell.0, cell.1) {
+                self.lift(&placed);
+                return None;
+            }
+            self.toggle(cell.0, cell.1, true);
+            placed.push(cell);
+        }
+        Some(placed)
+    }
+
+    /// Removes the pieces on `cells`.
+    fn lift(&mut self, cells: &[(usize, usize)]) {
+        for &(r, c) in cells {
+            self.toggle(r, c, false);
+        }
+    }
+
     /// The boards that every element of `group` (a subgroup of D4) maps to themselves,
     /// completing rows `r..`.
     fn go(&mut self, group: &[Symmetry], r: usize) -> u64 {
@@ -175,36 +204,62 @@ impl<'a> Orbits<'a> {
             return 1;
         };
         let mut total = 0;
-        let mut orbit: Vec<Cell> = Vec::with_capacity(8);
         for c in 0..n {
-            let mut placed = Vec::with_capacity(8);
-            let start = Cell::new(r as u32, c as u32);
-            orbit.clear();
-            for g in group {
-                let image = g.apply(start, n as u32);
-                if !orbit.contains(&image) {
-                    orbit.push(image);
-                }
-            }
-            let mut ok = true;
-            for cell in &orbit {
-                let (cr, cc) = (cell.row as usize, cell.col as usize);
-                if !self.free(cr, cc) {
-                    ok = false;
-                    break;
-                }
-                self.toggle(cr, cc, true);
-                placed.push((cr, cc));
-            }
-            if ok {
+            if let Some(placed) = self.place(group, r, c) {
                 total += self.go(group, r + 1);
-            }
-            for (cr, cc) in placed {
-                self.toggle(cr, cc, false);
+                self.lift(&placed);
             }
         }
         total
     }
+
+    /// The open nodes of [`Self::go`] from row `r`, `depth` orbit choices down (or where the
+    /// board fills first), pushed to `out` with the cells placed on the way (`path` before
+    /// them): `go` from each of them, summed, is `go` from here.
+    fn prefixes(
+        &mut self,
+        group: &[Symmetry],
+        r: usize,
+        depth: usize,
+        path: &mut Vec<(usize, usize)>,
+        out: &mut Vec<Prefix>,
+    ) {
+        let n = self.n;
+        match (r..n).find(|&r| self.row_col[r].is_none()) {
+            Some(r) if depth > 0 => {
+                for c in 0..n {
+                    if let Some(placed) = self.place(group, r, c) {
+                        let len = path.len();
+                        path.extend_from_slice(&placed);
+                        self.prefixes(group, r + 1, depth - 1, path, out);
+                        path.truncate(len);
+                        self.lift(&placed);
+                    }
+                }
+            }
+            next => out.push(Prefix {
+                cells: path.clone(),
+                row: next.unwrap_or(n),
+            }),
+        }
+    }
+
+    /// [`Self::go`] below the open node `p` of [`Self::prefixes`] (on an empty board).
+    fn below(&mut self, group: &[Symmetry], p: &Prefix) -> u64 {
+        for &(r, c) in &p.cells {
+            self.toggle(r, c, true);
+        }
+        let count = self.go(group, p.row);
+        self.lift(&p.cells);
+        count
+    }
+}
+
+/// An open node of the orbit search ([`Orbits::prefixes`]): the pieces placed, and the row the
+/// search goes on from.
+struct Prefix {
+    cells: Vec<(usize, usize)>,
+    row: usize,
 }
 
 /// One unit of work: the solutions that hold the pieces `cells` (and no other piece on the
@@ -608,9 +663,16 @@ fn estimate_depth(shape: Shape, n: u32) -> usize {
     }
 }
 
-/// An item of the backtrack count's queue: the fixed points under one symmetry, or a task.
+/// How many orbit choices down the fixed-point search under one symmetry is split into queue
+/// items ([`Orbits::prefixes`]). Whole, the half-turn search was the largest item of queens
+/// n = 16..18 and bounded the makespan of many threads (issue 55 §2: 0.35 s of 44 s at n = 18,
+/// 43 % efficiency on 256 simulated threads); two choices down it makes a few hundred items.
+const FIXED_SPLIT_DEPTH: usize = 2;
+
+/// An item of the backtrack count's queue: part of the fixed points under one symmetry (the
+/// orbit search below one open node, under the group the symmetry generates), or a task.
 enum Work<'a> {
-    Fixed(Symmetry),
+    Fixed(Symmetry, &'a [Symmetry], &'a Prefix),
     Task(&'a Task),
 }
 
@@ -662,23 +724,42 @@ fn count_impl(
         cols: vec![0; nn],
     };
     let tasks = split(instance, &piece, &allowed);
-    // The fixed points under each symmetry are items of the same queue, first (each is one
-    // long search, so they start early and overlap the tasks): after the tasks, on one
-    // thread, they were the serial part that capped many-core runs (issue 55 §2: queens
-    // n = 18 on 16 simulated threads, 83 % efficiency with 0.54 s of 41 s serial).
-    let work: Vec<Work<'_>> = group
+    // The fixed points under each symmetry are items of the same queue, first (so they
+    // overlap the tasks): after the tasks, on one thread, they were the serial part that
+    // capped many-core runs (issue 55 §2: queens n = 18 on 16 simulated threads, 83 %
+    // efficiency with 0.54 s of 41 s serial). Each search is split into the open nodes a few
+    // orbit choices down ([`FIXED_SPLIT_DEPTH`]), so that no one of them bounds the makespan.
+    let fixed_parts: Vec<(Symmetry, Vec<Symmetry>, Vec<Prefix>)> = group
         .iter()
         .filter(|&&g| g != Symmetry::Id)
-        .map(|&g| Work::Fixed(g))
+        .map(|&g| {
+            let orbits = crate::symmetry::generated(&[g]);
+            let mut prefixes = Vec::new();
+            Orbits::new(&allowed, &piece, cancel).prefixes(
+                &orbits,
+                0,
+                FIXED_SPLIT_DEPTH,
+                &mut Vec::new(),
+                &mut prefixes,
+            );
+            (g, orbits, prefixes)
+        })
+        .collect();
+    let work: Vec<Work<'_>> = fixed_parts
+        .iter()
+        .flat_map(|(g, orbits, prefixes)| {
+            prefixes
+                .iter()
+                .map(move |p| Work::Fixed(*g, orbits.as_slice(), p))
+        })
         .chain(tasks.iter().map(Work::Task))
         .collect();
     let parts = crate::work::run_all(&work, jobs.max(1), cancel, progress, |w| {
         let task = match w {
-            Work::Fixed(g) => {
-                let orbits = crate::symmetry::generated(&[*g]);
+            Work::Fixed(g, orbits, prefix) => {
                 return Ok((
                     Some(*g),
-                    Orbits::new(&allowed, &piece, cancel).go(&orbits, 0),
+                    Orbits::new(&allowed, &piece, cancel).below(orbits, prefix),
                 ));
             }
             Work::Task(task) => task,
@@ -735,8 +816,9 @@ fn count_impl(
             Symmetry::Id => total,
             g => parts
                 .iter()
-                .find(|(h, _)| *h == Some(g))
-                .map_or(0, |(_, c)| *c),
+                .filter(|(h, _)| *h == Some(g))
+                .map(|(_, c)| c)
+                .sum(),
         })
         .collect();
     cancel.check()?;
