@@ -666,8 +666,10 @@ fn estimate_depth(shape: Shape, n: u32) -> usize {
 /// How many orbit choices down the fixed-point search under one symmetry is split into queue
 /// items ([`Orbits::prefixes`]). Whole, the half-turn search was the largest item of queens
 /// n = 16..18 and bounded the makespan of many threads (issue 55 §2: 0.35 s of 44 s at n = 18,
-/// 43 % efficiency on 256 simulated threads); two choices down it makes a few hundred items.
-const FIXED_SPLIT_DEPTH: usize = 2;
+/// 43 % efficiency on 256 simulated threads). Three choices down makes about 1,500 items at
+/// queens n = 16, the longest shorter than the longest task (two left one of 0.02 s, 16 % of the
+/// half-turn search, where the longest task took 0.013 s).
+const FIXED_SPLIT_DEPTH: usize = 3;
 
 /// An item of the backtrack count's queue: part of the fixed points under one symmetry (the
 /// orbit search below one open node, under the group the symmetry generates), or a task.
@@ -824,4 +826,39 @@ fn count_impl(
     cancel.check()?;
     let tally = Tally { total, fixed };
     Ok(tally)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::interrupt::Cancel;
+    use crate::piece::{AMAZON, QUEEN};
+
+    /// The orbit search below the open nodes of [`Orbits::prefixes`], summed, is the whole
+    /// search, at every depth (0 = one node, the empty board; past the board's last row the
+    /// complete boards are open nodes of their own), for every element, queens and amazons.
+    #[test]
+    fn orbit_search_below_the_prefixes_adds_up_to_the_whole() {
+        let cancel = Cancel::new();
+        for piece in [QUEEN, AMAZON] {
+            for n in 1..=11 {
+                let allowed = vec![piece::full(n as usize); n as usize];
+                for g in Symmetry::ALL {
+                    let group = crate::symmetry::generated(&[g]);
+                    let whole = Orbits::new(&allowed, &piece, &cancel).go(&group, 0);
+                    for depth in 0..=n as usize + 1 {
+                        let mut prefixes = Vec::new();
+                        let mut orbits = Orbits::new(&allowed, &piece, &cancel);
+                        orbits.prefixes(&group, 0, depth, &mut Vec::new(), &mut prefixes);
+                        assert_eq!(orbits.cols, 0, "the board is left empty");
+                        let split: u64 = prefixes
+                            .iter()
+                            .map(|p| Orbits::new(&allowed, &piece, &cancel).below(&group, p))
+                            .sum();
+                        assert_eq!(split, whole, "{} n={n} {g} depth {depth}", piece.name);
+                    }
+                }
+            }
+        }
+    }
 }
