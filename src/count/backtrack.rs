@@ -322,6 +322,35 @@ impl Task {
     }
 }
 
+/// The cells of a border (one piece per side, a corner piece named twice), sorted and without
+/// repeats, as one number: borders compare as their sorted cell lists do, for borders with the
+/// same number of distinct cells (as a border and its images have).
+fn border_key(border: [Cell; 4], n: u32) -> u64 {
+    let mut v = border.map(|x| u64::from(x.row) * u64::from(n) + u64::from(x.col));
+    // A sorting network for four.
+    for (i, j) in [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)] {
+        if v[i] > v[j] {
+            v.swap(i, j);
+        }
+    }
+    // Repeats (corners) to the end, as the largest value: the distinct cells stay in order.
+    let mut key = 0u64;
+    let mut last = None;
+    let mut repeats = 0;
+    for x in v {
+        if last == Some(x) {
+            repeats += 1;
+            continue;
+        }
+        last = Some(x);
+        key = key << 16 | x;
+    }
+    for _ in 0..repeats {
+        key = key << 16 | 0xFFFF;
+    }
+    key
+}
+
 /// Splits the search into weighted tasks whose weighted counts add up to the total.
 ///
 /// For a piece that attacks along rows and columns (one piece per row and per column), every
@@ -343,34 +372,56 @@ fn split(instance: &Instance, piece: &Piece, allowed: &[u64]) -> Vec<Task> {
     if n >= 4 && columns {
         let m = n - 1;
         let mut tasks = Vec::new();
+        // Two distinct border pieces that cannot stand together (a repeated cell is a corner
+        // piece, the piece of its row and of its column). No allocation: this loop runs about
+        // n^4 times before any task starts, the count's serial part (issue 55 §2), so pairs
+        // are pruned as soon as they are chosen and borders compared as packed keys.
+        let clash = |x: Cell, y: Cell| {
+            x != y
+                && (x.row == y.row
+                    || x.col == y.col
+                    || piece.lines.iter().any(|k| k.key(x, n) == k.key(y, n))
+                    || piece.leaps.iter().any(|&(dr, dc)| {
+                        i64::from(x.row) + i64::from(dr) == i64::from(y.row)
+                            && i64::from(x.col) + i64::from(dc) == i64::from(y.col)
+                    }))
+        };
         for a in (0..n).filter(|&a| bit(0, a)) {
+            let top = Cell::new(0, a);
             for b in (0..n).filter(|&b| bit(m, b)) {
+                let bottom = Cell::new(m, b);
+                if clash(top, bottom) {
+                    continue;
+                }
                 for c in (0..n).filter(|&c| bit(c, 0)) {
+                    // A corner piece is the piece of its row and of its column.
+                    if (a == 0) != (c == 0) || (b == 0) != (c == m) {
+                        continue;
+                    }
+                    let left = Cell::new(c, 0);
+                    if clash(top, left) || clash(bottom, left) {
+                        continue;
+                    }
                     for d in (0..n).filter(|&d| bit(d, m)) {
-                        // A corner piece is the piece of its row and of its column.
-                        if (a == 0) != (c == 0)
-                            || (a == m) != (d == 0)
-                            || (b == 0) != (c == m)
-                            || (b == m) != (d == m)
+                        if (a == m) != (d == 0) || (b == m) != (d == m) {
+                            continue;
+                        }
+                        let right = Cell::new(d, m);
+                        if clash(top, right) || clash(bottom, right) || clash(left, right) {
+                            continue;
+                        }
+                        let border = [top, bottom, left, right];
+                        let own = border_key(border, n);
+                        // Only the least border of each orbit is searched.
+                        if group
+                            .iter()
+                            .any(|g| border_key(border.map(|x| g.apply(x, n)), n) < own)
                         {
                             continue;
                         }
-                        let mut cells = vec![
-                            Cell::new(0, a),
-                            Cell::new(m, b),
-                            Cell::new(c, 0),
-                            Cell::new(d, m),
-                        ];
+                        let mut cells = border.to_vec();
                         cells.sort_unstable();
                         cells.dedup();
-                        let clash = cells.iter().enumerate().any(|(i, &x)| {
-                            cells[..i].iter().any(|&y| {
-                                x.row == y.row || x.col == y.col || piece.attack(x, y, n).is_some()
-                            })
-                        });
-                        if clash {
-                            continue;
-                        }
                         let mut images: Vec<Vec<Cell>> = group
                             .iter()
                             .map(|g| {
@@ -380,9 +431,6 @@ fn split(instance: &Instance, piece: &Piece, allowed: &[u64]) -> Vec<Task> {
                                 img
                             })
                             .collect();
-                        if images.iter().any(|img| *img < cells) {
-                            continue;
-                        }
                         images.sort_unstable();
                         images.dedup();
                         // Every image has the same completions: search the one whose side
