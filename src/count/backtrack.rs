@@ -882,6 +882,131 @@ mod tests {
     use crate::interrupt::Cancel;
     use crate::piece::{AMAZON, QUEEN};
 
+    /// The border split as first written (sorted `Vec`s, every image built before the orbit's
+    /// least border is picked): cells, images and weight of each task, in order.
+    fn borders_reference(inst: &Instance, piece: &Piece, allowed: &[u64]) -> Vec<TaskKey> {
+        let n = inst.n;
+        let m = n - 1;
+        let group = crate::symmetry::stabiliser(inst, piece);
+        let bit = |r: u32, c: u32| allowed[r as usize] >> c & 1 == 1;
+        let mut out = Vec::new();
+        for a in (0..n).filter(|&a| bit(0, a)) {
+            for b in (0..n).filter(|&b| bit(m, b)) {
+                for c in (0..n).filter(|&c| bit(c, 0)) {
+                    for d in (0..n).filter(|&d| bit(d, m)) {
+                        if (a == 0) != (c == 0)
+                            || (a == m) != (d == 0)
+                            || (b == 0) != (c == m)
+                            || (b == m) != (d == m)
+                        {
+                            continue;
+                        }
+                        let mut cells = vec![
+                            Cell::new(0, a),
+                            Cell::new(m, b),
+                            Cell::new(c, 0),
+                            Cell::new(d, m),
+                        ];
+                        cells.sort_unstable();
+                        cells.dedup();
+                        let clash = cells.iter().enumerate().any(|(i, &x)| {
+                            cells[..i].iter().any(|&y| {
+                                x.row == y.row || x.col == y.col || piece.attack(x, y, n).is_some()
+                            })
+                        });
+                        if clash {
+                            continue;
+                        }
+                        let mut images: Vec<Vec<Cell>> = group
+                            .iter()
+                            .map(|g| {
+                                let mut img: Vec<Cell> =
+                                    cells.iter().map(|&x| g.apply(x, n)).collect();
+                                img.sort_unstable();
+                                img
+                            })
+                            .collect();
+                        if images.iter().any(|img| *img < cells) {
+                            continue;
+                        }
+                        images.sort_unstable();
+                        images.dedup();
+                        let key = |img: &Vec<Cell>| {
+                            let side = || img.iter().filter(|c| c.row != 0 && c.row != m);
+                            let lowest = side().map(|c| c.row).min().unwrap_or(0);
+                            let sum: u32 = side().map(|c| c.row).sum();
+                            std::cmp::Reverse((lowest, sum))
+                        };
+                        images.sort_by_key(|img| key(img));
+                        out.push((images[0].clone(), images.clone(), images.len() as u64));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    type TaskKey = (Vec<Cell>, Vec<Vec<Cell>>, u64);
+
+    /// The border split (no allocation per border, pruned as the pieces are chosen) makes the
+    /// same tasks in the same order as the first version, on plain boards and on boards with
+    /// blocked cells (symmetric ones, whose stabiliser is more than the identity, and others),
+    /// pre-placed pieces and excluded diagonals, for queens, amazons and a leaper-free rook.
+    #[test]
+    fn border_split_makes_the_reference_tasks() {
+        use crate::instance::ExcludedDiagonal;
+        use crate::piece::LineKind;
+        let rook = Piece {
+            name: "rook",
+            lines: &[LineKind::Row, LineKind::Column],
+            leaps: &[],
+        };
+        let mut rng = crate::prng::Prng::new(55);
+        let mut checked = 0;
+        for i in 0..300u32 {
+            let n = 4 + (i % 9);
+            let mut inst = Instance::plain(n);
+            if i >= 27 {
+                for _ in 0..rng.below(2 * n as usize) {
+                    let c = Cell::new(rng.below(n as usize) as u32, rng.below(n as usize) as u32);
+                    inst.blocked.push(c);
+                    if i % 3 == 0 {
+                        inst.blocked.push(Symmetry::R180.apply(c, n));
+                    }
+                    if i % 6 == 0 {
+                        inst.blocked.push(Symmetry::R90.apply(c, n));
+                        inst.blocked.push(Symmetry::R270.apply(c, n));
+                    }
+                }
+                if i % 7 == 0 {
+                    inst.placed
+                        .push(Cell::new(rng.below(n as usize) as u32, n / 2));
+                }
+                if i % 11 == 0 {
+                    inst.excluded.push(ExcludedDiagonal {
+                        kind: LineKind::AntiDiagonal,
+                        key: rng.below(2 * n as usize - 1) as u32,
+                    });
+                }
+                inst.blocked.sort_unstable();
+                inst.blocked.dedup();
+                inst.blocked.retain(|b| !inst.placed.contains(b));
+            }
+            let piece = [QUEEN, AMAZON, rook][i as usize % 3];
+            let Ok(allowed) = allowed_cells(&inst, &piece) else {
+                continue;
+            };
+            let tasks: Vec<TaskKey> = split(&inst, &piece, &allowed)
+                .into_iter()
+                .map(|t| (t.cells, t.images, t.weight))
+                .collect();
+            let want = borders_reference(&inst, &piece, &allowed);
+            assert_eq!(tasks, want, "{} {inst:?}", piece.name);
+            checked += usize::from(!want.is_empty());
+        }
+        assert!(checked > 100, "too few instances with tasks: {checked}");
+    }
+
     /// The orbit search below the open nodes of [`Orbits::prefixes`], summed, is the whole
     /// search, at every depth (0 = one node, the empty board; past the board's last row the
     /// complete boards are open nodes of their own), for every element, queens and amazons.
