@@ -32,8 +32,10 @@ pub fn threads(jobs: Option<usize>) -> Result<usize> {
 }
 
 /// The environment variable naming a file to which every [`run`] appends its items' seconds
-/// (a `# items N` line, then `index<TAB>seconds` per item run, in index order): the input of
-/// the scheduler simulation, `scripts/schedule-sim.py` (issue 55 §2).
+/// (a `# items N` line, then `index<TAB>seconds<TAB>cpu seconds` per item run, in index order:
+/// wall-clock seconds, and the running thread's CPU seconds, which waiting for a busy core
+/// does not inflate): the input of the scheduler simulation, `scripts/schedule-sim.py` (issue
+/// 55 §2).
 pub const ITEM_TIMES_ENV: &str = "QUEENS_SAT_ITEM_TIMES";
 
 /// Runs `f` over `items` on `jobs` threads. Results come back in item order, `None` for items
@@ -55,13 +57,14 @@ pub fn run<T: Sync, R: Send>(
         let Some((_, times)) = &trace else {
             return f(item);
         };
-        let t0 = std::time::Instant::now();
+        let (t0, c0) = (std::time::Instant::now(), thread_cpu_seconds());
         let r = f(item);
         let secs = t0.elapsed().as_secs_f64();
+        let cpu = thread_cpu_seconds() - c0;
         times
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .push((i, secs));
+            .push((i, secs, cpu));
         r
     };
     let next = AtomicUsize::new(0);
@@ -107,10 +110,10 @@ pub fn run<T: Sync, R: Send>(
     });
     if let Some((path, times)) = trace {
         let mut times = times.into_inner().unwrap_or_else(|p| p.into_inner());
-        times.sort_by_key(|&(i, _)| i);
+        times.sort_by_key(|&(i, _, _)| i);
         let text: String = times
             .iter()
-            .map(|(i, s)| format!("{i}\t{s:.9}\n"))
+            .map(|(i, s, c)| format!("{i}\t{s:.9}\t{c:.9}\n"))
             .collect();
         // A measurement aid: a failed write loses only the trace.
         use std::io::Write as _;
@@ -131,6 +134,20 @@ pub fn run<T: Sync, R: Send>(
         results.into_inner().unwrap_or_else(|p| p.into_inner()),
         error,
     )
+}
+
+/// The CPU seconds the calling thread has used (`CLOCK_THREAD_CPUTIME_ID`), for the item trace;
+/// 0 where the clock cannot be read.
+fn thread_cpu_seconds() -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime only writes the struct it is given.
+    if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } != 0 {
+        return 0.0;
+    }
+    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
 }
 
 /// [`run`] for callers that need every result: the first error, or all results in item order.

@@ -162,6 +162,35 @@ impl<'a> Orbits<'a> {
         self.anti ^= 1 << (r + c);
     }
 
+    /// Places the orbit of `(r, c)` under `group` when every cell of it is free: the cells
+    /// placed (removed again by [`Self::lift`]), or `None` with the board unchanged.
+    fn place(&mut self, group: &[Symmetry], r: usize, c: usize) -> Option<Vec<(usize, usize)>> {
+        let n = self.n as u32;
+        let start = Cell::new(r as u32, c as u32);
+        let mut placed: Vec<(usize, usize)> = Vec::with_capacity(group.len());
+        for g in group {
+            let image = g.apply(start, n);
+            let cell = (image.row as usize, image.col as usize);
+            if placed.contains(&cell) {
+                continue;
+            }
+            if !self.free(cell.0, cell.1) {
+                self.lift(&placed);
+                return None;
+            }
+            self.toggle(cell.0, cell.1, true);
+            placed.push(cell);
+        }
+        Some(placed)
+    }
+
+    /// Removes the pieces on `cells`.
+    fn lift(&mut self, cells: &[(usize, usize)]) {
+        for &(r, c) in cells {
+            self.toggle(r, c, false);
+        }
+    }
+
     /// The boards that every element of `group` (a subgroup of D4) maps to themselves,
     /// completing rows `r..`.
     fn go(&mut self, group: &[Symmetry], r: usize) -> u64 {
@@ -175,36 +204,62 @@ impl<'a> Orbits<'a> {
             return 1;
         };
         let mut total = 0;
-        let mut orbit: Vec<Cell> = Vec::with_capacity(8);
         for c in 0..n {
-            let mut placed = Vec::with_capacity(8);
-            let start = Cell::new(r as u32, c as u32);
-            orbit.clear();
-            for g in group {
-                let image = g.apply(start, n as u32);
-                if !orbit.contains(&image) {
-                    orbit.push(image);
-                }
-            }
-            let mut ok = true;
-            for cell in &orbit {
-                let (cr, cc) = (cell.row as usize, cell.col as usize);
-                if !self.free(cr, cc) {
-                    ok = false;
-                    break;
-                }
-                self.toggle(cr, cc, true);
-                placed.push((cr, cc));
-            }
-            if ok {
+            if let Some(placed) = self.place(group, r, c) {
                 total += self.go(group, r + 1);
-            }
-            for (cr, cc) in placed {
-                self.toggle(cr, cc, false);
+                self.lift(&placed);
             }
         }
         total
     }
+
+    /// The open nodes of [`Self::go`] from row `r`, `depth` orbit choices down (or where the
+    /// board fills first), pushed to `out` with the cells placed on the way (`path` before
+    /// them): `go` from each of them, summed, is `go` from here.
+    fn prefixes(
+        &mut self,
+        group: &[Symmetry],
+        r: usize,
+        depth: usize,
+        path: &mut Vec<(usize, usize)>,
+        out: &mut Vec<Prefix>,
+    ) {
+        let n = self.n;
+        match (r..n).find(|&r| self.row_col[r].is_none()) {
+            Some(r) if depth > 0 => {
+                for c in 0..n {
+                    if let Some(placed) = self.place(group, r, c) {
+                        let len = path.len();
+                        path.extend_from_slice(&placed);
+                        self.prefixes(group, r + 1, depth - 1, path, out);
+                        path.truncate(len);
+                        self.lift(&placed);
+                    }
+                }
+            }
+            next => out.push(Prefix {
+                cells: path.clone(),
+                row: next.unwrap_or(n),
+            }),
+        }
+    }
+
+    /// [`Self::go`] below the open node `p` of [`Self::prefixes`] (on an empty board).
+    fn below(&mut self, group: &[Symmetry], p: &Prefix) -> u64 {
+        for &(r, c) in &p.cells {
+            self.toggle(r, c, true);
+        }
+        let count = self.go(group, p.row);
+        self.lift(&p.cells);
+        count
+    }
+}
+
+/// An open node of the orbit search ([`Orbits::prefixes`]): the pieces placed, and the row the
+/// search goes on from.
+struct Prefix {
+    cells: Vec<(usize, usize)>,
+    row: usize,
 }
 
 /// One unit of work: the solutions that hold the pieces `cells` (and no other piece on the
@@ -267,6 +322,35 @@ impl Task {
     }
 }
 
+/// The cells of a border (one piece per side, a corner piece named twice), sorted and without
+/// repeats, as one number: borders compare as their sorted cell lists do, for borders with the
+/// same number of distinct cells (as a border and its images have).
+fn border_key(border: [Cell; 4], n: u32) -> u64 {
+    let mut v = border.map(|x| u64::from(x.row) * u64::from(n) + u64::from(x.col));
+    // A sorting network for four.
+    for (i, j) in [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)] {
+        if v[i] > v[j] {
+            v.swap(i, j);
+        }
+    }
+    // Repeats (corners) to the end, as the largest value: the distinct cells stay in order.
+    let mut key = 0u64;
+    let mut last = None;
+    let mut repeats = 0;
+    for x in v {
+        if last == Some(x) {
+            repeats += 1;
+            continue;
+        }
+        last = Some(x);
+        key = key << 16 | x;
+    }
+    for _ in 0..repeats {
+        key = key << 16 | 0xFFFF;
+    }
+    key
+}
+
 /// Splits the search into weighted tasks whose weighted counts add up to the total.
 ///
 /// For a piece that attacks along rows and columns (one piece per row and per column), every
@@ -288,34 +372,56 @@ fn split(instance: &Instance, piece: &Piece, allowed: &[u64]) -> Vec<Task> {
     if n >= 4 && columns {
         let m = n - 1;
         let mut tasks = Vec::new();
+        // Two distinct border pieces that cannot stand together (a repeated cell is a corner
+        // piece, the piece of its row and of its column). No allocation: this loop runs about
+        // n^4 times before any task starts, the count's serial part (issue 55 §2), so pairs
+        // are pruned as soon as they are chosen and borders compared as packed keys.
+        let clash = |x: Cell, y: Cell| {
+            x != y
+                && (x.row == y.row
+                    || x.col == y.col
+                    || piece.lines.iter().any(|k| k.key(x, n) == k.key(y, n))
+                    || piece.leaps.iter().any(|&(dr, dc)| {
+                        i64::from(x.row) + i64::from(dr) == i64::from(y.row)
+                            && i64::from(x.col) + i64::from(dc) == i64::from(y.col)
+                    }))
+        };
         for a in (0..n).filter(|&a| bit(0, a)) {
+            let top = Cell::new(0, a);
             for b in (0..n).filter(|&b| bit(m, b)) {
+                let bottom = Cell::new(m, b);
+                if clash(top, bottom) {
+                    continue;
+                }
                 for c in (0..n).filter(|&c| bit(c, 0)) {
+                    // A corner piece is the piece of its row and of its column.
+                    if (a == 0) != (c == 0) || (b == 0) != (c == m) {
+                        continue;
+                    }
+                    let left = Cell::new(c, 0);
+                    if clash(top, left) || clash(bottom, left) {
+                        continue;
+                    }
                     for d in (0..n).filter(|&d| bit(d, m)) {
-                        // A corner piece is the piece of its row and of its column.
-                        if (a == 0) != (c == 0)
-                            || (a == m) != (d == 0)
-                            || (b == 0) != (c == m)
-                            || (b == m) != (d == m)
+                        if (a == m) != (d == 0) || (b == m) != (d == m) {
+                            continue;
+                        }
+                        let right = Cell::new(d, m);
+                        if clash(top, right) || clash(bottom, right) || clash(left, right) {
+                            continue;
+                        }
+                        let border = [top, bottom, left, right];
+                        let own = border_key(border, n);
+                        // Only the least border of each orbit is searched.
+                        if group
+                            .iter()
+                            .any(|g| border_key(border.map(|x| g.apply(x, n)), n) < own)
                         {
                             continue;
                         }
-                        let mut cells = vec![
-                            Cell::new(0, a),
-                            Cell::new(m, b),
-                            Cell::new(c, 0),
-                            Cell::new(d, m),
-                        ];
+                        let mut cells = border.to_vec();
                         cells.sort_unstable();
                         cells.dedup();
-                        let clash = cells.iter().enumerate().any(|(i, &x)| {
-                            cells[..i].iter().any(|&y| {
-                                x.row == y.row || x.col == y.col || piece.attack(x, y, n).is_some()
-                            })
-                        });
-                        if clash {
-                            continue;
-                        }
                         let mut images: Vec<Vec<Cell>> = group
                             .iter()
                             .map(|g| {
@@ -325,9 +431,6 @@ fn split(instance: &Instance, piece: &Piece, allowed: &[u64]) -> Vec<Task> {
                                 img
                             })
                             .collect();
-                        if images.iter().any(|img| *img < cells) {
-                            continue;
-                        }
                         images.sort_unstable();
                         images.dedup();
                         // Every image has the same completions: search the one whose side
@@ -608,9 +711,18 @@ fn estimate_depth(shape: Shape, n: u32) -> usize {
     }
 }
 
-/// An item of the backtrack count's queue: the fixed points under one symmetry, or a task.
+/// How many orbit choices down the fixed-point search under one symmetry is split into queue
+/// items ([`Orbits::prefixes`]). Whole, the half-turn search was the largest item of queens
+/// n = 16..18 and bounded the makespan of many threads (issue 55 §2: 0.35 s of 44 s at n = 18,
+/// 43 % efficiency on 256 simulated threads). Three choices down makes about 1,500 items at
+/// queens n = 16, the longest shorter than the longest task (two left one of 0.02 s, 16 % of the
+/// half-turn search, where the longest task took 0.013 s).
+const FIXED_SPLIT_DEPTH: usize = 3;
+
+/// An item of the backtrack count's queue: part of the fixed points under one symmetry (the
+/// orbit search below one open node, under the group the symmetry generates), or a task.
 enum Work<'a> {
-    Fixed(Symmetry),
+    Fixed(Symmetry, &'a [Symmetry], &'a Prefix),
     Task(&'a Task),
 }
 
@@ -662,23 +774,42 @@ fn count_impl(
         cols: vec![0; nn],
     };
     let tasks = split(instance, &piece, &allowed);
-    // The fixed points under each symmetry are items of the same queue, first (each is one
-    // long search, so they start early and overlap the tasks): after the tasks, on one
-    // thread, they were the serial part that capped many-core runs (issue 55 §2: queens
-    // n = 18 on 16 simulated threads, 83 % efficiency with 0.54 s of 41 s serial).
-    let work: Vec<Work<'_>> = group
+    // The fixed points under each symmetry are items of the same queue, first (so they
+    // overlap the tasks): after the tasks, on one thread, they were the serial part that
+    // capped many-core runs (issue 55 §2: queens n = 18 on 16 simulated threads, 83 %
+    // efficiency with 0.54 s of 41 s serial). Each search is split into the open nodes a few
+    // orbit choices down ([`FIXED_SPLIT_DEPTH`]), so that no one of them bounds the makespan.
+    let fixed_parts: Vec<(Symmetry, Vec<Symmetry>, Vec<Prefix>)> = group
         .iter()
         .filter(|&&g| g != Symmetry::Id)
-        .map(|&g| Work::Fixed(g))
+        .map(|&g| {
+            let orbits = crate::symmetry::generated(&[g]);
+            let mut prefixes = Vec::new();
+            Orbits::new(&allowed, &piece, cancel).prefixes(
+                &orbits,
+                0,
+                FIXED_SPLIT_DEPTH,
+                &mut Vec::new(),
+                &mut prefixes,
+            );
+            (g, orbits, prefixes)
+        })
+        .collect();
+    let work: Vec<Work<'_>> = fixed_parts
+        .iter()
+        .flat_map(|(g, orbits, prefixes)| {
+            prefixes
+                .iter()
+                .map(move |p| Work::Fixed(*g, orbits.as_slice(), p))
+        })
         .chain(tasks.iter().map(Work::Task))
         .collect();
     let parts = crate::work::run_all(&work, jobs.max(1), cancel, progress, |w| {
         let task = match w {
-            Work::Fixed(g) => {
-                let orbits = crate::symmetry::generated(&[*g]);
+            Work::Fixed(g, orbits, prefix) => {
                 return Ok((
                     Some(*g),
-                    Orbits::new(&allowed, &piece, cancel).go(&orbits, 0),
+                    Orbits::new(&allowed, &piece, cancel).below(orbits, prefix),
                 ));
             }
             Work::Task(task) => task,
@@ -735,11 +866,172 @@ fn count_impl(
             Symmetry::Id => total,
             g => parts
                 .iter()
-                .find(|(h, _)| *h == Some(g))
-                .map_or(0, |(_, c)| *c),
+                .filter(|(h, _)| *h == Some(g))
+                .map(|(_, c)| c)
+                .sum(),
         })
         .collect();
     cancel.check()?;
     let tally = Tally { total, fixed };
     Ok(tally)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::interrupt::Cancel;
+    use crate::piece::{AMAZON, QUEEN};
+
+    /// The border split as first written (sorted `Vec`s, every image built before the orbit's
+    /// least border is picked): cells, images and weight of each task, in order.
+    fn borders_reference(inst: &Instance, piece: &Piece, allowed: &[u64]) -> Vec<TaskKey> {
+        let n = inst.n;
+        let m = n - 1;
+        let group = crate::symmetry::stabiliser(inst, piece);
+        let bit = |r: u32, c: u32| allowed[r as usize] >> c & 1 == 1;
+        let mut out = Vec::new();
+        for a in (0..n).filter(|&a| bit(0, a)) {
+            for b in (0..n).filter(|&b| bit(m, b)) {
+                for c in (0..n).filter(|&c| bit(c, 0)) {
+                    for d in (0..n).filter(|&d| bit(d, m)) {
+                        if (a == 0) != (c == 0)
+                            || (a == m) != (d == 0)
+                            || (b == 0) != (c == m)
+                            || (b == m) != (d == m)
+                        {
+                            continue;
+                        }
+                        let mut cells = vec![
+                            Cell::new(0, a),
+                            Cell::new(m, b),
+                            Cell::new(c, 0),
+                            Cell::new(d, m),
+                        ];
+                        cells.sort_unstable();
+                        cells.dedup();
+                        let clash = cells.iter().enumerate().any(|(i, &x)| {
+                            cells[..i].iter().any(|&y| {
+                                x.row == y.row || x.col == y.col || piece.attack(x, y, n).is_some()
+                            })
+                        });
+                        if clash {
+                            continue;
+                        }
+                        let mut images: Vec<Vec<Cell>> = group
+                            .iter()
+                            .map(|g| {
+                                let mut img: Vec<Cell> =
+                                    cells.iter().map(|&x| g.apply(x, n)).collect();
+                                img.sort_unstable();
+                                img
+                            })
+                            .collect();
+                        if images.iter().any(|img| *img < cells) {
+                            continue;
+                        }
+                        images.sort_unstable();
+                        images.dedup();
+                        let key = |img: &Vec<Cell>| {
+                            let side = || img.iter().filter(|c| c.row != 0 && c.row != m);
+                            let lowest = side().map(|c| c.row).min().unwrap_or(0);
+                            let sum: u32 = side().map(|c| c.row).sum();
+                            std::cmp::Reverse((lowest, sum))
+                        };
+                        images.sort_by_key(|img| key(img));
+                        out.push((images[0].clone(), images.clone(), images.len() as u64));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    type TaskKey = (Vec<Cell>, Vec<Vec<Cell>>, u64);
+
+    /// The border split (no allocation per border, pruned as the pieces are chosen) makes the
+    /// same tasks in the same order as the first version, on plain boards and on boards with
+    /// blocked cells (symmetric ones, whose stabiliser is more than the identity, and others),
+    /// pre-placed pieces and excluded diagonals, for queens, amazons and a leaper-free rook.
+    #[test]
+    fn border_split_makes_the_reference_tasks() {
+        use crate::instance::ExcludedDiagonal;
+        use crate::piece::LineKind;
+        let rook = Piece {
+            name: "rook",
+            lines: &[LineKind::Row, LineKind::Column],
+            leaps: &[],
+        };
+        let mut rng = crate::prng::Prng::new(55);
+        let mut checked = 0;
+        for i in 0..300u32 {
+            let n = 4 + (i % 9);
+            let mut inst = Instance::plain(n);
+            if i >= 27 {
+                for _ in 0..rng.below(2 * n as usize) {
+                    let c = Cell::new(rng.below(n as usize) as u32, rng.below(n as usize) as u32);
+                    inst.blocked.push(c);
+                    if i % 3 == 0 {
+                        inst.blocked.push(Symmetry::R180.apply(c, n));
+                    }
+                    if i % 6 == 0 {
+                        inst.blocked.push(Symmetry::R90.apply(c, n));
+                        inst.blocked.push(Symmetry::R270.apply(c, n));
+                    }
+                }
+                if i % 7 == 0 {
+                    inst.placed
+                        .push(Cell::new(rng.below(n as usize) as u32, n / 2));
+                }
+                if i % 11 == 0 {
+                    inst.excluded.push(ExcludedDiagonal {
+                        kind: LineKind::AntiDiagonal,
+                        key: rng.below(2 * n as usize - 1) as u32,
+                    });
+                }
+                inst.blocked.sort_unstable();
+                inst.blocked.dedup();
+                inst.blocked.retain(|b| !inst.placed.contains(b));
+            }
+            let piece = [QUEEN, AMAZON, rook][i as usize % 3];
+            let Ok(allowed) = allowed_cells(&inst, &piece) else {
+                continue;
+            };
+            let tasks: Vec<TaskKey> = split(&inst, &piece, &allowed)
+                .into_iter()
+                .map(|t| (t.cells, t.images, t.weight))
+                .collect();
+            let want = borders_reference(&inst, &piece, &allowed);
+            assert_eq!(tasks, want, "{} {inst:?}", piece.name);
+            checked += usize::from(!want.is_empty());
+        }
+        assert!(checked > 100, "too few instances with tasks: {checked}");
+    }
+
+    /// The orbit search below the open nodes of [`Orbits::prefixes`], summed, is the whole
+    /// search, at every depth (0 = one node, the empty board; past the board's last row the
+    /// complete boards are open nodes of their own), for every element, queens and amazons.
+    #[test]
+    fn orbit_search_below_the_prefixes_adds_up_to_the_whole() {
+        let cancel = Cancel::new();
+        for piece in [QUEEN, AMAZON] {
+            for n in 1..=11 {
+                let allowed = vec![piece::full(n as usize); n as usize];
+                for g in Symmetry::ALL {
+                    let group = crate::symmetry::generated(&[g]);
+                    let whole = Orbits::new(&allowed, &piece, &cancel).go(&group, 0);
+                    for depth in 0..=n as usize + 1 {
+                        let mut prefixes = Vec::new();
+                        let mut orbits = Orbits::new(&allowed, &piece, &cancel);
+                        orbits.prefixes(&group, 0, depth, &mut Vec::new(), &mut prefixes);
+                        assert_eq!(orbits.cols, 0, "the board is left empty");
+                        let split: u64 = prefixes
+                            .iter()
+                            .map(|p| Orbits::new(&allowed, &piece, &cancel).below(&group, p))
+                            .sum();
+                        assert_eq!(split, whole, "{} n={n} {g} depth {depth}", piece.name);
+                    }
+                }
+            }
+        }
+    }
 }
