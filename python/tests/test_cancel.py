@@ -110,8 +110,10 @@ def test_ctrl_c_stops_calls_on_every_thread(name: str) -> None:
         futures = [pool.submit(CALLS[name]) for _ in range(2)]
         wait_running(futures[0])
         timer = threading.Timer(0.05, lambda: os.kill(os.getpid(), signal.SIGINT))
-        timer.start()
+        # Started inside the block: on a loaded machine the signal can come before the wait
+        # begins, and it must still land in the block (else the calls run on for minutes).
         with pytest.raises(KeyboardInterrupt):
+            timer.start()
             cf.wait(futures, timeout=HANG_GUARD)
             pytest.fail("no KeyboardInterrupt")
         timer.join()
