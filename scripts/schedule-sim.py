@@ -17,14 +17,38 @@ schedule of the items.
         [--threads 16 64 256] [--overhead 2e-6] [--out docs/runs/schedule-sim.tsv]
 
 Rows go to --out as they come (one per n and k), so a long run can be read while it goes.
+
+`--split FILE:D ...` simulates the split bitboard search instead (`solve --solver bitboard
+--jobs k`) on the excluded-diagonal instances FILE:D (the first D diagonals of FILE), UNSAT ones
+(a SAT run stops early). Per instance:
+
+- the one-thread time: the CPU seconds of a real `solve --solver bitboard --jobs 1` run (or
+  `--one-thread S`, one number per instance, from such a run made before);
+- the item list: one run of the split search (`examples/bitboard_nodes.rs --threads R`, R =
+  `--record-threads`, default 2) with QUEENS_SAT_ITEM_TIMES set: each subtree searched, its
+  key, its thread's CPU seconds, nodes, and how many subtrees it left when it parked (its
+  node budget spent). CPU seconds, not wall: on a loaded machine the wall time of a thread
+  counts the time others ran.
+  On an UNSAT instance that list does not depend on the threads or the timing: the split
+  (`--split-items`, default the search's 1024) and each subtree's budget are fixed, so every
+  run, on any k, searches the same subtrees and parks the same ones into the same rests;
+- the replay on k threads: the queue's own order (the split's subtrees in order; when a
+  subtree parks, at its end, its rest goes to the front of the line, in order), each free
+  thread taking the next subtree, `--overhead` seconds per subtree taken; makespan = the
+  split's measured seconds + the schedule; efficiency = one-thread time / (k * makespan).
+
+`--static` replays the split search before parking (issue 55 §2's "before"): the tree split
+into 64 k subtrees, none parked; that list depends on k, so it is recorded once per k.
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
 import heapq
 import os
 import subprocess
+import resource
 import tempfile
 from typing import List, Tuple
 
@@ -57,16 +81,124 @@ def makespan(items: List[float], k: int, overhead: float) -> float:
     return max(free)
 
 
+def split_record(example: str, inst: str, threads: int, split: int,
+                 park: str) -> Tuple[dict, float, float, float]:
+    """Runs the split search on `inst` (FILE:D) recording its items: {key: (seconds, left)},
+    the split's seconds, the run's wall and CPU seconds (as `bitboard_nodes` prints them)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        trace = os.path.join(tmp, "items.tsv")
+        env = {**os.environ, "QUEENS_SAT_ITEM_TIMES": trace}
+        out = subprocess.run(
+            [example, "--threads", str(threads), "--split", str(split), "--park", park, inst],
+            env=env, capture_output=True, text=True, check=True,
+        ).stdout
+        fields = out.strip().splitlines()[-1].split("\t")
+        if fields[1] != "UNSAT":
+            raise SystemExit(f"{inst}: {fields[1]}, not UNSAT: the simulation takes UNSAT runs only")
+        wall, cpu = float(fields[3]), float(fields[4])
+        items = {}
+        split_s = 0.0
+        with open(trace) as f:
+            for line in f:
+                if line.startswith("#"):
+                    words = line.split()
+                    split_s = float(words[words.index("split-seconds") + 1])
+                    continue
+                key, secs, _nodes, left = line.rstrip("\n").split("\t")[:4]
+                items[tuple(int(x) for x in key.split("."))] = (float(secs), int(left))
+    return items, split_s, wall, cpu
+
+
+def split_makespan(items: dict, k: int, overhead: float) -> float:
+    """The queue replayed on k threads: the split's subtrees in order, each parked subtree's
+    rest first in line once it ends; a free thread takes the next, `overhead` seconds each."""
+    line = collections.deque(sorted(key for key in items if len(key) == 1))
+    events: List[Tuple[float, int, tuple]] = []
+    idle, now, seq = k, 0.0, 0
+    while True:
+        while idle and line:
+            key = line.popleft()
+            idle -= 1
+            seq += 1
+            heapq.heappush(events, (now + items[key][0] + overhead, seq, key))
+        if not events:
+            return now
+        now, _, key = heapq.heappop(events)
+        idle += 1
+        left = items[key][1]
+        line.extendleft(key + (j,) for j in reversed(range(left)))
+
+
+def split_main(a) -> None:
+    header = ("instance\tmode\tone-thread s\titems\tparked\titems' sum s\tsplit s\t"
+              "largest item s\toverhead s\tk\tmakespan s\tefficiency")
+    print(header)
+    out = open(a.out, "a") if a.out else None
+    if out and out.tell() == 0:
+        out.write(header + "\n")
+    for i, inst in enumerate(a.split):
+        if a.one_thread:
+            seconds = a.one_thread[i]
+        else:
+            # CPU seconds (user + system) of the one-thread run: the items are timed in
+            # their thread's CPU seconds too, so that a loaded machine does not count.
+            path, diags = inst.rsplit(":", 1)
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            done = subprocess.run([a.bin, "solve", "--instance", path, "--diags", diags,
+                                   "--solver", "bitboard", "--jobs", "1"],
+                                  capture_output=True, text=True)
+            if done.returncode != 20:
+                raise SystemExit(f"{inst}: exit {done.returncode}, not UNSAT (20)")
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            seconds = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        runs = ([(k, 64 * k, "none") for k in a.threads] if a.static
+                else [(None, a.split_items, str(a.park))])
+        for only_k, split, park in runs:
+            items, split_s, wall, cpu = split_record(a.example, inst, a.record_threads, split, park)
+            total = sum(t for t, _ in items.values())
+            # The overhead per item: the run's CPU seconds less the split's and the items'.
+            measured = max(0.0, (cpu - split_s - total) / len(items))
+            overhead = a.overhead if a.overhead is not None else max(measured, 2e-6)
+            parked = sum(1 for _, left in items.values() if left)
+            for k in a.threads:
+                if only_k is not None and k != only_k:
+                    continue
+                span = split_s + split_makespan(items, k, overhead)
+                mode = "static" if a.static else f"park {park}"
+                row = (f"{inst}\t{mode}\t{seconds:.3f}\t{len(items)}\t{parked}\t{total:.3f}\t"
+                       f"{split_s:.4f}\t{max(t for t, _ in items.values()):.4f}\t{overhead:.2e}\t"
+                       f"{k}\t{span:.4f}\t{seconds / (k * span):.1%}")
+                print(row, flush=True)
+                if out:
+                    out.write(row + "\n")
+                    out.flush()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bin", default="target/release/queens-sat")
     ap.add_argument("--n", type=int, nargs="+", default=[16, 17, 18])
     ap.add_argument("--threads", type=int, nargs="+", default=[16, 64, 256])
-    ap.add_argument("--overhead", type=float, default=2e-6,
-                    help="seconds a thread spends taking one item (default 2e-6)")
+    ap.add_argument("--overhead", type=float, default=None,
+                    help="seconds a thread spends taking one item (default: count 2e-6; "
+                         "--split: measured, at least 2e-6)")
     ap.add_argument("--piece", default="queen")
     ap.add_argument("--out", default=None)
+    ap.add_argument("--split", nargs="+", default=None, metavar="FILE:D",
+                    help="simulate the split bitboard search on these UNSAT instances")
+    ap.add_argument("--example", default="target/release/examples/bitboard_nodes")
+    ap.add_argument("--one-thread", type=float, nargs="+", default=None,
+                    help="the one-thread seconds of each --split instance, measured before")
+    ap.add_argument("--record-threads", type=int, default=2)
+    ap.add_argument("--split-items", type=int, default=1024)
+    ap.add_argument("--park", type=int, default=1 << 20)
+    ap.add_argument("--static", action="store_true",
+                    help="--split: the static split of 64 k subtrees, none parked (before)")
     a = ap.parse_args()
+    if a.split:
+        split_main(a)
+        return
+    overhead = 2e-6 if a.overhead is None else a.overhead
     header = "n\titems\tone-thread s\titems' sum s\tserial s\tlargest item s\tk\tmakespan s\tefficiency"
     print(header)
     out = open(a.out, "a") if a.out else None
@@ -76,7 +208,7 @@ def main() -> None:
         seconds, items = one_thread_run(a.bin, n, ["--piece", a.piece])
         serial = max(0.0, seconds - sum(items))
         for k in a.threads:
-            span = serial + makespan(items, k, a.overhead)
+            span = serial + makespan(items, k, overhead)
             row = (f"{n}\t{len(items)}\t{seconds:.3f}\t{sum(items):.3f}\t{serial:.3f}\t"
                    f"{max(items):.4f}\t{k}\t{span:.4f}\t{seconds / (k * span):.1%}")
             print(row, flush=True)
