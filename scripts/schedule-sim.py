@@ -37,6 +37,10 @@ Rows go to --out as they come (one per n and k), so a long run can be read while
   thread taking the next subtree, `--overhead` seconds per subtree taken; makespan = the
   split's measured seconds + the schedule; efficiency = one-thread time / (k * makespan).
 
+Each instance's rows also replay the record "collapsed" (mode `static N, from the record`):
+each of the split's N subtrees taking the seconds of all its descendants, none parked, which is
+the static split of N subtrees (at k = 16, N = 1024 = 64 k, the search before parking).
+
 `--static` replays the split search before parking (issue 55 §2's "before"): the tree split
 into 64 k subtrees, none parked; that list depends on k, so it is recorded once per k.
 """
@@ -129,6 +133,16 @@ def split_makespan(items: dict, k: int, overhead: float) -> float:
         line.extendleft(key + (j,) for j in reversed(range(left)))
 
 
+def collapsed(items: dict) -> dict:
+    """The record with every parked subtree searched to its end instead: each of the split's
+    subtrees takes the seconds of all its record's descendants (the static split of as many
+    subtrees, none parked)."""
+    whole: dict = {}
+    for key, (secs, _) in items.items():
+        whole[key[:1]] = whole.get(key[:1], 0.0) + secs
+    return {key: (secs, 0) for key, secs in whole.items()}
+
+
 def split_main(a) -> None:
     header = ("instance\tmode\tone-thread s\titems\tparked\titems' sum s\tsplit s\t"
               "largest item s\toverhead s\tk\tmakespan s\tefficiency")
@@ -154,24 +168,29 @@ def split_main(a) -> None:
         runs = ([(k, 64 * k, "none") for k in a.threads] if a.static
                 else [(None, a.split_items, str(a.park))])
         for only_k, split, park in runs:
-            items, split_s, wall, cpu = split_record(a.example, inst, a.record_threads, split, park)
+            record = split_record(a.example, inst, a.record_threads, split, park)
+            items, split_s, wall, cpu = record
             total = sum(t for t, _ in items.values())
             # The overhead per item: the run's CPU seconds less the split's and the items'.
             measured = max(0.0, (cpu - split_s - total) / len(items))
             overhead = a.overhead if a.overhead is not None else max(measured, 2e-6)
-            parked = sum(1 for _, left in items.values() if left)
+            modes = [("static" if a.static else f"park {park}", items)]
+            if not a.static:
+                modes.append((f"static {split}, from the record", collapsed(items)))
             for k in a.threads:
                 if only_k is not None and k != only_k:
                     continue
-                span = split_s + split_makespan(items, k, overhead)
-                mode = "static" if a.static else f"park {park}"
-                row = (f"{inst}\t{mode}\t{seconds:.3f}\t{len(items)}\t{parked}\t{total:.3f}\t"
-                       f"{split_s:.4f}\t{max(t for t, _ in items.values()):.4f}\t{overhead:.2e}\t"
-                       f"{k}\t{span:.4f}\t{seconds / (k * span):.1%}")
-                print(row, flush=True)
-                if out:
-                    out.write(row + "\n")
-                    out.flush()
+                for mode, items in modes:
+                    total = sum(t for t, _ in items.values())
+                    parked = sum(1 for _, left in items.values() if left)
+                    span = split_s + split_makespan(items, k, overhead)
+                    row = (f"{inst}\t{mode}\t{seconds:.3f}\t{len(items)}\t{parked}\t"
+                           f"{total:.3f}\t{split_s:.4f}\t{max(t for t, _ in items.values()):.4f}\t"
+                           f"{overhead:.2e}\t{k}\t{span:.4f}\t{seconds / (k * span):.1%}")
+                    print(row, flush=True)
+                    if out:
+                        out.write(row + "\n")
+                        out.flush()
 
 
 def main() -> None:
@@ -191,7 +210,7 @@ def main() -> None:
                     help="the one-thread seconds of each --split instance, measured before")
     ap.add_argument("--record-threads", type=int, default=2)
     ap.add_argument("--split-items", type=int, default=1024)
-    ap.add_argument("--park", type=int, default=1 << 20)
+    ap.add_argument("--park", type=int, default=1 << 18)
     ap.add_argument("--static", action="store_true",
                     help="--split: the static split of 64 k subtrees, none parked (before)")
     a = ap.parse_args()

@@ -361,6 +361,22 @@ mod tests {
     }
 
     #[test]
+    fn keyed_items_split_under_their_own_keys_and_stop_after_the_smallest_answer() {
+        let queue = Queue::keyed([(vec![0u32], 'a'), (vec![1], 'b')], &Cancel::new());
+        let a = queue.take().unwrap();
+        a.split_keyed(vec![(vec![0, 0], 'c'), (vec![0, 1], 'd')]);
+        let c = queue.take().unwrap();
+        assert_eq!((c.index.clone(), *c), (vec![0, 0], 'c'));
+        let d = queue.take().unwrap();
+        // An answer at [0, 1], then one at [0, 0]: the cutoff is the smaller; `b` is dropped.
+        queue.stop_after(vec![0, 1]);
+        queue.stop_after(vec![0, 0]);
+        assert!(d.stop.is_stopped() && !c.stop.is_stopped());
+        drop((c, d));
+        assert!(queue.take().is_none());
+    }
+
+    #[test]
     fn keeps_order_and_partial_results() {
         let never = Cancel::new();
         let items: Vec<u32> = (0..100).collect();
