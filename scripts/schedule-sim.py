@@ -85,17 +85,29 @@ def makespan(items: List[float], k: int, overhead: float) -> float:
     return max(free)
 
 
-def split_record(example: str, inst: str, threads: int, split: int,
-                 park: str) -> Tuple[dict, float, float, float]:
+def split_record(example: str, inst: str, threads: int, split: int, park: str,
+                 records: str | None) -> Tuple[dict, float, float, float]:
     """Runs the split search on `inst` (FILE:D) recording its items: {key: (seconds, left)},
-    the split's seconds, the run's wall and CPU seconds (as `bitboard_nodes` prints them)."""
+    the split's seconds, the run's wall and CPU seconds (as `bitboard_nodes` prints them).
+    With `records` (a folder), the record is kept there, and one already there is read
+    instead of running again."""
     with tempfile.TemporaryDirectory() as tmp:
-        trace = os.path.join(tmp, "items.tsv")
-        env = {**os.environ, "QUEENS_SAT_ITEM_TIMES": trace}
-        out = subprocess.run(
-            [example, "--threads", str(threads), "--split", str(split), "--park", park, inst],
-            env=env, capture_output=True, text=True, check=True,
-        ).stdout
+        name = f"{os.path.basename(inst).replace(':', '-d')}-split{split}-park{park}"
+        trace = os.path.join(records or tmp, name + ".items.tsv")
+        result = os.path.join(records or tmp, name + ".out")
+        if not (os.path.exists(trace) and os.path.exists(result)):
+            if os.path.exists(trace):
+                os.remove(trace)
+            env = {**os.environ, "QUEENS_SAT_ITEM_TIMES": trace}
+            out = subprocess.run(
+                [example, "--threads", str(threads), "--split", str(split), "--park", park,
+                 inst],
+                env=env, capture_output=True, text=True, check=True,
+            ).stdout
+            with open(result, "w") as f:
+                f.write(out)
+        with open(result) as f:
+            out = f.read()
         fields = out.strip().splitlines()[-1].split("\t")
         if fields[1] != "UNSAT":
             raise SystemExit(f"{inst}: {fields[1]}, not UNSAT: the simulation takes UNSAT runs only")
@@ -168,7 +180,7 @@ def split_main(a) -> None:
         runs = ([(k, 64 * k, "none") for k in a.threads] if a.static
                 else [(None, a.split_items, str(a.park))])
         for only_k, split, park in runs:
-            record = split_record(a.example, inst, a.record_threads, split, park)
+            record = split_record(a.example, inst, a.record_threads, split, park, a.records)
             items, split_s, wall, cpu = record
             total = sum(t for t, _ in items.values())
             # The overhead per item: the run's CPU seconds less the split's and the items'.
@@ -209,6 +221,8 @@ def main() -> None:
     ap.add_argument("--one-thread", type=float, nargs="+", default=None,
                     help="the one-thread seconds of each --split instance, measured before")
     ap.add_argument("--record-threads", type=int, default=2)
+    ap.add_argument("--records", default=None,
+                    help="--split: keep each record in this folder, and reuse one found there")
     ap.add_argument("--split-items", type=int, default=1024)
     ap.add_argument("--park", type=int, default=1 << 18)
     ap.add_argument("--static", action="store_true",

@@ -32,8 +32,10 @@ pub fn threads(jobs: Option<usize>) -> Result<usize> {
 }
 
 /// The environment variable naming a file to which every [`run`] appends its items' seconds
-/// (a `# items N` line, then `index<TAB>seconds` per item run, in index order): the input of
-/// the scheduler simulation, `scripts/schedule-sim.py` (issue 55 §2).
+/// (a `# items N` line, then `index<TAB>seconds` per item run, in index order), and the split
+/// bitboard search its subtrees (`# split-items N ...`, with the subtrees each parked one
+/// left; `solve::bitboard::search`): the input of the scheduler simulation,
+/// `scripts/schedule-sim.py` (issue 55 §2).
 pub const ITEM_TIMES_ENV: &str = "QUEENS_SAT_ITEM_TIMES";
 
 /// Runs `f` over `items` on `jobs` threads. Results come back in item order, `None` for items
