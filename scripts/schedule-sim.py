@@ -224,7 +224,7 @@ def main() -> None:
     ap.add_argument("--records", default=None,
                     help="--split: keep each record in this folder, and reuse one found there")
     ap.add_argument("--split-items", type=int, default=1024)
-    ap.add_argument("--park", type=int, default=1 << 18)
+    ap.add_argument("--park", type=int, default=1 << 16)
     ap.add_argument("--static", action="store_true",
                     help="--split: the static split of 64 k subtrees, none parked (before)")
     a = ap.parse_args()

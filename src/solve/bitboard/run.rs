@@ -51,7 +51,7 @@ pub const SPLIT_ITEMS: usize = 1024;
 
 /// The nodes a subtree of the split search is searched for before it parks: what it left goes
 /// first in line as subtrees of their own ([`Options::threads`]).
-pub const PARK_AFTER: u64 = 1 << 18;
+pub const PARK_AFTER: u64 = 1 << 16;
 
 impl Default for Options {
     fn default() -> Self {
