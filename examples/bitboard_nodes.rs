@@ -13,6 +13,13 @@
 //! `past32`, `two` or `family` (the key sets' width, [`Words`]) (default: [`Tuning::default`]);
 //! `FILE:D` takes the first D excluded diagonals of an excluded-diagonals file.
 //!
+//! `--threads T` runs the search split over `T` threads ([`Options::threads`]; nodes and CPU
+//! seconds then add up over the threads), `--split N` starts it from `N` subtrees, `--park B`
+//! parks a subtree after `B` nodes (`none`: never, the static split) (default: the search's
+//! own, [`SPLIT_ITEMS`] and [`PARK_AFTER`]), `--deterministic` asks for the deterministic
+//! board. With `QUEENS_SAT_ITEM_TIMES` set the split search records its items for
+//! `scripts/schedule-sim.py --split`.
+//!
 //! `--estimate PROBES` prints Knuth's estimate of the whole tree's size in nodes instead
 //! ([`estimate`], `PROBES` random paths, seed 1), for trees too big to search to the end.
 //!
@@ -32,7 +39,7 @@ use queens_sat::instance::read_instance_file;
 use queens_sat::piece::QUEEN;
 use queens_sat::presolve::Problem;
 use queens_sat::solve::bitboard::{
-    Options, Tuning, Words, estimate, pbproof, proof as bitproof, search,
+    Options, PARK_AFTER, SPLIT_ITEMS, Tuning, Words, estimate, pbproof, proof as bitproof, search,
 };
 
 fn main() -> ExitCode {
@@ -49,7 +56,7 @@ fn main() -> ExitCode {
 fn run(args: &[String]) -> queens_sat::Result<()> {
     let usage = || {
         queens_sat::Error::Usage(
-            "usage: bitboard_nodes [--timeout S] [--sums|--parity|--diagonals|--triples|--table|--wide on|off] [--words one|past32|two|family] [--write|--certify|--estimate PROBES] FILE[:D] ..."
+            "usage: bitboard_nodes [--timeout S] [--threads T] [--split N] [--park B|none] [--deterministic] [--sums|--parity|--diagonals|--triples|--table|--wide on|off] [--words one|past32|two|family] [--write|--certify|--estimate PROBES] FILE[:D] ..."
                 .into(),
         )
     };
@@ -58,6 +65,8 @@ fn run(args: &[String]) -> queens_sat::Result<()> {
     let mut files = Vec::new();
     let (mut write, mut certify, mut digest) = (false, false, false);
     let mut probes = None;
+    let (mut threads, mut split, mut park, mut deterministic) =
+        (1usize, SPLIT_ITEMS, Some(PARK_AFTER), false);
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let mut switch = |flag: &mut bool| -> queens_sat::Result<()> {
@@ -87,6 +96,18 @@ fn run(args: &[String]) -> queens_sat::Result<()> {
             "--estimate" => {
                 probes = Some(it.next().and_then(|v| v.parse().ok()).ok_or_else(usage)?);
             }
+            "--threads" => {
+                threads = it.next().and_then(|v| v.parse().ok()).ok_or_else(usage)?;
+            }
+            "--split" => split = it.next().and_then(|v| v.parse().ok()).ok_or_else(usage)?,
+            "--park" => {
+                park = match it.next().map(String::as_str) {
+                    Some("none") => None,
+                    Some(b) => Some(b.parse().map_err(|_| usage())?),
+                    None => return Err(usage()),
+                }
+            }
+            "--deterministic" => deterministic = true,
             "--write" => write = true,
             "--digest" => digest = true,
             "--certify" => certify = true,
@@ -142,7 +163,12 @@ fn run(args: &[String]) -> queens_sat::Result<()> {
         }
         let found = search(
             &problem,
-            &Options::default().timeout(timeout).tuning(tuning),
+            &Options::default()
+                .timeout(timeout)
+                .tuning(tuning)
+                .threads(threads)
+                .split(Some(split), park)
+                .deterministic(deterministic),
         )?;
         println!(
             "{file}\t{}\t{}\t{:.3}\t{:.3}",

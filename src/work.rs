@@ -34,8 +34,9 @@ pub fn threads(jobs: Option<usize>) -> Result<usize> {
 /// The environment variable naming a file to which every [`run`] appends its items' seconds
 /// (a `# items N` line, then `index<TAB>seconds<TAB>cpu seconds` per item run, in index order:
 /// wall-clock seconds, and the running thread's CPU seconds, which waiting for a busy core
-/// does not inflate): the input of the scheduler simulation, `scripts/schedule-sim.py` (issue
-/// 55 §2).
+/// does not inflate), and the split bitboard search its subtrees (`# split-items N ...`, with
+/// the subtrees each parked one left; `solve::bitboard::search`): the input of the scheduler
+/// simulation, `scripts/schedule-sim.py` (issue 55 §2).
 pub const ITEM_TIMES_ENV: &str = "QUEENS_SAT_ITEM_TIMES";
 
 /// Runs `f` over `items` on `jobs` threads. Results come back in item order, `None` for items
@@ -171,47 +172,57 @@ pub fn run_all<T: Sync, R: Send>(
 /// Work items shared out to worker threads, for work whose items split and whose first answer
 /// ends the run (cube-and-conquer, the bitboard search's subtrees).
 ///
-/// - Items are handed out in order, each with its index in the initial list and a stop token
-///   of its own ([`Taken::stop`]), a child of the queue's token ([`Queue::token`]), itself a
-///   child of the token the queue was made with (a time limit, Ctrl-C, a lost race).
-/// - A taken item may be replaced by the items it splits into ([`Taken::split`]): they go to
-///   the front of the line (depth first) and keep its index.
+/// - Items are handed out in order, each with its key ([`Taken::index`]: by default its index
+///   in the initial list, or one the caller gives, [`Queue::keyed`]) and a stop token of its
+///   own ([`Taken::stop`]), a child of the queue's token ([`Queue::token`]), itself a child of
+///   the token the queue was made with (a time limit, Ctrl-C, a lost race).
+/// - A taken item may be replaced by the items it splits into ([`Taken::split`], keeping its
+///   key, or [`Taken::split_keyed`], with keys of their own): they go to the front of the line
+///   (depth first).
 /// - [`Queue::take`] waits while the line is empty and another worker still holds an item (it
 ///   may split); the work is over when the line is empty and no item is held, or the queue's
 ///   token stops.
 /// - The first answer stops everyone ([`Queue::close`]), or, for a deterministic answer, only
-///   the items after its index ([`Queue::stop_after`]): the smallest index with an answer then
+///   the items after its key ([`Queue::stop_after`]): the smallest key with an answer then
 ///   wins whatever the timing.
-pub struct Queue<T> {
-    state: Mutex<Line<T>>,
+pub struct Queue<T, K = usize> {
+    state: Mutex<Line<T, K>>,
     changed: Condvar,
     token: Cancel,
 }
 
 /// The items waiting and those held by workers.
-struct Line<T> {
-    waiting: VecDeque<(usize, T)>,
-    /// The index and token of each item a worker holds.
-    held: Vec<(usize, Cancel)>,
-    /// Items with a larger index are dropped ([`Queue::stop_after`]).
-    cutoff: usize,
+struct Line<T, K> {
+    waiting: VecDeque<(K, T)>,
+    /// The key and token of each item a worker holds.
+    held: Vec<(K, Cancel)>,
+    /// Items with a larger key are dropped ([`Queue::stop_after`]).
+    cutoff: Option<K>,
 }
 
 impl<T> Queue<T> {
     /// A queue of `items` (indexed from 0) that stops when `stop` does.
     pub fn new(items: impl IntoIterator<Item = T>, stop: &Cancel) -> Queue<T> {
+        Queue::keyed(items.into_iter().enumerate(), stop)
+    }
+}
+
+impl<T, K: Ord + Clone> Queue<T, K> {
+    /// A queue of `items`, each with its key, handed out in the order given, that stops when
+    /// `stop` does.
+    pub fn keyed(items: impl IntoIterator<Item = (K, T)>, stop: &Cancel) -> Queue<T, K> {
         Queue {
             state: Mutex::new(Line {
-                waiting: items.into_iter().enumerate().collect(),
+                waiting: items.into_iter().collect(),
                 held: Vec::new(),
-                cutoff: usize::MAX,
+                cutoff: None,
             }),
             changed: Condvar::new(),
             token: stop.child(),
         }
     }
 
-    fn line(&self) -> MutexGuard<'_, Line<T>> {
+    fn line(&self) -> MutexGuard<'_, Line<T, K>> {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 
@@ -225,18 +236,18 @@ impl<T> Queue<T> {
     /// the queue's token stopped. In the second case items may be left unhandled, so a worker
     /// that gets `None` must ask [`Cancel::stopped`] of [`Queue::token`] before it reports that
     /// everything was done.
-    pub fn take(&self) -> Option<Taken<'_, T>> {
+    pub fn take(&self) -> Option<Taken<'_, T, K>> {
         let mut line = self.line();
         loop {
             if self.token.is_stopped() {
                 return None;
             }
             if let Some((index, item)) = line.waiting.pop_front() {
-                if index > line.cutoff {
+                if line.cutoff.as_ref().is_some_and(|c| index > *c) {
                     continue;
                 }
                 let stop = self.token.child();
-                line.held.push((index, stop.clone()));
+                line.held.push((index.clone(), stop.clone()));
                 return Some(Taken {
                     index,
                     item,
@@ -262,27 +273,30 @@ impl<T> Queue<T> {
     }
 
     /// An answer at `index`: items after it are not handed out, and held ones stop; items at or
-    /// before it go on (one of them may hold an answer at a smaller index).
-    pub fn stop_after(&self, index: usize) {
+    /// before it go on (one of them may hold an answer at a smaller key).
+    pub fn stop_after(&self, index: K) {
         let mut line = self.line();
-        line.cutoff = line.cutoff.min(index);
-        let cutoff = line.cutoff;
+        let cutoff = match line.cutoff.take() {
+            Some(c) if c < index => c,
+            _ => index,
+        };
         for (i, stop) in &line.held {
             if *i > cutoff {
                 stop.cancel();
             }
         }
+        line.cutoff = Some(cutoff);
         self.changed.notify_all();
     }
 
-    fn done(&self, stop: &Cancel, children: Option<Vec<T>>, index: usize) {
+    fn done(&self, stop: &Cancel, children: Option<Vec<(K, T)>>) {
         let mut line = self.line();
         if let Some(at) = line.held.iter().position(|(_, s)| s == stop) {
             line.held.swap_remove(at);
         }
         if let Some(children) = children {
             for c in children.into_iter().rev() {
-                line.waiting.push_front((index, c));
+                line.waiting.push_front(c);
             }
         }
         drop(line);
@@ -291,30 +305,37 @@ impl<T> Queue<T> {
 }
 
 /// An item a worker holds; dropping it marks it done.
-pub struct Taken<'q, T> {
-    /// Its index in the queue's initial list (or its ancestor's, for a split item).
-    pub index: usize,
+pub struct Taken<'q, T, K: Ord + Clone = usize> {
+    /// Its key: its index in the queue's initial list (or its ancestor's, for an item split by
+    /// [`Taken::split`]), or the one given ([`Queue::keyed`], [`Taken::split_keyed`]).
+    pub index: K,
     item: T,
     /// What it splits into, put in line when it is dropped.
-    children: Option<Vec<T>>,
-    /// Stops when the queue closes, or an answer at a smaller index stops the items after it.
+    children: Option<Vec<(K, T)>>,
+    /// Stops when the queue closes, or an answer at a smaller key stops the items after it.
     pub stop: Cancel,
-    queue: &'q Queue<T>,
+    queue: &'q Queue<T, K>,
 }
 
-impl<T> Taken<'_, T> {
+impl<T, K: Ord + Clone> Taken<'_, T, K> {
     /// The item.
     pub fn item(&self) -> &T {
         &self.item
     }
 
-    /// Replaces the item by `children`, first in line with its index.
-    pub fn split(mut self, children: Vec<T>) {
+    /// Replaces the item by `children`, first in line with its key.
+    pub fn split(self, children: Vec<T>) {
+        let index = self.index.clone();
+        self.split_keyed(children.into_iter().map(|c| (index.clone(), c)).collect());
+    }
+
+    /// Replaces the item by `children`, first in line in the order given, each with its key.
+    pub fn split_keyed(mut self, children: Vec<(K, T)>) {
         self.children = Some(children);
     }
 }
 
-impl<T> std::ops::Deref for Taken<'_, T> {
+impl<T, K: Ord + Clone> std::ops::Deref for Taken<'_, T, K> {
     type Target = T;
 
     fn deref(&self) -> &T {
@@ -322,10 +343,9 @@ impl<T> std::ops::Deref for Taken<'_, T> {
     }
 }
 
-impl<T> Drop for Taken<'_, T> {
+impl<T, K: Ord + Clone> Drop for Taken<'_, T, K> {
     fn drop(&mut self) {
-        self.queue
-            .done(&self.stop, self.children.take(), self.index);
+        self.queue.done(&self.stop, self.children.take());
     }
 }
 
@@ -356,6 +376,22 @@ mod tests {
         let queue = Queue::new([1u8, 2], &Cancel::new());
         queue.close();
         assert!(queue.take().is_none() && queue.token().is_stopped());
+    }
+
+    #[test]
+    fn keyed_items_split_under_their_own_keys_and_stop_after_the_smallest_answer() {
+        let queue = Queue::keyed([(vec![0u32], 'a'), (vec![1], 'b')], &Cancel::new());
+        let a = queue.take().unwrap();
+        a.split_keyed(vec![(vec![0, 0], 'c'), (vec![0, 1], 'd')]);
+        let c = queue.take().unwrap();
+        assert_eq!((c.index.clone(), *c), (vec![0, 0], 'c'));
+        let d = queue.take().unwrap();
+        // An answer at [0, 1], then one at [0, 0]: the cutoff is the smaller; `b` is dropped.
+        queue.stop_after(vec![0, 1]);
+        queue.stop_after(vec![0, 0]);
+        assert!(d.stop.is_stopped() && !c.stop.is_stopped());
+        drop((c, d));
+        assert!(queue.take().is_none());
     }
 
     #[test]

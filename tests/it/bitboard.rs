@@ -103,6 +103,104 @@ fn split_search_is_deterministic_when_asked() {
     }
 }
 
+/// Tiny node budgets for the split search (`Options::split`): a subtree parks after 2, 3, 17
+/// or 300 nodes, so that nearly every subtree is parked and its rest searched as subtrees of
+/// their own, from a split into 1, 3 or 16 subtrees.
+const PARKS: [(usize, u64); 4] = [(1, 2), (3, 3), (16, 17), (3, 300)];
+
+/// The split search with tiny node budgets ([`PARKS`]) on random instances n <= 9, queens and
+/// amazons (pre-placed, blocked, both, excluded diagonals), on two and three threads: the
+/// oracle's verdict, and a board among the oracle's solutions that the checker accepts.
+#[test]
+fn parked_split_matches_the_oracle() {
+    let mut verdicts = [0; 2];
+    for (i, inst) in common::random_instances(0x9A2C_5EED, 160, 9)
+        .into_iter()
+        .enumerate()
+    {
+        let (piece, name) = common::piece_of(i);
+        let expected = instance_solutions(&inst, name);
+        let problem = Problem::presolve(&inst, piece).unwrap();
+        for (split, park) in PARKS {
+            for threads in [2, 3] {
+                let what = format!("case {i} ({name}, n={}) {split} {park} {threads}", inst.n);
+                let options = Options::default()
+                    .threads(threads)
+                    .split(Some(split), Some(park));
+                match &search(&problem, &options).unwrap().answer {
+                    Answer::Sat(board) => {
+                        let mut cells: Vec<(u32, u32)> =
+                            board.pieces.iter().map(|c| (c.row, c.col)).collect();
+                        cells.sort_unstable();
+                        assert!(expected.contains(&cells), "{what}: {cells:?}");
+                        queens_sat::verify::verify(board, &inst, piece).unwrap();
+                    }
+                    Answer::Unsat => assert!(expected.is_empty(), "{what}"),
+                    Answer::Unknown(why) => panic!("{what}: {why}"),
+                }
+            }
+        }
+        verdicts[usize::from(!expected.is_empty())] += 1;
+    }
+    assert!(verdicts[0] > 20 && verdicts[1] > 40, "{verdicts:?}");
+}
+
+/// Excluded-diagonal instances n = 14..20, SAT and UNSAT: the split search with tiny node
+/// budgets ([`PARKS`]) gives the verdict of one thread; on UNSAT instances it visits exactly the
+/// nodes of the same split never parked (a parked subtree's rest is the rest of its search,
+/// nothing searched twice, nothing left out); each board passes the checker; and with
+/// `deterministic` the board is the same on every run and on any number of threads (the items
+/// and their order do not depend on the threads).
+#[test]
+fn parked_split_keeps_verdicts_nodes_and_boards() {
+    let mut verdicts = [0; 2];
+    for (n, d, seed) in [
+        (14, 12, 2),
+        (16, 12, 3),
+        (16, 14, 4),
+        (18, 12, 5),
+        (18, 14, 6),
+        (20, 16, 7),
+        (20, 18, 8),
+    ] {
+        let generator = Generator::Diagonals {
+            min_free: 1,
+            diags: Some(d),
+            to_completion: false,
+        };
+        let inst = generator.instance(n, seed).unwrap();
+        let problem = Problem::presolve(&inst, QUEEN).unwrap();
+        let one = search(&problem, &Options::default()).unwrap().answer;
+        for (split, park) in PARKS {
+            let what = format!("n={n} d={d} seed {seed} split {split} park {park}");
+            let options = Options::default().split(Some(split), Some(park));
+            let mut boards = Vec::new();
+            for threads in [2, 3, 4] {
+                let parked = search(&problem, &options.clone().threads(threads)).unwrap();
+                assert_eq!(parked.answer.label(), one.label(), "{what}, {threads}");
+                if one == Answer::Unsat {
+                    let whole = options.clone().threads(threads).split(Some(split), None);
+                    let whole = search(&problem, &whole).unwrap();
+                    assert_eq!(parked.nodes, whole.nodes, "{what}, {threads}");
+                }
+                let det = options.clone().threads(threads).deterministic(true);
+                let a = search(&problem, &det).unwrap().answer;
+                let b = search(&problem, &det).unwrap().answer;
+                assert_eq!(a, b, "{what}, {threads}");
+                for answer in [&a, &parked.answer] {
+                    if let Answer::Sat(board) = answer {
+                        queens_sat::verify::verify(board, &inst, QUEEN).unwrap();
+                    }
+                }
+                boards.push(a);
+            }
+            assert!(boards.windows(2).all(|w| w[0] == w[1]), "{what}");
+        }
+        verdicts[usize::from(matches!(one, Answer::Sat(_)))] += 1;
+    }
+    assert!(verdicts[0] > 0 && verdicts[1] > 0, "{verdicts:?}");
+}
+
 /// Both builds of the search (baseline and BMI2, where the processor has it; `cpu::Isa`) on
 /// random instances n <= 9 and on excluded-diagonal instances n = 16..20: the same verdict, the
 /// same node count and the same board, a solution of the oracle's (small ones) in each build.

@@ -205,6 +205,41 @@ pub(super) struct Search<'a, M: Row> {
     /// The placements of the solution (core row, bit), deepest first (filled on the way back
     /// up).
     pub(super) placed: Vec<(usize, u32)>,
+    /// The node count (with [`Search::start`]) at which the search parks ([`Search::park_after`]):
+    /// `u64::MAX`, never, unless asked.
+    budget: u64,
+    /// Where `nodes` started ([`Search::park_after`]): [`Search::visited`] is `nodes` less this.
+    start: u64,
+    /// What is left to search once the budget is spent (the search then stopped).
+    pub(super) parked: Option<Parked<M>>,
+}
+
+/// What a search stopped by its node budget ([`Search::park_after`]) leaves to search, found on
+/// the way back up from the node where it stopped: that node itself, then at each node on the
+/// path above it the branches not yet taken. Together they hold every solution the rest of the
+/// search would have met, each once, in the search's own order.
+pub(super) struct Parked<M: Row> {
+    /// From the deepest up: the node where the search stopped (`moves: None`), then each node on
+    /// the path to it with the branches it had left.
+    pub(super) nodes: Vec<ParkedNode<M>>,
+    /// The placements on the path from the search's root to the stopped node, deepest first.
+    pub(super) path: Vec<(usize, u32)>,
+}
+
+/// One node of [`Parked`].
+pub(super) struct ParkedNode<M: Row> {
+    /// The node's open rows.
+    pub(super) open: Vec<u8>,
+    /// Its rows' allowed columns.
+    pub(super) masks: M::Masks,
+    /// Its free columns.
+    pub(super) cols_free: M,
+    /// The branches it had left (an index into `open`, a column bit), in the search's order;
+    /// `None` for the node where the search stopped, the whole node.
+    pub(super) moves: Option<Vec<(usize, M)>>,
+    /// How many placements of [`Parked::path`] lie below it: it sits at depth
+    /// `path.len() - up` below the search's root.
+    pub(super) up: usize,
 }
 
 /// The search's methods, compiled once per instruction set (`$attr`: the target features).
@@ -236,6 +271,11 @@ macro_rules! searcher {
                 }
                 self.nodes += 1;
                 if self.nodes.is_multiple_of(CHECK_EVERY) && self.should_stop() {
+                    if self.parked.is_some() {
+                        // Not searched here: the node is left whole (and counted there).
+                        self.nodes -= 1;
+                        self.park(Node { open, masks, cols_free }, None);
+                    }
                     return Outcome::Stopped;
                 }
                 let node = Node { open, masks, cols_free };
@@ -266,6 +306,9 @@ macro_rules! searcher {
                     let bit = cand.lowest();
                     cand = cand ^ bit;
                     if let Some(out) = self.$place::<K, G, T>(t, &mut frame, node, i, bit, only) {
+                        if self.parked.is_some() {
+                            self.park(node, Some(bits(cand).map(|b| (i, b)).collect()));
+                        }
                         return out;
                     }
                 }
@@ -423,6 +466,12 @@ macro_rules! searcher {
                         continue;
                     }
                     if let Some(out) = self.$place::<K, G, T>(t, &mut frame, node, i, col, only) {
+                        if self.parked.is_some() {
+                            let left = (i + 1..open.len())
+                                .filter(|&j| masks[open[j] as usize] & col != M::ZERO)
+                                .map(|j| (j, col));
+                            self.park(node, Some(left.collect()));
+                        }
                         return out;
                     }
                 }
@@ -456,6 +505,13 @@ macro_rules! searcher {
                         continue;
                     };
                     if let Some(out) = self.$place::<K, G, T>(t, &mut frame, node, i, col, only) {
+                        if self.parked.is_some() {
+                            let core = self.core;
+                            let left = (i + 1..open.len()).filter_map(|j| {
+                                on_diagonal(core, anti, key, open[j], masks).map(|c| (j, c))
+                            });
+                            self.park(node, Some(left.collect()));
+                        }
                         return out;
                     }
                 }
@@ -486,7 +542,12 @@ macro_rules! searcher {
                         self.placed.push((row, bit.trailing_zeros()));
                         Some(Outcome::Board)
                     }
-                    Outcome::Stopped => Some(Outcome::Stopped),
+                    Outcome::Stopped => {
+                        if let Some(parked) = &mut self.parked {
+                            parked.path.push((row, bit.trailing_zeros()));
+                        }
+                        Some(Outcome::Stopped)
+                    }
                     Outcome::Refuted(refuted) => {
                         let flow = t.child_refuted(frame, refuted, row, bit, only);
                         t.unplace(row, bit);
@@ -608,6 +669,42 @@ impl<'a, M: Row> Search<'a, M> {
             cancel,
             stopped: None,
             placed: Vec::with_capacity(core.k()),
+            budget: u64::MAX,
+            start: 0,
+            parked: None,
+        }
+    }
+
+    /// Parks the search once it has visited `nodes` nodes (at least 2, so that it always gets
+    /// past its root; counted exactly, whatever [`CHECK_EVERY`]): it then stops, with what is
+    /// left to search in [`Search::parked`]. Call before the search starts.
+    pub(super) fn park_after(&mut self, nodes: u64) {
+        let nodes = nodes.max(2);
+        // The clock is read when `nodes` is a multiple of `CHECK_EVERY`: start the count so
+        // that the budget ends on one.
+        self.start = (CHECK_EVERY - nodes % CHECK_EVERY) % CHECK_EVERY;
+        self.nodes = self.start;
+        self.budget = self.start.saturating_add(nodes);
+    }
+
+    /// The nodes visited (those [`Search::park_after`] left to search not among them).
+    pub(super) fn visited(&self) -> u64 {
+        self.nodes - self.start
+    }
+
+    /// Records a node left to search on the way back up from a parked search: the whole node
+    /// (`moves: None`) or its branches `moves` not yet taken.
+    #[cold]
+    #[inline(never)]
+    fn park(&mut self, node: Node<'_, M>, moves: Option<Vec<(usize, M)>>) {
+        if let Some(parked) = &mut self.parked {
+            parked.nodes.push(ParkedNode {
+                open: node.open.to_vec(),
+                masks: *node.masks,
+                cols_free: node.cols_free,
+                moves,
+                up: parked.path.len(),
+            });
         }
     }
 
@@ -708,6 +805,12 @@ impl<'a, M: Row> Search<'a, M> {
     pub(super) fn should_stop(&mut self) -> bool {
         if let Some(why) = self.cancel.and_then(Cancel::stopped) {
             self.stopped = Some(why.to_string());
+        } else if self.nodes >= self.budget {
+            self.stopped = Some("node budget spent".into());
+            self.parked = Some(Parked {
+                nodes: Vec::new(),
+                path: Vec::new(),
+            });
         }
         self.stopped.is_some()
     }
@@ -732,6 +835,17 @@ impl<M: Row> Attacks<'_, M> {
             Table::hit(self.core, self.shape, bit, from, to)
         }
     }
+}
+
+/// The single bits of `m`, lowest first.
+fn bits<M: Row>(mut m: M) -> impl Iterator<Item = M> {
+    std::iter::from_fn(move || {
+        (m != M::ZERO).then(|| {
+            let bit = m.lowest();
+            m = m ^ bit;
+            bit
+        })
+    })
 }
 
 /// A tracer's answer for a node: refuted, or stopped when the tracer gave up.

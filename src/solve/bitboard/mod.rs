@@ -88,5 +88,5 @@ mod tree;
 pub use core::diagonal_family;
 pub use engine::{Bitboard, SPLIT_THREADS};
 pub use kernel::{Tuning, Words};
-pub use run::{Found, Options, search};
+pub use run::{Found, Options, PARK_AFTER, SPLIT_ITEMS, search};
 pub use tree::{Cube, cubes, estimate, proof_cubes};

@@ -12,7 +12,7 @@ use crate::cpu::Isa;
 use crate::error::Result;
 use crate::interrupt::Cancel;
 use crate::presolve::Problem;
-use crate::work::Queue;
+use crate::work::{ITEM_TIMES_ENV, Queue};
 
 /// What [`search`] found, and how many nodes it visited.
 #[derive(Clone, Debug)]
@@ -41,7 +41,17 @@ pub struct Options {
     deterministic: bool,
     isa: Isa,
     tuning: Tuning,
+    split: Option<usize>,
+    park_after: Option<u64>,
 }
+
+/// The subtrees the split search starts from ([`Options::threads`]), whatever the threads: the
+/// items any run hands out depend on the problem only (what the scheduler simulation replays).
+pub const SPLIT_ITEMS: usize = 1024;
+
+/// The nodes a subtree of the split search is searched for before it parks: what it left goes
+/// first in line as subtrees of their own ([`Options::threads`]).
+pub const PARK_AFTER: u64 = 1 << 16;
 
 impl Default for Options {
     fn default() -> Self {
@@ -52,6 +62,8 @@ impl Default for Options {
             deterministic: false,
             isa: Isa::current(),
             tuning: Tuning::default(),
+            split: None,
+            park_after: Some(PARK_AFTER),
         }
     }
 }
@@ -73,14 +85,18 @@ impl Options {
         }
     }
 
-    /// Searches on `threads` threads (0 and 1: one, the default): the tree is split into about
-    /// 64 subtrees a thread, taken in index order; the first board found stops the others.
+    /// Searches on `threads` threads (0 and 1: one, the default): the tree is split into
+    /// [`SPLIT_ITEMS`] subtrees, taken in order; a subtree still open after [`PARK_AFTER`]
+    /// nodes parks, and what it left (the node where it stopped, the branches left above it)
+    /// goes first in line, so that the threads stay busy to the end. The first board found
+    /// stops the others.
     pub fn threads(self, threads: usize) -> Self {
         Options { threads, ..self }
     }
 
-    /// With `deterministic`, the board found on several threads is the one of the lowest
-    /// subtree index that has one (a thread stops only the subtrees after it), so the same
+    /// With `deterministic`, the board found on several threads is the one of the first
+    /// subtree that has one, in a fixed order (the split's, each parked subtree's rest in the
+    /// search's order in its place; a thread stops only the subtrees after it), so the same
     /// problem gives the same board on every run. Off by default.
     pub fn deterministic(self, deterministic: bool) -> Self {
         Options {
@@ -95,6 +111,18 @@ impl Options {
         Options { isa, ..self }
     }
 
+    /// Splits into `items` subtrees (`None`: [`SPLIT_ITEMS`]) and parks a subtree after
+    /// `park_after` nodes (`None`: never, the static split; the default [`PARK_AFTER`]): for the
+    /// tests and the measurements. The verdict is the same whatever they are.
+    #[doc(hidden)]
+    pub fn split(self, items: Option<usize>, park_after: Option<u64>) -> Self {
+        Options {
+            split: items,
+            park_after,
+            ..self
+        }
+    }
+
     /// Runs the prunings `tuning` switches on (default: [`Tuning::default`], the measured
     /// best; any tuning gives the same verdict).
     pub fn tuning(self, tuning: Tuning) -> Self {
@@ -107,10 +135,13 @@ impl Options {
 /// board).
 ///
 /// On several threads ([`Options::threads`]) the tree is split into subtrees (breadth-first
-/// along the search's own branching, about 64 per thread; [`super::cubes`] cuts a cluster job's
-/// cubes the same way) that the threads take in index order. The first board found stops the
-/// others ([`Options::deterministic`]: those after it). The verdict never depends on the
-/// threads: UNSAT only when every subtree is refuted.
+/// along the search's own branching, [`SPLIT_ITEMS`] of them; [`super::cubes`] cuts a cluster
+/// job's cubes the same way) that the threads take in order. A subtree searched for
+/// [`PARK_AFTER`] nodes without an end parks: the node where it stopped and the branches left
+/// on the path to it become subtrees of their own, first in line, so no thread is left with a
+/// long subtree while the others idle. The first board found stops the others
+/// ([`Options::deterministic`]: those after it). The verdict never depends on the threads:
+/// UNSAT only when every subtree is refuted.
 ///
 /// ```
 /// use queens_sat::{answer::Answer, instance::Instance, piece::QUEEN, presolve::Problem};
@@ -184,26 +215,65 @@ impl OnCore for Run<'_> {
             });
         }
         let splitter = Search::new(shape, isa, tuning, &core, None);
-        let subtrees = split(root, &splitter, 64 * threads);
-        // A board in subtree i stops the subtrees after i (deterministic: the first subtree
-        // with a board wins whatever the timing) or every other one.
-        let queue = Queue::new(subtrees.iter(), &stop);
+        let trace = std::env::var_os(ITEM_TIMES_ENV);
+        let t0 = trace.is_some().then(thread_seconds);
+        let want = options.split.unwrap_or(SPLIT_ITEMS);
+        let subtrees = split(root, &splitter, want);
+        let split_seconds = t0.map_or(0.0, |t0| thread_seconds() - t0);
+        let budget = options.park_after;
+        // Each subtree's key is its path of positions: its index in the split, then its
+        // position among what its parent left when it parked, and so on; keys compare
+        // lexicographically. A board at key i stops the subtrees after i (deterministic: the
+        // first key with a board wins whatever the timing) or every other one.
+        let queue = Queue::keyed(
+            subtrees
+                .into_iter()
+                .enumerate()
+                .map(|(i, t)| (vec![i as u32], t)),
+            &stop,
+        );
         let worker = || {
             let mut w = Worker::default();
             while let Some(t) = queue.take() {
+                let t1 = trace
+                    .is_some()
+                    .then(|| (thread_seconds(), std::time::Instant::now()));
                 let mut s = Search::new(shape, isa, tuning, &core, Some(&t.stop));
+                if let Some(nodes) = budget {
+                    s.park_after(nodes);
+                }
                 let found = s.go(&t.open, &t.masks, t.cols_free);
-                w.nodes += s.nodes;
+                w.nodes += s.visited();
+                let mut left = 0;
                 if found {
                     if deterministic {
-                        queue.stop_after(t.index);
+                        queue.stop_after(t.index.clone());
                     } else {
                         queue.close();
                     }
-                    w.boards.push((t.index, board(&t, &s)));
-                } else if let Some(why) = s.stopped {
-                    // The time limit, the caller, or a board at another index.
+                    w.boards.push((t.index.clone(), board(&t, &s)));
+                } else if let Some(parked) = s.parked.take() {
+                    // Its budget spent: what it left goes first in line, each under a key
+                    // of its own below the item's.
+                    let rest = t.resume(parked, &splitter);
+                    left = rest.len();
+                    let keyed = rest.into_iter().enumerate().map(|(j, c)| {
+                        let mut key = t.index.clone();
+                        key.push(j as u32);
+                        (key, c)
+                    });
+                    let keyed = keyed.collect();
+                    if let Some(t1) = t1 {
+                        w.record(&t.index, t1, s.visited(), left);
+                    }
+                    t.split_keyed(keyed);
+                    continue;
+                } else if let Some(why) = s.stopped.take() {
+                    // The time limit, the caller, or a board at another key.
                     w.stopped.get_or_insert(why);
+                }
+                if let Some(t1) = t1 {
+                    w.record(&t.index, t1, s.visited(), left);
                 }
             }
             w
@@ -215,11 +285,14 @@ impl OnCore for Run<'_> {
                 .map(|h| h.join().expect("a search thread does not panic"))
                 .collect()
         });
+        if let Some(path) = trace {
+            record_items(&path, &workers, split_seconds, want, budget);
+        }
         let nodes = workers.iter().map(|w| w.nodes).sum();
         let first = workers
             .iter()
             .flat_map(|w| &w.boards)
-            .min_by_key(|(i, _)| *i)
+            .min_by(|a, b| a.0.cmp(&b.0))
             .map(|(_, b)| b.clone());
         let answer = match first {
             Some(b) => Answer::Sat(b),
@@ -238,12 +311,86 @@ impl OnCore for Run<'_> {
     }
 }
 
+/// Appends the split search's items to the file at `path` ([`ITEM_TIMES_ENV`]), for the
+/// scheduler simulation (`scripts/schedule-sim.py --split`): a `# split-items N
+/// split-seconds S want W budget B` line, then per item searched `key<TAB>seconds<TAB>nodes
+/// <TAB>left<TAB>wall`, keys (dot-separated paths) in lexicographic order, `seconds` the
+/// thread's CPU seconds on it (the split's likewise), `left` the number of subtrees it left
+/// when it parked (their keys: its own and `.0`, `.1`, ...; 0 when it ended), `wall` its wall
+/// seconds.
+fn record_items(
+    path: &std::ffi::OsStr,
+    workers: &[Worker],
+    split_seconds: f64,
+    want: usize,
+    budget: Option<u64>,
+) {
+    let mut items: Vec<&Item> = workers.iter().flat_map(|w| &w.items).collect();
+    items.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut text = format!(
+        "# split-items {} split-seconds {split_seconds:.9} want {want} budget {}\n",
+        items.len(),
+        budget.map_or("none".to_string(), |b| b.to_string())
+    );
+    for (key, cpu, wall, nodes, left) in items {
+        let key: Vec<String> = key.iter().map(u32::to_string).collect();
+        let key = key.join(".");
+        text.push_str(&format!("{key}\t{cpu:.9}\t{nodes}\t{left}\t{wall:.9}\n"));
+    }
+    // A measurement aid: a failed write loses only the record.
+    use std::io::Write as _;
+    if let Ok(mut file) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+    {
+        let _ = file.write_all(text.as_bytes());
+    }
+}
+
+/// The CPU seconds of the calling thread so far (the item times of [`ITEM_TIMES_ENV`]: on a
+/// loaded machine a thread's wall time counts the time others ran; its CPU time does not).
+fn thread_seconds() -> f64 {
+    #[cfg(unix)]
+    {
+        let mut t = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: clock_gettime only writes the struct it is given.
+        if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0 {
+            return t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9;
+        }
+    }
+    // Elsewhere (or if the clock fails) the wall time since the first call.
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    START
+        .get_or_init(std::time::Instant::now)
+        .elapsed()
+        .as_secs_f64()
+}
+
 /// What one thread of [`search`] did.
 #[derive(Default)]
 struct Worker {
     nodes: u64,
-    /// Boards found, with their subtree index.
-    boards: Vec<(usize, Board)>,
+    /// Boards found, with their subtree's key.
+    boards: Vec<(Vec<u32>, Board)>,
+    /// Each item searched, when recorded ([`ITEM_TIMES_ENV`]): its key, seconds, nodes, and
+    /// how many subtrees it left when it parked.
+    items: Vec<Item>,
     /// Why a subtree stopped unfinished, when one did.
     stopped: Option<String>,
+}
+
+/// One item of the split search's record ([`ITEM_TIMES_ENV`]): its key, CPU and wall seconds,
+/// nodes, and how many subtrees it left when it parked.
+type Item = (Vec<u32>, f64, f64, u64, usize);
+
+impl Worker {
+    /// Records the item `key`, begun at `t1` (thread CPU seconds, wall clock).
+    fn record(&mut self, key: &[u32], t1: (f64, std::time::Instant), nodes: u64, left: usize) {
+        let (cpu, wall) = (thread_seconds() - t1.0, t1.1.elapsed().as_secs_f64());
+        self.items.push((key.to_vec(), cpu, wall, nodes, left));
+    }
 }

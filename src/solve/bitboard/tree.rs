@@ -3,7 +3,7 @@
 //! a tree's size ([`estimate`]).
 
 use super::core::{Core, OnCore, Row, with_core};
-use super::kernel::{Branch, Search, Tuning, on_diagonal, shape};
+use super::kernel::{Branch, Parked, Search, Tuning, on_diagonal, shape};
 use crate::board::Cell;
 use crate::cpu::Isa;
 use crate::error::Result;
@@ -75,6 +75,31 @@ impl<M: Row> Subtree<M> {
         }
         child.placed.push((row, bit.trailing_zeros()));
         child
+    }
+
+    /// What a search of this subtree left to search when it parked ([`Search::park_after`]),
+    /// as subtrees in the search's order: the node where it stopped, then the branches left at
+    /// each node above it, deepest first. Searching them all is searching the rest of this
+    /// subtree: every solution it holds that the parked search did not reach is in exactly one.
+    pub(super) fn resume(&self, parked: Parked<M>, s: &Search<M>) -> Vec<Subtree<M>> {
+        let Parked { nodes, mut path } = parked;
+        path.reverse();
+        let mut out = Vec::new();
+        for node in nodes {
+            let mut placed = self.placed.clone();
+            placed.extend_from_slice(&path[..path.len() - node.up]);
+            let at = Subtree {
+                open: node.open,
+                masks: node.masks,
+                cols_free: node.cols_free,
+                placed,
+            };
+            match node.moves {
+                None => out.push(at),
+                Some(moves) => out.extend(moves.into_iter().map(|m| at.child(m, s))),
+            }
+        }
+        out
     }
 
     /// The children of this subtree: the search's branches at its root ([`Subtree::moves`]).
