@@ -87,13 +87,8 @@ pub(super) fn search_certified_split(
                 crate::solve::write_presolve_proof(&p, None, Some(ProofFormat::Lrat), &found)?;
             return Ok(match certificate {
                 Some(certificate) => Cube::Refuted(Certified {
-                    answer: Answer::Unsat,
-                    nodes: 0,
                     certificate: Some(certificate),
-                    lemmas: 0,
-                    hints: 0,
-                    check_seconds: 0.0,
-                    search_seconds: 0.0,
+                    ..nothing(Answer::Unsat)
                 }),
                 None => Cube::Open("stopped".into()),
             });
@@ -113,15 +108,7 @@ pub(super) fn search_certified_split(
             Answer::Unknown(why) => Cube::Open(why.clone()),
         })
     })?;
-    let mut total = Certified {
-        answer: Answer::Unsat,
-        nodes: 0,
-        certificate: None,
-        lemmas: 0,
-        hints: 0,
-        check_seconds: 0.0,
-        search_seconds: 0.0,
-    };
+    let mut total = nothing(Answer::Unsat);
     let (mut steps, mut refuted, mut open) = (coverage_steps, 0, None);
     for cube in results {
         match cube {
@@ -163,8 +150,15 @@ pub(super) fn search_certified_split(
 
 /// UNKNOWN, saying why `stop` stopped.
 fn unknown(stop: &Cancel) -> Certified {
+    nothing(Answer::Unknown(crate::solve::traits::stopped_why(
+        stop, "stopped",
+    )))
+}
+
+/// `answer` with no nodes, proof or time counted yet.
+fn nothing(answer: Answer<crate::board::Board>) -> Certified {
     Certified {
-        answer: Answer::Unknown(crate::solve::traits::stopped_why(stop, "stopped")),
+        answer,
         nodes: 0,
         certificate: None,
         lemmas: 0,
