@@ -256,6 +256,23 @@ fn certified_split_matches_the_oracle() {
         "{}",
         c.checker
     );
+    // --deterministic: the one search's board (its first), on any threads, and no split.
+    let certified = |inst: &Instance, jobs: usize| {
+        Solver::new(inst, QUEEN)
+            .solver("bitboard")
+            .jobs(Some(jobs))
+            .certify(true)
+            .deterministic(true)
+            .solve()
+            .unwrap()
+    };
+    let sat = Instance::plain(10);
+    let one = certified(&sat, 1).status;
+    assert!(matches!(one, Answer::Sat(_)));
+    assert_eq!(certified(&sat, 4).status, one);
+    let r = certified(&inst, 4);
+    let c = r.certificate.expect("a certificate");
+    assert!(!c.checker.contains("split into"), "{}", c.checker);
 }
 
 /// Parses text LRAT (`id lits 0 hints 0`, `id d ids 0`) into steps: written here, apart from

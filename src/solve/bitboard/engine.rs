@@ -59,9 +59,14 @@ impl Engine for Bitboard {
             // VeriPB (`--proof-format veripb`, or a proof named `.pbp`): the search with every
             // pruning. LRAT: the search without the sums. Either way one search thread, the
             // checker on another; on four threads or more without a proof file, cubes of the
-            // tree on pairs of threads with a coverage proof (`split_proof`).
+            // tree on pairs of threads with a coverage proof (`split_proof`), unless the board
+            // must not depend on the timing (`deterministic`: the one search's first board).
             let r = match settings.proof_format {
-                format if settings.threads >= SPLIT_THREADS && settings.proof.is_none() => {
+                format
+                    if settings.threads >= SPLIT_THREADS
+                        && settings.proof.is_none()
+                        && !settings.deterministic =>
+                {
                     search_certified_split(
                         problem,
                         format,
