@@ -219,8 +219,9 @@ def solve(
     instead. ``proof_format`` (with ``certify=True``): ``"lrat"`` or ``"veripb"``, the proof
     the certified bitboard search writes and checks (default: the ``proof`` file's, else
     LRAT); VeriPB keeps the search's sum bounds, parity and forced diagonals. Without ``proof``
-    and with ``jobs`` of 4 or more, the certified bitboard search is split into cubes on pairs
-    of threads, with a checked proof that the cubes cover the instance. A bad value raises
+    or ``deterministic`` and with ``jobs`` of 4 or more, the certified bitboard search is split
+    into cubes on pairs of threads, with a checked proof that the cubes cover the instance. A
+    bad value raises
     ``UsageError`` naming the argument (``timeout=-1 must be ...``). An UNSAT that presolve
     proves (pre-placed pieces that attack each other, a line left without a free cell) comes
     with ``Result.reason`` saying why. ``cancel`` (a ``Cancel``): raising it stops the call,
