@@ -22,6 +22,7 @@ use crate::instance::Instance;
 use crate::interrupt::Cancel;
 use crate::piece::Piece;
 use crate::solve::Solver;
+use crate::symmetry::Symmetry;
 
 /// What [`run_task`] did.
 #[derive(Clone, Debug, PartialEq)]
@@ -143,7 +144,16 @@ fn count_line(
     engine: Engine,
     cancel: &Cancel,
 ) -> Result<u64> {
+    let by_orbits = |instance: &Instance, g: Option<Symmetry>| {
+        let group = crate::symmetry::generated(&[g.unwrap_or(Symmetry::Id)]);
+        match crate::count::orbits::Problem::of(instance, &piece, &group)? {
+            Some(p) => crate::count::orbits::fixed(&p, 1, &|_, _| {}, cancel),
+            None => Ok(0),
+        }
+    };
     match (line, engine) {
+        (CubeLine::Fixed(g), Engine::Orbits) => by_orbits(base, Some(*g)),
+        (CubeLine::Cube { .. }, Engine::Orbits) => by_orbits(&line.instance(base), options.symmetric),
         (CubeLine::Fixed(g), Engine::Backtrack) => backtrack::fixed_points(base, piece, *g),
         (CubeLine::Fixed(g), _) => {
             crate::count::count_symmetric(base, piece, options.amo, *g, 1, cancel)

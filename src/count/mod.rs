@@ -6,6 +6,7 @@ pub mod classes;
 pub mod dpll;
 pub mod fast;
 pub mod lanes;
+pub(crate) mod orbits;
 pub mod reference;
 pub mod sat;
 pub mod solutions;
@@ -34,11 +35,16 @@ pub enum Engine {
     Cdcl,
     /// The direct bitboard backtracking counter (independent of the CNF; n <= 64).
     Backtrack,
+    /// The boards a rotation maps to themselves, counted from the rotation's orbits
+    /// ([`orbits`]: a matching of the row pairs for the quarter turn, n <= 128; the half
+    /// board's rows for the half turn, n <= 64): `--symmetric r90|r180|r270` on queens and
+    /// amazons, with pre-placed pieces but no blocked cells or excluded diagonals.
+    Orbits,
 }
 
 impl Engine {
     /// Every engine, in the order of the help text.
-    pub const ALL: [Engine; 3] = [Engine::Sat, Engine::Cdcl, Engine::Backtrack];
+    pub const ALL: [Engine; 4] = [Engine::Sat, Engine::Cdcl, Engine::Backtrack, Engine::Orbits];
 
     /// What [`Engine::parse`] gives for `auto` where no instance is at hand (the engine of a
     /// split job's cubes, `split count --engine auto`). `count` resolves `auto` per instance
@@ -82,6 +88,7 @@ impl Engine {
             Engine::Sat => "sat",
             Engine::Cdcl => "cdcl",
             Engine::Backtrack => "backtrack",
+            Engine::Orbits => "orbits",
         }
     }
 }
@@ -145,6 +152,14 @@ pub fn count_with_progress(
     let group = stabiliser(instance, &piece);
     let fixed: Vec<u64> = match engine {
         Engine::Backtrack => backtrack::count_with(instance, piece, &group, jobs, cancel)?.fixed,
+        Engine::Orbits => {
+            return Err(crate::error::BadOption::invalid(
+                crate::error::Opt::Engine,
+                "orbits",
+                "counts the boards a rotation fixes, not all solutions: give --symmetric r90, \
+                 r180 or r270",
+            ));
+        }
         Engine::Sat | Engine::Cdcl => {
             let conquer = if engine == Engine::Cdcl {
                 sat::Conquer::Cdcl
@@ -322,12 +337,31 @@ pub fn backtrack_refusal(instance: &Instance, piece: &Piece) -> Option<Error> {
     backtrack::supports(piece).err()
 }
 
+/// Why the orbits engine cannot count the `g`-symmetric boards of `instance` for `piece`, if
+/// it cannot: `g` not a rotation, blocked cells or excluded diagonals, another piece, a board
+/// past its limit ([`orbits::Problem::of`]).
+pub fn orbits_refusal(instance: &Instance, piece: &Piece, g: Option<Symmetry>) -> Option<Error> {
+    let group = generated(&[g.unwrap_or(Symmetry::Id)]);
+    orbits::Problem::of(instance, piece, &group).err()
+}
+
 /// The engine `auto` runs: the fastest that can count the instance with the options asked.
-/// The bitboard backtrack counter wherever it applies (n <= 64, queens and amazons, every
-/// instance kind, `--symmetric`), except under `--break-symmetry lex`, whose lex-leader
-/// constraints only the SAT engines add: there, and past n = 64, `sat`.
-pub fn auto_engine(instance: &Instance, piece: &Piece, lex: bool) -> Engine {
-    if !lex && backtrack_refusal(instance, piece).is_none() {
+/// Under `--symmetric r90|r180|r270` the orbits engine wherever it applies (queens and
+/// amazons, pre-placed pieces, no blocked cells or excluded diagonals); elsewhere the bitboard
+/// backtrack counter wherever it applies (n <= 64, queens and amazons, every instance kind,
+/// `--symmetric`), except under `--break-symmetry lex`, whose lex-leader constraints only the
+/// SAT engines add: there, and past n = 64, `sat`.
+pub fn auto_engine(
+    instance: &Instance,
+    piece: &Piece,
+    symmetric: Option<Symmetry>,
+    lex: bool,
+) -> Engine {
+    if lex {
+        Engine::Sat
+    } else if symmetric.is_some() && orbits_refusal(instance, piece, symmetric).is_none() {
+        Engine::Orbits
+    } else if backtrack_refusal(instance, piece).is_none() {
         Engine::Backtrack
     } else {
         Engine::Sat
@@ -340,6 +374,8 @@ pub fn auto_engine(instance: &Instance, piece: &Piece, lex: bool) -> Engine {
 pub fn second_engine(instance: &Instance, piece: &Piece, first: Engine) -> Engine {
     match first {
         Engine::Backtrack => Engine::Sat,
+        Engine::Orbits if backtrack_refusal(instance, piece).is_none() => Engine::Backtrack,
+        Engine::Orbits => Engine::Sat,
         _ if backtrack_refusal(instance, piece).is_none() => Engine::Backtrack,
         Engine::Sat => Engine::Cdcl,
         Engine::Cdcl => Engine::Sat,
@@ -384,7 +420,7 @@ pub fn run(
 ) -> Result<Outcome> {
     let first = match request.engine {
         Some(e) => e,
-        None => auto_engine(instance, &piece, request.lex),
+        None => auto_engine(instance, &piece, request.symmetric, request.lex),
     };
     let mut engines = vec![first];
     if request.cross_check {
@@ -398,6 +434,19 @@ pub fn run(
                 }
             }
             Engine::Sat | Engine::Cdcl => dpll::supports(&piece)?,
+            Engine::Orbits => {
+                if request.lex {
+                    return Err(crate::error::BadOption::invalid(
+                        crate::error::Opt::Engine,
+                        "orbits",
+                        "counts the classes by Burnside, not lex-leader constraints: drop \
+                         --break-symmetry lex or take the sat engine",
+                    ));
+                }
+                if let Some(why) = orbits_refusal(instance, &piece, request.symmetric) {
+                    return Err(why);
+                }
+            }
         }
     }
     let limited = cancel.with_timeout(request.timeout);
@@ -513,6 +562,29 @@ fn by_engine(
         return Ok((Method::LexLeader, classes, None));
     }
     let fixed = match (engine, g) {
+        (Engine::Orbits, _) => {
+            // One count per subgroup <g, h>: <g> itself for the rotations h, none for the
+            // reflections (n >= 2).
+            let g = g.unwrap_or(Symmetry::Id);
+            let mut seen: Vec<(Vec<Symmetry>, u64)> = Vec::new();
+            let mut fixed = Vec::with_capacity(group.len());
+            for &h in group {
+                let k = generated(&[g, h]);
+                let f = match seen.iter().find(|(s, _)| *s == k) {
+                    Some(&(_, f)) => f,
+                    None => {
+                        let f = match orbits::Problem::of(instance, &piece, &k)? {
+                            Some(p) => orbits::fixed(&p, request.jobs, progress, cancel)?,
+                            None => 0,
+                        };
+                        seen.push((k, f));
+                        f
+                    }
+                };
+                fixed.push(f);
+            }
+            fixed
+        }
         (Engine::Backtrack, None) => {
             backtrack::count_reporting(instance, piece, group, request.jobs, progress, cancel)?
                 .fixed

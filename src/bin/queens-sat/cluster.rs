@@ -160,7 +160,7 @@ pub fn run_split(a: SplitArgs) -> Result<ExitCode> {
     let engine = engine.unwrap_or(if options.symmetric.is_some() {
         Engine::Sat
     } else {
-        queens_sat::count::auto_engine(&instance, &piece, false)
+        queens_sat::count::auto_engine(&instance, &piece, None, false)
     });
     let cubes = job.cubes.unwrap_or(match kind {
         Kind::Count => 64 * job.tasks,

@@ -20,9 +20,13 @@
 //! count is cut into pieces ([`pairs::pieces`]) that either formulation recounts.
 
 pub(crate) mod pairs;
-pub(crate) mod values;
 
 use crate::board::Cell;
+use crate::error::{BadOption, Error, Opt, Result};
+use crate::instance::Instance;
+use crate::interrupt::Cancel;
+use crate::piece::{Piece, Shape};
+use crate::symmetry::Symmetry;
 
 /// Which rotation fixes the boards counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -49,13 +53,186 @@ pub(crate) struct Problem {
 }
 
 impl Turn {
+    /// `quarter` or `half`.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Turn::Quarter => "quarter",
+            Turn::Half => "half",
+        }
+    }
+
     /// The largest board either formulation counts under this rotation: the quarter turn keeps
-    /// the n/2 row pairs in a `u64` and the values (below n) in a `u128`, so n <= 129; the half
+    /// the n/2 row pairs in a `u64` and the values (below n) in a `u128`, so n <= 128; the half
     /// turn's bitboard search keeps a diagonal's 2n - 1 shifted columns in a `u128`, so n <= 64.
     pub(crate) fn max_n(self) -> u32 {
         match self {
-            Turn::Quarter => 129,
+            Turn::Quarter => 128,
             Turn::Half => 64,
         }
     }
+}
+
+impl Problem {
+    /// The count of `instance`'s boards for `piece` that every element of `group` (a subgroup
+    /// of D4 holding a rotation) maps to themselves, or why the orbit engines cannot count it:
+    /// blocked cells or excluded diagonals, a piece other than the queen and the amazon, no
+    /// rotation in `group`, a board past [`Turn::max_n`]. `Ok(None)`: the group holds a
+    /// reflection, which fixes no board for n >= 2 (a reflection maps a row, column or
+    /// diagonal line of every piece off the main axis onto the same line: two pieces on one
+    /// line, or every piece on one diagonal).
+    pub(crate) fn of(
+        instance: &Instance,
+        piece: &Piece,
+        group: &[Symmetry],
+    ) -> Result<Option<Problem>> {
+        let refuse = |why: String| Err(BadOption::invalid(Opt::Engine, "orbits", why));
+        let knight = match Shape::of(piece) {
+            Some(Shape::Queen) => false,
+            Some(Shape::Amazon) => true,
+            None => return refuse(format!("counts queens and amazons, not {}", piece.name)),
+        };
+        if !instance.blocked.is_empty() || !instance.excluded.is_empty() {
+            return refuse(
+                "counts boards with pre-placed pieces only, not blocked cells or excluded \
+                 diagonals"
+                    .to_string(),
+            );
+        }
+        let turn = if group.contains(&Symmetry::R90) {
+            Turn::Quarter
+        } else if group.contains(&Symmetry::R180) {
+            Turn::Half
+        } else {
+            return refuse(
+                "counts the boards a rotation fixes: give --symmetric r90, r180 or r270"
+                    .to_string(),
+            );
+        };
+        if instance.n > turn.max_n() {
+            return refuse(format!(
+                "counts the {} turn's boards for n <= {}, not {}",
+                turn.name(),
+                turn.max_n(),
+                instance.n
+            ));
+        }
+        let reflection = group.iter().any(|g| {
+            matches!(
+                g,
+                Symmetry::FlipH | Symmetry::FlipV | Symmetry::FlipD | Symmetry::FlipA
+            )
+        });
+        if reflection && instance.n >= 2 {
+            return Ok(None);
+        }
+        Ok(Some(Problem {
+            n: instance.n,
+            turn,
+            knight,
+            placed: instance.placed.clone(),
+        }))
+    }
+
+    /// The same count with `cells` placed too.
+    pub(crate) fn with(&self, cells: &[Cell]) -> Problem {
+        let mut p = self.clone();
+        p.placed.extend_from_slice(cells);
+        p
+    }
+}
+
+/// A part of a count ([`pairs::parts`]): the boards that hold `cells` (each cell standing for its
+/// orbit), counted `weight` times (the orientations of its couples that the cells leave out,
+/// which have as many boards each).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Part {
+    /// How many times its boards count.
+    pub(crate) weight: u64,
+    /// The cells it adds to the problem.
+    pub(crate) cells: Vec<Cell>,
+}
+
+/// Which formulation counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Formulation {
+    /// [`pairs`].
+    Pairs,
+}
+
+impl Formulation {
+    /// Counts `p` on this thread.
+    fn count(self, p: &Problem, cancel: &Cancel) -> Result<u128> {
+        match self {
+            Formulation::Pairs => pairs::count(p, cancel),
+        }
+    }
+}
+
+/// How many parts a count on `jobs` threads is cut into, at least: enough that the largest part
+/// does not bound the run.
+const PARTS_PER_JOB: usize = 64;
+
+/// The parts of `p` for `jobs` threads: the search's choices a few levels down, as deep as it
+/// takes to have [`PARTS_PER_JOB`] parts per thread (one part, the whole problem, on one thread).
+pub(crate) fn split(p: &Problem, jobs: usize, cancel: &Cancel) -> Result<Vec<Part>> {
+    let whole = vec![Part {
+        weight: 1,
+        cells: Vec::new(),
+    }];
+    if jobs <= 1 {
+        return Ok(whole);
+    }
+    let mut parts = whole;
+    for depth in 1..=p.n as usize {
+        let deeper = pairs::parts(p, depth, cancel)?;
+        cancel.check()?;
+        let done = deeper.len() == parts.len();
+        parts = deeper;
+        if done || parts.len() >= PARTS_PER_JOB * jobs {
+            break;
+        }
+    }
+    Ok(parts)
+}
+
+/// Counts `p` with `formulation` on `jobs` threads over the parts of [`split`], calling
+/// `progress(done, total)` as parts finish; `Err(Interrupted)` once `cancel` is raised. The sum
+/// is checked: a count past `u128` is an error, never a wrapped number.
+pub(crate) fn count(
+    p: &Problem,
+    formulation: Formulation,
+    jobs: usize,
+    progress: &(dyn Fn(usize, usize) + Sync),
+    cancel: &Cancel,
+) -> Result<u128> {
+    let parts = split(p, jobs, cancel)?;
+    let counts = crate::work::run_all(&parts, jobs.max(1), cancel, progress, |part| {
+        let c = formulation.count(&p.with(&part.cells), cancel)?;
+        c.checked_mul(part.weight as u128).ok_or_else(overflow)
+    })?;
+    counts
+        .into_iter()
+        .try_fold(0u128, |sum, c| sum.checked_add(c))
+        .ok_or_else(overflow)
+}
+
+fn overflow() -> Error {
+    Error::Solver("a rotation-fixed count overflows u128".to_string())
+}
+
+/// [`count`] by the fast formulation, as the `u64` of the count's report: a count past `u64`
+/// is an error naming it, never a wrapped number.
+pub(crate) fn fixed(
+    p: &Problem,
+    jobs: usize,
+    progress: &(dyn Fn(usize, usize) + Sync),
+    cancel: &Cancel,
+) -> Result<u64> {
+    let c = count(p, Formulation::Pairs, jobs, progress, cancel)?;
+    u64::try_from(c).map_err(|_| {
+        Error::Solver(format!(
+            "{c} boards: past the u64 of a count's report (n = {})",
+            p.n
+        ))
+    })
 }
