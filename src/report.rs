@@ -229,6 +229,29 @@ pub struct CountRecord {
     pub seconds: f64,
     /// The engine(s) that counted.
     pub engine: String,
+    /// The engine that counted the rotations' fixed points, where not `engine` (`orbits`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rotations: Option<String>,
+    /// Present where a count passes 2^53 ([`BIG_COUNTS`]): how such counts are written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub integers: Option<String>,
+}
+
+/// What a count record says of its integers where one passes 2^53 (the last integer a double,
+/// JavaScript's number or jq before 1.7 holds exactly): every count is written as an exact
+/// decimal JSON integer, never rounded or quoted.
+pub const BIG_COUNTS: &str = "exact: counts past 2^53 are exact JSON integers; read them as 64-bit or big integers, not doubles";
+
+impl CountRecord {
+    /// The record with [`CountRecord::integers`] set where one of its counts passes 2^53.
+    pub fn noting_big_counts(mut self) -> CountRecord {
+        let big = |x: &u64| *x > 1u64 << 53;
+        let any = self.total.iter().any(big)
+            || self.unique.iter().any(big)
+            || self.fixed.iter().flat_map(|f| f.values()).any(big);
+        self.integers = any.then(|| BIG_COUNTS.to_string());
+        self
+    }
 }
 
 impl CountRecord {

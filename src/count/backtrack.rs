@@ -723,6 +723,8 @@ const FIXED_SPLIT_DEPTH: usize = 3;
 /// orbit search below one open node, under the group the symmetry generates), or a task.
 enum Work<'a> {
     Fixed(Symmetry, &'a [Symmetry], &'a Prefix),
+    /// A part of a rotation's fixed points, counted from the rotation's orbits.
+    Rotation(Symmetry, &'a super::orbits::Problem, &'a super::orbits::Part),
     Task(&'a Task),
 }
 
@@ -779,9 +781,24 @@ fn count_impl(
     // capped many-core runs (issue 55 §2: queens n = 18 on 16 simulated threads, 83 %
     // efficiency with 0.54 s of 41 s serial). Each search is split into the open nodes a few
     // orbit choices down ([`FIXED_SPLIT_DEPTH`]), so that no one of them bounds the makespan.
+    // A rotation's fixed points come from its orbits where that engine applies (queens and
+    // amazons, no blocked cells or excluded diagonals): they are parts of their own.
+    let mut rotations: Vec<(Symmetry, super::orbits::Problem, Vec<super::orbits::Part>)> =
+        Vec::new();
+    for &g in group {
+        if !matches!(g, Symmetry::R90 | Symmetry::R180 | Symmetry::R270) {
+            continue;
+        }
+        if let Ok(Some(p)) =
+            super::orbits::Problem::of(instance, &piece, &crate::symmetry::generated(&[g]))
+        {
+            let parts = super::orbits::split(&p, jobs, cancel)?;
+            rotations.push((g, p, parts));
+        }
+    }
     let fixed_parts: Vec<(Symmetry, Vec<Symmetry>, Vec<Prefix>)> = group
         .iter()
-        .filter(|&&g| g != Symmetry::Id)
+        .filter(|&&g| g != Symmetry::Id && rotations.iter().all(|(r, _, _)| *r != g))
         .map(|&g| {
             let orbits = crate::symmetry::generated(&[g]);
             let mut prefixes = Vec::new();
@@ -802,6 +819,9 @@ fn count_impl(
                 .iter()
                 .map(move |p| Work::Fixed(*g, orbits.as_slice(), p))
         })
+        .chain(rotations.iter().flat_map(|(g, p, parts)| {
+            parts.iter().map(move |part| Work::Rotation(*g, p, part))
+        }))
         .chain(tasks.iter().map(Work::Task))
         .collect();
     let parts = crate::work::run_all(&work, jobs.max(1), cancel, progress, |w| {
@@ -811,6 +831,13 @@ fn count_impl(
                     Some(*g),
                     Orbits::new(&allowed, &piece, cancel).below(orbits, prefix),
                 ));
+            }
+            Work::Rotation(g, p, part) => {
+                let c = super::orbits::count_part(p, part, super::orbits::Formulation::Pairs, cancel)?;
+                let c = u64::try_from(c).map_err(|_| {
+                    Error::Solver(format!("{c} {g}-symmetric boards: past u64"))
+                })?;
+                return Ok((Some(*g), c));
             }
             Work::Task(task) => task,
         };

@@ -262,6 +262,9 @@ pub struct Counted {
     pub unique: u64,
     /// The full breakdown (absent for a lex-leader count, which sees one board per class).
     pub counts: Option<Counts>,
+    /// The engine that counted the rotations' fixed points, where not this one: the orbits
+    /// engine inside a backtrack count of all solutions ([`rotations_by_orbits`]).
+    pub rotations: Option<Engine>,
     /// Wall-clock seconds.
     pub seconds: f64,
 }
@@ -309,6 +312,12 @@ impl Report {
         names.join("+")
     }
 
+    /// The engine that counted the rotations' fixed points inside the first run, where not the
+    /// first run's engine ([`Counted::rotations`]).
+    pub fn rotations(&self) -> Option<Engine> {
+        self.first().rotations
+    }
+
     /// Seconds of every engine that ran, added up.
     pub fn seconds(&self) -> f64 {
         self.runs.iter().map(|r| r.seconds).sum()
@@ -343,6 +352,15 @@ pub fn backtrack_refusal(instance: &Instance, piece: &Piece) -> Option<Error> {
 pub fn orbits_refusal(instance: &Instance, piece: &Piece, g: Option<Symmetry>) -> Option<Error> {
     let group = generated(&[g.unwrap_or(Symmetry::Id)]);
     orbits::Problem::of(instance, piece, &group).err()
+}
+
+/// Whether a backtrack count of all solutions of `instance` takes the fixed points of the
+/// rotations in `group` from their orbits ([`orbits`]): where that engine applies.
+pub fn rotations_by_orbits(instance: &Instance, piece: &Piece, group: &[Symmetry]) -> bool {
+    group.iter().any(|&g| {
+        matches!(g, Symmetry::R90 | Symmetry::R180 | Symmetry::R270)
+            && orbits::Problem::of(instance, piece, &generated(&[g])).is_ok_and(|p| p.is_some())
+    })
 }
 
 /// The engine `auto` runs: the fastest that can count the instance with the options asked.
@@ -467,6 +485,10 @@ pub fn run(
                 method,
                 unique,
                 counts,
+                rotations: (e == Engine::Backtrack
+                    && request.symmetric.is_none()
+                    && rotations_by_orbits(instance, &piece, &group))
+                .then_some(Engine::Orbits),
                 seconds,
             }),
             Err(err) => {

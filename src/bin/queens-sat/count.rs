@@ -172,7 +172,7 @@ fn print_report(r: &count::Report, format: OutputFormat) {
     let names: Vec<String> = r.group.iter().map(|g| g.name().to_string()).collect();
     if r.lex {
         match format {
-            OutputFormat::Json => print_json(&CountRecord {
+            OutputFormat::Json => print_count(CountRecord {
                 unique: Some(r.unique()),
                 group: Some(names),
                 symmetric: r.symmetric.map(|g| g.name().into()),
@@ -196,8 +196,9 @@ fn print_report(r: &count::Report, format: OutputFormat) {
     }
     let c = r.counts().expect("a Burnside count has the breakdown");
     match format {
-        OutputFormat::Json => print_json(&CountRecord {
+        OutputFormat::Json => print_count(CountRecord {
             symmetric: r.symmetric.map(|g| g.name().into()),
+            rotations: r.rotations().map(|e| e.name().into()),
             ..CountRecord::of(c, &engine, seconds)
         }),
         OutputFormat::Text | OutputFormat::Svg => {
@@ -206,6 +207,9 @@ fn print_report(r: &count::Report, format: OutputFormat) {
                 println!("symmetric {g}");
             }
             println!("engine {engine}");
+            if let Some(e) = r.rotations() {
+                println!("rotations {}", e.name());
+            }
             println!("seconds {seconds:.3}");
         }
     }
@@ -229,7 +233,7 @@ fn print_lines(c: &count::Counts) {
 /// Prints a full count (`count`, `merge` of a count job): total, unique, group, fixed points.
 pub fn print_counts(c: &count::Counts, engine_name: &str, seconds: f64, format: OutputFormat) {
     match format {
-        OutputFormat::Json => print_json(&CountRecord::of(c, engine_name, seconds)),
+        OutputFormat::Json => print_count(CountRecord::of(c, engine_name, seconds)),
         OutputFormat::Text | OutputFormat::Svg => {
             print_lines(c);
             println!("engine {engine_name}");
@@ -247,7 +251,7 @@ pub fn print_symmetric(
     format: OutputFormat,
 ) {
     match format {
-        OutputFormat::Json => print_json(&CountRecord {
+        OutputFormat::Json => print_count(CountRecord {
             total: Some(total),
             symmetric: Some(g.name().into()),
             seconds,
@@ -434,4 +438,9 @@ fn print_boards(
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Prints a count record as JSON, saying how its integers are written where one passes 2^53.
+fn print_count(r: CountRecord) {
+    print_json(&r.noting_big_counts());
 }

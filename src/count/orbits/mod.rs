@@ -207,12 +207,23 @@ pub(crate) fn count(
 ) -> Result<u128> {
     let parts = split(p, jobs, cancel)?;
     let counts = crate::work::run_all(&parts, jobs.max(1), cancel, progress, |part| {
-        let c = formulation.count(&p.with(&part.cells), cancel)?;
-        c.checked_mul(part.weight as u128).ok_or_else(overflow)
+        count_part(p, part, formulation, cancel)
     })?;
     counts
         .into_iter()
         .try_fold(0u128, |sum, c| sum.checked_add(c))
+        .ok_or_else(overflow)
+}
+
+/// The boards of `part` of `p`, times its weight, by `formulation` on this thread.
+pub(crate) fn count_part(
+    p: &Problem,
+    part: &Part,
+    formulation: Formulation,
+    cancel: &Cancel,
+) -> Result<u128> {
+    let c = formulation.count(&p.with(&part.cells), cancel)?;
+    c.checked_mul(u128::from(part.weight))
         .ok_or_else(overflow)
 }
 
