@@ -357,10 +357,13 @@ def count(
     (``total`` is then None and ``fixed_points`` empty; the backtrack engine counts them by
     Burnside).
 
-    ``engine`` is ``auto`` (the fastest engine that can count the instance: ``backtrack``
-    wherever it applies, n <= 64 without lex-leader constraints, else ``sat``), ``sat``
-    (cube-and-conquer model counting), ``cdcl`` or ``backtrack`` (an independent bitboard
-    counter, n <= 64); ``Counts.engine`` names the one that ran. ``cross_check=True`` runs a
+    ``engine`` is ``auto`` (the fastest engine that can count the instance: ``orbits`` for
+    ``symmetric="r90"|"r180"|"r270"`` on queens and amazons without blocked cells or excluded
+    diagonals; ``backtrack`` wherever it applies, n <= 64 without lex-leader constraints; else
+    ``sat``), ``sat`` (cube-and-conquer model counting), ``cdcl``, ``backtrack`` (an
+    independent bitboard counter, n <= 64) or ``orbits`` (the boards a rotation fixes, counted
+    from its orbits: n <= 128 for r90 / r270, n <= 64 for r180); ``Counts.engine`` names the
+    one that ran. ``cross_check=True`` runs a
     second, independent engine (``engine`` then names both, ``"backtrack+sat"``) and raises
     ``SolverError`` if they differ. ``timeout`` (seconds): past it, ``TimeLimitError``.
     ``progress`` is a callable ``(done, total)`` called on this thread as the SAT engines'

@@ -275,9 +275,19 @@ fn check_instance(kind: &str, inst: &Instance, piece: Piece) {
                     if let Some(e) = engine {
                         assert_eq!(r.runs[0].engine, e, "{what}");
                     } else {
-                        // auto: the bitboard counter wherever it applies (n <= 64 here), the
-                        // SAT engine for lex-leader constraints.
-                        let auto = if lex { Engine::Sat } else { Engine::Backtrack };
+                        // auto: the SAT engine for lex-leader constraints; the orbits engine
+                        // for a rotation's boards without blocked cells or excluded diagonals;
+                        // the bitboard counter elsewhere (n <= 64 here).
+                        let rotation =
+                            matches!(g, Some(Symmetry::R90 | Symmetry::R180 | Symmetry::R270));
+                        let orbits = rotation && inst.blocked.is_empty() && inst.excluded.is_empty();
+                        let auto = if lex {
+                            Engine::Sat
+                        } else if orbits {
+                            Engine::Orbits
+                        } else {
+                            Engine::Backtrack
+                        };
                         assert_eq!(r.runs[0].engine, auto, "auto: {what}");
                     }
                     for x in &r.runs {

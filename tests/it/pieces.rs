@@ -402,7 +402,9 @@ fn every_engine_solves_and_counts_every_line_kind_as_the_oracle() {
                     }
                 }
             }
-            for engine in Engine::ALL {
+            // The orbits engine counts only the boards a rotation fixes (tested with
+            // --symmetric in count_matrix.rs and in the library).
+            for engine in Engine::ALL.into_iter().filter(|&e| e != Engine::Orbits) {
                 match count_with(inst, *piece, engine) {
                     Ok(c) => {
                         assert_eq!(

@@ -29,10 +29,14 @@ pub struct CountArgs {
     inst: InstanceArgs,
     #[command(flatten)]
     enc: EncodingArgs,
-    /// Counting engine: auto (the fastest that can count the instance: backtrack where it
-    /// applies, n <= 64 without --break-symmetry lex; sat elsewhere), sat (cube-and-conquer
-    /// with a DPLL model counter), cdcl (the same cubes by varisat with blocking clauses),
-    /// backtrack (independent bitboard counter, n <= 64). The output names the engine that ran.
+    /// Counting engine: auto (the fastest that can count the instance: orbits for --symmetric
+    /// r90|r180|r270 without blocked cells or excluded diagonals; backtrack where it applies,
+    /// n <= 64 without --break-symmetry lex; sat elsewhere), sat (cube-and-conquer with a DPLL
+    /// model counter), cdcl (the same cubes by varisat with blocking clauses), backtrack
+    /// (independent bitboard counter, n <= 64; its rotations' fixed points come from the
+    /// orbits, named on a line `rotations orbits`), orbits (the boards a rotation fixes,
+    /// counted from its orbits: r90/r270 n <= 128, r180 n <= 64). The output names the engine
+    /// that ran.
     #[arg(long, default_value = "auto", value_parser = engine_choice_parser())]
     engine: EngineChoice,
     /// A second, independent engine counts too (backtrack for sat and cdcl, sat for

@@ -247,3 +247,6 @@ pub(crate) fn fixed(
         ))
     })
 }
+
+#[cfg(test)]
+mod tests;
