@@ -138,25 +138,45 @@ pub fn split(dir: &Path, o: &SplitOptions) -> Result<SplitReport> {
                         .into(),
                 ));
             }
-            let raw = cube::cubes_in_rings(instance, piece, o.cubes.max(1), &o.cancel)?;
-            let classes = cube::classes(instance, raw, &group, o.options.symmetric);
-            let base = instance.placed.len();
-            let mut lines: Vec<CubeLine> = classes
-                .into_iter()
-                .map(|c| CubeLine::Cube {
-                    weight: c.weight,
-                    cells: c.instance.placed[base..].to_vec(),
-                })
-                .collect();
-            if o.options.symmetric.is_none() {
-                lines.extend(
-                    group
-                        .iter()
-                        .filter(|&&g| g != Symmetry::Id)
-                        .map(|&g| CubeLine::Fixed(g)),
-                );
+            if o.engine == Engine::Orbits {
+                // The orbit search's parts, as cells placed: any engine recounts a cube line.
+                let g = o.options.symmetric.unwrap_or(Symmetry::Id);
+                let group = crate::symmetry::generated(&[g]);
+                let Some(p) = crate::count::orbits::Problem::of(instance, &piece, &group)? else {
+                    return Err(Error::Usage(
+                        "split count --engine orbits counts the boards a rotation fixes: give \
+                         --symmetric r90, r180 or r270"
+                            .into(),
+                    ));
+                };
+                crate::count::orbits::split_into(&p, o.cubes.max(1), &o.cancel)?
+                    .into_iter()
+                    .map(|part| CubeLine::Cube {
+                        weight: part.weight,
+                        cells: part.cells,
+                    })
+                    .collect()
+            } else {
+                let raw = cube::cubes_in_rings(instance, piece, o.cubes.max(1), &o.cancel)?;
+                let classes = cube::classes(instance, raw, &group, o.options.symmetric);
+                let base = instance.placed.len();
+                let mut lines: Vec<CubeLine> = classes
+                    .into_iter()
+                    .map(|c| CubeLine::Cube {
+                        weight: c.weight,
+                        cells: c.instance.placed[base..].to_vec(),
+                    })
+                    .collect();
+                if o.options.symmetric.is_none() {
+                    lines.extend(
+                        group
+                            .iter()
+                            .filter(|&&g| g != Symmetry::Id)
+                            .map(|&g| CubeLine::Fixed(g)),
+                    );
+                }
+                lines
             }
-            lines
         }
         Kind::Solve => {
             let from = o
@@ -172,6 +192,12 @@ pub fn split(dir: &Path, o: &SplitOptions) -> Result<SplitReport> {
     let (kept, estimates) = match given {
         // Bitboard cubes: estimated in the search's nodes; no refuted subtree is among them.
         Some(given) => (lines, given.into_iter().map(|e: f64| e.max(1.0)).collect()),
+        // The orbit search's parts: the board search's estimate says nothing of them; many
+        // parts per task even their sizes out.
+        None if o.kind == Kind::Count && o.engine == Engine::Orbits => {
+            let ones = vec![1.0; lines.len()];
+            (lines, ones)
+        }
         None => estimate_lines(lines, &root, piece, &o.cancel)?,
     };
     let tasks = balance(&estimates, o.tasks);

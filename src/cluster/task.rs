@@ -153,7 +153,9 @@ fn count_line(
     };
     match (line, engine) {
         (CubeLine::Fixed(g), Engine::Orbits) => by_orbits(base, Some(*g)),
-        (CubeLine::Cube { .. }, Engine::Orbits) => by_orbits(&line.instance(base), options.symmetric),
+        (CubeLine::Cube { .. }, Engine::Orbits) => {
+            by_orbits(&line.instance(base), options.symmetric)
+        }
         (CubeLine::Fixed(g), Engine::Backtrack) => backtrack::fixed_points(base, piece, *g),
         (CubeLine::Fixed(g), _) => {
             crate::count::count_symmetric(base, piece, options.amo, *g, 1, cancel)

@@ -724,7 +724,11 @@ const FIXED_SPLIT_DEPTH: usize = 3;
 enum Work<'a> {
     Fixed(Symmetry, &'a [Symmetry], &'a Prefix),
     /// A part of a rotation's fixed points, counted from the rotation's orbits.
-    Rotation(Symmetry, &'a super::orbits::Problem, &'a super::orbits::Part),
+    Rotation(
+        Symmetry,
+        &'a super::orbits::Problem,
+        &'a super::orbits::Part,
+    ),
     Task(&'a Task),
 }
 
@@ -812,18 +816,19 @@ fn count_impl(
             (g, orbits, prefixes)
         })
         .collect();
-    let work: Vec<Work<'_>> = fixed_parts
-        .iter()
-        .flat_map(|(g, orbits, prefixes)| {
-            prefixes
-                .iter()
-                .map(move |p| Work::Fixed(*g, orbits.as_slice(), p))
-        })
-        .chain(rotations.iter().flat_map(|(g, p, parts)| {
-            parts.iter().map(move |part| Work::Rotation(*g, p, part))
-        }))
-        .chain(tasks.iter().map(Work::Task))
-        .collect();
+    let work: Vec<Work<'_>> =
+        fixed_parts
+            .iter()
+            .flat_map(|(g, orbits, prefixes)| {
+                prefixes
+                    .iter()
+                    .map(move |p| Work::Fixed(*g, orbits.as_slice(), p))
+            })
+            .chain(rotations.iter().flat_map(|(g, p, parts)| {
+                parts.iter().map(move |part| Work::Rotation(*g, p, part))
+            }))
+            .chain(tasks.iter().map(Work::Task))
+            .collect();
     let parts = crate::work::run_all(&work, jobs.max(1), cancel, progress, |w| {
         let task = match w {
             Work::Fixed(g, orbits, prefix) => {
@@ -833,10 +838,10 @@ fn count_impl(
                 ));
             }
             Work::Rotation(g, p, part) => {
-                let c = super::orbits::count_part(p, part, super::orbits::Formulation::Pairs, cancel)?;
-                let c = u64::try_from(c).map_err(|_| {
-                    Error::Solver(format!("{c} {g}-symmetric boards: past u64"))
-                })?;
+                let c =
+                    super::orbits::count_part(p, part, super::orbits::Formulation::Pairs, cancel)?;
+                let c = u64::try_from(c)
+                    .map_err(|_| Error::Solver(format!("{c} {g}-symmetric boards: past u64")))?;
                 return Ok((Some(*g), c));
             }
             Work::Task(task) => task,

@@ -280,7 +280,8 @@ fn check_instance(kind: &str, inst: &Instance, piece: Piece) {
                         // the bitboard counter elsewhere (n <= 64 here).
                         let rotation =
                             matches!(g, Some(Symmetry::R90 | Symmetry::R180 | Symmetry::R270));
-                        let orbits = rotation && inst.blocked.is_empty() && inst.excluded.is_empty();
+                        let orbits =
+                            rotation && inst.blocked.is_empty() && inst.excluded.is_empty();
                         let auto = if lex {
                             Engine::Sat
                         } else if orbits {

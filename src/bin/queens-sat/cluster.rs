@@ -157,11 +157,13 @@ pub fn run_split(a: SplitArgs) -> Result<ExitCode> {
     enc.reject_implied("split")?;
     let (instance, piece) = inst.load()?;
     let options = enc.options(&instance, &piece)?;
-    let engine = engine.unwrap_or(if options.symmetric.is_some() {
-        Engine::Sat
-    } else {
-        queens_sat::count::auto_engine(&instance, &piece, None, false)
-    });
+    let engine = engine.unwrap_or(
+        match queens_sat::count::auto_engine(&instance, &piece, options.symmetric, false) {
+            // split count --symmetric counts with the orbits or a SAT engine.
+            Engine::Backtrack if options.symmetric.is_some() => Engine::Sat,
+            e => e,
+        },
+    );
     let cubes = job.cubes.unwrap_or(match kind {
         Kind::Count => 64 * job.tasks,
         Kind::Solve => 16 * job.tasks,

@@ -172,23 +172,34 @@ impl Formulation {
 /// does not bound the run.
 const PARTS_PER_JOB: usize = 64;
 
-/// The parts of `p` for `jobs` threads: the search's choices a few levels down, as deep as it
-/// takes to have [`PARTS_PER_JOB`] parts per thread (one part, the whole problem, on one thread).
+/// The parts of `p` for `jobs` threads: [`split_into`] [`PARTS_PER_JOB`] parts per thread (one
+/// part, the whole problem, on one thread).
 pub(crate) fn split(p: &Problem, jobs: usize, cancel: &Cancel) -> Result<Vec<Part>> {
-    let whole = vec![Part {
+    if jobs <= 1 {
+        return Ok(vec![Part {
+            weight: 1,
+            cells: Vec::new(),
+        }]);
+    }
+    split_into(p, PARTS_PER_JOB * jobs, cancel)
+}
+
+/// The parts of `p` ([`pairs::parts`]) as few levels down as gives at least `at_least` of them
+/// (fewer where the search ends first); each a `split count` cube.
+pub(crate) fn split_into(p: &Problem, at_least: usize, cancel: &Cancel) -> Result<Vec<Part>> {
+    let mut parts = vec![Part {
         weight: 1,
         cells: Vec::new(),
     }];
-    if jobs <= 1 {
-        return Ok(whole);
-    }
-    let mut parts = whole;
     for depth in 1..=p.n as usize {
+        if parts.len() >= at_least {
+            break;
+        }
         let deeper = pairs::parts(p, depth, cancel)?;
         cancel.check()?;
         let done = deeper.len() == parts.len();
         parts = deeper;
-        if done || parts.len() >= PARTS_PER_JOB * jobs {
+        if done {
             break;
         }
     }
@@ -223,8 +234,7 @@ pub(crate) fn count_part(
     cancel: &Cancel,
 ) -> Result<u128> {
     let c = formulation.count(&p.with(&part.cells), cancel)?;
-    c.checked_mul(u128::from(part.weight))
-        .ok_or_else(overflow)
+    c.checked_mul(u128::from(part.weight)).ok_or_else(overflow)
 }
 
 fn overflow() -> Error {

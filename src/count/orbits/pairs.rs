@@ -137,7 +137,10 @@ impl<'a> Search<'a> {
                     s.rev |= 1u128 << (127 - v);
                 }
                 let mut couples = h / 2;
-                for c in cells.iter().filter(|c| (c.row as usize) < h && (c.col as usize) < h) {
+                for c in cells
+                    .iter()
+                    .filter(|c| (c.row as usize) < h && (c.col as usize) < h)
+                {
                     let (a, b) = (c.row as usize, c.col as usize);
                     s.free &= !(1u64 << a) & !(1u64 << b);
                     s.take_values(a.abs_diff(b), m - a - b);
@@ -495,12 +498,10 @@ fn orbit_cells(p: &Problem) -> Option<Vec<Cell>> {
     for (i, a) in cells.iter().enumerate() {
         for b in &cells[..i] {
             let (dr, dc) = (a.row.abs_diff(b.row), a.col.abs_diff(b.col));
-            if dr == 0 || dc == 0 || dr == dc || (p.knight && dr.min(dc) == 1 && dr.max(dc) == 2)
-            {
+            if dr == 0 || dc == 0 || dr == dc || (p.knight && dr.min(dc) == 1 && dr.max(dc) == 2) {
                 return None;
             }
         }
     }
     Some(cells)
 }
-

@@ -87,7 +87,11 @@ fn placed_pieces_match_the_board_search() {
     let mut nonzero = 0;
     for case in 0..400 {
         let n = 4 + rng.below(10) as u32;
-        let turn = if case % 2 == 0 { Turn::Quarter } else { Turn::Half };
+        let turn = if case % 2 == 0 {
+            Turn::Quarter
+        } else {
+            Turn::Half
+        };
         let knight = case % 3 == 0 && n >= 10;
         let k = rng.below(4);
         let placed: Vec<Cell> = (0..k)
