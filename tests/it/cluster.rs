@@ -1028,3 +1028,77 @@ fn certified_split_merge_refuses_a_bad_proof() {
     assert!(r.stderr.contains("at most 64"), "{}", r.stderr);
     assert!(!Path::new(&o).exists(), "a folder was written");
 }
+
+/// `split count --symmetric r90|r180` cuts the orbits engine's search into cube lines (cells
+/// placed, with the weight of the orientations they stand for): the merged total is the
+/// published one, and every cube line's count, recounted by the board search on the instance
+/// with its cells placed, is the same.
+#[test]
+fn orbit_cube_jobs_match_the_board_search_line_by_line() {
+    use queens_sat::board::Cell;
+    use queens_sat::symmetry::{Symmetry, generated};
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    for (args, g, want) in [
+        (&["-n", "16", "--symmetric", "r90"][..], Symmetry::R90, 64),
+        (&["-n", "17", "--symmetric", "r270"][..], Symmetry::R270, 128),
+        (&["-n", "14", "--symmetric", "r180"][..], Symmetry::R180, 420),
+        (
+            &["-n", "16", "--symmetric", "r90", "--piece", "amazon"][..],
+            Symmetry::R90,
+            24,
+        ),
+    ] {
+        let name = format!("orbits-{}", args.join("_"));
+        let dir = split(d, &name, "count", args, 3);
+        let job = std::fs::read_to_string(Path::new(&dir).join("job.json")).unwrap();
+        assert!(job.contains("\"engine\": \"orbits\""), "{job}");
+        work_all(d, &dir, 3);
+        let r = run_expect(d, &["merge", &dir, "--format", "json"], 10);
+        let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap();
+        assert_eq!(v["total"], want, "{args:?}");
+        let cubes: Vec<String> = std::fs::read_to_string(Path::new(&dir).join("cubes"))
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(String::from)
+            .collect();
+        assert!(cubes.len() > 3, "{args:?}: {} cube lines", cubes.len());
+        let piece = if args.contains(&"amazon") {
+            queens_sat::piece::AMAZON
+        } else {
+            queens_sat::piece::QUEEN
+        };
+        let n: u32 = args[1].parse().unwrap();
+        let mut weighted = 0u64;
+        for t in 0..3 {
+            let text = std::fs::read_to_string(Path::new(&dir).join(format!("results/{t}.json")));
+            let res: serde_json::Value = serde_json::from_str(&text.unwrap()).unwrap();
+            let lines = res["lines"].as_array().unwrap();
+            let counts = res["counts"].as_array().unwrap();
+            for (line, count) in lines.iter().zip(counts) {
+                let mut words = cubes[line.as_u64().unwrap() as usize].split_whitespace();
+                let weight: u64 = words.next().unwrap().parse().unwrap();
+                let placed: Vec<Cell> = words
+                    .map(|w| {
+                        let (r, c) = w.split_once(',').unwrap();
+                        Cell::new(r.parse().unwrap(), c.parse().unwrap())
+                    })
+                    .collect();
+                let inst = queens_sat::instance::Instance {
+                    n,
+                    placed,
+                    blocked: vec![],
+                    excluded: vec![],
+                };
+                let cancel = queens_sat::interrupt::Cancel::new();
+                let board =
+                    queens_sat::count::backtrack::fixed_by(&inst, piece, &generated(&[g]), &cancel)
+                        .unwrap();
+                assert_eq!(count.as_u64().unwrap(), board, "{args:?} {inst:?}");
+                weighted += weight * board;
+            }
+        }
+        assert_eq!(weighted, want, "{args:?}");
+    }
+}
