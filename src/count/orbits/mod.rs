@@ -172,16 +172,10 @@ impl Formulation {
 /// does not bound the run.
 const PARTS_PER_JOB: usize = 64;
 
-/// The parts of `p` for `jobs` threads: [`split_into`] [`PARTS_PER_JOB`] parts per thread (one
-/// part, the whole problem, on one thread).
+/// The parts of `p` for `jobs` threads: [`split_into`] [`PARTS_PER_JOB`] parts per thread (on
+/// one thread too, for the progress they report).
 pub(crate) fn split(p: &Problem, jobs: usize, cancel: &Cancel) -> Result<Vec<Part>> {
-    if jobs <= 1 {
-        return Ok(vec![Part {
-            weight: 1,
-            cells: Vec::new(),
-        }]);
-    }
-    split_into(p, PARTS_PER_JOB * jobs, cancel)
+    split_into(p, PARTS_PER_JOB * jobs.max(1), cancel)
 }
 
 /// The parts of `p` ([`pairs::parts`]) as few levels down as gives at least `at_least` of them
