@@ -1041,8 +1041,16 @@ fn orbit_cube_jobs_match_the_board_search_line_by_line() {
     let d = tmp.path();
     for (args, g, want) in [
         (&["-n", "16", "--symmetric", "r90"][..], Symmetry::R90, 64),
-        (&["-n", "17", "--symmetric", "r270"][..], Symmetry::R270, 128),
-        (&["-n", "14", "--symmetric", "r180"][..], Symmetry::R180, 420),
+        (
+            &["-n", "17", "--symmetric", "r270"][..],
+            Symmetry::R270,
+            128,
+        ),
+        (
+            &["-n", "14", "--symmetric", "r180"][..],
+            Symmetry::R180,
+            420,
+        ),
         (
             &["-n", "16", "--symmetric", "r90", "--piece", "amazon"][..],
             Symmetry::R90,
