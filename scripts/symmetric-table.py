@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -25,7 +26,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-BIN = ROOT / "target" / "release" / "queens-sat"
+BIN = Path(os.environ.get("QS_BIN", ROOT / "target" / "release" / "queens-sat"))
 
 
 def span(text: str) -> list[int]:
