@@ -139,7 +139,7 @@ pub fn run<T: Sync, R: Send>(
 
 /// The CPU seconds the calling thread has used (`CLOCK_THREAD_CPUTIME_ID`), for the item trace;
 /// 0 where the clock cannot be read.
-fn thread_cpu_seconds() -> f64 {
+pub(crate) fn thread_cpu_seconds() -> f64 {
     let mut ts = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,

@@ -452,6 +452,10 @@ pub struct TaskResult {
     /// `fixed` line).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub counts: Option<Vec<u64>>,
+    /// Count: per cube line, the CPU seconds of the thread that counted it (the run log of a
+    /// long count names each piece's cost; absent in results written before it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_seconds: Option<Vec<f64>>,
     /// Solve: per cube line, `SAT`, `UNSAT`, `UNKNOWN: why`, or `SKIPPED` (another cube found a
     /// board first).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -475,19 +479,30 @@ impl TaskResult {
     pub fn compute_checksum(&self) -> String {
         // Seconds to the microsecond: a float need not survive a JSON round trip bit for bit.
         let json = |v: &dyn erased::Json| v.json();
-        digest(&[
+        let (task, seconds) = (self.task.to_string(), format!("{:.6}", self.seconds));
+        let (lines, counts, answers) = (json(&self.lines), json(&self.counts), json(&self.answers));
+        let (board, error) = (json(&self.board), json(&self.error));
+        let mut parts: Vec<&str> = vec![
             &self.tool,
             &self.version,
             &self.job_id,
-            &self.task.to_string(),
-            &json(&self.lines),
-            &json(&self.counts),
-            &json(&self.answers),
-            &json(&self.board),
-            &json(&self.error),
-            &format!("{:.6}", self.seconds),
+            &task,
+            &lines,
+            &counts,
+            &answers,
+            &board,
+            &error,
+            &seconds,
             &self.host,
-        ])
+        ];
+        // The CPU seconds to the microsecond, and only where present (older results keep
+        // their checksums).
+        let cpu = self
+            .cpu_seconds
+            .as_ref()
+            .map(|c| c.iter().map(|s| format!("{s:.6},")).collect::<String>());
+        parts.extend(cpu.as_deref());
+        digest(&parts)
     }
 }
 

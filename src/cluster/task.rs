@@ -88,6 +88,7 @@ pub fn run_task(
         task,
         lines: t.lines.clone(),
         counts: None,
+        cpu_seconds: None,
         answers: None,
         board: None,
         error: None,
@@ -99,9 +100,15 @@ pub fn run_task(
         Kind::Count => {
             let engine = Engine::parse(job.engine.as_deref().unwrap_or("sat"))?;
             crate::work::run_all(&lines, jobs.max(1), cancel, &|_, _| {}, |line| {
-                count_line(line, &folder.instance, piece, options, engine, cancel)
+                let cpu = crate::work::thread_cpu_seconds();
+                let c = count_line(line, &folder.instance, piece, options, engine, cancel)?;
+                Ok((c, crate::work::thread_cpu_seconds() - cpu))
             })
-            .map(|counts| result.counts = Some(counts))
+            .map(|counted| {
+                let (counts, cpu) = counted.into_iter().unzip();
+                result.counts = Some(counts);
+                result.cpu_seconds = Some(cpu);
+            })
         }
         Kind::Solve => {
             let indexed: Vec<(usize, &CubeLine)> = t.lines.iter().copied().zip(lines).collect();
