@@ -275,3 +275,31 @@ impl CountRecord {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A count record says how its integers are written once one passes 2^53, and is exact.
+    #[test]
+    fn big_counts_are_exact_and_noted() {
+        let small = CountRecord {
+            total: Some(1 << 53),
+            ..CountRecord::default()
+        }
+        .noting_big_counts();
+        assert_eq!(small.integers, None);
+        let big = CountRecord {
+            total: Some((1 << 53) + 1),
+            fixed: Some(BTreeMap::from([("r90".to_string(), u64::MAX)])),
+            ..CountRecord::default()
+        }
+        .noting_big_counts();
+        assert_eq!(big.integers.as_deref(), Some(BIG_COUNTS));
+        let text = serde_json::to_string(&big).unwrap();
+        assert!(text.contains("\"total\":9007199254740993"), "{text}");
+        assert!(text.contains("18446744073709551615"), "{text}");
+        let back: CountRecord = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, big);
+    }
+}
