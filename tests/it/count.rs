@@ -427,3 +427,118 @@ fn backtrack_mirror_halving_and_orbit_fixed_points_match_oracle() {
         "too few mirror-symmetric instances: {mirrored}"
     );
 }
+
+/// The orbits engine through the command line: `auto` picks it for `--symmetric r90|r180`
+/// and names it, `--cross-check` counts again with an independent engine, a plain count names
+/// it for its rotations, `--timeout` stops a long count (UNKNOWN, exit 1, nothing counted), and
+/// it refuses what it does not count, in one line.
+#[test]
+fn orbits_engine_on_the_command_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let json = |args: &[&str]| -> serde_json::Value {
+        let r = crate::common::run_expect(d, args, 0);
+        serde_json::from_str(r.stdout.trim()).unwrap()
+    };
+    for (n, g, want) in [
+        ("20", "r90", 480u64),
+        ("21", "r270", 704),
+        ("16", "r180", 3000),
+    ] {
+        let v = json(&["count", "-n", n, "--symmetric", g, "--format", "json"]);
+        assert_eq!(
+            (v["total"].as_u64(), v["engine"].as_str()),
+            (Some(want), Some("orbits"))
+        );
+        let v = json(&[
+            "count",
+            "-n",
+            n,
+            "--symmetric",
+            g,
+            "--cross-check",
+            "--format",
+            "json",
+        ]);
+        assert_eq!(v["total"].as_u64(), Some(want), "{n} {g}");
+        let engines = v["engine"].as_str().unwrap();
+        assert!(
+            engines.starts_with("orbits+") && engines.len() > 7,
+            "{engines}"
+        );
+    }
+    // A033148(48): far past the board search, counted from the orbits.
+    let v = json(&[
+        "count",
+        "-n",
+        "48",
+        "--symmetric",
+        "r90",
+        "--jobs",
+        "2",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["total"].as_u64(), Some(21_517_426_688));
+    assert_eq!(v["unique"].as_u64(), Some(21_517_426_688 / 2));
+    let v = json(&["count", "-n", "12", "--format", "json"]);
+    assert_eq!(
+        (v["engine"].as_str(), v["rotations"].as_str()),
+        (Some("backtrack"), Some("orbits"))
+    );
+    assert_eq!(
+        (v["fixed"]["r90"].as_u64(), v["fixed"]["r180"].as_u64()),
+        (Some(8), Some(80))
+    );
+    let r = crate::common::run_expect(
+        d,
+        &[
+            "count",
+            "-n",
+            "64",
+            "--symmetric",
+            "r90",
+            "--timeout",
+            "0.2",
+        ],
+        1,
+    );
+    assert_eq!(r.stdout.trim(), "UNKNOWN");
+    for (args, says) in [
+        (
+            &["count", "-n", "8", "--engine", "orbits"][..],
+            "--symmetric r90, r180 or r270",
+        ),
+        (
+            &[
+                "count",
+                "-n",
+                "65",
+                "--symmetric",
+                "r180",
+                "--engine",
+                "orbits",
+            ][..],
+            "n <= 64, not 65",
+        ),
+        (
+            &[
+                "count",
+                "-n",
+                "8",
+                "--symmetric",
+                "flip_h",
+                "--engine",
+                "orbits",
+            ][..],
+            "rotation",
+        ),
+    ] {
+        let r = crate::common::run_expect(d, args, 1);
+        assert!(
+            r.stderr.contains(says) && r.stderr.lines().count() == 1,
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
+}
