@@ -70,6 +70,21 @@ fn mirrored(set: u64, sum: usize) -> u64 {
     }
 }
 
+/// The bits 0..=v of a `u128`.
+fn upto(v: usize) -> u128 {
+    if v >= 127 { !0 } else { (2u128 << v) - 1 }
+}
+
+/// [`mirrored`] on a `u128`.
+fn mirrored128(set: u128, sum: usize) -> u128 {
+    let rev = set.reverse_bits();
+    if sum <= 127 {
+        rev >> (127 - sum)
+    } else {
+        rev.checked_shl((sum - 127) as u32).unwrap_or(0)
+    }
+}
+
 /// The pieces of a board, by row, for the knight checks (`None`: the row is empty so far).
 struct Knights {
     /// The column of each row's piece.
@@ -256,17 +271,17 @@ impl<'a> Quarter<'a> {
         if rows == 0 {
             return 1;
         }
-        if v == 0 || self.poll.stopped() {
+        // The values above the largest free one up to `v` are taken: go straight to it.
+        let up = self.vals & upto(v);
+        if up == 0 || self.poll.stopped() {
             return 0;
         }
+        let v = 127 - up.leading_zeros() as usize;
         let sum = self.n - 1 - v; // a + b of a couple whose s is v
         let first = rows.trailing_zeros() as usize;
         let last = 63 - rows.leading_zeros() as usize;
-        if first + last < sum {
-            return 0; // the first row has no partner left
-        }
-        if self.vals >> v & 1 == 0 {
-            return self.go(v - 1);
+        if first + last < sum || !Quarter::matchable(rows, sum) || !self.partners(up) {
+            return 0;
         }
         let mut total = 0;
         let side = if self.split { v & 1 } else { 0 };
@@ -305,6 +320,39 @@ impl<'a> Quarter<'a> {
             self.vals |= values;
         }
         total
+    }
+
+    /// Whether the free rows `rows` pair up with every couple's sum at least `sum`: the smallest
+    /// row with the largest, the second smallest with the second largest, and so on.
+    fn matchable(mut rows: u64, sum: usize) -> bool {
+        while rows != 0 {
+            let lo = rows.trailing_zeros() as usize;
+            let hi = 63 - rows.leading_zeros() as usize;
+            if lo + hi < sum {
+                return false;
+            }
+            rows &= !((1u64 << lo) | (1u64 << hi));
+        }
+        true
+    }
+
+    /// Whether every free row still has a partner: a free row with which it makes a couple
+    /// whose two values are free, s among `up` (the free values up to the current one).
+    fn partners(&self, up: u128) -> bool {
+        let rows = self.rows;
+        let mut left = rows;
+        while left != 0 {
+            let x = left.trailing_zeros() as usize;
+            left &= left - 1;
+            // y with n-1-x-y in `up` and |x - y| free (up holds every free value below s).
+            let by_s = mirrored128(up, self.n - 1 - x) as u64;
+            let above = (up << x) as u64 & !low_bits(x + 1);
+            let below = mirrored128(up, x) as u64 & low_bits(x);
+            if rows & by_s & (above | below) == 0 {
+                return false;
+            }
+        }
+        true
     }
 }
 
@@ -414,21 +462,37 @@ impl<'a> Half<'a> {
 
     /// The boards with the values above `v` decided (both kinds).
     fn go(&mut self, v: usize) -> u128 {
-        if self.rows == 0 {
+        let (rows, cols) = (self.rows, self.cols);
+        if rows == 0 {
             return 1;
         }
-        if v == 0 || self.poll.stopped() {
+        // Straight to the largest value up to `v` free in either set.
+        let up = (self.diag | self.anti) & low_bits(v + 1);
+        if up == 0 || self.poll.stopped() {
             return 0;
         }
+        let v = 63 - up.leading_zeros() as usize;
         let sum = self.n - 1 - v; // low + high of a pair whose larger value is v
-        let (rows, cols) = (self.rows, self.cols);
-        let last = |s: u64| 63 - s.leading_zeros() as usize;
-        if rows.trailing_zeros() as usize + last(cols) < sum
-            || cols.trailing_zeros() as usize + last(rows) < sum
-        {
+        if !Half::matchable(rows, cols, sum) {
             return 0;
         }
         self.diagonal(v)
+    }
+
+    /// Whether the free row pairs `rows` and column pairs `cols` match with every pair's row
+    /// and column adding up to at least `sum`: the smallest row with the largest column, and so
+    /// on.
+    fn matchable(mut rows: u64, mut cols: u64, sum: usize) -> bool {
+        while rows != 0 {
+            let r = rows.trailing_zeros() as usize;
+            let c = 63 - cols.leading_zeros() as usize;
+            if r + c < sum {
+                return false;
+            }
+            rows &= rows - 1;
+            cols &= !(1u64 << c);
+        }
+        true
     }
 
     /// The diagonal value `v` decided, then [`Half::anti_diagonal`].
@@ -758,23 +822,25 @@ mod tests {
         assert!(matches!(e, Error::Interrupted), "{e}");
     }
 
-    /// Times the plain queens counts (`cargo test --release --lib count::orbits::values --
-    /// --ignored --nocapture`).
+    /// Times the plain counts (`cargo test --release --lib count::orbits::values -- --ignored
+    /// --nocapture`); `VALUES_SPEED=q40,h20a` picks the boards (q: quarter turn, h: half turn,
+    /// a trailing `a`: amazons).
     #[test]
     #[ignore]
     fn speed() {
-        for (turn, ns) in [
-            (Turn::Quarter, &[40u32, 44, 48][..]),
-            (Turn::Half, &[18, 20, 22][..]),
-        ] {
-            for &n in ns {
-                let t = std::time::Instant::now();
-                let c = plain(n, turn, false);
-                println!(
-                    "{turn:?} n = {n}: {c} in {:.2} s",
-                    t.elapsed().as_secs_f64()
-                );
-            }
+        let which = std::env::var("VALUES_SPEED").unwrap_or("q40,q44,q48,h18,h20,h22".into());
+        for w in which.split(',') {
+            let turn = if w.starts_with('q') {
+                Turn::Quarter
+            } else {
+                Turn::Half
+            };
+            let knight = w.ends_with('a');
+            let n: u32 = w[1..].trim_end_matches('a').parse().unwrap();
+            let t = std::time::Instant::now();
+            let c = plain(n, turn, knight);
+            let s = t.elapsed().as_secs_f64();
+            println!("{turn:?} n = {n} knight {knight}: {c} in {s:.2} s");
         }
     }
 }
