@@ -473,10 +473,36 @@ impl<'a> Half<'a> {
         }
         let v = 63 - up.leading_zeros() as usize;
         let sum = self.n - 1 - v; // low + high of a pair whose larger value is v
-        if !Half::matchable(rows, cols, sum) {
+        if !Half::matchable(rows, cols, sum) || !self.partners(v) {
             return 0;
         }
         self.diagonal(v)
+    }
+
+    /// Whether every free row pair still has a free column pair to take, and every free column
+    /// pair a row pair: the pair's larger value n-1-x-y (at most `v`) free in one set and its
+    /// smaller value |x - y| in the other.
+    fn partners(&self, v: usize) -> bool {
+        let (diag, anti) = (self.diag, self.anti);
+        let (diag_up, anti_up) = (diag & low_bits(v + 1), anti & low_bits(v + 1));
+        let apart =
+            |set: u64, x: usize| (set << x & !low_bits(x + 1)) | (mirrored(set, x) & low_bits(x));
+        let n = self.n;
+        let with = |x: usize| {
+            (mirrored(diag_up, n - 1 - x) & apart(anti, x))
+                | (mirrored(anti_up, n - 1 - x) & apart(diag, x))
+        };
+        for (mine, theirs) in [(self.rows, self.cols), (self.cols, self.rows)] {
+            let mut left = mine;
+            while left != 0 {
+                let x = left.trailing_zeros() as usize;
+                left &= left - 1;
+                if theirs & with(x) == 0 {
+                    return false;
+                }
+            }
+        }
+        true
     }
 
     /// Whether the free row pairs `rows` and column pairs `cols` match with every pair's row
