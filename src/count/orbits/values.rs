@@ -62,7 +62,12 @@ fn low_bits(h: usize) -> u64 {
 /// Bit `a` of the result is bit `sum - a` of `set` (bits that fall outside are dropped): the
 /// partners that make `sum` with each index.
 fn mirrored(set: u64, sum: usize) -> u64 {
-    let rev = set.reverse_bits(); // bit 63 - x is bit x of `set`
+    from_reversed(set.reverse_bits(), sum)
+}
+
+/// [`mirrored`] from the reversed set (bit 63 - x is bit x of the set), to reverse it once for
+/// many sums.
+fn from_reversed(rev: u64, sum: usize) -> u64 {
     if sum <= 63 {
         rev >> (63 - sum)
     } else {
@@ -75,9 +80,8 @@ fn upto(v: usize) -> u128 {
     if v >= 127 { !0 } else { (2u128 << v) - 1 }
 }
 
-/// [`mirrored`] on a `u128`.
-fn mirrored128(set: u128, sum: usize) -> u128 {
-    let rev = set.reverse_bits();
+/// [`from_reversed`] on a `u128` (bit 127 - x is bit x of the set).
+fn from_reversed128(rev: u128, sum: usize) -> u128 {
     if sum <= 127 {
         rev >> (127 - sum)
     } else {
@@ -340,14 +344,15 @@ impl<'a> Quarter<'a> {
     /// whose two values are free, s among `up` (the free values up to the current one).
     fn partners(&self, up: u128) -> bool {
         let rows = self.rows;
+        let rev = up.reverse_bits();
         let mut left = rows;
         while left != 0 {
             let x = left.trailing_zeros() as usize;
             left &= left - 1;
             // y with n-1-x-y in `up` and |x - y| free (up holds every free value below s).
-            let by_s = mirrored128(up, self.n - 1 - x) as u64;
+            let by_s = from_reversed128(rev, self.n - 1 - x) as u64;
             let above = (up << x) as u64 & !low_bits(x + 1);
-            let below = mirrored128(up, x) as u64 & low_bits(x);
+            let below = from_reversed128(rev, x) as u64 & low_bits(x);
             if rows & by_s & (above | below) == 0 {
                 return false;
             }
@@ -485,12 +490,15 @@ impl<'a> Half<'a> {
     fn partners(&self, v: usize) -> bool {
         let (diag, anti) = (self.diag, self.anti);
         let (diag_up, anti_up) = (diag & low_bits(v + 1), anti & low_bits(v + 1));
-        let apart =
-            |set: u64, x: usize| (set << x & !low_bits(x + 1)) | (mirrored(set, x) & low_bits(x));
+        let (rev_diag_up, rev_anti_up) = (diag_up.reverse_bits(), anti_up.reverse_bits());
+        let (rev_diag, rev_anti) = (diag.reverse_bits(), anti.reverse_bits());
+        let apart = |set: u64, rev: u64, x: usize| {
+            (set << x & !low_bits(x + 1)) | (from_reversed(rev, x) & low_bits(x))
+        };
         let n = self.n;
         let with = |x: usize| {
-            (mirrored(diag_up, n - 1 - x) & apart(anti, x))
-                | (mirrored(anti_up, n - 1 - x) & apart(diag, x))
+            (from_reversed(rev_diag_up, n - 1 - x) & apart(anti, rev_anti, x))
+                | (from_reversed(rev_anti_up, n - 1 - x) & apart(diag, rev_diag, x))
         };
         for (mine, theirs) in [(self.rows, self.cols), (self.cols, self.rows)] {
             let mut left = mine;
