@@ -151,16 +151,21 @@ fn count_line(
     engine: Engine,
     cancel: &Cancel,
 ) -> Result<u64> {
+    use crate::count::orbits::{self, Formulation};
+    let formulation = match engine {
+        Engine::OrbitValues => Formulation::Values,
+        _ => Formulation::Pairs,
+    };
     let by_orbits = |instance: &Instance, g: Option<Symmetry>| {
         let group = crate::symmetry::generated(&[g.unwrap_or(Symmetry::Id)]);
-        match crate::count::orbits::Problem::of(instance, &piece, &group)? {
-            Some(p) => crate::count::orbits::fixed(&p, 1, &|_, _| {}, cancel),
+        match orbits::Problem::of(instance, &piece, &group)? {
+            Some(p) => orbits::fixed(&p, formulation, 1, &|_, _| {}, cancel),
             None => Ok(0),
         }
     };
     match (line, engine) {
-        (CubeLine::Fixed(g), Engine::Orbits) => by_orbits(base, Some(*g)),
-        (CubeLine::Cube { .. }, Engine::Orbits) => {
+        (CubeLine::Fixed(g), Engine::Orbits | Engine::OrbitValues) => by_orbits(base, Some(*g)),
+        (CubeLine::Cube { .. }, Engine::Orbits | Engine::OrbitValues) => {
             by_orbits(&line.instance(base), options.symmetric)
         }
         (CubeLine::Fixed(g), Engine::Backtrack) => backtrack::fixed_points(base, piece, *g),

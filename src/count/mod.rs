@@ -40,11 +40,21 @@ pub enum Engine {
     /// board's rows for the half turn, n <= 64): `--symmetric r90|r180|r270` on queens and
     /// amazons, with pre-placed pieces but no blocked cells or excluded diagonals.
     Orbits,
+    /// The same boards by the second, independent formulation ([`orbits`]: each diagonal
+    /// value, largest first, unused or given to one couple or row; 10-40x slower): the
+    /// cross-check of `orbits`.
+    OrbitValues,
 }
 
 impl Engine {
     /// Every engine, in the order of the help text.
-    pub const ALL: [Engine; 4] = [Engine::Sat, Engine::Cdcl, Engine::Backtrack, Engine::Orbits];
+    pub const ALL: [Engine; 5] = [
+        Engine::Sat,
+        Engine::Cdcl,
+        Engine::Backtrack,
+        Engine::Orbits,
+        Engine::OrbitValues,
+    ];
 
     /// What [`Engine::parse`] gives for `auto` where no instance is at hand (the engine of a
     /// split job's cubes, `split count --engine auto`). `count` resolves `auto` per instance
@@ -89,6 +99,7 @@ impl Engine {
             Engine::Cdcl => "cdcl",
             Engine::Backtrack => "backtrack",
             Engine::Orbits => "orbits",
+            Engine::OrbitValues => "orbit-values",
         }
     }
 }
@@ -152,10 +163,10 @@ pub fn count_with_progress(
     let group = stabiliser(instance, &piece);
     let fixed: Vec<u64> = match engine {
         Engine::Backtrack => backtrack::count_with(instance, piece, &group, jobs, cancel)?.fixed,
-        Engine::Orbits => {
+        Engine::Orbits | Engine::OrbitValues => {
             return Err(crate::error::BadOption::invalid(
                 crate::error::Opt::Engine,
-                "orbits",
+                engine.name(),
                 "counts the boards a rotation fixes, not all solutions: give --symmetric r90, \
                  r180 or r270",
             ));
@@ -392,8 +403,8 @@ pub fn auto_engine(
 pub fn second_engine(instance: &Instance, piece: &Piece, first: Engine) -> Engine {
     match first {
         Engine::Backtrack => Engine::Sat,
-        Engine::Orbits if backtrack_refusal(instance, piece).is_none() => Engine::Backtrack,
-        Engine::Orbits => Engine::Sat,
+        Engine::Orbits => Engine::OrbitValues,
+        Engine::OrbitValues => Engine::Orbits,
         _ if backtrack_refusal(instance, piece).is_none() => Engine::Backtrack,
         Engine::Sat => Engine::Cdcl,
         Engine::Cdcl => Engine::Sat,
@@ -452,11 +463,11 @@ pub fn run(
                 }
             }
             Engine::Sat | Engine::Cdcl => dpll::supports(&piece)?,
-            Engine::Orbits => {
+            Engine::Orbits | Engine::OrbitValues => {
                 if request.lex {
                     return Err(crate::error::BadOption::invalid(
                         crate::error::Opt::Engine,
-                        "orbits",
+                        e.name(),
                         "counts the classes by Burnside, not lex-leader constraints: drop \
                          --break-symmetry lex or take the sat engine",
                     ));
@@ -584,7 +595,12 @@ fn by_engine(
         return Ok((Method::LexLeader, classes, None));
     }
     let fixed = match (engine, g) {
-        (Engine::Orbits, _) => {
+        (Engine::Orbits | Engine::OrbitValues, _) => {
+            let formulation = if engine == Engine::Orbits {
+                orbits::Formulation::Pairs
+            } else {
+                orbits::Formulation::Values
+            };
             // One count per subgroup <g, h>: <g> itself for the rotations h, none for the
             // reflections (n >= 2).
             let g = g.unwrap_or(Symmetry::Id);
@@ -596,7 +612,9 @@ fn by_engine(
                     Some(&(_, f)) => f,
                     None => {
                         let f = match orbits::Problem::of(instance, &piece, &k)? {
-                            Some(p) => orbits::fixed(&p, request.jobs, progress, cancel)?,
+                            Some(p) => {
+                                orbits::fixed(&p, formulation, request.jobs, progress, cancel)?
+                            }
                             None => 0,
                         };
                         seen.push((k, f));

@@ -20,6 +20,7 @@
 //! count is cut into pieces ([`pairs::pieces`]) that either formulation recounts.
 
 pub(crate) mod pairs;
+pub(crate) mod values;
 
 use crate::board::Cell;
 use crate::error::{BadOption, Error, Opt, Result};
@@ -157,6 +158,8 @@ pub(crate) struct Part {
 pub(crate) enum Formulation {
     /// [`pairs`].
     Pairs,
+    /// [`values`].
+    Values,
 }
 
 impl Formulation {
@@ -164,6 +167,7 @@ impl Formulation {
     fn count(self, p: &Problem, cancel: &Cancel) -> Result<u128> {
         match self {
             Formulation::Pairs => pairs::count(p, cancel),
+            Formulation::Values => values::count(p, cancel),
         }
     }
 }
@@ -235,15 +239,16 @@ fn overflow() -> Error {
     Error::Solver("a rotation-fixed count overflows u128".to_string())
 }
 
-/// [`count`] by the fast formulation, as the `u64` of the count's report: a count past `u64`
-/// is an error naming it, never a wrapped number.
+/// [`count`] as the `u64` of the count's report: a count past `u64` is an error naming it,
+/// never a wrapped number.
 pub(crate) fn fixed(
     p: &Problem,
+    formulation: Formulation,
     jobs: usize,
     progress: &(dyn Fn(usize, usize) + Sync),
     cancel: &Cancel,
 ) -> Result<u64> {
-    let c = count(p, Formulation::Pairs, jobs, progress, cancel)?;
+    let c = count(p, formulation, jobs, progress, cancel)?;
     u64::try_from(c).map_err(|_| {
         Error::Solver(format!(
             "{c} boards: past the u64 of a count's report (n = {})",

@@ -158,3 +158,31 @@ fn boards_past_the_limit_are_refused() {
         assert!(e.to_string().contains(&n.to_string()), "{e}");
     }
 }
+
+/// The two formulations agree part by part on the rows formulation's split (the common
+/// refinement the long counts are checked on), queens and amazons, both turns, and on the
+/// whole counts of four threads.
+#[test]
+fn the_formulations_agree_part_by_part() {
+    for (n, turn, knight) in [
+        (32, Turn::Quarter, false),
+        (33, Turn::Quarter, false),
+        (24, Turn::Quarter, true),
+        (17, Turn::Half, false),
+        (18, Turn::Half, false),
+        (16, Turn::Half, true),
+    ] {
+        let p = problem(n, turn, knight, Vec::new());
+        let parts = split_into(&p, 40, &Cancel::new()).unwrap();
+        assert!(parts.len() >= 10, "n = {n} {turn:?}: {} parts", parts.len());
+        let (mut a, mut b) = (0u128, 0u128);
+        for part in &parts {
+            let x = count_part(&p, part, Formulation::Pairs, &Cancel::new()).unwrap();
+            let y = count_part(&p, part, Formulation::Values, &Cancel::new()).unwrap();
+            assert_eq!(x, y, "n = {n} {turn:?} knight {knight}: {part:?}");
+            (a, b) = (a + x, b + y);
+        }
+        let four = count(&p, Formulation::Values, 4, &|_, _| {}, &Cancel::new()).unwrap();
+        assert_eq!((a, b), (four, four), "n = {n} {turn:?} knight {knight}");
+    }
+}
