@@ -40,7 +40,7 @@ import os
 import sys
 from typing import Any, Callable, Optional, Union
 
-from . import _native, generate
+from . import _args, _native, generate
 from ._errors import (
     ArgumentTypeError,
     CancelledError,
@@ -132,58 +132,6 @@ __all__ = [
 Progress = Union[bool, Callable[[int, int], object], None]
 
 
-def _bad_type(name: str, value: object, expected: str) -> ArgumentTypeError:
-    """The ``ArgumentTypeError`` for argument ``name`` given ``value``, not ``expected``."""
-    text = repr(value)
-    if len(text) > 40:
-        text = text[:40] + "..."
-    e = ArgumentTypeError(f"{name}={text} must be {expected}, not {type(value).__name__}")
-    e.argument, e.value = name, text
-    return e
-
-
-def _instance(instance: Union[Instance, int]) -> Instance:
-    """An ``Instance``; a plain int ``n`` is the empty ``n x n`` board."""
-    if isinstance(instance, Instance):
-        return instance
-    if isinstance(instance, int) and not isinstance(instance, bool):
-        return Instance(instance)
-    raise _bad_type("instance", instance, "a queens_sat.Instance or a board side (int)")
-
-
-def _str(name: str, value: str) -> str:
-    """``value`` of the ``str`` argument ``name``; any other type is an ``ArgumentTypeError``."""
-    if not isinstance(value, str):
-        raise _bad_type(name, value, "a str")
-    return value
-
-
-def _path(
-    name: str, value: Optional[Union[str, os.PathLike[str]]]
-) -> Optional[str]:
-    """``value`` of the optional path argument ``name`` (``None``, a ``str`` or a path-like)."""
-    if value is None:
-        return None
-    try:
-        return os.fspath(value)
-    except TypeError:
-        raise _bad_type(name, value, "a path (str or os.PathLike) or None") from None
-
-
-def _cancel(value: Optional[Cancel]) -> Optional[Cancel]:
-    """``value`` of the ``cancel`` argument (``None`` or a ``Cancel``)."""
-    if value is not None and not isinstance(value, Cancel):
-        raise _bad_type("cancel", value, "a queens_sat.Cancel or None")
-    return value
-
-
-def _opt_str(name: str, value: Optional[str]) -> Optional[str]:
-    """``value`` of the optional ``str`` argument ``name`` (``None`` or a ``str``)."""
-    if value is not None and not isinstance(value, str):
-        raise _bad_type(name, value, "a str or None")
-    return value
-
-
 def solve(
     instance: Union[Instance, int],
     *,
@@ -236,25 +184,20 @@ def solve(
     >>> r.status is Status.SAT, len(r.board.pieces)
     (True, 6)
     """
-    inst = _instance(instance)
-    if timeout is not None and (
-        not isinstance(timeout, (int, float)) or isinstance(timeout, bool)
-    ):
-        raise _bad_type("timeout", timeout, "a number of seconds or None")
     return _native.solve(
-        inst,
-        _str("solver", solver),
-        timeout,
-        bool(certify),
-        jobs,
-        _str("amo", amo),
-        _opt_str("implied", implied),
-        _opt_str("symmetric", symmetric),
-        _opt_str("break_symmetry", break_symmetry),
-        bool(deterministic),
-        _path("proof", proof),
-        _opt_str("proof_format", proof_format),
-        _cancel(cancel),
+        _args.instance(instance),
+        _args.text("solver", solver),
+        _args.seconds("timeout", timeout),
+        _args.flag("certify", certify),
+        _args.opt_integer("jobs", jobs),
+        _args.text("amo", amo),
+        _args.opt_text("implied", implied),
+        _args.opt_text("symmetric", symmetric),
+        _args.opt_text("break_symmetry", break_symmetry),
+        _args.flag("deterministic", deterministic),
+        _args.path("proof", proof),
+        _args.opt_text("proof_format", proof_format),
+        _args.cancel(cancel),
     )
 
 
@@ -289,26 +232,25 @@ def encode(
     >>> f.decode([2, 8, 9, 15]).columns
     [1, 3, 0, 2]
     """
-    inst = _instance(instance)
     return _native.encode(
-        inst,
-        _str("amo", amo),
-        _opt_str("implied", implied),
-        _opt_str("symmetric", symmetric),
-        _opt_str("break_symmetry", break_symmetry),
-        bool(presolve),
-        _cancel(cancel),
+        _args.instance(instance),
+        _args.text("amo", amo),
+        _args.opt_text("implied", implied),
+        _args.opt_text("symmetric", symmetric),
+        _args.opt_text("break_symmetry", break_symmetry),
+        _args.flag("presolve", presolve),
+        _args.cancel(cancel),
     )
 
 
 def _progress_callback(progress: Progress) -> Optional[Callable[[int, int], object]]:
     """``progress=True``: a tqdm bar when tqdm is installed, else a line on stderr."""
-    if progress is None or progress is False:
-        return None
     if callable(progress):
         return progress
-    if progress is not True:
-        raise _bad_type("progress", progress, "a callable (done, total), True or None")
+    if progress is None or (_args.is_bool(progress) and not progress):
+        return None
+    if not _args.is_bool(progress):
+        raise _args.bad_type("progress", progress, "a callable (done, total), True or None")
     tqdm: Any = None
     try:
         tqdm = importlib.import_module("tqdm").tqdm
@@ -383,24 +325,19 @@ def count(
     >>> count(Instance(10), symmetric="r180", break_symmetry="lex", cross_check=True).unique
     3
     """
-    inst = _instance(instance)
-    if timeout is not None and (
-        not isinstance(timeout, (int, float)) or isinstance(timeout, bool)
-    ):
-        raise _bad_type("timeout", timeout, "a number of seconds or None")
-    if not isinstance(cross_check, bool):
-        raise _bad_type("cross_check", cross_check, "True or False")
+    inst = _args.instance(instance)
+    timeout = _args.seconds("timeout", timeout)
     return _native.count(
         inst,
-        _str("amo", amo),
-        _opt_str("symmetric", symmetric),
-        _opt_str("break_symmetry", break_symmetry),
-        _str("engine", engine),
-        cross_check,
-        jobs,
+        _args.text("amo", amo),
+        _args.opt_text("symmetric", symmetric),
+        _args.opt_text("break_symmetry", break_symmetry),
+        _args.text("engine", engine),
+        _args.flag("cross_check", cross_check),
+        _args.opt_integer("jobs", jobs),
         timeout,
         _progress_callback(progress),
-        _cancel(cancel),
+        _args.cancel(cancel),
     )
 
 
@@ -439,17 +376,12 @@ def solutions(
     >>> [len(list(b)) for b in solutions(30, limit=2)]
     [30, 30]
     """
-    inst = _instance(instance)
-    if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool)):
-        raise _bad_type("limit", limit, "an int or None")
-    if not isinstance(modulo_symmetry, bool):
-        raise _bad_type("modulo_symmetry", modulo_symmetry, "True or False")
-    if timeout is not None and (
-        not isinstance(timeout, (int, float)) or isinstance(timeout, bool)
-    ):
-        raise _bad_type("timeout", timeout, "a number of seconds or None")
+    inst = _args.instance(instance)
+    limit = _args.opt_integer("limit", limit)
+    flag = _args.flag("modulo_symmetry", modulo_symmetry)
+    timeout = _args.seconds("timeout", timeout)
     return _native.solutions(
-        inst, _opt_str("symmetric", symmetric), modulo_symmetry, limit, timeout, _cancel(cancel)
+        inst, _args.opt_text("symmetric", symmetric), flag, limit, timeout, _args.cancel(cancel)
     )
 
 
@@ -465,6 +397,6 @@ def verify(board: Board, instance: Union[Instance, int]) -> None:
     queens at (0,0) and (3,3) share a diagonal [(0, 0), (3, 3)]
     """
     if not isinstance(board, Board):
-        raise _bad_type("board", board, "a queens_sat.Board")
-    _native.verify(board, _instance(instance))
+        raise _args.bad_type("board", board, "a queens_sat.Board")
+    _native.verify(board, _args.instance(instance))
 

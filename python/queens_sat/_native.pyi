@@ -6,7 +6,7 @@ and the runtime cannot drift. The classes are ``@final``: PyO3 classes cannot be
 
 from array import array
 from os import PathLike
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union, final
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union, final
 
 import numpy
 import numpy.typing
@@ -238,9 +238,10 @@ class Counts:
         """Classes of the counted solutions modulo ``group`` (Burnside, or lex-leader boards
         counted directly)."""
     @property
-    def fixed_points(self) -> Dict[str, int]:
+    def fixed_points(self) -> Mapping[str, int]:
         """Counted solutions each element of ``group`` maps to themselves, by name (empty for a
-        lex-leader count)."""
+        lex-leader count): a read-only mapping (``types.MappingProxyType``), so that frozen,
+        hashable counts cannot change; ``dict(c.fixed_points)`` is a copy to change."""
     @property
     def group(self) -> List[str]:
         """The group of the classes, identity first: the instance's symmetries (with

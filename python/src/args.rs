@@ -18,9 +18,13 @@ pub fn repr(obj: &Bound<'_, PyAny>) -> String {
         .unwrap_or_else(|_| "<unprintable>".into())
 }
 
-/// `obj` as a Python int when it is one or stands for one (`__index__`: numpy's integers,
-/// `bool`), as Python's own integer arguments take it; `None` otherwise (a float, a str).
+/// `obj` as a Python int when it is one or stands for one (`__index__`: numpy's integers), as
+/// Python's own integer arguments take it; `None` otherwise (a float, a str, and a `bool` or
+/// `numpy.bool_`: `n=True` or a cell `(True, 1)` is a mistake, not the int 1).
 pub fn index<'py>(obj: &Bound<'py, PyAny>) -> Option<Bound<'py, PyAny>> {
+    if obj.is_instance_of::<pyo3::types::PyBool>() || is_numpy_bool(obj) {
+        return None;
+    }
     if obj.is_instance_of::<PyInt>() {
         return Some(obj.clone());
     }
@@ -33,13 +37,18 @@ pub fn index<'py>(obj: &Bound<'py, PyAny>) -> Option<Bound<'py, PyAny>> {
         .ok()
 }
 
+/// Whether `obj` is a `numpy.bool_` (which has `__index__`, but is a truth value).
+fn is_numpy_bool(obj: &Bound<'_, PyAny>) -> bool {
+    let ty = obj.get_type();
+    ty.module().is_ok_and(|m| m.to_string_lossy() == "numpy")
+        && ty.name().is_ok_and(|n| n.to_string_lossy() == "bool")
+}
+
 /// The int `obj`, or `None` when it is an int too large for `i128`; an `ArgumentTypeError`
 /// naming `name` when it is not an int at all (see [`index`]).
 fn int(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<i128>> {
-    // A bool is an int to Python, but `Instance(True)` or `jobs=False` is a mistake.
-    if obj.is_instance_of::<pyo3::types::PyBool>() {
-        return Err(bad_type(name, &repr(obj), "an int", obj));
-    }
+    // A bool is an int to Python, but `Instance(True)` or `jobs=False` is a mistake ([`index`]
+    // refuses it).
     let Some(i) = index(obj) else {
         return Err(bad_type(name, &repr(obj), "an int", obj));
     };

@@ -1276,26 +1276,34 @@ fn encode(
 /// Solution counts of an instance: total, unique (Burnside) and fixed points per symmetry.
 ///
 /// Counts pickle (for process pools) and show themselves in Jupyter as a small HTML table.
-#[pyclass(module = "queens_sat", name = "Counts", frozen, get_all)]
+#[pyclass(module = "queens_sat", name = "Counts", frozen)]
 pub struct PyCounts {
     /// Solutions (with `symmetric=`: the solutions that symmetry maps to themselves); `None`
     /// for a lex-leader count, which sees one board per class.
+    #[pyo3(get)]
     total: Option<u64>,
     /// Classes modulo `group` (Burnside, or lex-leader boards counted directly).
+    #[pyo3(get)]
     unique: u64,
     /// Counted solutions each element of `group` maps to themselves, by name (empty for a
-    /// lex-leader count).
+    /// lex-leader count). Never handed out: Python sees it through a read-only view
+    /// (`fixed_points`), so frozen counts and their hash cannot change.
     fixed_points: Py<PyDict>,
     /// The group of the classes, identity first: the instance's symmetries (with
     /// `symmetric=g`: those that map `<g>` onto itself).
+    #[pyo3(get)]
     group: Vec<String>,
     /// `symmetric=` as given.
+    #[pyo3(get)]
     symmetric: Option<String>,
     /// How the classes were counted: `burnside`, `lex-leader`, or two joined by `+`.
+    #[pyo3(get)]
     method: String,
     /// The engine that counted, or the two joined by `+` under `cross_check=True`.
+    #[pyo3(get)]
     engine: String,
     /// Seconds spent counting.
+    #[pyo3(get)]
     seconds: f64,
 }
 
@@ -1322,6 +1330,16 @@ impl PyCounts {
 
 #[pymethods]
 impl PyCounts {
+    /// Counted solutions each element of `group` maps to themselves, by name (empty for a
+    /// lex-leader count): a read-only mapping (`types.MappingProxyType`), so that frozen,
+    /// hashable counts cannot change.
+    #[getter]
+    fn fixed_points<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        py.import("types")?
+            .getattr("MappingProxyType")?
+            .call1((self.fixed_points.bind(py),))
+    }
+
     /// Equal counts: the same numbers (total, unique, fixed points) of the same group and
     /// `symmetric=`; the engine, method and time do not matter.
     fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<bool> {

@@ -363,7 +363,7 @@ def test_bad_argument_classes() -> None:
 
 
 def test_int_like_and_sequence_arguments_are_accepted() -> None:
-    # Python's integer arguments take anything with __index__ (numpy's ints, bool), and a
+    # Python's integer arguments take any numbers.Integral (numpy's ints; not a bool), and a
     # cell or an excluded diagonal may be any pair (a list too), as before the checks.
     import numpy as np
 

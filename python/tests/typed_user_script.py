@@ -12,7 +12,7 @@ from __future__ import annotations
 import pickle
 from array import array
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Mapping, Optional, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -87,7 +87,7 @@ def main(tmp: Path) -> None:
 
     c: qs.Counts = qs.count(8, engine="backtrack", symmetric=None, jobs=1, amo="auto")
     unique: Optional[int] = c.unique
-    fixed: Dict[str, int] = c.fixed_points
+    fixed: Mapping[str, int] = c.fixed_points
     group: List[str] = c.group
     engine: str = c.engine
     table: str = c._repr_html_()

@@ -59,7 +59,7 @@ pub(crate) fn write_presolve_proof(
             Ok(Some(Certificate {
                 checker: format!(
                     "LRAT proof of presolve's refutation ({how} over the {clauses} clauses of \
-                     encode --amo pairwise --no-presolve), checked by queens-sat's LRAT checker"
+                     the unpresolved pairwise encoding), checked by queens-sat's LRAT checker"
                 ),
                 steps,
             }))
@@ -75,8 +75,8 @@ pub(crate) fn write_presolve_proof(
                 })?;
             }
             Ok(Some(Certificate {
-                checker: "VeriPB proof of presolve's refutation (rup over the model of encode \
-                          --to opb --no-presolve), checked by pbcheck"
+                checker: "VeriPB proof of presolve's refutation (rup over the unpresolved OPB \
+                          model), checked by pbcheck"
                     .into(),
                 steps: 1,
             }))

@@ -223,7 +223,10 @@ pub fn solve(
             };
             let mut report = solve(&full, options, engine, settings)?;
             if matches!(report.status, Answer::Unsat) {
+                // Presolve decided it (the engine only certified it): named `presolve`, as
+                // without certify and with `--proof`, whichever engine checked.
                 report.reason.clone_from(&problem.unsat);
+                report.solver = PRESOLVE.into();
             }
             return Ok(report);
         }
@@ -369,9 +372,18 @@ pub fn portfolio(
     settings: SolveSettings,
 ) -> Result<(usize, SolveReport)> {
     // Presolve decided: no race, the same answer (named `presolve`) on every run. Under
-    // certify the entrants race on the full encoding as usual.
-    if let (Some(_), false, Some(first)) = (&problem.unsat, settings.certify, entrants.first()) {
-        return Ok((0, solve(problem, first.options, &first.backend, settings)?));
+    // certify, the first entrant that writes proofs certifies it on the full encoding (the
+    // same one on every run).
+    if problem.unsat.is_some() && !entrants.is_empty() {
+        let i = match settings.certify {
+            true => entrants
+                .iter()
+                .position(|e| e.backend.info().caps.proofs != Proofs::None)
+                .unwrap_or(0),
+            false => 0,
+        };
+        let e = &entrants[i];
+        return Ok((i, solve(problem, e.options, &e.backend, settings)?));
     }
     if let (Some(budget), Some(first)) = (settings.walk, entrants.first())
         && let Some(r) = prepass(problem, first.options, budget, settings.cancel.as_ref())?

@@ -130,6 +130,39 @@ fn presolve_answers_are_named_presolve_on_every_run() {
     assert!(!r.stderr.contains("presolve refuted"), "{}", r.stderr);
 }
 
+/// Under `--certify` (without `--proof`) too, presolve's UNSAT names `presolve` on every run,
+/// whichever solver certified it: a portfolio does not race, its first entrant that writes
+/// proofs certifies (issue 63).
+#[test]
+fn certified_presolve_answers_are_named_presolve_on_every_run() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let inst = instance(d, "a.txt", ATTACKING);
+    for solver in ["auto", "varisat", "bitboard", "varisat,lib:cadical"] {
+        let mut certified = std::collections::BTreeSet::new();
+        for _ in 0..3 {
+            let r = run_expect(
+                d,
+                &[
+                    "solve",
+                    "--instance",
+                    &inst,
+                    "--solver",
+                    solver,
+                    "--certify",
+                    "--format",
+                    "json",
+                ],
+                20,
+            );
+            let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap();
+            assert_eq!(v["solver"], "presolve", "{solver}: {}", r.stdout);
+            certified.insert(v["certified"].as_str().unwrap_or_default().to_string());
+        }
+        assert_eq!(certified.len(), 1, "{solver}: {certified:?}");
+    }
+}
+
 #[test]
 fn presolve_refutations_leave_a_checked_proof() {
     let dir = TempDir::new().unwrap();
