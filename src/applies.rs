@@ -161,6 +161,17 @@ pub const RULES: &[Rule] = &[
         why: "the boards are enumerated without a CNF",
     },
     Rule {
+        command: Command::Count,
+        option: Opt::Amo,
+        when: When::OtherNotIn {
+            other: Opt::Engine,
+            default: "auto",
+            applies: &["auto", "sat", "cdcl"],
+        },
+        why: "the backtrack and orbit engines count without a CNF (auto takes them wherever they \
+              can count the instance; --engine sat counts with the encoding)",
+    },
+    Rule {
         command: Command::Suite,
         option: Opt::PerFamily,
         when: When::Without(Opt::Select),

@@ -84,6 +84,13 @@ fn refused_args(rule: &Rule, dir: &Path) -> Vec<String> {
         (Command::Count, Opt::Amo, When::With(Opt::Boards)) => {
             s(&["count", "-n", "6", "--boards", "2", "--amo", "pairwise"])
         }
+        (
+            Command::Count,
+            Opt::Amo,
+            When::OtherNotIn {
+                other: Opt::Engine, ..
+            },
+        ) => s(&["count", "-n", "6", "--engine", "backtrack", "--amo", "pairwise"]),
         (Command::Suite, option, When::Without(Opt::Select)) => {
             let value = match option {
                 Opt::PerFamily => "3",
