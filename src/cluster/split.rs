@@ -36,8 +36,9 @@ use crate::symmetry::{Symmetry, stabiliser};
 /// Probes per cube for the work estimate.
 const PROBES: usize = 32;
 
-/// Slurm resources written into `run-slurm.sbatch` as `#SBATCH` options.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// Slurm resources written into `run-slurm.sbatch` as `#SBATCH` options (default: the
+/// partition's, one CPU a task).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SlurmOptions {
     /// `--time` (for example `2:00:00`); absent: the partition's default.
     pub time: Option<String>,
@@ -47,6 +48,17 @@ pub struct SlurmOptions {
     pub partition: Option<String>,
     /// `--cpus-per-task`: threads of each task (`work --jobs`).
     pub cpus: usize,
+}
+
+impl Default for SlurmOptions {
+    fn default() -> SlurmOptions {
+        SlurmOptions {
+            time: None,
+            mem: None,
+            partition: None,
+            cpus: 1,
+        }
+    }
 }
 
 impl SlurmOptions {
