@@ -325,6 +325,12 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         command: Command::Suite,
+        option: Opt::Solve,
+        when: When::With(Opt::Select),
+        why: "--select solves every instance already (with --solver as its reference solver)",
+    },
+    Rule {
+        command: Command::Suite,
         option: Opt::BudgetSolver,
         when: When::With(Opt::Counter),
         why: "the counter replaces both solvers",

@@ -165,6 +165,9 @@ fn refused_args(rule: &Rule, dir: &Path) -> Vec<String> {
             };
             s(&["suite", "tiny.suite", "--solve", option.flag(), value])
         }
+        (Command::Suite, Opt::Solve, When::With(Opt::Select)) => {
+            s(&["suite", "tiny.suite", "--select", "--solve"])
+        }
         (Command::Suite, Opt::BudgetSolver, When::With(Opt::Counter)) => s(&[
             "suite",
             "tiny.suite",
@@ -433,6 +436,18 @@ fn applies(rule: &Rule, dir: &Path) {
                         })
                         .collect();
                     assert!(draws.len() > 1, "six seeds drew one set");
+                }
+                Opt::Solve => {
+                    // Without --select, --solve solves every instance: the manifest has its
+                    // verdicts.
+                    run_expect(dir, &["suite", "tiny.suite", "--solve"], 0);
+                    let rows = crate::select::manifest(&dir.join("cnf-out/tiny/manifest.csv"));
+                    assert!(!rows.is_empty());
+                    assert!(
+                        rows.iter()
+                            .all(|r| ["SAT", "UNSAT"].contains(&r["status"].as_str())),
+                        "{rows:?}"
+                    );
                 }
                 Opt::Counter => {
                     // The counter runs instead of both solvers; its count is recorded.

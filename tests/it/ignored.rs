@@ -188,3 +188,125 @@ fn amo_is_refused_where_the_count_engine_does_not_encode() {
         0,
     );
 }
+
+/// `bench` flags that only `bench hard` reads are refused elsewhere (`--csv`, `--cactus` and
+/// `--plot` wrote nothing); `--amo` is read by `hard` and `--count` only.
+#[test]
+fn bench_refuses_hard_flags_without_hard() {
+    let cases: Vec<(Vec<&str>, String)> = [
+        ("--csv", "r.csv"),
+        ("--cactus", "c.svg"),
+        ("--plot", "p.svg"),
+        ("--solvers", "varisat"),
+        ("--portfolio", "varisat,walk"),
+        ("--seeds", "3"),
+        ("--timeout", "5"),
+        ("--jobs", "2"),
+        ("--sample", "4"),
+        ("--implied", "none"),
+    ]
+    .into_iter()
+    .flat_map(|(flag, value)| {
+        [
+            (vec!["bench", flag, value], flag.to_string()),
+            (vec!["bench", "--export", flag, value], flag.to_string()),
+            (vec!["bench", "--memory", "100", flag, value], flag.to_string()),
+        ]
+    })
+    .chain(["--list", "--tail", "--frontier"].map(|f| (vec!["bench", f], f.to_string())))
+    .chain([
+        (vec!["bench", "--amo", "pairwise"], "--amo".to_string()),
+        (vec!["bench", "--export", "--amo", "pairwise"], "--amo".to_string()),
+        (vec!["bench", "--dd", "10", "--amo", "pairwise"], "--amo".to_string()),
+    ])
+    .collect();
+    let cases: Vec<(&[&str], [&str; 2])> = cases
+        .iter()
+        .map(|(args, flag)| (&args[..], [flag.as_str(), "bench hard"]))
+        .collect();
+    let cases: Vec<(&[&str], &[&str])> = cases.iter().map(|(a, n)| (*a, &n[..])).collect();
+    refused(&cases);
+    // With `hard` they are read: --list with --sample lists that many instances.
+    let tmp = tempfile::tempdir().unwrap();
+    let r = run_expect(
+        tmp.path(),
+        &["bench", "hard", "--quick", "--list", "--sample", "2", "--seeds", "3"],
+        0,
+    );
+    assert_eq!(r.stdout.lines().count(), 2, "{}", r.stdout);
+}
+
+/// `merge --format svg` draws a solve job's board; a count job's merge, and `--status`, are
+/// refused rather than printed as text.
+#[test]
+fn merge_refuses_svg_for_a_count_job_and_status() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    run_expect(d, &["split", "count", "-n", "6", "-o", "c", "--tasks", "1"], 0);
+    run_expect(d, &["work", "c", "--task", "0"], 0);
+    assert_one_line_error(d, &["merge", "c", "--format", "svg"], &["--format svg", "count job"]);
+    assert_one_line_error(
+        d,
+        &["merge", "c", "--status", "--format", "svg"],
+        &["--format svg", "--status"],
+    );
+    let r = run_expect(d, &["merge", "c", "--format", "json"], 10);
+    assert!(r.stdout.contains("\"total\":4"), "{}", r.stdout);
+    // A solve job's board is drawn.
+    run_expect(d, &["split", "solve", "-n", "6", "-o", "s", "--tasks", "1"], 0);
+    run_expect(d, &["work", "s", "--task", "0"], 0);
+    let r = run_expect(d, &["merge", "s", "--format", "svg"], 10);
+    assert!(r.stdout.starts_with("<svg") || r.stdout.contains("<svg"), "{}", r.stdout);
+}
+
+/// The solve options refused where they change nothing (the table's rows are walked in
+/// tests/it/applies.rs; these are the issue's own command lines).
+#[test]
+fn solve_refuses_options_its_solver_ignores() {
+    refused(&[
+        (
+            &["solve", "-n", "8", "--solver", "construct", "--amo", "sequential"],
+            &["--amo 'sequential'", "--solver 'construct'"],
+        ),
+        (
+            &["solve", "-n", "8", "--solver", "bitboard", "--implied", "sums"],
+            &["--implied 'sums'", "--solver 'bitboard'"],
+        ),
+        (
+            &["solve", "-n", "8", "--solver", "construct", "--jobs", "4"],
+            &["--jobs '4'", "--solver 'construct'"],
+        ),
+        (
+            &["solve", "-n", "8", "--solver", "lib:cadical", "--jobs", "4"],
+            &["--jobs '4'", "--solver 'lib:cadical'"],
+        ),
+        (
+            &["solve", "-n", "8", "--solver", "/bin/false", "--jobs", "4"],
+            &["--jobs '4'", "--solver '/bin/false'"],
+        ),
+        (
+            &["solve", "-n", "8", "--break-symmetry", "cubes", "--solver", "varisat"],
+            &["--break-symmetry 'cubes'", "--solver 'varisat'"],
+        ),
+        (
+            &["solve", "-n", "3", "--certify", "--proof-format", "veripb", "--solver", "varisat"],
+            &["--proof-format 'veripb'", "--solver 'varisat'"],
+        ),
+        (
+            &["solve", "-n", "8", "--deterministic", "--solver", "bitboard", "--jobs", "1"],
+            &["--deterministic", "--jobs '1'"],
+        ),
+        (
+            &["solve", "-n", "8", "--cubes", "--max-cubes", "0"],
+            &["--max-cubes 0"],
+        ),
+        (
+            &["encode", "-n", "8", "--level", "5", "--stats"],
+            &["--level '5'", "--stats"],
+        ),
+        (
+            &["suite", "x.suite", "--select", "--solve"],
+            &["--solve", "--select"],
+        ),
+    ]);
+}

@@ -298,6 +298,16 @@ pub struct MergeArgs {
 /// none, 1 on missing, failed, corrupt, duplicate or foreign results, or an UNKNOWN solve.
 pub fn run_merge(a: MergeArgs) -> Result<ExitCode> {
     let folder = Folder::open(&a.dir)?;
+    if a.format == OutputFormat::Svg && (a.status || folder.job.kind == Kind::Count) {
+        return Err(Error::Usage(format!(
+            "--format svg draws a solve job's board; {} prints text or json",
+            if a.status {
+                "--status"
+            } else {
+                "merging a count job"
+            }
+        )));
+    }
     if a.status {
         let s = status(&folder)?;
         if a.format == OutputFormat::Json {
