@@ -145,7 +145,9 @@ fn slurm_time(t: &str) -> bool {
 
 /// Whether `m` is a Slurm memory size: digits with an optional unit `K`, `M`, `G` or `T`.
 fn slurm_mem(m: &str) -> bool {
-    let number = m.strip_suffix(['K', 'M', 'G', 'T', 'k', 'm', 'g', 't']).unwrap_or(m);
+    let number = m
+        .strip_suffix(['K', 'M', 'G', 'T', 'k', 'm', 'g', 't'])
+        .unwrap_or(m);
     !number.is_empty() && number.len() <= 18 && number.bytes().all(|b| b.is_ascii_digit())
 }
 

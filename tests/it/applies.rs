@@ -87,7 +87,13 @@ fn refused_args(rule: &Rule, dir: &Path) -> Vec<String> {
         (Command::Encode, Opt::Level, When::With(Opt::Stats)) => {
             s(&["encode", "-n", "6", "--stats", "--level", "3"])
         }
-        (Command::Solve, Opt::Deterministic, When::OtherIn { other: Opt::Jobs, .. }) => s(&[
+        (
+            Command::Solve,
+            Opt::Deterministic,
+            When::OtherIn {
+                other: Opt::Jobs, ..
+            },
+        ) => s(&[
             "solve",
             "-n",
             "12",
@@ -152,7 +158,15 @@ fn refused_args(rule: &Rule, dir: &Path) -> Vec<String> {
             When::OtherNotIn {
                 other: Opt::Engine, ..
             },
-        ) => s(&["count", "-n", "6", "--engine", "backtrack", "--amo", "pairwise"]),
+        ) => s(&[
+            "count",
+            "-n",
+            "6",
+            "--engine",
+            "backtrack",
+            "--amo",
+            "pairwise",
+        ]),
         (Command::Suite, option, When::Without(Opt::Select)) => {
             let value = match option {
                 Opt::PerFamily => "3",
@@ -268,7 +282,11 @@ fn applies(rule: &Rule, dir: &Path) {
             // different files (a level out of range is refused: the value is read).
             let size = |level: &str| {
                 let file = format!("l{level}.cnf.gz");
-                run_expect(dir, &["encode", "-n", "20", "-o", &file, "--level", level], 0);
+                run_expect(
+                    dir,
+                    &["encode", "-n", "20", "-o", &file, "--level", level],
+                    0,
+                );
                 std::fs::metadata(dir.join(&file)).unwrap().len()
             };
             assert!(size("1") > size("9"));
@@ -297,7 +315,15 @@ fn applies(rule: &Rule, dir: &Path) {
             let clauses = |implied: &str| {
                 let r = run_expect(
                     dir,
-                    &["solve", "-n", "8", "--solver", "varisat", "--implied", implied],
+                    &[
+                        "solve",
+                        "-n",
+                        "8",
+                        "--solver",
+                        "varisat",
+                        "--implied",
+                        implied,
+                    ],
                     10,
                 );
                 summary_number(&r.stderr, "clauses")
@@ -309,8 +335,18 @@ fn applies(rule: &Rule, dir: &Path) {
             // and each runs.
             for args in [
                 &["solve", "-n", "12", "--solver", "bitboard", "--jobs", "2"][..],
-                &["solve", "-n", "12", "--solver", "varisat,walk", "--jobs", "2"][..],
-                &["solve", "-n", "12", "--solver", "varisat", "--cubes", "--jobs", "2"][..],
+                &[
+                    "solve",
+                    "-n",
+                    "12",
+                    "--solver",
+                    "varisat,walk",
+                    "--jobs",
+                    "2",
+                ][..],
+                &[
+                    "solve", "-n", "12", "--solver", "varisat", "--cubes", "--jobs", "2",
+                ][..],
             ] {
                 run_expect(dir, args, 10);
             }
@@ -327,7 +363,15 @@ fn applies(rule: &Rule, dir: &Path) {
             assert!(!r.stderr.contains(" mod "), "{}", r.stderr);
             let r = run_expect(
                 dir,
-                &["solve", "-n", "3", "--break-symmetry", "cubes", "--jobs", "1"],
+                &[
+                    "solve",
+                    "-n",
+                    "3",
+                    "--break-symmetry",
+                    "cubes",
+                    "--jobs",
+                    "1",
+                ],
                 20,
             );
             assert!(r.stderr.contains(" mod "), "{}", r.stderr);

@@ -29,7 +29,16 @@ fn split_refuses_slurm_values_slurm_would_not_take() {
             &["--time"],
         ),
         (
-            &["split", "count", "-n", "8", "-o", "j", "--time", "1-2:3:4:5"],
+            &[
+                "split",
+                "count",
+                "-n",
+                "8",
+                "-o",
+                "j",
+                "--time",
+                "1-2:3:4:5",
+            ],
             &["--time"],
         ),
         (
@@ -41,19 +50,55 @@ fn split_refuses_slurm_values_slurm_would_not_take() {
             &["--mem"],
         ),
         (
-            &["split", "count", "-n", "8", "-o", "j", "--partition", "a b;rm -rf /"],
+            &[
+                "split",
+                "count",
+                "-n",
+                "8",
+                "-o",
+                "j",
+                "--partition",
+                "a b;rm -rf /",
+            ],
             &["--partition 'a b;rm -rf /'", "partition name"],
         ),
         (
-            &["split", "count", "-n", "8", "-o", "j", "--partition", "a\nb"],
+            &[
+                "split",
+                "count",
+                "-n",
+                "8",
+                "-o",
+                "j",
+                "--partition",
+                "a\nb",
+            ],
             &["--partition 'a\\nb'"],
         ),
         (
-            &["split", "count", "-n", "8", "-o", "j", "--partition", "a,,b"],
+            &[
+                "split",
+                "count",
+                "-n",
+                "8",
+                "-o",
+                "j",
+                "--partition",
+                "a,,b",
+            ],
             &["--partition"],
         ),
         (
-            &["split", "solve", "-n", "8", "-o", "j", "--cpus-per-task", "0"],
+            &[
+                "split",
+                "solve",
+                "-n",
+                "8",
+                "-o",
+                "j",
+                "--cpus-per-task",
+                "0",
+            ],
             &["--cpus-per-task 0", "at least 1"],
         ),
     ]);
@@ -94,7 +139,8 @@ fn split_writes_valid_slurm_values_as_given() {
             "3",
         ];
         run_expect(tmp.path(), &args, 0);
-        let script = std::fs::read_to_string(tmp.path().join(&dir).join("run-slurm.sbatch")).unwrap();
+        let script =
+            std::fs::read_to_string(tmp.path().join(&dir).join("run-slurm.sbatch")).unwrap();
         for line in [
             format!("#SBATCH --time={time}\n"),
             format!("#SBATCH --mem={mem}\n"),
@@ -118,18 +164,26 @@ fn split_caps_tasks_at_the_cube_lines() {
     let job: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(tmp.path().join("j/job.json")).unwrap())
             .unwrap();
-    let (cubes, tasks) = (job["cubes"].as_u64().unwrap(), job["tasks"].as_u64().unwrap());
+    let (cubes, tasks) = (
+        job["cubes"].as_u64().unwrap(),
+        job["tasks"].as_u64().unwrap(),
+    );
     assert_eq!(tasks, cubes, "{job}");
     assert!(tasks < 100000);
     assert!(
-        r.stderr.contains(&format!("--tasks 100000 capped at {tasks}")),
+        r.stderr
+            .contains(&format!("--tasks 100000 capped at {tasks}")),
         "{}",
         r.stderr
     );
     let script = std::fs::read_to_string(tmp.path().join("j/run-slurm.sbatch")).unwrap();
     assert!(script.contains(&format!("#SBATCH --array=0-{}\n", tasks - 1)));
     let tsv = std::fs::read_to_string(tmp.path().join("j/tasks.tsv")).unwrap();
-    assert_eq!(tsv.lines().filter(|l| !l.starts_with('#')).count() as u64, tasks, "{tsv}");
+    assert_eq!(
+        tsv.lines().filter(|l| !l.starts_with('#')).count() as u64,
+        tasks,
+        "{tsv}"
+    );
 }
 
 /// `--amo` shapes only the SAT engines' CNF: refused where the engine that runs does not
@@ -138,7 +192,15 @@ fn split_caps_tasks_at_the_cube_lines() {
 fn amo_is_refused_where_the_count_engine_does_not_encode() {
     refused(&[
         (
-            &["count", "-n", "8", "--amo", "pairwise", "--engine", "backtrack"],
+            &[
+                "count",
+                "-n",
+                "8",
+                "--amo",
+                "pairwise",
+                "--engine",
+                "backtrack",
+            ],
             &["--amo 'pairwise'", "--engine 'backtrack'"],
         ),
         // auto counts n = 8 by backtracking.
@@ -147,15 +209,45 @@ fn amo_is_refused_where_the_count_engine_does_not_encode() {
             &["--amo 'pairwise'", "--engine 'backtrack'", "auto"],
         ),
         (
-            &["count", "-n", "8", "--symmetric", "r90", "--amo", "pairwise"],
+            &[
+                "count",
+                "-n",
+                "8",
+                "--symmetric",
+                "r90",
+                "--amo",
+                "pairwise",
+            ],
             &["--amo 'pairwise'", "--engine 'orbits'"],
         ),
         (
-            &["count", "-n", "8", "--engine", "orbits", "--symmetric", "r180", "--cross-check", "--amo", "sequential"],
+            &[
+                "count",
+                "-n",
+                "8",
+                "--engine",
+                "orbits",
+                "--symmetric",
+                "r180",
+                "--cross-check",
+                "--amo",
+                "sequential",
+            ],
             &["--amo 'sequential'", "--engine 'orbits'"],
         ),
         (
-            &["split", "count", "-n", "8", "-o", "j", "--amo", "pairwise", "--engine", "backtrack"],
+            &[
+                "split",
+                "count",
+                "-n",
+                "8",
+                "-o",
+                "j",
+                "--amo",
+                "pairwise",
+                "--engine",
+                "backtrack",
+            ],
             &["--amo 'pairwise'", "--engine 'backtrack'"],
         ),
         (
@@ -168,11 +260,27 @@ fn amo_is_refused_where_the_count_engine_does_not_encode() {
     // A SAT engine encodes: the count is right with each encoding.
     for args in [
         &["count", "-n", "8", "--amo", "pairwise", "--engine", "sat"][..],
-        &["count", "-n", "8", "--amo", "sequential", "--engine", "cdcl"][..],
+        &[
+            "count",
+            "-n",
+            "8",
+            "--amo",
+            "sequential",
+            "--engine",
+            "cdcl",
+        ][..],
         // Cross-checked, the second engine (sat) encodes.
         &["count", "-n", "8", "--amo", "pairwise", "--cross-check"][..],
         // --break-symmetry lex: auto counts with sat.
-        &["count", "-n", "8", "--amo", "pairwise", "--break-symmetry", "lex"][..],
+        &[
+            "count",
+            "-n",
+            "8",
+            "--amo",
+            "pairwise",
+            "--break-symmetry",
+            "lex",
+        ][..],
     ] {
         let r = run_expect(d, args, 0);
         assert!(
@@ -180,11 +288,17 @@ fn amo_is_refused_where_the_count_engine_does_not_encode() {
             "{args:?}: {}",
             r.stdout
         );
-        assert!(r.stdout.contains("sat") || r.stdout.contains("cdcl"), "{}", r.stdout);
+        assert!(
+            r.stdout.contains("sat") || r.stdout.contains("cdcl"),
+            "{}",
+            r.stdout
+        );
     }
     run_expect(
         d,
-        &["split", "count", "-n", "8", "-o", "j", "--amo", "pairwise", "--engine", "sat"],
+        &[
+            "split", "count", "-n", "8", "-o", "j", "--amo", "pairwise", "--engine", "sat",
+        ],
         0,
     );
 }
@@ -210,14 +324,23 @@ fn bench_refuses_hard_flags_without_hard() {
         [
             (vec!["bench", flag, value], flag.to_string()),
             (vec!["bench", "--export", flag, value], flag.to_string()),
-            (vec!["bench", "--memory", "100", flag, value], flag.to_string()),
+            (
+                vec!["bench", "--memory", "100", flag, value],
+                flag.to_string(),
+            ),
         ]
     })
     .chain(["--list", "--tail", "--frontier"].map(|f| (vec!["bench", f], f.to_string())))
     .chain([
         (vec!["bench", "--amo", "pairwise"], "--amo".to_string()),
-        (vec!["bench", "--export", "--amo", "pairwise"], "--amo".to_string()),
-        (vec!["bench", "--dd", "10", "--amo", "pairwise"], "--amo".to_string()),
+        (
+            vec!["bench", "--export", "--amo", "pairwise"],
+            "--amo".to_string(),
+        ),
+        (
+            vec!["bench", "--dd", "10", "--amo", "pairwise"],
+            "--amo".to_string(),
+        ),
     ])
     .collect();
     let cases: Vec<(&[&str], [&str; 2])> = cases
@@ -230,7 +353,9 @@ fn bench_refuses_hard_flags_without_hard() {
     let tmp = tempfile::tempdir().unwrap();
     let r = run_expect(
         tmp.path(),
-        &["bench", "hard", "--quick", "--list", "--sample", "2", "--seeds", "3"],
+        &[
+            "bench", "hard", "--quick", "--list", "--sample", "2", "--seeds", "3",
+        ],
         0,
     );
     assert_eq!(r.stdout.lines().count(), 2, "{}", r.stdout);
@@ -242,9 +367,17 @@ fn bench_refuses_hard_flags_without_hard() {
 fn merge_refuses_svg_for_a_count_job_and_status() {
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path();
-    run_expect(d, &["split", "count", "-n", "6", "-o", "c", "--tasks", "1"], 0);
+    run_expect(
+        d,
+        &["split", "count", "-n", "6", "-o", "c", "--tasks", "1"],
+        0,
+    );
     run_expect(d, &["work", "c", "--task", "0"], 0);
-    assert_one_line_error(d, &["merge", "c", "--format", "svg"], &["--format svg", "count job"]);
+    assert_one_line_error(
+        d,
+        &["merge", "c", "--format", "svg"],
+        &["--format svg", "count job"],
+    );
     assert_one_line_error(
         d,
         &["merge", "c", "--status", "--format", "svg"],
@@ -253,10 +386,18 @@ fn merge_refuses_svg_for_a_count_job_and_status() {
     let r = run_expect(d, &["merge", "c", "--format", "json"], 10);
     assert!(r.stdout.contains("\"total\":4"), "{}", r.stdout);
     // A solve job's board is drawn.
-    run_expect(d, &["split", "solve", "-n", "6", "-o", "s", "--tasks", "1"], 0);
+    run_expect(
+        d,
+        &["split", "solve", "-n", "6", "-o", "s", "--tasks", "1"],
+        0,
+    );
     run_expect(d, &["work", "s", "--task", "0"], 0);
     let r = run_expect(d, &["merge", "s", "--format", "svg"], 10);
-    assert!(r.stdout.starts_with("<svg") || r.stdout.contains("<svg"), "{}", r.stdout);
+    assert!(
+        r.stdout.starts_with("<svg") || r.stdout.contains("<svg"),
+        "{}",
+        r.stdout
+    );
 }
 
 /// The solve options refused where they change nothing (the table's rows are walked in
@@ -265,11 +406,27 @@ fn merge_refuses_svg_for_a_count_job_and_status() {
 fn solve_refuses_options_its_solver_ignores() {
     refused(&[
         (
-            &["solve", "-n", "8", "--solver", "construct", "--amo", "sequential"],
+            &[
+                "solve",
+                "-n",
+                "8",
+                "--solver",
+                "construct",
+                "--amo",
+                "sequential",
+            ],
             &["--amo 'sequential'", "--solver 'construct'"],
         ),
         (
-            &["solve", "-n", "8", "--solver", "bitboard", "--implied", "sums"],
+            &[
+                "solve",
+                "-n",
+                "8",
+                "--solver",
+                "bitboard",
+                "--implied",
+                "sums",
+            ],
             &["--implied 'sums'", "--solver 'bitboard'"],
         ),
         (
@@ -285,15 +442,41 @@ fn solve_refuses_options_its_solver_ignores() {
             &["--jobs '4'", "--solver '/bin/false'"],
         ),
         (
-            &["solve", "-n", "8", "--break-symmetry", "cubes", "--solver", "varisat"],
+            &[
+                "solve",
+                "-n",
+                "8",
+                "--break-symmetry",
+                "cubes",
+                "--solver",
+                "varisat",
+            ],
             &["--break-symmetry 'cubes'", "--solver 'varisat'"],
         ),
         (
-            &["solve", "-n", "3", "--certify", "--proof-format", "veripb", "--solver", "varisat"],
+            &[
+                "solve",
+                "-n",
+                "3",
+                "--certify",
+                "--proof-format",
+                "veripb",
+                "--solver",
+                "varisat",
+            ],
             &["--proof-format 'veripb'", "--solver 'varisat'"],
         ),
         (
-            &["solve", "-n", "8", "--deterministic", "--solver", "bitboard", "--jobs", "1"],
+            &[
+                "solve",
+                "-n",
+                "8",
+                "--deterministic",
+                "--solver",
+                "bitboard",
+                "--jobs",
+                "1",
+            ],
             &["--deterministic", "--jobs '1'"],
         ),
         (
