@@ -493,3 +493,49 @@ fn solve_refuses_options_its_solver_ignores() {
         ),
     ]);
 }
+
+/// On a plain board the default strategy answers by the construction, which builds no CNF:
+/// `--amo` and `--implied` are refused there (the summary used to report an encoding never
+/// built), and taken where a CNF is solved (amazons n = 8 has no construction; a named CNF
+/// solver).
+#[test]
+fn auto_refuses_encoding_options_the_construction_ignores() {
+    refused(&[
+        (
+            &["solve", "-n", "8", "--amo", "sequential"],
+            &["--amo 'sequential'", "--solver 'auto'", "construction"],
+        ),
+        (
+            &["solve", "-n", "3", "--amo", "pairwise"],
+            &["--amo 'pairwise'", "construction"],
+        ),
+        (
+            &["solve", "-n", "1000", "--implied", "sums"],
+            &["--implied 'sums'", "construction"],
+        ),
+    ]);
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    run_expect(
+        d,
+        &[
+            "solve",
+            "-n",
+            "8",
+            "--amo",
+            "sequential",
+            "--solver",
+            "varisat",
+        ],
+        10,
+    );
+    let r = run_expect(
+        d,
+        &["solve", "-n", "8", "--piece", "amazon", "--amo", "pairwise"],
+        20,
+    );
+    assert!(r.stderr.contains("amo=pairwise"), "{}", r.stderr);
+    // Without the options the construction answers as before.
+    let r = run_expect(d, &["solve", "-n", "8"], 10);
+    assert!(r.stderr.contains("construct"), "{}", r.stderr);
+}

@@ -156,6 +156,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
         .certify(a.certify)
         .jobs(a.jobs)
         .deterministic(a.deterministic)
+        .amo_given(a.enc.amo.is_some())
         .auto_symmetry(parsed.auto_symmetry)
         .proof(a.proof.clone())
         .proof_format(
