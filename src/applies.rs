@@ -5,8 +5,10 @@
 //! accepted and ignored (issue 52 §2).
 //!
 //! A row names the command, the option and the condition under which the option does nothing:
-//! always, together with another option, without another option, or with another option's value
-//! outside a list. Everything the table does not refuse applies. `tests/it/applies.rs` walks the
+//! together with another option, without another option, with another option's value outside
+//! a list or inside one, or several of these at once. A `--solver` list of several is compared
+//! as `portfolio`. Everything the table does not refuse applies. A front end passes the value
+//! that decides (`count` the engine that runs, auto's choice included). `tests/it/applies.rs` walks the
 //! table: each row is refused as its condition says, and the same option outside the condition
 //! has its documented effect.
 //!
