@@ -5,8 +5,10 @@
 //! accepted and ignored (issue 52 §2).
 //!
 //! A row names the command, the option and the condition under which the option does nothing:
-//! always, together with another option, without another option, or with another option's value
-//! outside a list. Everything the table does not refuse applies. `tests/it/applies.rs` walks the
+//! together with another option, without another option, with another option's value outside
+//! a list or inside one, or several of these at once. A `--solver` list of several is compared
+//! as `portfolio`. Everything the table does not refuse applies. A front end passes the value
+//! that decides (`count` the engine that runs, auto's choice included). `tests/it/applies.rs` walks the
 //! table: each row is refused as its condition says, and the same option outside the condition
 //! has its documented effect.
 //!
@@ -76,6 +78,38 @@ pub enum When {
         /// The values of `other` with which the row's option applies.
         applies: &'static [&'static str],
     },
+    /// When the option `other` is given with a value in `values`.
+    OtherIn {
+        /// The other option.
+        other: Opt,
+        /// The values of `other` with which the row's option does nothing.
+        values: &'static [&'static str],
+    },
+    /// When every condition holds; the error names the last one's option.
+    All(&'static [When]),
+}
+
+impl When {
+    /// The other option the error names: the condition's (the last one's for [`When::All`]).
+    pub fn other(self) -> Opt {
+        match self {
+            When::With(o)
+            | When::Without(o)
+            | When::OtherNotIn { other: o, .. }
+            | When::OtherIn { other: o, .. } => o,
+            When::All(all) => all.last().expect("a condition").other(),
+        }
+    }
+}
+
+/// How a value of `other` is compared with a row's list: a `--solver` list of several
+/// (`varisat,bitboard`) is the class `portfolio`; every other value as given.
+fn class(other: Opt, value: &str) -> &str {
+    if other == Opt::Solver && value.contains(',') {
+        "portfolio"
+    } else {
+        value
+    }
 }
 
 /// One row of the table: `option` does nothing for `command` when `when` holds, because
@@ -143,6 +177,90 @@ pub const RULES: &[Rule] = &[
         why: "only the bitboard search split over several threads has a board to fix from run to run",
     },
     Rule {
+        command: Command::Encode,
+        option: Opt::Level,
+        when: When::With(Opt::Stats),
+        why: "--stats writes no file to compress",
+    },
+    Rule {
+        command: Command::Solve,
+        option: Opt::Deterministic,
+        when: When::OtherIn {
+            other: Opt::Jobs,
+            values: &["1"],
+        },
+        why: "the search on one thread finds the same board on every run already",
+    },
+    Rule {
+        command: Command::Solve,
+        option: Opt::Amo,
+        when: When::OtherIn {
+            other: Opt::Solver,
+            values: &["bitboard", "walk", "construct"],
+        },
+        why: "the bitboard search, local search and the construction build no CNF",
+    },
+    Rule {
+        command: Command::Solve,
+        option: Opt::Implied,
+        when: When::OtherIn {
+            other: Opt::Solver,
+            values: &["bitboard", "walk", "construct"],
+        },
+        why: "the bitboard search, local search and the construction build no CNF (the bitboard \
+              search bounds the diagonal sums on its own)",
+    },
+    Rule {
+        command: Command::Solve,
+        option: Opt::Jobs,
+        when: When::All(&[
+            When::Without(Opt::Cubes),
+            When::OtherNotIn {
+                other: Opt::Solver,
+                default: "auto",
+                applies: &["auto", "bitboard", "portfolio"],
+            },
+        ]),
+        why: "one solver runs on one thread (threads serve the default strategy, the bitboard \
+              search, a portfolio and --cubes)",
+    },
+    Rule {
+        command: Command::Solve,
+        option: Opt::BreakSymmetry,
+        when: When::With(Opt::Cubes),
+        why: "cubes and none choose the default strategy's symmetry handling, which --cubes \
+              does not run (lex adds constraints to any CNF)",
+    },
+    Rule {
+        command: Command::Solve,
+        option: Opt::BreakSymmetry,
+        when: When::OtherNotIn {
+            other: Opt::Solver,
+            default: "auto",
+            applies: &["auto"],
+        },
+        why: "cubes and none choose the default strategy's symmetry handling (lex adds \
+              constraints to any CNF)",
+    },
+    Rule {
+        command: Command::Solve,
+        option: Opt::ProofFormat,
+        when: When::With(Opt::Cubes),
+        why: "certified cubes are checked by their solver; only the bitboard search writes a \
+              proof of its own",
+    },
+    Rule {
+        command: Command::Solve,
+        option: Opt::ProofFormat,
+        when: When::OtherNotIn {
+            other: Opt::Solver,
+            default: "auto",
+            applies: &["auto", "bitboard", "portfolio"],
+        },
+        why: "only the bitboard search writes a proof of its own (other solvers certify by \
+              self-check or DRAT)",
+    },
+    Rule {
         command: Command::Count,
         option: Opt::Engine,
         when: When::With(Opt::Boards),
@@ -159,6 +277,17 @@ pub const RULES: &[Rule] = &[
         option: Opt::Amo,
         when: When::With(Opt::Boards),
         why: "the boards are enumerated without a CNF",
+    },
+    Rule {
+        command: Command::Count,
+        option: Opt::Amo,
+        when: When::OtherNotIn {
+            other: Opt::Engine,
+            default: "auto",
+            applies: &["auto", "sat", "cdcl"],
+        },
+        why: "the backtrack and orbit engines count without a CNF (auto takes them wherever they \
+              can count the instance; --engine sat counts with the encoding)",
     },
     Rule {
         command: Command::Suite,
@@ -195,6 +324,12 @@ pub const RULES: &[Rule] = &[
         option: Opt::Counter,
         when: When::Without(Opt::Select),
         why: "only --select selects by a counter's time",
+    },
+    Rule {
+        command: Command::Suite,
+        option: Opt::Solve,
+        when: When::With(Opt::Select),
+        why: "--select solves every instance already (with --solver as its reference solver)",
     },
     Rule {
         command: Command::Suite,
@@ -264,31 +399,49 @@ pub fn check(command: Command, given: &Given) -> Result<()> {
         let Some(value) = given.get(rule.option) else {
             continue;
         };
-        match rule.when {
-            When::With(with) if given.has(with) => {
-                return Err(BadOption::excludes(rule.option, value, with, rule.why));
-            }
-            When::Without(needs) if !given.has(needs) => {
-                return Err(BadOption::needs(rule.option, value, needs, rule.why));
-            }
-            When::OtherNotIn {
-                other,
-                default,
-                applies,
-            } => {
-                let other_value = given.get(other).unwrap_or(default);
-                if !applies.contains(&other_value) {
-                    return Err(BadOption::conflicts(
-                        rule.option,
-                        value,
-                        other,
-                        other_value,
-                        rule.why,
-                    ));
-                }
-            }
-            _ => {}
+        if holds(rule.when, given) {
+            return Err(refusal(rule, rule.when, value, given));
         }
     }
     Ok(())
+}
+
+/// Whether `when` holds for what `given` holds.
+fn holds(when: When, given: &Given) -> bool {
+    match when {
+        When::With(with) => given.has(with),
+        When::Without(needs) => !given.has(needs),
+        When::OtherNotIn {
+            other,
+            default,
+            applies,
+        } => !applies.contains(&class(other, given.get(other).unwrap_or(default))),
+        When::OtherIn { other, values } => given
+            .get(other)
+            .is_some_and(|v| values.contains(&class(other, v))),
+        When::All(all) => all.iter().all(|w| holds(*w, given)),
+    }
+}
+
+/// The error of `rule`, whose condition `when` holds, for the option's `value`.
+fn refusal(rule: &Rule, when: When, value: &str, given: &Given) -> crate::error::Error {
+    match when {
+        When::With(with) => BadOption::excludes(rule.option, value, with, rule.why),
+        When::Without(needs) => BadOption::needs(rule.option, value, needs, rule.why),
+        When::OtherNotIn { other, default, .. } => BadOption::conflicts(
+            rule.option,
+            value,
+            other,
+            given.get(other).unwrap_or(default),
+            rule.why,
+        ),
+        When::OtherIn { other, .. } => BadOption::conflicts(
+            rule.option,
+            value,
+            other,
+            given.get(other).unwrap_or_default(),
+            rule.why,
+        ),
+        When::All(all) => refusal(rule, *all.last().expect("a condition"), value, given),
+    }
 }

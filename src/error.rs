@@ -232,6 +232,8 @@ pub enum Opt {
     SelectSeed,
     /// `suite --counter`: select by a model counter's time.
     Counter,
+    /// `suite --solve`: solve every instance.
+    Solve,
 }
 
 impl Opt {
@@ -273,6 +275,7 @@ impl Opt {
             Opt::BudgetLimit => "--budget-limit",
             Opt::SelectSeed => "--select-seed",
             Opt::Counter => "--counter",
+            Opt::Solve => "--solve",
         }
     }
 
@@ -314,6 +317,7 @@ impl Opt {
             Opt::BudgetLimit => "budget_limit",
             Opt::SelectSeed => "select_seed",
             Opt::Counter => "counter",
+            Opt::Solve => "solve",
         }
     }
 
@@ -354,6 +358,7 @@ impl Opt {
                 | Opt::Gbdhash
                 | Opt::Deterministic
                 | Opt::Select
+                | Opt::Solve
         )
     }
 

@@ -36,8 +36,9 @@ use crate::symmetry::{Symmetry, stabiliser};
 /// Probes per cube for the work estimate.
 const PROBES: usize = 32;
 
-/// Slurm resources written into `run-slurm.sbatch` as `#SBATCH` options.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// Slurm resources written into `run-slurm.sbatch` as `#SBATCH` options (default: the
+/// partition's, one CPU a task).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SlurmOptions {
     /// `--time` (for example `2:00:00`); absent: the partition's default.
     pub time: Option<String>,
@@ -47,6 +48,107 @@ pub struct SlurmOptions {
     pub partition: Option<String>,
     /// `--cpus-per-task`: threads of each task (`work --jobs`).
     pub cpus: usize,
+}
+
+impl Default for SlurmOptions {
+    fn default() -> SlurmOptions {
+        SlurmOptions {
+            time: None,
+            mem: None,
+            partition: None,
+            cpus: 1,
+        }
+    }
+}
+
+impl SlurmOptions {
+    /// Refuses, in one line naming the option, any value that Slurm would not take or that
+    /// could change the script beyond its one `#SBATCH` line: nothing reaches
+    /// `run-slurm.sbatch` unchecked. `--time`: `MM`, `MM:SS`, `HH:MM:SS`, `D-HH`, `D-HH:MM`,
+    /// `D-HH:MM:SS` (digits), or `UNLIMITED` / `INFINITE`; `--mem`: digits with an optional
+    /// unit `K`, `M`, `G` or `T`; `--partition`: names of `[A-Za-z0-9_.-]`, separated by
+    /// commas; `--cpus-per-task`: at least 1.
+    ///
+    /// ```
+    /// use queens_sat::cluster::split::SlurmOptions;
+    /// let ok = SlurmOptions { time: Some("1-12:00".into()), mem: Some("4G".into()),
+    ///     partition: Some("short,long".into()), cpus: 2 };
+    /// assert!(ok.check().is_ok());
+    /// let bad = SlurmOptions { partition: Some("a b;rm -rf /".into()), ..ok };
+    /// assert!(bad.check().unwrap_err().to_string().starts_with("--partition 'a b;rm -rf /'"));
+    /// ```
+    pub fn check(&self) -> Result<()> {
+        let bad = |flag: &str, value: &str, why: &str| {
+            Err(Error::Usage(format!(
+                "{flag} '{}' {why}",
+                value.escape_debug()
+            )))
+        };
+        if self.cpus == 0 {
+            return Err(Error::Usage(
+                "--cpus-per-task 0 must be at least 1 (the threads of each task)".into(),
+            ));
+        }
+        if let Some(t) = &self.time
+            && !slurm_time(t)
+        {
+            return bad(
+                "--time",
+                t,
+                "is not a Slurm time (MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS or UNLIMITED)",
+            );
+        }
+        if let Some(m) = &self.mem
+            && !slurm_mem(m)
+        {
+            return bad(
+                "--mem",
+                m,
+                "is not a Slurm memory size (megabytes, or a number with K, M, G or T: 4000, 500M, 4G)",
+            );
+        }
+        if let Some(p) = &self.partition
+            && !p.split(',').all(|name| {
+                !name.is_empty()
+                    && name
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c))
+            })
+        {
+            return bad(
+                "--partition",
+                p,
+                "is not a Slurm partition name (letters, digits, _ . -; several separated by commas)",
+            );
+        }
+        Ok(())
+    }
+}
+
+/// Whether `t` is a Slurm time limit: `MM`, `MM:SS`, `HH:MM:SS`, `D-HH`, `D-HH:MM`,
+/// `D-HH:MM:SS`, `UNLIMITED` or `INFINITE`.
+fn slurm_time(t: &str) -> bool {
+    let digits = |s: &str| !s.is_empty() && s.len() <= 9 && s.bytes().all(|b| b.is_ascii_digit());
+    if t == "UNLIMITED" || t == "INFINITE" {
+        return true;
+    }
+    let (days, rest) = match t.split_once('-') {
+        Some((d, rest)) => (Some(d), rest),
+        None => (None, t),
+    };
+    let parts: Vec<&str> = rest.split(':').collect();
+    if !parts.iter().all(|p| digits(p)) || days.is_some_and(|d| !digits(d)) {
+        return false;
+    }
+    (1..=3).contains(&parts.len())
+}
+
+/// Whether `m` is a Slurm memory size: digits with an optional unit `K`, `M`, `G` or `T`.
+fn slurm_mem(m: &str) -> bool {
+    let number = m
+        .strip_suffix(['K', 'M', 'G', 'T', 'k', 'm', 'g', 't'])
+        .unwrap_or(m);
+    !number.is_empty() && number.len() <= 18 && number.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// What to split and how.
@@ -109,6 +211,7 @@ pub fn split(dir: &Path, o: &SplitOptions) -> Result<SplitReport> {
     if o.tasks == 0 {
         return Err(Error::Usage("--tasks must be at least 1".into()));
     }
+    o.slurm.check()?;
     if dir.exists()
         && std::fs::read_dir(dir)
             .map_err(|e| Error::io(dir.display().to_string(), e))?
@@ -200,7 +303,9 @@ pub fn split(dir: &Path, o: &SplitOptions) -> Result<SplitReport> {
         }
         None => estimate_lines(lines, &root, piece, &o.cancel)?,
     };
-    let tasks = balance(&estimates, o.tasks);
+    // No task without a cube line (at least one task, which an empty job's merge reads):
+    // `--tasks` past the cube lines is capped, and the report's `tasks` says so.
+    let tasks = balance(&estimates, o.tasks.min(estimates.len().max(1)));
     let instance_text = crate::instance::write::to_board(
         instance,
         &format!(
@@ -458,7 +563,7 @@ fn slurm_script(job: &Job, dir: &Path, exe: &Path, slurm: &SlurmOptions) -> Stri
         &job.job_id[..8]
     );
     s += &format!("#SBATCH --array=0-{}\n", job.tasks - 1);
-    s += &format!("#SBATCH --cpus-per-task={}\n", slurm.cpus.max(1));
+    s += &format!("#SBATCH --cpus-per-task={}\n", slurm.cpus);
     s += "#SBATCH --ntasks=1\n";
     if let Some(t) = &slurm.time {
         s += &format!("#SBATCH --time={t}\n");

@@ -188,6 +188,7 @@ pub struct Solver<'a> {
     deterministic: bool,
     proof: Option<std::path::PathBuf>,
     proof_format: Option<crate::certify::ProofFormat>,
+    amo_given: bool,
 }
 
 impl<'a> Solver<'a> {
@@ -212,6 +213,7 @@ impl<'a> Solver<'a> {
             deterministic: false,
             proof: None,
             proof_format: None,
+            amo_given: false,
         }
     }
 
@@ -322,6 +324,36 @@ impl<'a> Solver<'a> {
     pub fn proof_format(mut self, format: Option<crate::certify::ProofFormat>) -> Self {
         self.proof_format = format;
         self
+    }
+
+    /// Whether the at-most-one encoding of [`Solver::options`] was asked for (`--amo` given)
+    /// rather than the default: the default strategy then refuses to answer a plain board by
+    /// the construction, which builds no CNF ([`crate::applies`]'s rule: an option changes the
+    /// answer or is refused).
+    pub fn amo_given(mut self, given: bool) -> Self {
+        self.amo_given = given;
+        self
+    }
+
+    /// The encoding option asked for that the construction would ignore: `--amo` (when
+    /// [`Solver::amo_given`]) or `--implied`, as a refusal naming it.
+    fn unused_encoding(&self, options: &EncodeOptions) -> Result<()> {
+        let asked = match (self.amo_given, self.implied) {
+            (true, _) => Some((crate::error::Opt::Amo, options.amo.name())),
+            (false, Some(i)) => Some((crate::error::Opt::Implied, i.name().to_string())),
+            (false, None) => None,
+        };
+        match asked {
+            Some((option, value)) => Err(crate::error::BadOption::conflicts(
+                option,
+                value,
+                crate::error::Opt::Solver,
+                "auto",
+                "the default strategy answers a plain board by the construction, which builds \
+                 no CNF (a CNF solver such as --solver varisat encodes it)",
+            )),
+            None => Ok(()),
+        }
     }
 
     /// Runs the solve. A SAT answer's board has passed the independent checks
@@ -457,8 +489,14 @@ impl<'a> Solver<'a> {
                     };
                     let report = super::solve(&problem, options, &Construct, settings)?;
                     match report.status {
-                        Answer::Sat(_) => return Ok(report),
-                        Answer::Unsat if !self.certify => return Ok(report),
+                        Answer::Sat(_) => {
+                            self.unused_encoding(&options)?;
+                            return Ok(report);
+                        }
+                        Answer::Unsat if !self.certify => {
+                            self.unused_encoding(&options)?;
+                            return Ok(report);
+                        }
                         _ => {}
                     }
                     // No construction (amazons, n = 2, 3 mod 6): on a board whose CNF would

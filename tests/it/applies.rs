@@ -32,6 +32,15 @@ fn header<'a>(text: &'a str, key: &str) -> Option<&'a str> {
         .find_map(|l| l.strip_prefix(key)?.strip_prefix(' '))
 }
 
+/// The number after `KEY=` in a solve summary line.
+fn summary_number(stderr: &str, key: &str) -> u64 {
+    stderr
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix(key)?.strip_prefix('='))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no {key}= in {stderr}"))
+}
+
 /// The command line that makes `rule` hold (the option given, the condition true), and a check
 /// that the option has its documented effect where the condition does not hold.
 fn refused_args(rule: &Rule, dir: &Path) -> Vec<String> {
@@ -75,6 +84,65 @@ fn refused_args(rule: &Rule, dir: &Path) -> Vec<String> {
             "--solver",
             "varisat",
         ]),
+        (Command::Encode, Opt::Level, When::With(Opt::Stats)) => {
+            s(&["encode", "-n", "6", "--stats", "--level", "3"])
+        }
+        (
+            Command::Solve,
+            Opt::Deterministic,
+            When::OtherIn {
+                other: Opt::Jobs, ..
+            },
+        ) => s(&[
+            "solve",
+            "-n",
+            "12",
+            "--solver",
+            "bitboard",
+            "--jobs",
+            "1",
+            "--deterministic",
+        ]),
+        (Command::Solve, Opt::Amo, When::OtherIn { .. }) => s(&[
+            "solve", "-n", "8", "--solver", "bitboard", "--amo", "pairwise",
+        ]),
+        (Command::Solve, Opt::Implied, When::OtherIn { .. }) => {
+            s(&["solve", "-n", "8", "--solver", "walk", "--implied", "sums"])
+        }
+        (Command::Solve, Opt::Jobs, When::All(_)) => {
+            s(&["solve", "-n", "8", "--solver", "varisat", "--jobs", "2"])
+        }
+        (Command::Solve, Opt::BreakSymmetry, When::With(Opt::Cubes)) => {
+            s(&["solve", "-n", "8", "--cubes", "--break-symmetry", "none"])
+        }
+        (Command::Solve, Opt::BreakSymmetry, When::OtherNotIn { .. }) => s(&[
+            "solve",
+            "-n",
+            "8",
+            "--solver",
+            "varisat",
+            "--break-symmetry",
+            "cubes",
+        ]),
+        (Command::Solve, Opt::ProofFormat, When::With(Opt::Cubes)) => s(&[
+            "solve",
+            "-n",
+            "3",
+            "--certify",
+            "--cubes",
+            "--proof-format",
+            "lrat",
+        ]),
+        (Command::Solve, Opt::ProofFormat, When::OtherNotIn { .. }) => s(&[
+            "solve",
+            "-n",
+            "3",
+            "--certify",
+            "--solver",
+            "varisat",
+            "--proof-format",
+            "veripb",
+        ]),
         (Command::Count, Opt::Engine, When::With(Opt::Boards)) => {
             s(&["count", "-n", "6", "--boards", "2", "--engine", "sat"])
         }
@@ -84,6 +152,21 @@ fn refused_args(rule: &Rule, dir: &Path) -> Vec<String> {
         (Command::Count, Opt::Amo, When::With(Opt::Boards)) => {
             s(&["count", "-n", "6", "--boards", "2", "--amo", "pairwise"])
         }
+        (
+            Command::Count,
+            Opt::Amo,
+            When::OtherNotIn {
+                other: Opt::Engine, ..
+            },
+        ) => s(&[
+            "count",
+            "-n",
+            "6",
+            "--engine",
+            "backtrack",
+            "--amo",
+            "pairwise",
+        ]),
         (Command::Suite, option, When::Without(Opt::Select)) => {
             let value = match option {
                 Opt::PerFamily => "3",
@@ -95,6 +178,9 @@ fn refused_args(rule: &Rule, dir: &Path) -> Vec<String> {
                 _ => panic!("no test case for the row {rule:?}: add one to tests/it/applies.rs"),
             };
             s(&["suite", "tiny.suite", "--solve", option.flag(), value])
+        }
+        (Command::Suite, Opt::Solve, When::With(Opt::Select)) => {
+            s(&["suite", "tiny.suite", "--select", "--solve"])
         }
         (Command::Suite, Opt::BudgetSolver, When::With(Opt::Counter)) => s(&[
             "suite",
@@ -191,6 +277,125 @@ fn applies(rule: &Rule, dir: &Path) {
                 assert_eq!(run_expect(dir, &args, 10).stdout, first);
             }
         }
+        (Command::Encode, Opt::Level) => {
+            // Writing a compressed file, the level is the codec's: level 1 and 9 give
+            // different files (a level out of range is refused: the value is read).
+            let size = |level: &str| {
+                let file = format!("l{level}.cnf.gz");
+                run_expect(
+                    dir,
+                    &["encode", "-n", "20", "-o", &file, "--level", level],
+                    0,
+                );
+                std::fs::metadata(dir.join(&file)).unwrap().len()
+            };
+            assert!(size("1") > size("9"));
+            assert_one_line_error(
+                dir,
+                &["encode", "-n", "6", "-o", "l.cnf.gz", "--level", "99"],
+                &["--level"],
+            );
+        }
+        (Command::Solve, Opt::Amo) => {
+            // A CNF solver encodes with the AMO asked: the summary names it, and the
+            // sequential counter has more variables than pairwise.
+            let vars = |amo: &str| {
+                let r = run_expect(
+                    dir,
+                    &["solve", "-n", "8", "--solver", "varisat", "--amo", amo],
+                    10,
+                );
+                assert!(r.stderr.contains(&format!("amo={amo} ")), "{}", r.stderr);
+                summary_number(&r.stderr, "vars")
+            };
+            assert!(vars("sequential") > vars("pairwise"));
+        }
+        (Command::Solve, Opt::Implied) => {
+            // A CNF solver adds the implied sums' clauses.
+            let clauses = |implied: &str| {
+                let r = run_expect(
+                    dir,
+                    &[
+                        "solve",
+                        "-n",
+                        "8",
+                        "--solver",
+                        "varisat",
+                        "--implied",
+                        implied,
+                    ],
+                    10,
+                );
+                summary_number(&r.stderr, "clauses")
+            };
+            assert!(clauses("sums") > clauses("none"));
+        }
+        (Command::Solve, Opt::Jobs) => {
+            // The threads of the bitboard search, a portfolio, --cubes: read (0 is refused),
+            // and each runs.
+            for args in [
+                &["solve", "-n", "12", "--solver", "bitboard", "--jobs", "2"][..],
+                &[
+                    "solve",
+                    "-n",
+                    "12",
+                    "--solver",
+                    "varisat,walk",
+                    "--jobs",
+                    "2",
+                ][..],
+                &[
+                    "solve", "-n", "12", "--solver", "varisat", "--cubes", "--jobs", "2",
+                ][..],
+            ] {
+                run_expect(dir, args, 10);
+            }
+            assert_one_line_error(
+                dir,
+                &["solve", "-n", "8", "--solver", "bitboard", "--jobs", "0"],
+                &["--jobs"],
+            );
+        }
+        (Command::Solve, Opt::BreakSymmetry) => {
+            // The default strategy: `cubes` searches modulo the symmetries where the
+            // construction would answer.
+            let r = run_expect(dir, &["solve", "-n", "3", "--jobs", "1"], 20);
+            assert!(!r.stderr.contains(" mod "), "{}", r.stderr);
+            let r = run_expect(
+                dir,
+                &[
+                    "solve",
+                    "-n",
+                    "3",
+                    "--break-symmetry",
+                    "cubes",
+                    "--jobs",
+                    "1",
+                ],
+                20,
+            );
+            assert!(r.stderr.contains(" mod "), "{}", r.stderr);
+        }
+        (Command::Solve, Opt::ProofFormat) => {
+            // The certified bitboard search writes and checks the proof format asked.
+            for (format, checker) in [("lrat", "LRAT"), ("veripb", "VeriPB")] {
+                let r = run_expect(
+                    dir,
+                    &[
+                        "solve",
+                        "-n",
+                        "3",
+                        "--certify",
+                        "--solver",
+                        "bitboard",
+                        "--proof-format",
+                        format,
+                    ],
+                    20,
+                );
+                assert!(r.stderr.contains(checker), "{format}: {}", r.stderr);
+            }
+        }
         (Command::Count, Opt::Engine) => {
             // Counting, the engine asked runs and is named.
             let r = run_expect(dir, &["count", "-n", "6", "--engine", "sat"], 0);
@@ -276,6 +481,18 @@ fn applies(rule: &Rule, dir: &Path) {
                         .collect();
                     assert!(draws.len() > 1, "six seeds drew one set");
                 }
+                Opt::Solve => {
+                    // Without --select, --solve solves every instance: the manifest has its
+                    // verdicts.
+                    run_expect(dir, &["suite", "tiny.suite", "--solve"], 0);
+                    let rows = crate::select::manifest(&dir.join("cnf-out/tiny/manifest.csv"));
+                    assert!(!rows.is_empty());
+                    assert!(
+                        rows.iter()
+                            .all(|r| ["SAT", "UNSAT"].contains(&r["status"].as_str())),
+                        "{rows:?}"
+                    );
+                }
                 Opt::Counter => {
                     // The counter runs instead of both solvers; its count is recorded.
                     let counter = dir.join("counter.sh");
@@ -310,9 +527,7 @@ fn every_row_is_refused_and_applies_elsewhere() {
     for rule in RULES {
         let args = refused_args(rule, dir.path());
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let other = match rule.when {
-            When::With(o) | When::Without(o) | When::OtherNotIn { other: o, .. } => o,
-        };
+        let other = rule.when.other();
         let line = assert_one_line_error(dir.path(), &args, &[rule.option.flag(), other.flag()]);
         assert!(line.contains(rule.why), "{line}");
         // Nothing was written by a refused command.

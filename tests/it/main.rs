@@ -25,6 +25,7 @@ mod cubes;
 mod export;
 mod fuzz_parsers;
 mod generate;
+mod ignored;
 mod implied;
 mod instances;
 mod lean;

@@ -76,12 +76,12 @@ pub struct BenchArgs {
     /// With `hard`: generator seeds 1..=K per family (default 1 with --quick, else 2).
     #[arg(long, value_name = "K")]
     seeds: Option<u64>,
-    /// With `hard`: time limit per run, seconds.
-    #[arg(long, default_value_t = 60)]
-    timeout: u32,
+    /// With `hard`: time limit per run, seconds (default 60).
+    #[arg(long, value_name = "SECS")]
+    timeout: Option<u32>,
     /// With `hard`: runs at a time (default 1, so that runs do not share cores).
-    #[arg(long, default_value_t = 1)]
-    jobs: usize,
+    #[arg(long, value_name = "J")]
+    jobs: Option<usize>,
     /// With `hard`: also write every run (instance, group, n, seed, solver, amo, status,
     /// seconds) to this CSV, a row as each run ends (an existing file is replaced, unless
     /// --resume).
@@ -128,8 +128,45 @@ enum BenchTable {
     Hard,
 }
 
+/// The first option given that only `bench hard` reads, if any: elsewhere it would be accepted
+/// and ignored.
+fn hard_only(a: &BenchArgs) -> Option<&'static str> {
+    [
+        (a.solvers.is_some(), "--solvers"),
+        (!a.portfolio.is_empty(), "--portfolio"),
+        (a.seeds.is_some(), "--seeds"),
+        (a.timeout.is_some(), "--timeout"),
+        (a.jobs.is_some(), "--jobs"),
+        (a.csv.is_some(), "--csv"),
+        (a.resume, "--resume"),
+        (a.tail, "--tail"),
+        (a.frontier, "--frontier"),
+        (a.list, "--list"),
+        (a.sample.is_some(), "--sample"),
+        (a.cactus.is_some(), "--cactus"),
+        (a.plot.is_some(), "--plot"),
+        (a.implied.is_some(), "--implied"),
+    ]
+    .into_iter()
+    .find_map(|(given, flag)| given.then_some(flag))
+}
+
 /// Runs `bench` (its solves run as child processes of this very binary).
 pub fn run(a: BenchArgs) -> Result<ExitCode> {
+    if a.table != Some(BenchTable::Hard) {
+        if let Some(flag) = hard_only(&a) {
+            return Err(Error::Usage(format!(
+                "{flag} applies to `bench hard` only: the other benchmarks do not read it"
+            )));
+        }
+        if a.amo.is_some() && a.count.is_none() {
+            return Err(Error::Usage(
+                "--amo applies to `bench hard` and `bench --count` only: the other benchmarks \
+                 do not read it"
+                    .into(),
+            ));
+        }
+    }
     let exe = std::env::current_exe().map_err(|e| Error::io("current executable", e))?;
     let task = if let Some(ns) = &a.dd {
         Task::Dd {
@@ -199,7 +236,8 @@ fn hard_options(a: BenchArgs) -> Result<HardOptions> {
         // Checked here so that a typo fails before the first run, not in every child.
         parse_portfolio(spec, EncodeOptions::from(AmoKind::DEFAULT))?;
     }
-    if a.timeout == 0 || a.jobs == 0 {
+    let (timeout, jobs) = (a.timeout.unwrap_or(60), a.jobs.unwrap_or(1));
+    if timeout == 0 || jobs == 0 {
         return Err(Error::Usage(
             "--timeout and --jobs must be at least 1".into(),
         ));
@@ -211,8 +249,8 @@ fn hard_options(a: BenchArgs) -> Result<HardOptions> {
     Ok(HardOptions {
         quick: a.quick,
         seeds,
-        timeout: a.timeout,
-        jobs: a.jobs,
+        timeout,
+        jobs,
         solvers,
         amos,
         portfolios: a.portfolio,

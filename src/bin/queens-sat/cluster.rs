@@ -164,6 +164,16 @@ pub fn run_split(a: SplitArgs) -> Result<ExitCode> {
             e => e,
         },
     );
+    if let (Kind::Count, Some(amo)) = (kind, &enc.amo) {
+        // As `count`: `--amo` shapes only the SAT engines' CNF (checked against the engine
+        // each cube runs, auto's choice included).
+        queens_sat::applies::check(
+            queens_sat::applies::Command::Count,
+            &queens_sat::applies::Given::new()
+                .value(queens_sat::error::Opt::Amo, amo.clone())
+                .value(queens_sat::error::Opt::Engine, engine.name()),
+        )?;
+    }
     let cubes = job.cubes.unwrap_or(match kind {
         Kind::Count => 64 * job.tasks,
         Kind::Solve => 16 * job.tasks,
@@ -191,6 +201,12 @@ pub fn run_split(a: SplitArgs) -> Result<ExitCode> {
         cancel: crate::cancel().clone(),
     };
     let r = split(&job.output, &o)?;
+    if r.job.tasks < job.tasks {
+        eprintln!(
+            "note: --tasks {} capped at {}: there are only {} cube lines, and a task without one would do nothing",
+            job.tasks, r.job.tasks, r.job.cubes
+        );
+    }
     let est = &r.task_estimates;
     let max = est.iter().copied().fold(0.0, f64::max);
     let min = est.iter().copied().fold(f64::INFINITY, f64::min);
@@ -282,6 +298,16 @@ pub struct MergeArgs {
 /// none, 1 on missing, failed, corrupt, duplicate or foreign results, or an UNKNOWN solve.
 pub fn run_merge(a: MergeArgs) -> Result<ExitCode> {
     let folder = Folder::open(&a.dir)?;
+    if a.format == OutputFormat::Svg && (a.status || folder.job.kind == Kind::Count) {
+        return Err(Error::Usage(format!(
+            "--format svg draws a solve job's board; {} prints text or json",
+            if a.status {
+                "--status"
+            } else {
+                "merging a count job"
+            }
+        )));
+    }
     if a.status {
         let s = status(&folder)?;
         if a.format == OutputFormat::Json {

@@ -135,6 +135,33 @@ pub fn run(a: CountArgs) -> Result<ExitCode> {
         }
         return draw_classes(&instance, piece, options);
     }
+    if let Some(amo) = &a.enc.amo {
+        // `--amo` shapes the CNF of the SAT engines only: checked against the engine that
+        // runs (auto's choice included), or the one of the two under --cross-check that
+        // encodes.
+        let first = a.engine.0.unwrap_or_else(|| {
+            count::auto_engine(
+                &instance,
+                &piece,
+                options.symmetric,
+                !options.lex_leader.is_empty() || a.enc.break_symmetry.as_deref() == Some("lex"),
+            )
+        });
+        let mut engines = vec![first];
+        if a.cross_check {
+            engines.push(count::second_engine(&instance, &piece, first));
+        }
+        let runs = engines
+            .iter()
+            .find(|e| matches!(e, Engine::Sat | Engine::Cdcl))
+            .unwrap_or(&first);
+        queens_sat::applies::check(
+            Command::Count,
+            &Given::new()
+                .value(Opt::Amo, amo.clone())
+                .value(Opt::Engine, runs.name()),
+        )?;
+    }
     let request = count::Request {
         amo: options.amo,
         symmetric: options.symmetric,

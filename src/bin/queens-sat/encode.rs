@@ -105,6 +105,7 @@ pub fn run(a: EncodeArgs) -> Result<ExitCode> {
         &Given::new()
             .maybe(Opt::Output, a.output.as_deref())
             .switch_if(Opt::Stats, a.stats)
+            .maybe(Opt::Level, a.level.map(|l| l.to_string()))
             .switch_if(Opt::Gbdhash, a.gbdhash)
             .value(Opt::To, format.name())
             .maybe(Opt::Amo, a.enc.amo.as_deref()),

@@ -113,6 +113,34 @@ pub fn check_svg(format: SolveFormat, n: u32) -> Result<()> {
 
 /// Runs `solve`: one call of the library's [`Solver`], then the printed answer.
 pub fn run(a: SolveArgs) -> Result<ExitCode> {
+    // Options that would change nothing ([`queens_sat::applies`]), before any work. Of
+    // `--break-symmetry`, `none` and `cubes` choose the default strategy's handling; `lex` is
+    // an encoding option.
+    use queens_sat::applies::{Command, Given, check};
+    use queens_sat::error::Opt;
+    check(
+        Command::Solve,
+        &Given::new()
+            .value(Opt::Solver, a.solver.as_str())
+            .maybe(Opt::Amo, a.enc.amo.as_deref())
+            .maybe(Opt::Implied, a.enc.implied.as_deref())
+            .maybe(Opt::Jobs, a.jobs.map(|j| j.to_string()))
+            .switch_if(Opt::Cubes, a.cubes)
+            .switch_if(Opt::Deterministic, a.deterministic)
+            .maybe(
+                Opt::BreakSymmetry,
+                a.enc
+                    .break_symmetry
+                    .as_deref()
+                    .filter(|m| matches!(*m, "none" | "cubes")),
+            )
+            .maybe(Opt::ProofFormat, a.proof_format.as_deref()),
+    )?;
+    if a.cubes && a.max_cubes == 0 {
+        return Err(queens_sat::Error::Usage(
+            "--max-cubes 0 must be at least 1 (the cubes --cubes splits into)".into(),
+        ));
+    }
     let timeout = a.timeout.map(parse_timeout).transpose()?.flatten();
     let (instance, piece) = a.inst.load()?;
     check_svg(a.format, instance.n)?;
@@ -128,6 +156,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
         .certify(a.certify)
         .jobs(a.jobs)
         .deterministic(a.deterministic)
+        .amo_given(a.enc.amo.is_some())
         .auto_symmetry(parsed.auto_symmetry)
         .proof(a.proof.clone())
         .proof_format(

@@ -113,6 +113,7 @@ pub fn run(a: SuiteArgs) -> Result<ExitCode> {
         applies::Command::Suite,
         &Given::new()
             .switch_if(Opt::Select, a.select)
+            .switch_if(Opt::Solve, a.solve)
             .maybe(Opt::PerFamily, a.per_family.map(|k| k.to_string()))
             .maybe(Opt::Total, a.total.map(|k| k.to_string()))
             .maybe(Opt::BudgetSolver, a.budget_solver.clone())

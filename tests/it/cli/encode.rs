@@ -128,9 +128,17 @@ fn amo_group_sizes() {
     let dir = tempdir();
     let d = dir.path();
     for amo in ["commander:2", "commander:5", "bimander:1", "bimander:3"] {
-        let r = run_expect(d, &["solve", "-n", "12", "--amo", amo], 10);
+        let r = run_expect(
+            d,
+            &["solve", "-n", "12", "--amo", amo, "--solver", "varisat"],
+            10,
+        );
         assert_solution(&r.stdout, 12, false);
-        let r = run_expect(d, &["solve", "-n", "3", "--amo", amo], 20);
+        let r = run_expect(
+            d,
+            &["solve", "-n", "3", "--amo", amo, "--solver", "varisat"],
+            20,
+        );
         assert_eq!(r.stdout.trim(), "UNSAT", "--amo {amo} -n 3");
         let r = run_expect(d, &["encode", "-n", "13", "--amo", amo, "-o", "-"], 0);
         let cnf = check_cnf(d, &r.stdout, &["-n", "13", "--amo", amo], "queen", 13);

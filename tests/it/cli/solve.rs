@@ -46,6 +46,8 @@ fn solve_amazons() {
     assert_eq!(r.stdout.trim(), "UNSAT");
 }
 
+/// Every encoding through a CNF solver (the default strategy answers a plain board by the
+/// construction and refuses `--amo` there: tests/it/ignored.rs).
 #[test]
 fn solve_every_amo_encoding() {
     let dir = tempdir();
@@ -54,28 +56,40 @@ fn solve_every_amo_encoding() {
         let amo = amo.as_str();
         for n in [1usize, 4, 5, 8, 12] {
             let ns = n.to_string();
-            let r = run_expect(d, &["solve", "-n", &ns, "--amo", amo], 10);
+            let r = run_expect(
+                d,
+                &["solve", "-n", &ns, "--amo", amo, "--solver", "varisat"],
+                10,
+            );
             assert_solution(&r.stdout, n, false);
         }
         for n in ["2", "3"] {
-            let r = run_expect(d, &["solve", "-n", n, "--amo", amo], 20);
+            let r = run_expect(
+                d,
+                &["solve", "-n", n, "--amo", amo, "--solver", "varisat"],
+                20,
+            );
             assert_eq!(r.stdout.trim(), "UNSAT", "--amo {amo} -n {n}");
         }
         let r = run_expect(
             d,
-            &["solve", "-n", "11", "--piece", "amazon", "--amo", amo],
+            &[
+                "solve", "-n", "11", "--piece", "amazon", "--amo", amo, "--solver", "varisat",
+            ],
             10,
         );
         assert_solution(&r.stdout, 11, true);
         for n in ["8", "9"] {
             run_expect(
                 d,
-                &["solve", "-n", n, "--piece", "amazon", "--amo", amo],
+                &[
+                    "solve", "-n", n, "--piece", "amazon", "--amo", amo, "--solver", "varisat",
+                ],
                 20,
             );
         }
         for presolve in [&[][..], &["--no-presolve"][..]] {
-            let mut args = vec!["solve", "-n", "8", "--amo", amo];
+            let mut args = vec!["solve", "-n", "8", "--amo", amo, "--solver", "varisat"];
             args.extend_from_slice(presolve);
             let r = run_expect(d, &args, 10);
             assert_solution(&r.stdout, 8, false);
@@ -170,7 +184,9 @@ fn solve_json_fields_agree() {
     for amo in known_amos(dir.path()) {
         let r = run_expect(
             dir.path(),
-            &["solve", "-n", "6", "--amo", &amo, "--format", "json"],
+            &[
+                "solve", "-n", "6", "--amo", &amo, "--solver", "varisat", "--format", "json",
+            ],
             10,
         );
         let v: Value = serde_json::from_str(r.stdout.trim()).expect("stdout is JSON");
