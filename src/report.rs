@@ -232,7 +232,7 @@ pub struct CountRecord {
     /// The engine that counted the rotations' fixed points, where not `engine` (`orbits`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rotations: Option<String>,
-    /// Present where a count passes 2^53 ([`BIG_COUNTS`]): how such counts are written.
+    /// Present where a count passes 2^53: how such counts are written (exact JSON integers).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub integers: Option<String>,
 }
@@ -240,7 +240,7 @@ pub struct CountRecord {
 /// What a count record says of its integers where one passes 2^53 (the last integer a double,
 /// JavaScript's number or jq before 1.7 holds exactly): every count is written as an exact
 /// decimal JSON integer, never rounded or quoted.
-pub const BIG_COUNTS: &str = "exact: counts past 2^53 are exact JSON integers; read them as 64-bit or big integers, not doubles";
+const BIG_COUNTS: &str = "exact: counts past 2^53 are exact JSON integers; read them as 64-bit or big integers, not doubles";
 
 impl CountRecord {
     /// The record with [`CountRecord::integers`] set where one of its counts passes 2^53.

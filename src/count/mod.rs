@@ -36,13 +36,13 @@ pub enum Engine {
     /// The direct bitboard backtracking counter (independent of the CNF; n <= 64).
     Backtrack,
     /// The boards a rotation maps to themselves, counted from the rotation's orbits
-    /// ([`orbits`]: a matching of the row pairs for the quarter turn, n <= 128; the half
+    /// (`count/orbits/`: a matching of the row pairs for the quarter turn, n <= 128; the half
     /// board's rows for the half turn, n <= 64): `--symmetric r90|r180|r270` on queens and
     /// amazons, with pre-placed pieces but no blocked cells or excluded diagonals.
     Orbits,
-    /// The same boards by the second, independent formulation ([`orbits`]: each diagonal
-    /// value, largest first, unused or given to one couple or row; 10-40x slower): the
-    /// cross-check of `orbits`.
+    /// The same boards by the second, independent formulation (`count/orbits/values.rs`:
+    /// each diagonal value, largest first, unused or given to one couple or row; 10-40x
+    /// slower): the cross-check of `orbits`.
     OrbitValues,
 }
 
@@ -274,7 +274,7 @@ pub struct Counted {
     /// The full breakdown (absent for a lex-leader count, which sees one board per class).
     pub counts: Option<Counts>,
     /// The engine that counted the rotations' fixed points, where not this one: the orbits
-    /// engine inside a backtrack count of all solutions ([`rotations_by_orbits`]).
+    /// engine inside a backtrack count of all solutions.
     pub rotations: Option<Engine>,
     /// Wall-clock seconds.
     pub seconds: f64,
@@ -360,14 +360,14 @@ pub fn backtrack_refusal(instance: &Instance, piece: &Piece) -> Option<Error> {
 /// Why the orbits engine cannot count the `g`-symmetric boards of `instance` for `piece`, if
 /// it cannot: `g` not a rotation, blocked cells or excluded diagonals, another piece, a board
 /// past its limit ([`orbits::Problem::of`]).
-pub fn orbits_refusal(instance: &Instance, piece: &Piece, g: Option<Symmetry>) -> Option<Error> {
+fn orbits_refusal(instance: &Instance, piece: &Piece, g: Option<Symmetry>) -> Option<Error> {
     let group = generated(&[g.unwrap_or(Symmetry::Id)]);
     orbits::Problem::of(instance, piece, &group).err()
 }
 
 /// Whether a backtrack count of all solutions of `instance` takes the fixed points of the
 /// rotations in `group` from their orbits ([`orbits`]): where that engine applies.
-pub fn rotations_by_orbits(instance: &Instance, piece: &Piece, group: &[Symmetry]) -> bool {
+fn rotations_by_orbits(instance: &Instance, piece: &Piece, group: &[Symmetry]) -> bool {
     group.iter().any(|&g| {
         matches!(g, Symmetry::R90 | Symmetry::R180 | Symmetry::R270)
             && orbits::Problem::of(instance, piece, &generated(&[g])).is_ok_and(|p| p.is_some())
