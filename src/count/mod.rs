@@ -601,52 +601,23 @@ fn by_engine(
             } else {
                 orbits::Formulation::Values
             };
-            // One count per subgroup <g, h>: <g> itself for the rotations h, none for the
-            // reflections (n >= 2).
-            let g = g.unwrap_or(Symmetry::Id);
-            let mut seen: Vec<(Vec<Symmetry>, u64)> = Vec::new();
-            let mut fixed = Vec::with_capacity(group.len());
-            for &h in group {
-                let k = generated(&[g, h]);
-                let f = match seen.iter().find(|(s, _)| *s == k) {
-                    Some(&(_, f)) => f,
-                    None => {
-                        let f = match orbits::Problem::of(instance, &piece, &k)? {
-                            Some(p) => {
-                                orbits::fixed(&p, formulation, request.jobs, progress, cancel)?
-                            }
-                            None => 0,
-                        };
-                        seen.push((k, f));
-                        f
-                    }
-                };
-                fixed.push(f);
-            }
-            fixed
+            // <g> itself for the rotations h; none for the reflections (n >= 2).
+            per_subgroup(
+                g.unwrap_or(Symmetry::Id),
+                group,
+                |k| match orbits::Problem::of(instance, &piece, k)? {
+                    Some(p) => orbits::fixed(&p, formulation, request.jobs, progress, cancel),
+                    None => Ok(0),
+                },
+            )?
         }
         (Engine::Backtrack, None) => {
             backtrack::count_reporting(instance, piece, group, request.jobs, progress, cancel)?
                 .fixed
         }
-        (Engine::Backtrack, Some(g)) => {
-            // One orbit search per subgroup <g, h> (several h give the same one).
-            let mut seen: Vec<(Vec<Symmetry>, u64)> = Vec::new();
-            let mut fixed = Vec::with_capacity(group.len());
-            for &h in group {
-                let k = generated(&[g, h]);
-                let f = match seen.iter().find(|(s, _)| *s == k) {
-                    Some(&(_, f)) => f,
-                    None => {
-                        let f = backtrack::fixed_by(instance, piece, &k, cancel)?;
-                        seen.push((k, f));
-                        f
-                    }
-                };
-                fixed.push(f);
-            }
-            fixed
-        }
+        (Engine::Backtrack, Some(g)) => per_subgroup(g, group, |k| {
+            backtrack::fixed_by(instance, piece, k, cancel)
+        })?,
         (Engine::Sat | Engine::Cdcl, _) => {
             let conquer = if engine == Engine::Cdcl {
                 sat::Conquer::Cdcl
@@ -725,6 +696,30 @@ fn by_engine(
         Some(g) => Counts::symmetric_from_fixed(instance, &piece, g, group.to_vec(), fixed)?,
     };
     Ok((Method::Burnside, counts.unique, Some(counts)))
+}
+
+/// The fixed points of each subgroup <g, h>, h in `group`, by `count` (once per distinct
+/// subgroup: several h give the same one).
+fn per_subgroup(
+    g: Symmetry,
+    group: &[Symmetry],
+    mut count: impl FnMut(&[Symmetry]) -> Result<u64>,
+) -> Result<Vec<u64>> {
+    let mut seen: Vec<(Vec<Symmetry>, u64)> = Vec::new();
+    let mut fixed = Vec::with_capacity(group.len());
+    for &h in group {
+        let k = generated(&[g, h]);
+        let f = match seen.iter().find(|(s, _)| *s == k) {
+            Some(&(_, f)) => f,
+            None => {
+                let f = count(&k)?;
+                seen.push((k, f));
+                f
+            }
+        };
+        fixed.push(f);
+    }
+    Ok(fixed)
 }
 
 impl Counts {
