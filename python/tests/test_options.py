@@ -41,7 +41,10 @@ def test_every_option_value_is_accepted() -> None:
     for g in get_args(qs.SymmetryName):
         assert qs.count(6, symmetric=g).total >= 0
     for engine in get_args(qs.Engine):
-        assert qs.count(6, engine=engine).total == 4
+        # The orbit engines count the boards a rotation fixes: on n = 6 all 4 solutions are
+        # fixed by the half turn (A032522).
+        rotation = "r180" if engine.startswith("orbit") else None
+        assert qs.count(6, engine=engine, symmetric=rotation).total == 4
     for piece in get_args(qs.PieceName):
         qs.Instance(6, piece=piece)
 
