@@ -142,7 +142,7 @@ pub fn published(piece: &Piece, n: u32) -> Option<Row> {
 
 /// Queens a quarter turn maps to themselves (A033148) for n = 19..63, past the rows of
 /// [`QUEENS`] (Hsiang and Shieh 2002 past n = 28; 0 unless n = 4k or 4k + 1).
-pub const QUEENS_R90: &[(u32, u64)] = &[
+pub(crate) const QUEENS_R90: &[(u32, u64)] = &[
     (1, 1),
     (10, 4),
     (11, 44),
@@ -201,7 +201,7 @@ pub const QUEENS_R90: &[(u32, u64)] = &[
 ];
 
 /// Queens a half turn maps to themselves (A032522) for n = 19..32, past the rows of [`QUEENS`].
-pub const QUEENS_R180: &[(u32, u64)] = &[
+pub(crate) const QUEENS_R180: &[(u32, u64)] = &[
     (1, 1),
     (10, 1),
     (11, 6),
@@ -230,7 +230,7 @@ pub const QUEENS_R180: &[(u32, u64)] = &[
 
 /// The published count of queens on a plain n x n board that `g` (a rotation) maps to
 /// themselves, from [`QUEENS`] or the longer tables [`QUEENS_R90`] and [`QUEENS_R180`].
-pub fn published_rotation(n: u32, g: Symmetry) -> Option<(&'static str, u64)> {
+pub(crate) fn published_rotation(n: u32, g: Symmetry) -> Option<(&'static str, u64)> {
     let (seq, row, long) = match g {
         Symmetry::R90 | Symmetry::R270 => (
             "A033148",
