@@ -2,18 +2,20 @@
 //!
 //! - Quarter turn: a perfect matching of the n/2 row representatives into couples whose values
 //!   b - a and n-1-a-b are all distinct. Each node takes the free row with the fewest partners
-//!   (pruning where one has none); the partners of row a are one expression over bit sets: the
-//!   rows at a distance that is a free value, `(free << a) | (rev >> (127 - a))`, and with a
-//!   free sum value, `rev >> (127 - (n-1-a))`, where `rev` holds the free values mirrored
-//!   (bit 127 - v), so that subtracting a value is a right shift. Queens: each couple's two
-//!   orientations use the same lines, so the count is the matchings times 2 per couple;
-//!   amazons: both orientations are tried, with the knight's attacks checked cell by cell.
-//! - Half turn: the classic row-by-row bitboard search over the rows i < n/2, from the outside
-//!   in. A piece at (i, j) puts the diagonal values ±(j - i) and the anti-diagonal values
-//!   ±(i + j - (n-1)) on the board; in row r the value v is column r + v, so both entries of a
-//!   diagonal move one column right per row, those of an anti-diagonal one left: two shifted
-//!   `u128` masks of 2n - 1 columns (the zero values, which a piece shares with its own mirror,
-//!   start on the board). Amazons check the knight against the rows around.
+//!   (of those, the highest: the rows near the board's middle are the most constrained),
+//!   pruning where one has none. The partners of row a are one expression over bit sets: the
+//!   rows at a distance that is a free value, `(values << a) | (rev >> (63 - a))` on the low
+//!   64 values, and those with a free sum value, `rev >> (127 - (n-1-a))`, where `rev` holds
+//!   the free values mirrored (bit 127 - v), so that subtracting a value is a right shift. The
+//!   last four rows are paired directly. Queens: each couple's two orientations use the same
+//!   lines, so the count is the matchings times 2 per couple; amazons: both orientations are
+//!   tried, with the knight's attacks checked cell by cell.
+//! - Half turn: the rows i < n/2 (row n-1-i mirrored), the open row with the fewest free columns
+//!   first (of those, the highest). A piece at (i, j) takes the column pair {j, n-1-j}, the
+//!   diagonal values ±(j - i) and the anti-diagonal values ±(i + j - (n-1)), kept as value sets
+//!   (bit v + n-1): row r's columns blocked by them are the sets shifted by n-1-r and by r. The
+//!   zero values, which a piece shares with its own mirror, are taken from the start. Amazons
+//!   check the knight against the rows around.
 //!
 //! Both poll the cancel token every 2^14 nodes.
 
@@ -52,6 +54,9 @@ pub(crate) fn parts(p: &Problem, depth: usize, cancel: &Cancel) -> Result<Vec<Pa
     };
     s.split = Some((depth, Vec::new(), Vec::new()));
     s.run();
+    if s.stopped {
+        return Err(Error::Interrupted);
+    }
     let (_, _, out) = s.split.take().expect("set above");
     Ok(out)
 }
