@@ -237,15 +237,21 @@ impl<'a> Search<'a> {
         }
     }
 
-    fn quarter(&mut self, depth: usize) -> u128 {
+    /// The start of every node: `Some(count)` where the node ends here (the search stops, a
+    /// whole board, or a part recorded by `parts`), `None` to branch.
+    fn enter(&mut self, depth: usize) -> Option<u128> {
         if !self.tick() {
-            return 0;
+            return Some(0);
         }
         if self.free == 0 {
-            return self.leaf();
+            return Some(self.leaf());
         }
-        if self.cut(depth) {
-            return 0;
+        self.cut(depth).then_some(0)
+    }
+
+    fn quarter(&mut self, depth: usize) -> u128 {
+        if let Some(end) = self.enter(depth) {
+            return end;
         }
         if !self.knight && self.split.is_none() && self.free.count_ones() == 4 {
             return self.last_four();
@@ -395,14 +401,8 @@ impl<'a> Search<'a> {
 
     /// The half-turn search: the open row (of `self.free`) with the fewest columns first.
     fn half(&mut self, depth: usize) -> u128 {
-        if !self.tick() {
-            return 0;
-        }
-        if self.free == 0 {
-            return self.leaf();
-        }
-        if self.cut(depth) {
-            return 0;
+        if let Some(end) = self.enter(depth) {
+            return end;
         }
         let m = self.m;
         let full = low_bits(self.n);
