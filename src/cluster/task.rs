@@ -179,7 +179,7 @@ fn count_line(
             crate::count::dpll::count_cube_with(&line.instance(base), piece, options, cancel)
         }
         (CubeLine::Cube { .. }, Engine::Cdcl) => {
-            crate::count::sat::count_cube(&line.instance(base), piece, options)
+            crate::count::sat::count_cube(&line.instance(base), piece, options, cancel)
         }
     }
 }

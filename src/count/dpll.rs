@@ -43,7 +43,11 @@ fn code(l: Lit) -> Code {
     2 * l.var() + u32::from(!l.is_positive())
 }
 
-/// Collects the clauses of an encoding.
+/// Collects the clauses of an encoding. It polls its token every 2^16 clauses and grows its
+/// buffers with `try_reserve`: once the token stops or an allocation fails it keeps nothing
+/// more and says so through [`ClauseSink::stopped`], which the encoder and the lex-leader
+/// constraints look at, so a big board's encoding ends early instead of running on (or
+/// aborting the process).
 #[derive(Default)]
 struct Collect {
     binary: Vec<[Code; 2]>,
@@ -52,22 +56,83 @@ struct Collect {
     units: Vec<Code>,
     empty: bool,
     max_var: u32,
+    /// Polled every 2^16 clauses.
+    cancel: Option<Cancel>,
+    clauses: u64,
+    /// The token stopped: nothing more is kept.
+    stop: bool,
+    /// An allocation failed (how many bytes were asked for): nothing more is kept.
+    out_of_memory: Option<u64>,
+}
+
+/// Room for `more` elements in `v`, or `Err(bytes asked)` when the allocator refuses.
+fn room<T>(v: &mut Vec<T>, more: usize) -> std::result::Result<(), u64> {
+    if v.capacity() - v.len() >= more {
+        return Ok(());
+    }
+    let grow = more.max(v.len()); // double, as push would
+    v.try_reserve(grow)
+        .map_err(|_| ((v.len() + grow) * std::mem::size_of::<T>()) as u64)
+}
+
+impl Collect {
+    fn until(cancel: &Cancel) -> Collect {
+        Collect {
+            cancel: Some(cancel.clone()),
+            ..Collect::default()
+        }
+    }
+
+    /// Why the collection ended early: the token's stop, or the allocation that failed.
+    fn check(&self, cells: u64) -> Result<()> {
+        if let Some(bytes) = self.out_of_memory {
+            return Err(Error::TooLarge(format!(
+                "counting a cube of {cells} cells: its clauses could not grow by {}",
+                crate::memory::bytes(bytes)
+            )));
+        }
+        if self.stop {
+            return Err(Error::Interrupted);
+        }
+        Ok(())
+    }
 }
 
 impl ClauseSink for Collect {
     fn add_clause(&mut self, lits: &[Lit]) {
+        if self.stop {
+            return;
+        }
+        self.clauses += 1;
+        if self.clauses & 0xFFFF == 0 && self.cancel.as_ref().is_some_and(|c| c.is_stopped()) {
+            self.stop = true;
+            return;
+        }
         for l in lits {
             self.max_var = self.max_var.max(l.var());
         }
-        match lits {
-            [] => self.empty = true,
-            [a] => self.units.push(code(*a)),
-            [a, b] => self.binary.push([code(*a), code(*b)]),
-            _ => {
-                self.long_starts.push(self.long.len() as u32);
-                self.long.extend(lits.iter().map(|&l| code(l)));
+        let grown = match lits {
+            [] => {
+                self.empty = true;
+                Ok(())
             }
+            [a] => room(&mut self.units, 1).map(|()| self.units.push(code(*a))),
+            [a, b] => room(&mut self.binary, 1).map(|()| self.binary.push([code(*a), code(*b)])),
+            _ => room(&mut self.long_starts, 1)
+                .and_then(|()| room(&mut self.long, lits.len()))
+                .map(|()| {
+                    self.long_starts.push(self.long.len() as u32);
+                    self.long.extend(lits.iter().map(|&l| code(l)));
+                }),
+        };
+        if let Err(bytes) = grown {
+            self.out_of_memory = Some(bytes);
+            self.stop = true;
         }
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop
     }
 }
 
@@ -114,12 +179,15 @@ impl Dpll {
         let vars = (vars as u32).max(c.max_var) as usize;
         let cells = problem.num_cells() as u32;
         let n_codes = 2 * (vars + 1);
-        let mut implied = vec![Vec::new(); n_codes];
-        for [a, b] in c.binary {
+        let mut implied = crate::memory::try_vec(n_codes, Vec::new(), "the DPLL counter's lists")?;
+        for (i, [a, b]) in c.binary.into_iter().enumerate() {
+            if i & 0xF_FFFF == 0 && c.cancel.as_ref().is_some_and(|c| c.is_stopped()) {
+                return Err(Error::Interrupted);
+            }
             implied[(a ^ 1) as usize].push(b);
             implied[(b ^ 1) as usize].push(a);
         }
-        let mut watches = vec![Vec::new(); n_codes];
+        let mut watches = crate::memory::try_vec(n_codes, Vec::new(), "the DPLL counter's lists")?;
         let mut starts = c.long_starts;
         for (i, &s) in starts.iter().enumerate() {
             watches[c.long[s as usize] as usize].push(i as u32);
@@ -336,6 +404,11 @@ impl Dpll {
                 total += self.search();
             }
             self.undo(mark);
+            if self.cancel.is_cancelled() {
+                // Unwind without trying the other branches: each costs a propagation, and a
+                // deep search on a big board would spend seconds on them after the stop.
+                break;
+            }
             // Later branches have this cell empty (disjoint branches); asserting it helps
             // propagation and ends the loop early on a conflict.
             self.assign(2 * var + 1);
@@ -433,13 +506,14 @@ pub fn count_cube_fixed(
     if problem.unsat.is_some() {
         return Ok(0);
     }
-    let mut c = Collect::default();
+    let mut c = Collect::until(cancel);
     let stats = Encoder::with_options(&problem, options).encode(&mut c);
     for &g in also {
         if !crate::encode::symmetric::for_each_clause(&problem, g, |cl| c.add_clause(cl)) {
             return Ok(0); // g moves a pre-placed piece onto a cell that must stay empty
         }
     }
+    c.check(problem.num_cells())?;
     let cells = problem.num_cells() as u32;
     let n = match Bits::new(cells, &c) {
         // Cell clauses only (pairwise AMO, no auxiliaries): the bit-parallel counter.
@@ -449,6 +523,7 @@ pub fn count_cube_fixed(
         }
         None => {
             let mut counter = Dpll::from_clauses(&problem, c, stats.vars)?;
+            cancel.check()?;
             counter.cancel = cancel.clone();
             counter.count()
         }
@@ -631,6 +706,9 @@ impl Bits {
                 let (mut o, mut u) = (open, unsat);
                 self.choose(&mut o, &mut u, v);
                 total += self.search(o, u);
+                if self.stopped {
+                    return 0; // unwind at once (the caller reports the interrupt)
+                }
                 // Later branches have this cell false (the branches are disjoint).
                 open[w] &= !(1 << (v % 64));
             }

@@ -64,6 +64,9 @@ pub fn encode<S: ClauseSink + ?Sized>(
         let inv = g.inverse();
         let mut prev = t; // e_0: the empty prefix is equal
         for r in 0..n {
+            if sink.stopped() {
+                return; // the sink failed or was stopped: its owner reports why
+            }
             for c in 0..n {
                 let cell = Cell::new(r, c);
                 let x = value(cell);

@@ -542,3 +542,39 @@ fn orbits_engine_on_the_command_line() {
         );
     }
 }
+
+/// `--timeout` stops every counting engine in every phase: the SAT engine's DPLL deep in a big
+/// board's search (n = 300, where unwinding used to try every branch left), varisat's
+/// enumeration (n = 20, where a cube holds millions of solutions) and one long varisat search
+/// (n = 100), and the lex-leader constraints' encoding (n = 1000, where building the clause
+/// database took tens of seconds). Each answers UNKNOWN (exit 1); the guard only catches a hang.
+#[test]
+fn the_time_limit_stops_every_engine_in_every_phase() {
+    let d = tempfile::tempdir().unwrap();
+    for args in [
+        &["count", "-n", "300", "--engine", "sat"][..],
+        &["count", "-n", "20", "--engine", "cdcl"],
+        &["count", "-n", "100", "--engine", "cdcl"],
+        &[
+            "count",
+            "-n",
+            "1000",
+            "--break-symmetry",
+            "lex",
+            "--jobs",
+            "1",
+        ],
+    ] {
+        let mut args = args.to_vec();
+        args.extend(["--timeout", "0.5"]);
+        let start = std::time::Instant::now();
+        let r = crate::common::run_expect(d.path(), &args, 1);
+        assert_eq!(r.stdout.trim(), "UNKNOWN", "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains("time limit"), "{args:?}: {}", r.stderr);
+        assert!(
+            start.elapsed() < queens_sat::interrupt::HANG_GUARD,
+            "{args:?} ran {:?} past a 0.5 s limit",
+            start.elapsed()
+        );
+    }
+}

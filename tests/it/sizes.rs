@@ -345,6 +345,22 @@ fn memory_refusals_under_a_small_budget() {
         &["solve", "--instance", blocked],
         &["presolving", "needs an estimated", "available"],
     );
+    // The SAT counting engines estimate a cube's clause database before building any.
+    refused(
+        &["count", "-n", "1000", "--break-symmetry", "lex"],
+        &[
+            "counting with the sat engine",
+            "needs an estimated",
+            "available",
+        ],
+    );
+    refused(
+        &["count", "-n", "300", "--engine", "cdcl", "--jobs", "2"],
+        &[
+            "counting with the cdcl engine on 2 thread(s)",
+            "needs an estimated",
+        ],
+    );
     // A plain board needs no CNF: built within any budget.
     let (code, stdout, stderr) = with_budget(&["solve", "-n", "65536", "--format", "cols"]);
     assert_eq!(code, Some(10), "{stderr}");
