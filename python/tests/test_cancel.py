@@ -19,6 +19,9 @@ import pytest
 
 import queens_sat as qs
 
+# Python's SIGINT handler for every test, however the suite was started (conftest.py).
+pytestmark = pytest.mark.usefixtures("python_sigint")
+
 # How long a test waits for a stop before it calls it a hang (queens_sat::interrupt::HANG_GUARD).
 HANG_GUARD = 60.0
 
