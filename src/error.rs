@@ -493,6 +493,12 @@ impl BadOption {
     /// };
     /// assert_eq!(b.message(Naming::Flag), "--timeout -1 must be positive");
     /// assert_eq!(b.message(Naming::Argument), "timeout=-1 must be positive");
+    /// let Error::Option(c) = BadOption::conflicts(Opt::Jobs, 2, Opt::Solver, "varisat", "why")
+    /// else {
+    ///     unreachable!()
+    /// };
+    /// assert_eq!(c.message(Naming::Flag), "--jobs '2' cannot be used with --solver 'varisat': why");
+    /// assert_eq!(c.message(Naming::Argument), "jobs=2 cannot be used with solver='varisat': why");
     /// ```
     pub fn message(&self, naming: Naming) -> String {
         let value = clip(&self.value);
