@@ -9,6 +9,7 @@ Each test installs the handler it tests (``python_sigint``), so the suite passes
 from __future__ import annotations
 
 import concurrent.futures as cf
+import ctypes
 import functools
 import operator
 import os
@@ -98,13 +99,16 @@ def test_ctrl_c_stops_a_for_loop_over_solutions_on_a_worker_thread() -> None:
 
 def test_a_pending_interrupt_costs_no_board() -> None:
     """A SIGINT that is pending when ``next()`` is called raises ``KeyboardInterrupt`` before a
-    board leaves the buffer: the board comes with the next call. The signal is sent from C
-    right before ``next`` runs (``map`` calls both without running Python code between them),
-    so Python's handler has not run yet when ``next`` begins."""
+    board leaves the buffer: the board comes with the next call. The signal is raised by C's
+    ``raise`` (through ctypes, which, unlike ``os.kill`` and ``signal.raise_signal``, does not
+    run Python's handler on return; ``raise`` returns after the C handler ran) right before
+    ``next`` runs, and ``map`` calls both without running Python code between them, so
+    Python's handler has not run yet when ``next`` begins: deterministic, no timing."""
     every = list(qs.solutions(8))
     it = qs.solutions(8)
     got = [next(it)]
-    send = functools.partial(os.kill, os.getpid(), signal.SIGINT)
+    libc = ctypes.CDLL(None)
+    send = functools.partial(libc["raise"], signal.SIGINT)
     for _ in range(3):
         with pytest.raises(KeyboardInterrupt):
             list(map(operator.methodcaller("__call__"), [send, it.__next__]))
