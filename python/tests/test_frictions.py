@@ -123,3 +123,21 @@ def test_drawings_stop_at_the_command_line_svg_limit() -> None:
     assert small._repr_svg_() is not None and small._repr_html_() is None
     assert small.board is not None and small.board._repr_html_() is None
     assert qs.Instance(8)._repr_html_() is None
+
+
+def test_flip_h_is_the_mirror_that_swaps_top_and_bottom() -> None:
+    """As _options.py and docs/python.md say: ``flip_h`` maps ``(r, c)`` to ``(n-1-r, c)``,
+    ``flip_v`` to ``(r, n-1-c)``."""
+    top_bottom = qs.Instance(4, placed=[(0, 1), (3, 1)])
+    assert "flip_h" in top_bottom.symmetries() and "flip_v" not in top_bottom.symmetries()
+    left_right = qs.Instance(4, placed=[(1, 0), (1, 3)])
+    assert "flip_v" in left_right.symmetries() and "flip_h" not in left_right.symmetries()
+
+
+def test_the_auto_engine_is_as_documented() -> None:
+    """``engine="auto"`` (_options.py's ``Engine``): orbits for a rotation, else backtrack,
+    else (lex-leader constraints) sat."""
+    assert qs.count(8).engine == "backtrack"
+    assert qs.count(12, symmetric="r90").engine == "orbits"
+    assert qs.count(8, symmetric="flip_h").engine == "backtrack"
+    assert qs.count(8, break_symmetry="lex").engine == "sat"
