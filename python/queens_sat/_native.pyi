@@ -404,7 +404,11 @@ def count(
 ) -> Counts: ...
 @final
 class Solutions:
-    """The iterator ``queens_sat.solutions`` returns: verified boards, found lazily."""
+    """The iterator ``queens_sat.solutions`` returns: verified boards, found lazily.
+
+    Each ``next()`` looks for a pending signal and a raised ``cancel=`` token before it takes a
+    board from its buffer, so an interrupt never costs a board and no board comes out after
+    ``cancel()``; threads may share one iterator (a lock: each board goes to one of them)."""
 
     def __iter__(self) -> Solutions: ...
     def __next__(self) -> Board: ...
