@@ -52,7 +52,8 @@ const OPTIONS: &[Opt] = &[
 
 /// A library message in Python's words: each command-line flag it names (`--amo product`,
 /// `drop --proof`, `--no-presolve`) becomes the keyword argument (`amo='product'`, `drop
-/// proof=`, `presolve=False`): a switch as set (`certify=True`), an option followed by its
+/// proof=`, `presolve=False`, `--cubes` as `cube-and-conquer`, which Python's `solve` does not
+/// take): a switch as set (`certify=True`), an option followed by its
 /// value with the value (quoted when it is text), any other as `name=`. The one place where
 /// the library's text meets Python's ([`build`]), so that no command-line word reaches a
 /// Python message.
@@ -87,6 +88,12 @@ pub fn python_words(msg: &str) -> String {
         let after = &from[flag.len()..];
         if option == Opt::Presolve {
             out.push_str("presolve=False");
+            rest = after;
+            continue;
+        }
+        // `solve` has no `cubes=` in Python: the words say what it is.
+        if option == Opt::Cubes {
+            out.push_str("cube-and-conquer");
             rest = after;
             continue;
         }

@@ -72,7 +72,7 @@ def test_the_defaults_are_not_given() -> None:
         ),
         (
             "; use fewer --jobs, a smaller encoding (--amo product), or drop --cubes",
-            "; use fewer jobs=, a smaller encoding (amo='product'), or drop cubes=True",
+            "; use fewer jobs=, a smaller encoding (amo='product'), or drop cube-and-conquer",
         ),
         (
             "count always presolves its cubes; drop --no-presolve",
