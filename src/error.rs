@@ -482,7 +482,9 @@ impl BadOption {
     }
 
     /// The one-line message, naming the option as `naming` says. A text value is quoted
-    /// ([`Opt::takes_text`]), and so is any value that is not a known name.
+    /// ([`Opt::takes_text`]), and so is any value that is not a known name; on the command
+    /// line also any value that is not out of range (`--jobs '2' cannot be used with ...`),
+    /// while Python's words show a number bare (`jobs=2 cannot be used with ...`).
     ///
     /// ```
     /// use queens_sat::error::{BadOption, Error, Naming, Opt};
@@ -491,10 +493,21 @@ impl BadOption {
     /// };
     /// assert_eq!(b.message(Naming::Flag), "--timeout -1 must be positive");
     /// assert_eq!(b.message(Naming::Argument), "timeout=-1 must be positive");
+    /// let Error::Option(c) = BadOption::conflicts(Opt::Jobs, 2, Opt::Solver, "varisat", "why")
+    /// else {
+    ///     unreachable!()
+    /// };
+    /// assert_eq!(c.message(Naming::Flag), "--jobs '2' cannot be used with --solver 'varisat': why");
+    /// assert_eq!(c.message(Naming::Argument), "jobs=2 cannot be used with solver='varisat': why");
     /// ```
     pub fn message(&self, naming: Naming) -> String {
         let value = clip(&self.value);
-        let quoted = !matches!(self.wrong, Wrong::Invalid(_)) || self.option.takes_text();
+        // Python's words show a number as Python writes it (`jobs=2`, not `jobs='2'`): only
+        // text, and a name that is not known, is quoted there.
+        let quoted = match naming {
+            Naming::Flag => !matches!(self.wrong, Wrong::Invalid(_)) || self.option.takes_text(),
+            Naming::Argument => matches!(self.wrong, Wrong::Unknown(_)) || self.option.takes_text(),
+        };
         let name = |option: Opt, value: &str, quoted: bool| match (naming, quoted) {
             (Naming::Flag, true) => format!("{} '{value}'", option.flag()),
             (Naming::Flag, false) => format!("{} {value}", option.flag()),
@@ -515,7 +528,11 @@ impl BadOption {
             }
             Wrong::Conflicts(with, with_value, why) => format!(
                 "{named} cannot be used with {}: {why}",
-                name(*with, &clip(with_value), true)
+                name(
+                    *with,
+                    &clip(with_value),
+                    naming == Naming::Flag || with.takes_text()
+                )
             ),
             Wrong::Needs(with, why) => {
                 let with = match naming {

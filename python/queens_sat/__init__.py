@@ -159,6 +159,13 @@ def solve(
     is ``lex`` (lex-leader constraints in the encoding), ``none`` (no symmetry handling, not
     even the default strategy's) or ``cubes`` (the default strategy's cube solver searches
     modulo the instance's symmetries on every instance kind, not only excluded diagonals).
+    ``amo`` (``qs.Amo``; ``auto``, the default, leaves the choice to the library) is the
+    at-most-one encoding of the CNF a solver is given. Any other value where none is built
+    (``solver="bitboard"``, ``"walk"``, ``"construct"``, or the default strategy on a plain
+    board, which it answers by the construction) raises ``UsageError`` naming ``amo``, never
+    accepted and ignored; so does ``implied`` there, and ``jobs`` with a solver that runs on
+    one thread (``varisat``, one ``lib:`` solver, an external program): the command line's
+    rules, from the same table.
     ``deterministic=True`` (with ``solver="bitboard"`` only) makes it return, on several ``jobs``, the same board
     on every run. ``proof`` (with ``certify=True``): the bitboard search answers alone, and an
     UNSAT it certifies leaves its checked proof in that file as text LRAT, for the CNF of
@@ -190,7 +197,7 @@ def solve(
         _args.seconds("timeout", timeout),
         _args.flag("certify", certify),
         _args.opt_integer("jobs", jobs),
-        _args.text("amo", amo),
+        _args.amo(amo),
         _args.opt_text("implied", implied),
         _args.opt_text("symmetric", symmetric),
         _args.opt_text("break_symmetry", break_symmetry),
@@ -313,8 +320,11 @@ def count(
     installed: one line on stderr, rewritten in place with ``\r``, ending with a newline): ``total`` is the
     cubes of every formula the count solves, the same on every call, and ``done`` only grows,
     ending at ``total``. The ``backtrack`` engine reports its tasks of the total, none under
-    ``symmetric=``. ``jobs`` is a positive number of threads
-    (default: every core). ``cancel`` (a ``Cancel``): raising it stops the count, which raises
+    ``symmetric=``. ``amo`` (``auto``, the default, leaves the choice to the library) shapes
+    the CNF of the ``sat`` and ``cdcl`` engines; any other value with an engine that counts
+    without one (``backtrack``, ``orbits``, and ``auto`` where it picks them) raises
+    ``UsageError`` naming ``amo``. ``jobs`` is a positive number of threads (default: every
+    core). ``cancel`` (a ``Cancel``): raising it stops the count, which raises
     ``CancelledError``. A bad value raises ``UsageError`` naming the argument.
 
     >>> c = count(Instance(8))
@@ -329,7 +339,7 @@ def count(
     timeout = _args.seconds("timeout", timeout)
     return _native.count(
         inst,
-        _args.text("amo", amo),
+        _args.amo(amo),
         _args.opt_text("symmetric", symmetric),
         _args.opt_text("break_symmetry", break_symmetry),
         _args.text("engine", engine),
@@ -352,7 +362,7 @@ def solutions(
 ) -> Solutions:
     """Yields the solutions of ``instance`` as verified ``Board``s, lazily: each step searches
     only until its next boards (in chunks, with the GIL released; Ctrl-C raises
-    ``KeyboardInterrupt`` and the iterator resumes where it stopped), and memory does not grow
+    ``KeyboardInterrupt`` and the iterator resumes where it stopped, see below), and memory does not grow
     with the boards yielded, so the first board of n = 30 comes at once. Like ``queens-sat
     count --boards K``; n <= 64 (queens and amazons).
 
@@ -364,7 +374,16 @@ def solutions(
     The order is the search's (the same on every run), not sorted. ``timeout`` (seconds of
     search, over every step together): past it, ``TimeLimitError`` after the boards found
     before it. ``cancel`` (a ``Cancel``): raising it stops the current step, which raises
-    ``CancelledError``. A bad value raises ``UsageError`` naming the argument.
+    ``CancelledError``, and so does every later ``next()``: no board found before it comes
+    out. A bad value raises ``UsageError`` naming the argument.
+
+    Interrupts: each ``next()`` looks for a pending signal before it takes a board from its
+    buffer, and its search step looks at every poll, so a Ctrl-C raises ``KeyboardInterrupt``
+    (on the main thread) either before a board is handed out or not at all: the board stays
+    for the next ``next()``, and an interrupted loop that goes on loses none. Off the main
+    thread, a Ctrl-C during a step or between two steps raises ``CancelledError`` from the
+    next one. The iterator may be shared between threads: each ``next()`` takes the next
+    board, never one another thread got.
 
     >>> boards = list(solutions(Instance(6)))
     >>> len(boards), list(boards[0])

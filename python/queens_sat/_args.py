@@ -31,7 +31,9 @@ def bad_type(name: str, value: object, expected: str) -> ArgumentTypeError:
     """The ``ArgumentTypeError`` for argument ``name`` given ``value``, not ``expected``: the
     message names both (``certify='no' must be True or False, not str``), and ``argument`` and
     ``value`` are set."""
-    text = repr(value)
+    # On one line: a numpy array's repr breaks lines (each break, with its indentation, is
+    # one space).
+    text = " ".join(line.strip() for line in repr(value).splitlines() if line.strip())
     if len(text) > 40:
         text = text[:40] + "..."
     e = ArgumentTypeError(f"{name}={text} must be {expected}, not {type(value).__name__}")
@@ -98,6 +100,13 @@ def opt_text(name: str, value: object) -> Optional[str]:
     if value is not None and not isinstance(value, str):
         raise bad_type(name, value, "a str or None")
     return value
+
+
+def amo(value: object) -> Optional[str]:
+    """``amo=`` of ``solve`` and ``count``: None when left to the library, as the default
+    ``"auto"`` is (so it is never refused where no CNF is built), else the encoding's name."""
+    given = opt_text("amo", value)
+    return None if given == "auto" else given
 
 
 def path(name: str, value: Optional[Union[str, os.PathLike[str]]]) -> Optional[str]:

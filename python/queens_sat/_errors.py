@@ -7,7 +7,7 @@ positive number of seconds``). Bad arguments are also ``ValueError`` s, missing 
 
 from __future__ import annotations
 
-from typing import List, Optional, Tuple
+from typing import Any, List, Optional, Tuple, Type
 
 
 class Error(Exception):
@@ -44,11 +44,27 @@ class ArgumentTypeError(Error, TypeError):
 
 
 class IoError(Error, OSError):
-    """An I/O failure on a named path (``filename``; ``errno`` and ``strerror`` as usual)."""
+    """An I/O failure on a named path (``filename``; ``errno`` and ``strerror`` as usual).
+
+    Pickles with ``filename``, ``errno`` and ``strerror`` (a process pool hands it back
+    whole): ``OSError`` alone keeps only what its constructor was given."""
 
     def __str__(self) -> str:
         # The CLI's message, not OSError's "[Errno N] ..." rendering.
         return str(self.args[0]) if self.args else ""
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        fields = (self.errno, self.strerror, self.filename)
+        return (_rebuild_io_error, (type(self), self.args, fields), self.__dict__ or None)
+
+
+def _rebuild_io_error(
+    cls: Type[IoError], args: Tuple[Any, ...], fields: Tuple[Any, Any, Any]
+) -> IoError:
+    """An unpickled ``IoError``: its message, then ``errno``, ``strerror`` and ``filename``."""
+    error = cls(*args)
+    error.errno, error.strerror, error.filename = fields
+    return error
 
 
 class NotFoundError(IoError, FileNotFoundError):

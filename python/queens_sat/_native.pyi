@@ -6,7 +6,21 @@ and the runtime cannot drift. The classes are ``@final``: PyO3 classes cannot be
 
 from array import array
 from os import PathLike
-from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union, final
+from typing import (
+    Any,
+    Callable,
+    Dict,
+    Iterator,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    SupportsIndex,
+    Tuple,
+    Union,
+    final,
+    overload,
+)
 
 import numpy
 import numpy.typing
@@ -35,6 +49,7 @@ __all__ = [
     "generate_blocked",
     "generate_diagonals",
     "names",
+    "_python_words",
 ]
 
 __version__: str
@@ -115,9 +130,11 @@ class Instance:
         generator's format for generated instances, with the CLI's comment, else ``board``)."""
     def symmetries(self) -> List[str]:
         """The symmetries of the board that map the instance to itself (identity first)."""
-    def _repr_svg_(self) -> str:
+    def _repr_svg_(self) -> Optional[str]:
         """The empty instance drawn as SVG (pre-placed pieces, blocked cells, excluded
-        diagonals)."""
+        diagonals); None past n = 1,024, the command line's limit for SVG."""
+    def _repr_html_(self) -> Optional[str]:
+        """A short note for an instance too large to draw (n > 1,024), else None."""
     def __eq__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
@@ -152,8 +169,17 @@ class Board:
         """The instance this board answers, if known."""
     def to_numpy(self) -> numpy.typing.NDArray[numpy.uint8]:
         """A 0/1 ``numpy`` array of shape ``(n, n)`` with a 1 on every piece."""
-    def _repr_svg_(self) -> str:
-        """The board as SVG, as ``solve --format svg`` draws it."""
+    def _repr_svg_(self) -> Optional[str]:
+        """The board as SVG, as ``solve --format svg`` draws it; None past n = 1,024, the
+        command line's limit for SVG."""
+    def _repr_html_(self) -> Optional[str]:
+        """A short note for a board too large to draw (n > 1,024), else None."""
+    @overload
+    def __getitem__(self, key: SupportsIndex, /) -> Optional[int]:
+        """``board[row]``: the column of the row's piece, as ``columns[row]``."""
+    @overload
+    def __getitem__(self, key: Tuple[SupportsIndex, SupportsIndex], /) -> bool:
+        """``board[row, col]``: whether a piece stands on the cell."""
     def __len__(self) -> int: ...
     def __iter__(self) -> Iterator[_Cell]:
         """The pieces as ``(row, col)`` tuples, in the order of ``pieces``."""
@@ -258,10 +284,14 @@ class Counts:
     @property
     def seconds(self) -> float:
         """Seconds spent counting."""
+    def to_dict(self) -> Dict[str, Any]:
+        """Every field as a plain dict: ``total``, ``unique``, ``fixed_points`` (a dict of its
+        own), ``group``, ``symmetric``, ``method``, ``engine``, ``seconds``."""
     def _repr_html_(self) -> str:
         """An HTML table of the total, the unique count and the fixed points (Jupyter)."""
     def __eq__(self, value: object, /) -> bool:
-        """Equal numbers (total, unique, fixed points) of the same group and ``symmetric``."""
+        """Equal numbers (total, unique, fixed points) of the same group and ``symmetric``;
+        ``symmetric="id"`` (every board) equals no ``symmetric``."""
     def __hash__(self) -> int: ...
 
 @final
@@ -316,6 +346,9 @@ class Result:
     def solve_seconds(self) -> float:
         """Seconds spent solving (and verifying the board)."""
     @property
+    def seconds(self) -> float:
+        """Seconds in all, ``encode_seconds + solve_seconds`` (the repr's ``seconds=``)."""
+    @property
     def certified(self) -> Optional[str]:
         """Who checked the refutation of a certified UNSAT."""
     def to_json(self) -> str:
@@ -323,9 +356,11 @@ class Result:
     def to_dict(self) -> Dict[str, Any]:
         """The record ``solve --format json`` prints, as a dict."""
     def _repr_svg_(self) -> Optional[str]:
-        """The verified board as SVG when SAT (Jupyter), else None."""
+        """The verified board as SVG when SAT (Jupyter), else None; None too for a board past
+        n = 1,024, the command line's limit for SVG."""
     def _repr_html_(self) -> Optional[str]:
-        """The verdict and its reason as HTML when not SAT (Jupyter), else None."""
+        """The verdict and its reason as HTML when not SAT (Jupyter); for a SAT board past
+        n = 1,024 a short note that it is too large to draw; else None."""
     def __bool__(self) -> bool: ...
     def __eq__(self, value: object, /) -> bool:
         """The same status, instance (with its piece) and board."""
@@ -337,7 +372,7 @@ def solve(
     timeout_secs: Optional[float],
     certify: bool,
     jobs_: Optional[int],
-    amo: str,
+    amo: Optional[str],
     implied: Optional[str],
     symmetric: Optional[str],
     break_symmetry: Optional[str],
@@ -357,7 +392,7 @@ def encode(
 ) -> Formula: ...
 def count(
     instance: Instance,
-    amo: str,
+    amo: Optional[str],
     symmetric: Optional[str],
     break_symmetry: Optional[str],
     engine: str,
@@ -369,7 +404,11 @@ def count(
 ) -> Counts: ...
 @final
 class Solutions:
-    """The iterator ``queens_sat.solutions`` returns: verified boards, found lazily."""
+    """The iterator ``queens_sat.solutions`` returns: verified boards, found lazily.
+
+    Each ``next()`` looks for a pending signal and a raised ``cancel=`` token before it takes a
+    board from its buffer, so an interrupt never costs a board and no board comes out after
+    ``cancel()``; threads may share one iterator (a lock: each board goes to one of them)."""
 
     def __iter__(self) -> Solutions: ...
     def __next__(self) -> Board: ...
@@ -393,3 +432,5 @@ def generate_completion(n: int, m: int, seed: int) -> Instance: ...
 def generate_blocked(n: int, m: int, min_free: int, seed: int) -> Instance: ...
 def generate_diagonals(n: int, min_free: int, seed: int) -> Instance: ...
 def names() -> Dict[str, List[str]]: ...
+def _python_words(msg: str) -> str:
+    """A library message in Python's words: each command-line flag as the keyword argument."""

@@ -31,14 +31,23 @@ AmoGroup = NewType("AmoGroup", str)
 AmoSpec = Union[Amo, AmoGroup]
 #: Implied constraints (``implied=``).
 Implied = Literal["none", "sums"]
-#: Symmetries of the square (``symmetric=``).
+#: Symmetries of the square (``symmetric=``), as maps of a cell ``(row, col)`` on an n x n board
+#: (``m = n - 1``; row 0 is the top row): ``id`` ``(r, c)``; ``r90`` a quarter turn clockwise,
+#: ``(c, m - r)``; ``r180`` ``(m - r, m - c)``; ``r270`` ``(m - c, r)``; ``flip_h`` the mirror
+#: about the horizontal axis, top and bottom swapped, ``(m - r, c)``; ``flip_v`` the mirror
+#: about the vertical axis, left and right swapped, ``(r, m - c)``; ``flip_d`` the transpose
+#: about the main diagonal, ``(c, r)``; ``flip_a`` the transpose about the anti-diagonal,
+#: ``(m - c, m - r)``.
 SymmetryName = Literal["id", "r90", "r180", "r270", "flip_h", "flip_v", "flip_d", "flip_a"]
 #: Symmetry handling (``break_symmetry=``): ``lex`` lex-leader constraints, ``none`` none at
 #: all, ``cubes`` the default strategy's cube solver modulo the symmetries on every instance.
 BreakSymmetry = Literal["lex", "none", "cubes"]
 #: Pieces (``piece=``).
 PieceName = Literal["queen", "amazon"]
-#: Counting engines (``engine=``); ``auto`` is ``sat``.
+#: Counting engines (``engine=``). ``auto`` picks the fastest engine that can count the
+#: instance: ``orbits`` for ``symmetric="r90"|"r180"|"r270"`` where it applies, else
+#: ``backtrack`` (n <= 64, without lex-leader constraints), else ``sat``; ``Counts.engine``
+#: names the one that ran.
 Engine = Literal["auto", "sat", "cdcl", "backtrack", "orbits", "orbit-values"]
 #: Output formats of ``Formula.write`` (``format=``; the CLI's ``encode --to``).
 ExportFormat = Literal["dimacs", "opb", "lp", "mzn"]

@@ -11,11 +11,22 @@ use queens_sat::error::clip;
 
 use crate::errors::{bad_argument, bad_type, py_ok};
 
-/// `obj` as Python writes it (`repr`), clipped for a one-line message.
+/// `obj` as Python writes it (`repr`), on one line and clipped for a one-line message: a
+/// multi-line repr (a numpy array's) has each line break and the indentation after it turned
+/// into one space, not into `?`.
 pub fn repr(obj: &Bound<'_, PyAny>) -> String {
     obj.repr()
-        .map(|r| clip(&r.to_string_lossy()))
+        .map(|r| clip(&one_line(&r.to_string_lossy())))
         .unwrap_or_else(|_| "<unprintable>".into())
+}
+
+/// `text` with every line break, and the blanks around it, as one space.
+pub fn one_line(text: &str) -> String {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// `obj` as a Python int when it is one or stands for one (`__index__`: numpy's integers), as

@@ -8,7 +8,134 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyString;
 use queens_sat::Error;
-use queens_sat::error::Naming;
+use queens_sat::error::{Naming, Opt};
+
+/// Every option the library's messages may name by its command-line flag ([`Opt::flag`]).
+const OPTIONS: &[Opt] = &[
+    Opt::N,
+    Opt::Piece,
+    Opt::Amo,
+    Opt::Implied,
+    Opt::Symmetric,
+    Opt::BreakSymmetry,
+    Opt::Timeout,
+    Opt::Jobs,
+    Opt::Engine,
+    Opt::To,
+    Opt::Diags,
+    Opt::Certify,
+    Opt::Compress,
+    Opt::Level,
+    Opt::Proof,
+    Opt::ProofFormat,
+    Opt::Solver,
+    Opt::InstanceFormat,
+    Opt::M,
+    Opt::MinFree,
+    Opt::Cubes,
+    Opt::Presolve,
+    Opt::Instance,
+    Opt::Output,
+    Opt::Stats,
+    Opt::Gbdhash,
+    Opt::Deterministic,
+    Opt::Boards,
+    Opt::Select,
+    Opt::PerFamily,
+    Opt::Total,
+    Opt::BudgetSolver,
+    Opt::BudgetLimit,
+    Opt::SelectSeed,
+    Opt::Counter,
+    Opt::Solve,
+];
+
+/// A library message in Python's words: each command-line flag it names (`--amo product`,
+/// `drop --proof`, `--no-presolve`) becomes the keyword argument (`amo='product'`, `drop
+/// proof=`, `presolve=False`, `--cubes` as `cube-and-conquer`, which Python's `solve` does not
+/// take): a switch as set (`certify=True`), an option followed by its
+/// value with the value (quoted when it is text), any other as `name=`. The one place where
+/// the library's text meets Python's ([`build`]), so that no command-line word reaches a
+/// Python message.
+///
+/// ```text
+/// "use a smaller encoding (--amo product)" -> "use a smaller encoding (amo='product')"
+/// ```
+pub fn python_words(msg: &str) -> String {
+    let mut out = String::with_capacity(msg.len());
+    let mut rest = msg;
+    while let Some(at) = rest.find("--") {
+        let (before, from) = rest.split_at(at);
+        out.push_str(before);
+        let boundary = before
+            .chars()
+            .last()
+            .is_none_or(|c| c.is_whitespace() || "(`'\"[,;".contains(c));
+        let name_len = from[2..]
+            .find(|c: char| !(c.is_ascii_lowercase() || c == '-'))
+            .unwrap_or(from.len() - 2);
+        let flag = &from[..2 + name_len];
+        let flag = flag.trim_end_matches('-');
+        let option = OPTIONS
+            .iter()
+            .copied()
+            .find(|o| o.flag().split(' ').next() == Some(flag));
+        let Some(option) = option.filter(|_| boundary && flag.len() > 2) else {
+            out.push_str("--");
+            rest = &from[2..];
+            continue;
+        };
+        let after = &from[flag.len()..];
+        if option == Opt::Presolve {
+            out.push_str("presolve=False");
+            rest = after;
+            continue;
+        }
+        // `solve` has no `cubes=` in Python: the words say what it is.
+        if option == Opt::Cubes {
+            out.push_str("cube-and-conquer");
+            rest = after;
+            continue;
+        }
+        if option.is_switch() {
+            out.push_str(option.argument());
+            out.push_str("=True");
+            rest = after;
+            continue;
+        }
+        // `--to format`: the flag's own placeholder word goes with it.
+        let after = if option == Opt::To {
+            after.strip_prefix(" format").unwrap_or(after)
+        } else {
+            after
+        };
+        let value_len = after
+            .strip_prefix(' ')
+            .map(|v| {
+                v.find(|c: char| !(c.is_ascii_alphanumeric() || "_.:/+{}".contains(c)))
+                    .unwrap_or(v.len())
+            })
+            .unwrap_or(0);
+        let value = after.get(1..1 + value_len).unwrap_or_default();
+        // A value starts with a letter, digit or `{}` placeholder; a sentence's next word
+        // after a comma or parenthesis is not one.
+        if value.is_empty() {
+            out.push_str(option.argument());
+            out.push('=');
+            rest = after;
+        } else {
+            let value = value.trim_end_matches(['.', ':']);
+            if option.takes_text() {
+                out.push_str(&format!("{}='{value}'", option.argument()));
+            } else {
+                out.push_str(&format!("{}={value}", option.argument()));
+            }
+            rest = &after[1 + value.len()..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
 
 /// The exception classes of `queens_sat._errors`.
 struct Classes {
@@ -63,7 +190,10 @@ fn build(py: Python<'_>, e: &Error) -> PyResult<PyErr> {
             exc
         }
         Error::Option(bad) => {
-            let exc = c.usage.bind(py).call1((bad.message(Naming::Argument),))?;
+            let exc = c
+                .usage
+                .bind(py)
+                .call1((python_words(&bad.message(Naming::Argument)),))?;
             // The value as Python writes it: a text option's is quoted (its `repr`).
             let value = match (bad.option.takes_text(), bad.option.is_switch()) {
                 (true, _) => PyString::new(py, &bad.value).repr()?.to_string(),
@@ -76,12 +206,15 @@ fn build(py: Python<'_>, e: &Error) -> PyResult<PyErr> {
             exc
         }
         Error::Instance(bad) => {
-            let exc = c.usage.bind(py).call1((bad.message(Naming::Argument),))?;
+            let exc = c
+                .usage
+                .bind(py)
+                .call1((python_words(&bad.message(Naming::Argument)),))?;
             exc.setattr("argument", bad.argument())?;
             exc.setattr("value", bad.value())?;
             exc
         }
-        Error::Usage(msg) => c.usage.bind(py).call1((msg,))?,
+        Error::Usage(msg) => c.usage.bind(py).call1((python_words(msg),))?,
         Error::Io { path, source } => {
             let class = match source.kind() {
                 std::io::ErrorKind::NotFound => &c.not_found,
@@ -94,14 +227,20 @@ fn build(py: Python<'_>, e: &Error) -> PyResult<PyErr> {
             exc.setattr("strerror", source.to_string())?;
             exc
         }
-        Error::Solver(_) => c.solver.bind(py).call1((e.to_string(),))?,
+        Error::Solver(_) => c.solver.bind(py).call1((python_words(&e.to_string()),))?,
         Error::ProofRejected { format, step, .. } => {
-            let exc = c.proof_rejected.bind(py).call1((e.to_string(),))?;
+            let exc = c
+                .proof_rejected
+                .bind(py)
+                .call1((python_words(&e.to_string()),))?;
             exc.setattr("format", format.name())?;
             exc.setattr("step", *step)?;
             exc
         }
-        Error::TooLarge(_) => c.too_large.bind(py).call1((e.to_string(),))?,
+        Error::TooLarge(_) => c
+            .too_large
+            .bind(py)
+            .call1((python_words(&e.to_string()),))?,
         Error::Interrupted => c.cancelled.bind(py).call1((e.to_string(),))?,
     };
     Ok(PyErr::from_value(exc))

@@ -12,9 +12,9 @@ mod solutions;
 mod solving;
 mod work;
 
-use pyo3::exceptions::PyImportError;
+use pyo3::exceptions::{PyImportError, PyIndexError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyIterator, PyList, PyString};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyIterator, PyList, PyString, PyTuple};
 use queens_sat::board::{Board, Cell, MAX_N};
 use queens_sat::count::{self, Engine};
 use queens_sat::encode::amo::AmoKind;
@@ -527,10 +527,26 @@ impl PyInstance {
         )
     }
 
-    /// The instance drawn as SVG: its pre-placed pieces, blocked cells and excluded diagonals.
-    fn _repr_svg_(&self) -> String {
+    /// The instance drawn as SVG: its pre-placed pieces, blocked cells and excluded diagonals;
+    /// `None` past n = 1,024, the command line's limit (`_repr_html_` then says so).
+    fn _repr_svg_(&self) -> Option<String> {
+        if self.inner.n > queens_sat::svg::MAX_N {
+            return None;
+        }
         let caption = format!("{}-{}s: instance", self.inner.n, self.piece.name);
-        queens_sat::svg::render(&self.inner, self.piece, &self.inner.placed, None, &caption)
+        Some(queens_sat::svg::render(
+            &self.inner,
+            self.piece,
+            &self.inner.placed,
+            None,
+            &caption,
+        ))
+    }
+
+    /// Jupyter's note for an instance too large to draw (n > 1,024); `None` when
+    /// `_repr_svg_` draws it.
+    fn _repr_html_(&self) -> Option<String> {
+        too_large_to_draw(self.inner.n, "instance")
     }
 }
 
@@ -703,6 +719,59 @@ impl PyBoard {
         self.board.pieces.len()
     }
 
+    /// `board[row]`: the column of the row's piece (`None` for a row without one; the first
+    /// if several), as `columns[row]`; `board[row, col]`: whether a piece stands there. A
+    /// negative index counts from the end, as in a list; one off the board is an `IndexError`.
+    fn __getitem__<'py>(
+        &self,
+        py: Python<'py>,
+        key: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let n = i128::from(self.board.n);
+        let coord = |obj: &Bound<'py, PyAny>, name: &str| -> PyResult<u32> {
+            let Some(i) = args::index(obj) else {
+                return Err(errors::bad_type(
+                    "index",
+                    &args::repr(key),
+                    "a row or a (row, col) pair of ints",
+                    obj,
+                ));
+            };
+            let v = i.extract::<i128>().unwrap_or(i128::MAX);
+            let v = if v < 0 { v + n } else { v };
+            if (0..n).contains(&v) {
+                Ok(v as u32)
+            } else {
+                Err(PyIndexError::new_err(format!(
+                    "board {name} {} is outside the {n}x{n} board",
+                    args::repr(obj)
+                )))
+            }
+        };
+        if let Ok(pair) = key.cast::<PyTuple>() {
+            if pair.len() != 2 {
+                return Err(errors::bad_type(
+                    "index",
+                    &args::repr(key),
+                    "a row or a (row, col) pair of ints",
+                    key,
+                ));
+            }
+            let (row, col) = (
+                coord(&pair.get_item(0)?, "row")?,
+                coord(&pair.get_item(1)?, "column")?,
+            );
+            let here = self
+                .board
+                .pieces
+                .iter()
+                .any(|c| c.row == row && c.col == col);
+            return Ok(PyBool::new(py, here).to_owned().into_any());
+        }
+        let row = coord(key, "row")?;
+        Ok(self.columns()[row as usize].into_pyobject(py)?.into_any())
+    }
+
     /// Iterates over the pieces as `(row, col)` tuples, in the order of `pieces`.
     fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyIterator>> {
         PyList::new(py, self.pieces())?.try_iter()
@@ -736,8 +805,33 @@ impl PyBoard {
     }
 
     /// The board as SVG, as `solve --format svg` draws it (a board that is not a solution of
-    /// its instance is drawn with the first two attacking pieces marked).
-    fn _repr_svg_(&self) -> String {
+    /// its instance is drawn with the first two attacking pieces marked); `None` past n =
+    /// 1,024, the command line's limit (`_repr_html_` then says so).
+    pub(crate) fn _repr_svg_(&self) -> Option<String> {
+        (self.board.n <= queens_sat::svg::MAX_N).then(|| self.svg())
+    }
+
+    /// Jupyter's note for a board too large to draw (n > 1,024); `None` when `_repr_svg_`
+    /// draws it.
+    fn _repr_html_(&self) -> Option<String> {
+        too_large_to_draw(self.board.n, "board")
+    }
+}
+
+/// The note a notebook shows for a board or instance of side `n` past the SVG limit
+/// ([`queens_sat::svg::MAX_N`], the command line's), or `None` when it is drawn.
+pub(crate) fn too_large_to_draw(n: u32, what: &str) -> Option<String> {
+    (n > queens_sat::svg::MAX_N).then(|| {
+        format!(
+            "<div class=\"queens-sat-{what}\">{n}x{n} {what}: too large to draw (SVG up to n = {})</div>",
+            queens_sat::svg::MAX_N
+        )
+    })
+}
+
+impl PyBoard {
+    /// The SVG drawing, whatever the size.
+    fn svg(&self) -> String {
         let (instance, piece) = match &self.instance {
             Some(i) => (i.inner.clone(), i.piece),
             None => (Instance::plain(self.board.n), queens_sat::piece::QUEEN),
@@ -766,14 +860,14 @@ impl PyBoard {
 /// `break_symmetry=`) through the library's vocabulary, as the command line does.
 pub(crate) fn encoding(
     instance: &PyInstance,
-    amo: &str,
+    amo: Option<&str>,
     implied: Option<&str>,
     symmetric: Option<&str>,
     break_symmetry: Option<&str>,
     for_solve: bool,
 ) -> PyResult<queens_sat::options::Parsed> {
     let names = queens_sat::options::Encoding {
-        amo: Some(amo),
+        amo,
         implied,
         symmetric,
         break_symmetry,
@@ -1241,7 +1335,15 @@ fn encode(
     presolve: bool,
     cancel: Option<PyRef<'_, cancel::PyCancel>>,
 ) -> PyResult<PyFormula> {
-    let options = encoding(instance, amo, implied, symmetric, break_symmetry, false)?.options;
+    let options = encoding(
+        instance,
+        Some(amo),
+        implied,
+        symmetric,
+        break_symmetry,
+        false,
+    )?
+    .options;
     let args: EncodeArgs = (
         amo.to_string(),
         implied.map(str::to_string),
@@ -1320,6 +1422,12 @@ type CountsState<'py> = (
 );
 
 impl PyCounts {
+    /// `symmetric=` as equality sees it: `id` fixes every board, so it counts what no
+    /// `symmetric=` counts (the same group, the same numbers) and compares equal to it.
+    fn symmetric_key(&self) -> Option<&str> {
+        self.symmetric.as_deref().filter(|g| *g != "id")
+    }
+
     /// The fixed points, sorted by symmetry name.
     fn fixed(&self, py: Python<'_>) -> PyResult<Vec<(String, u64)>> {
         let mut v: Vec<(String, u64)> = self.fixed_points.bind(py).items().extract()?;
@@ -1341,7 +1449,8 @@ impl PyCounts {
     }
 
     /// Equal counts: the same numbers (total, unique, fixed points) of the same group and
-    /// `symmetric=`; the engine, method and time do not matter.
+    /// `symmetric=`; the engine, method and time do not matter, and `symmetric="id"` (which
+    /// every board satisfies) equals no `symmetric=`.
     fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<bool> {
         let Ok(o) = other.cast::<PyCounts>() else {
             return Ok(false);
@@ -1350,7 +1459,7 @@ impl PyCounts {
         Ok(self.total == o.total
             && self.unique == o.unique
             && self.group == o.group
-            && self.symmetric == o.symmetric
+            && self.symmetric_key() == o.symmetric_key()
             && self.fixed(py)? == o.fixed(py)?)
     }
 
@@ -1358,9 +1467,24 @@ impl PyCounts {
     fn __hash__(&self, py: Python<'_>) -> PyResult<u64> {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        (self.total, self.unique, &self.group, &self.symmetric).hash(&mut h);
+        (self.total, self.unique, &self.group, self.symmetric_key()).hash(&mut h);
         self.fixed(py)?.hash(&mut h);
         Ok(h.finish())
+    }
+
+    /// Every field as a plain dict (JSON-ready): `total`, `unique`, `fixed_points` (a dict of
+    /// its own, a copy), `group`, `symmetric`, `method`, `engine`, `seconds`.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("total", self.total)?;
+        d.set_item("unique", self.unique)?;
+        d.set_item("fixed_points", self.fixed_points.bind(py).copy()?)?;
+        d.set_item("group", self.group.clone())?;
+        d.set_item("symmetric", self.symmetric.clone())?;
+        d.set_item("method", &self.method)?;
+        d.set_item("engine", &self.engine)?;
+        d.set_item("seconds", self.seconds)?;
+        Ok(d)
     }
 
     /// Pickling (multiprocessing, `concurrent.futures`): every field.
@@ -1456,7 +1580,7 @@ impl PyCounts {
 fn count_instance(
     py: Python<'_>,
     instance: &PyInstance,
-    amo: &str,
+    amo: Option<&str>,
     symmetric: Option<&str>,
     break_symmetry: Option<&str>,
     engine: &str,
@@ -1470,19 +1594,53 @@ fn count_instance(
     let (inst, piece) = (&instance.inner, instance.piece);
     let parsed = py_ok(
         queens_sat::options::Encoding {
-            amo: Some(amo),
+            amo,
             implied: None,
             symmetric,
             break_symmetry,
         }
         .parse(inst, &piece, false),
     )?;
+    let engine_name = engine;
     let engine = py_ok(Engine::choice(engine))?;
+    let lex = break_symmetry == Some("lex");
+    // Options that would change nothing ([`queens_sat::applies`]), as `queens-sat count`
+    // checks them: `amo=` against the engine that runs (auto's choice included), or the one of
+    // the two under `cross_check=True` that encodes.
+    {
+        use queens_sat::applies::{Command, Given, check};
+        use queens_sat::error::Opt;
+        py_ok(check(
+            Command::Count,
+            &Given::new()
+                .value(Opt::Engine, engine_name)
+                .maybe(Opt::Jobs, jobs.map(|j| j.to_string()))
+                .maybe(Opt::Amo, amo),
+        ))?;
+        if let Some(amo) = amo {
+            let first = engine
+                .unwrap_or_else(|| count::auto_engine(inst, &piece, parsed.options.symmetric, lex));
+            let mut engines = vec![first];
+            if cross_check {
+                engines.push(count::second_engine(inst, &piece, first));
+            }
+            let runs = engines
+                .iter()
+                .find(|e| matches!(e, Engine::Sat | Engine::Cdcl))
+                .unwrap_or(&first);
+            py_ok(check(
+                Command::Count,
+                &Given::new()
+                    .value(Opt::Amo, amo)
+                    .value(Opt::Engine, runs.name()),
+            ))?;
+        }
+    }
     let timeout = args::timeout(timeout_secs)?;
     let request = count::Request {
         amo: parsed.options.amo,
         symmetric: parsed.options.symmetric,
-        lex: break_symmetry == Some("lex"),
+        lex,
         engine,
         cross_check,
         jobs: py_ok(queens_sat::options::jobs(jobs))?,
@@ -1521,6 +1679,12 @@ fn count_instance(
         engine: report.engine_name(),
         seconds: report.seconds(),
     })
+}
+
+/// A library message in Python's words ([`errors::python_words`]), for the tests.
+#[pyfunction]
+fn _python_words(msg: &str) -> String {
+    errors::python_words(msg)
 }
 
 #[pyfunction]
@@ -1644,5 +1808,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(generate_blocked, m)?)?;
     m.add_function(wrap_pyfunction!(generate_diagonals, m)?)?;
     m.add_function(wrap_pyfunction!(names, m)?)?;
+    m.add_function(wrap_pyfunction!(_python_words, m)?)?;
     Ok(())
 }

@@ -6,6 +6,7 @@
 //! iterator resumes where it stopped. Memory: the O(n) search state and one chunk of boards.
 
 use std::collections::VecDeque;
+use std::sync::{Mutex, MutexGuard, TryLockError};
 use std::time::{Duration, Instant};
 
 use pyo3::prelude::*;
@@ -24,17 +25,51 @@ const CHUNK: usize = 256;
 const SLICE: Duration = Duration::from_millis(20);
 
 /// The iterator `queens_sat.solutions` returns: verified boards, found lazily.
-#[pyclass(module = "queens_sat", name = "Solutions")]
+///
+/// Frozen, its state behind a lock: two threads calling `next()` on one iterator each get the
+/// next board, never the same one twice (the second waits, with the GIL released, for the first
+/// one's step).
+#[pyclass(module = "queens_sat", name = "Solutions", frozen)]
 pub struct PySolutions {
-    inner: Solutions,
+    state: Mutex<State>,
     instance: PyInstance,
-    buffer: VecDeque<Board>,
-    /// Boards still to yield under `limit=`, `None` for no limit.
-    left: Option<u64>,
     /// `timeout=` as Python wrote it, for the error.
     timeout: Option<String>,
     /// `cancel=`: raising it stops the current step and every later one.
     cancel: Option<crate::cancel::PyCancel>,
+}
+
+/// What `next()` changes.
+struct State {
+    inner: Solutions,
+    buffer: VecDeque<Board>,
+    /// Boards still to yield under `limit=`, `None` for no limit.
+    left: Option<u64>,
+}
+
+impl PySolutions {
+    /// The state, locked. Another thread's `next()` may hold it for a search step: this one
+    /// waits with the GIL released (so that step can finish), looking at Python's signals
+    /// between tries.
+    fn lock<'a>(&'a self, py: Python<'_>) -> PyResult<MutexGuard<'a, State>> {
+        loop {
+            match self.state.try_lock() {
+                Ok(guard) => return Ok(guard),
+                Err(TryLockError::Poisoned(e)) => return Ok(e.into_inner()),
+                Err(TryLockError::WouldBlock) => {
+                    py.detach(|| std::thread::sleep(Duration::from_millis(1)));
+                    py.check_signals()?;
+                }
+            }
+        }
+    }
+
+    /// The `CancelledError` of a raised `cancel=` token.
+    fn cancelled() -> PyErr {
+        crate::errors::cancelled(
+            "cancelled by the Cancel token passed as cancel=; the boards before it were yielded",
+        )
+    }
 }
 
 #[pymethods]
@@ -43,13 +78,23 @@ impl PySolutions {
         slf
     }
 
-    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<PyBoard>> {
-        if self.left == Some(0) {
+    /// The next board. A pending signal (Ctrl-C: `KeyboardInterrupt`) and a raised `cancel=`
+    /// token are looked at before a board is taken from the buffer, so a board is either
+    /// returned or stays for the next call, never lost to an interrupt; after the token is
+    /// raised no board comes out.
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<PyBoard>> {
+        let mut guard = self.lock(py)?;
+        let state = &mut *guard;
+        if state.left == Some(0) {
             return Ok(None);
         }
-        if self.buffer.is_empty() {
-            let want = self.left.map_or(CHUNK, |k| k.min(CHUNK as u64) as usize);
-            let (inner, buffer) = (&mut self.inner, &mut self.buffer);
+        py.check_signals()?;
+        if self.cancel.as_ref().is_some_and(|c| c.inner.is_cancelled()) {
+            return Err(Self::cancelled());
+        }
+        if state.buffer.is_empty() {
+            let want = state.left.map_or(CHUNK, |k| k.min(CHUNK as u64) as usize);
+            let (inner, buffer) = (&mut state.inner, &mut state.buffer);
             let stopped = work::run_with(py, None, self.cancel.as_ref(), |cancel| {
                 let start = Instant::now();
                 while buffer.len() < want && (buffer.is_empty() || start.elapsed() < SLICE) {
@@ -60,25 +105,24 @@ impl PySolutions {
                 }
                 Ok(inner.stopped())
             })?;
+            if self.cancel.as_ref().is_some_and(|c| c.inner.is_cancelled()) {
+                return Err(Self::cancelled());
+            }
             if buffer.is_empty() {
                 match stopped {
                     Some(Stop::TimeLimit(_)) => {
                         return Err(time_limit(py, self.timeout.as_deref().unwrap_or_default())?);
                     }
                     // The token passed as cancel= (nothing else raises a step's token).
-                    Some(Stop::Cancelled) => {
-                        return Err(crate::errors::cancelled(
-                            "cancelled by the Cancel token passed as cancel=; the boards before it were yielded",
-                        ));
-                    }
+                    Some(Stop::Cancelled) => return Err(Self::cancelled()),
                     None => {}
                 }
             }
         }
-        let Some(board) = self.buffer.pop_front() else {
+        let Some(board) = state.buffer.pop_front() else {
             return Ok(None);
         };
-        if let Some(k) = &mut self.left {
+        if let Some(k) = &mut state.left {
             *k -= 1;
         }
         Ok(Some(PyBoard {
@@ -89,34 +133,41 @@ impl PySolutions {
 
     /// The group the classes are taken modulo (`count`'s `group`), identity first.
     #[getter]
-    fn group(&self) -> Vec<&'static str> {
-        self.inner.group().iter().map(|g| g.name()).collect()
+    fn group(&self, py: Python<'_>) -> PyResult<Vec<&'static str>> {
+        Ok(self
+            .lock(py)?
+            .inner
+            .group()
+            .iter()
+            .map(|g| g.name())
+            .collect())
     }
 
     /// Whether one board per class is yielded (its lex-leader).
     #[getter]
-    fn modulo_symmetry(&self) -> bool {
-        self.inner.modulo_symmetry()
+    fn modulo_symmetry(&self, py: Python<'_>) -> PyResult<bool> {
+        Ok(self.lock(py)?.inner.modulo_symmetry())
     }
 
     /// The boards yielded so far.
     #[getter]
-    fn yielded(&self) -> u64 {
-        self.inner.yielded() - self.buffer.len() as u64
+    fn yielded(&self, py: Python<'_>) -> PyResult<u64> {
+        let state = self.lock(py)?;
+        Ok(state.inner.yielded() - state.buffer.len() as u64)
     }
 
-    fn __repr__(&self) -> String {
-        format!(
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!(
             "Solutions(n={}, piece={:?}, modulo_symmetry={}, yielded={})",
             self.instance.inner.n,
             self.instance.piece.name,
-            if self.inner.modulo_symmetry() {
+            if self.modulo_symmetry(py)? {
                 "True"
             } else {
                 "False"
             },
-            self.yielded()
-        )
+            self.yielded(py)?
+        ))
     }
 }
 
@@ -164,10 +215,12 @@ pub fn solutions(
     ))?
     .with_time_limit(timeout.as_ref().map(|t| t.0));
     Ok(PySolutions {
-        inner,
+        state: Mutex::new(State {
+            inner,
+            buffer: VecDeque::new(),
+            left,
+        }),
         instance: instance.clone(),
-        buffer: VecDeque::new(),
-        left,
         timeout: timeout.map(|t| t.1),
         cancel: cancel.map(|c| c.clone()),
     })

@@ -49,6 +49,7 @@ fn run_solve(
     deterministic: bool,
     proof: Option<std::path::PathBuf>,
     proof_format: Option<ProofFormat>,
+    amo_given: bool,
     cancel: &Cancel,
 ) -> queens_sat::Result<SolveReport> {
     let mut s = Solver::new(instance, piece)
@@ -61,6 +62,7 @@ fn run_solve(
         .deterministic(deterministic)
         .proof(proof)
         .proof_format(proof_format)
+        .amo_given(amo_given)
         .cancel(cancel.clone());
     if let Some(i) = parsed.implied {
         s = s.implied(i);
@@ -133,8 +135,8 @@ impl PyResult_ {
     #[getter]
     fn reason(&self) -> Option<String> {
         match &self.status {
-            Answer::Unknown(why) => Some(why.clone()),
-            Answer::Unsat => self.unsat_reason.clone(),
+            Answer::Unknown(why) => Some(errors::python_words(why)),
+            Answer::Unsat => self.unsat_reason.as_deref().map(errors::python_words),
             Answer::Sat(_) => None,
         }
     }
@@ -181,6 +183,12 @@ impl PyResult_ {
     #[getter]
     fn solve_seconds(&self) -> f64 {
         self.solve_seconds
+    }
+
+    /// Seconds in all: `encode_seconds + solve_seconds` (the `seconds=` of the repr).
+    #[getter]
+    fn seconds(&self) -> f64 {
+        self.encode_seconds + self.solve_seconds
     }
 
     /// Who checked the refutation of a certified UNSAT.
@@ -314,16 +322,27 @@ impl PyResult_ {
     }
 
     /// Jupyter's rich repr of a SAT result: the verified board as SVG (`Board._repr_svg_`);
-    /// `None` (no SVG) when the result is not SAT.
+    /// `None` (no SVG) when the result is not SAT, or its board is past n = 1,024, the
+    /// command line's limit for SVG.
     fn _repr_svg_(&self) -> Option<String> {
-        self.board().map(|b| b._repr_svg_())
+        self.board().and_then(|b| b._repr_svg_())
     }
 
     /// Jupyter's rich repr of a result that is not SAT: the verdict and its reason as HTML;
-    /// `None` (the SVG board is shown instead) when SAT.
+    /// for a SAT board too large to draw (n > 1,024), a short note saying so; `None` (the
+    /// SVG board is shown instead) for any other SAT result.
     fn _repr_html_(&self) -> Option<String> {
         if self.status.sat().is_some() {
-            return None;
+            return crate::too_large_to_draw(self.instance.inner.n, "board").map(|note| {
+                format!(
+                    "<div class=\"queens-sat-result\"><b>SAT</b>: {note}<br><small>{}-{}s, solver {}, \
+                     {:.3} s; <code>.board.columns</code> holds it</small></div>",
+                    self.instance.inner.n,
+                    self.instance.piece.name,
+                    html_escape(&self.solver),
+                    self.encode_seconds + self.solve_seconds
+                )
+            });
         }
         let i = &self.instance;
         let reason = match self.reason() {
@@ -342,15 +361,9 @@ impl PyResult_ {
     }
 
     fn __repr__(&self) -> String {
-        let what = match &self.status {
-            Answer::Unknown(why) => format!("UNKNOWN ({why})"),
-            Answer::Unsat if self.unsat_reason.is_some() => {
-                format!(
-                    "UNSAT ({})",
-                    self.unsat_reason.as_deref().unwrap_or_default()
-                )
-            }
-            s => s.label().to_string(),
+        let what = match (&self.status, self.reason()) {
+            (Answer::Sat(_), _) | (_, None) => self.status.label().to_string(),
+            (s, Some(why)) => format!("{} ({why})", s.label()),
         };
         format!(
             "Result({what}, n={}, piece='{}', solver='{}', seconds={:.3})",
@@ -372,7 +385,7 @@ pub fn solve(
     timeout_secs: Option<&Bound<'_, PyAny>>,
     certify: bool,
     jobs_: Option<&Bound<'_, PyAny>>,
-    amo: &str,
+    amo: Option<&str>,
     implied: Option<&str>,
     symmetric: Option<&str>,
     break_symmetry: Option<&str>,
@@ -386,6 +399,28 @@ pub fn solve(
     let parsed = encoding(instance, amo, implied, symmetric, break_symmetry, true)?;
     let timeout = crate::args::timeout(timeout_secs)?.map(|(d, _)| d);
     let jobs_ = crate::args::jobs(jobs_)?;
+    // Options that would change nothing ([`queens_sat::applies`]), checked as `queens-sat
+    // solve` checks them: `amo=` with a solver that builds no CNF, `jobs=` with one that runs
+    // on one thread, ... Of `break_symmetry`, `none` and `cubes` choose the default
+    // strategy's handling; `lex` is an encoding option.
+    {
+        use queens_sat::applies::{Command, Given, check};
+        use queens_sat::error::Opt;
+        errors::py_ok(check(
+            Command::Solve,
+            &Given::new()
+                .value(Opt::Solver, solver)
+                .maybe(Opt::Amo, amo)
+                .maybe(Opt::Implied, implied)
+                .maybe(Opt::Jobs, jobs_.map(|j| j.to_string()))
+                .switch_if(Opt::Deterministic, deterministic)
+                .maybe(
+                    Opt::BreakSymmetry,
+                    break_symmetry.filter(|m| matches!(*m, "none" | "cubes")),
+                )
+                .maybe(Opt::ProofFormat, proof_format.map(|f| f.name())),
+        ))?;
+    }
     let (inst, piece) = (&instance.inner, instance.piece);
     let s = work::run_with(py, None, cancel.as_deref(), |cancel| {
         run_solve(
@@ -399,6 +434,7 @@ pub fn solve(
             deterministic,
             proof.clone(),
             proof_format,
+            amo.is_some(),
             cancel,
         )
     })?;

@@ -2,6 +2,7 @@
 //! while the calling thread waits, polls Python's signal handlers (so Ctrl-C raises
 //! `KeyboardInterrupt` within one poll interval) and forwards progress to a callback.
 
+use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex};
@@ -14,6 +15,21 @@ use crate::errors;
 
 /// How often the waiting thread looks at Python's signals and the progress counters.
 const POLL: Duration = Duration::from_millis(20);
+
+thread_local! {
+    /// The SIGINT counter ([`crate::cancel::sigints`]) as this thread's last call left it
+    /// (`None` before its first call): a thread other than the main one that finds the counter
+    /// past it at its next call was interrupted between two calls.
+    static SEEN: Cell<Option<u64>> = const { Cell::new(None) };
+}
+
+/// Whether the calling thread is Python's main thread, the one its signal handlers run on.
+fn is_main_thread(py: Python<'_>) -> PyResult<bool> {
+    let threading = py.import("threading")?;
+    let main = threading.call_method0("main_thread")?.getattr("ident")?;
+    let me = threading.call_method0("get_ident")?;
+    main.eq(me)
+}
 
 /// Progress shared between the worker (writer) and the waiting thread (reader): `(done, total)`.
 #[derive(Default)]
@@ -56,8 +72,10 @@ pub fn run<T: Send>(
 /// [`run`], also stopped by the caller's token `user` (`cancel=`: the work gets a child of it)
 /// and by Ctrl-C on any thread ([`crate::cancel::sigints`]): on the main thread Python's handler
 /// raises `KeyboardInterrupt`, which is returned; on another thread the call raises
-/// `queens_sat.CancelledError` saying so. A call stopped by `user` raises `CancelledError`
-/// naming the token.
+/// `queens_sat.CancelledError` saying so. The signals are checked at every poll whether the work
+/// has ended or not, so a Ctrl-C during a call that ends within one poll still stops it (its
+/// answer is dropped); off the main thread, a Ctrl-C between two calls stops the next one
+/// before it starts. A call stopped by `user` raises `CancelledError` naming the token.
 pub fn run_with<T: Send>(
     py: Python<'_>,
     progress: Option<(&Progress, &Bound<'_, PyAny>)>,
@@ -66,7 +84,24 @@ pub fn run_with<T: Send>(
 ) -> PyResult<T> {
     let cancel = user.map_or_else(Cancel::new, |u| u.inner.child());
     crate::cancel::ensure_hook();
-    let sigints = crate::cancel::sigints();
+    let now = crate::cancel::sigints();
+    let main = is_main_thread(py)?;
+    // Off the main thread, a Ctrl-C since this thread's last call ended (while it ran Python
+    // code between two calls) stops this call before it starts: a loop of short calls stops
+    // as one long call would. On the main thread Python's own handler raises
+    // `KeyboardInterrupt` in that code already.
+    let base = if main {
+        now
+    } else {
+        SEEN.with(|seen| seen.get()).map_or(now, |s| s.min(now))
+    };
+    if base != now {
+        SEEN.with(|seen| seen.set(Some(now)));
+        return Err(errors::cancelled(
+            "interrupted by Ctrl-C (SIGINT), which came while this thread ran Python code \
+             between two calls; this call did not start",
+        ));
+    }
     let finished = (Mutex::new(false), Condvar::new());
     std::thread::scope(|s| {
         let worker = s.spawn(|| {
@@ -77,6 +112,9 @@ pub fn run_with<T: Send>(
             result
         });
         let mut shown = (u64::MAX, u64::MAX);
+        // The SIGINT counter as last checked: a signal after the last check is left for this
+        // thread's next call.
+        let mut seen = base;
         let stop = loop {
             let done = py.detach(|| {
                 let (lock, cv) = &finished;
@@ -95,15 +133,16 @@ pub fn run_with<T: Send>(
                     }
                 }
             }
-            if done {
-                break None;
-            }
+            // Signals first, whether the work is done or not: a step that ends within one
+            // poll must not hide the Ctrl-C that came during it (a loop of short calls, or of
+            // `solutions` steps, would never see one).
             if let Err(e) = py.check_signals() {
                 break Some(e);
             }
             // Python may have put its own handler back (`signal.signal`, `asyncio.run`).
             crate::cancel::ensure_hook();
-            if crate::cancel::sigints() != sigints {
+            seen = crate::cancel::sigints();
+            if seen != base {
                 // On the main thread Python's handler may have raised meanwhile: that first.
                 break Some(py.check_signals().err().unwrap_or_else(|| {
                     errors::cancelled(
@@ -111,7 +150,13 @@ pub fn run_with<T: Send>(
                     )
                 }));
             }
+            if done {
+                break None;
+            }
         };
+        if !main {
+            SEEN.with(|s| s.set(Some(seen)));
+        }
         if stop.is_some() {
             cancel.cancel();
         }

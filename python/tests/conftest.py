@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Set, Tuple
+from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 import pytest
 
@@ -95,3 +96,15 @@ def cli() -> Path:
             pytest.fail(f"queens-sat binary not found at {path}: run cargo build --release")
         path = Path(found)
     return path
+
+
+@pytest.fixture
+def python_sigint() -> Iterator[None]:
+    """Python's own SIGINT handler (``KeyboardInterrupt``) for the test, whatever the suite was
+    started with: under ``nohup`` or as a background job (``cmd &``) SIGINT is ignored, Python
+    installs no handler, and a Ctrl-C test would wait for a stop that never comes."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)

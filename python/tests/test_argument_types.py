@@ -75,7 +75,7 @@ def test_numpy_integers_are_ints_everywhere(kind: Any) -> None:
     assert qs.count(n).total == 92
     assert qs.count(n, jobs=kind(1)).total == 92
     assert qs.solve(n).status is qs.Status.SAT
-    assert qs.solve(n, solver="varisat", jobs=kind(2), timeout=kind(60)).status is qs.Status.SAT
+    assert qs.solve(n, solver="bitboard", jobs=kind(2), timeout=kind(60)).status is qs.Status.SAT
     assert qs.encode(n, amo="pairwise").num_vars == 64
     assert len(list(qs.solutions(kind(6), limit=kind(2)))) == 2
     qs.verify(qs.Board.from_columns([1, 3, 0, 2]), kind(4))

@@ -236,6 +236,7 @@ NO_ARGUMENTS: Set[str] = {
     "Formula.to_pysat",
     "Result.to_json",
     "Result.to_dict",
+    "Counts.to_dict",
 }
 NO_CONSTRUCTOR: Set[str] = {"Counts", "Formula", "Result", "Solutions"}
 

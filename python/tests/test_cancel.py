@@ -19,6 +19,9 @@ import pytest
 
 import queens_sat as qs
 
+# Python's SIGINT handler for every test, however the suite was started (conftest.py).
+pytestmark = pytest.mark.usefixtures("python_sigint")
+
 # How long a test waits for a stop before it calls it a hang (queens_sat::interrupt::HANG_GUARD).
 HANG_GUARD = 60.0
 
@@ -166,7 +169,8 @@ def _worker_solve(started: str) -> str:
 
 def test_process_pool_workers_stop_on_their_own_signal(tmp_path: Any) -> None:
     """Each worker runs its call on its main thread: a SIGINT to the worker (what Ctrl-C sends
-    to every process of the terminal's group) stops it there, as docs/python.md shows."""
+    to every process of the terminal's group) stops the call it runs. (docs/python.md says why
+    that alone does not stop a pool: test_signals.py tests its recipe that does.)"""
     # fork: the worker has this module (spawn would import it by a name pytest made up).
     ctx = __import__("multiprocessing").get_context("fork")
     with cf.ProcessPoolExecutor(1, mp_context=ctx) as pool:

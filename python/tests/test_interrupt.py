@@ -12,6 +12,9 @@ import pytest
 
 import queens_sat as qs
 
+# Python's SIGINT handler for every test, however the suite was started (conftest.py).
+pytestmark = pytest.mark.usefixtures("python_sigint")
+
 # Excluded diagonals n=30 at its 50 % point (the frontier set's family): seed 101 with 31
 # diagonals takes every solver, the bitboard search and the default strategy over a minute
 # (test_hard_is_hard checks varisat). Plain large boards are no good here: local search solves

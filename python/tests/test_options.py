@@ -63,14 +63,14 @@ def test_bitboard_takes_big_boards_with_small_cores() -> None:
     """``solver="bitboard"`` searches the presolved core, whatever the board's side: a board of
     100 with all but six queens of a solution pre-placed, and a board of 80 with most cells off
     a solution blocked; a core over 128 rows is refused, naming its size."""
-    full = qs.solve(100, solver="walk", jobs=1)
+    full = qs.solve(100, solver="walk")
     assert full.board is not None
     queens = sorted(full.board.pieces)
     big = qs.Instance(100, placed=[q for q in queens if q[0] % 17 != 3])
     r = qs.solve(big, solver="bitboard")
     assert r.board is not None
     qs.verify(r.board, big)
-    sol = qs.solve(80, solver="walk", jobs=1)
+    sol = qs.solve(80, solver="walk")
     assert sol.board is not None
     keep = set(sol.board.pieces)
     blocked = [(i, j) for i in range(80) for j in range(80) if (i, j) not in keep and (i * 7 + j) % 5]
