@@ -1059,14 +1059,22 @@ impl PyFormula {
     /// The literals of every clause one after another, each clause ended by a 0 (the DIMACS
     /// body), as a flat `array('i')`.
     fn to_array<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let mut flat = Vec::with_capacity(self.lits.len() + self.ends.len());
+        let len = 4 * (self.lits.len() + self.ends.len());
+        let mut bytes: Vec<u8> = Vec::new();
+        bytes.try_reserve_exact(len).map_err(|_| {
+            pyo3::exceptions::PyMemoryError::new_err(format!(
+                "to_array: could not allocate {}",
+                queens_sat::memory::bytes(len as u64)
+            ))
+        })?;
         let mut start = 0;
         for &end in &self.ends {
-            flat.extend_from_slice(&self.lits[start..end]);
-            flat.push(0i32);
+            for x in &self.lits[start..end] {
+                bytes.extend_from_slice(&x.to_ne_bytes());
+            }
+            bytes.extend_from_slice(&0i32.to_ne_bytes());
             start = end;
         }
-        let bytes: Vec<u8> = flat.iter().flat_map(|x| x.to_ne_bytes()).collect();
         let array = py.import("array")?.getattr("array")?;
         let arr = array.call1(("i",))?;
         arr.call_method1("frombytes", (pyo3::types::PyBytes::new(py, &bytes),))?;
@@ -1355,11 +1363,35 @@ fn encode(
         let problem = Problem::new(&instance.inner, instance.piece, presolve)?;
         let encoder = Encoder::with_options(&problem, options);
         let stats = encoder.stats()?;
+        // The exact size is known: refused up front when it does not fit, and reserved
+        // fallibly, so a formula too big for the process is an exception, never an abort.
+        let need = 4 * stats.literals + 8 * stats.clauses;
+        let what = format!(
+            "encoding {} clauses ({} literals) into a Formula",
+            stats.clauses, stats.literals
+        );
+        queens_sat::memory::check(
+            need,
+            &what,
+            "; a smaller encoding needs less (amo='product')",
+        )?;
+        let too_large = |_| {
+            queens_sat::error::Error::TooLarge(format!(
+                "{what}: could not allocate {}",
+                queens_sat::memory::bytes(need)
+            ))
+        };
         let mut sink = FlatSink {
-            lits: Vec::with_capacity(stats.literals as usize),
-            ends: Vec::with_capacity(stats.clauses as usize),
+            lits: Vec::new(),
+            ends: Vec::new(),
             cancel: Some(cancel.clone()),
         };
+        sink.lits
+            .try_reserve_exact(stats.literals as usize)
+            .map_err(too_large)?;
+        sink.ends
+            .try_reserve_exact(stats.clauses as usize)
+            .map_err(too_large)?;
         encoder.encode(&mut sink);
         cancel.check()?;
         Ok((problem, stats, sink))

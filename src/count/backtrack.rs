@@ -360,7 +360,16 @@ fn border_key(border: [Cell; 4], n: u32) -> u64 {
 /// orbit is searched, weighted by the orbit's size (up to 8x less search on a plain board).
 /// Other pieces split on the first two rows, searching half of the prefixes when the column
 /// mirror maps the instance to itself.
-fn split(instance: &Instance, piece: &Piece, allowed: &[u64]) -> Vec<Task> {
+/// Bytes the border split holds per n⁴ (measured: n = 64 peaks at 1.16 GB, n = 48 at 345 MB),
+/// checked against the memory budget before the split starts.
+const SPLIT_BYTES_PER_N4: u64 = 80;
+
+fn split(
+    instance: &Instance,
+    piece: &Piece,
+    allowed: &[u64],
+    cancel: &crate::interrupt::Cancel,
+) -> Result<Vec<Task>> {
     let n = instance.n;
     let group = crate::symmetry::stabiliser(instance, piece);
     let bit = |r: u32, c: u32| allowed[r as usize] >> c & 1 == 1;
@@ -371,7 +380,12 @@ fn split(instance: &Instance, piece: &Piece, allowed: &[u64]) -> Vec<Task> {
     });
     if n >= 4 && columns {
         let m = n - 1;
-        let mut tasks = Vec::new();
+        crate::memory::check(
+            SPLIT_BYTES_PER_N4.saturating_mul(u64::from(n).pow(4)),
+            &format!("splitting the {n} x {n} board into the backtrack count's tasks"),
+            "; a smaller board, or the sat engine",
+        )?;
+        let mut tasks: Vec<Task> = Vec::new();
         // Two distinct border pieces that cannot stand together (a repeated cell is a corner
         // piece, the piece of its row and of its column). No allocation: this loop runs about
         // n^4 times before any task starts, the count's serial part (issue 55 §2), so pairs
@@ -389,6 +403,8 @@ fn split(instance: &Instance, piece: &Piece, allowed: &[u64]) -> Vec<Task> {
         for a in (0..n).filter(|&a| bit(0, a)) {
             let top = Cell::new(0, a);
             for b in (0..n).filter(|&b| bit(m, b)) {
+                // The split runs about n^4 steps before any task starts: it stops with the count.
+                cancel.check()?;
                 let bottom = Cell::new(m, b);
                 if clash(top, bottom) {
                     continue;
@@ -443,6 +459,12 @@ fn split(instance: &Instance, piece: &Piece, allowed: &[u64]) -> Vec<Task> {
                             std::cmp::Reverse((lowest, sum))
                         };
                         images.sort_by_key(|img| key(img));
+                        tasks.try_reserve(1).map_err(|_| {
+                            Error::TooLarge(format!(
+                                "splitting the {n} x {n} board: {} tasks do not fit in memory",
+                                tasks.len() + 1
+                            ))
+                        })?;
                         tasks.push(Task {
                             cells: images[0].clone(),
                             weight: images.len() as u64,
@@ -453,7 +475,7 @@ fn split(instance: &Instance, piece: &Piece, allowed: &[u64]) -> Vec<Task> {
                 }
             }
         }
-        return tasks;
+        return Ok(tasks);
     }
     let mirror = group.contains(&Symmetry::FlipV);
     let mut prefixes: Vec<Vec<Cell>> = vec![vec![]];
@@ -469,7 +491,7 @@ fn split(instance: &Instance, piece: &Piece, allowed: &[u64]) -> Vec<Task> {
             })
             .collect();
     }
-    prefixes
+    Ok(prefixes
         .into_iter()
         .filter_map(|cells| {
             let image: Vec<Cell> = cells.iter().map(|&x| Symmetry::FlipV.apply(x, n)).collect();
@@ -485,7 +507,7 @@ fn split(instance: &Instance, piece: &Piece, allowed: &[u64]) -> Vec<Task> {
                 weight,
             })
         })
-        .collect()
+        .collect())
 }
 
 /// The allowed columns per row: blocked cells and excluded diagonals removed, a row holding a
@@ -779,7 +801,7 @@ fn count_impl(
         leaps: leaps.clone(),
         cols: vec![0; nn],
     };
-    let tasks = split(instance, &piece, &allowed);
+    let tasks = split(instance, &piece, &allowed, cancel)?;
     // The fixed points under each symmetry are items of the same queue, first (so they
     // overlap the tasks): after the tasks, on one thread, they were the serial part that
     // capped many-core runs (issue 55 §2: queens n = 18 on 16 simulated threads, 83 %
@@ -1028,7 +1050,8 @@ mod tests {
             let Ok(allowed) = allowed_cells(&inst, &piece) else {
                 continue;
             };
-            let tasks: Vec<TaskKey> = split(&inst, &piece, &allowed)
+            let tasks: Vec<TaskKey> = split(&inst, &piece, &allowed, &Cancel::new())
+                .unwrap()
                 .into_iter()
                 .map(|t| (t.cells, t.images, t.weight))
                 .collect();

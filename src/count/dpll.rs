@@ -507,7 +507,9 @@ pub fn count_cube_fixed(
         return Ok(0);
     }
     let mut c = Collect::until(cancel);
-    let stats = Encoder::with_options(&problem, options).encode(&mut c);
+    let stats = Encoder::with_options(&problem, options)
+        .until(cancel)
+        .encode(&mut c);
     for &g in also {
         if !crate::encode::symmetric::for_each_clause(&problem, g, |cl| c.add_clause(cl)) {
             return Ok(0); // g moves a pre-placed piece onto a cell that must stay empty

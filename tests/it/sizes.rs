@@ -367,3 +367,69 @@ fn memory_refusals_under_a_small_budget() {
     let cols: Vec<u32> = stdout.lines().map(|l| l.parse().unwrap()).collect();
     attack_free(65_536, &cols, false).unwrap();
 }
+
+/// Under a real address-space cap (3 GiB, `ulimit -v`), every big count and solve ends with an
+/// answer, a time limit or a one-line refusal (exit 1), never an abort (exit 134, SIGABRT):
+/// the estimates read the cap, and what grows with the CNF is reserved fallibly.
+#[test]
+fn big_calls_end_cleanly_under_an_address_space_cap() {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &[
+            "count",
+            "-n",
+            "1000",
+            "--break-symmetry",
+            "lex",
+            "--timeout",
+            "2",
+        ][..],
+        &["count", "-n", "3000", "--timeout", "2"],
+        &["count", "-n", "64", "--timeout", "2"],
+        &["count", "-n", "300", "--engine", "cdcl", "--timeout", "2"],
+        &[
+            "solve",
+            "-n",
+            "1000",
+            "--break-symmetry",
+            "lex",
+            "--solver",
+            "varisat",
+            "--timeout",
+            "5",
+        ],
+        &[
+            "solve", "-n", "3000", "--solver", "varisat", "--amo", "pairwise",
+        ],
+    ] {
+        let mut cmd = Command::new(BIN);
+        cmd.args(args)
+            .current_dir(dir.path())
+            .env_remove(queens_sat::memory::MEMORY_ENV)
+            .stdin(Stdio::null());
+        // SAFETY: setrlimit is async-signal-safe and only touches the child's own limits.
+        unsafe {
+            cmd.pre_exec(|| {
+                let cap = 3 << 30;
+                let lim = libc::rlimit {
+                    rlim_cur: cap,
+                    rlim_max: cap,
+                };
+                if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let out = cmd.output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        let last = stderr.trim().lines().last().unwrap_or("");
+        assert!(
+            last.contains("too large") || last.contains("time limit"),
+            "{args:?}: {stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
