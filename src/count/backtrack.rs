@@ -809,22 +809,40 @@ fn count_impl(
     // orbit choices down ([`FIXED_SPLIT_DEPTH`]), so that no one of them bounds the makespan.
     // A rotation's fixed points come from its orbits where that engine applies (queens and
     // amazons, no blocked cells or excluded diagonals): they are parts of their own.
+    // Two elements that generate the same group (r90 and r270) fix the same boards: the later
+    // one takes the earlier one's count (`same`) instead of counting them again.
+    let mut same: Vec<(Symmetry, Symmetry)> = Vec::new();
+    for (i, &g) in group.iter().enumerate() {
+        let generated = crate::symmetry::generated(&[g]);
+        if let Some(&first) = group[..i]
+            .iter()
+            .find(|&&h| h != Symmetry::Id && crate::symmetry::generated(&[h]) == generated)
+        {
+            same.push((g, first));
+        }
+    }
     let mut rotations: Vec<(Symmetry, super::orbits::Problem, Vec<super::orbits::Part>)> =
         Vec::new();
     for &g in group {
-        if !matches!(g, Symmetry::R90 | Symmetry::R180 | Symmetry::R270) {
+        if !matches!(g, Symmetry::R90 | Symmetry::R180 | Symmetry::R270)
+            || same.iter().any(|(s, _)| *s == g)
+        {
             continue;
         }
-        if let Ok(Some(p)) =
-            super::orbits::Problem::of(instance, &piece, &crate::symmetry::generated(&[g]))
-        {
+        let generated = crate::symmetry::generated(&[g]);
+        if let Ok(Some(p)) = super::orbits::Problem::of(instance, &piece, &generated) {
             let parts = super::orbits::split(&p, jobs, cancel)?;
             rotations.push((g, p, parts));
         }
     }
+    let counted_as = |g: Symmetry| same.iter().find(|(s, _)| *s == g).map_or(g, |&(_, r)| r);
     let fixed_parts: Vec<(Symmetry, Vec<Symmetry>, Vec<Prefix>)> = group
         .iter()
-        .filter(|&&g| g != Symmetry::Id && rotations.iter().all(|(r, _, _)| *r != g))
+        .filter(|&&g| {
+            g != Symmetry::Id
+                && rotations.iter().all(|(r, _, _)| *r != g)
+                && same.iter().all(|(s, _)| *s != g)
+        })
         .map(|&g| {
             let orbits = crate::symmetry::generated(&[g]);
             let mut prefixes = Vec::new();
@@ -920,7 +938,7 @@ fn count_impl(
             Symmetry::Id => total,
             g => parts
                 .iter()
-                .filter(|(h, _)| *h == Some(g))
+                .filter(|(h, _)| *h == Some(counted_as(g)))
                 .map(|(_, c)| c)
                 .sum(),
         })
