@@ -31,7 +31,7 @@ def calls(n: int) -> list[tuple[str, list[str]]]:
         rows.append((f"count {engine}", ["count", "-n", str(n), "--engine", engine]))
     rows.append(("count lex", ["count", "-n", str(n), "--break-symmetry", "lex"]))
     rows.append(("count boards", ["count", "-n", str(n), "--boards", "all"]))
-    rows.append(("solve auto", ["solve", "-n", str(n), "--blocked-random", "0.05"]))
+    rows.append(("solve cadical", ["solve", "-n", str(n), "--solver", "lib:cadical"]))
     rows.append(("solve varisat", ["solve", "-n", str(n), "--solver", "varisat"]))
     rows.append(("solve lex", ["solve", "-n", str(n), "--break-symmetry", "lex", "--solver", "varisat"]))
     return rows
