@@ -22,6 +22,9 @@ use sha2::{Digest, Sha256};
 use crate::atomic::write_atomic;
 use crate::error::{Error, Result};
 
+/// The start of `skipped` for a row whose formula unit propagation alone decides.
+pub(crate) const UNIT_PROPAGATION: &str = "unit propagation: ";
+
 /// One manifest row.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Row {
@@ -63,8 +66,10 @@ pub struct Row {
     #[serde(default)]
     pub certified: bool,
     /// Why the row has no file (empty when it has one): `presolve: REASON` (presolve decided
-    /// the instance: `status` is its verdict), or `duplicate of FILE` (the same formula by GBD
-    /// hash, or the same instance up to a rotation or mirror: `status` is FILE's).
+    /// the instance: `status` is its verdict), `unit propagation: ...` (unit propagation alone
+    /// decides the formula, SAT with every clause satisfied or UNSAT by a conflict: `status` is
+    /// that verdict, `solver` is `unit-propagation`), or `duplicate of FILE` (the same formula
+    /// by GBD hash, or the same instance up to a rotation or mirror: `status` is FILE's).
     #[serde(default)]
     pub skipped: String,
     /// The rows whose formula is this row's file (`duplicate of` it), space separated.
@@ -184,6 +189,12 @@ impl Row {
             }
             s => s,
         }
+    }
+
+    /// Whether the row was decided before solving, without a file: by presolve (`skipped` =
+    /// `presolve: REASON`) or by unit propagation on its formula (`unit propagation: ...`).
+    pub(crate) fn decided_unwritten(&self) -> bool {
+        self.skipped.starts_with("presolve: ") || self.skipped.starts_with(UNIT_PROPAGATION)
     }
 }
 

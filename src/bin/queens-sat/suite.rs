@@ -209,8 +209,8 @@ pub fn run(a: SuiteArgs) -> Result<ExitCode> {
     );
     if s.presolved + s.duplicates > 0 {
         eprintln!(
-            "not written: {} decided by presolve, {} duplicates (listed in the manifest's \
-             skipped column)",
+            "not written: {} decided by presolve or unit propagation, {} duplicates (listed in \
+             the manifest's skipped column)",
             s.presolved, s.duplicates
         );
     }
