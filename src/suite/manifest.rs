@@ -6,7 +6,8 @@
 //! `clauses`, `bytes`, `sha256` (of the file, lowercase hex), `gbdhash` (of the CNF, see
 //! [`crate::export::gbd`]), and after `--solve`: `solver`,
 //! `status` (`SAT`, `UNSAT` or `UNKNOWN`), `seconds` (solver time; 0 when presolve decided) and
-//! `certified` (an UNSAT status with a checked refutation, `--certify`), `skipped` and
+//! `certified` (a checked verdict: a verified board, or a refutation checked under `--certify`;
+//! the pack's column means the same), `skipped` and
 //! `duplicates` (rows without a file), and after `--select` ([`super::select`]):
 //! `budget_solver`, `budget_status`, `budget_seconds`, `budget_limit` (the budget solver's run),
 //! `limit` (the reference solver's limit; the reference is `solver`), `cpu` (the processor
@@ -62,7 +63,10 @@ pub struct Row {
     pub status: String,
     /// Solver seconds (none until solved).
     pub seconds: Option<f64>,
-    /// Whether an UNSAT status comes with a checked refutation (`suite --certify`).
+    /// Whether the verdict is checked, the same meaning as the pack's column: a SAT status is a
+    /// board verified against the instance (every solve's), an UNSAT one a refutation checked
+    /// (`suite --certify`: the solver's proof, or presolve's); false for UNKNOWN and before
+    /// `--solve`.
     #[serde(default)]
     pub certified: bool,
     /// Why the row has no file (empty when it has one): `presolve: REASON` (presolve decided

@@ -259,6 +259,7 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
                 row.solver = "presolve".into();
                 row.status = "UNSAT".into();
                 row.seconds = Some(0.0);
+                keep_check(&mut row, old.get(&job.row.file));
                 return Ok((row, false));
             }
             // A formula that unit propagation alone decides is no benchmark either (with
@@ -273,6 +274,7 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
                 row.solver = "unit-propagation".into();
                 row.status = if sat { "SAT" } else { "UNSAT" }.into();
                 row.seconds = Some(0.0);
+                keep_check(&mut row, old.get(&job.row.file));
                 return Ok((row, false));
             }
             if let Some(prev) = old.get(&job.row.file)
@@ -432,6 +434,12 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
         let todo: Vec<usize> = (0..jobs.len())
             .filter(|&i| {
                 let r = &jobs[i].row;
+                if r.decided_unwritten() {
+                    // Decided before solving (presolve, unit propagation): solved for the
+                    // check only, as `solve` checks (a SAT board is always verified; presolve's
+                    // refutation is checked under `--certify`).
+                    return (with.certify || r.status == "SAT") && !r.certified;
+                }
                 r.skipped.is_empty()
                     && (r.solver != solver
                         || r.status.is_empty()
@@ -454,6 +462,17 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
         for (&i, result) in todo.iter().zip(solved) {
             if let Some((status, seconds, certified)) = result {
                 let row = &mut jobs[i].row;
+                if row.decided_unwritten() {
+                    // Its verdict and who gave it stay; the solve checked it.
+                    if row.status != status {
+                        return Err(Error::Solver(format!(
+                            "{}: {} says {} but {solver} says {status}",
+                            row.file, row.solver, row.status
+                        )));
+                    }
+                    row.certified = certified;
+                    continue;
+                }
                 row.solver = solver.clone();
                 row.status = status.to_string();
                 row.seconds = Some(seconds);
@@ -525,7 +544,7 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
 }
 
 /// Solves one job's instance with `with` (the answer path of `solve`): its status, solver
-/// seconds and whether an UNSAT is certified.
+/// seconds and whether the verdict is checked (the manifest's `certified`).
 fn solve_job(
     job: &Job,
     instances: &[Instance],
@@ -551,7 +570,13 @@ fn solve_job(
         Status::Unsat => "UNSAT",
         Status::Unknown(_) => "UNKNOWN",
     };
-    let certified = status == "UNSAT" && report.certificate.is_some();
+    // The verdict is checked: every SAT answer is a verified board; an UNSAT one needs its
+    // checked refutation.
+    let certified = match report.status {
+        Status::Sat(_) => true,
+        Status::Unsat => report.certificate.is_some(),
+        Status::Unknown(_) => false,
+    };
     Ok((status, report.solve_seconds, certified))
 }
 
@@ -636,6 +661,17 @@ fn unit_propagation(problem: &Problem, amo: AmoKind) -> Option<bool> {
         }
     }
     sat.iter().all(|&s| s).then_some(true)
+}
+
+/// A row decided before solving keeps the check an earlier run made of the same verdict
+/// (`certified`), so that a re-run does not solve it again.
+fn keep_check(row: &mut Row, prev: Option<&Row>) {
+    if let Some(prev) = prev
+        && prev.same_instance(row)
+        && (&prev.skipped, &prev.status, &prev.solver) == (&row.skipped, &row.status, &row.solver)
+    {
+        row.certified = prev.certified;
+    }
 }
 
 /// The file whose formula `row` is (`skipped` = `duplicate of FILE ...`), if any.

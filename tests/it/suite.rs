@@ -962,3 +962,72 @@ fn suites_drop_formulas_that_unit_propagation_decides_or_that_repeat() {
         r.stderr
     );
 }
+
+/// Issue 63: `suite --solve` reports numbers that add up, and `certified` means one thing in
+/// the manifest and the pack: the verdict is checked (a SAT board verified against the instance,
+/// always; an UNSAT refutation checked, under `--certify`, presolve's included). Before,
+/// presolve-decided UNSAT rows stayed `certified=false` under `--certify`, SAT rows were false
+/// in the manifest but true in the pack, and the summary's SAT + UNSAT counted the whole suite
+/// against a `solved` of this run's files.
+#[test]
+fn suite_summary_adds_up_and_certified_means_a_checked_verdict() {
+    let dir = tempdir();
+    let d = dir.path();
+    fs::write(
+        d.join("t.suite"),
+        "family c\nn 8\ngenerator completion m=1..5\nseeds 1..4\n",
+    )
+    .unwrap();
+    let summary = |stderr: &str| -> Vec<usize> {
+        let line = stderr
+            .lines()
+            .find(|l| l.starts_with("solved "))
+            .unwrap_or_else(|| panic!("{stderr}"));
+        line.split(|c: char| !c.is_ascii_digit() && c != '.')
+            .filter(|w| !w.is_empty() && !w.contains('.'))
+            .map(|w| w.parse().unwrap())
+            .collect()
+    };
+    for certify in [false, true] {
+        let out = format!("s{certify}");
+        let mut args = vec!["suite", "t.suite", "--out", &out, "--solve", "--jobs", "2"];
+        if certify {
+            args.push("--certify");
+        }
+        let r = run_expect(d, &args, 0);
+        let rows = read_manifest(&d.join(&out).join("manifest.csv"));
+        assert_eq!(rows.len(), 20);
+        // solved S in T s; the suite's N instances: SAT a UNSAT b UNKNOWN c (p decided ... and
+        // k duplicates among them)
+        let nums = summary(&r.stderr);
+        let [solved, total, sat, unsat, unknown, decided, duplicates] = nums[..] else {
+            panic!("{nums:?}: {}", r.stderr)
+        };
+        assert_eq!(total, rows.len(), "{}", r.stderr);
+        assert_eq!(sat + unsat + unknown, total, "{}", r.stderr);
+        let count =
+            |f: &dyn Fn(&HashMap<String, String>) -> bool| rows.iter().filter(|r| f(r)).count();
+        assert_eq!(sat, count(&|r| r["status"] == "SAT"));
+        assert_eq!(unsat, count(&|r| r["status"] == "UNSAT"));
+        assert_eq!(
+            decided,
+            count(&|r| r["skipped"].starts_with("presolve: ")
+                || r["skipped"].starts_with("unit propagation: "))
+        );
+        assert_eq!(
+            duplicates,
+            count(&|r| r["skipped"].starts_with("duplicate of "))
+        );
+        let files = count(&|r| r["skipped"].is_empty());
+        assert!(solved >= files, "{}", r.stderr);
+        assert!(decided > 0 && sat > 0, "{}", r.stderr);
+        for row in &rows {
+            let want = row["status"] == "SAT" || (certify && row["status"] == "UNSAT");
+            assert_eq!(
+                row["certified"],
+                want.to_string(),
+                "certify={certify}: {row:?}"
+            );
+        }
+    }
+}
