@@ -32,7 +32,8 @@ pub struct SolveReport {
     /// For a certified UNSAT (`--certify`): who checked the refutation.
     pub certificate: Option<Certificate>,
     /// Who answered, as `solve` prints it: a backend's name, `walk` (the local-search
-    /// pre-pass), `portfolio winner: NAME --amo A`, or a cube-and-conquer summary.
+    /// pre-pass), `portfolio winner: NAME --amo A` (`portfolio of A, B (no winner)`
+    /// when the race ended UNKNOWN), or a cube-and-conquer summary.
     pub solver: String,
     /// The at-most-one encoding of the answering entrant (its `--amo` name).
     pub amo: String,
@@ -42,7 +43,7 @@ pub struct SolveReport {
     /// (0,0) and (3,3) share a diagonal`); `None` when a solver refuted the problem.
     pub reason: Option<String>,
     /// A portfolio's winner, by its engine's name alone (`lib:cadical`), for front ends that
-    /// word it themselves; `None` when no race ran.
+    /// word it themselves; `None` when no race ran or none answered (UNKNOWN).
     pub winner: Option<String>,
 }
 
@@ -453,8 +454,15 @@ pub fn portfolio(
         .collect();
     let (k, mut r) = race(lanes, &settings.cancel.clone().unwrap_or_default())?;
     let i = kept[k];
-    r.solver = format!("portfolio winner: {}", entrants[i].label());
-    r.winner = Some(entrants[i].backend.name().to_string());
+    if matches!(r.status, Answer::Unknown(_)) {
+        // Nobody answered (a time limit, a stop): no winner to name.
+        let raced: Vec<String> = kept.iter().map(|&j| entrants[j].label()).collect();
+        r.solver = format!("portfolio of {} (no winner)", raced.join(", "));
+        r.winner = None;
+    } else {
+        r.solver = format!("portfolio winner: {}", entrants[i].label());
+        r.winner = Some(entrants[i].backend.name().to_string());
+    }
     if !skipped.is_empty() {
         r.solver
             .push_str(&format!("; left out for memory: {}", skipped.join(", ")));

@@ -333,3 +333,34 @@ fn instance_unsat_exit_20() {
         assert_eq!(r.stdout.trim(), "UNSAT", "{file} --no-presolve");
     }
 }
+
+/// Issue 63: a portfolio whose entrants all run out of time names no winner (it printed
+/// `portfolio winner: ...` for an UNKNOWN). Two solvers that never answer, a one-second limit.
+#[test]
+fn an_unknown_portfolio_names_no_winner() {
+    let dir = tempdir();
+    let d = dir.path();
+    let sleeper = crate::common::sleeping_solver(d, &d.join("pid"));
+    let solvers = format!("{0},{0}", sleeper.display());
+    for format in ["text", "json"] {
+        let r = run(
+            d,
+            &[
+                "solve",
+                "-n",
+                "8",
+                "--solver",
+                &solvers,
+                "--timeout",
+                "1",
+                "--format",
+                format,
+            ],
+        );
+        assert!(r.code != 10 && r.code != 20, "{}", r.stderr);
+        let out = format!("{}{}", r.stdout, r.stderr);
+        assert!(out.contains("UNKNOWN"), "{out}");
+        assert!(!out.contains("winner:"), "{out}");
+        assert!(out.contains("no winner"), "{out}");
+    }
+}
