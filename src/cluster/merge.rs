@@ -25,8 +25,10 @@ pub struct Problem(pub String);
 pub enum Merged {
     /// A count: every cube and fixed-point line, Burnside checked.
     Count(Counts),
-    /// A `--symmetric g` count: the number of g-invariant solutions.
-    Symmetric(u64, Symmetry),
+    /// A `--symmetric g` count: the number of g-invariant solutions, and their breakdown
+    /// (classes, the count's group, fixed points) as `count --symmetric g` gives it; `None` for
+    /// a job split before its cube lines held the fixed points (the total alone).
+    Symmetric(u64, Symmetry, Option<Counts>),
     /// A solve: a verified board, UNSAT (every cube of every task refuted), or UNKNOWN.
     Solve(Status),
 }
@@ -222,7 +224,32 @@ pub fn merge_until(folder: &Folder, cancel: &crate::interrupt::Cancel) -> Result
                 }
             }
             match folder.job.symmetric()? {
-                Some(g) => Merged::Symmetric(total, g),
+                Some(g) => {
+                    let inner = crate::symmetry::generated(&[g]);
+                    let group = crate::symmetry::count_group(instance, &piece, Some(g));
+                    let split_with_fixed =
+                        folder.cubes.iter().any(|l| matches!(l, CubeLine::Fixed(_)))
+                            || group.iter().all(|h| inner.contains(h));
+                    let counts = match split_with_fixed {
+                        true => {
+                            let fixed: Vec<u64> = group
+                                .iter()
+                                .map(|h| match fixed.get(h) {
+                                    _ if inner.contains(h) => Ok(total),
+                                    Some(&k) => Ok(k),
+                                    None => Err(Error::Solver(format!(
+                                        "no fixed-point count for {h} in the job"
+                                    ))),
+                                })
+                                .collect::<Result<_>>()?;
+                            Some(Counts::symmetric_from_fixed(
+                                instance, &piece, g, group, fixed,
+                            )?)
+                        }
+                        false => None,
+                    };
+                    Merged::Symmetric(total, g, counts)
+                }
                 None => {
                     let group = stabiliser(instance, &piece);
                     let fixed: Vec<u64> = group

@@ -369,8 +369,17 @@ pub fn run_merge(a: MergeArgs) -> Result<ExitCode> {
             crate::count::print_counts(&c, &format!("{engine} (cluster)"), m.seconds, a.format);
             ExitCode::from(if c.total > 0 { 10 } else { 20 })
         }
-        Merged::Symmetric(total, g) => {
-            crate::count::print_symmetric(total, g, &engine, m.seconds, a.format);
+        Merged::Symmetric(total, g, counts) => {
+            match &counts {
+                Some(c) => crate::count::print_symmetric_counts(
+                    c,
+                    g,
+                    &format!("{engine} (cluster)"),
+                    m.seconds,
+                    a.format,
+                ),
+                None => crate::count::print_symmetric(total, g, &engine, m.seconds, a.format),
+            }
             ExitCode::from(if total > 0 { 10 } else { 20 })
         }
         Merged::Solve(status) => {
