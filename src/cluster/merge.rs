@@ -347,11 +347,25 @@ pub struct Progress {
     pub failed: usize,
     /// Tasks not started.
     pub waiting: usize,
+    /// Solve jobs: the done tasks whose result holds UNKNOWN cube lines (a cube's time limit
+    /// reached), with how many each: `merge` says UNKNOWN until they are rerun with a longer
+    /// limit (`work DIR --task I --timeout T`).
+    pub unknown: Vec<(usize, usize)>,
     /// Estimated seconds of work left on one core, from the finished tasks' speed (work
     /// estimate per second); `None` before any task finished.
     pub eta_core_seconds: Option<f64>,
     /// The problems (as in [`merge`]), for the listing.
     pub problems: Vec<Problem>,
+}
+
+/// The cube lines of a solve task's result answered UNKNOWN (not SAT, UNSAT or SKIPPED).
+pub(crate) fn unknown_lines(r: &TaskResult) -> usize {
+    r.answers.as_ref().map_or(0, |answers| {
+        answers
+            .iter()
+            .filter(|a| !matches!(a.as_str(), "SAT" | "UNSAT" | "SKIPPED"))
+            .count()
+    })
 }
 
 /// The job's progress.
@@ -362,6 +376,7 @@ pub fn status(folder: &Folder) -> Result<Progress> {
         running: 0,
         failed: 0,
         waiting: 0,
+        unknown: Vec::new(),
         eta_core_seconds: None,
         problems: Vec::new(),
     };
@@ -373,6 +388,10 @@ pub fn status(folder: &Folder) -> Result<Progress> {
                 s.done += 1;
                 est_done += est;
                 secs_done += r.seconds;
+                let unknown = unknown_lines(r);
+                if unknown > 0 {
+                    s.unknown.push((task, unknown));
+                }
             }
             None => {
                 est_left += est;

@@ -1170,3 +1170,64 @@ fn orbit_cube_jobs_match_the_board_search_line_by_line() {
         assert_eq!(weighted, want, "{args:?}");
     }
 }
+
+/// Issue 63: `merge --status` of a solve job whose cubes timed out names them (it said "0
+/// failed" while `merge` said UNKNOWN), and `work --task I --timeout T` reruns such a task with
+/// the longer limit, after which the job merges to its answer. The solver takes 3 s and answers
+/// UNSAT (n = 3 has no solution): under the job's 1 s limit its cube is UNKNOWN, under 60 s it
+/// answers. `--timeout` on a task without UNKNOWN lines, or on a count job, runs nothing.
+#[test]
+fn timed_out_cubes_are_reported_and_rerun_with_a_longer_limit() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let solver = d.join("slow.sh");
+    std::fs::write(
+        &solver,
+        "#!/bin/sh\nsleep 3\necho 's UNSATISFIABLE'\nexit 20\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&solver, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let s = solver.display().to_string();
+    let dir = split(
+        d,
+        "slow",
+        "solve",
+        &["-n", "3", "--solver", &s, "--timeout", "1"],
+        1,
+    );
+    run_expect(d, &["work", &dir, "--task", "0"], 0);
+    let merged = run_expect(d, &["merge", &dir], 1);
+    assert!(merged.stdout.starts_with("UNKNOWN"), "{}", merged.stdout);
+    let status = run_expect(d, &["merge", &dir, "--status"], 0);
+    assert!(
+        status
+            .stdout
+            .contains("1 done (1 of them with 1 UNKNOWN cube line(s))"),
+        "{}",
+        status.stdout
+    );
+    assert!(
+        status.stdout.contains("task 0: 1 cube line(s) UNKNOWN")
+            && status.stdout.contains("--task 0 --timeout SECS"),
+        "{}",
+        status.stdout
+    );
+    let json = run_expect(d, &["merge", &dir, "--status", "--format", "json"], 0);
+    let v: serde_json::Value = serde_json::from_str(json.stdout.trim()).unwrap();
+    assert_eq!(v["progress"]["unknown"], serde_json::json!([[0, 1]]));
+    // The rerun with a longer limit answers; merge says UNSAT, status lists nothing left.
+    run_expect(d, &["work", &dir, "--task", "0", "--timeout", "60"], 0);
+    let merged = run_expect(d, &["merge", &dir], 20);
+    assert!(merged.stdout.starts_with("UNSAT"), "{}", merged.stdout);
+    let status = run_expect(d, &["merge", &dir, "--status"], 0);
+    assert!(!status.stdout.contains("UNKNOWN"), "{}", status.stdout);
+    let again = run_expect(d, &["work", &dir, "--task", "0", "--timeout", "60"], 0);
+    assert!(again.stderr.contains("already done"), "{}", again.stderr);
+    let count = split(d, "count", "count", &["-n", "6"], 1);
+    common::assert_one_line_error(
+        d,
+        &["work", &count, "--task", "0", "--timeout", "5"],
+        &["--timeout '5'", "solve jobs"],
+    );
+}
