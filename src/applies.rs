@@ -153,11 +153,20 @@ pub const RULES: &[Rule] = &[
     Rule {
         command: Command::Encode,
         option: Opt::Amo,
-        when: When::OtherNotIn {
-            other: Opt::To,
-            default: "dimacs",
-            applies: &["dimacs"],
-        },
+        // `--amo auto` is the default spelled out: it asks for no encoding, so every format
+        // takes it.
+        when: When::All(&[
+            When::OtherNotIn {
+                other: Opt::Amo,
+                default: "auto",
+                applies: &["auto"],
+            },
+            When::OtherNotIn {
+                other: Opt::To,
+                default: "dimacs",
+                applies: &["dimacs"],
+            },
+        ]),
         why: "the OPB, LP and MiniZinc models state each line's at-most-one directly; the encoding is the CNF's",
     },
     Rule {

@@ -48,10 +48,14 @@ pub struct SolveRecord {
     /// Why `board` is left out of a SAT answer (a board past [`JSON_BOARD_MAX_N`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub board_omitted: Option<String>,
-    /// CNF variables.
-    pub vars: u64,
-    /// CNF clauses.
-    pub clauses: u64,
+    /// CNF variables (null when not counted: see `size_omitted`).
+    pub vars: Option<u64>,
+    /// CNF clauses (null when not counted).
+    pub clauses: Option<u64>,
+    /// Why `vars` and `clauses` are null: the CNF was not counted (past the DIMACS variable
+    /// limit, or a big board that is not plain, for an engine that builds no CNF).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size_omitted: Option<String>,
     /// Seconds to presolve and encode.
     pub encode_seconds: f64,
     /// Seconds in the solver.
@@ -82,8 +86,11 @@ impl SolveRecord {
     pub fn of(report: &crate::solve::SolveReport, instance: &Instance, piece: Piece) -> Self {
         let mut rec =
             SolveRecord::new(&report.status, instance, piece, &report.amo, &report.solver);
-        rec.vars = report.stats.vars;
-        rec.clauses = report.stats.clauses;
+        if report.size_omitted.is_none() {
+            rec.vars = Some(report.stats.vars);
+            rec.clauses = Some(report.stats.clauses);
+        }
+        rec.size_omitted.clone_from(&report.size_omitted);
         rec.encode_seconds = report.encode_seconds;
         rec.solve_seconds = report.solve_seconds;
         rec.certified = report.certificate.as_ref().map(|c| c.checker.clone());
@@ -120,8 +127,9 @@ impl SolveRecord {
                      piece"
                 )
             }),
-            vars: 0,
-            clauses: 0,
+            vars: None,
+            clauses: None,
+            size_omitted: None,
             encode_seconds: 0.0,
             solve_seconds: 0.0,
             reason: match status {

@@ -98,8 +98,8 @@ impl PyResult_ {
             &self.amo,
             &self.solver,
         );
-        rec.vars = self.stats.vars;
-        rec.clauses = self.stats.clauses;
+        rec.vars = Some(self.stats.vars);
+        rec.clauses = Some(self.stats.clauses);
         rec.encode_seconds = self.encode_seconds;
         rec.solve_seconds = self.solve_seconds;
         rec.certified = self.certified.clone();

@@ -182,10 +182,14 @@ fn solve_child(exe: &Path, cancel: &Cancel, piece: &str, n: u32, amo: AmoKind) -
     let cpu = children_cpu_seconds() - cpu0;
     let bad = |why: String| Error::Solver(format!("bench: {piece} n={n} amo={amo}: {why}"));
     let v = child.report.map_err(bad)?;
+    // The throughput table needs the CNF's size: a solve that did not count it is an error here.
+    let (Some(vars), Some(clauses)) = (v.vars, v.clauses) else {
+        return Err(bad(v.size_omitted.unwrap_or_else(|| "no CNF size".into())));
+    };
     Ok(Run {
         status: v.status,
-        vars: v.vars,
-        clauses: v.clauses,
+        vars,
+        clauses,
         encode: v.encode_seconds,
         solve: v.solve_seconds,
         total: child.seconds,

@@ -25,8 +25,10 @@ pub struct Problem(pub String);
 pub enum Merged {
     /// A count: every cube and fixed-point line, Burnside checked.
     Count(Counts),
-    /// A `--symmetric g` count: the number of g-invariant solutions.
-    Symmetric(u64, Symmetry),
+    /// A `--symmetric g` count: the number of g-invariant solutions, and their breakdown
+    /// (classes, the count's group, fixed points) as `count --symmetric g` gives it; `None` for
+    /// a job split before its cube lines held the fixed points (the total alone).
+    Symmetric(u64, Symmetry, Option<Counts>),
     /// A solve: a verified board, UNSAT (every cube of every task refuted), or UNKNOWN.
     Solve(Status),
 }
@@ -222,7 +224,32 @@ pub fn merge_until(folder: &Folder, cancel: &crate::interrupt::Cancel) -> Result
                 }
             }
             match folder.job.symmetric()? {
-                Some(g) => Merged::Symmetric(total, g),
+                Some(g) => {
+                    let inner = crate::symmetry::generated(&[g]);
+                    let group = crate::symmetry::count_group(instance, &piece, Some(g));
+                    let split_with_fixed =
+                        folder.cubes.iter().any(|l| matches!(l, CubeLine::Fixed(_)))
+                            || group.iter().all(|h| inner.contains(h));
+                    let counts = match split_with_fixed {
+                        true => {
+                            let fixed: Vec<u64> = group
+                                .iter()
+                                .map(|h| match fixed.get(h) {
+                                    _ if inner.contains(h) => Ok(total),
+                                    Some(&k) => Ok(k),
+                                    None => Err(Error::Solver(format!(
+                                        "no fixed-point count for {h} in the job"
+                                    ))),
+                                })
+                                .collect::<Result<_>>()?;
+                            Some(Counts::symmetric_from_fixed(
+                                instance, &piece, g, group, fixed,
+                            )?)
+                        }
+                        false => None,
+                    };
+                    Merged::Symmetric(total, g, counts)
+                }
                 None => {
                     let group = stabiliser(instance, &piece);
                     let fixed: Vec<u64> = group
@@ -320,11 +347,25 @@ pub struct Progress {
     pub failed: usize,
     /// Tasks not started.
     pub waiting: usize,
+    /// Solve jobs: the done tasks whose result holds UNKNOWN cube lines (a cube's time limit
+    /// reached), with how many each: `merge` says UNKNOWN until they are rerun with a longer
+    /// limit (`work DIR --task I --timeout T`).
+    pub unknown: Vec<(usize, usize)>,
     /// Estimated seconds of work left on one core, from the finished tasks' speed (work
     /// estimate per second); `None` before any task finished.
     pub eta_core_seconds: Option<f64>,
     /// The problems (as in [`merge`]), for the listing.
     pub problems: Vec<Problem>,
+}
+
+/// The cube lines of a solve task's result answered UNKNOWN (not SAT, UNSAT or SKIPPED).
+pub(crate) fn unknown_lines(r: &TaskResult) -> usize {
+    r.answers.as_ref().map_or(0, |answers| {
+        answers
+            .iter()
+            .filter(|a| !matches!(a.as_str(), "SAT" | "UNSAT" | "SKIPPED"))
+            .count()
+    })
 }
 
 /// The job's progress.
@@ -335,6 +376,7 @@ pub fn status(folder: &Folder) -> Result<Progress> {
         running: 0,
         failed: 0,
         waiting: 0,
+        unknown: Vec::new(),
         eta_core_seconds: None,
         problems: Vec::new(),
     };
@@ -346,6 +388,10 @@ pub fn status(folder: &Folder) -> Result<Progress> {
                 s.done += 1;
                 est_done += est;
                 secs_done += r.seconds;
+                let unknown = unknown_lines(r);
+                if unknown > 0 {
+                    s.unknown.push((task, unknown));
+                }
             }
             None => {
                 est_left += est;

@@ -292,6 +292,21 @@ pub fn split(dir: &Path, o: &SplitOptions) -> Result<SplitReport> {
             lines
         }
     };
+    let mut lines = lines;
+    if o.kind == Kind::Count
+        && let Some(g) = o.options.symmetric
+    {
+        // The fixed points of the count's group on the g-symmetric boards (`fixed h`: the
+        // boards g and h both fix; h in <g> fixes them all), so that `merge` prints the
+        // breakdown `count --symmetric g` prints.
+        let inner = crate::symmetry::generated(&[g]);
+        lines.extend(
+            crate::symmetry::count_group(instance, &piece, Some(g))
+                .into_iter()
+                .filter(|h| !inner.contains(h))
+                .map(CubeLine::Fixed),
+        );
+    }
     let (kept, estimates) = match given {
         // Bitboard cubes: estimated in the search's nodes; no refuted subtree is among them.
         Some(given) => (lines, given.into_iter().map(|e: f64| e.max(1.0)).collect()),

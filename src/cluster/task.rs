@@ -163,6 +163,15 @@ fn count_line(
             None => Ok(0),
         }
     };
+    if let (CubeLine::Fixed(h), Some(g)) = (line, options.symmetric) {
+        // A `--symmetric g` job's `fixed h`: the boards g and h both fix, counted on their
+        // orbits (whatever the job's engine: these are the small counts).
+        let group = crate::symmetry::generated(&[g, *h]);
+        return match orbits::Problem::of(base, &piece, &group)? {
+            Some(p) => orbits::fixed(&p, formulation, 1, &|_, _| {}, cancel),
+            None => Ok(0),
+        };
+    }
     match (line, engine) {
         (CubeLine::Fixed(g), Engine::Orbits | Engine::OrbitValues) => by_orbits(base, Some(*g)),
         (CubeLine::Cube { .. }, Engine::Orbits | Engine::OrbitValues) => {

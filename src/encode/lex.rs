@@ -60,10 +60,16 @@ pub fn encode<S: ClauseSink + ?Sized>(
             !t
         }
     };
+    // Each clause is written once: the first step of every element has e_0 = t, so two
+    // elements whose first differing cells agree would state `t -> (y -> x)` twice; and a step
+    // whose pair is the previous step's swapped (`g` an involution) would repeat the previous
+    // `e -> (x -> y)` as its `e -> (y -> x)`.
+    let mut first_steps: Vec<(Lit, Lit)> = Vec::new();
     for g in elements {
         let inv = g.inverse();
         let mut prev = t; // e_0: the empty prefix is equal
-        for r in 0..n {
+        let mut last: Option<(Lit, Lit)> = None;
+        'cells: for r in 0..n {
             if sink.stopped() {
                 return; // the sink failed or was stopped: its owner reports why
             }
@@ -74,8 +80,27 @@ pub fn encode<S: ClauseSink + ?Sized>(
                 if x == y {
                     continue; // equal by construction: e_i = e_{i-1}
                 }
+                if [t, !t].contains(&x) && [t, !t].contains(&y) {
+                    // Two constants that differ decide the comparison: every later e_i is
+                    // false, and their clauses (tautologies over t) say nothing. x < y: the
+                    // prefix before must differ already.
+                    if x == !t {
+                        sink.add_clause(&[!prev]);
+                    }
+                    break 'cells;
+                }
                 // e_{i-1} -> (y -> x)
-                sink.add_clause(&[!prev, !y, x]);
+                let stated = match last {
+                    None => first_steps.contains(&(x, y)),
+                    Some(step) => step == (y, x),
+                };
+                if !stated {
+                    sink.add_clause(&[!prev, !y, x]);
+                }
+                if last.is_none() {
+                    first_steps.push((x, y));
+                }
+                last = Some((x, y));
                 let e = Lit::pos(vars.fresh());
                 // e <-> prev ∧ (x <-> y)
                 sink.add_clause(&[!e, prev]);

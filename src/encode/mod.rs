@@ -274,10 +274,17 @@ impl<'a> Encoder<'a> {
                 literals: 2,
             });
         }
-        s.clauses += p.units.len() as u64;
-        s.literals += p.units.len() as u64;
-        let mut line = |exactly_one: bool, len: usize| {
-            if exactly_one {
+        // Unit clauses go through the same filter as in [`Encoder::encode`]: each is counted
+        // once, however many parts state it.
+        let mut units = UnitFilter::default();
+        for &u in &p.units {
+            if units.first(&[Lit::from_dimacs(u)]) {
+                s.clauses += 1;
+                s.literals += 1;
+            }
+        }
+        let mut line = |exactly_one: bool, lits: Option<&[Lit]>, len: usize| {
+            if exactly_one && lits.is_none_or(|l| units.first(l)) {
                 s.clauses += 1;
                 s.literals += len as u64;
             }
@@ -286,7 +293,9 @@ impl<'a> Encoder<'a> {
             s.literals += c.literals;
             s.vars += c.aux_vars;
         };
-        let full = p.varmap.is_row_major();
+        // (A one-cell board has one-cell rows and columns, whose units are the same clause:
+        // walked, so that the filter sees them.)
+        let full = p.varmap.is_row_major() && p.n >= 2;
         if full {
             // Every cell live (a plain board, or the full encoding): the lines' lengths are
             // known, so the count is O(n), not O(n²) (the same lines as `for_each_line`).
@@ -299,12 +308,12 @@ impl<'a> Encoder<'a> {
                         LineKind::Diagonal | LineKind::AntiDiagonal => (k + 1).min(2 * n - 1 - k),
                     };
                     if len >= 2 || (exactly_one && len == 1) {
-                        line(exactly_one, len);
+                        line(exactly_one, None, len);
                     }
                 }
             }
         } else {
-            self.for_each_line(|exactly_one, lits| line(exactly_one, lits.len()));
+            self.for_each_line(|exactly_one, lits| line(exactly_one, Some(lits), lits.len()));
             if self.stopped() {
                 return Err(Error::Interrupted);
             }
@@ -333,13 +342,22 @@ impl<'a> Encoder<'a> {
             )));
         }
         // Parts with auxiliaries are counted by running them into a counting sink.
-        let mut add = |emit: &dyn Fn(&mut VarAlloc, &mut StatsSink)| {
+        let mut add = |emit: &dyn Fn(&mut VarAlloc, &mut dyn ClauseSink)| {
+            // Numbered as `encode` numbers them (after the cells and the AMO auxiliaries), so
+            // that the unit filter sees the same literals.
             let mut sink = StatsSink::default();
-            let mut vars = VarAlloc::new(0);
-            emit(&mut vars, &mut sink);
+            let mut vars = VarAlloc::new(s.vars as u32);
+            emit(
+                &mut vars,
+                &mut Counting {
+                    inner: &mut sink,
+                    stats: Stats::default(),
+                    units: &mut units,
+                },
+            );
             s.clauses += sink.stats.clauses;
             s.literals += sink.stats.literals;
-            s.vars += vars.count() as u64;
+            s.vars = vars.count() as u64;
         };
         if !self.lex_leader.is_empty() {
             add(&|vars, sink| lex::encode(p, self.lex_leader, vars, sink));
@@ -349,12 +367,18 @@ impl<'a> Encoder<'a> {
         }
         if let Some(g) = self.symmetric {
             let feasible = symmetric::for_each_clause(p, g, |c| {
-                s.clauses += 1;
-                s.literals += c.len() as u64;
+                if units.first(c) {
+                    s.clauses += 1;
+                    s.literals += c.len() as u64;
+                }
             });
             if !feasible {
-                s.clauses += 2;
-                s.literals += 2;
+                for u in [Lit::pos(1), Lit::neg(1)] {
+                    if units.first(&[u]) {
+                        s.clauses += 1;
+                        s.literals += 1;
+                    }
+                }
                 s.vars = s.vars.max(1);
             }
         }
@@ -370,9 +394,11 @@ impl<'a> Encoder<'a> {
     /// Streams every clause into `sink` and returns the counts.
     pub fn encode<S: ClauseSink + ?Sized>(&self, sink: &mut S) -> Stats {
         let p = self.problem;
+        let mut units = UnitFilter::default();
         let mut counter = Counting {
             inner: sink,
             stats: Stats::default(),
+            units: &mut units,
         };
         if p.unsat.is_some() {
             // A fixed contradiction over one variable, so every solver reads the same verdict.
@@ -496,19 +522,41 @@ impl<'a> Encoder<'a> {
     }
 }
 
-/// Wraps a sink and counts what passes through.
-struct Counting<'s, S: ClauseSink + ?Sized> {
-    inner: &'s mut S,
-    stats: Stats,
+/// The unit clauses emitted so far: several parts of an encoding can state the same unit (a
+/// row and a column with one live cell each, the `--symmetric` equivalences of a cell with
+/// two fixed images), and a written CNF holds each clause once. (Longer clauses are never
+/// repeated: each part emits its own once, see [`symmetric`] and [`lex`].)
+#[derive(Default)]
+struct UnitFilter(std::collections::HashSet<Lit>);
+
+impl UnitFilter {
+    /// False for a unit clause seen before (drop it); true for anything else.
+    #[inline]
+    fn first(&mut self, lits: &[Lit]) -> bool {
+        match lits {
+            [u] => self.0.insert(*u),
+            _ => true,
+        }
+    }
 }
 
-impl<S: ClauseSink + ?Sized> ClauseSink for Counting<'_, S> {
+/// Wraps a sink and counts what passes through, dropping repeated unit clauses.
+struct Counting<'s, 'u, S: ClauseSink + ?Sized> {
+    inner: &'s mut S,
+    stats: Stats,
+    units: &'u mut UnitFilter,
+}
+
+impl<S: ClauseSink + ?Sized> ClauseSink for Counting<'_, '_, S> {
     fn stopped(&self) -> bool {
         self.inner.stopped()
     }
 
     #[inline]
     fn add_clause(&mut self, lits: &[Lit]) {
+        if !self.units.first(lits) {
+            return;
+        }
         self.stats.clauses += 1;
         self.stats.literals += lits.len() as u64;
         self.inner.add_clause(lits);

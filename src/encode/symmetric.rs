@@ -41,20 +41,35 @@ pub fn for_each_clause(problem: &Problem, g: Symmetry, mut f: impl FnMut(&[Lit])
         }
         _ => {}
     };
-    // x(c) <-> x(g(c)) for all c. Only cells that are live or fixed can be true, so it suffices
-    // to visit those cells c and pair each with its image and its pre-image, both directions.
-    // (Walked, never collected: a big board has n² live cells.)
+    // x(d) <-> x(g(d)) for every cell d; only live or fixed cells can be true, so only the d
+    // where d or g(d) is live or fixed give clauses. Each such d is visited once: from c = d
+    // when d is live or fixed, else from c = g(d) (d = g⁻¹(c) is then neither). The pairs
+    // {d, g(d)} and {g(d), g²(d)} are one equivalence when g²(d) = d (an involution, and the
+    // orbits of size 2 of any element): only the one from the smaller cell is stated, so that
+    // no clause is written twice. (Walked, never collected: a big board has n² live cells.)
+    let live = |c: Cell| value(problem, c) != CellValue::Empty;
     let cells = problem
         .varmap
         .cells()
         .map(|(c, _)| c)
-        .chain(problem.fixed.iter().copied());
+        // (without presolve a fixed cell is also a variable: visited once)
+        .chain(
+            problem
+                .fixed
+                .iter()
+                .copied()
+                .filter(|&c| problem.varmap.var(c).is_none()),
+        );
     for c in cells {
-        let vc = value(problem, c);
-        for other in [g.apply(c, n), g.inverse().apply(c, n)] {
-            let vo = value(problem, other);
-            pair(vc, vo, &mut f);
-            pair(vo, vc, &mut f);
+        let pre = g.inverse().apply(c, n);
+        for d in [Some(c), (!live(pre)).then_some(pre)].into_iter().flatten() {
+            let image = g.apply(d, n);
+            if image != d && g.apply(image, n) == d && image < d {
+                continue; // stated from `image`
+            }
+            let (vd, vi) = (value(problem, d), value(problem, image));
+            pair(vd, vi, &mut f);
+            pair(vi, vd, &mut f);
         }
     }
     feasible

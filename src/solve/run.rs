@@ -32,7 +32,8 @@ pub struct SolveReport {
     /// For a certified UNSAT (`--certify`): who checked the refutation.
     pub certificate: Option<Certificate>,
     /// Who answered, as `solve` prints it: a backend's name, `walk` (the local-search
-    /// pre-pass), `portfolio winner: NAME --amo A`, or a cube-and-conquer summary.
+    /// pre-pass), `portfolio winner: NAME --amo A` (`portfolio of A, B (no winner)`
+    /// when the race ended UNKNOWN), or a cube-and-conquer summary.
     pub solver: String,
     /// The at-most-one encoding of the answering entrant (its `--amo` name).
     pub amo: String,
@@ -41,8 +42,11 @@ pub struct SolveReport {
     /// For an UNSAT that presolve proved: why ([`Problem::unsat`], e.g. `pre-placed queens at
     /// (0,0) and (3,3) share a diagonal`); `None` when a solver refuted the problem.
     pub reason: Option<String>,
+    /// Why `stats` is not the CNF's size (all zero), when it was not counted: past the DIMACS
+    /// variable limit, or a big board that is not plain for an engine that builds no CNF.
+    pub size_omitted: Option<String>,
     /// A portfolio's winner, by its engine's name alone (`lib:cadical`), for front ends that
-    /// word it themselves; `None` when no race ran.
+    /// word it themselves; `None` when no race ran or none answered (UNKNOWN).
     pub winner: Option<String>,
 }
 
@@ -64,6 +68,7 @@ impl SolveReport {
             amo: amo.name(),
             cubes: None,
             reason: None,
+            size_omitted: None,
             winner: None,
         }
     }
@@ -147,12 +152,16 @@ pub fn solve(
     // else up to 2^20 live cells; past the DIMACS limit it has none, and the search goes on).
     let encodes = caps.encodes || caps.memory.is_some();
     let cheap = problem.varmap.is_row_major() || problem.num_cells() <= 1 << 20;
+    let mut size_omitted = None;
     let stats = match encodes || cheap {
         true => match Encoder::with_options(problem, options)
             .until(&deadline)
             .stats()
         {
-            Err(Error::TooLarge(_)) if !encodes => Stats::default(),
+            Err(Error::TooLarge(why)) if !encodes => {
+                size_omitted = Some(format!("no CNF: {why}"));
+                Stats::default()
+            }
             Err(Error::Interrupted) if !deadline.is_cancelled() => {
                 // The time limit passed while counting the CNF: UNKNOWN, as any engine says.
                 let why = deadline
@@ -167,7 +176,13 @@ pub fn solve(
             }
             other => other?,
         },
-        false => Stats::default(),
+        false => {
+            size_omitted = Some(format!(
+                "not counted: {} live cells (this engine builds no CNF)",
+                problem.num_cells()
+            ));
+            Stats::default()
+        }
     };
     // Every engine without proofs is refused under certify, local search too (it never answers
     // UNSAT, but a certified solve asks for an engine that can back its UNSAT).
@@ -287,6 +302,7 @@ pub fn solve(
         encode_seconds: before + outcome.encode_seconds,
         solve_seconds: outcome.solve_seconds,
         certificate,
+        size_omitted,
         ..SolveReport::new(status, stats, info.name, options.amo)
     })
 }
@@ -453,8 +469,15 @@ pub fn portfolio(
         .collect();
     let (k, mut r) = race(lanes, &settings.cancel.clone().unwrap_or_default())?;
     let i = kept[k];
-    r.solver = format!("portfolio winner: {}", entrants[i].label());
-    r.winner = Some(entrants[i].backend.name().to_string());
+    if matches!(r.status, Answer::Unknown(_)) {
+        // Nobody answered (a time limit, a stop): no winner to name.
+        let raced: Vec<String> = kept.iter().map(|&j| entrants[j].label()).collect();
+        r.solver = format!("portfolio of {} (no winner)", raced.join(", "));
+        r.winner = None;
+    } else {
+        r.solver = format!("portfolio winner: {}", entrants[i].label());
+        r.winner = Some(entrants[i].backend.name().to_string());
+    }
     if !skipped.is_empty() {
         r.solver
             .push_str(&format!("; left out for memory: {}", skipped.join(", ")));

@@ -6,7 +6,8 @@
 //! `clauses`, `bytes`, `sha256` (of the file, lowercase hex), `gbdhash` (of the CNF, see
 //! [`crate::export::gbd`]), and after `--solve`: `solver`,
 //! `status` (`SAT`, `UNSAT` or `UNKNOWN`), `seconds` (solver time; 0 when presolve decided) and
-//! `certified` (an UNSAT status with a checked refutation, `--certify`), `skipped` and
+//! `certified` (a checked verdict: a verified board, or a refutation checked under `--certify`;
+//! the pack's column means the same), `skipped` and
 //! `duplicates` (rows without a file), and after `--select` ([`super::select`]):
 //! `budget_solver`, `budget_status`, `budget_seconds`, `budget_limit` (the budget solver's run),
 //! `limit` (the reference solver's limit; the reference is `solver`), `cpu` (the processor
@@ -21,6 +22,9 @@ use sha2::{Digest, Sha256};
 
 use crate::atomic::write_atomic;
 use crate::error::{Error, Result};
+
+/// The start of `skipped` for a row whose formula unit propagation alone decides.
+pub(crate) const UNIT_PROPAGATION: &str = "unit propagation: ";
 
 /// One manifest row.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -59,12 +63,17 @@ pub struct Row {
     pub status: String,
     /// Solver seconds (none until solved).
     pub seconds: Option<f64>,
-    /// Whether an UNSAT status comes with a checked refutation (`suite --certify`).
+    /// Whether the verdict is checked, the same meaning as the pack's column: a SAT status is a
+    /// board verified against the instance (every solve's), an UNSAT one a refutation checked
+    /// (`suite --certify`: the solver's proof, or presolve's); false for UNKNOWN and before
+    /// `--solve`.
     #[serde(default)]
     pub certified: bool,
     /// Why the row has no file (empty when it has one): `presolve: REASON` (presolve decided
-    /// the instance: `status` is its verdict), or `duplicate of FILE` (the same formula by GBD
-    /// hash, or the same instance up to a rotation or mirror: `status` is FILE's).
+    /// the instance: `status` is its verdict), `unit propagation: ...` (unit propagation alone
+    /// decides the formula, SAT with every clause satisfied or UNSAT by a conflict: `status` is
+    /// that verdict, `solver` is `unit-propagation`), or `duplicate of FILE` (the same formula
+    /// by GBD hash, or the same instance up to a rotation or mirror: `status` is FILE's).
     #[serde(default)]
     pub skipped: String,
     /// The rows whose formula is this row's file (`duplicate of` it), space separated.
@@ -184,6 +193,12 @@ impl Row {
             }
             s => s,
         }
+    }
+
+    /// Whether the row was decided before solving, without a file: by presolve (`skipped` =
+    /// `presolve: REASON`) or by unit propagation on its formula (`unit propagation: ...`).
+    pub(crate) fn decided_unwritten(&self) -> bool {
+        self.skipped.starts_with("presolve: ") || self.skipped.starts_with(UNIT_PROPAGATION)
     }
 }
 

@@ -24,8 +24,8 @@ use std::time::{Duration, Instant};
 use crate::answer::Status;
 use crate::atomic::{write_atomic, write_text_atomic};
 use crate::compress::Codec;
-use crate::encode::EncodeOptions;
 use crate::encode::amo::AmoKind;
+use crate::encode::{ClauseSink, EncodeOptions, Encoder, Lit};
 use crate::error::{Error, Result};
 use crate::export::{Format, WriteOptions, write_piped};
 use crate::instance::Instance;
@@ -34,7 +34,7 @@ use crate::piece::Piece;
 use crate::presolve::Problem;
 use crate::progress::Progress;
 use crate::solve;
-use manifest::{HashingWriter, Row};
+use manifest::{HashingWriter, Row, UNIT_PROPAGATION};
 use recipe::Recipe;
 
 /// How to run a suite.
@@ -118,7 +118,8 @@ pub struct Summary {
     pub solve_seconds: f64,
     /// Instances written to the submission pack.
     pub packed: usize,
-    /// Instances that presolve decided, recorded and not written (`presolve on`).
+    /// Instances that presolve or unit propagation decided, recorded and not written
+    /// (`presolve on`).
     pub presolved: usize,
     /// Instances whose formula another row's file already is (same GBD hash, or a rotation or
     /// mirror of another instance), recorded and not written.
@@ -258,6 +259,22 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
                 row.solver = "presolve".into();
                 row.status = "UNSAT".into();
                 row.seconds = Some(0.0);
+                keep_check(&mut row, old.get(&job.row.file));
+                return Ok((row, false));
+            }
+            // A formula that unit propagation alone decides is no benchmark either (with
+            // `presolve off` every instance is written, as its family asks).
+            if presolve && let Some(sat) = unit_propagation(&problem, job.amo) {
+                let mut row = job.row.clone();
+                let why = match sat {
+                    true => "every clause satisfied (SAT)",
+                    false => "a conflict (UNSAT)",
+                };
+                no_file(format!("{UNIT_PROPAGATION}{why}"), &mut row)?;
+                row.solver = "unit-propagation".into();
+                row.status = if sat { "SAT" } else { "UNSAT" }.into();
+                row.seconds = Some(0.0);
+                keep_check(&mut row, old.get(&job.row.file));
                 return Ok((row, false));
             }
             if let Some(prev) = old.get(&job.row.file)
@@ -368,7 +385,7 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
         if fresh {
             summary.bytes_written += row.bytes;
         }
-        if row.skipped.starts_with("presolve") {
+        if row.decided_unwritten() {
             summary.presolved += 1;
         } else if !row.skipped.is_empty() {
             summary.duplicates += 1;
@@ -417,6 +434,12 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
         let todo: Vec<usize> = (0..jobs.len())
             .filter(|&i| {
                 let r = &jobs[i].row;
+                if r.decided_unwritten() {
+                    // Decided before solving (presolve, unit propagation): solved for the
+                    // check only, as `solve` checks (a SAT board is always verified; presolve's
+                    // refutation is checked under `--certify`).
+                    return (with.certify || r.status == "SAT") && !r.certified;
+                }
                 r.skipped.is_empty()
                     && (r.solver != solver
                         || r.status.is_empty()
@@ -439,6 +462,17 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
         for (&i, result) in todo.iter().zip(solved) {
             if let Some((status, seconds, certified)) = result {
                 let row = &mut jobs[i].row;
+                if row.decided_unwritten() {
+                    // Its verdict and who gave it stay; the solve checked it.
+                    if row.status != status {
+                        return Err(Error::Solver(format!(
+                            "{}: {} says {} but {solver} says {status}",
+                            row.file, row.solver, row.status
+                        )));
+                    }
+                    row.certified = certified;
+                    continue;
+                }
                 row.solver = solver.clone();
                 row.status = status.to_string();
                 row.seconds = Some(seconds);
@@ -510,7 +544,7 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
 }
 
 /// Solves one job's instance with `with` (the answer path of `solve`): its status, solver
-/// seconds and whether an UNSAT is certified.
+/// seconds and whether the verdict is checked (the manifest's `certified`).
 fn solve_job(
     job: &Job,
     instances: &[Instance],
@@ -536,8 +570,108 @@ fn solve_job(
         Status::Unsat => "UNSAT",
         Status::Unknown(_) => "UNKNOWN",
     };
-    let certified = status == "UNSAT" && report.certificate.is_some();
+    // The verdict is checked: every SAT answer is a verified board; an UNSAT one needs its
+    // checked refutation.
+    let certified = match report.status {
+        Status::Sat(_) => true,
+        Status::Unsat => report.certificate.is_some(),
+        Status::Unknown(_) => false,
+    };
     Ok((status, report.solve_seconds, certified))
+}
+
+/// The verdict unit propagation alone reaches on the formula of `problem` encoded with `amo`
+/// (the clauses a suite would write): `Some(false)` on a conflict, `Some(true)` when every
+/// clause is satisfied, `None` when it stops short of both.
+fn unit_propagation(problem: &Problem, amo: AmoKind) -> Option<bool> {
+    /// The clauses, flat: literals, and where each clause starts.
+    #[derive(Default)]
+    struct Flat {
+        lits: Vec<i32>,
+        starts: Vec<usize>,
+    }
+    impl ClauseSink for Flat {
+        fn add_clause(&mut self, lits: &[Lit]) {
+            self.starts.push(self.lits.len());
+            self.lits.extend(lits.iter().map(|l| l.to_dimacs()));
+        }
+    }
+    let mut f = Flat::default();
+    let vars = Encoder::new(problem, amo).encode(&mut f).vars as usize;
+    f.starts.push(f.lits.len());
+    let clauses = f.starts.len() - 1;
+    // Occurrence lists by literal (index 2(v-1) for v, 2(v-1)+1 for -v), compressed rows.
+    let index = |l: i32| 2 * (l.unsigned_abs() as usize - 1) + usize::from(l < 0);
+    let mut occ_start = vec![0usize; 2 * vars + 1];
+    for &l in &f.lits {
+        occ_start[index(l) + 1] += 1;
+    }
+    for i in 0..2 * vars {
+        occ_start[i + 1] += occ_start[i];
+    }
+    let mut fill = occ_start.clone();
+    let mut occ = vec![0u32; f.lits.len()];
+    for c in 0..clauses {
+        for &l in &f.lits[f.starts[c]..f.starts[c + 1]] {
+            occ[fill[index(l)]] = c as u32;
+            fill[index(l)] += 1;
+        }
+    }
+    // Per clause: literals not yet false, and whether one is true.
+    let mut open: Vec<usize> = (0..clauses)
+        .map(|c| f.starts[c + 1] - f.starts[c])
+        .collect();
+    let mut sat = vec![false; clauses];
+    let mut value = vec![0i8; vars + 1];
+    let mut queue: Vec<i32> = (0..clauses)
+        .filter(|&c| open[c] == 1)
+        .map(|c| f.lits[f.starts[c]])
+        .collect();
+    let mut head = 0;
+    while let Some(&l) = queue.get(head) {
+        head += 1;
+        let v = l.unsigned_abs() as usize;
+        let want = if l > 0 { 1 } else { -1 };
+        match value[v] {
+            0 => value[v] = want,
+            x if x == want => continue,
+            _ => return Some(false),
+        }
+        for &c in &occ[occ_start[index(l)]..occ_start[index(l) + 1]] {
+            sat[c as usize] = true;
+        }
+        for &c in &occ[occ_start[index(-l)]..occ_start[index(-l) + 1]] {
+            let c = c as usize;
+            if sat[c] {
+                continue;
+            }
+            open[c] -= 1;
+            match open[c] {
+                0 => return Some(false),
+                1 => {
+                    let unit = f.lits[f.starts[c]..f.starts[c + 1]]
+                        .iter()
+                        .find(|&&x| value[x.unsigned_abs() as usize] == 0);
+                    if let Some(&u) = unit {
+                        queue.push(u);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    sat.iter().all(|&s| s).then_some(true)
+}
+
+/// A row decided before solving keeps the check an earlier run made of the same verdict
+/// (`certified`), so that a re-run does not solve it again.
+fn keep_check(row: &mut Row, prev: Option<&Row>) {
+    if let Some(prev) = prev
+        && prev.same_instance(row)
+        && (&prev.skipped, &prev.status, &prev.solver) == (&row.skipped, &row.status, &row.solver)
+    {
+        row.certified = prev.certified;
+    }
 }
 
 /// The file whose formula `row` is (`skipped` = `duplicate of FILE ...`), if any.

@@ -19,7 +19,7 @@
 //! `presolve on` (the default): an instance that presolve decides (pre-placed pieces that
 //! attack each other, a line without a free cell) is recorded in the manifest with its verdict
 //! and reason and not written, since its formula is the same fixed contradiction for all of
-//! them. `presolve off`: every instance is written unpresolved (every cell a variable, the
+//! them; so is one whose formula unit propagation alone decides (no benchmark either). `presolve off`: every instance is written unpresolved (every cell a variable, the
 //! pre-placed pieces and unavailable cells as unit clauses, what `encode --no-presolve`
 //! writes), so such instances are kept, with their real size.
 //!

@@ -234,7 +234,7 @@ pub struct Tally {
     pub family: String,
     /// Its instances (rows of the manifest).
     pub instances: usize,
-    /// Decided by presolve (no file).
+    /// Decided by presolve or unit propagation (no file).
     pub presolved: usize,
     /// Duplicates of another row (no file).
     pub duplicates: usize,
@@ -588,7 +588,7 @@ fn fill(
         };
         let tally = &mut families[f];
         tally.instances += 1;
-        if row.skipped.starts_with("presolve") {
+        if row.decided_unwritten() {
             tally.presolved += 1;
             continue;
         }

@@ -64,7 +64,7 @@ fn refused_args(rule: &Rule, dir: &Path) -> Vec<String> {
             "-o",
             "y.opb",
         ]),
-        (Command::Encode, Opt::Amo, When::OtherNotIn { other: Opt::To, .. }) => s(&[
+        (Command::Encode, Opt::Amo, When::All(_)) => s(&[
             "encode", "-n", "6", "--to", "lp", "--amo", "pairwise", "-o", "y.lp",
         ]),
         (Command::Verify, Opt::Diags, When::Without(Opt::Instance)) => {
@@ -240,6 +240,18 @@ fn applies(rule: &Rule, dir: &Path) {
                     .parse()
                     .unwrap();
                 assert_eq!(vars > 36, aux, "{amo}: {vars} variables");
+            }
+            // `--amo auto` is the default spelled out: every format takes it, and writes what
+            // it writes without it (issue 63: `--to opb --amo auto` was refused).
+            for to in ["dimacs", "opb", "lp", "mzn"] {
+                let with = run_expect(
+                    dir,
+                    &["encode", "-n", "6", "--to", to, "--amo", "auto", "-o", "-"],
+                    0,
+                );
+                let without = run_expect(dir, &["encode", "-n", "6", "--to", to, "-o", "-"], 0);
+                assert_eq!(with.stdout, without.stdout, "{to}");
+                assert!(!with.stdout.is_empty(), "{to}");
             }
         }
         (Command::Verify, Opt::Diags) => {

@@ -8,7 +8,7 @@ use crate::common;
 use std::path::Path;
 use std::process::Command;
 
-use common::{BIN, run_expect};
+use common::{BIN, run, run_expect};
 
 /// `split KIND ARGS -o DIR --tasks T`, checked to succeed; returns DIR as a string.
 fn split(d: &Path, name: &str, kind: &str, args: &[&str], tasks: usize) -> String {
@@ -78,6 +78,45 @@ fn counts_through_a_shell_loop_match_the_published_tables() {
     let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap();
     assert_eq!(v["total"], 8);
     assert_eq!(v["symmetric"], "r90");
+    // Issue 63: merging a `--symmetric` job prints what `count --symmetric` prints (it printed
+    // `total` alone): the classes, the count's group and its fixed points, text and JSON.
+    for (args, tasks) in [
+        (&["-n", "10", "--symmetric", "r180"][..], 2),
+        (&["-n", "12", "--symmetric", "r90"][..], 3),
+        (
+            &["-n", "10", "--symmetric", "r180", "--engine", "sat"][..],
+            2,
+        ),
+        (&["-n", "8", "--symmetric", "flip_d"][..], 2),
+    ] {
+        let name = format!("sym-{}", args.join("_"));
+        let dir = split(d, &name, "count", args, tasks);
+        work_all(d, &dir, tasks);
+        let mut direct = vec!["count"];
+        direct.extend_from_slice(args);
+        let strip = |text: &str| -> Vec<String> {
+            text.lines()
+                .filter(|l| !l.starts_with("seconds ") && !l.starts_with("engine "))
+                .map(String::from)
+                .collect()
+        };
+        // (Exit codes differ by design: merge's is the answer's, 10 or 20, count's 0.)
+        let merged = run(d, &["merge", &dir]);
+        let want = run_expect(d, &direct, 0);
+        assert_eq!(strip(&merged.stdout), strip(&want.stdout), "{args:?}");
+        assert!(merged.stdout.contains("unique "), "{}", merged.stdout);
+        direct.extend_from_slice(&["--format", "json"]);
+        let json = |text: &str| -> serde_json::Value {
+            let mut v: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
+            for key in ["seconds", "engine", "rotations"] {
+                v.as_object_mut().unwrap().remove(key);
+            }
+            v
+        };
+        let merged = run_expect(d, &["merge", &dir, "--format", "json"], merged.code);
+        let want = run_expect(d, &direct, 0);
+        assert_eq!(json(&merged.stdout), json(&want.stdout), "{args:?}");
+    }
 }
 
 #[test]
@@ -1090,7 +1129,23 @@ fn orbit_cube_jobs_match_the_board_search_line_by_line() {
             let lines = res["lines"].as_array().unwrap();
             let counts = res["counts"].as_array().unwrap();
             for (line, count) in lines.iter().zip(counts) {
-                let mut words = cubes[line.as_u64().unwrap() as usize].split_whitespace();
+                let text = &cubes[line.as_u64().unwrap() as usize];
+                if let Some(h) = text.strip_prefix("fixed ") {
+                    // The count's fixed points: the boards g and h both fix (issue 63).
+                    let h = Symmetry::by_name(h).unwrap();
+                    let cancel = queens_sat::interrupt::Cancel::new();
+                    let plain = queens_sat::instance::Instance::plain(n);
+                    let want = queens_sat::count::backtrack::fixed_by(
+                        &plain,
+                        piece,
+                        &generated(&[g, h]),
+                        &cancel,
+                    )
+                    .unwrap();
+                    assert_eq!(count.as_u64().unwrap(), want, "{args:?} {text}");
+                    continue;
+                }
+                let mut words = text.split_whitespace();
                 let weight: u64 = words.next().unwrap().parse().unwrap();
                 let placed: Vec<Cell> = words
                     .map(|w| {
@@ -1114,4 +1169,65 @@ fn orbit_cube_jobs_match_the_board_search_line_by_line() {
         }
         assert_eq!(weighted, want, "{args:?}");
     }
+}
+
+/// Issue 63: `merge --status` of a solve job whose cubes timed out names them (it said "0
+/// failed" while `merge` said UNKNOWN), and `work --task I --timeout T` reruns such a task with
+/// the longer limit, after which the job merges to its answer. The solver takes 3 s and answers
+/// UNSAT (n = 3 has no solution): under the job's 1 s limit its cube is UNKNOWN, under 60 s it
+/// answers. `--timeout` on a task without UNKNOWN lines, or on a count job, runs nothing.
+#[test]
+fn timed_out_cubes_are_reported_and_rerun_with_a_longer_limit() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let solver = d.join("slow.sh");
+    std::fs::write(
+        &solver,
+        "#!/bin/sh\nsleep 3\necho 's UNSATISFIABLE'\nexit 20\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&solver, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let s = solver.display().to_string();
+    let dir = split(
+        d,
+        "slow",
+        "solve",
+        &["-n", "3", "--solver", &s, "--timeout", "1"],
+        1,
+    );
+    run_expect(d, &["work", &dir, "--task", "0"], 0);
+    let merged = run_expect(d, &["merge", &dir], 1);
+    assert!(merged.stdout.starts_with("UNKNOWN"), "{}", merged.stdout);
+    let status = run_expect(d, &["merge", &dir, "--status"], 0);
+    assert!(
+        status
+            .stdout
+            .contains("1 done (1 of them with 1 UNKNOWN cube line(s))"),
+        "{}",
+        status.stdout
+    );
+    assert!(
+        status.stdout.contains("task 0: 1 cube line(s) UNKNOWN")
+            && status.stdout.contains("--task 0 --timeout SECS"),
+        "{}",
+        status.stdout
+    );
+    let json = run_expect(d, &["merge", &dir, "--status", "--format", "json"], 0);
+    let v: serde_json::Value = serde_json::from_str(json.stdout.trim()).unwrap();
+    assert_eq!(v["progress"]["unknown"], serde_json::json!([[0, 1]]));
+    // The rerun with a longer limit answers; merge says UNSAT, status lists nothing left.
+    run_expect(d, &["work", &dir, "--task", "0", "--timeout", "60"], 0);
+    let merged = run_expect(d, &["merge", &dir], 20);
+    assert!(merged.stdout.starts_with("UNSAT"), "{}", merged.stdout);
+    let status = run_expect(d, &["merge", &dir, "--status"], 0);
+    assert!(!status.stdout.contains("UNKNOWN"), "{}", status.stdout);
+    let again = run_expect(d, &["work", &dir, "--task", "0", "--timeout", "60"], 0);
+    assert!(again.stderr.contains("already done"), "{}", again.stderr);
+    let count = split(d, "count", "count", &["-n", "6"], 1);
+    common::assert_one_line_error(
+        d,
+        &["work", &count, "--task", "0", "--timeout", "5"],
+        &["--timeout '5'", "solve jobs"],
+    );
 }

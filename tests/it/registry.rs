@@ -57,3 +57,19 @@ fn the_python_docstring_lists_every_engine() {
         .collect();
     assert_eq!(listed, table());
 }
+
+/// Issue 63: the README promises what is checked: a SAT board always, an UNSAT only under
+/// `--certify` (an external solver's UNSAT is its word), not "never a wrong answer".
+#[test]
+fn the_readme_says_what_certify_adds() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    assert!(!readme.contains("never a wrong answer"));
+    let item = readme
+        .split("- **Hostile solvers and inputs**")
+        .nth(1)
+        .expect("the README's hostile-solvers item");
+    let item = &item[..item.find("\n- ").unwrap_or(item.len())];
+    assert!(item.contains("`--certify` checks its refutation"), "{item}");
+    assert!(item.contains("always verified"), "{item}");
+}

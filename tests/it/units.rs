@@ -283,7 +283,9 @@ mod encoder {
     }
 
     /// A fixed piece whose image under the symmetry is blocked: no model, stated as a
-    /// contradiction on variable 1 after the other clauses.
+    /// contradiction on variable 1 after the other clauses, each unit once (here `-1 0` is
+    /// already there: cell 1's image is empty, so the equivalences state it, and only `1 0`
+    /// comes last).
     #[test]
     fn an_infeasible_symmetry_ends_in_a_contradiction() {
         // r180 maps (0,1) to (4,3) on a 5-board; (4,3) is blocked.
@@ -296,7 +298,10 @@ mod encoder {
             implied: Default::default(),
         };
         let got = clauses(&p, options);
-        assert_eq!(got[got.len() - 2..], [vec![1], vec![-1]]);
+        assert_eq!(got.last(), Some(&vec![1]));
+        for unit in [vec![1], vec![-1]] {
+            assert_eq!(got.iter().filter(|&c| *c == unit).count(), 1, "{unit:?}");
+        }
         let enc = Encoder::with_options(&p, options);
         let mut sink = StatsSink::default();
         assert_eq!(enc.encode(&mut sink), enc.stats().unwrap());
@@ -375,6 +380,82 @@ mod encoder {
                             assert_eq!(literals as u64, emitted.literals, "{what}");
                             let max = sink.clauses.iter().flatten().map(|l| l.var()).max();
                             assert!(u64::from(max.unwrap_or(0)) <= emitted.vars, "{what}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Issue 63: no encoding writes a clause twice (as a set of literals, in any order): a
+    /// row and a column whose one live cell is the same cell state its unit once, the
+    /// `--symmetric` equivalences of an involution (r180, the mirrors) once per pair of cells,
+    /// the lex-leader steps of two elements or of a swapped pair once; and `stats` still counts
+    /// exactly what is emitted. On plain boards, random completions (n = 10, 4 queens placed:
+    /// single-cell rows and columns), a blocked board and excluded diagonals, presolved and
+    /// full, queens and amazons, every symmetry element, lex-leader, implied sums.
+    #[test]
+    fn no_encoding_writes_a_clause_twice() {
+        let mut instances = vec![
+            Instance::plain(1),
+            Instance::plain(2),
+            Instance::plain(5),
+            Instance::plain(8),
+            Instance::plain(12),
+            instance(10, &[(0, 4), (9, 5)], &[]),
+            instance(12, &[], &[(0, 0), (3, 5), (11, 11), (6, 6)]),
+            instance(9, &[(4, 4)], &[(0, 1), (8, 7)]),
+        ];
+        for seed in 1..=12 {
+            instances.push(queens_sat::generate::completion::generate(10, 4, seed).unwrap());
+        }
+        let mut diags = Instance::plain(9);
+        diags.excluded = vec![ExcludedDiagonal {
+            kind: LineKind::Diagonal,
+            key: 3,
+        }];
+        instances.push(diags);
+        let group = SymmetrySet::of(&Symmetry::ALL);
+        let mut options: Vec<(Option<Symmetry>, SymmetrySet, Implied)> = vec![
+            (None, SymmetrySet::default(), Implied::None),
+            (None, SymmetrySet::default(), Implied::Sums),
+            (None, group, Implied::None),
+            (
+                Some(Symmetry::R180),
+                SymmetrySet::of(&[Symmetry::R180, Symmetry::FlipH]),
+                Implied::None,
+            ),
+        ];
+        for g in Symmetry::ALL.into_iter().filter(|&g| g != Symmetry::Id) {
+            options.push((Some(g), SymmetrySet::default(), Implied::None));
+        }
+        for amo in [AmoKind::Pairwise, AmoKind::Sequential, AmoKind::DEFAULT] {
+            for inst in &instances {
+                for piece in [QUEEN, AMAZON] {
+                    for presolve in [true, false] {
+                        let p = Problem::new(inst, piece, presolve).unwrap();
+                        for &(symmetric, lex_leader, implied) in &options {
+                            let options = EncodeOptions {
+                                amo,
+                                symmetric,
+                                lex_leader,
+                                implied,
+                            };
+                            let what = format!(
+                                "{amo} {} n={} placed={:?} presolve={presolve} {options:?}",
+                                piece.name, inst.n, inst.placed
+                            );
+                            let enc = Encoder::with_options(&p, options);
+                            let mut sink = VecSink::default();
+                            let emitted = enc.encode(&mut sink);
+                            assert_eq!(enc.stats().unwrap(), emitted, "{what}");
+                            let mut seen = BTreeSet::new();
+                            for clause in &sink.clauses {
+                                let mut key: Vec<i32> =
+                                    clause.iter().map(|l| l.to_dimacs()).collect();
+                                key.sort_unstable();
+                                assert!(seen.insert(key), "{what}: {clause:?} twice");
+                            }
                         }
                     }
                 }

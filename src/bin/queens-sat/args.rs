@@ -106,7 +106,7 @@ pub struct EncodingArgs {
 /// `--amo`'s help: the registry's list and the default.
 fn amo_help() -> String {
     format!(
-        "{}\n[default: {}; DIMACS only]",
+        "{}\n[default: {}; DIMACS only (other formats take only the default)]",
         AmoKind::help(),
         AmoKind::DEFAULT.name()
     )

@@ -247,6 +247,11 @@ pub struct WorkArgs {
     /// Run the task even when a valid result exists (the rewritten result is equivalent).
     #[arg(long)]
     redo: bool,
+    /// Solve jobs: the time limit per cube for this run, seconds (`inf`: none), instead of the
+    /// job's `--timeout`; a task whose result holds UNKNOWN cube lines (`merge --status` lists
+    /// them) is run again with it, a task without any is already done.
+    #[arg(long, value_name = "SECS")]
+    timeout: Option<f64>,
 }
 
 /// Runs `work`.
@@ -262,9 +267,22 @@ pub fn run_work(a: WorkArgs) -> Result<ExitCode> {
             })?
         }
     };
-    let folder = Folder::open(&a.dir)?;
+    let mut folder = Folder::open(&a.dir)?;
     let jobs = queens_sat::options::jobs(Some(a.jobs))?;
-    match run_task(&folder, task, jobs, a.redo, crate::cancel())? {
+    let mut redo = a.redo;
+    if let Some(secs) = a.timeout {
+        if folder.job.kind != Kind::Solve {
+            return Err(Error::Usage(format!(
+                "--timeout '{secs}' is for solve jobs: a count job's cubes have no time limit"
+            )));
+        }
+        let limit = crate::args::parse_timeout(secs)?;
+        folder.job.timeout = limit.map(|d| d.as_secs_f64());
+        // Rerun what timed out: a task whose result holds UNKNOWN cube lines.
+        redo |= queens_sat::cluster::task::valid_result(&folder, task)
+            .is_some_and(|r| r.answers.iter().flatten().any(|a| a.starts_with("UNKNOWN")));
+    }
+    match run_task(&folder, task, jobs, redo, crate::cancel())? {
         Ran::Done(r) => eprintln!(
             "task {task}: {} cube lines in {:.3} s -> {}",
             r.lines.len(),
@@ -272,8 +290,13 @@ pub fn run_work(a: WorkArgs) -> Result<ExitCode> {
             folder.result_path(task).display()
         ),
         Ran::AlreadyDone(_) => eprintln!(
-            "task {task}: already done ({}); --redo runs it again",
-            folder.result_path(task).display()
+            "task {task}: already done ({}{}); --redo runs it again",
+            folder.result_path(task).display(),
+            if a.timeout.is_some() {
+                ", no UNKNOWN cube line"
+            } else {
+                ""
+            }
         ),
     }
     Ok(ExitCode::SUCCESS)
@@ -336,18 +359,34 @@ pub fn run_merge(a: MergeArgs) -> Result<ExitCode> {
             .job
             .cube_source()
             .map_or(String::new(), |s| format!(" ({} cubes)", s.name()));
+        let unknown: usize = s.unknown.iter().map(|&(_, lines)| lines).sum();
+        let done = match unknown {
+            0 => format!("{} done", s.done),
+            k => format!(
+                "{} done ({} of them with {k} UNKNOWN cube line(s))",
+                s.done,
+                s.unknown.len()
+            ),
+        };
         println!(
-            "{} job {}{source}: {} tasks: {} done, {} running, {} failed, {} waiting{eta}",
+            "{} job {}{source}: {} tasks: {done}, {} running, {} failed, {} waiting{eta}",
             folder.job.kind.name(),
             folder.job.job_id,
             folder.tasks.len(),
-            s.done,
             s.running,
             s.failed,
             s.waiting
         );
         for p in &s.problems {
             println!("  {}", p.0);
+        }
+        // Done tasks whose cubes timed out: merge says UNKNOWN until they are rerun.
+        for &(task, lines) in &s.unknown {
+            println!(
+                "  task {task}: {lines} cube line(s) UNKNOWN (time limit reached): rerun with a \
+                 longer limit: queens-sat work {} --task {task} --timeout SECS",
+                folder.dir.display()
+            );
         }
         return Ok(ExitCode::SUCCESS);
     }
@@ -369,8 +408,17 @@ pub fn run_merge(a: MergeArgs) -> Result<ExitCode> {
             crate::count::print_counts(&c, &format!("{engine} (cluster)"), m.seconds, a.format);
             ExitCode::from(if c.total > 0 { 10 } else { 20 })
         }
-        Merged::Symmetric(total, g) => {
-            crate::count::print_symmetric(total, g, &engine, m.seconds, a.format);
+        Merged::Symmetric(total, g, counts) => {
+            match &counts {
+                Some(c) => crate::count::print_symmetric_counts(
+                    c,
+                    g,
+                    &format!("{engine} (cluster)"),
+                    m.seconds,
+                    a.format,
+                ),
+                None => crate::count::print_symmetric(total, g, &engine, m.seconds, a.format),
+            }
             ExitCode::from(if total > 0 { 10 } else { 20 })
         }
         Merged::Solve(status) => {

@@ -273,7 +273,31 @@ pub fn print_counts(c: &count::Counts, engine_name: &str, seconds: f64, format: 
     }
 }
 
-/// Prints the total of a `--symmetric g` cluster job (`merge`).
+/// Prints a `--symmetric g` cluster job's counts (`merge`) as `count --symmetric g` prints
+/// them: the breakdown, `symmetric g`, the engine.
+pub fn print_symmetric_counts(
+    c: &count::Counts,
+    g: queens_sat::symmetry::Symmetry,
+    engine_name: &str,
+    seconds: f64,
+    format: OutputFormat,
+) {
+    match format {
+        OutputFormat::Json => print_count(CountRecord {
+            symmetric: Some(g.name().into()),
+            ..CountRecord::of(c, engine_name, seconds)
+        }),
+        OutputFormat::Text | OutputFormat::Svg => {
+            print_lines(c);
+            println!("symmetric {g}");
+            println!("engine {engine_name}");
+            println!("seconds {seconds:.3}");
+        }
+    }
+}
+
+/// Prints the total of a `--symmetric g` cluster job split before its cube lines held the
+/// count's fixed points (`merge`).
 pub fn print_symmetric(
     total: u64,
     g: queens_sat::symmetry::Symmetry,

@@ -209,8 +209,8 @@ pub fn run(a: SuiteArgs) -> Result<ExitCode> {
     );
     if s.presolved + s.duplicates > 0 {
         eprintln!(
-            "not written: {} decided by presolve, {} duplicates (listed in the manifest's \
-             skipped column)",
+            "not written: {} decided by presolve or unit propagation, {} duplicates (listed in \
+             the manifest's skipped column)",
             s.presolved, s.duplicates
         );
     }
@@ -267,9 +267,20 @@ pub fn run(a: SuiteArgs) -> Result<ExitCode> {
             );
         }
     } else if options.solve.is_some() {
+        // The verdicts are the whole suite's (rows decided before solving, duplicates and rows
+        // answered by an earlier run included), so that they add up to its instances; `solved`
+        // is this run's share.
         eprintln!(
-            "solved {} in {:.2}s; SAT {} UNSAT {} UNKNOWN {}",
-            s.solved, s.solve_seconds, s.statuses[0], s.statuses[1], s.statuses[2]
+            "solved {} in {:.2}s; the suite's {} instances: SAT {} UNSAT {} UNKNOWN {} ({} decided \
+             by presolve or unit propagation and {} duplicates among them)",
+            s.solved,
+            s.solve_seconds,
+            s.files + s.presolved + s.duplicates,
+            s.statuses[0],
+            s.statuses[1],
+            s.statuses[2],
+            s.presolved,
+            s.duplicates
         );
     }
     if let Some(p) = a.plot {

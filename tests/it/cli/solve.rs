@@ -333,3 +333,65 @@ fn instance_unsat_exit_20() {
         assert_eq!(r.stdout.trim(), "UNSAT", "{file} --no-presolve");
     }
 }
+
+/// Issue 63: a portfolio whose entrants all run out of time names no winner (it printed
+/// `portfolio winner: ...` for an UNKNOWN). Two solvers that never answer, a one-second limit.
+#[test]
+fn an_unknown_portfolio_names_no_winner() {
+    let dir = tempdir();
+    let d = dir.path();
+    let sleeper = crate::common::sleeping_solver(d, &d.join("pid"));
+    let solvers = format!("{0},{0}", sleeper.display());
+    for format in ["text", "json"] {
+        let r = run(
+            d,
+            &[
+                "solve",
+                "-n",
+                "8",
+                "--solver",
+                &solvers,
+                "--timeout",
+                "1",
+                "--format",
+                format,
+            ],
+        );
+        assert!(r.code != 10 && r.code != 20, "{}", r.stderr);
+        let out = format!("{}{}", r.stdout, r.stderr);
+        assert!(out.contains("UNKNOWN"), "{out}");
+        assert!(!out.contains("winner:"), "{out}");
+        assert!(out.contains("no winner"), "{out}");
+    }
+}
+
+/// Issue 63: past the DIMACS variable limit (n = 46,341 plain: 2,263,537,673 variables with the
+/// default encoding) the construction answers without a CNF, and JSON says so: `vars` and
+/// `clauses` null with the reason, never a size of 0; below it, the size is the CNF's.
+#[test]
+fn json_size_is_null_with_a_reason_past_the_dimacs_limit() {
+    let dir = tempdir();
+    let d = dir.path();
+    let r = run_expect(d, &["solve", "-n", "46341", "--format", "json"], 10);
+    let v: Value = serde_json::from_str(r.stdout.trim()).unwrap();
+    assert!(
+        v["vars"].is_null() && v["clauses"].is_null(),
+        "{}",
+        v["vars"]
+    );
+    let why = v["size_omitted"].as_str().unwrap();
+    assert!(
+        why.contains("2263537673 variables exceed the DIMACS limit"),
+        "{why}"
+    );
+    let r = run_expect(d, &["solve", "-n", "1000", "--format", "json"], 10);
+    let v: Value = serde_json::from_str(r.stdout.trim()).unwrap();
+    let stats = run_expect(
+        d,
+        &["encode", "-n", "1000", "--stats", "--format", "json"],
+        0,
+    );
+    let s: Value = serde_json::from_str(stats.stdout.trim()).unwrap();
+    assert_eq!((&v["vars"], &v["clauses"]), (&s["vars"], &s["clauses"]));
+    assert!(v.get("size_omitted").is_none());
+}

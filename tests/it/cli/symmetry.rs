@@ -55,6 +55,41 @@ fn symmetric_and_lex_leader_flags() {
     );
 }
 
+/// Issue 63: `--symmetric g` adds each equivalence x(d) <-> x(g(d)) as its two implications,
+/// once per pair {d, g(d)}: on the 12x12 board r180 and flip_h pair the 144 cells into 72 pairs
+/// (144 clauses on top of the plain CNF; r180 wrote 576, every pair from both cells in both
+/// directions twice), r90 cycles them in 36 orbits of 4, that is 144 pairs (288 clauses); no
+/// clause twice, and the `p cnf` line counts what is written.
+#[test]
+fn symmetric_cnf_states_each_clause_once() {
+    let dir = tempdir();
+    let d = dir.path();
+    let clauses = |text: &str| -> Vec<Vec<i32>> {
+        text.lines()
+            .filter(|l| !l.starts_with('c') && !l.starts_with('p'))
+            .map(|l| {
+                let mut c: Vec<i32> = l.split_whitespace().map(|x| x.parse().unwrap()).collect();
+                assert_eq!(c.pop(), Some(0), "{l}");
+                c.sort_unstable();
+                c
+            })
+            .collect()
+    };
+    let declared = |text: &str| -> usize {
+        let p = text.lines().find(|l| l.starts_with("p cnf ")).unwrap();
+        p.split_whitespace().nth(3).unwrap().parse().unwrap()
+    };
+    let plain = run_expect(d, &["encode", "-n", "12", "-o", "-"], 0).stdout;
+    for (g, added) in [("r180", 144), ("flip_h", 144), ("r90", 288)] {
+        let sym = run_expect(d, &["encode", "-n", "12", "--symmetric", g, "-o", "-"], 0).stdout;
+        let list = clauses(&sym);
+        assert_eq!(list.len(), declared(&sym), "{g}");
+        assert_eq!(list.len(), declared(&plain) + added, "{g}");
+        let distinct: BTreeSet<&Vec<i32>> = list.iter().collect();
+        assert_eq!(distinct.len(), list.len(), "{g}: a clause twice");
+    }
+}
+
 /// A model file for `cnf` that puts pieces on `cols[r]` of each row r (row-major cell
 /// variables, as on a plain board) and sets every other variable false.
 fn model_for(cnf: &str, n: u32, cols: &[u32]) -> String {
