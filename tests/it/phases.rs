@@ -134,3 +134,172 @@ fn sigterm_stops_printing_a_big_board() {
         );
     }
 }
+
+/// n = 5,000 with one queen placed: with `--amo pairwise` (`BIG_ARGS`) its CNF is 208 G
+/// clauses, terabytes of DIMACS that no run writes to the end: a writing that does not stop
+/// is a hang.
+const BIG_PARAM: &str = "letting n = 5000\nletting init = [[0,0]]\n";
+
+/// The arguments of a solve of [`BIG_PARAM`] (the solver's name follows).
+const BIG_ARGS: [&str; 6] = [
+    "solve",
+    "--instance",
+    "big.param",
+    "--amo",
+    "pairwise",
+    "--solver",
+];
+
+/// A folder for `solve --instance big.param --solver NAME` runs: the instance, a `bin` folder
+/// put first on PATH holding the solver `NAME` (a script `body` that first touches the marker
+/// `ran`), and a private TMPDIR where the solver's input is written.
+struct ExternalCase {
+    dir: tempfile::TempDir,
+}
+
+impl ExternalCase {
+    fn new(name: &str, body: &str) -> ExternalCase {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::write(d.join("big.param"), BIG_PARAM).unwrap();
+        std::fs::create_dir(d.join("bin")).unwrap();
+        std::fs::create_dir(d.join("tmp")).unwrap();
+        let script = d.join("bin").join(name);
+        let marker = d.join("ran");
+        std::fs::write(
+            &script,
+            format!("#!/bin/sh\ntouch '{}'\n{body}\n", marker.display()),
+        )
+        .unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        ExternalCase { dir }
+    }
+
+    fn spawn(&self, args: &[&str]) -> Child {
+        let d = self.dir.path();
+        let path = format!(
+            "{}:{}",
+            d.join("bin").display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        Command::new(BIN)
+            .args(args)
+            .current_dir(d)
+            .env("PATH", path)
+            .env("TMPDIR", d.join("tmp"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn queens-sat")
+    }
+
+    /// Whether the solver was started.
+    fn ran(&self) -> bool {
+        self.dir.path().join("ran").exists()
+    }
+
+    /// Everything left in the private TMPDIR.
+    fn leftovers(&self) -> Vec<std::path::PathBuf> {
+        std::fs::read_dir(self.dir.path().join("tmp"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect()
+    }
+
+    /// The size of the solver input being written (0 before it exists).
+    fn input_bytes(&self) -> u64 {
+        self.leftovers()
+            .iter()
+            .filter_map(|d| std::fs::metadata(d.join("instance.cnf")).ok())
+            .map(|m| m.len())
+            .sum()
+    }
+}
+
+/// Waits for `child` (a hang past [`HANG_GUARD`] fails); (exit code, stderr).
+fn finish(mut child: Child, what: &str) -> (i32, String) {
+    let t = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if t.elapsed() > HANG_GUARD {
+            hang(&mut child, what);
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    (status.code().unwrap_or(-1), err)
+}
+
+/// `--timeout 3` while the solver's input is written: UNKNOWN at the limit, the solver never
+/// started, its temporary input removed (the writing used to run to its end: 15-20 s here
+/// with the default AMO, and a hang with pairwise).
+fn the_limit_stops_the_input(case: &ExternalCase, solver: &str) {
+    let mut args = BIG_ARGS.to_vec();
+    args.extend([solver, "--timeout", "3"]);
+    let (code, err) = finish(case.spawn(&args), "solve --timeout 3 on n = 5000");
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("UNKNOWN (time limit of 3 s reached)"), "{err}");
+    assert!(
+        !case.ran(),
+        "the solver started: the writing ran past the limit"
+    );
+    assert_eq!(case.leftovers(), Vec::<std::path::PathBuf>::new());
+}
+
+/// An external solver's input stops at the time limit and on SIGINT / SIGTERM (a stand-in
+/// solver: what is tested is the writing before it starts).
+#[test]
+fn an_external_solvers_input_stops_at_the_limit_and_on_signals() {
+    let case = ExternalCase::new("stand-in", "echo 's UNKNOWN'");
+    the_limit_stops_the_input(&case, "stand-in");
+    for sig in [libc::SIGINT, libc::SIGTERM] {
+        let mut args = BIG_ARGS.to_vec();
+        args.push("stand-in");
+        let child = case.spawn(&args);
+        // Mid-write: the input has its first megabytes.
+        let t = Instant::now();
+        while case.input_bytes() < 1 << 20 {
+            assert!(t.elapsed() < HANG_GUARD, "no input after {HANG_GUARD:?}");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        // SAFETY: a plain system call to our own child, not yet reaped.
+        unsafe {
+            libc::kill(child.id() as i32, sig);
+        }
+        let (code, err) = finish(child, "solve --solver stand-in after a signal");
+        assert_eq!(code, 130, "signal {sig}: {err}");
+        assert!(err.contains("interrupted"), "{err}");
+        assert!(!case.ran(), "the solver started after the signal");
+        assert_eq!(case.leftovers(), Vec::<std::path::PathBuf>::new());
+    }
+}
+
+/// The same with the real cadical (through a wrapper that records its start): its input stops
+/// at the limit, and a small instance still reaches it and is solved.
+#[test]
+#[cfg_attr(
+    missing_solver_cadical,
+    ignore = "cadical is not on PATH (see build.rs)"
+)]
+fn cadicals_input_stops_at_the_limit() {
+    crate::common::require_solver("cadical");
+    let real = queens_sat::solve::external::resolve_solver("cadical").unwrap();
+    let case = ExternalCase::new("cadical", &format!("exec '{}' \"$@\"", real.display()));
+    the_limit_stops_the_input(&case, "cadical");
+    let (code, err) = finish(
+        case.spawn(&["solve", "-n", "8", "--solver", "cadical"]),
+        "solve -n 8 --solver cadical",
+    );
+    assert_eq!(code, 10, "{err}");
+    assert!(case.ran(), "the wrapper did not run: {err}");
+}
