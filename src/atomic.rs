@@ -52,6 +52,8 @@ pub fn write_atomic<T>(
 pub struct Pending {
     tmp: tempfile::NamedTempFile,
     path: PathBuf,
+    /// The size budget of a proof file ([`crate::certify::budget`]), when it has one.
+    meter: Option<Box<crate::certify::budget::Meter>>,
 }
 
 impl Pending {
@@ -73,7 +75,20 @@ impl Pending {
         Ok(Pending {
             tmp,
             path: path.to_path_buf(),
+            meter: None,
         })
+    }
+
+    /// Refuses the write that would take the file past `budget` bytes (with the error of
+    /// [`crate::certify::budget`]), after a warning on stderr past most of it.
+    pub(crate) fn with_budget(mut self, budget: u64) -> Pending {
+        if budget < u64::MAX {
+            self.meter = Some(Box::new(crate::certify::budget::Meter::new(
+                budget,
+                self.name(),
+            )));
+        }
+        self
     }
 
     /// The temp file, to write into.
@@ -102,6 +117,9 @@ impl Pending {
 
 impl Write for Pending {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if let Some(meter) = &mut self.meter {
+            meter.admit(buf.len())?;
+        }
         self.tmp.as_file_mut().write(buf)
     }
 

@@ -303,3 +303,148 @@ fn cadicals_input_stops_at_the_limit() {
     assert_eq!(code, 10, "{err}");
     assert!(case.ran(), "the wrapper did not run: {err}");
 }
+
+/// A folder holding `g.txt`, the excluded-diagonals list of n = 24, seed 18, whose first 25
+/// diagonals make an UNSAT instance with a 2.9 GB VeriPB proof (35 s): a budget of 50 MB is
+/// reached in a fraction of it.
+fn proof_case() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "generate",
+        "diagonals",
+        "-n",
+        "24",
+        "--min-free",
+        "1",
+        "--seed",
+        "18",
+        "-o",
+        "g.txt",
+    ];
+    crate::common::run_expect(dir.path(), &args, 0);
+    dir
+}
+
+/// The files of `dir` but `g.txt`.
+fn files_but_instance(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n != "g.txt")
+        .collect()
+}
+
+const PROOF_ARGS: [&str; 7] = [
+    "solve",
+    "--instance",
+    "g.txt",
+    "--diags",
+    "25",
+    "--certify",
+    "--proof",
+];
+
+/// A proof file has a size budget (`--proof-budget`, or QUEENS_SAT_PROOF_BUDGET): a warning
+/// past 80 % of it, then one error line naming it, exit 1, and no proof, partial or whole (a
+/// proof used to grow without a bound or a word: 7.8 GB after a minute).
+#[test]
+fn a_proof_file_stops_at_its_budget() {
+    let dir = proof_case();
+    let d = dir.path();
+    for (proof, budget, env) in [
+        ("x.pbp", Some("50M"), None),
+        ("x.lrat", Some("50M"), None),
+        ("x.pbp", None, Some("50M")),
+    ] {
+        let mut args = PROOF_ARGS.to_vec();
+        args.push(proof);
+        if let Some(b) = budget {
+            args.extend(["--proof-budget", b]);
+        }
+        let mut cmd = Command::new(BIN);
+        cmd.args(&args)
+            .current_dir(d)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        match env {
+            Some(v) => cmd.env("QUEENS_SAT_PROOF_BUDGET", v),
+            None => cmd.env_remove("QUEENS_SAT_PROOF_BUDGET"),
+        };
+        let (code, err) = finish(cmd.spawn().unwrap(), "solve --proof under a budget");
+        let lines: Vec<&str> = err.lines().filter(|l| !l.trim().is_empty()).collect();
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert_eq!(lines.len(), 2, "{args:?}: a warning and an error:\n{err}");
+        assert!(
+            lines[0].starts_with("queens-sat: warning: the proof for x.")
+                && lines[0].contains("80 % of its size budget of 50 MB"),
+            "{err}"
+        );
+        assert!(
+            lines[1].starts_with(&format!("queens-sat: error: {proof}: "))
+                && lines[1].contains("size budget of 50 MB")
+                && lines[1].contains("removed"),
+            "{err}"
+        );
+        assert_eq!(files_but_instance(d), Vec::<String>::new(), "{args:?}");
+    }
+    // A budget that is not a size is refused before anything runs, naming where it came from.
+    let mut args = PROOF_ARGS.to_vec();
+    args.extend(["x.pbp", "--proof-budget", "lots"]);
+    crate::common::assert_one_line_error(d, &args, &["--proof-budget", "'lots' is not a size"]);
+    let out = Command::new(BIN)
+        .args(&args[..args.len() - 2])
+        .current_dir(d)
+        .env("QUEENS_SAT_PROOF_BUDGET", "lots")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("QUEENS_SAT_PROOF_BUDGET: 'lots' is not a size"),
+        "{err}"
+    );
+    assert_eq!(files_but_instance(d), Vec::<String>::new());
+}
+
+/// SIGTERM / SIGINT while a proof is written: exit 130, and neither the proof nor its
+/// temporary file is left.
+#[test]
+fn a_signal_stops_a_proof_being_written() {
+    let dir = proof_case();
+    let d = dir.path();
+    for sig in [libc::SIGTERM, libc::SIGINT] {
+        let mut args = PROOF_ARGS.to_vec();
+        args.extend(["x.pbp", "--proof-budget", "none"]);
+        let child = Command::new(BIN)
+            .args(&args)
+            .current_dir(d)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Mid-proof: its temporary file has its first megabytes.
+        let t = Instant::now();
+        let written = || -> u64 {
+            std::fs::read_dir(d)
+                .unwrap()
+                .map(|e| e.unwrap())
+                .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+                .filter_map(|e| e.metadata().ok())
+                .map(|m| m.len())
+                .sum()
+        };
+        while written() < 1 << 20 {
+            assert!(t.elapsed() < HANG_GUARD, "no proof after {HANG_GUARD:?}");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        // SAFETY: a plain system call to our own child, not yet reaped.
+        unsafe {
+            libc::kill(child.id() as i32, sig);
+        }
+        let (code, err) = finish(child, "solve --proof after a signal");
+        assert_eq!(code, 130, "signal {sig}: {err}");
+        assert_eq!(files_but_instance(d), Vec::<String>::new());
+    }
+}

@@ -42,6 +42,13 @@ pub struct SolveArgs {
     /// (`veripb MODEL.opb FILE.pbp` checks it again). Written whole, and only then.
     #[arg(long, value_name = "FILE", requires = "certify")]
     proof: Option<std::path::PathBuf>,
+    /// With `--proof`: the most bytes the proof file may take (`500M`, `10G`, `1.5T`, `2GiB`,
+    /// or `none`). A warning on stderr once the proof passes 80 % of it; past it the solve
+    /// ends with an error naming the budget and the partial proof is removed. Default: the
+    /// environment's QUEENS_SAT_PROOF_BUDGET, else half the free space of the proof's folder
+    /// when the solve starts.
+    #[arg(long, value_name = "SIZE", requires = "proof")]
+    proof_budget: Option<String>,
     /// With `--certify`: the proof the bitboard search writes and checks. `lrat`: LRAT over
     /// the pairwise CNF, the search without its sum bounds, parity and forced diagonals;
     /// `veripb`: VeriPB cutting planes over the OPB model, the search with all its prunings.
@@ -160,6 +167,15 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
         .amo_given(a.enc.amo.is_some())
         .auto_symmetry(parsed.auto_symmetry)
         .proof(a.proof.clone())
+        .proof_budget(
+            a.proof_budget
+                .as_deref()
+                .map(|b| {
+                    queens_sat::certify::budget::parse(b)
+                        .map_err(|why| queens_sat::Error::Usage(format!("--proof-budget {why}")))
+                })
+                .transpose()?,
+        )
         .proof_format(
             a.proof_format
                 .as_deref()
