@@ -16,7 +16,11 @@ use crate::error::{Error, Result};
 pub const ENV: &str = "QUEENS_SAT_PROOF_BUDGET";
 
 /// The share of the budget at which a warning is printed.
-pub const WARN_PERCENT: u64 = 80;
+pub const WARN_PERCENT: u64 = crate::atomic::WARN_PERCENT;
+
+/// What the error of a proof past its budget adds: how to change the budget.
+pub(crate) const HINT: &str =
+    "(the budget: QUEENS_SAT_PROOF_BUDGET, default half the free space of its folder)";
 
 /// A budget as written: bytes with an optional unit (`k`, `M`, `G`, `T` powers of 1000; `Ki`,
 /// `Mi`, `Gi`, `Ti` powers of 1024; a trailing `B` is allowed), or `none` / `inf` for no
@@ -104,80 +108,6 @@ fn free_space(dir: &Path) -> Option<u64> {
     Some((st.f_bavail as u64).saturating_mul(st.f_frsize as u64))
 }
 
-/// `bytes` for a message: `1.2 GB`, `340 MB`, `4096 bytes`; `no budget` for `u64::MAX`.
-pub(crate) fn show(bytes: u64) -> String {
-    match bytes {
-        u64::MAX => "no budget".into(),
-        b if b >= 1_000_000 => crate::memory::bytes(b),
-        b => format!("{b} bytes"),
-    }
-}
-
-/// The error of a proof file that reached its budget (inside the I/O error of the write that
-/// would have passed it); its text names the budget and how to change it.
-#[derive(Debug)]
-pub(crate) struct OverBudget {
-    /// The budget in bytes.
-    pub budget: u64,
-}
-
-impl std::fmt::Display for OverBudget {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "the proof reached its size budget of {} before it was complete, and the partial \
-             proof was removed (the budget: {ENV}, default half the free space of its folder)",
-            show(self.budget)
-        )
-    }
-}
-
-impl std::error::Error for OverBudget {}
-
-/// How much of its budget a proof file has used: counts the bytes written, warns once on
-/// stderr past [`WARN_PERCENT`] %, and refuses the write that would pass the budget.
-#[derive(Debug)]
-pub(crate) struct Meter {
-    budget: u64,
-    written: u64,
-    warned: bool,
-    /// The file, as the warning names it.
-    name: String,
-}
-
-impl Meter {
-    pub(crate) fn new(budget: u64, name: String) -> Meter {
-        Meter {
-            budget,
-            written: 0,
-            warned: false,
-            name,
-        }
-    }
-
-    /// Admits `len` more bytes, or the error of the budget.
-    pub(crate) fn admit(&mut self, len: usize) -> std::io::Result<()> {
-        let after = self.written.saturating_add(len as u64);
-        if after > self.budget {
-            return Err(std::io::Error::other(OverBudget {
-                budget: self.budget,
-            }));
-        }
-        self.written = after;
-        if !self.warned && after >= self.budget / 100 * WARN_PERCENT {
-            self.warned = true;
-            eprintln!(
-                "queens-sat: warning: the proof for {} is {}, {WARN_PERCENT} % of its size \
-                 budget of {}; it is removed if it passes the budget",
-                self.name,
-                show(after),
-                show(self.budget)
-            );
-        }
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -192,18 +122,6 @@ mod tests {
         for bad in ["", "G", "-1", "1X", "0.1", "1e9", "1..2G"] {
             assert!(parse(bad).is_err(), "{bad}");
         }
-    }
-
-    #[test]
-    fn the_meter_warns_then_refuses() {
-        let mut m = Meter::new(1000, "x.pbp".into());
-        m.admit(700).unwrap();
-        assert!(!m.warned);
-        m.admit(100).unwrap();
-        assert!(m.warned);
-        m.admit(200).unwrap();
-        let e = m.admit(1).unwrap_err();
-        assert!(e.to_string().contains("size budget of 1000 bytes"), "{e}");
     }
 
     #[test]

@@ -96,7 +96,11 @@ pub(crate) fn run<R: Route, S>(
     search: impl FnOnce(Outlet<R::Batch>) -> S,
 ) -> Result<(S, Checked<R::Checker>)> {
     let file = match proof {
-        Some(path) => Some(beside(path)?.with_budget(super::budget::resolve(path, budget)?)),
+        Some(path) => Some(beside(path)?.with_budget(
+            super::budget::resolve(path, budget)?,
+            "the proof",
+            super::budget::HINT,
+        )),
         None => None,
     };
     let name = proof.map(|p| p.display().to_string()).unwrap_or_default();
