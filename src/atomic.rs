@@ -52,6 +52,8 @@ pub fn write_atomic<T>(
 pub struct Pending {
     tmp: tempfile::NamedTempFile,
     path: PathBuf,
+    /// The size budget of a proof file ([`crate::certify::budget`]), when it has one.
+    meter: Option<Box<Meter>>,
 }
 
 impl Pending {
@@ -73,7 +75,31 @@ impl Pending {
         Ok(Pending {
             tmp,
             path: path.to_path_buf(),
+            meter: None,
         })
+    }
+
+    /// Refuses the write that would take the file past `budget` bytes ([`OverBudget`], its
+    /// text naming the file as `what`, e.g. "the proof", and ending with `hint`), after a
+    /// warning on stderr past [`WARN_PERCENT`] % of it (a proof file:
+    /// [`crate::certify::budget`]). `u64::MAX` is no budget.
+    pub(crate) fn with_budget(
+        mut self,
+        budget: u64,
+        what: &'static str,
+        hint: &'static str,
+    ) -> Pending {
+        if budget < u64::MAX {
+            self.meter = Some(Box::new(Meter {
+                budget,
+                written: 0,
+                warned: false,
+                name: self.name(),
+                what,
+                hint,
+            }));
+        }
+        self
     }
 
     /// The temp file, to write into.
@@ -102,6 +128,9 @@ impl Pending {
 
 impl Write for Pending {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if let Some(meter) = &mut self.meter {
+            meter.admit(buf.len())?;
+        }
         self.tmp.as_file_mut().write(buf)
     }
 
@@ -110,9 +139,106 @@ impl Write for Pending {
     }
 }
 
+/// The share of its budget at which a [`Pending::with_budget`] file is warned about.
+pub(crate) const WARN_PERCENT: u64 = 80;
+
+/// `bytes` for a message: `1.2 GB`, `340 MB`, `4096 bytes`; `no budget` for `u64::MAX`.
+pub(crate) fn show(bytes: u64) -> String {
+    match bytes {
+        u64::MAX => "no budget".into(),
+        b if b >= 1_000_000 => crate::memory::bytes(b),
+        b => format!("{b} bytes"),
+    }
+}
+
+/// The error of a [`Pending::with_budget`] file that reached its budget (inside the I/O
+/// error of the write that would have passed it): it names the budget.
+#[derive(Debug)]
+pub(crate) struct OverBudget {
+    budget: u64,
+    what: &'static str,
+    hint: &'static str,
+}
+
+impl std::fmt::Display for OverBudget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} reached its size budget of {} before it was complete, and was removed {}",
+            self.what,
+            show(self.budget),
+            self.hint
+        )
+    }
+}
+
+impl std::error::Error for OverBudget {}
+
+/// How much of its budget a [`Pending`] file has used: counts the bytes written, warns once
+/// on stderr past [`WARN_PERCENT`] %, and refuses the write that would pass the budget.
+#[derive(Debug)]
+struct Meter {
+    budget: u64,
+    written: u64,
+    warned: bool,
+    /// The file, as the warning names it.
+    name: String,
+    what: &'static str,
+    hint: &'static str,
+}
+
+impl Meter {
+    /// Admits `len` more bytes, or the error of the budget.
+    fn admit(&mut self, len: usize) -> std::io::Result<()> {
+        let after = self.written.saturating_add(len as u64);
+        if after > self.budget {
+            return Err(std::io::Error::other(OverBudget {
+                budget: self.budget,
+                what: self.what,
+                hint: self.hint,
+            }));
+        }
+        self.written = after;
+        if !self.warned && after >= self.budget / 100 * WARN_PERCENT {
+            self.warned = true;
+            eprintln!(
+                "queens-sat: warning: {} for {} is {}, {WARN_PERCENT} % of its size budget of \
+                 {}; it is removed if it passes the budget",
+                self.what,
+                self.name,
+                show(after),
+                show(self.budget)
+            );
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_budget_warns_then_refuses() {
+        let dir = tempfile::TempDir::new().unwrap();
+        let path = dir.path().join("x.pbp");
+        let mut p = Pending::new(&path)
+            .unwrap()
+            .with_budget(1000, "the proof", "(hint)");
+        p.write_all(&[b'x'; 700]).unwrap();
+        assert!(!p.meter.as_ref().unwrap().warned);
+        p.write_all(&[b'x'; 100]).unwrap();
+        assert!(p.meter.as_ref().unwrap().warned);
+        p.write_all(&[b'x'; 200]).unwrap();
+        let e = p.write_all(b"x").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the proof reached its size budget of 1000 bytes before it was complete, and was \
+             removed (hint)"
+        );
+        drop(p);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
 
     #[test]
     fn a_missing_folder_names_the_callers_path() {

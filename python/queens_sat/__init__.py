@@ -175,8 +175,11 @@ def solve(
     the certified bitboard search writes and checks (default: the ``proof`` file's, else
     LRAT); VeriPB keeps the search's sum bounds, parity and forced diagonals. Without ``proof``
     or ``deterministic`` and with ``jobs`` of 4 or more, the certified bitboard search is split
-    into cubes on pairs of threads, with a checked proof that the cubes cover the instance. A
-    bad value raises
+    into cubes on pairs of threads, with a checked proof that the cubes cover the instance.
+    The ``proof`` file has a size budget: the environment's ``QUEENS_SAT_PROOF_BUDGET``
+    (``10G``, ``500M``, ``none``), else half the free space of its folder; a warning goes to
+    stderr past 80 % of it, and past it the call raises an error naming the budget and the
+    partial proof is removed. A bad value raises
     ``UsageError`` naming the argument (``timeout=-1 must be ...``). An UNSAT that presolve
     proves (pre-placed pieces that attack each other, a line left without a free cell) comes
     with ``Result.reason`` saying why. ``cancel`` (a ``Cancel``): raising it stops the call,

@@ -12,6 +12,7 @@
 //! cannot import the search or the encoder whose output it checks; the writers of the proofs
 //! ([`pb`], the bitboard search) depend on it, never the reverse.
 
+pub mod budget;
 pub mod pb;
 pub(crate) mod pipeline;
 pub mod presolved;
@@ -111,6 +112,7 @@ impl LratProof {
         let count = clauses.len();
         let (_, checked) = pipeline::run::<pipeline::LratRoute, _>(
             path,
+            None,
             || Ok(lrat::Lrat::new(vars, clauses)?),
             // A closed channel: the checker's error is the one reported.
             |outlet| outlet.send(steps).ok(),

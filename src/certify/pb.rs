@@ -317,6 +317,8 @@ pub(crate) struct Text<W: Write> {
     out: W,
     line: Vec<u8>,
     bytes: u64,
+    /// The first write that failed (the later ones are skipped): see [`Text::take_error`].
+    error: Option<std::io::Error>,
 }
 
 impl<W: Write> Text<W> {
@@ -326,7 +328,14 @@ impl<W: Write> Text<W> {
             out,
             line: Vec::with_capacity(256),
             bytes: 0,
+            error: None,
         }
+    }
+
+    /// The first write that failed, if one did (a proof file past its budget, a full disk):
+    /// the writer of a certified run stops on it at the end of the batch.
+    pub(crate) fn take_error(&mut self) -> Option<std::io::Error> {
+        self.error.take()
     }
 
     /// The output.
@@ -341,8 +350,12 @@ impl<W: Write> Text<W> {
 
     fn raw(&mut self, bytes: &[u8]) {
         self.bytes += bytes.len() as u64;
-        // A failed write shows at the final flush.
-        let _ = self.out.write_all(bytes);
+        // A failed write is kept ([`Text::take_error`]) and the rest skipped.
+        if self.error.is_none()
+            && let Err(e) = self.out.write_all(bytes)
+        {
+            self.error = Some(e);
+        }
     }
 
     fn flush_line(&mut self) {
@@ -531,8 +544,11 @@ pub fn refute(problem: &Problem, opb: &Path, proof: &Path, sums: bool) -> Result
             Answer::Sat(Board::new(problem.n, pieces))
         }
     };
-    wr.finish(root)
-        .into_inner()
+    let mut text = wr.finish(root);
+    if let Some(e) = text.take_error() {
+        return Err(Error::io(&pname, e));
+    }
+    text.into_inner()
         .into_inner()
         .map_err(|e| Error::io(&pname, e.into_error()))?;
     Ok(Refutation { answer, stats })
@@ -1001,9 +1017,13 @@ impl Route for PbRoute {
         (Text::new(file), Vec::new(), Vec::new())
     }
 
-    fn write(text: &mut Self::Text, batch: &PbBatch, _: &str) -> Result<()> {
+    fn write(text: &mut Self::Text, batch: &PbBatch, name: &str) -> Result<()> {
         let (out, ops, rpn) = text;
-        batch.replay(out, ops, rpn)
+        batch.replay(out, ops, rpn)?;
+        match out.take_error() {
+            Some(e) => Err(Error::io(name, e)),
+            None => Ok(()),
+        }
     }
 
     fn finish(text: Self::Text) -> IntoInner {

@@ -84,16 +84,23 @@ pub(crate) struct Checked<C> {
 
 /// A certified run: `search` writes its proof into the [`Outlet`] it is given (dropping it at
 /// the end), a checker thread builds its checker with `checker` and checks every batch, and,
-/// with `proof`, a text thread writes the checked batches to a temporary file for it. Returns
+/// with `proof`, a text thread writes the checked batches to a temporary file for it, under
+/// its size budget (`budget`, else the default of [`super::budget`]: past it the text thread
+/// fails, the checker and the search stop, and the temporary file is removed). Returns
 /// what the search returned and what the checker established; the text thread's error comes
 /// first, then the checker's (a search that stopped early may only show the closed channel).
 pub(crate) fn run<R: Route, S>(
     proof: Option<&Path>,
+    budget: Option<u64>,
     checker: impl FnOnce() -> Result<R::Checker> + Send,
     search: impl FnOnce(Outlet<R::Batch>) -> S,
 ) -> Result<(S, Checked<R::Checker>)> {
     let file = match proof {
-        Some(path) => Some(beside(path)?),
+        Some(path) => Some(beside(path)?.with_budget(
+            super::budget::resolve(path, budget)?,
+            "the proof",
+            super::budget::HINT,
+        )),
         None => None,
     };
     let name = proof.map(|p| p.display().to_string()).unwrap_or_default();

@@ -5,6 +5,7 @@ use std::io::{self, Write};
 
 use super::text::TextOut;
 use super::{ClauseSink, Lit};
+use crate::interrupt::{Cancel, Cancelled};
 
 /// Streams clauses as DIMACS text through a [`TextOut`] (1 MiB buffer, integers formatted
 /// without allocation). I/O errors are sticky and reported by [`DimacsWriter::finish`].
@@ -15,7 +16,20 @@ pub struct DimacsWriter<W: Write> {
     out: TextOut<W>,
     clauses: u64,
     table: Option<LitTable>,
+    /// The token polled every [`POLL_CLAUSES`] clauses ([`DimacsWriter::until`]).
+    stop: Option<Cancel>,
+    /// Clauses since the token was last polled.
+    since_poll: u32,
+    /// The token stopped: every later clause is dropped, and [`DimacsWriter::finish`] fails.
+    halted: bool,
 }
+
+/// How many clauses a [`DimacsWriter::until`] writes between two polls of its token: a line of
+/// a big board can be millions of clauses (pairwise on 5,000 cells: 12.5 M), so the encoder's
+/// poll per line is not enough. A poll is a clock read when the token has a deadline (tens of
+/// nanoseconds), so every 4,096 clauses costs nothing measurable, and 4,096 clauses are well
+/// under a millisecond of writing.
+pub(crate) const POLL_CLAUSES: u32 = 4096;
 
 /// The text of every literal `±v ` for `v <= vars`, as up to 8 bytes (little-endian) and a
 /// length, indexed by `2v + sign`.
@@ -66,7 +80,32 @@ impl<W: Write> DimacsWriter<W> {
             out: TextOut::new(out),
             clauses: 0,
             table: None,
+            stop: None,
+            since_poll: 0,
+            halted: false,
         }
+    }
+
+    /// Stops writing once `cancel` stops (raised, or its deadline passed), polled every
+    /// [`POLL_CLAUSES`] clauses and by the encoder once per line ([`ClauseSink::stopped`]): the
+    /// clauses after it are dropped, and [`DimacsWriter::finish`] fails with
+    /// [`crate::interrupt::Cancelled`] (see [`crate::interrupt::is_cancelled_io`]).
+    pub(crate) fn until(mut self, cancel: &Cancel) -> DimacsWriter<W> {
+        self.stop = Some(cancel.clone());
+        self
+    }
+
+    /// Polls the token once [`POLL_CLAUSES`] clauses went by since the last poll.
+    #[inline]
+    fn poll(&mut self) -> bool {
+        if let Some(stop) = &self.stop {
+            self.since_poll += 1;
+            if self.since_poll >= POLL_CLAUSES {
+                self.since_poll = 0;
+                self.halted = stop.is_stopped();
+            }
+        }
+        self.halted
     }
 
     /// A writer over `out` for clauses over variables `1..=vars`, with the literal table (up
@@ -87,6 +126,9 @@ impl<W: Write> DimacsWriter<W> {
     /// Flushes and returns the inner writer, the clause count and the byte count, or the first
     /// I/O error.
     pub fn finish(self) -> io::Result<(W, u64, u64)> {
+        if self.halted || self.stop.as_ref().is_some_and(Cancel::is_stopped) {
+            return Err(io::Error::other(Cancelled));
+        }
         let (out, bytes) = self.out.finish()?;
         Ok((out, self.clauses, bytes))
     }
@@ -94,11 +136,14 @@ impl<W: Write> DimacsWriter<W> {
 
 impl<W: Write> ClauseSink for DimacsWriter<W> {
     fn stopped(&self) -> bool {
-        self.out.stopped()
+        self.halted || self.out.stopped() || self.stop.as_ref().is_some_and(Cancel::is_stopped)
     }
 
     #[inline]
     fn add_clause(&mut self, lits: &[Lit]) {
+        if self.poll() {
+            return;
+        }
         match &self.table {
             Some(t) => {
                 for &l in lits {
@@ -140,6 +185,30 @@ mod tests {
         let text = String::from_utf8(out).unwrap();
         assert_eq!(text, "1 -23 2147483647 0\n-1000000000 9 10 0\n0\n");
         assert_eq!((clauses, bytes), (3, text.len() as u64));
+    }
+
+    #[test]
+    fn a_stopped_token_ends_the_writing_within_a_poll() {
+        let cancel = Cancel::new();
+        let mut w = DimacsWriter::new(Vec::new()).until(&cancel);
+        w.add_clause(&[Lit::pos(1)]);
+        assert!(!w.stopped());
+        cancel.cancel();
+        // Polled by the encoder between lines, and by the writer inside a long line.
+        assert!(w.stopped());
+        for _ in 0..2 * POLL_CLAUSES {
+            w.add_clause(&[Lit::pos(1), Lit::neg(2)]);
+        }
+        assert!(w.clauses < u64::from(POLL_CLAUSES) + 1, "{}", w.clauses);
+        let e = w.finish().unwrap_err();
+        assert!(crate::interrupt::is_cancelled_io(&e), "{e}");
+        // A deadline stops it likewise.
+        let past = Cancel::new().with_timeout(Some(std::time::Duration::ZERO));
+        let mut w = DimacsWriter::new(Vec::new()).until(&past);
+        for _ in 0..2 * POLL_CLAUSES {
+            w.add_clause(&[Lit::pos(1)]);
+        }
+        assert!(w.stopped() && w.finish().is_err());
     }
 
     #[test]

@@ -82,9 +82,29 @@ pub fn write_cnf<W: Write>(
     options: impl Into<EncodeOptions>,
     instance_name: Option<&str>,
 ) -> Result<(W, WriteReport)> {
-    let encoder = Encoder::with_options(problem, options.into());
+    write_cnf_until(w, problem, options.into(), instance_name, None)
+}
+
+/// [`write_cnf`] that stops once `cancel` stops (raised, or its deadline passed) with
+/// [`Error::Interrupted`]: counting the CNF polls it as [`Encoder::until`] does, and the writer
+/// every few thousand clauses ([`DimacsWriter::until`]), so a CNF of hundreds of millions of
+/// clauses (an external solver's input) stops within milliseconds.
+pub(crate) fn write_cnf_until<W: Write>(
+    w: W,
+    problem: &Problem,
+    options: EncodeOptions,
+    instance_name: Option<&str>,
+    cancel: Option<&crate::interrupt::Cancel>,
+) -> Result<(W, WriteReport)> {
+    let mut encoder = Encoder::with_options(problem, options);
+    if let Some(c) = cancel {
+        encoder = encoder.until(c);
+    }
     let stats = encoder.stats()?;
     let mut writer = DimacsWriter::with_vars(w, stats.vars);
+    if let Some(c) = cancel {
+        writer = writer.until(c);
+    }
     write_header(&mut writer, &encoder, instance_name, &stats);
     let emitted = encoder.encode(&mut writer);
     let (w, _, bytes) = writer.finish().map_err(|e| {

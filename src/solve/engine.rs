@@ -160,6 +160,9 @@ pub struct Settings<'a> {
     /// checked proof for other checkers (the bitboard search: text LRAT, written only for an
     /// UNSAT whose proof checked).
     pub proof: Option<&'a Path>,
+    /// The size budget of [`Settings::proof`] when the engine writes it itself (`None`: the
+    /// default of [`crate::certify::budget`]).
+    pub proof_budget: Option<u64>,
     /// Under `certify`, the proof a [`Proofs::SelfChecked`] engine that can write either
     /// writes and checks (the bitboard search: LRAT or VeriPB).
     pub proof_format: crate::certify::ProofFormat,

@@ -419,13 +419,25 @@ impl Engine for ExternalSolver {
         let dir = tempfile::tempdir().map_err(|e| Error::io("temp dir", e))?;
         let cnf = dir.path().join("instance.cnf");
         let file = fs::File::create(&cnf).map_err(|e| Error::io(cnf.display().to_string(), e))?;
-        let (_, written) = crate::export::dimacs::write_cnf(
+        // The input of a big board is gigabytes: its writing stops with the token (the time
+        // limit, a signal, a lost race) like the solver's run after it.
+        let written = crate::export::dimacs::write_cnf_until(
             io::BufWriter::new(file),
             problem,
             settings.options,
             None,
-        )?;
+            Some(cancel),
+        );
         let encode = t0.elapsed().as_secs_f64();
+        let written = match written {
+            Ok((_, written)) => written,
+            Err(Error::Interrupted) if cancel.is_stopped() => {
+                let why = super::traits::stopped_why(cancel, "stopped");
+                let timing = super::traits::Timing { encode, solve: 0.0 };
+                return Ok(Outcome::of_model(Answer::Unknown(why), timing));
+            }
+            Err(e) => return Err(e),
+        };
         let t1 = std::time::Instant::now();
         let mut ext = self.clone();
         if settings.timeout.is_some() {

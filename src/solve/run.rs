@@ -94,6 +94,9 @@ pub struct SolveSettings {
     /// Under `certify`, where an engine that writes a proof of its own (the bitboard search)
     /// leaves it for other checkers ([`Settings::proof`]).
     pub proof: Option<std::path::PathBuf>,
+    /// The size budget of [`SolveSettings::proof`] (`None`: the default of
+    /// [`crate::certify::budget`]).
+    pub proof_budget: Option<u64>,
     /// Under `certify`, `--proof-format` (`None`: the kept file's format, else the default;
     /// [`crate::certify::ProofFormat::resolve`]).
     pub proof_format: Option<crate::certify::ProofFormat>,
@@ -282,6 +285,7 @@ pub fn solve(
         deterministic: settings.deterministic,
         certify: settings.certify,
         proof: proof.as_deref(),
+        proof_budget: settings.proof_budget,
         proof_format: crate::certify::ProofFormat::resolve(
             settings.proof_format,
             settings.proof.as_deref(),

@@ -187,6 +187,7 @@ pub struct Solver<'a> {
     symmetry: AutoSymmetry,
     deterministic: bool,
     proof: Option<std::path::PathBuf>,
+    proof_budget: Option<u64>,
     proof_format: Option<crate::certify::ProofFormat>,
     amo_given: bool,
 }
@@ -212,6 +213,7 @@ impl<'a> Solver<'a> {
             symmetry: AutoSymmetry::default(),
             deterministic: false,
             proof: None,
+            proof_budget: None,
             proof_format: None,
             amo_given: false,
         }
@@ -314,6 +316,15 @@ impl<'a> Solver<'a> {
     /// ([`crate::certify::presolved`]).
     pub fn proof(mut self, path: Option<std::path::PathBuf>) -> Self {
         self.proof = path;
+        self
+    }
+
+    /// The size budget of the [`Solver::proof`] file in bytes (`None`: the default, see
+    /// [`crate::certify::budget`]; `u64::MAX`: none): a warning on stderr once the proof
+    /// passes 80 % of it, and past it the solve ends with an error naming the budget and the
+    /// partial proof is removed.
+    pub fn proof_budget(mut self, bytes: Option<u64>) -> Self {
+        self.proof_budget = bytes;
         self
     }
 
@@ -450,6 +461,7 @@ impl<'a> Solver<'a> {
                 certify: true,
                 cancel: Some(self.cancel.clone()),
                 proof: Some(path.clone()),
+                proof_budget: self.proof_budget,
                 proof_format: self.proof_format,
                 ..SolveSettings::default()
             };
@@ -584,6 +596,7 @@ impl<'a> Solver<'a> {
             threads: self.threads(),
             deterministic: self.deterministic,
             proof: None,
+            proof_budget: None,
             proof_format: self.proof_format,
         };
         match entrants.as_slice() {

@@ -57,6 +57,7 @@ impl Engine for Walk {
             let exact = Settings {
                 certify: false,
                 proof: None,
+                proof_budget: None,
                 threads: 1,
                 ..*settings
             };

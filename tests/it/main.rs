@@ -35,6 +35,7 @@ mod names;
 mod options;
 mod oracle;
 mod pbcheck;
+mod phases;
 mod pieces;
 mod presolve_proof;
 mod properties;

@@ -59,8 +59,8 @@ pub struct CountArgs {
     /// boards g maps to themselves. n <= 64. Text: each board's rows, a blank line between
     /// boards; json: one JSON object per line per board ({"board": i, "queens": [[row, col],
     /// ...], "rows": [...]}), then one summary line ({"boards": count, "status": ...}); svg:
-    /// one grid of at most 64 boards. --timeout limits the search (UNKNOWN, exit 1, after the
-    /// boards found).
+    /// one grid of at most 64 boards. --timeout limits the whole run, the printing included
+    /// (a slow reader does not stretch it): UNKNOWN, exit 1, after the boards printed.
     #[arg(long, value_name = "K|all")]
     boards: Option<String>,
 }
@@ -400,12 +400,15 @@ fn print_boards(
             format!("draws at most {MAX_GRID} boards in one SVG (--format svg)"),
         ));
     }
+    // `--timeout` is wall-clock time, printing included: the iterator's own limit counts only
+    // its search, so a slow reader (a pipe, a terminal) would stretch the run far past it.
+    // The token carries the deadline instead, and the iterator polls it before every board.
+    let stop = crate::cancel().with_timeout(timeout);
     let (made, mut seconds) = count::timed(|| Solutions::new(instance, piece, symmetric, modulo));
-    let mut sols = made?
-        .with_cancel(crate::cancel().clone())
-        .with_time_limit(timeout);
+    let mut sols = made?.with_cancel(stop);
     let obstacles = instance.obstacles();
-    let mut out = std::io::stdout().lock();
+    // One write per board (a locked stdout alone is line-buffered: a write per row).
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     let mut drawn: Vec<Board> = Vec::new();
     let mut printed = 0usize;
     let write_err = |e: std::io::Error| Error::io("<stdout>", e);

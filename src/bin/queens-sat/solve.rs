@@ -10,6 +10,7 @@ use queens_sat::certify::ProofFormat;
 use queens_sat::cube::Split;
 use queens_sat::encode::Stats;
 use queens_sat::instance::Instance;
+use queens_sat::interrupt::{CancelWrite, is_cancelled_io};
 use queens_sat::piece::Piece;
 use queens_sat::report::SolveRecord;
 use queens_sat::solve::{SolveReport, Solver, registry};
@@ -41,6 +42,13 @@ pub struct SolveArgs {
     /// (`veripb MODEL.opb FILE.pbp` checks it again). Written whole, and only then.
     #[arg(long, value_name = "FILE", requires = "certify")]
     proof: Option<std::path::PathBuf>,
+    /// With `--proof`: the most bytes the proof file may take (`500M`, `10G`, `1.5T`, `2GiB`,
+    /// or `none`). A warning on stderr once the proof passes 80 % of it; past it the solve
+    /// ends with an error naming the budget and the partial proof is removed. Default: the
+    /// environment's QUEENS_SAT_PROOF_BUDGET, else half the free space of the proof's folder
+    /// when the solve starts.
+    #[arg(long, value_name = "SIZE", requires = "proof")]
+    proof_budget: Option<String>,
     /// With `--certify`: the proof the bitboard search writes and checks. `lrat`: LRAT over
     /// the pairwise CNF, the search without its sum bounds, parity and forced diagonals;
     /// `veripb`: VeriPB cutting planes over the OPB model, the search with all its prunings.
@@ -159,6 +167,15 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
         .amo_given(a.enc.amo.is_some())
         .auto_symmetry(parsed.auto_symmetry)
         .proof(a.proof.clone())
+        .proof_budget(
+            a.proof_budget
+                .as_deref()
+                .map(|b| {
+                    queens_sat::certify::budget::parse(b)
+                        .map_err(|why| queens_sat::Error::Usage(format!("--proof-budget {why}")))
+                })
+                .transpose()?,
+        )
         .proof_format(
             a.proof_format
                 .as_deref()
@@ -210,14 +227,20 @@ pub fn print_answer(
         }
         SolveFormat::Text | SolveFormat::Svg | SolveFormat::Cols => {
             let mut out = std::io::stdout().lock();
+            // A big board's text (4.3 GB at n = 65,536) is written through the signal token:
+            // SIGINT / SIGTERM stop it at the next buffer (1 MiB), and the run ends with the
+            // interrupted code instead of printing on. (The time limit bounds the search only:
+            // a board found within it is printed whole.)
+            let mut printed = Ok(());
             match (status, format) {
                 (Status::Sat(b), SolveFormat::Cols) => {
                     // One line per row: its piece's column (a board has one piece a row).
-                    let mut w = std::io::BufWriter::with_capacity(1 << 16, &mut out);
-                    for p in &b.pieces {
-                        let _ = writeln!(w, "{}", p.col);
-                    }
-                    let _ = w.flush();
+                    let mut w = std::io::BufWriter::with_capacity(
+                        1 << 16,
+                        CancelWrite::new(&mut out, crate::cancel().clone()),
+                    );
+                    printed = b.pieces.iter().try_for_each(|p| writeln!(w, "{}", p.col));
+                    printed = printed.and_then(|()| w.flush());
                 }
                 (Status::Sat(b), SolveFormat::Svg) => {
                     // The board passed the verifier already; solution_svg checks it again.
@@ -233,13 +256,25 @@ pub fn print_answer(
                 (Status::Sat(b), _) => {
                     let obstacles = instance.obstacles();
                     // Row by row: the text of a large board is never held whole.
-                    let mut w = std::io::BufWriter::with_capacity(1 << 20, &mut out);
-                    let _ = b.write_text(&mut w, |r, line| obstacles.mark_row(r, line));
-                    let _ = w.flush();
+                    let mut w = std::io::BufWriter::with_capacity(
+                        1 << 20,
+                        CancelWrite::new(&mut out, crate::cancel().clone()),
+                    );
+                    printed = b.write_text(&mut w, |r, line| obstacles.mark_row(r, line));
+                    printed = printed.and_then(|()| w.flush());
                 }
                 _ => {
                     let _ = writeln!(out, "{label}");
                 }
+            }
+            if let Err(e) = printed
+                && is_cancelled_io(&e)
+            {
+                drop(out);
+                eprintln!(
+                    "queens-sat: error: interrupted while printing the board; the output is cut short"
+                );
+                return ExitCode::from(130);
             }
             let why = match (status, &r.certificate) {
                 (Status::Unknown(w), _) => format!(" ({w})"),

@@ -5,8 +5,8 @@
 use std::time::Instant;
 
 use super::kernel::shape;
-use super::pbproof::search_certified_pb;
-use super::proof::search_certified;
+use super::pbproof::search_certified_pb_within;
+use super::proof::search_certified_within;
 use super::run::{Options, search};
 use super::split_proof::search_certified_split;
 use crate::answer::Answer;
@@ -75,12 +75,20 @@ impl Engine for Bitboard {
                         cancel,
                     )?
                 }
-                ProofFormat::Veripb => {
-                    search_certified_pb(problem, settings.timeout, Some(cancel), settings.proof)?
-                }
-                ProofFormat::Lrat => {
-                    search_certified(problem, settings.timeout, Some(cancel), settings.proof)?
-                }
+                ProofFormat::Veripb => search_certified_pb_within(
+                    problem,
+                    settings.timeout,
+                    Some(cancel),
+                    settings.proof,
+                    settings.proof_budget,
+                )?,
+                ProofFormat::Lrat => search_certified_within(
+                    problem,
+                    settings.timeout,
+                    Some(cancel),
+                    settings.proof,
+                    settings.proof_budget,
+                )?,
             };
             let answer = match r.answer {
                 Answer::Sat(board) => Answer::Sat(engine::Found::Board(board)),

@@ -86,6 +86,9 @@ pub fn search_veripb(
     let stop = cancel.cloned().unwrap_or_default().with_timeout(timeout);
     let out = Text::new(std::io::BufWriter::with_capacity(1 << 20, file));
     let (ran, mut out) = run(problem, &g, &stop, out)?;
+    if let Some(e) = out.take_error() {
+        return Err(Error::io(&name, e));
+    }
     out.get_mut().flush().map_err(|e| Error::io(&name, e))?;
     Ok(PbSearched {
         answer: ran.answer,
@@ -981,7 +984,19 @@ pub fn search_certified_pb(
     cancel: Option<&Cancel>,
     proof: Option<&Path>,
 ) -> Result<super::proof::Certified> {
-    certified(problem, timeout, cancel, proof, None)
+    certified(problem, timeout, cancel, proof, None, None)
+}
+
+/// [`search_certified_pb`] with the proof file's size budget (`None`: the default of
+/// [`crate::certify::budget`]).
+pub(crate) fn search_certified_pb_within(
+    problem: &Problem,
+    timeout: Option<Duration>,
+    cancel: Option<&Cancel>,
+    proof: Option<&Path>,
+    budget: Option<u64>,
+) -> Result<super::proof::Certified> {
+    certified(problem, timeout, cancel, proof, budget, None)
 }
 
 /// Test hook: [`search_certified_pb`] with `tamper` applied to every batch of steps before the
@@ -992,7 +1007,7 @@ pub fn search_certified_pb_tampered(
     proof: Option<&Path>,
     tamper: &mut dyn FnMut(&mut PbBatch),
 ) -> Result<super::proof::Certified> {
-    certified(problem, None, None, proof, Some(tamper))
+    certified(problem, None, None, proof, None, Some(tamper))
 }
 
 fn certified(
@@ -1000,6 +1015,7 @@ fn certified(
     timeout: Option<Duration>,
     cancel: Option<&Cancel>,
     proof: Option<&Path>,
+    budget: Option<u64>,
     tamper: Option<&mut dyn FnMut(&mut PbBatch)>,
 ) -> Result<super::proof::Certified> {
     let g = Geometry::new(problem)?;
@@ -1013,7 +1029,7 @@ fn certified(
         let (num_vars, constraints) = model(problem)?;
         PbCheck::new(PbChecker::new(num_vars, &constraints)?)
     };
-    let (searched, checked) = pipeline::run::<PbRoute, _>(proof, checker, |outlet| {
+    let (searched, checked) = pipeline::run::<PbRoute, _>(proof, budget, checker, |outlet| {
         let sink = Channel {
             batch: PbBatch::with_capacity(FLUSH_WORDS + 1024),
             outlet,

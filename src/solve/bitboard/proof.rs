@@ -96,11 +96,24 @@ pub fn search_certified(
     cancel: Option<&Cancel>,
     proof: Option<&Path>,
 ) -> Result<Certified> {
+    search_certified_within(problem, timeout, cancel, proof, None)
+}
+
+/// [`search_certified`] with the proof file's size budget (`None`: the default of
+/// [`crate::certify::budget`]).
+pub(crate) fn search_certified_within(
+    problem: &Problem,
+    timeout: Option<Duration>,
+    cancel: Option<&Cancel>,
+    proof: Option<&Path>,
+    budget: Option<u64>,
+) -> Result<Certified> {
     let (num_vars, formula) = pairwise(problem)?;
     let stop = cancel.cloned().unwrap_or_default().with_timeout(timeout);
     let formula = &formula;
     let (searched, checked) = pipeline::run::<pipeline::LratRoute, _>(
         proof,
+        budget,
         || Ok(Lrat::new(num_vars, formula.iter().cloned())?),
         |outlet| {
             // A closed channel: the checker stopped on an error, which is reported instead.
