@@ -446,7 +446,7 @@ pub fn solve(
         // line's `--amo` (which `Result.amo` holds).
         solver: match &s.winner {
             Some(name) => format!("{name} (portfolio winner)"),
-            None => s.solver,
+            None => without_amo(&s.solver),
         },
         stats: s.stats,
         encode_seconds: s.encode_seconds,
@@ -454,4 +454,39 @@ pub fn solve(
         certified: s.certificate.map(|c| c.checker),
         unsat_reason: s.reason,
     })
+}
+
+/// A solver label in Python's words: every command-line `--amo A` dropped (a portfolio that
+/// found no winner names its entrants as `varisat --amo auto, lib:cadical --amo auto`), the
+/// punctuation after `A` kept. `Result.amo` holds the encoding.
+fn without_amo(label: &str) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut words = label.split(' ');
+    while let Some(w) = words.next() {
+        if w == "--amo" {
+            if let Some(value) = words.next() {
+                let tail = value.trim_start_matches(|c: char| c.is_alphanumeric() || c == '-');
+                if let Some(last) = out.last_mut() {
+                    last.push_str(tail);
+                }
+            }
+        } else {
+            out.push(w.to_string());
+        }
+    }
+    out.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn labels_lose_their_amo_flags() {
+        assert_eq!(
+            super::without_amo(
+                "portfolio of varisat --amo auto, lib:cadical --amo pairwise (no winner)"
+            ),
+            "portfolio of varisat, lib:cadical (no winner)"
+        );
+        assert_eq!(super::without_amo("varisat"), "varisat");
+    }
 }
