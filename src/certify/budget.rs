@@ -1,10 +1,10 @@
 //! The size budget of a proof file (`solve --certify --proof FILE`): a proof of a hard instance
 //! grows by gigabytes a minute, so it is written under a budget, warned about on stderr once it
-//! passes [`WARN_PERCENT`] % of it and enforced: past it the run ends with an error naming the
+//! passes 80 % of it and enforced: past it the run ends with an error naming the
 //! budget, and the partial proof (a temporary file beside the target) is removed.
 //!
 //! The budget is the caller's ([`crate::solve::Solver::proof_budget`], `--proof-budget`), else
-//! the environment's [`ENV`], else half the free space of the proof's folder when the run
+//! the environment's `QUEENS_SAT_PROOF_BUDGET`, else half the free space of the proof's folder when the run
 //! starts. A budget is a byte count with an optional unit (`500M`, `10G`, `1.5T`: powers of
 //! 1000, `Ki`/`Mi`/`Gi`/`Ti` powers of 1024), or `none` for no budget ([`parse`]).
 
@@ -13,10 +13,7 @@ use std::path::Path;
 use crate::error::{Error, Result};
 
 /// The environment variable holding the default budget of a proof file.
-pub const ENV: &str = "QUEENS_SAT_PROOF_BUDGET";
-
-/// The share of the budget at which a warning is printed.
-pub const WARN_PERCENT: u64 = crate::atomic::WARN_PERCENT;
+pub(crate) const ENV: &str = "QUEENS_SAT_PROOF_BUDGET";
 
 /// What the error of a proof past its budget adds: how to change the budget.
 pub(crate) const HINT: &str =
@@ -76,8 +73,8 @@ pub fn parse(text: &str) -> std::result::Result<u64, String> {
     })
 }
 
-/// The budget of a proof written to `proof`: `given`, else [`ENV`]'s, else half the free
-/// space of its folder (no budget where that cannot be read). A bad [`ENV`] is an error
+/// The budget of a proof written to `proof`: `given`, else `QUEENS_SAT_PROOF_BUDGET`'s, else half the free
+/// space of its folder (no budget where that cannot be read). A bad `QUEENS_SAT_PROOF_BUDGET` is an error
 /// naming it.
 pub(crate) fn resolve(proof: &Path, given: Option<u64>) -> Result<u64> {
     if let Some(b) = given {
