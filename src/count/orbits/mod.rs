@@ -215,9 +215,20 @@ pub(crate) fn count(
     cancel: &Cancel,
 ) -> Result<u128> {
     let parts = split(p, jobs, cancel)?;
-    let counts = crate::work::run_all(&parts, jobs.max(1), cancel, progress, |part| {
-        count_part(p, part, formulation, cancel)
-    })?;
+    let counts = if jobs <= 1 {
+        // On the caller's thread (a cluster task's line counts its thread's CPU time; the
+        // search is at most n/2 levels deep).
+        let mut counts = Vec::with_capacity(parts.len());
+        for (i, part) in parts.iter().enumerate() {
+            counts.push(count_part(p, part, formulation, cancel)?);
+            progress(i + 1, parts.len());
+        }
+        counts
+    } else {
+        crate::work::run_all(&parts, jobs, cancel, progress, |part| {
+            count_part(p, part, formulation, cancel)
+        })?
+    };
     counts
         .into_iter()
         .try_fold(0u128, |sum, c| sum.checked_add(c))
