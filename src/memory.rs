@@ -117,6 +117,16 @@ pub fn check(need: u64, what: &str, hint: &str) -> Result<()> {
     }
 }
 
+/// What a linked solver (varisat, CaDiCaL, Kissat) is admitted under: its estimate `need` with
+/// a stated margin of half again plus 512 MB. It allocates on its own, where an allocation that
+/// fails aborts the process: its vectors grow by doubling, and the allocator's per-thread arenas
+/// and the threads' stacks count against an address-space cap (`ulimit -v`) beyond what it
+/// holds (varisat on n = 1000 with lex-leader constraints: 1.6 GB resident, estimated 2.3 GB,
+/// aborted under a 3 GiB cap).
+pub(crate) fn with_margin(need: u64) -> u64 {
+    need.saturating_add(need / 2).saturating_add(512 << 20)
+}
+
 /// `need` bytes for a message: `1.2 GB`, `340 MB`.
 pub fn bytes(need: u64) -> String {
     if need >= 1_000_000_000 {

@@ -202,7 +202,10 @@ fn check_memory(
         .stats()?;
     let (each, engine) = match conquer {
         Conquer::Dpll => (dpll_bytes(&stats), "sat"),
-        Conquer::Cdcl => (crate::solve::varisat_bytes(&stats), "cdcl"),
+        Conquer::Cdcl => (
+            crate::memory::with_margin(crate::solve::varisat_bytes(&stats)),
+            "cdcl",
+        ),
     };
     crate::memory::check(
         each.saturating_mul(jobs as u64),

@@ -268,7 +268,7 @@ pub fn solve(
         return Ok(found);
     }
     if let Some(need) = caps.memory {
-        check_memory(need(&stats), &stats)?;
+        check_memory(crate::memory::with_margin(need(&stats)), &stats)?;
     }
     let dir = match settings.certify && caps.proofs == Proofs::Drat {
         true => Some(tempfile::tempdir().map_err(|e| Error::io("temp dir", e))?),
@@ -422,11 +422,11 @@ pub fn portfolio(
     let (mut kept, mut skipped, mut total) = (Vec::new(), Vec::new(), 0u64);
     for (i, e) in entrants.iter().enumerate() {
         let need = match e.backend.info().caps.memory {
-            Some(estimate) => estimate(
+            Some(estimate) => crate::memory::with_margin(estimate(
                 &Encoder::with_options(problem, e.options)
                     .until(&deadline)
                     .stats()?,
-            ),
+            )),
             None => 0,
         };
         match have {

@@ -711,7 +711,7 @@ impl<'a> Solver<'a> {
                 .until(&stop)
                 .stats()?;
             crate::memory::check(
-                estimate(&stats).saturating_mul(jobs as u64),
+                crate::memory::with_margin(estimate(&stats).saturating_mul(jobs as u64)),
                 &format!(
                     "cube-and-conquer with {jobs} {solver} worker(s) on {} clauses",
                     stats.clauses
