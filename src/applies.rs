@@ -91,6 +91,7 @@ pub enum When {
 
 impl When {
     /// The other option the error names: the condition's (the last one's for [`When::All`]).
+    /// Public for the test that walks the table (tests/it/applies.rs) and names each rule's pair.
     pub fn other(self) -> Opt {
         match self {
             When::With(o)

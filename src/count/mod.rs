@@ -47,7 +47,8 @@ pub enum Engine {
 }
 
 impl Engine {
-    /// Every engine, in the order of the help text.
+    /// Every engine, in the order of the help text. Public so that front ends and tests can
+    /// walk every engine (tests/it/pieces.rs checks each against each piece).
     pub const ALL: [Engine; 5] = [
         Engine::Sat,
         Engine::Cdcl,
