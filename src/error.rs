@@ -6,7 +6,17 @@ mod bad_instance;
 pub use bad_instance::{BadInstance, Part};
 
 /// A queens-sat error. `Display` gives the one-line message the CLI prints.
+///
+/// Each kind of failure has its own variant, so that a caller (and Python's exception classes,
+/// converted once in the Python crate) can tell what happened without reading the message:
+/// bad input ([`Error::Parse`], [`Error::Usage`], [`Error::Option`], [`Error::Instance`]), the
+/// file system ([`Error::Io`]), a solver that gave no answer ([`Error::Solver`]), an answer that
+/// failed a check ([`Error::WrongAnswer`]), a proof that failed its check
+/// ([`Error::ProofRejected`]), a resource limit ([`Error::TooLarge`]), a signal
+/// ([`Error::Interrupted`]) and a fault of queens-sat itself ([`Error::Internal`]). New kinds
+/// may come, hence `#[non_exhaustive]`.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum Error {
     /// Bad input in a file (or stdin): the source name, the 1-based line if known, and what is wrong.
     Parse {
@@ -33,8 +43,13 @@ pub enum Error {
         /// The underlying error.
         source: std::io::Error,
     },
-    /// An external or in-process solver misbehaved: crash, bad output, wrong model.
+    /// A solver gave no answer: it could not start, crashed, was killed by a signal or wrote
+    /// output that cannot be read. Not an answer that failed a check ([`Error::WrongAnswer`]).
     Solver(String),
+    /// An answer that failed a check, so it is not given: a model the independent checker
+    /// rejects, two engines' verdicts or counts that differ, a count that differs from a
+    /// published one or fails Burnside's check, cubes that do not cover their instance.
+    WrongAnswer(String),
     /// A proof that fails its check (`--certify`): a step that does not follow, or a proof
     /// that ends without refuting the formula. The answer it was to certify is not given.
     ProofRejected {
@@ -52,9 +67,26 @@ pub enum Error {
     TooLarge(String),
     /// SIGINT or SIGTERM arrived; the work was stopped cleanly.
     Interrupted,
+    /// A fault of queens-sat itself (a bug): a thread that panicked, a broken invariant between
+    /// two of its parts. The message says where; please report it.
+    Internal(String),
 }
 
 impl Error {
+    /// The same error with `what` in front of its message (`what: message`), where the
+    /// message is free text ([`Error::Solver`], [`Error::WrongAnswer`], [`Error::Internal`],
+    /// [`Error::TooLarge`]); other variants as they are. The kind never changes, so callers and
+    /// Python's exception classes see the same variant with or without the context.
+    pub fn context(self, what: impl std::fmt::Display) -> Error {
+        match self {
+            Error::Solver(m) => Error::Solver(format!("{what}: {m}")),
+            Error::WrongAnswer(m) => Error::WrongAnswer(format!("{what}: {m}")),
+            Error::Internal(m) => Error::Internal(format!("{what}: {m}")),
+            Error::TooLarge(m) => Error::TooLarge(format!("{what}: {m}")),
+            other => other,
+        }
+    }
+
     /// A proof of `format` that fails its check as a whole (`step`: where, if known).
     pub fn proof_rejected(
         format: queens_sat_check::Format,
@@ -113,6 +145,8 @@ impl fmt::Display for Error {
             Error::Instance(b) => write!(f, "{}", b.message(Naming::Flag)),
             Error::Io { path, source } => write!(f, "{path}: {source}"),
             Error::Solver(m) => write!(f, "solver fault: {m}"),
+            Error::WrongAnswer(m) => write!(f, "wrong answer caught: {m}"),
+            Error::Internal(m) => write!(f, "internal error (a bug): {m}"),
             Error::ProofRejected { format, reason, .. } => {
                 write!(f, "proof rejected ({format}): {reason}")
             }

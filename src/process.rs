@@ -210,7 +210,7 @@ fn spawn_reader(name: &str, body: impl FnOnce() + Send + 'static) -> Result<()> 
         .name(name.to_string())
         .spawn(body)
         .map(drop)
-        .map_err(|e| Error::Solver(format!("cannot start a thread to read a child: {e}")))
+        .map_err(|e| Error::Internal(format!("cannot start a thread to read a child: {e}")))
 }
 
 /// Why reading stdout stopped early.

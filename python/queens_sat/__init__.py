@@ -56,6 +56,7 @@ from ._errors import (
     TooLargeError,
     UsageError,
     VerifyError,
+    WrongAnswerError,
 )
 from ._native import Board, Cancel, Counts, Formula, Instance, Result, Solutions
 from ._options import (
@@ -114,6 +115,7 @@ __all__ = [
     "Result",
     "Solutions",
     "SolverError",
+    "WrongAnswerError",
     "TimeLimitError",
     "Status",
     "SymmetryName",

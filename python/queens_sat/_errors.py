@@ -76,7 +76,15 @@ class PermissionDeniedError(IoError, PermissionError):
 
 
 class SolverError(Error, RuntimeError):
-    """A solver misbehaved: crash, bad output, a model that fails verification."""
+    """A solver gave no answer: it could not start, crashed, was killed by a signal or wrote
+    output that cannot be read (and the base of the errors about answers and proofs)."""
+
+
+class WrongAnswerError(SolverError):
+    """An answer that failed a check, so none is given: a model the independent checker
+    rejects, two engines' verdicts or counts that differ, a count that differs from a
+    published one, cubes that do not cover their instance. A ``SolverError``, so
+    ``except SolverError`` still catches it."""
 
 
 class ProofRejectedError(SolverError):

@@ -146,6 +146,7 @@ struct Classes {
     not_found: Py<PyAny>,
     permission_denied: Py<PyAny>,
     solver: Py<PyAny>,
+    wrong_answer: Py<PyAny>,
     proof_rejected: Py<PyAny>,
     too_large: Py<PyAny>,
     cancelled: Py<PyAny>,
@@ -169,6 +170,7 @@ fn classes(py: Python<'_>) -> PyResult<&'static Classes> {
             not_found: class("NotFoundError")?,
             permission_denied: class("PermissionDeniedError")?,
             solver: class("SolverError")?,
+            wrong_answer: class("WrongAnswerError")?,
             proof_rejected: class("ProofRejectedError")?,
             too_large: class("TooLargeError")?,
             cancelled: class("CancelledError")?,
@@ -242,6 +244,13 @@ fn build(py: Python<'_>, e: &Error) -> PyResult<PyErr> {
             .bind(py)
             .call1((python_words(&e.to_string()),))?,
         Error::Interrupted => c.cancelled.bind(py).call1((e.to_string(),))?,
+        Error::WrongAnswer(_) => c
+            .wrong_answer
+            .bind(py)
+            .call1((python_words(&e.to_string()),))?,
+        // A kind this crate does not know yet (the enum is non-exhaustive) is a fault of the
+        // build: the bindings lag the library.
+        Error::Internal(_) | _ => c.internal.bind(py).call1((e.to_string(),))?,
     };
     Ok(PyErr::from_value(exc))
 }

@@ -176,3 +176,25 @@ def test_a_rejected_proof_is_its_own_solver_error(tmp_path: Path) -> None:
     assert "does not check" in str(e.value) and "\n" not in str(e.value)
     assert issubclass(qs.ProofRejectedError, qs.SolverError)
     assert qs.ProofRejectedError().format is None and qs.ProofRejectedError().step is None
+
+
+def test_a_model_that_fails_the_checker_is_a_wrong_answer(tmp_path: Path) -> None:
+    # An external "solver" that answers SAT with every variable true: the independent checker
+    # rejects the board, so the answer is refused with WrongAnswerError, a SolverError; a
+    # solver that cannot run at all is a plain SolverError.
+    liar = tmp_path / "sat-liar"
+    liar.write_text(
+        "#!/bin/sh\necho 's SATISFIABLE'\n"
+        "echo \"v $(seq -s ' ' 1 64) 0\"\nexit 10\n"
+    )
+    liar.chmod(0o755)
+    with pytest.raises(qs.WrongAnswerError) as e:
+        qs.solve(8, solver=str(liar), amo="pairwise")
+    assert isinstance(e.value, qs.SolverError) and isinstance(e.value, RuntimeError)
+    assert "\n" not in str(e.value)
+    broken = tmp_path / "crasher"
+    broken.write_text("#!/bin/sh\nkill -SEGV $$\n")
+    broken.chmod(0o755)
+    with pytest.raises(qs.SolverError) as crash:
+        qs.solve(8, solver=str(broken), amo="pairwise")
+    assert not isinstance(crash.value, qs.WrongAnswerError)

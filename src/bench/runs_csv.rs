@@ -183,7 +183,7 @@ impl Log {
 
 /// One CSV record, with its end of line.
 fn record_bytes(fields: &[String]) -> Result<Vec<u8>> {
-    let fail = |e: String| Error::Solver(format!("CSV row: {e}"));
+    let fail = |e: String| Error::Internal(format!("CSV row: {e}"));
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(fields).map_err(|e| fail(e.to_string()))?;
     w.into_inner().map_err(|e| fail(e.to_string()))

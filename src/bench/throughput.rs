@@ -400,7 +400,7 @@ pub fn count_table(
         let (_, first) = &results[0];
         for (name, c) in &results {
             if c != first {
-                return Err(Error::Solver(format!(
+                return Err(Error::WrongAnswer(format!(
                     "{} n={n}: engines disagree: {} {first:?} vs {name} {c:?}",
                     piece.name, results[0].0
                 )));

@@ -166,7 +166,7 @@ pub fn check_drat(
     proof_path: &Path,
 ) -> Result<Certificate> {
     check_drat_until(problem, options, proof_path, &|| false)?
-        .ok_or_else(|| Error::Solver("the proof check was stopped".into()))
+        .ok_or_else(|| Error::Internal("the proof check was stopped".into()))
 }
 
 /// [`check_drat`] that asks `stop` between chunks of the proof (a time limit, a cancel token)

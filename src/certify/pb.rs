@@ -1038,7 +1038,7 @@ impl Route for PbRoute {
 
 #[cold]
 fn pb_internal(why: &str) -> Error {
-    Error::Solver(format!("the VeriPB check: {why}"))
+    Error::Internal(format!("the VeriPB check: {why}"))
 }
 
 /// Proof steps in memory, in order, as [`Writer`] makes them: what the search hands to a
@@ -1299,7 +1299,7 @@ impl<'a> Iterator for PbSteps<'a> {
 
 #[cold]
 fn bad_batch() -> Error {
-    Error::Solver("a malformed batch of VeriPB proof steps".into())
+    Error::Internal("a malformed batch of VeriPB proof steps".into())
 }
 
 /// The constraints of `problem`'s OPB model as `encode --to opb` writes it (the text parsed
@@ -1315,7 +1315,7 @@ pub(crate) fn model(
         None,
     )?;
     let text =
-        String::from_utf8(w).map_err(|_| Error::Solver("an OPB model not in UTF-8".into()))?;
+        String::from_utf8(w).map_err(|_| Error::Internal("an OPB model not in UTF-8".into()))?;
     Ok(crate::certify::pbcheck::parse_opb(&text, "the OPB model")?)
 }
 

@@ -122,10 +122,10 @@ pub(crate) fn run<R: Route, S>(
         let searched = search(Outlet { tx, back });
         let checked = checking
             .join()
-            .unwrap_or_else(|_| Err(Error::Solver("the proof checker panicked".into())));
+            .unwrap_or_else(|_| Err(Error::Internal("the proof checker panicked".into())));
         let written = writer.map(|w| {
             w.join()
-                .unwrap_or_else(|_| Err(Error::Solver("the proof's text writer panicked".into())))
+                .unwrap_or_else(|_| Err(Error::Internal("the proof's text writer panicked".into())))
         });
         (searched, checked, written)
     });
@@ -153,7 +153,7 @@ fn check<R: Route>(
         match &text {
             Some(tx) => tx
                 .send(batch)
-                .map_err(|_| Error::Solver("the proof's text writer stopped".into()))?,
+                .map_err(|_| Error::Internal("the proof's text writer stopped".into()))?,
             None => give_back::<R>(&back, batch),
         }
     }

@@ -55,7 +55,7 @@ pub fn opb_model(problem: &Problem) -> Result<String> {
         None,
         crate::export::WriteOptions::default(),
     )?;
-    String::from_utf8(opb).map_err(|e| Error::Solver(e.to_string()))
+    String::from_utf8(opb).map_err(|e| Error::Internal(e.to_string()))
 }
 
 /// The clause ids (1-based, in the order of `clauses`) that unit propagation uses to reach a
@@ -149,7 +149,7 @@ pub fn propagation_hints(num_vars: u32, clauses: &[Vec<i32>]) -> Option<Vec<u64>
 pub fn lrat(instance: &Instance, piece: Piece) -> Result<LratProof> {
     let (vars, clauses) = full_pairwise(instance, piece)?;
     let hints = propagation_hints(vars, &clauses).ok_or_else(|| {
-        Error::Solver(
+        Error::Internal(
             "no proof of presolve's refutation: unit propagation does not refute the full \
              encoding"
                 .into(),
@@ -183,7 +183,7 @@ pub fn veripb(opb: &str) -> Result<String> {
     );
     checker.set_source("the proof of presolve's refutation");
     checker.check_reader(proof.as_bytes()).map_err(|_| {
-        Error::Solver(
+        Error::Usage(
             "no VeriPB proof of presolve's refutation: it needs more than propagation (a \
              matching of rows to columns); an LRAT proof (--proof F.lrat) covers it"
                 .into(),

@@ -281,7 +281,7 @@ pub fn merge_until(folder: &Folder, cancel: &crate::interrupt::Cancel) -> Result
                         .options()?
                         .accept(&b, instance, piece)
                         .map_err(|why| {
-                            Error::Solver(format!(
+                            Error::WrongAnswer(format!(
                                 "task {}'s board is not a solution: {why}",
                                 r.task
                             ))

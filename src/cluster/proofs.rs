@@ -28,6 +28,7 @@ use crate::instance::Instance;
 use crate::interrupt::Cancel;
 use crate::piece::Piece;
 use crate::presolve::Problem;
+use crate::solve::Refutation;
 
 /// The coverage proof in a certified job folder.
 pub const COVERAGE_FILE: &str = "coverage.lrat";
@@ -78,17 +79,16 @@ pub fn prove_coverage(
     stop: &Cancel,
 ) -> Result<Option<u64>> {
     let (vars, clauses) = coverage_cnf(instance, piece, cubes)?;
-    let proof = match crate::solve::cadical_lrat(vars, clauses, stop) {
-        Ok(Some(proof)) => proof,
-        Ok(None) => return Ok(None),
-        Err(Error::Solver(_)) => {
-            return Err(Error::Solver(
+    let proof = match crate::solve::cadical_lrat(vars, clauses, stop)? {
+        Refutation::Proof(proof) => proof,
+        Refutation::Stopped => return Ok(None),
+        Refutation::Model => {
+            return Err(Error::WrongAnswer(
                 "the cubes do not cover the instance: a board avoids every cube (a fault of \
                  the split)"
                     .into(),
             ));
         }
-        Err(e) => return Err(e),
     };
     let (_, steps) = proof.certify(Some(path), "the coverage proof")?;
     Ok(Some(steps))

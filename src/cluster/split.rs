@@ -661,8 +661,8 @@ fn write_icnf(
             for &c in cells {
                 let Some(v) = root.varmap.var(c) else {
                     // A cell presolve removed from the whole instance: the cube is empty.
-                    return Err(Error::Solver(format!(
-                        "internal error: cube cell {},{} is not live in the instance",
+                    return Err(Error::Internal(format!(
+                        "cube cell {},{} is not live in the instance",
                         c.row, c.col
                     )));
                 };

@@ -246,7 +246,7 @@ fn solve_lines(
                 options
                     .accept(&board, &folder.instance, piece)
                     .map_err(|why| {
-                        Error::Solver(format!("a cube's board is not a solution: {why}"))
+                        Error::WrongAnswer(format!("a cube's board is not a solution: {why}"))
                     })?;
                 found.cancel();
                 (String::from("SAT"), Some(board))

@@ -881,7 +881,7 @@ fn count_impl(
                 let c =
                     super::orbits::count_part(p, part, super::orbits::Formulation::Pairs, cancel)?;
                 let c = u64::try_from(c)
-                    .map_err(|_| Error::Solver(format!("{c} {g}-symmetric boards: past u64")))?;
+                    .map_err(|_| Error::TooLarge(format!("{c} {g}-symmetric boards: past u64")))?;
                 return Ok((Some(*g), c));
             }
             Work::Task(task) => task,

@@ -70,7 +70,7 @@ pub fn representatives(
         let model = Model::from_true_vars(stats.vars as usize, true_vars);
         let board = decode(&problem.varmap, &problem.fixed, &model);
         verify(&board, instance, piece)
-            .map_err(|why| crate::Error::Solver(format!("a class representative: {why}")))?;
+            .map_err(|why| crate::Error::WrongAnswer(format!("a class representative: {why}")))?;
         // Block the board and each of its images (over the live cells: fixed ones never vary).
         for g in &group {
             let image: Vec<Cell> = board.pieces.iter().map(|&c| g.apply(c, n)).collect();

@@ -425,7 +425,7 @@ pub fn second_engine(instance: &Instance, piece: &Piece, first: Engine) -> Engin
 ///
 /// The engine is `request.engine`, or [`auto_engine`]; an engine that cannot count the
 /// instance is refused with an error naming why (`backtrack` past n = 64). With
-/// `cross_check`, [`second_engine`] counts too and any difference is an [`Error::Solver`].
+/// `cross_check`, [`second_engine`] counts too and any difference is an [`Error::WrongAnswer`].
 /// Stops with [`Error::Interrupted`] once `cancel` is raised, and with
 /// [`Outcome::TimeLimit`] once `request.timeout` passes. `progress(done, total)` reports the
 /// SAT engines' cubes and the backtrack engine's tasks (of its total; its fixed points under
@@ -535,7 +535,7 @@ pub fn run(
                     r.method.name()
                 ),
             };
-            return Err(Error::Solver(format!(
+            return Err(Error::WrongAnswer(format!(
                 "cross-check failed: {}, {}",
                 show(a),
                 show(b)
@@ -725,7 +725,7 @@ fn per_subgroup(
 
 impl Counts {
     /// The counts from the fixed points of each element of `group` (identity first, so
-    /// `fixed[0]` is the total). Two checks, each an [`Error::Solver`] when it fails (a
+    /// `fixed[0]` is the total). Two checks, each an [`Error::WrongAnswer`] when it fails (a
     /// miscount): Burnside's lemma must divide exactly, and on a plain board the published
     /// counts must match ([`reference::check`]).
     pub fn from_fixed(
@@ -745,7 +745,7 @@ impl Counts {
         let sum: u64 = fixed.iter().sum();
         let order = group.len() as u64;
         if !sum.is_multiple_of(order) {
-            return Err(Error::Solver(format!(
+            return Err(Error::WrongAnswer(format!(
                 "Burnside check failed: the {what}fixed-point counts {fixed:?} sum to {sum}, not a multiple of |group| = {order}"
             )));
         }

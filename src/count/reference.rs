@@ -258,7 +258,7 @@ fn sequences(piece: &Piece) -> (&'static str, &'static str) {
 
 /// Checks a count of `instance` against the published table: on a plain board with a published
 /// row, the total, the unique count and the fixed points of r90 and r180 that are published
-/// must match; anything else passes. A difference is an [`Error::Solver`]: a miscount, never a
+/// must match; anything else passes. A difference is an [`Error::WrongAnswer`]: a miscount, never a
 /// result.
 ///
 /// ```
@@ -291,7 +291,7 @@ pub fn check(instance: &Instance, piece: &Piece, counts: &super::Counts) -> Resu
         if let (Some(got), Some(want)) = (got, want)
             && got != want
         {
-            return Err(Error::Solver(format!(
+            return Err(Error::WrongAnswer(format!(
                 "{n}-{p}s: counted {what} {got} but the published count ({seq}) is {want}",
                 n = instance.n,
                 p = piece.name
@@ -303,7 +303,7 @@ pub fn check(instance: &Instance, piece: &Piece, counts: &super::Counts) -> Resu
 
 /// Checks the count of `g`-symmetric solutions of a plain board against the published fixed
 /// points (A033148 for `r90` / `r270`, A032522 for `r180`; queens only); an
-/// [`Error::Solver`] on a difference, `Ok` where nothing is published.
+/// [`Error::WrongAnswer`] on a difference, `Ok` where nothing is published.
 ///
 /// ```
 /// use queens_sat::{count::reference::check_symmetric, instance::Instance, piece::QUEEN};
@@ -316,7 +316,7 @@ pub fn check_symmetric(instance: &Instance, piece: &Piece, g: Symmetry, total: u
         return Ok(());
     }
     match published_rotation(instance.n, g) {
-        Some((seq, want)) if want != total => Err(Error::Solver(format!(
+        Some((seq, want)) if want != total => Err(Error::WrongAnswer(format!(
             "{n}-{p}s: counted {total} {g}-symmetric solutions but the published count ({seq}) is {want}",
             n = instance.n,
             p = piece.name

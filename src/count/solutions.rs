@@ -405,7 +405,7 @@ impl Solutions {
             .collect();
         let board = Board::new(n, pieces);
         verify(&board, &self.instance, self.piece)
-            .map_err(|why| Error::Solver(format!("an enumerated board: {why}")))?;
+            .map_err(|why| Error::WrongAnswer(format!("an enumerated board: {why}")))?;
         Ok(board)
     }
 

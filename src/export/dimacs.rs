@@ -115,8 +115,8 @@ pub(crate) fn write_cnf_until<W: Write>(
         }
     })?;
     if emitted != stats {
-        return Err(Error::Solver(format!(
-            "internal error: header announced {stats:?} but the encoder emitted {emitted:?}"
+        return Err(Error::Internal(format!(
+            "header announced {stats:?} but the encoder emitted {emitted:?}"
         )));
     }
     Ok((w, WriteReport::plain(stats, bytes)))

@@ -231,8 +231,8 @@ pub fn diagonals_to_completion(source: &Instance) -> Result<Reduction> {
         result.extend((0..p).map(|i| at(block, a(i))));
     }
     if !non_attacking(&result) {
-        return Err(Error::Solver(format!(
-            "internal error: the reduction of an n = {} instance placed attacking queens",
+        return Err(Error::Internal(format!(
+            "the reduction of an n = {} instance placed attacking queens",
             source.n
         )));
     }

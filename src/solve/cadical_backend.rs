@@ -158,26 +158,28 @@ pub fn solve(
 }
 
 /// A text LRAT refutation of `formula` by CaDiCaL, written to `proof` (unchecked: the caller
-/// checks it): UNSAT when CaDiCaL refuted the formula before `stop` stopped, else UNKNOWN (the
+/// checks it): `Some(false)` when CaDiCaL refuted the formula (the file is its proof),
+/// `Some(true)` when it found a model, `None` when `stop` stopped it or CaDiCaL gave up (the
 /// file is then no proof).
 pub fn lrat_refutation(
     formula: &dyn Formula,
     stop: &Cancel,
     proof: &Path,
-) -> crate::Result<Answer> {
+) -> crate::Result<Option<bool>> {
     let mut solver = Cadical::new();
     solver.trace(proof, true)?;
     let stop = stop.clone();
     let (_, over) = load_watched(formula, &mut solver, &stop);
     if over {
         solver.close_proof();
-        return Ok(Answer::Unknown(stopped_why(&stop, "stopped")));
+        return Ok(None);
     }
     let result = solver.solve_until(&stop);
     solver.close_proof();
     Ok(match result {
-        20 => Answer::Unsat,
-        _ => Answer::Unknown("CaDiCaL did not refute the formula".into()),
+        20 => Some(false),
+        10 => Some(true),
+        _ => None,
     })
 }
 

@@ -48,7 +48,7 @@ pub fn solve_certified(
     let stats = encoder.stats()?;
     let certified = |r: &SolveReport| -> Result<crate::certify::Certificate> {
         r.certificate.clone().ok_or_else(|| {
-            Error::Solver(
+            Error::Internal(
                 "an UNSAT answer under --certify came without a checked refutation".into(),
             )
         })
@@ -185,7 +185,7 @@ pub fn solve_certified(
             };
             Ok(report(Answer::Unsat, refuted, Some(certificate)))
         }
-        Answer::Sat(_) => Err(Error::Solver(
+        Answer::Sat(_) => Err(Error::WrongAnswer(
             "the cubes do not cover the search space: a model of the root encoding avoids every cube"
                 .into(),
         )),

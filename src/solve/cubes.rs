@@ -92,7 +92,7 @@ pub(crate) fn check_cube_board(
 ) -> Result<()> {
     options
         .accept(board, instance, piece)
-        .map_err(|why| Error::Solver(format!("a cube's board is not a solution: {why}")))
+        .map_err(|why| Error::WrongAnswer(format!("a cube's board is not a solution: {why}")))
 }
 
 /// The assumptions of a cube against the root's variables: its own pieces true, and every root

@@ -26,7 +26,7 @@ pub use engine::{
     Backend, Capabilities, Engine, EngineInfo, Found, Outcome, Proofs, Settings, Unsupported,
 };
 pub use portfolio::{Entrant, parse_portfolio};
-pub(crate) use presolve_proof::{cadical_lrat, write_presolve_proof};
+pub(crate) use presolve_proof::{Refutation, cadical_lrat, write_presolve_proof};
 pub use race::{Lane, race};
 pub use registry::{find, help, names, names_with};
 pub use run::{

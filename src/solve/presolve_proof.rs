@@ -5,7 +5,6 @@
 
 use std::path::Path;
 
-use crate::answer::Answer;
 use crate::certify::lrat::Steps;
 use crate::certify::{Certificate, ProofFormat, presolved};
 use crate::encode::Encoder;
@@ -153,12 +152,13 @@ fn cadical_presolve_proof(
 ) -> Result<Option<presolved::LratProof>> {
     let (vars, clauses) =
         crate::certify::presolved::full_pairwise(&problem.instance, problem.piece)?;
-    match cadical_lrat(vars, clauses, stop) {
-        Err(Error::Solver(_)) => Err(Error::Solver(format!(
-            "no proof of presolve's refutation ({}): CaDiCaL did not refute the full encoding",
+    match cadical_lrat(vars, clauses, stop)? {
+        Refutation::Proof(proof) => Ok(Some(proof)),
+        Refutation::Stopped => Ok(None),
+        Refutation::Model => Err(Error::WrongAnswer(format!(
+            "presolve refuted the instance ({}), but CaDiCaL found a model of its full encoding",
             problem.unsat.as_deref().unwrap_or("?")
         ))),
-        r => r,
     }
 }
 
@@ -183,15 +183,22 @@ impl super::traits::Formula for ClauseList<'_> {
     }
 }
 
+/// What [`cadical_lrat`] found.
+pub(crate) enum Refutation {
+    /// CaDiCaL refuted the CNF: its LRAT proof, renumbered, unchecked
+    /// ([`presolved::LratProof::certify`] checks it).
+    Proof(presolved::LratProof),
+    /// CaDiCaL found a model: the CNF is satisfiable (what that means is the caller's: cubes
+    /// that do not cover, a presolve that refuted a satisfiable instance).
+    Model,
+    /// The stop token stopped it first.
+    Stopped,
+}
+
 /// CaDiCaL's LRAT refutation of the CNF of `vars` variables and `clauses`, renumbered to the
-/// DIMACS order (the i-th clause has id i + 1), unchecked ([`presolved::LratProof::certify`]
-/// checks it): `None` when `stop` stopped it first, [`Error::Solver`] when CaDiCaL finds the
-/// CNF satisfiable.
-pub(crate) fn cadical_lrat(
-    vars: u32,
-    clauses: Vec<Vec<i32>>,
-    stop: &Cancel,
-) -> Result<Option<presolved::LratProof>> {
+/// DIMACS order (the i-th clause has id i + 1): a [`Refutation`]; an error only when CaDiCaL
+/// or the file system failed.
+pub(crate) fn cadical_lrat(vars: u32, clauses: Vec<Vec<i32>>, stop: &Cancel) -> Result<Refutation> {
     let dir = tempfile::tempdir().map_err(|e| Error::io("temp dir", e))?;
     let path = dir.path().join("refutation.lrat");
     let formula = ClauseList {
@@ -199,12 +206,13 @@ pub(crate) fn cadical_lrat(
         clauses: &clauses,
     };
     match super::cadical_backend::lrat_refutation(&formula, stop, &path)? {
-        Answer::Unsat => {}
+        Some(false) => {}
+        Some(true) => return Ok(Refutation::Model),
         // Stopped (the time limit or a cancel): no proof.
-        Answer::Unknown(_) if stop.is_stopped() => return Ok(None),
-        _ => {
+        None if stop.is_stopped() => return Ok(Refutation::Stopped),
+        None => {
             return Err(Error::Solver(
-                "CaDiCaL did not refute the CNF: it has a model".into(),
+                "CaDiCaL neither refuted the CNF nor found a model".into(),
             ));
         }
     }
@@ -213,7 +221,7 @@ pub(crate) fn cadical_lrat(
         &renumber_cadical_lrat(&text, clauses.len()),
         "CaDiCaL's LRAT proof",
     )?;
-    Ok(Some(presolved::LratProof {
+    Ok(Refutation::Proof(presolved::LratProof {
         steps,
         vars,
         clauses,

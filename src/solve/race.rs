@@ -39,7 +39,7 @@ impl<'a> Lane<'a> {
 /// - a SAT answer has been verified before it arrives (every lane answers through
 ///   [`super::solve`] or cube-and-conquer, which check the board), so it can win at once;
 /// - a second definite answer that contradicts the first (an UNSAT against a verified SAT, or
-///   the other way round) is an [`Error::Solver`]: one engine is wrong, and which one cannot be
+///   the other way round) is an [`Error::WrongAnswer`]: one engine is wrong, and which one cannot be
 ///   told here; silence would hide the bug. (Beyond this, disagreement is what the
 ///   cross-check tests look for);
 /// - one lane's error does not end the race: another lane may still answer, and an answer is
@@ -71,7 +71,7 @@ pub fn race(lanes: Vec<Lane<'_>>, cancel: &Cancel) -> Result<(usize, SolveReport
                     stop.cancel();
                     match &answered {
                         Some((first, a)) if a.status.label() != r.status.label() => {
-                            contradiction.get_or_insert(Error::Solver(format!(
+                            contradiction.get_or_insert(Error::WrongAnswer(format!(
                                 "{} answered {} but {} {}",
                                 labels[*first],
                                 a.status.label(),
@@ -89,10 +89,7 @@ pub fn race(lanes: Vec<Lane<'_>>, cancel: &Cancel) -> Result<(usize, SolveReport
                 // A lane stopped by the race's token: a loser, or the caller's cancel.
                 Err(Error::Interrupted) if stop.is_cancelled() => {}
                 Err(e) => {
-                    error.get_or_insert(match e {
-                        Error::Solver(m) => Error::Solver(format!("{}: {m}", labels[i])),
-                        other => other,
-                    });
+                    error.get_or_insert(e.context(&labels[i]));
                 }
             }
         }

@@ -133,7 +133,7 @@ fn check_proof(
 /// ([`Engine::solve`]) it does what every engine shares: `--certify` refused by an engine
 /// without proofs, presolve's UNSAT, the engine's [`Engine::supports`], the local-search
 /// pre-pass ([`SolveSettings::walk`]), the memory check, the proof check, and [`accept`].
-/// A model that fails verification is an [`Error::Solver`], never a board.
+/// A model that fails verification is an [`Error::WrongAnswer`], never a board.
 pub fn solve(
     problem: &Problem,
     options: impl Into<EncodeOptions>,
@@ -313,7 +313,7 @@ pub fn solve(
 
 /// The one place where an engine's answer becomes a report's: a model is decoded through the
 /// problem's variable map, and a board is kept only if the independent checks
-/// ([`EncodeOptions::accept`]) pass (else [`Error::Solver`], naming `who`); UNKNOWN under a
+/// ([`EncodeOptions::accept`]) pass (else [`Error::WrongAnswer`], naming `who`); UNKNOWN under a
 /// raised `cancel` is [`Error::Interrupted`] (stopped by the caller or by a race this engine
 /// lost).
 pub fn accept(
@@ -332,7 +332,7 @@ pub fn accept(
             options
                 .accept(&board, &problem.instance, problem.piece)
                 .map_err(|why| {
-                    Error::Solver(format!(
+                    Error::WrongAnswer(format!(
                         "{who} returned a model that is not a solution: {why}"
                     ))
                 })?;

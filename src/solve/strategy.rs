@@ -368,7 +368,7 @@ impl<'a> Solver<'a> {
     }
 
     /// Runs the solve. A SAT answer's board has passed the independent checks
-    /// ([`EncodeOptions::accept`]); a model that fails them is an [`Error::Solver`](crate::error::Error::Solver).
+    /// ([`EncodeOptions::accept`]); a model that fails them is an [`Error::WrongAnswer`](crate::error::Error::Solver).
     pub fn solve(&self) -> Result<SolveReport> {
         // One deadline for every phase (presolve, encoding, search), counted from here: every
         // later time limit is a child of this token, and the earliest deadline counts.

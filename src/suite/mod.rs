@@ -465,7 +465,7 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
                 if row.decided_unwritten() {
                     // Its verdict and who gave it stay; the solve checked it.
                     if row.status != status {
-                        return Err(Error::Solver(format!(
+                        return Err(Error::WrongAnswer(format!(
                             "{}: {} says {} but {solver} says {status}",
                             row.file, row.solver, row.status
                         )));
@@ -561,10 +561,7 @@ fn solve_job(
         .jobs(Some(threads))
         .cancel(cancel.clone())
         .solve()
-        .map_err(|e| match e {
-            Error::Solver(m) => Error::Solver(format!("{}: {m}", job.row.file)),
-            other => other,
-        })?;
+        .map_err(|e| e.context(&job.row.file))?;
     let status = match report.status {
         Status::Sat(_) => "SAT",
         Status::Unsat => "UNSAT",

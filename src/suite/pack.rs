@@ -202,7 +202,7 @@ pub(super) fn write(
         let mut result = gbd_result(&row.status);
         if ref_result != "unknown" && !ref_result.is_empty() {
             if result != "unknown" && result != ref_result {
-                return Err(Error::Solver(format!(
+                return Err(Error::WrongAnswer(format!(
                     "{}: {} says {result} but {} says {ref_result}",
                     row.file,
                     row.solver,
@@ -264,8 +264,7 @@ pub(super) fn write(
         }
         w.flush().map_err(|e| Error::io(&name, e))
     })?;
-    let json = serde_json::to_string_pretty(&out)
-        .map_err(|e| Error::Solver(format!("internal error: {e}")))?;
+    let json = serde_json::to_string_pretty(&out).map_err(|e| Error::Internal(e.to_string()))?;
     write_text_atomic(&dir.join("instances.json"), &(json + "\n"))?;
 
     // 3. The pictures and the description.

@@ -475,7 +475,7 @@ pub(super) fn run_checked(
             let board = crate::export::model_board(&header, Answer::Sat(model));
             if let Answer::Sat(b) = &board {
                 header.accept(b).map_err(|why| {
-                    Error::Solver(format!(
+                    Error::WrongAnswer(format!(
                         "{}: {}'s model is not a solution: {why}",
                         path.display(),
                         solver.name()
@@ -492,9 +492,7 @@ pub(super) fn run_checked(
 
 /// Appends `run` to the runs file `file` (at `path`) as one line.
 fn append(file: &Mutex<std::fs::File>, path: &Path, run: &Run) -> Result<()> {
-    let line = serde_json::to_string(run)
-        .map_err(|e| Error::Solver(format!("internal error: {e}")))?
-        + "\n";
+    let line = serde_json::to_string(run).map_err(|e| Error::Internal(e.to_string()))? + "\n";
     let mut f = file.lock().unwrap_or_else(|p| p.into_inner());
     // One write of the whole line, then flushed to the file: a kill leaves at most this line
     // unfinished, which the next run drops.

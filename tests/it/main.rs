@@ -22,6 +22,7 @@ mod count;
 mod count_fast;
 mod count_matrix;
 mod cubes;
+mod errors;
 mod export;
 mod fuzz_parsers;
 mod generate;

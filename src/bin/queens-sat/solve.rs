@@ -198,7 +198,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
     {
         // Every certified UNSAT writes its proof, presolve's refutations included: exit 20
         // with no file would break the contract, so this is a fault, not a note.
-        return Err(queens_sat::Error::Solver(format!(
+        return Err(queens_sat::Error::Internal(format!(
             "no proof was written to {} (the UNSAT was certified by {})",
             path.display(),
             report

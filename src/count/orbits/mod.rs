@@ -247,7 +247,7 @@ pub(crate) fn count_part(
 }
 
 fn overflow() -> Error {
-    Error::Solver("a rotation-fixed count overflows u128".to_string())
+    Error::TooLarge("a rotation-fixed count overflows u128".to_string())
 }
 
 /// [`count`] as the `u64` of the count's report: a count past `u64` is an error naming it,
@@ -261,7 +261,7 @@ pub(crate) fn fixed(
 ) -> Result<u64> {
     let c = count(p, formulation, jobs, progress, cancel)?;
     u64::try_from(c).map_err(|_| {
-        Error::Solver(format!(
+        Error::TooLarge(format!(
             "{c} boards: past the u64 of a count's report (n = {})",
             p.n
         ))

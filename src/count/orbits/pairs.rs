@@ -42,7 +42,7 @@ pub(crate) fn count(p: &Problem, cancel: &Cancel) -> Result<u128> {
         return Err(Error::Interrupted);
     }
     c.checked_mul(s.weight)
-        .ok_or_else(|| Error::Solver(format!("the {}-board count overflows u128", p.n)))
+        .ok_or_else(|| Error::TooLarge(format!("the {}-board count overflows u128", p.n)))
 }
 
 /// The parts of `p` whose counts add up to the count of `p`: the search's choices `depth`

@@ -125,7 +125,7 @@ fn run<S: Sink>(problem: &Problem, g: &Geometry, stop: &Cancel, sink: S) -> Resu
             var_of[i * 64 + bit as usize] = problem
                 .varmap
                 .var(core.cell(i, bit))
-                .ok_or_else(|| Error::Solver("a core cell without a variable".into()))?;
+                .ok_or_else(|| Error::Internal("a core cell without a variable".into()))?;
         }
     }
     let mut s = Search::new(
@@ -633,7 +633,7 @@ impl<W: Sink> Prover<'_, '_, W> {
             self.w.stats.parity += 1;
             return Ok(c_id);
         }
-        Err(Error::Solver(
+        Err(Error::Internal(
             "the VeriPB search: a node failed on no line, no bound and no parity".into(),
         ))
     }
@@ -835,7 +835,7 @@ fn internal(why: &str) -> Error {
 
 #[cold]
 fn no_line(what: &str, index: usize) -> Error {
-    Error::Solver(format!(
+    Error::Internal(format!(
         "the VeriPB search: {what} {index} has no `= 1` constraint"
     ))
 }

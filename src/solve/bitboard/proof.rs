@@ -120,7 +120,7 @@ pub(crate) fn search_certified_within(
             let send = move |run: Steps| {
                 outlet
                     .send(run)
-                    .map_err(|_| Error::Solver("the proof checker stopped".into()))
+                    .map_err(|_| Error::Internal("the proof checker stopped".into()))
             };
             let t = Instant::now();
             let searched = run(problem, formula, &stop, Box::new(send));
@@ -444,7 +444,7 @@ fn no_pair(a: (usize, usize), b: (usize, usize)) -> Error {
 }
 
 fn internal(why: String) -> Error {
-    Error::Solver(format!("the bitboard search's proof: {why}"))
+    Error::Internal(format!("the bitboard search's proof: {why}"))
 }
 
 /// How the search ended.

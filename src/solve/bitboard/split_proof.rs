@@ -23,6 +23,7 @@ use crate::certify::{Certificate, ProofFormat};
 use crate::error::{Error, Result};
 use crate::interrupt::Cancel;
 use crate::presolve::Problem;
+use crate::solve::Refutation;
 
 /// Cubes per pair of threads: enough that the pairs stay busy to the end.
 const CUBES_PER_WORKER: usize = 8;
@@ -63,15 +64,15 @@ pub(super) fn search_certified_split(
             .collect();
         clauses.extend(clause);
     }
-    let Some(coverage) = crate::solve::cadical_lrat(vars, clauses, &stop).map_err(|e| match e {
-        Error::Solver(_) => Error::Solver(
-            "the certified split's cubes do not cover the problem: a board avoids every cube"
-                .into(),
-        ),
-        e => e,
-    })?
-    else {
-        return Ok(unknown(&stop));
+    let coverage = match crate::solve::cadical_lrat(vars, clauses, &stop)? {
+        Refutation::Proof(proof) => proof,
+        Refutation::Stopped => return Ok(unknown(&stop)),
+        Refutation::Model => {
+            return Err(Error::WrongAnswer(
+                "the certified split's cubes do not cover the problem: a board avoids every cube"
+                    .into(),
+            ));
+        }
     };
     let (_, coverage_steps) = coverage.certify(None, "the coverage proof of the split")?;
     let found = stop.child();
