@@ -5,8 +5,7 @@
 //! cargo run --release --example count_symmetry -- 10
 //! ```
 
-use queens_sat::count::{Engine, count};
-use queens_sat::encode::amo::AmoKind;
+use queens_sat::count::{Counter, Engine};
 use queens_sat::instance::Instance;
 use queens_sat::piece::QUEEN;
 
@@ -15,13 +14,9 @@ fn main() -> queens_sat::Result<()> {
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(8);
-    let c = count(
-        &Instance::plain(n),
-        QUEEN,
-        AmoKind::DEFAULT,
-        Engine::Backtrack,
-        2,
-    )?;
+    let c = Counter::new(&Instance::plain(n), QUEEN)
+        .engine(Engine::Backtrack)
+        .counts()?;
     println!(
         "{n}-queens: {} solutions, {} modulo symmetry",
         c.total, c.unique

@@ -23,6 +23,9 @@
 //! );
 //! ```
 
+// The front ends' vocabulary (feature `front`): without it, what only they use is unused.
+#![cfg_attr(not(feature = "front"), allow(dead_code))]
+
 use crate::error::{BadOption, Opt, Result};
 
 /// A command (of the command line; the Python function of the same job checks the same rows).

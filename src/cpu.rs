@@ -2,16 +2,19 @@
 //! library.
 //!
 //! The two hot searches, the bitboard first-solution search ([`crate::solve::bitboard`]) and the
-//! counting kernel ([`crate::count::fast`]), are each compiled twice: a baseline build for any
+//! counting kernel (`crate::count::fast`), are each compiled twice: a baseline build for any
 //! processor and one with [`BMI2_FEATURES`] (`#[target_feature(enable = ...)]` with exactly that
 //! list; a unit test checks both files). The counting kernel has three more builds, several
-//! searches in the vector lanes ([`crate::count::lanes`]): four 64-bit lanes with AVX2
+//! searches in the vector lanes (`crate::count::lanes`): four 64-bit lanes with AVX2
 //! ([`AVX2_FEATURES`], popcounts by table), and eight in AVX-512 with VPOPCNTDQ
 //! ([`AVX512_FEATURES`]) and without it ([`AVX512BW_FEATURES`]). [`Isa::current`]
 //! says which one to run: detected once per process and cached, or capped by the environment
 //! variable [`ISA_ENV`] (`baseline`, `bmi2`, `avx2` or `avx512bw`, read once, at the first
 //! call). Tests run every build side by side through the kernels' `*_with(.., isa)` entry
 //! points.
+
+// The front ends' vocabulary (feature `front`): without it, what only they use is unused.
+#![cfg_attr(not(feature = "front"), allow(dead_code))]
 
 use std::sync::OnceLock;
 

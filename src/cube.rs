@@ -7,6 +7,9 @@
 //! column) are pairwise disjoint and, since every solution places exactly one piece on the line,
 //! cover the parent's solutions.
 
+// The front ends' vocabulary (feature `front`): without it, what only they use is unused.
+#![cfg_attr(not(feature = "front"), allow(dead_code))]
+
 use std::collections::HashMap;
 
 use crate::board::Cell;

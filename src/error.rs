@@ -12,8 +12,8 @@ pub use bad_instance::{BadInstance, Part};
 /// bad input ([`Error::Parse`], [`Error::Usage`], [`Error::Option`], [`Error::Instance`]), the
 /// file system ([`Error::Io`]), a solver that gave no answer ([`Error::Solver`]), an answer that
 /// failed a check ([`Error::WrongAnswer`]), a proof that failed its check
-/// ([`Error::ProofRejected`]), a resource limit ([`Error::TooLarge`]), a signal
-/// ([`Error::Interrupted`]) and a fault of queens-sat itself ([`Error::Internal`]). New kinds
+/// ([`Error::ProofRejected`]), a resource limit ([`Error::TooLarge`]), a time limit
+/// ([`Error::TimeLimit`]), a signal ([`Error::Interrupted`]) and a fault of queens-sat itself ([`Error::Internal`]). New kinds
 /// may come, hence `#[non_exhaustive]`.
 #[derive(Debug)]
 #[non_exhaustive]
@@ -67,6 +67,9 @@ pub enum Error {
     TooLarge(String),
     /// SIGINT or SIGTERM arrived; the work was stopped cleanly.
     Interrupted,
+    /// The time limit given (here) passed before the work ended, where the work has no
+    /// "unknown" answer to give (a count): nothing was counted.
+    TimeLimit(std::time::Duration),
     /// A fault of queens-sat itself (a bug): a thread that panicked, a broken invariant between
     /// two of its parts. The message says where; please report it.
     Internal(String),
@@ -152,6 +155,11 @@ impl fmt::Display for Error {
             }
             Error::TooLarge(m) => write!(f, "too large: {m}"),
             Error::Interrupted => write!(f, "interrupted; nothing was left half-written"),
+            Error::TimeLimit(given) => write!(
+                f,
+                "time limit of {} s reached before the end; nothing was counted",
+                given.as_secs_f64()
+            ),
         }
     }
 }

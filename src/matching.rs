@@ -162,6 +162,7 @@ pub fn regin(adj: &[Vec<u32>], n_right: usize) -> Result<Vec<Vec<bool>>, HallVio
         .collect())
 }
 
+#[cfg(feature = "oracle")] // a test oracle
 /// The right vertices that every left-saturating matching uses (a Hall set's values: a set of
 /// `k` left vertices whose neighbours are exactly `k` right vertices uses them all); or the Hall
 /// set that proves no such matching exists.

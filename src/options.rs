@@ -4,6 +4,9 @@
 //! allowed), so each front end words them in its own terms: `--timeout` on the command line,
 //! `timeout=` in Python.
 
+// The front ends' vocabulary (feature `front`): without it, what only they use is unused.
+#![cfg_attr(not(feature = "front"), allow(dead_code))]
+
 use std::time::Duration;
 
 use crate::board::MAX_N;

@@ -4,8 +4,8 @@
 //! branches on the piece's name. Each piece lists its line families explicitly (never
 //! [`LineKind::ALL`], which grows with every new kind). Engines that cannot model a piece
 //! reject it with an error instead of miscounting: [`Piece::validate`] holds for every engine,
-//! and the counters add their own requirements ([`crate::count::backtrack::supports`],
-//! [`crate::count::dpll::supports`]). Every consumer of a line family dispatches through a
+//! and the counters add their own requirements (`crate::count::backtrack::supports`,
+//! `crate::count::dpll::supports`). Every consumer of a line family dispatches through a
 //! `match` that names each [`LineKind`] (no wildcard, no `contains` test that could skip a kind),
 //! so a new variant fails to compile wherever lines are handled until each engine handles or
 //! rejects it; `tests/pieces.rs` runs every engine on pieces with and without each family.
@@ -268,7 +268,7 @@ impl Piece {
 }
 
 /// The attack shapes the bitboard searches model (the specialised counter
-/// [`crate::count::fast`] and the first-solution search `solve::bitboard`).
+/// `crate::count::fast` and the first-solution search `solve::bitboard`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shape {
     /// Rows, columns and both diagonals (the queen).

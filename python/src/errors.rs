@@ -244,6 +244,11 @@ fn build(py: Python<'_>, e: &Error) -> PyResult<PyErr> {
             .bind(py)
             .call1((python_words(&e.to_string()),))?,
         Error::Interrupted => c.cancelled.bind(py).call1((e.to_string(),))?,
+        Error::TimeLimit(given) => {
+            let exc = c.time_limit.bind(py).call1((e.to_string(),))?;
+            exc.setattr("limit", given.as_secs_f64().to_string())?;
+            exc
+        }
         Error::WrongAnswer(_) => c
             .wrong_answer
             .bind(py)

@@ -16,7 +16,7 @@ use pyo3::exceptions::{PyImportError, PyIndexError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyIterator, PyList, PyString, PyTuple};
 use queens_sat::board::{Board, Cell, MAX_N};
-use queens_sat::count::{self, Engine};
+use queens_sat::count::{self, Counter, Engine};
 use queens_sat::encode::amo::AmoKind;
 use queens_sat::encode::{ClauseSink, EncodeOptions, Encoder, Lit, Stats};
 use queens_sat::export;
@@ -1649,40 +1649,28 @@ fn count_instance(
                 .maybe(Opt::Jobs, jobs.map(|j| j.to_string()))
                 .maybe(Opt::Amo, amo),
         ))?;
-        if let Some(amo) = amo {
-            let first = engine
-                .unwrap_or_else(|| count::auto_engine(inst, &piece, parsed.options.symmetric, lex));
-            let mut engines = vec![first];
-            if cross_check {
-                engines.push(count::second_engine(inst, &piece, first));
-            }
-            let runs = engines
-                .iter()
-                .find(|e| matches!(e, Engine::Sat | Engine::Cdcl))
-                .unwrap_or(&first);
-            py_ok(check(
-                Command::Count,
-                &Given::new()
-                    .value(Opt::Amo, amo)
-                    .value(Opt::Engine, runs.name()),
-            ))?;
-        }
     }
     let timeout = args::timeout(timeout_secs)?;
-    let request = count::Request {
-        amo: parsed.options.amo,
-        symmetric: parsed.options.symmetric,
-        lex,
-        engine,
-        cross_check,
-        jobs: py_ok(queens_sat::options::jobs(jobs))?,
-        timeout: timeout.as_ref().map(|t| t.0),
-    };
+    let jobs = py_ok(queens_sat::options::jobs(jobs))?;
     let counter = work::Progress::default();
     let tracked = progress.as_ref().map(|cb| (&counter, cb));
     let outcome = work::run_with(py, tracked, cancel.as_deref(), |cancel| {
         let progress = |done: usize, total: usize| counter.update(done, total);
-        count::run(inst, piece, &request, &progress, cancel)
+        let mut count = Counter::new(inst, piece)
+            .engine(engine)
+            .symmetric(parsed.options.symmetric)
+            .lex(lex)
+            .cross_check(cross_check)
+            .jobs(jobs)
+            .timeout(timeout.as_ref().map(|t| t.0))
+            .cancel(cancel.clone())
+            .progress(&progress);
+        // `amo=` shapes the SAT engines' CNF only: the counter refuses it with an engine that
+        // encodes nothing (auto's choice included).
+        if amo.is_some() {
+            count = count.amo(parsed.options.amo);
+        }
+        count.run()
     })?;
     let report = match outcome {
         count::Outcome::Counted(r) => r,

@@ -1,5 +1,5 @@
 //! `queens_sat.solutions`: the library's lazy board iterator
-//! ([`queens_sat::count::solutions::Solutions`]) as a Python iterator. Each `__next__` that
+//! ([`queens_sat::count::Solutions`]) as a Python iterator. Each `__next__` that
 //! finds its buffer empty runs the search for one chunk (up to [`CHUNK`] boards, or [`SLICE`]
 //! of search once a board is found) with the GIL released, through [`work::run`]: Ctrl-C raises
 //! `KeyboardInterrupt` within a poll, and the boards found before it stay buffered, so the
@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use pyo3::prelude::*;
 use queens_sat::board::Board;
-use queens_sat::count::solutions::Solutions;
+use queens_sat::count::Solutions;
 use queens_sat::interrupt::Stop;
 
 use crate::errors::py_ok;

@@ -334,7 +334,7 @@ pub fn count_table(
 ) -> Result<()> {
     use crate::count::backtrack::{count_fast, count_general};
     use crate::count::reference::check;
-    use crate::count::{Counts, Engine, count};
+    use crate::count::{Counter, Counts, Engine};
     use crate::piece::AMAZON;
     use crate::symmetry::stabiliser;
     let most = *threads.iter().max().unwrap_or(&1);
@@ -382,7 +382,13 @@ pub fn count_table(
         let cancel = Cancel::new();
         let mut results: Vec<(String, Counts)> = Vec::new();
         let sat_s = if n <= sat_max {
-            let (c, s) = best(&|| count(&inst, piece, amo, Engine::Sat, most))?;
+            let (c, s) = best(&|| {
+                Counter::new(&inst, piece)
+                    .engine(Engine::Sat)
+                    .amo(amo)
+                    .jobs(most)
+                    .counts()
+            })?;
             results.push(("sat".into(), c));
             format!("{s:.3}")
         } else {

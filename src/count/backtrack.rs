@@ -534,6 +534,7 @@ pub(crate) fn allowed_cells(instance: &Instance, piece: &Piece) -> Result<Vec<u6
     Ok(allowed)
 }
 
+#[cfg(any(feature = "harness", feature = "oracle"))] // the cluster jobs and the benchmarks
 /// Counts only the solutions of `instance` that `g` maps to themselves, by the orbit search
 /// (placing whole orbits of `<g>` at a time); the cluster jobs' fixed-point tasks. Checks
 /// `cancel` once at the start.
@@ -620,6 +621,7 @@ pub fn supports(piece: &Piece) -> Result<()> {
     Ok(())
 }
 
+#[cfg(feature = "oracle")] // a test entry point
 /// Counts the solutions of `instance` for `piece` by backtracking, with the fixed-point count of
 /// every element of `group`. Splits the first row's choices over `jobs` threads.
 ///
@@ -666,6 +668,7 @@ pub fn count_reporting(
     count_impl(instance, piece, group, jobs, progress, cancel, shape)
 }
 
+#[cfg(any(feature = "harness", feature = "oracle"))] // the cluster jobs and the benchmarks
 /// [`count_with`] through the specialised search of [`super::fast`] (the tasks' pre-placed
 /// rows dropped, an iterative bitwise search), which models queens and amazons on any
 /// instance (pre-placed pieces, blocked cells, excluded diagonals). Refuses other pieces with
@@ -704,6 +707,7 @@ pub fn count_fast(
     )
 }
 
+#[cfg(any(feature = "harness", feature = "oracle"))] // the cluster jobs and the benchmarks
 /// [`count_with`] through the general row-by-row search (any piece [`supports`] accepts); the
 /// reference the specialised search is tested against.
 pub fn count_general(

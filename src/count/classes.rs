@@ -21,7 +21,7 @@ use crate::verify::verify;
 /// more classes exist beyond them.
 ///
 /// ```
-/// use queens_sat::{count::classes::representatives, instance::Instance, piece::QUEEN};
+/// use queens_sat::{count::representatives, instance::Instance, piece::QUEEN};
 /// use queens_sat::{encode::amo::AmoKind, interrupt::Cancel};
 /// let amo = AmoKind::Pairwise.into();
 /// let (boards, more) =

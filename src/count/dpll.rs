@@ -166,6 +166,7 @@ pub struct Dpll {
 }
 
 impl Dpll {
+    #[cfg(feature = "oracle")] // a test entry point
     /// Loads `problem` encoded with `options`; an error if [`supports`] rejects its piece.
     pub fn new(problem: &Problem, options: EncodeOptions) -> Result<Dpll> {
         let mut c = Collect::default();
@@ -476,11 +477,13 @@ pub fn supports(piece: &Piece) -> Result<()> {
         .map_err(Error::Usage)
 }
 
+#[cfg(feature = "oracle")] // a test entry point
 /// Counts the models of one cube (a completion instance), projected on the cell variables.
 pub fn count_cube(instance: &Instance, piece: Piece, options: EncodeOptions) -> Result<u64> {
     count_cube_with(instance, piece, options, &Cancel::new())
 }
 
+#[cfg(any(feature = "harness", feature = "oracle"))] // the cluster jobs and the benchmarks
 /// [`count_cube`], stopped (with [`Error::Interrupted`]) once `cancel` is raised.
 pub fn count_cube_with(
     instance: &Instance,

@@ -38,7 +38,9 @@
 //! by eight searches in the vector lanes instead ([`super::lanes`]), about twice as fast; on one
 //! with AVX2 ([`Isa::Avx2`]) a queens task by four.
 
-pub use crate::piece::{Shape, full};
+pub use crate::piece::Shape;
+#[cfg(feature = "oracle")] // for the tests
+pub use crate::piece::full;
 
 use crate::cpu::Isa;
 
@@ -99,6 +101,7 @@ impl Plan {
     }
 }
 
+#[cfg(feature = "oracle")] // a test entry point
 /// Counts the completions of a board whose allowed columns per row are `allowed`, where the rows
 /// with `fixed[r]` hold a pre-placed piece whose attacks are already removed from every other
 /// row's allowed columns (such a row allows exactly that piece's column, or nothing if the piece
@@ -148,6 +151,7 @@ pub fn count_rows_until(
     rows_with(allowed, fixed, shape, Isa::current(), stop)
 }
 
+#[cfg(feature = "oracle")] // a test entry point
 /// [`count_rows`] in build `isa` of the search (the baseline build when the processor lacks
 /// `isa`'s features): for tests and measurements that compare the builds.
 pub fn count_rows_with(allowed: &[u64], fixed: &[bool], shape: Shape, isa: Isa) -> u64 {

@@ -1,15 +1,23 @@
 //! Counting: all solutions, the fixed points of each symmetry of the instance, and the solutions
 //! modulo symmetry (Burnside's lemma), by the SAT engine or the independent backtracking engine.
 
-pub mod backtrack;
-pub mod classes;
-pub mod dpll;
-pub mod fast;
-pub mod lanes;
+// The engines: private to counting (their one entry point is [`Counter`]); the integration
+// tests reach them with the `oracle` feature.
+gated!(feature = "oracle" => mod backtrack;);
+pub(crate) mod classes;
+mod counter;
+gated!(feature = "oracle" => mod dpll;);
+gated!(feature = "oracle" => mod fast;);
+gated!(feature = "oracle" => mod lanes;);
 pub(crate) mod orbits;
-pub mod reference;
-pub mod sat;
-pub mod solutions;
+gated!(feature = "oracle" => mod reference;);
+gated!(feature = "oracle" => mod sat;);
+pub(crate) mod solutions;
+
+pub use classes::representatives;
+pub use solutions::Solutions;
+
+pub use counter::{Counter, Progress};
 
 use crate::cube;
 
@@ -22,13 +30,13 @@ use crate::error::{Error, Result};
 use crate::instance::Instance;
 use crate::interrupt::{Cancel, Stop};
 use crate::piece::Piece;
-use crate::symmetry::{Symmetry, count_group, generated, stabiliser};
+use crate::symmetry::{Symmetry, count_group, generated};
 
 /// Which counter answers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Engine {
     /// Cube-and-conquer model counting of the SAT encoding: each cube's CNF is counted by an
-    /// exhaustive DPLL model counter ([`dpll`]), projected on the cell variables.
+    /// exhaustive DPLL model counter (`dpll`), projected on the cell variables.
     Sat,
     /// The same cubes enumerated by varisat with blocking clauses over the cell variables
     /// (the classic all-solutions loop; slower, kept as a second SAT-based counter).
@@ -59,11 +67,11 @@ impl Engine {
 
     /// What [`Engine::parse`] gives for `auto` where no instance is at hand (the engine of a
     /// split job's cubes, `split count --engine auto`). `count` resolves `auto` per instance
-    /// instead ([`Engine::choice`], [`auto_engine`]).
+    /// instead ([`Engine::choice`], `auto_engine`).
     pub const DEFAULT: Engine = Engine::Sat;
 
     /// `count --engine` / Python's `engine=`: `auto` is `None` (the fastest engine that can
-    /// count the instance, [`auto_engine`]), any other name that engine.
+    /// count the instance, `auto_engine`), any other name that engine.
     pub fn choice(name: &str) -> Result<Option<Engine>> {
         if name == "auto" {
             Ok(None)
@@ -105,7 +113,7 @@ impl Engine {
     }
 }
 
-/// The result of [`count`].
+/// The breakdown of a count ([`Counter::counts`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Counts {
     /// Number of solutions (projected on the board cells).
@@ -118,99 +126,10 @@ pub struct Counts {
     pub unique: u64,
 }
 
-/// Counts the solutions of `instance` for `piece`, the fixed points of every element of its
-/// stabiliser, and the classes modulo that group. Burnside's lemma must divide exactly; a
-/// remainder is an error (it would mean a miscount).
-///
-/// ```
-/// use queens_sat::{count::{count, Engine}, encode::amo::AmoKind, instance::Instance, piece::QUEEN};
-/// let c = count(&Instance::plain(8), QUEEN, AmoKind::Product, Engine::Sat, 2).unwrap();
-/// assert_eq!((c.total, c.unique), (92, 12));
-/// ```
-pub fn count(
-    instance: &Instance,
-    piece: Piece,
-    amo: AmoKind,
-    engine: Engine,
-    jobs: usize,
-) -> Result<Counts> {
-    count_with_progress(
-        instance,
-        piece,
-        amo,
-        engine,
-        jobs,
-        &|_, _| {},
-        &Cancel::new(),
-    )
-}
-
-/// [`count`] with a progress callback `(done, total)` over the SAT engines' cubes, stopped
-/// (with [`Error::Interrupted`]) once `cancel` is raised.
-///
-/// The SAT engines count one formula per symmetry of the instance (its fixed points), each cut
-/// into cubes. Every formula's cubes are planned before any is counted, so `total` is the cubes
-/// of all of them, the same on every call, and `done` counts the cubes finished so far over all
-/// of them: it never goes back. The backtracking engine reports no progress.
-pub fn count_with_progress(
-    instance: &Instance,
-    piece: Piece,
-    amo: AmoKind,
-    engine: Engine,
-    jobs: usize,
-    progress: &(dyn Fn(usize, usize) + Sync),
-    cancel: &Cancel,
-) -> Result<Counts> {
-    let group = stabiliser(instance, &piece);
-    let fixed: Vec<u64> = match engine {
-        Engine::Backtrack => backtrack::count_with(instance, piece, &group, jobs, cancel)?.fixed,
-        Engine::Orbits | Engine::OrbitValues => {
-            return Err(crate::error::BadOption::invalid(
-                crate::error::Opt::Engine,
-                engine.name(),
-                "counts the boards a rotation fixes, not all solutions: give --symmetric r90, \
-                 r180 or r270",
-            ));
-        }
-        Engine::Sat | Engine::Cdcl => {
-            let conquer = if engine == Engine::Cdcl {
-                sat::Conquer::Cdcl
-            } else {
-                sat::Conquer::Dpll
-            };
-            let phases = group
-                .iter()
-                .map(|&g| {
-                    let options = EncodeOptions {
-                        amo,
-                        symmetric: (g != Symmetry::Id).then_some(g),
-                        lex_leader: SymmetrySet::default(),
-                        implied: Default::default(),
-                    };
-                    let cubes = sat::plan(instance, piece, options, &group, jobs, conquer, cancel)?;
-                    Ok((options, cubes))
-                })
-                .collect::<Result<Vec<_>>>()?;
-            let total: usize = phases.iter().map(|(_, cubes)| cubes.len()).sum();
-            let mut before = 0;
-            let mut fixed = Vec::with_capacity(phases.len());
-            for (options, cubes) in &phases {
-                let overall = |done: usize, _: usize| progress(before + done, total);
-                fixed.push(sat::conquer(
-                    cubes, piece, *options, jobs, conquer, &overall, cancel,
-                )?);
-                before += cubes.len();
-            }
-            fixed
-        }
-    };
-    Counts::from_fixed(instance, &piece, group, fixed)
-}
-
 /// What a count is asked: every option of `count` that changes its answer, the same for the
 /// command line and Python ([`run`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Request {
+pub(crate) struct Request {
     /// The at-most-one encoding of the SAT engines' CNF.
     pub amo: AmoKind,
     /// `--symmetric g`: count only the solutions `g` maps to themselves.
@@ -281,7 +200,7 @@ pub struct Counted {
     pub seconds: f64,
 }
 
-/// The answer of [`run`]: what every engine that ran counted (one, or two that agree under
+/// The answer of [`Counter::run`]: what every engine that ran counted (one, or two that agree under
 /// `cross_check`), and the options that shaped it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Report {
@@ -336,7 +255,7 @@ impl Report {
     }
 }
 
-/// What [`run`] gives: a report, or the time limit (as given) that stopped it first.
+/// What [`Counter::run`] gives: a report, or the time limit (as given) that stopped it first.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Outcome {
     /// Counted.
@@ -347,7 +266,7 @@ pub enum Outcome {
 
 /// Why the backtrack engine cannot count `instance` for `piece`, if it cannot: boards beyond
 /// [`backtrack::MAX_N`], pieces it does not model ([`backtrack::supports`]).
-pub fn backtrack_refusal(instance: &Instance, piece: &Piece) -> Option<Error> {
+pub(crate) fn backtrack_refusal(instance: &Instance, piece: &Piece) -> Option<Error> {
     if instance.n > backtrack::MAX_N {
         return Some(crate::error::BadOption::invalid(
             crate::error::Opt::Engine,
@@ -381,7 +300,7 @@ fn rotations_by_orbits(instance: &Instance, piece: &Piece, group: &[Symmetry]) -
 /// backtrack counter wherever it applies (n <= 64, queens and amazons, every instance kind,
 /// `--symmetric`), except under `--break-symmetry lex`, whose lex-leader constraints only the
 /// SAT engines add: there, and past n = 64, `sat`.
-pub fn auto_engine(
+pub(crate) fn auto_engine(
     instance: &Instance,
     piece: &Piece,
     symmetric: Option<Symmetry>,
@@ -401,7 +320,7 @@ pub fn auto_engine(
 /// The second engine of `--cross-check` for `first`: the independent backtrack counter for a
 /// SAT engine where it applies, the `sat` engine for `backtrack`; past n = 64 the other SAT
 /// engine (`sat` and `cdcl` share the encoding but not the search).
-pub fn second_engine(instance: &Instance, piece: &Piece, first: Engine) -> Engine {
+pub(crate) fn second_engine(instance: &Instance, piece: &Piece, first: Engine) -> Engine {
     match first {
         Engine::Backtrack => Engine::Sat,
         Engine::Orbits => Engine::OrbitValues,
@@ -431,17 +350,7 @@ pub fn second_engine(instance: &Instance, piece: &Piece, first: Engine) -> Engin
 /// SAT engines' cubes and the backtrack engine's tasks (of its total; its fixed points under
 /// `--symmetric` report nothing).
 ///
-/// ```
-/// use queens_sat::count::{run, Outcome, Request};
-/// use queens_sat::{encode::amo::AmoKind, instance::Instance, interrupt::Cancel, piece::QUEEN};
-/// use queens_sat::symmetry::Symmetry;
-/// let request = Request { symmetric: Some(Symmetry::R180), lex: true, cross_check: true,
-///                         ..Request::new(AmoKind::Pairwise, 2) };
-/// let Outcome::Counted(r) = run(&Instance::plain(8), QUEEN, &request, &|_, _| {}, &Cancel::new())
-///     .unwrap() else { panic!() };
-/// assert_eq!((r.unique(), r.engine_name().as_str()), (1, "sat+backtrack"));
-/// ```
-pub fn run(
+pub(crate) fn run(
     instance: &Instance,
     piece: Piece,
     request: &Request,
@@ -727,7 +636,7 @@ impl Counts {
     /// The counts from the fixed points of each element of `group` (identity first, so
     /// `fixed[0]` is the total). Two checks, each an [`Error::WrongAnswer`] when it fails (a
     /// miscount): Burnside's lemma must divide exactly, and on a plain board the published
-    /// counts must match ([`reference::check`]).
+    /// counts must match (`reference::check`).
     pub fn from_fixed(
         instance: &Instance,
         piece: &Piece,
@@ -760,7 +669,7 @@ impl Counts {
     /// [`Counts::from_fixed`] for the g-symmetric solutions (`--symmetric g`): `group` is
     /// the count's group ([`count_group`]) and `fixed[i]` the solutions fixed by `g` and
     /// `group[i]`. The same Burnside check; on a plain board the total is checked against the
-    /// published fixed points of `g` ([`reference::check_symmetric`]).
+    /// published fixed points of `g` (`reference::check_symmetric`).
     pub fn symmetric_from_fixed(
         instance: &Instance,
         piece: &Piece,
@@ -774,8 +683,9 @@ impl Counts {
     }
 }
 
+#[cfg(feature = "harness")] // the cluster jobs
 /// Counts only the solutions that `g` maps to themselves (`count --symmetric`).
-pub fn count_symmetric(
+pub(crate) fn count_symmetric(
     instance: &Instance,
     piece: Piece,
     amo: AmoKind,
@@ -792,7 +702,7 @@ pub fn count_symmetric(
             lex_leader: SymmetrySet::default(),
             implied: Default::default(),
         },
-        &stabiliser(instance, &piece),
+        &crate::symmetry::stabiliser(instance, &piece),
         jobs,
         sat::Conquer::Dpll,
         &|_, _| {},
@@ -801,38 +711,10 @@ pub fn count_symmetric(
 }
 
 /// Times a closure, for reports.
-pub fn timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
+pub(crate) fn timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
     let t = Instant::now();
     let v = f();
     (v, t.elapsed().as_secs_f64())
-}
-
-/// Counts one board per class modulo the instance's stabiliser directly, through lex-leader
-/// constraints (`count --break-symmetry lex`); equals [`Counts::unique`].
-pub fn count_lex_leaders(
-    instance: &Instance,
-    piece: Piece,
-    amo: AmoKind,
-    jobs: usize,
-    cancel: &Cancel,
-) -> Result<u64> {
-    let options = EncodeOptions {
-        amo,
-        symmetric: None,
-        lex_leader: SymmetrySet::of(&stabiliser(instance, &piece)),
-        implied: Default::default(),
-    };
-    // No cube merging: lex-leader constraints are not symmetric themselves.
-    sat::count(
-        instance,
-        piece,
-        options,
-        &[],
-        jobs,
-        sat::Conquer::Dpll,
-        &|_, _| {},
-        cancel,
-    )
 }
 
 #[cfg(test)]
@@ -850,16 +732,13 @@ mod tests {
             let seen = Mutex::new(Vec::new());
             let record = |done: usize, total: usize| seen.lock().unwrap().push((done, total));
             let inst = Instance::plain(10);
-            let c = count_with_progress(
-                &inst,
-                QUEEN,
-                AmoKind::Pairwise,
-                engine,
-                2,
-                &record,
-                &Cancel::new(),
-            )
-            .unwrap();
+            let c = Counter::new(&inst, QUEEN)
+                .engine(engine)
+                .amo(AmoKind::Pairwise)
+                .jobs(2)
+                .progress(&record)
+                .counts()
+                .unwrap();
             assert_eq!((c.total, c.unique, c.group.len()), (724, 92, 8));
             let seen = seen.into_inner().unwrap();
             let total = seen[0].1;

@@ -50,6 +50,7 @@ fn cubes_per_job(options: EncodeOptions, conquer: Conquer) -> usize {
     }
 }
 
+#[cfg(any(feature = "harness", feature = "oracle"))] // the cluster jobs and the benchmarks
 /// Counts the models of one cube, projected on the cell variables.
 pub fn count_cube(
     instance: &Instance,

@@ -197,8 +197,7 @@ enum Step {
     Stopped(Stop),
 }
 
-/// The solutions of an instance as an iterator of verified boards (see the [module
-/// docs](self)): all of them, or with `modulo_symmetry` one lex-leader per class of the group
+/// The solutions of an instance as an iterator of verified boards: all of them, or with `modulo_symmetry` one lex-leader per class of the group
 /// [`Solutions::group`]; under `symmetric = g` only the boards `g` maps to themselves. The
 /// state is O(n) whatever the number of boards yielded.
 ///
@@ -209,7 +208,7 @@ enum Step {
 /// never expected); the iterator ends after it.
 ///
 /// ```
-/// use queens_sat::{count::solutions::Solutions, instance::Instance, piece::QUEEN};
+/// use queens_sat::{count::Solutions, instance::Instance, piece::QUEEN};
 /// let all = Solutions::new(&Instance::plain(8), QUEEN, None, false).unwrap();
 /// assert_eq!(all.count(), 92);
 /// let classes: Vec<_> = Solutions::new(&Instance::plain(8), QUEEN, None, true)
@@ -248,8 +247,8 @@ pub struct Solutions {
 impl Solutions {
     /// The boards of `instance` for `piece`: those `symmetric` maps to themselves when given
     /// (`id` is no restriction), one lex-leader per class of [`Solutions::group`] with
-    /// `modulo_symmetry`. Refuses boards past [`MAX_N`] and pieces the bitboard search does not
-    /// model ([`backtrack::supports`]: queens and amazons are modelled) with a usage error. No
+    /// `modulo_symmetry`. Refuses boards past `MAX_N` and pieces the bitboard search does not
+    /// model (`backtrack::supports`: queens and amazons are modelled) with a usage error. No
     /// search happens before the first [`Iterator::next`].
     pub fn new(
         instance: &Instance,

@@ -285,7 +285,22 @@ mod tests {
     fn verify_converted(red: &Reduction, board: &Board) -> bool {
         crate::verify::verify(board, &red.instance, QUEEN).is_ok()
     }
-    use crate::count::{Engine, count};
+    use crate::count::{Counter, Counts, Engine};
+
+    fn count(
+        inst: &Instance,
+        piece: crate::piece::Piece,
+        amo: AmoKind,
+        engine: Engine,
+        jobs: usize,
+    ) -> crate::Result<Counts> {
+        let c = Counter::new(inst, piece).engine(engine).jobs(jobs);
+        match engine {
+            Engine::Sat | Engine::Cdcl => c.amo(amo),
+            _ => c,
+        }
+        .counts()
+    }
     use crate::encode::amo::AmoKind;
     use crate::generate::diagonals;
     use crate::instance::parse_diags;

@@ -13,7 +13,7 @@
 //! other live cell that this cell attacks drops out). Every step is exact: the solution set is
 //! unchanged, only cells that are in no solution are removed.
 //!
-//! The graph algorithms are generic ([`crate::matching`]).
+//! The graph algorithms are generic (`crate::matching`).
 
 use itertools::Itertools;
 

@@ -1,4 +1,4 @@
-//! Local search ([`crate::walk`]) as an engine (`--solver walk`, and the default strategy's
+//! Local search (`crate::walk`) as an engine (`--solver walk`, and the default strategy's
 //! pre-pass): it answers SAT with a board or gives up (UNKNOWN), never UNSAT.
 
 use std::time::Instant;
@@ -16,7 +16,7 @@ use crate::walk::{WalkSettings, walk, walk_bytes};
 /// say UNSAT (`solve -n 3 --solver walk` walked its whole budget before).
 pub const TINY_CELLS: u64 = 64;
 
-/// Local search with a swap budget: [`WalkSettings::default`]'s, or a number per live cell.
+/// Local search with a swap budget: `WalkSettings::default`'s, or a number per live cell.
 #[derive(Clone, Copy, Debug)]
 pub struct Walk {
     /// Swap attempts per live cell (at least 1000 cells counted); `None`: the default budget.

@@ -12,8 +12,9 @@ use std::collections::BTreeSet;
 
 use common::oracle::instance_solutions;
 
+use crate::common::counting::{count, count_lex_leaders, count_symmetric};
 use queens_sat::board::Cell;
-use queens_sat::count::{Engine, backtrack, count, count_symmetric};
+use queens_sat::count::{Engine, backtrack};
 use queens_sat::encode::amo::AmoKind;
 use queens_sat::instance::Instance;
 use queens_sat::interrupt::Cancel;
@@ -287,7 +288,6 @@ fn backtrack_engine_rejects_boards_beyond_64() {
 
 #[test]
 fn lex_leader_counts_classes() {
-    use queens_sat::count::count_lex_leaders;
     for (n, _, unique, _, _) in &QUEENS[..10] {
         for amo in [AmoKind::Sequential, AmoKind::Product] {
             let c = count_lex_leaders(&Instance::plain(*n), QUEEN, amo, 2, &Cancel::new()).unwrap();

@@ -16,11 +16,12 @@ use std::collections::BTreeSet;
 use common::XorShift as Rng;
 use common::oracle::instance_solutions;
 
+use crate::common::counting::{count, count_symmetric};
 use queens_sat::board::Cell;
+use queens_sat::count::Engine;
 use queens_sat::count::backtrack::{Tally, count_fast, count_general};
 use queens_sat::count::fast::{Shape, count_rows_with, full};
 use queens_sat::count::reference::{AMAZONS, QUEENS};
-use queens_sat::count::{Engine, count, count_symmetric};
 use queens_sat::cpu::{ISA_ENV, Isa};
 use queens_sat::encode::amo::AmoKind;
 use queens_sat::instance::Instance;

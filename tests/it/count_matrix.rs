@@ -16,8 +16,9 @@ use std::collections::BTreeSet;
 use crate::common;
 use common::oracle::instance_solutions;
 
+use crate::common::counting::{Request, run};
 use queens_sat::board::Cell;
-use queens_sat::count::{Engine, Outcome, Report, Request, run};
+use queens_sat::count::{Engine, Outcome, Report};
 use queens_sat::encode::amo::AmoKind;
 use queens_sat::instance::{ExcludedDiagonal, Instance};
 use queens_sat::interrupt::Cancel;
@@ -235,7 +236,7 @@ const ENGINES: [Option<Engine>; 4] = [
 ];
 
 fn counted(inst: &Instance, piece: Piece, request: &Request) -> Report {
-    match run(inst, piece, request, &|_, _| {}, &Cancel::new()) {
+    match run(inst, piece, request, &Cancel::new()) {
         Ok(Outcome::Counted(r)) => r,
         other => panic!("{inst:?} {} {request:?}: {other:?}", piece.name),
     }
@@ -578,6 +579,6 @@ fn past_64_the_sat_engines_count_and_cross_check() {
         engine: Some(Engine::Backtrack),
         ..Request::new(AmoKind::Auto, 2)
     };
-    let e = run(&inst, QUEEN, &request, &|_, _| {}, &Cancel::new()).unwrap_err();
+    let e = run(&inst, QUEEN, &request, &Cancel::new()).unwrap_err();
     assert!(e.to_string().contains("n <= 64"), "{e}");
 }

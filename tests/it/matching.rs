@@ -13,9 +13,10 @@ use crate::common::hall;
 use common::Rng;
 use std::collections::BTreeSet;
 
+use crate::common::counting::count;
 use hall::hall_clauses;
 use queens_sat::board::Cell;
-use queens_sat::count::{Engine, count};
+use queens_sat::count::Engine;
 use queens_sat::encode::amo::AmoKind;
 use queens_sat::instance::Instance;
 use queens_sat::matching::{mandatory, max_matching, regin};

@@ -103,7 +103,7 @@ fn plain(n: u32) -> Plain {
 }
 
 fn count_with(inst: &Instance, piece: Piece, engine: Engine) -> queens_sat::Result<count::Counts> {
-    count::count(inst, piece, AmoKind::Product, engine, 2)
+    crate::common::counting::count(inst, piece, AmoKind::Product, engine, 2)
 }
 
 /// The error text of counting `piece` on a plain `n`-board with `engine`.
@@ -194,7 +194,7 @@ fn a_piece_without_columns_is_counted_by_backtrack_and_refused_by_the_sat_engine
         }
     }
     assert!(nonzero >= 6);
-    let e = count::count_symmetric(
+    let e = crate::common::counting::count_symmetric(
         &Instance::plain(6),
         NO_COLUMNS,
         AmoKind::Pairwise,
@@ -204,7 +204,7 @@ fn a_piece_without_columns_is_counted_by_backtrack_and_refused_by_the_sat_engine
     )
     .unwrap_err();
     assert!(e.to_string().contains("rows and columns"), "{e}");
-    let e = count::count_lex_leaders(
+    let e = crate::common::counting::count_lex_leaders(
         &Instance::plain(6),
         NO_COLUMNS,
         AmoKind::Pairwise,

@@ -1,4 +1,4 @@
-//! Solutions you can iterate (issue 54 §2): `queens_sat::count::solutions::Solutions` against
+//! Solutions you can iterate (issue 54 §2): `queens_sat::count::Solutions` against
 //! the brute-force oracle of the count matrix (every instance kind: plain, placed, blocked,
 //! excluded diagonals; queens and amazons; without `symmetric` and with each of the 8
 //! elements; n <= 10): the boards yielded are exactly the oracle's solutions (fixed by g), and
@@ -14,9 +14,10 @@ use crate::common::oracle::instance_solutions;
 use crate::common::{assert_one_line_error, run_expect};
 use crate::count_matrix::{Sol, expected, image, instances};
 
+use crate::common::counting::{Request, run};
 use queens_sat::board::Board;
-use queens_sat::count::solutions::Solutions;
-use queens_sat::count::{Engine, Outcome, Request, run};
+use queens_sat::count::Solutions;
+use queens_sat::count::{Engine, Outcome};
 use queens_sat::encode::amo::AmoKind;
 use queens_sat::encode::lex::SymmetrySet;
 use queens_sat::encode::{EncodeOptions, Encoder, VecSink};
@@ -92,9 +93,7 @@ fn solutions_match_the_oracle_and_count() {
                     engine: Some(Engine::Backtrack),
                     ..Request::new(AmoKind::Auto, 1)
                 };
-                let Ok(Outcome::Counted(r)) =
-                    run(&inst, piece, &request, &|_, _| {}, &Cancel::new())
-                else {
+                let Ok(Outcome::Counted(r)) = run(&inst, piece, &request, &Cancel::new()) else {
                     panic!("count: {what}");
                 };
                 let c = r.counts().unwrap();

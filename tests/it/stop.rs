@@ -211,15 +211,12 @@ fn a_cancel_stops_every_engine_and_leaves_nothing_running() {
     let before = threads();
     let cancel = Cancel::new();
     let raiser = raise_soon(&cancel);
-    let r = queens_sat::count::count_with_progress(
-        &queens_sat::instance::Instance::plain(17),
-        QUEEN,
-        queens_sat::encode::amo::AmoKind::Product,
-        queens_sat::count::Engine::Sat,
-        2,
-        &|_, _| {},
-        &cancel,
-    );
+    let r = queens_sat::count::Counter::new(&queens_sat::instance::Instance::plain(17), QUEEN)
+        .engine(queens_sat::count::Engine::Sat)
+        .amo(queens_sat::encode::amo::AmoKind::Product)
+        .jobs(2)
+        .cancel(cancel.clone())
+        .counts();
     raiser.join().unwrap();
     assert!(
         matches!(r, Err(Error::Interrupted)),

@@ -158,7 +158,10 @@ pub fn run_split(a: SplitArgs) -> Result<ExitCode> {
     let (instance, piece) = inst.load()?;
     let options = enc.options(&instance, &piece)?;
     let engine = engine.unwrap_or(
-        match queens_sat::count::auto_engine(&instance, &piece, options.symmetric, false) {
+        match queens_sat::count::Counter::new(&instance, piece)
+            .symmetric(options.symmetric)
+            .engines()[0]
+        {
             // split count --symmetric counts with the orbits or a SAT engine.
             Engine::Backtrack if options.symmetric.is_some() => Engine::Sat,
             e => e,

@@ -4,13 +4,13 @@ use std::process::ExitCode;
 
 use clap::Args;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
-use queens_sat::count::{self, Engine};
+use queens_sat::count::{self, Counter, Engine};
 use queens_sat::report::CountRecord;
 use queens_sat::{Error, Result};
 
 use queens_sat::applies::{Command, Given};
 use queens_sat::board::Board;
-use queens_sat::count::solutions::Solutions;
+use queens_sat::count::Solutions;
 use queens_sat::error::{BadOption, Opt};
 use queens_sat::instance::Instance;
 use queens_sat::interrupt::Stop;
@@ -135,45 +135,24 @@ pub fn run(a: CountArgs) -> Result<ExitCode> {
         }
         return draw_classes(&instance, piece, options);
     }
-    if let Some(amo) = &a.enc.amo {
-        // `--amo` shapes the CNF of the SAT engines only: checked against the engine that
-        // runs (auto's choice included), or the one of the two under --cross-check that
-        // encodes.
-        let first = a.engine.0.unwrap_or_else(|| {
-            count::auto_engine(
-                &instance,
-                &piece,
-                options.symmetric,
-                !options.lex_leader.is_empty() || a.enc.break_symmetry.as_deref() == Some("lex"),
-            )
-        });
-        let mut engines = vec![first];
-        if a.cross_check {
-            engines.push(count::second_engine(&instance, &piece, first));
-        }
-        let runs = engines
-            .iter()
-            .find(|e| matches!(e, Engine::Sat | Engine::Cdcl))
-            .unwrap_or(&first);
-        queens_sat::applies::check(
-            Command::Count,
-            &Given::new()
-                .value(Opt::Amo, amo.clone())
-                .value(Opt::Engine, runs.name()),
-        )?;
-    }
-    let request = count::Request {
-        amo: options.amo,
-        symmetric: options.symmetric,
-        lex: !options.lex_leader.is_empty() || a.enc.break_symmetry.as_deref() == Some("lex"),
-        engine: a.engine.0,
-        cross_check: a.cross_check,
-        jobs: jobs_or_all_cores(a.jobs)?,
-        timeout,
-    };
+    let lex = !options.lex_leader.is_empty() || a.enc.break_symmetry.as_deref() == Some("lex");
     let bar = queens_sat::progress::Progress::stderr("count");
     let progress = |done: usize, total: usize| bar.update(done, total);
-    let outcome = count::run(&instance, piece, &request, &progress, crate::cancel())?;
+    let mut counter = Counter::new(&instance, piece)
+        .engine(a.engine.0)
+        .symmetric(options.symmetric)
+        .lex(lex)
+        .cross_check(a.cross_check)
+        .jobs(jobs_or_all_cores(a.jobs)?)
+        .timeout(timeout)
+        .cancel(crate::cancel().clone())
+        .progress(&progress);
+    // `--amo` shapes the SAT engines' CNF only: the counter refuses it with an engine that
+    // encodes nothing (auto's choice included).
+    if a.enc.amo.is_some() {
+        counter = counter.amo(options.amo);
+    }
+    let outcome = counter.run()?;
     bar.finish();
     match outcome {
         count::Outcome::Counted(report) => {
@@ -336,13 +315,8 @@ fn draw_classes(
             "count --format svg draws class representatives itself; drop --break-symmetry".into(),
         ));
     }
-    let (boards, more) = queens_sat::count::classes::representatives(
-        instance,
-        piece,
-        options,
-        MAX_DRAWN,
-        crate::cancel(),
-    )?;
+    let (boards, more) =
+        queens_sat::count::representatives(instance, piece, options, MAX_DRAWN, crate::cancel())?;
     let which = options
         .symmetric
         .map_or(String::new(), |g| format!(" ({g}-symmetric)"));
@@ -404,7 +378,7 @@ fn print_boards(
     // its search, so a slow reader (a pipe, a terminal) would stretch the run far past it.
     // The token carries the deadline instead, and the iterator polls it before every board.
     let stop = crate::cancel().with_timeout(timeout);
-    let (made, mut seconds) = count::timed(|| Solutions::new(instance, piece, symmetric, modulo));
+    let (made, mut seconds) = timed(|| Solutions::new(instance, piece, symmetric, modulo));
     let mut sols = made?.with_cancel(stop);
     let obstacles = instance.obstacles();
     // One write per board (a locked stdout alone is line-buffered: a write per row).
@@ -413,7 +387,7 @@ fn print_boards(
     let mut printed = 0usize;
     let write_err = |e: std::io::Error| Error::io("<stdout>", e);
     while limit.is_none_or(|k| printed < k) {
-        let (next, t) = count::timed(|| sols.next());
+        let (next, t) = timed(|| sols.next());
         seconds += t;
         let Some(board) = next else { break };
         let board = board?;
@@ -501,4 +475,11 @@ fn print_boards(
 /// Prints a count record as JSON, saying how its integers are written where one passes 2^53.
 fn print_count(r: CountRecord) {
     print_json(&r.noting_big_counts());
+}
+
+/// Times a closure, for reports.
+fn timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
+    let t = std::time::Instant::now();
+    let v = f();
+    (v, t.elapsed().as_secs_f64())
 }

@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod counting;
 pub mod hall;
 pub mod oracle;
 pub mod php;
