@@ -272,7 +272,7 @@ pub struct Split {
     /// Stop (with [`crate::Error::Interrupted`]) once raised; once its deadline passes, the
     /// split ends with the cubes it has ([`crate::interrupt::Cancel::with_timeout`]).
     pub cancel: crate::interrupt::Cancel,
-    /// Cube-and-conquer only ([`crate::solve::cubes::solve`]): once the cubes refuted so far took
+    /// Cube-and-conquer only (`crate::solve::cubes::solve`): once the cubes refuted so far took
     /// at least this many milliseconds each on average (two or more of them), every cube of the
     /// split that no worker has started yet is split again, by look-ahead, into up to
     /// [`Split::resplit_cubes`] cubes before it is solved (`None`: never).

@@ -69,7 +69,7 @@ impl CubeSource {
 
     /// The default for `problem` under `options`: bitboard cubes where the default strategy
     /// splits the bitboard search over the cores
-    /// ([`crate::solve::strategy::splits_bitboard`]), look-ahead cubes elsewhere.
+    /// (`crate::solve::strategy::splits_bitboard`), look-ahead cubes elsewhere.
     pub fn default_for(problem: &Problem, options: &EncodeOptions) -> CubeSource {
         if crate::solve::strategy::splits_bitboard(problem, options) {
             CubeSource::Bitboard

@@ -5,7 +5,7 @@ use super::{Lit, Stats};
 /// Receives clauses one by one (the hot path of every encoding).
 ///
 /// Implemented by [`StatsSink`] (counts only), [`crate::encode::dimacs::DimacsWriter`] (DIMACS
-/// text) and the in-process varisat solver ([`crate::solve::varisat_backend`]), in the spirit of
+/// text) and the in-process varisat solver (`crate::solve::varisat_backend`), in the spirit of
 /// varisat's `ExtendFormula`.
 pub trait ClauseSink {
     /// Adds one clause (a disjunction of `lits`).

@@ -56,7 +56,7 @@ pub trait Keys:
     fn low_bits(self, j: u32, low: impl Fn(u64, u32) -> u64) -> Self;
 
     /// Whether boards of side `n` have every key in the set (`2n - 1` keys of each kind).
-    #[inline(always)]
+    #[cfg(test)]
     fn fits(n: u32) -> bool {
         2 * n < Self::BITS + 2
     }

@@ -5,20 +5,20 @@
 //! linked CaDiCaL and Kissat, the bitboard search and local search in-process (one row each in
 //! [`ENGINES`]), and any external DIMACS program ([`external`], its answer parsed by
 //! [`crate::export::output`]). [`solve`] wraps the trait call with what every engine shares;
-//! [`race()`] is the one race (portfolios, the default strategy's bitboard race); [`cubes`] and
-//! [`certified_cubes`] conquer look-ahead cubes with the incremental engines ([`traits`]).
+//! [`race()`] is the one race (portfolios, the default strategy's bitboard race); `cubes` and
+//! `certified_cubes` conquer look-ahead cubes with the incremental engines ([`traits`]).
 
-pub mod certified_cubes;
-pub mod cubes;
+gated!(feature = "oracle" => mod certified_cubes;);
+gated!(feature = "oracle" => mod cubes;);
 pub mod engine;
 pub mod external;
-pub mod keys;
+gated!(feature = "oracle" => mod keys;);
 mod portfolio;
 mod presolve_proof;
-pub mod race;
+gated!(feature = "oracle" => mod race;);
 pub mod registry;
 mod run;
-pub mod strategy;
+gated!(feature = "oracle" => mod strategy;);
 pub mod traits;
 
 pub use crate::answer::{Answer, Model, Status};
@@ -38,11 +38,11 @@ pub use varisat_backend::varisat_bytes;
 // The engines' modules, declared plainly so that rustfmt and every other tool sees their files;
 // the `engines!` table below lists their types.
 pub mod bitboard;
-pub mod cadical_backend;
-pub mod construct;
-pub mod kissat_backend;
-pub mod varisat_backend;
-pub mod walk_backend;
+gated!(feature = "oracle" => mod cadical_backend;);
+gated!(feature = "oracle" => mod construct;);
+gated!(feature = "oracle" => mod kissat_backend;);
+gated!(feature = "oracle" => mod varisat_backend;);
+gated!(feature = "oracle" => mod walk_backend;);
 
 /// Lists each in-process engine's type in [`ENGINES`], from one table: adding an engine is its
 /// file, its `mod` line above and one row of the table.

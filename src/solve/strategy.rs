@@ -121,6 +121,7 @@ fn bitboard_splits(
 /// gives `problem` to the bitboard search split over the cores (cores of at most 128 rows
 /// whose unavailable cells lie on whole diagonals, queens or amazons): where a cluster job
 /// cuts its cubes from that search's tree by default (`split solve --cubes-from`).
+#[cfg(feature = "harness")] // the cluster jobs
 pub fn splits_bitboard(problem: &Problem, options: &EncodeOptions) -> bool {
     bitboard_splits(problem, options, 2, AutoSymmetry::default(), false)
 }

@@ -10,13 +10,13 @@ use crate::interrupt::Cancel;
 /// The stop switch of a running varisat search: an adapter over a [`Cancel`] token.
 ///
 /// varisat has no interrupt call, but it stops its search (with a proof I/O error) as soon as
-/// writing its proof fails. [`super::varisat_backend::load`] gives every solver a binary DRAT
+/// writing its proof fails. `super::varisat_backend::load_stoppable` gives every solver a binary DRAT
 /// proof that goes to this writer: it discards the bytes until its token stops (raised, or its
 /// deadline passed), then fails. varisat buffers its proof in 8 KiB blocks, so the search
 /// stops within a few hundred conflicts (milliseconds) with no watcher thread. DRAT output only
 /// adds the serialisation of learned and deleted clauses; the search itself is unchanged. That
 /// costs about 10 % CPU (n = 1000 product 5.0 -> 5.5 s, n = 400 sequential 3.5 -> 3.9 s), so
-/// [`super::varisat_backend::solve`] only arms a switch when there is something to stop for.
+/// `super::varisat_backend::solve` only arms a switch when there is something to stop for.
 #[derive(Clone, Debug)]
 pub struct StopSwitch(Cancel);
 
@@ -86,7 +86,7 @@ pub unsafe fn add_ipasir<P: Copy>(
     unsafe { add(ptr, 0) };
 }
 
-/// Timings of an in-process solve (varisat here, and [`super::cadical_backend`]).
+/// Timings of an in-process solve (varisat here, and `super::cadical_backend`).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Timing {
     /// Seconds spent encoding into the solver.

@@ -42,12 +42,8 @@ impl ClauseSink for VarisatSink<'_, '_> {
     }
 }
 
-/// Encodes into a fresh varisat solver, returning it with the variable count.
-pub fn load(encoder: &Encoder, certify: bool) -> (varisat::Solver<'static>, u64) {
-    load_stoppable(encoder, certify, None)
-}
-
-/// [`load`], with a [`StopSwitch`] that ends the search early (the answer is then `Unknown`).
+/// Encodes into a fresh varisat solver, returning it with the variable count; `stop`: a
+/// [`StopSwitch`] that ends the search early (the answer is then `Unknown`).
 pub fn load_stoppable(
     encoder: &Encoder,
     certify: bool,

@@ -266,7 +266,7 @@ pub(super) fn with_core<J: OnCore>(problem: &Problem, wide: bool, job: J) -> J::
 /// are not (a blocked cell in a row or column a pre-placed piece closes does not count). The
 /// family where the search's sum bounds cut most
 /// ([`super::Words::Family`]) and where the default strategy splits the search over every core
-/// ([`crate::solve::strategy`]).
+/// (`crate::solve::strategy`).
 ///
 /// ```
 /// use queens_sat::{generate::Generator, instance::Instance, piece::QUEEN, presolve::Problem};

@@ -19,7 +19,7 @@
 //!   columns give; the node fails when the smallest (largest) reachable keys already overshoot
 //!   (fall short of) that sum. On ten frontier instances n = 22..30: 1.5-22x fewer nodes, 2.5x
 //!   fewer in all, 1.6x less time (docs/benchmarks.md). The keys of a board up to 32 fit one
-//!   word; past 32 they take two ([`Words`], [`super::keys`]), which pays on excluded-diagonal
+//!   word; past 32 they take two ([`Words`], `super::keys`), which pays on excluded-diagonal
 //!   instances (n = 34/36: 1.6-33x smaller trees by Knuth's estimate, for 2.6x the time per
 //!   node) but not on blocked n = 56 (0.07 % fewer nodes, 2.15x the time), so by default they
 //!   run past 32 on instances whose unavailable cells are excluded diagonals only;
