@@ -5,7 +5,7 @@
 //! cargo run --release --example count_symmetry -- 10
 //! ```
 
-use queens_sat::count::{Counter, Engine};
+use queens_sat::count::{CountEngine, Counter};
 use queens_sat::instance::Instance;
 use queens_sat::piece::QUEEN;
 
@@ -15,7 +15,7 @@ fn main() -> queens_sat::Result<()> {
         .and_then(|a| a.parse().ok())
         .unwrap_or(8);
     let c = Counter::new(&Instance::plain(n), QUEEN)
-        .engine(Engine::Backtrack)
+        .engine(CountEngine::Backtrack)
         .counts()?;
     println!(
         "{n}-queens: {} solutions, {} modulo symmetry",

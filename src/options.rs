@@ -238,7 +238,7 @@ pub fn names() -> Vec<(&'static str, Vec<&'static str>)> {
             "piece",
             crate::piece::PIECES.iter().map(|p| p.name).collect(),
         ),
-        ("engine", crate::count::Engine::names()),
+        ("engine", crate::count::CountEngine::names()),
         (
             "solver",
             std::iter::once("auto")

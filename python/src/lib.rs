@@ -16,7 +16,7 @@ use pyo3::exceptions::{PyImportError, PyIndexError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyIterator, PyList, PyString, PyTuple};
 use queens_sat::board::{Board, Cell, MAX_N};
-use queens_sat::count::{self, Counter, Engine};
+use queens_sat::count::{self, CountEngine, Counter};
 use queens_sat::encode::amo::AmoKind;
 use queens_sat::encode::{ClauseSink, EncodeOptions, Encoder, Lit, Stats};
 use queens_sat::export;
@@ -1634,7 +1634,7 @@ fn count_instance(
         .parse(inst, &piece, false),
     )?;
     let engine_name = engine;
-    let engine = py_ok(Engine::choice(engine))?;
+    let engine = py_ok(CountEngine::choice(engine))?;
     let lex = break_symmetry == Some("lex");
     // Options that would change nothing ([`queens_sat::applies`]), as `queens-sat count`
     // checks them: `amo=` against the engine that runs (auto's choice included), or the one of
@@ -1673,8 +1673,8 @@ fn count_instance(
         count.run()
     })?;
     let report = match outcome {
-        count::Outcome::Counted(r) => r,
-        count::Outcome::TimeLimit(_) => {
+        count::CountOutcome::Counted(r) => r,
+        count::CountOutcome::TimeLimit(_) => {
             let value = timeout.map(|t| t.1).unwrap_or_default();
             return Err(errors::time_limit(py, &value)?);
         }

@@ -334,7 +334,7 @@ pub fn count_table(
 ) -> Result<()> {
     use crate::count::backtrack::{count_fast, count_general};
     use crate::count::reference::check;
-    use crate::count::{Counter, Counts, Engine};
+    use crate::count::{CountEngine, Counter, Counts};
     use crate::piece::AMAZON;
     use crate::symmetry::stabiliser;
     let most = *threads.iter().max().unwrap_or(&1);
@@ -384,7 +384,7 @@ pub fn count_table(
         let sat_s = if n <= sat_max {
             let (c, s) = best(&|| {
                 Counter::new(&inst, piece)
-                    .engine(Engine::Sat)
+                    .engine(CountEngine::Sat)
                     .amo(amo)
                     .jobs(most)
                     .counts()

@@ -23,7 +23,7 @@ use crate::cluster::{
     CUBES_FILE, CubeLine, ICNF_FILE, INSTANCE_FILE, JOB_FILE, Job, Kind, LOGS_DIR, PARALLEL_FILE,
     RESULTS_DIR, SLURM_FILE, TASKS_FILE, Task, job_id, tasks_text,
 };
-use crate::count::Engine;
+use crate::count::CountEngine;
 use crate::cube;
 use crate::encode::EncodeOptions;
 use crate::error::{Error, Result};
@@ -163,7 +163,7 @@ pub struct SplitOptions {
     /// Encoding (AMO, `--symmetric`); lex-leader constraints are refused.
     pub options: EncodeOptions,
     /// Count: the engine of each cube.
-    pub engine: Engine,
+    pub engine: CountEngine,
     /// Solve: the solver of each cube, as `solve --solver` (`auto`, a backend, a portfolio);
     /// `None`: the cube source's ([`CubeSource::default_solver`]).
     pub solver: Option<String>,
@@ -235,13 +235,13 @@ pub fn split(dir: &Path, o: &SplitOptions) -> Result<SplitReport> {
     let (mut source, mut given) = (None, None);
     let lines: Vec<CubeLine> = match o.kind {
         Kind::Count => {
-            if o.options.symmetric.is_some() && o.engine == Engine::Backtrack {
+            if o.options.symmetric.is_some() && o.engine == CountEngine::Backtrack {
                 return Err(Error::Usage(
                     "split count --symmetric counts with the sat or cdcl engine, not backtrack"
                         .into(),
                 ));
             }
-            if o.engine == Engine::Orbits {
+            if o.engine == CountEngine::Orbits {
                 // The orbit search's parts, as cells placed: any engine recounts a cube line.
                 let g = o.options.symmetric.unwrap_or(Symmetry::Id);
                 let group = crate::symmetry::generated(&[g]);
@@ -312,7 +312,7 @@ pub fn split(dir: &Path, o: &SplitOptions) -> Result<SplitReport> {
         Some(given) => (lines, given.into_iter().map(|e: f64| e.max(1.0)).collect()),
         // The orbit search's parts: the board search's estimate says nothing of them; many
         // parts per task even their sizes out.
-        None if o.kind == Kind::Count && o.engine == Engine::Orbits => {
+        None if o.kind == Kind::Count && o.engine == CountEngine::Orbits => {
             let ones = vec![1.0; lines.len()];
             (lines, ones)
         }

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use crate::answer::Answer;
 use crate::board::Board;
 use crate::cluster::{CubeLine, Folder, Kind, SOLVED_MARK, TaskResult, host_name};
-use crate::count::Engine;
+use crate::count::CountEngine;
 use crate::count::backtrack;
 use crate::encode::EncodeOptions;
 use crate::error::{Error, Result};
@@ -98,7 +98,7 @@ pub fn run_task(
     };
     let outcome = match job.kind {
         Kind::Count => {
-            let engine = Engine::parse(job.engine.as_deref().unwrap_or("sat"))?;
+            let engine = CountEngine::parse(job.engine.as_deref().unwrap_or("sat"))?;
             crate::work::run_all(&lines, jobs.max(1), cancel, &|_, _| {}, |line| {
                 let cpu = crate::work::thread_cpu_seconds();
                 let c = count_line(line, &folder.instance, piece, options, engine, cancel)?;
@@ -148,12 +148,12 @@ fn count_line(
     base: &Instance,
     piece: Piece,
     options: EncodeOptions,
-    engine: Engine,
+    engine: CountEngine,
     cancel: &Cancel,
 ) -> Result<u64> {
     use crate::count::orbits::{self, Formulation};
     let formulation = match engine {
-        Engine::OrbitValues => Formulation::Values,
+        CountEngine::OrbitValues => Formulation::Values,
         _ => Formulation::Pairs,
     };
     let by_orbits = |instance: &Instance, g: Option<Symmetry>| {
@@ -173,21 +173,23 @@ fn count_line(
         };
     }
     match (line, engine) {
-        (CubeLine::Fixed(g), Engine::Orbits | Engine::OrbitValues) => by_orbits(base, Some(*g)),
-        (CubeLine::Cube { .. }, Engine::Orbits | Engine::OrbitValues) => {
+        (CubeLine::Fixed(g), CountEngine::Orbits | CountEngine::OrbitValues) => {
+            by_orbits(base, Some(*g))
+        }
+        (CubeLine::Cube { .. }, CountEngine::Orbits | CountEngine::OrbitValues) => {
             by_orbits(&line.instance(base), options.symmetric)
         }
-        (CubeLine::Fixed(g), Engine::Backtrack) => backtrack::fixed_points(base, piece, *g),
+        (CubeLine::Fixed(g), CountEngine::Backtrack) => backtrack::fixed_points(base, piece, *g),
         (CubeLine::Fixed(g), _) => {
             crate::count::count_symmetric(base, piece, options.amo, *g, 1, cancel)
         }
-        (CubeLine::Cube { .. }, Engine::Backtrack) => {
+        (CubeLine::Cube { .. }, CountEngine::Backtrack) => {
             Ok(backtrack::count_with(&line.instance(base), piece, &[], 1, cancel)?.total)
         }
-        (CubeLine::Cube { .. }, Engine::Sat) => {
+        (CubeLine::Cube { .. }, CountEngine::Sat) => {
             crate::count::dpll::count_cube_with(&line.instance(base), piece, options, cancel)
         }
-        (CubeLine::Cube { .. }, Engine::Cdcl) => {
+        (CubeLine::Cube { .. }, CountEngine::Cdcl) => {
             crate::count::sat::count_cube(&line.instance(base), piece, options, cancel)
         }
     }

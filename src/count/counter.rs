@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use super::{Counts, Engine, Outcome, Request};
+use super::{CountEngine, CountOutcome, Counts, Request};
 use crate::encode::amo::AmoKind;
 use crate::error::{Error, Result};
 use crate::instance::Instance;
@@ -14,7 +14,7 @@ use crate::symmetry::Symmetry;
 
 /// A progress callback: `(done, total)` over the SAT engines' cubes and the backtrack
 /// engine's tasks.
-pub type Progress<'a> = &'a (dyn Fn(usize, usize) + Sync);
+type Progress<'a> = &'a (dyn Fn(usize, usize) + Sync);
 
 /// Counts the solutions of an instance: every option that changes a count, set by a builder,
 /// then [`Counter::counts`] (the breakdown) or [`Counter::run`] (every engine's answer, a time
@@ -35,7 +35,7 @@ pub type Progress<'a> = &'a (dyn Fn(usize, usize) + Sync);
 ///
 /// ```
 /// use queens_sat::{Counter, Instance, QUEEN};
-/// use queens_sat::count::{Engine, Outcome};
+/// use queens_sat::count::{CountEngine, CountOutcome};
 /// use queens_sat::{encode::amo::AmoKind, symmetry::Symmetry};
 /// let board = Instance::plain(8);
 /// let c = Counter::new(&board, QUEEN).counts().unwrap();
@@ -48,8 +48,8 @@ pub type Progress<'a> = &'a (dyn Fn(usize, usize) + Sync);
 ///     .cross_check(true)
 ///     .amo(AmoKind::Pairwise)
 ///     .jobs(2);
-/// assert_eq!(counter.engines(), [Engine::Sat, Engine::Backtrack]);
-/// let Outcome::Counted(r) = counter.run().unwrap() else { panic!() };
+/// assert_eq!(counter.engines(), [CountEngine::Sat, CountEngine::Backtrack]);
+/// let CountOutcome::Counted(r) = counter.run().unwrap() else { panic!() };
 /// assert_eq!((r.unique(), r.engine_name().as_str()), (1, "sat+backtrack"));
 /// ```
 #[derive(Clone)]
@@ -77,7 +77,7 @@ impl<'a> Counter<'a> {
     }
 
     /// The engine (`None`: the default, the fastest that applies).
-    pub fn engine(mut self, engine: impl Into<Option<Engine>>) -> Self {
+    pub fn engine(mut self, engine: impl Into<Option<CountEngine>>) -> Self {
         self.request.engine = engine.into();
         self
     }
@@ -133,7 +133,7 @@ impl<'a> Counter<'a> {
 
     /// The engines that will count, without counting: the chosen (or default) engine, then
     /// under [`cross_check`](Counter::cross_check) the second one.
-    pub fn engines(&self) -> Vec<Engine> {
+    pub fn engines(&self) -> Vec<CountEngine> {
         let r = &self.request;
         let first = r
             .engine
@@ -145,16 +145,16 @@ impl<'a> Counter<'a> {
         engines
     }
 
-    /// Counts: what every engine that ran counted, or [`Outcome::TimeLimit`] when the time
+    /// Counts: what every engine that ran counted, or [`CountOutcome::TimeLimit`] when the time
     /// limit passed first (nothing was counted).
-    pub fn run(&self) -> Result<Outcome> {
+    pub fn run(&self) -> Result<CountOutcome> {
         if self.amo_given {
             // The encoding shapes the SAT engines' CNF only: an encoding given to a count
             // that encodes nothing is refused, not ignored.
             let engines = self.engines();
             let encodes = engines
                 .iter()
-                .find(|e| matches!(e, Engine::Sat | Engine::Cdcl))
+                .find(|e| matches!(e, CountEngine::Sat | CountEngine::Cdcl))
                 .unwrap_or(&engines[0]);
             crate::applies::check(
                 crate::applies::Command::Count,
@@ -179,14 +179,14 @@ impl<'a> Counter<'a> {
     /// [`Counter::run`] and its `unique`).
     pub fn counts(&self) -> Result<Counts> {
         match self.run()? {
-            Outcome::Counted(report) => report.runs[0].counts.clone().ok_or_else(|| {
+            CountOutcome::Counted(report) => report.runs[0].counts.clone().ok_or_else(|| {
                 Error::Usage(
                     "a lex-leader count gives the classes only, no breakdown: take \
                      Counter::run and its unique"
                         .into(),
                 )
             }),
-            Outcome::TimeLimit(given) => Err(Error::TimeLimit(given)),
+            CountOutcome::TimeLimit(given) => Err(Error::TimeLimit(given)),
         }
     }
 }

@@ -17,7 +17,7 @@ pub(crate) mod solutions;
 pub use classes::representatives;
 pub use solutions::Solutions;
 
-pub use counter::{Counter, Progress};
+pub use counter::Counter;
 
 use crate::cube;
 
@@ -34,7 +34,7 @@ use crate::symmetry::{Symmetry, count_group, generated};
 
 /// Which counter answers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Engine {
+pub enum CountEngine {
     /// Cube-and-conquer model counting of the SAT encoding: each cube's CNF is counted by an
     /// exhaustive DPLL model counter (`dpll`), projected on the cell variables.
     Sat,
@@ -54,61 +54,65 @@ pub enum Engine {
     OrbitValues,
 }
 
-impl Engine {
+impl CountEngine {
     /// Every engine, in the order of the help text. Public so that front ends and tests can
     /// walk every engine (tests/it/pieces.rs checks each against each piece).
-    pub const ALL: [Engine; 5] = [
-        Engine::Sat,
-        Engine::Cdcl,
-        Engine::Backtrack,
-        Engine::Orbits,
-        Engine::OrbitValues,
+    pub const ALL: [CountEngine; 5] = [
+        CountEngine::Sat,
+        CountEngine::Cdcl,
+        CountEngine::Backtrack,
+        CountEngine::Orbits,
+        CountEngine::OrbitValues,
     ];
 
-    /// What [`Engine::parse`] gives for `auto` where no instance is at hand (the engine of a
+    /// What [`CountEngine::parse`] gives for `auto` where no instance is at hand (the engine of a
     /// split job's cubes, `split count --engine auto`). `count` resolves `auto` per instance
-    /// instead ([`Engine::choice`], `auto_engine`).
-    pub const DEFAULT: Engine = Engine::Sat;
+    /// instead ([`CountEngine::choice`], `auto_engine`).
+    pub const DEFAULT: CountEngine = CountEngine::Sat;
 
     /// `count --engine` / Python's `engine=`: `auto` is `None` (the fastest engine that can
     /// count the instance, `auto_engine`), any other name that engine.
-    pub fn choice(name: &str) -> Result<Option<Engine>> {
+    pub fn choice(name: &str) -> Result<Option<CountEngine>> {
         if name == "auto" {
             Ok(None)
         } else {
-            Engine::parse(name).map(Some)
+            CountEngine::parse(name).map(Some)
         }
     }
 
-    /// Every name [`Engine::parse`] takes: `auto` ([`Engine::DEFAULT`]), then each engine's.
+    /// Every name [`CountEngine::parse`] takes: `auto` ([`CountEngine::DEFAULT`]), then each engine's.
     pub fn names() -> Vec<&'static str> {
         std::iter::once("auto")
-            .chain(Engine::ALL.iter().map(|e| e.name()))
+            .chain(CountEngine::ALL.iter().map(|e| e.name()))
             .collect()
     }
 
-    /// Looks up an engine name (`auto` is [`Engine::DEFAULT`]), or a typed error listing the
+    /// Looks up an engine name (`auto` is [`CountEngine::DEFAULT`]), or a typed error listing the
     /// known ones. The command line and Python take the same names.
-    pub fn parse(name: &str) -> Result<Engine> {
+    pub fn parse(name: &str) -> Result<CountEngine> {
         if name == "auto" {
-            return Ok(Engine::DEFAULT);
+            return Ok(CountEngine::DEFAULT);
         }
-        Engine::ALL
+        CountEngine::ALL
             .into_iter()
             .find(|e| e.name() == name)
             .ok_or_else(|| {
-                crate::error::BadOption::unknown(crate::error::Opt::Engine, name, &Engine::names())
+                crate::error::BadOption::unknown(
+                    crate::error::Opt::Engine,
+                    name,
+                    &CountEngine::names(),
+                )
             })
     }
 
     /// The engine's name.
     pub fn name(self) -> &'static str {
         match self {
-            Engine::Sat => "sat",
-            Engine::Cdcl => "cdcl",
-            Engine::Backtrack => "backtrack",
-            Engine::Orbits => "orbits",
-            Engine::OrbitValues => "orbit-values",
+            CountEngine::Sat => "sat",
+            CountEngine::Cdcl => "cdcl",
+            CountEngine::Backtrack => "backtrack",
+            CountEngine::Orbits => "orbits",
+            CountEngine::OrbitValues => "orbit-values",
         }
     }
 }
@@ -137,13 +141,13 @@ pub(crate) struct Request {
     /// `--break-symmetry lex`: count the classes directly, one lex-leader board per class.
     pub lex: bool,
     /// The engine; `None` is `auto` ([`auto_engine`]).
-    pub engine: Option<Engine>,
+    pub engine: Option<CountEngine>,
     /// `--cross-check`: a second, independent engine ([`second_engine`]) counts the same; any
     /// difference is an error.
     pub cross_check: bool,
     /// Worker threads.
     pub jobs: usize,
-    /// `--timeout`: the count gives up after this long ([`Outcome::TimeLimit`]).
+    /// `--timeout`: the count gives up after this long ([`CountOutcome::TimeLimit`]).
     pub timeout: Option<Duration>,
 }
 
@@ -162,7 +166,7 @@ impl Request {
     }
 }
 
-/// How a [`Report`]'s classes were counted.
+/// How a [`CountReport`]'s classes were counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Method {
     /// Burnside's lemma over the fixed points of each element of the group.
@@ -186,7 +190,7 @@ impl Method {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Counted {
     /// The engine.
-    pub engine: Engine,
+    pub engine: CountEngine,
     /// How it counted the classes.
     pub method: Method,
     /// Its classes: [`Counts::unique`], or the lex-leader boards.
@@ -195,7 +199,7 @@ pub struct Counted {
     pub counts: Option<Counts>,
     /// The engine that counted the rotations' fixed points, where not this one: the orbits
     /// engine inside a backtrack count of all solutions.
-    pub rotations: Option<Engine>,
+    pub rotations: Option<CountEngine>,
     /// Wall-clock seconds.
     pub seconds: f64,
 }
@@ -203,7 +207,7 @@ pub struct Counted {
 /// The answer of [`Counter::run`]: what every engine that ran counted (one, or two that agree under
 /// `cross_check`), and the options that shaped it.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Report {
+pub struct CountReport {
     /// `--symmetric g`, as asked.
     pub symmetric: Option<Symmetry>,
     /// `--break-symmetry lex`, as asked: only the classes are reported.
@@ -214,7 +218,7 @@ pub struct Report {
     pub runs: Vec<Counted>,
 }
 
-impl Report {
+impl CountReport {
     /// The first engine's answer.
     pub fn first(&self) -> &Counted {
         &self.runs[0]
@@ -237,7 +241,7 @@ impl Report {
         names.join("+")
     }
 
-    /// The methods of the engines that ran, joined by `+` as [`Report::engine_name`].
+    /// The methods of the engines that ran, joined by `+` as [`CountReport::engine_name`].
     pub fn method_name(&self) -> String {
         let names: Vec<&str> = self.runs.iter().map(|r| r.method.name()).collect();
         names.join("+")
@@ -245,7 +249,7 @@ impl Report {
 
     /// The engine that counted the rotations' fixed points inside the first run, where not the
     /// first run's engine ([`Counted::rotations`]).
-    pub fn rotations(&self) -> Option<Engine> {
+    pub fn rotations(&self) -> Option<CountEngine> {
         self.first().rotations
     }
 
@@ -257,9 +261,9 @@ impl Report {
 
 /// What [`Counter::run`] gives: a report, or the time limit (as given) that stopped it first.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Outcome {
+pub enum CountOutcome {
     /// Counted.
-    Counted(Report),
+    Counted(CountReport),
     /// `Request::timeout` passed before the count ended; nothing was counted.
     TimeLimit(Duration),
 }
@@ -305,29 +309,29 @@ pub(crate) fn auto_engine(
     piece: &Piece,
     symmetric: Option<Symmetry>,
     lex: bool,
-) -> Engine {
+) -> CountEngine {
     if lex {
-        Engine::Sat
+        CountEngine::Sat
     } else if symmetric.is_some() && orbits_refusal(instance, piece, symmetric).is_none() {
-        Engine::Orbits
+        CountEngine::Orbits
     } else if backtrack_refusal(instance, piece).is_none() {
-        Engine::Backtrack
+        CountEngine::Backtrack
     } else {
-        Engine::Sat
+        CountEngine::Sat
     }
 }
 
 /// The second engine of `--cross-check` for `first`: the independent backtrack counter for a
 /// SAT engine where it applies, the `sat` engine for `backtrack`; past n = 64 the other SAT
 /// engine (`sat` and `cdcl` share the encoding but not the search).
-pub(crate) fn second_engine(instance: &Instance, piece: &Piece, first: Engine) -> Engine {
+pub(crate) fn second_engine(instance: &Instance, piece: &Piece, first: CountEngine) -> CountEngine {
     match first {
-        Engine::Backtrack => Engine::Sat,
-        Engine::Orbits => Engine::OrbitValues,
-        Engine::OrbitValues => Engine::Orbits,
-        _ if backtrack_refusal(instance, piece).is_none() => Engine::Backtrack,
-        Engine::Sat => Engine::Cdcl,
-        Engine::Cdcl => Engine::Sat,
+        CountEngine::Backtrack => CountEngine::Sat,
+        CountEngine::Orbits => CountEngine::OrbitValues,
+        CountEngine::OrbitValues => CountEngine::Orbits,
+        _ if backtrack_refusal(instance, piece).is_none() => CountEngine::Backtrack,
+        CountEngine::Sat => CountEngine::Cdcl,
+        CountEngine::Cdcl => CountEngine::Sat,
     }
 }
 
@@ -346,7 +350,7 @@ pub(crate) fn second_engine(instance: &Instance, piece: &Piece, first: Engine) -
 /// instance is refused with an error naming why (`backtrack` past n = 64). With
 /// `cross_check`, [`second_engine`] counts too and any difference is an [`Error::WrongAnswer`].
 /// Stops with [`Error::Interrupted`] once `cancel` is raised, and with
-/// [`Outcome::TimeLimit`] once `request.timeout` passes. `progress(done, total)` reports the
+/// [`CountOutcome::TimeLimit`] once `request.timeout` passes. `progress(done, total)` reports the
 /// SAT engines' cubes and the backtrack engine's tasks (of its total; its fixed points under
 /// `--symmetric` report nothing).
 ///
@@ -356,7 +360,7 @@ pub(crate) fn run(
     request: &Request,
     progress: &(dyn Fn(usize, usize) + Sync),
     cancel: &Cancel,
-) -> Result<Outcome> {
+) -> Result<CountOutcome> {
     let first = match request.engine {
         Some(e) => e,
         None => auto_engine(instance, &piece, request.symmetric, request.lex),
@@ -367,13 +371,13 @@ pub(crate) fn run(
     }
     for &e in &engines {
         match e {
-            Engine::Backtrack => {
+            CountEngine::Backtrack => {
                 if let Some(why) = backtrack_refusal(instance, &piece) {
                     return Err(why);
                 }
             }
-            Engine::Sat | Engine::Cdcl => dpll::supports(&piece)?,
-            Engine::Orbits | Engine::OrbitValues => {
+            CountEngine::Sat | CountEngine::Cdcl => dpll::supports(&piece)?,
+            CountEngine::Orbits | CountEngine::OrbitValues => {
                 if request.lex {
                     return Err(crate::error::BadOption::invalid(
                         crate::error::Opt::Engine,
@@ -406,10 +410,10 @@ pub(crate) fn run(
                 method,
                 unique,
                 counts,
-                rotations: (e == Engine::Backtrack
+                rotations: (e == CountEngine::Backtrack
                     && request.symmetric.is_none()
                     && rotations_by_orbits(instance, &piece, &group))
-                .then_some(Engine::Orbits),
+                .then_some(CountEngine::Orbits),
                 seconds,
             }),
             Err(err) => {
@@ -420,7 +424,7 @@ pub(crate) fn run(
     }
     drop(watch);
     if let Some(Stop::TimeLimit(given)) = limited.stopped() {
-        return Ok(Outcome::TimeLimit(given));
+        return Ok(CountOutcome::TimeLimit(given));
     }
     if let Some(err) = failed {
         return Err(err);
@@ -451,7 +455,7 @@ pub(crate) fn run(
             )));
         }
     }
-    Ok(Outcome::Counted(Report {
+    Ok(CountOutcome::Counted(CountReport {
         symmetric: request.symmetric,
         lex: request.lex,
         group,
@@ -470,7 +474,7 @@ struct Formula {
 
 /// One engine's count for [`run`]: its method, its classes and (Burnside) the breakdown.
 fn by_engine(
-    engine: Engine,
+    engine: CountEngine,
     instance: &Instance,
     piece: Piece,
     request: &Request,
@@ -479,8 +483,8 @@ fn by_engine(
     cancel: &Cancel,
 ) -> Result<(Method, u64, Option<Counts>)> {
     let g = request.symmetric.filter(|&g| g != Symmetry::Id);
-    if request.lex && engine != Engine::Backtrack {
-        let conquer = if engine == Engine::Cdcl {
+    if request.lex && engine != CountEngine::Backtrack {
+        let conquer = if engine == CountEngine::Cdcl {
             sat::Conquer::Cdcl
         } else {
             sat::Conquer::Dpll
@@ -505,8 +509,8 @@ fn by_engine(
         return Ok((Method::LexLeader, classes, None));
     }
     let fixed = match (engine, g) {
-        (Engine::Orbits | Engine::OrbitValues, _) => {
-            let formulation = if engine == Engine::Orbits {
+        (CountEngine::Orbits | CountEngine::OrbitValues, _) => {
+            let formulation = if engine == CountEngine::Orbits {
                 orbits::Formulation::Pairs
             } else {
                 orbits::Formulation::Values
@@ -521,15 +525,15 @@ fn by_engine(
                 },
             )?
         }
-        (Engine::Backtrack, None) => {
+        (CountEngine::Backtrack, None) => {
             backtrack::count_reporting(instance, piece, group, request.jobs, progress, cancel)?
                 .fixed
         }
-        (Engine::Backtrack, Some(g)) => per_subgroup(g, group, |k| {
+        (CountEngine::Backtrack, Some(g)) => per_subgroup(g, group, |k| {
             backtrack::fixed_by(instance, piece, k, cancel)
         })?,
-        (Engine::Sat | Engine::Cdcl, _) => {
-            let conquer = if engine == Engine::Cdcl {
+        (CountEngine::Sat | CountEngine::Cdcl, _) => {
+            let conquer = if engine == CountEngine::Cdcl {
                 sat::Conquer::Cdcl
             } else {
                 sat::Conquer::Dpll
@@ -728,7 +732,7 @@ mod tests {
     /// each formula, with that formula's total).
     #[test]
     fn progress_is_monotonic_with_one_total() {
-        for engine in [Engine::Sat, Engine::Cdcl] {
+        for engine in [CountEngine::Sat, CountEngine::Cdcl] {
             let seen = Mutex::new(Vec::new());
             let record = |done: usize, total: usize| seen.lock().unwrap().push((done, total));
             let inst = Instance::plain(10);

@@ -285,18 +285,18 @@ mod tests {
     fn verify_converted(red: &Reduction, board: &Board) -> bool {
         crate::verify::verify(board, &red.instance, QUEEN).is_ok()
     }
-    use crate::count::{Counter, Counts, Engine};
+    use crate::count::{CountEngine, Counter, Counts};
 
     fn count(
         inst: &Instance,
         piece: crate::piece::Piece,
         amo: AmoKind,
-        engine: Engine,
+        engine: CountEngine,
         jobs: usize,
     ) -> crate::Result<Counts> {
         let c = Counter::new(inst, piece).engine(engine).jobs(jobs);
         match engine {
-            Engine::Sat | Engine::Cdcl => c.amo(amo),
+            CountEngine::Sat | CountEngine::Cdcl => c.amo(amo),
             _ => c,
         }
         .counts()
@@ -408,12 +408,13 @@ mod tests {
                         assert_eq!(&red.project(&lifted), s);
                     }
                     // And the converted instance has exactly as many solutions.
-                    let counted = count(&red.instance, QUEEN, AmoKind::Product, Engine::Sat, 2)
-                        .unwrap()
-                        .total;
+                    let counted =
+                        count(&red.instance, QUEEN, AmoKind::Product, CountEngine::Sat, 2)
+                            .unwrap()
+                            .total;
                     assert_eq!(counted, sols.len() as u64, "n={n} seed={seed} d={d}");
                     // The crate's independent backtracking counter agrees on the source.
-                    let source = count(&src, QUEEN, AmoKind::Product, Engine::Backtrack, 1)
+                    let source = count(&src, QUEEN, AmoKind::Product, CountEngine::Backtrack, 1)
                         .unwrap()
                         .total;
                     assert_eq!(source, counted, "n={n} seed={seed} d={d}");
@@ -431,13 +432,13 @@ mod tests {
         src.placed.push(Cell::new(2, 3));
         let red = diagonals_to_completion(&src).unwrap();
         assert_eq!(red.instance.n, 39);
-        let c = count(&red.instance, QUEEN, AmoKind::Product, Engine::Sat, 2).unwrap();
+        let c = count(&red.instance, QUEEN, AmoKind::Product, CountEngine::Sat, 2).unwrap();
         assert_eq!(c.total, 0);
         // A pre-placed queen off the diagonals: counts agree with the source.
         src.placed = vec![Cell::new(1, 2)];
         let red = diagonals_to_completion(&src).unwrap();
         let expected = source_solutions(&src).len() as u64;
-        let c = count(&red.instance, QUEEN, AmoKind::Product, Engine::Sat, 2).unwrap();
+        let c = count(&red.instance, QUEEN, AmoKind::Product, CountEngine::Sat, 2).unwrap();
         assert_eq!(c.total, expected);
         assert!(expected > 0);
     }

@@ -548,7 +548,7 @@ fn split_bitboard(
         instance: inst.clone(),
         piece,
         options: queens_sat::encode::EncodeOptions::from(queens_sat::encode::amo::AmoKind::DEFAULT),
-        engine: queens_sat::count::Engine::Backtrack,
+        engine: queens_sat::count::CountEngine::Backtrack,
         solver: None,
         cubes_from: Some(queens_sat::cluster::source::CubeSource::Bitboard),
         timeout: None,

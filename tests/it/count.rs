@@ -14,7 +14,7 @@ use common::oracle::instance_solutions;
 
 use crate::common::counting::{count, count_lex_leaders, count_symmetric};
 use queens_sat::board::Cell;
-use queens_sat::count::{Engine, backtrack};
+use queens_sat::count::{CountEngine, backtrack};
 use queens_sat::encode::amo::AmoKind;
 use queens_sat::instance::Instance;
 use queens_sat::interrupt::Cancel;
@@ -72,7 +72,7 @@ fn burnside_holds(c: &queens_sat::count::Counts) {
 #[test]
 fn queens_match_oeis_with_every_engine() {
     for (n, total, unique, r90, r180) in QUEENS {
-        for engine in [Engine::Sat, Engine::Cdcl, Engine::Backtrack] {
+        for engine in [CountEngine::Sat, CountEngine::Cdcl, CountEngine::Backtrack] {
             let c = count(&Instance::plain(n), QUEEN, AmoKind::Product, engine, 2).unwrap();
             let what = format!("queens n={n} engine={engine:?}");
             assert_eq!((c.total, c.unique), (total, unique), "{what}");
@@ -88,7 +88,7 @@ fn queens_match_oeis_with_every_engine() {
 #[test]
 fn amazons_match_oeis_with_every_engine() {
     for (n, total, unique) in AMAZONS {
-        for engine in [Engine::Sat, Engine::Cdcl, Engine::Backtrack] {
+        for engine in [CountEngine::Sat, CountEngine::Cdcl, CountEngine::Backtrack] {
             let c = count(&Instance::plain(n), AMAZON, AmoKind::Product, engine, 2).unwrap();
             assert_eq!(
                 (c.total, c.unique),
@@ -105,18 +105,18 @@ fn every_amo_encoding_counts_exactly() {
     // The sequential and product encodings are not parsimonious: counts must be projected.
     for amo in AmoKind::ALL {
         for (n, total, unique, _, _) in &QUEENS[..10] {
-            let c = count(&Instance::plain(*n), QUEEN, amo, Engine::Sat, 2).unwrap();
+            let c = count(&Instance::plain(*n), QUEEN, amo, CountEngine::Sat, 2).unwrap();
             assert_eq!(
                 (c.total, c.unique),
                 (*total, *unique),
                 "queens n={n} amo={amo}"
             );
         }
-        let c = count(&Instance::plain(11), AMAZON, amo, Engine::Sat, 2).unwrap();
+        let c = count(&Instance::plain(11), AMAZON, amo, CountEngine::Sat, 2).unwrap();
         assert_eq!((c.total, c.unique), (44, 6), "amazons n=11 amo={amo}");
         // The blocking-clause enumeration must project away the auxiliaries too.
         for (n, total, unique, _, _) in &QUEENS[..8] {
-            let c = count(&Instance::plain(*n), QUEEN, amo, Engine::Cdcl, 2).unwrap();
+            let c = count(&Instance::plain(*n), QUEEN, amo, CountEngine::Cdcl, 2).unwrap();
             assert_eq!(
                 (c.total, c.unique),
                 (*total, *unique),
@@ -221,7 +221,7 @@ fn check(inst: &Instance, piece: Piece) {
     let names: Vec<&str> = stabiliser(inst, &piece).iter().map(|g| g.name()).collect();
     assert_eq!(names, group, "stabiliser of {inst:?}");
     let classes = oracle_classes(&sols, inst.n, &group);
-    for engine in [Engine::Sat, Engine::Cdcl, Engine::Backtrack] {
+    for engine in [CountEngine::Sat, CountEngine::Cdcl, CountEngine::Backtrack] {
         let c = count(inst, piece, AmoKind::Product, engine, 2).unwrap();
         assert_eq!(
             c.total,

@@ -18,7 +18,7 @@ use common::oracle::instance_solutions;
 
 use crate::common::counting::{count, count_symmetric};
 use queens_sat::board::Cell;
-use queens_sat::count::Engine;
+use queens_sat::count::CountEngine;
 use queens_sat::count::backtrack::{Tally, count_fast, count_general};
 use queens_sat::count::fast::{Shape, count_rows_with, full};
 use queens_sat::count::reference::{AMAZONS, QUEENS};
@@ -75,7 +75,7 @@ fn queens_match_the_published_tables_up_to_15() {
             &Instance::plain(n),
             QUEEN,
             AmoKind::Product,
-            Engine::Backtrack,
+            CountEngine::Backtrack,
             2,
         )
         .unwrap();
@@ -126,7 +126,7 @@ fn fast_search_agrees_with_the_sat_engine() {
     for (piece, n) in rows {
         let inst = Instance::plain(n);
         let t = fast(&inst, piece);
-        let sat = count(&inst, piece, AmoKind::Product, Engine::Sat, 2).unwrap();
+        let sat = count(&inst, piece, AmoKind::Product, CountEngine::Sat, 2).unwrap();
         let what = format!("{} n={n}", piece.name);
         assert_eq!(sat.group, Symmetry::ALL.to_vec(), "{what}");
         assert_eq!(sat.fixed, t.fixed, "{what}");
@@ -230,8 +230,8 @@ fn random_instances_keep_their_counts() {
             assert_eq!(f, want, "fixed {g} {what}");
         }
         assert_eq!(t, general(&inst, piece), "general {what}");
-        let c = count(&inst, piece, AmoKind::Product, Engine::Backtrack, 2).unwrap();
-        let sat = count(&inst, piece, AmoKind::Product, Engine::Sat, 2).unwrap();
+        let c = count(&inst, piece, AmoKind::Product, CountEngine::Backtrack, 2).unwrap();
+        let sat = count(&inst, piece, AmoKind::Product, CountEngine::Sat, 2).unwrap();
         assert_eq!(c, sat, "sat {what}");
         if t.total > 0 {
             nonzero += 1;

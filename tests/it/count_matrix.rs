@@ -18,7 +18,7 @@ use common::oracle::instance_solutions;
 
 use crate::common::counting::{Request, run};
 use queens_sat::board::Cell;
-use queens_sat::count::{Engine, Outcome, Report};
+use queens_sat::count::{CountEngine, CountOutcome, CountReport};
 use queens_sat::encode::amo::AmoKind;
 use queens_sat::instance::{ExcludedDiagonal, Instance};
 use queens_sat::interrupt::Cancel;
@@ -228,16 +228,16 @@ pub(crate) fn instances() -> Vec<(&'static str, Instance)> {
 }
 
 /// The engine choices of the matrix: each engine by name, and `auto`.
-const ENGINES: [Option<Engine>; 4] = [
-    Some(Engine::Sat),
-    Some(Engine::Cdcl),
-    Some(Engine::Backtrack),
+const ENGINES: [Option<CountEngine>; 4] = [
+    Some(CountEngine::Sat),
+    Some(CountEngine::Cdcl),
+    Some(CountEngine::Backtrack),
     None,
 ];
 
-fn counted(inst: &Instance, piece: Piece, request: &Request) -> Report {
+fn counted(inst: &Instance, piece: Piece, request: &Request) -> CountReport {
     match run(inst, piece, request, &Cancel::new()) {
-        Ok(Outcome::Counted(r)) => r,
+        Ok(CountOutcome::Counted(r)) => r,
         other => panic!("{inst:?} {} {request:?}: {other:?}", piece.name),
     }
 }
@@ -284,11 +284,11 @@ fn check_instance(kind: &str, inst: &Instance, piece: Piece) {
                         let orbits =
                             rotation && inst.blocked.is_empty() && inst.excluded.is_empty();
                         let auto = if lex {
-                            Engine::Sat
+                            CountEngine::Sat
                         } else if orbits {
-                            Engine::Orbits
+                            CountEngine::Orbits
                         } else {
-                            Engine::Backtrack
+                            CountEngine::Backtrack
                         };
                         assert_eq!(r.runs[0].engine, auto, "auto: {what}");
                     }
@@ -300,7 +300,7 @@ fn check_instance(kind: &str, inst: &Instance, piece: Piece) {
                                 assert_eq!(c.fixed, want.fixed, "fixed by {:?}: {what}", x.engine);
                                 assert_eq!(c.unique, want.classes, "{what}");
                             }
-                            None => assert!(lex && x.engine != Engine::Backtrack, "{what}"),
+                            None => assert!(lex && x.engine != CountEngine::Backtrack, "{what}"),
                         }
                     }
                     if !lex {
@@ -335,7 +335,7 @@ fn amazons_with_solutions_match_the_oracle() {
     for g in std::iter::once(None).chain(Symmetry::ALL.into_iter().map(Some)) {
         let want = expected(&inst, &sols, g.map(|g| g.name()));
         for lex in [false, true] {
-            for engine in [Some(Engine::Sat), Some(Engine::Backtrack)] {
+            for engine in [Some(CountEngine::Sat), Some(CountEngine::Backtrack)] {
                 let request = Request {
                     symmetric: g,
                     lex,
@@ -576,7 +576,7 @@ fn past_64_the_sat_engines_count_and_cross_check() {
         );
     }
     let request = Request {
-        engine: Some(Engine::Backtrack),
+        engine: Some(CountEngine::Backtrack),
         ..Request::new(AmoKind::Auto, 2)
     };
     let e = run(&inst, QUEEN, &request, &Cancel::new()).unwrap_err();

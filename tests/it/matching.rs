@@ -16,7 +16,7 @@ use std::collections::BTreeSet;
 use crate::common::counting::count;
 use hall::hall_clauses;
 use queens_sat::board::Cell;
-use queens_sat::count::Engine;
+use queens_sat::count::CountEngine;
 use queens_sat::encode::amo::AmoKind;
 use queens_sat::instance::Instance;
 use queens_sat::matching::{mandatory, max_matching, regin};
@@ -387,9 +387,9 @@ fn counts_are_unchanged_by_the_filter() {
         let piece = if rng.below(3) == 0 { AMAZON } else { QUEEN };
         let expected = oracle_solutions(&inst, piece == AMAZON).len() as u64;
         let engine = if i % 2 == 0 {
-            Engine::Sat
+            CountEngine::Sat
         } else {
-            Engine::Cdcl
+            CountEngine::Cdcl
         };
         let got = count(&inst, piece, AmoKind::Pairwise, engine, 1).unwrap();
         assert_eq!(got.total, expected, "{} {inst:?} {engine:?}", piece.name);

@@ -200,8 +200,8 @@ fn names_cover_every_enumerated_option() {
         assert!(names.contains_key(key), "{key}");
     }
     for e in &names["engine"] {
-        queens_sat::count::Engine::parse(e).unwrap();
-        queens_sat::count::Engine::choice(e).unwrap();
+        queens_sat::count::CountEngine::parse(e).unwrap();
+        queens_sat::count::CountEngine::choice(e).unwrap();
     }
     for f in &names["instance_format"] {
         queens_sat::instance::Format::parse(f).unwrap();

@@ -7,7 +7,7 @@ use crate::common;
 use common::Plain;
 use common::oracle::{self, ANTI_DIAGONAL, Attacks, COLUMN, DIAGONAL, ROW};
 use queens_sat::board::Cell;
-use queens_sat::count::{self, Engine, backtrack, dpll};
+use queens_sat::count::{self, CountEngine, backtrack, dpll};
 use queens_sat::encode::EncodeOptions;
 use queens_sat::encode::amo::AmoKind;
 use queens_sat::instance::Instance;
@@ -102,12 +102,16 @@ fn plain(n: u32) -> Plain {
     Plain::from_instance(&Instance::plain(n))
 }
 
-fn count_with(inst: &Instance, piece: Piece, engine: Engine) -> queens_sat::Result<count::Counts> {
+fn count_with(
+    inst: &Instance,
+    piece: Piece,
+    engine: CountEngine,
+) -> queens_sat::Result<count::Counts> {
     crate::common::counting::count(inst, piece, AmoKind::Product, engine, 2)
 }
 
 /// The error text of counting `piece` on a plain `n`-board with `engine`.
-fn refusal(piece: Piece, engine: Engine, n: u32) -> String {
+fn refusal(piece: Piece, engine: CountEngine, n: u32) -> String {
     match count_with(&Instance::plain(n), piece, engine) {
         Ok(c) => panic!(
             "{} {engine:?} n={n}: counted {} instead of refusing",
@@ -159,7 +163,7 @@ fn malformed_pieces_fail_validation_in_every_engine() {
         let err = piece.validate().unwrap_err();
         assert!(err.contains(needle), "{}: {err}", piece.name);
         assert!(err.contains(piece.name), "{err}");
-        for engine in [Engine::Sat, Engine::Cdcl, Engine::Backtrack] {
+        for engine in [CountEngine::Sat, CountEngine::Cdcl, CountEngine::Backtrack] {
             let e = refusal(piece, engine, 6);
             assert!(e.contains(needle), "{} {engine:?}: {e}", piece.name);
         }
@@ -179,13 +183,13 @@ fn a_piece_without_columns_is_counted_by_backtrack_and_refused_by_the_sat_engine
     let mut nonzero = 0;
     for n in 1..=8 {
         let want = oracle::count(&plain(n), &attacks);
-        let got = count_with(&Instance::plain(n), NO_COLUMNS, Engine::Backtrack).unwrap();
+        let got = count_with(&Instance::plain(n), NO_COLUMNS, CountEngine::Backtrack).unwrap();
         assert_eq!(got.total, want, "n={n}");
         nonzero += u32::from(want > 0);
         // More than queens: the column constraint is gone.
         let queens = oracle::count(&plain(n), &oracle::QUEEN);
         assert!(want >= queens, "n={n}");
-        for engine in [Engine::Sat, Engine::Cdcl] {
+        for engine in [CountEngine::Sat, CountEngine::Cdcl] {
             let e = refusal(NO_COLUMNS, engine, n);
             assert!(
                 e.contains("rows and columns") && e.contains("column"),
@@ -224,7 +228,7 @@ fn a_piece_without_columns_is_counted_by_backtrack_and_refused_by_the_sat_engine
 
 #[test]
 fn a_piece_without_rows_is_refused_by_every_counter() {
-    for engine in [Engine::Sat, Engine::Cdcl, Engine::Backtrack] {
+    for engine in [CountEngine::Sat, CountEngine::Cdcl, CountEngine::Backtrack] {
         let e = refusal(NO_ROWS, engine, 6);
         assert!(e.contains("rows"), "{engine:?}: {e}");
     }
@@ -234,10 +238,10 @@ fn a_piece_without_rows_is_refused_by_every_counter() {
 /// engine models it (here it adds nothing to a queen, so the queen counts come out).
 #[test]
 fn a_sideways_leap_is_refused_by_backtrack_only() {
-    let e = refusal(SIDE_LEAPER, Engine::Backtrack, 8);
+    let e = refusal(SIDE_LEAPER, CountEngine::Backtrack, 8);
     assert!(e.contains("leaps that change row"), "{e}");
     for (n, want) in [(4, 2), (6, 4), (8, 92)] {
-        for engine in [Engine::Sat, Engine::Cdcl] {
+        for engine in [CountEngine::Sat, CountEngine::Cdcl] {
             let c = count_with(&Instance::plain(n), SIDE_LEAPER, engine).unwrap();
             assert_eq!(c.total, want, "n={n} {engine:?}");
         }
@@ -262,7 +266,7 @@ fn a_rook_nightrider_is_counted_alike_by_every_engine_and_the_oracle() {
     for inst in &instances {
         let want = oracle::count(&Plain::from_instance(inst), &attacks);
         nonzero += u32::from(want > 0);
-        for engine in [Engine::Sat, Engine::Cdcl, Engine::Backtrack] {
+        for engine in [CountEngine::Sat, CountEngine::Cdcl, CountEngine::Backtrack] {
             let c = count_with(inst, ROOK_NIGHTRIDER, engine).unwrap();
             assert_eq!(c.total, want, "n={} {engine:?}", inst.n);
         }
@@ -404,9 +408,9 @@ fn every_engine_solves_and_counts_every_line_kind_as_the_oracle() {
             }
             // The orbit engines count only the boards a rotation fixes (tested with
             // --symmetric in count_matrix.rs and in the library).
-            for engine in Engine::ALL
+            for engine in CountEngine::ALL
                 .into_iter()
-                .filter(|&e| !matches!(e, Engine::Orbits | Engine::OrbitValues))
+                .filter(|&e| !matches!(e, CountEngine::Orbits | CountEngine::OrbitValues))
             {
                 match count_with(inst, *piece, engine) {
                     Ok(c) => {

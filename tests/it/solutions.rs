@@ -17,7 +17,7 @@ use crate::count_matrix::{Sol, expected, image, instances};
 use crate::common::counting::{Request, run};
 use queens_sat::board::Board;
 use queens_sat::count::Solutions;
-use queens_sat::count::{Engine, Outcome};
+use queens_sat::count::{CountEngine, CountOutcome};
 use queens_sat::encode::amo::AmoKind;
 use queens_sat::encode::lex::SymmetrySet;
 use queens_sat::encode::{EncodeOptions, Encoder, VecSink};
@@ -90,10 +90,11 @@ fn solutions_match_the_oracle_and_count() {
                 // As many as count's total and unique.
                 let request = Request {
                     symmetric: g,
-                    engine: Some(Engine::Backtrack),
+                    engine: Some(CountEngine::Backtrack),
                     ..Request::new(AmoKind::Auto, 1)
                 };
-                let Ok(Outcome::Counted(r)) = run(&inst, piece, &request, &Cancel::new()) else {
+                let Ok(CountOutcome::Counted(r)) = run(&inst, piece, &request, &Cancel::new())
+                else {
                     panic!("count: {what}");
                 };
                 let c = r.counts().unwrap();

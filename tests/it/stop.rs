@@ -212,7 +212,7 @@ fn a_cancel_stops_every_engine_and_leaves_nothing_running() {
     let cancel = Cancel::new();
     let raiser = raise_soon(&cancel);
     let r = queens_sat::count::Counter::new(&queens_sat::instance::Instance::plain(17), QUEEN)
-        .engine(queens_sat::count::Engine::Sat)
+        .engine(queens_sat::count::CountEngine::Sat)
         .amo(queens_sat::encode::amo::AmoKind::Product)
         .jobs(2)
         .cancel(cancel.clone())

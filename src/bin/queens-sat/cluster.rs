@@ -10,7 +10,7 @@ use queens_sat::cluster::source::CubeSource;
 use queens_sat::cluster::split::{SlurmOptions, SplitOptions, split};
 use queens_sat::cluster::task::{Ran, run_task};
 use queens_sat::cluster::{Folder, Kind};
-use queens_sat::count::Engine;
+use queens_sat::count::CountEngine;
 use queens_sat::encode::Stats;
 use queens_sat::encode::amo::AmoKind;
 use queens_sat::solve::SolveReport;
@@ -71,7 +71,7 @@ struct SplitCountArgs {
     inst: InstanceArgs,
     #[command(flatten)]
     enc: EncodingArgs,
-    /// Engine of each cube: auto (the default: backtrack, the fastest, where it can count the
+    /// CountEngine of each cube: auto (the default: backtrack, the fastest, where it can count the
     /// instance, as `count`'s auto; else sat, and sat with --symmetric), sat, cdcl or backtrack.
     #[arg(long, default_value = "auto", value_parser = crate::count::engine_choice_parser())]
     engine: crate::count::EngineChoice,
@@ -163,7 +163,7 @@ pub fn run_split(a: SplitArgs) -> Result<ExitCode> {
             .engines()[0]
         {
             // split count --symmetric counts with the orbits or a SAT engine.
-            Engine::Backtrack if options.symmetric.is_some() => Engine::Sat,
+            CountEngine::Backtrack if options.symmetric.is_some() => CountEngine::Sat,
             e => e,
         },
     );

@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
-use queens_sat::count::{self, Counter, Engine};
+use queens_sat::count::{self, CountEngine, Counter};
 use queens_sat::report::CountRecord;
 use queens_sat::{Error, Result};
 
@@ -77,12 +77,13 @@ through lex-leader constraints for H (the backtrack engine by Burnside): the sam
 
 /// `count --engine`: `auto` or one engine.
 #[derive(Clone, Copy, Debug)]
-pub struct EngineChoice(pub Option<Engine>);
+pub struct EngineChoice(pub Option<CountEngine>);
 
 /// Parses `--engine`: `auto` (`None`: the caller picks per instance) or one engine.
 pub fn engine_choice_parser() -> impl TypedValueParser<Value = EngineChoice> {
-    PossibleValuesParser::new(Engine::names())
-        .map(|name| EngineChoice(Engine::choice(&name).expect("a possible value is an engine")))
+    PossibleValuesParser::new(CountEngine::names()).map(|name| {
+        EngineChoice(CountEngine::choice(&name).expect("a possible value is an engine"))
+    })
 }
 
 /// Runs `count`.
@@ -155,11 +156,11 @@ pub fn run(a: CountArgs) -> Result<ExitCode> {
     let outcome = counter.run()?;
     bar.finish();
     match outcome {
-        count::Outcome::Counted(report) => {
+        count::CountOutcome::Counted(report) => {
             print_report(&report, a.format);
             Ok(ExitCode::SUCCESS)
         }
-        count::Outcome::TimeLimit(given) => {
+        count::CountOutcome::TimeLimit(given) => {
             let reason = format!("time limit of {} s reached", given.as_secs_f64());
             match a.format {
                 OutputFormat::Json => print_json(&serde_json::json!({
@@ -176,7 +177,7 @@ pub fn run(a: CountArgs) -> Result<ExitCode> {
 
 /// Prints what `count` counted: the full breakdown (total, unique, group, fixed points), or
 /// under `--break-symmetry lex` the classes alone; `symmetric g` when asked; the engine(s).
-fn print_report(r: &count::Report, format: OutputFormat) {
+fn print_report(r: &count::CountReport, format: OutputFormat) {
     let engine = r.engine_name();
     let seconds = r.seconds();
     let names: Vec<String> = r.group.iter().map(|g| g.name().to_string()).collect();

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use queens_sat::Result;
-use queens_sat::count::{Counter, Counts, Engine, Outcome};
+use queens_sat::count::{CountEngine, CountOutcome, Counter, Counts};
 use queens_sat::encode::amo::AmoKind;
 use queens_sat::instance::Instance;
 use queens_sat::interrupt::Cancel;
@@ -18,7 +18,7 @@ pub struct Request {
     pub amo: AmoKind,
     pub symmetric: Option<Symmetry>,
     pub lex: bool,
-    pub engine: Option<Engine>,
+    pub engine: Option<CountEngine>,
     pub cross_check: bool,
     pub jobs: usize,
     pub timeout: Option<Duration>,
@@ -57,7 +57,12 @@ impl Request {
 }
 
 /// Counts `inst` as `request` asks.
-pub fn run(inst: &Instance, piece: Piece, request: &Request, cancel: &Cancel) -> Result<Outcome> {
+pub fn run(
+    inst: &Instance,
+    piece: Piece,
+    request: &Request,
+    cancel: &Cancel,
+) -> Result<CountOutcome> {
     request.counter(inst, piece).cancel(cancel.clone()).run()
 }
 
@@ -66,12 +71,12 @@ pub fn count(
     inst: &Instance,
     piece: Piece,
     amo: AmoKind,
-    engine: Engine,
+    engine: CountEngine,
     jobs: usize,
 ) -> Result<Counts> {
     let c = Counter::new(inst, piece).engine(engine).jobs(jobs);
     match engine {
-        Engine::Sat | Engine::Cdcl => c.amo(amo),
+        CountEngine::Sat | CountEngine::Cdcl => c.amo(amo),
         _ => c,
     }
     .counts()
@@ -87,7 +92,7 @@ pub fn count_symmetric(
     cancel: &Cancel,
 ) -> Result<u64> {
     Counter::new(inst, piece)
-        .engine(Engine::Sat)
+        .engine(CountEngine::Sat)
         .amo(amo)
         .symmetric(g)
         .jobs(jobs)
@@ -105,14 +110,14 @@ pub fn count_lex_leaders(
     cancel: &Cancel,
 ) -> Result<u64> {
     match Counter::new(inst, piece)
-        .engine(Engine::Sat)
+        .engine(CountEngine::Sat)
         .amo(amo)
         .lex(true)
         .jobs(jobs)
         .cancel(cancel.clone())
         .run()?
     {
-        Outcome::Counted(r) => Ok(r.unique()),
-        Outcome::TimeLimit(t) => Err(queens_sat::Error::TimeLimit(t)),
+        CountOutcome::Counted(r) => Ok(r.unique()),
+        CountOutcome::TimeLimit(t) => Err(queens_sat::Error::TimeLimit(t)),
     }
 }
