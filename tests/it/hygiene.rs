@@ -1,0 +1,67 @@
+//! Checks on the sources themselves (issue 64): what a reader or a build of the library meets.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The repository root (this package's manifest directory).
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The library's build does not depend on `PATH`: the package has no build script (the probe
+/// for the test programs is the build script of the test-only crate tests/programs, a
+/// dev-dependency), so a change of `PATH` rebuilds nothing of the library and a crate that
+/// depends on it runs no probe.
+#[test]
+fn the_library_build_has_no_path_probe() {
+    assert!(
+        !root().join("build.rs").exists(),
+        "build.rs is back at the root: the library's build must not probe PATH \
+         (the test programs' probe is tests/programs/build.rs)"
+    );
+    let manifest = fs::read_to_string(root().join("Cargo.toml")).unwrap();
+    assert!(
+        !manifest
+            .lines()
+            .any(|l| l.trim_start().starts_with("build")),
+        "Cargo.toml names a build script for the library"
+    );
+    // The probe itself lives on in the test-only crate, which only the tests depend on.
+    let probe = fs::read_to_string(root().join("tests/programs/build.rs")).unwrap();
+    assert!(probe.contains("rerun-if-env-changed=PATH"));
+    let dev = manifest
+        .split("[dev-dependencies]")
+        .nth(1)
+        .expect("Cargo.toml has [dev-dependencies]");
+    assert!(dev.contains("test-programs = { path = \"tests/programs\" }"));
+    let normal = manifest
+        .split("[dependencies]")
+        .nth(1)
+        .unwrap()
+        .split("\n[")
+        .next()
+        .unwrap();
+    assert!(
+        !normal.contains("test-programs"),
+        "test-programs is a dev-dependency only"
+    );
+}
+
+/// Every `.rs` file under `dir`, recursively, sorted.
+#[allow(dead_code)]
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
