@@ -47,8 +47,32 @@ fn the_library_build_has_no_path_probe() {
     );
 }
 
+/// No public item hides from the docs: a test hook is behind the `oracle` feature (which only
+/// the tests and examples turn on) or is a unit test, never a `pub` item under `#[doc(hidden)]`
+/// (issue 64). Any `#[doc(hidden)]` in the library fails, whatever it is on: an attribute on a
+/// private item has no use.
+#[test]
+fn no_item_of_the_library_is_doc_hidden() {
+    let mut found = Vec::new();
+    for file in rust_files(&root().join("src")) {
+        let text = fs::read_to_string(&file).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap();
+            if code.contains("doc(hidden)") {
+                let rel = file.strip_prefix(root()).unwrap();
+                found.push(format!("{}:{}: {}", rel.display(), i + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "#[doc(hidden)] in the library (put a test hook behind the `oracle` feature or into a \
+         unit test):\n{}",
+        found.join("\n")
+    );
+}
+
 /// Every `.rs` file under `dir`, recursively, sorted.
-#[allow(dead_code)]
 fn rust_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];

@@ -841,8 +841,10 @@ fn no_line(what: &str, index: usize) -> Error {
 }
 
 /// A [`Sink`] that keeps nothing: [`write_only`]'s.
+#[cfg(feature = "oracle")]
 struct Discard(PbBatch);
 
+#[cfg(feature = "oracle")]
 impl Sink for Discard {
     fn header(&mut self, loaded: Id) {
         self.0.header(loaded);
@@ -873,6 +875,7 @@ impl Sink for Discard {
     }
 }
 
+#[cfg(feature = "oracle")]
 impl Discard {
     fn full(&mut self) {
         if self.0.len() >= FLUSH_WORDS {
@@ -882,8 +885,9 @@ impl Discard {
 }
 
 /// For measuring: the search of [`search_certified_pb`] making its batches of steps and
-/// dropping them (no checker): the answer, the nodes and the seconds.
-#[doc(hidden)]
+/// dropping them (no checker): the answer, the nodes and the seconds. Feature `oracle` (the
+/// example `veripb_spike` measures with it).
+#[cfg(feature = "oracle")]
 pub fn write_only(problem: &Problem) -> Result<(Answer<Board>, u64, f64)> {
     let t = Instant::now();
     let g = Geometry::new(problem)?;
@@ -1000,8 +1004,8 @@ pub(crate) fn search_certified_pb_within(
 }
 
 /// Test hook: [`search_certified_pb`] with `tamper` applied to every batch of steps before the
-/// checker (and the text) gets it.
-#[doc(hidden)]
+/// checker (and the text) gets it. Feature `oracle` (tests/it/veripb.rs).
+#[cfg(feature = "oracle")]
 pub fn search_certified_pb_tampered(
     problem: &Problem,
     proof: Option<&Path>,
