@@ -72,6 +72,83 @@ fn no_item_of_the_library_is_doc_hidden() {
     );
 }
 
+/// The folders of this repository whose paths the docs name.
+const TOP: [&str; 10] = [
+    "src/",
+    "tests/",
+    "scripts/",
+    "examples/",
+    "check/",
+    "python/",
+    "docs/",
+    ".ci/",
+    "encodings/",
+    "fuzz/",
+];
+
+/// The paths under [`TOP`] that `text` names: a run of path characters starting at one of
+/// those folders (not inside a longer path or a URL), without a trailing `.`, `,`, `:` or `;`.
+fn named_paths(text: &str) -> Vec<(usize, String)> {
+    let is_path = |c: char| c.is_ascii_alphanumeric() || "_./-".contains(c);
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let mut at = 0;
+        while at < line.len() {
+            let rest = &line[at..];
+            let before = line[..at].chars().next_back();
+            match TOP.iter().find(|t| rest.starts_with(**t)) {
+                Some(_) if !before.is_some_and(is_path) => {
+                    let len = rest.find(|c| !is_path(c)).unwrap_or(rest.len());
+                    let path = rest[..len].trim_end_matches(['.', ',', ':', ';']);
+                    out.push((i + 1, path.to_string()));
+                    at += len;
+                }
+                _ => at += rest.chars().next().unwrap().len_utf8(),
+            }
+        }
+    }
+    out
+}
+
+/// docs/design.md and the README match the code: every file or folder they name under `src/`,
+/// `tests/`, `scripts/` (and the repository's other folders) exists.
+#[test]
+fn every_path_the_docs_name_exists() {
+    let mut missing = Vec::new();
+    let mut named = 0;
+    for doc in ["docs/design.md", "README.md"] {
+        let text = fs::read_to_string(root().join(doc)).unwrap();
+        for (line, path) in named_paths(&text) {
+            named += 1;
+            if !root().join(&path).exists() {
+                missing.push(format!("{doc}:{line}: {path}"));
+            }
+        }
+    }
+    assert!(named > 50, "only {named} paths found: the scan is broken");
+    assert!(
+        missing.is_empty(),
+        "paths named in the docs that do not exist:\n{}",
+        missing.join("\n")
+    );
+}
+
+#[test]
+fn named_paths_reads_paths_out_of_prose() {
+    let text = "see `src/lib.rs`, tests/it/ and (scripts/families.sh).\n\
+                not https://x.org/src/a.rs nor foo/src/b.rs; docs/design.md: yes";
+    let got: Vec<String> = named_paths(text).into_iter().map(|(_, p)| p).collect();
+    assert_eq!(
+        got,
+        [
+            "src/lib.rs",
+            "tests/it/",
+            "scripts/families.sh",
+            "docs/design.md"
+        ]
+    );
+}
+
 /// Every `.rs` file under `dir`, recursively, sorted.
 fn rust_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
