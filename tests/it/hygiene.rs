@@ -1,7 +1,9 @@
 //! Checks on the sources themselves (issue 64): what a reader or a build of the library meets.
 
 use std::fs;
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 
 /// The repository root (this package's manifest directory).
 fn root() -> &'static Path {
@@ -185,6 +187,133 @@ fn no_library_file_is_over_a_thousand_lines() {
     );
     for k in KERNELS {
         assert!(root().join(k).exists(), "{k} is gone: drop it from KERNELS");
+    }
+}
+
+/// The search kernels' per-ISA macros (file, macro): each arm's body is one build of a kernel,
+/// compiled once per instruction set. Keep in step with scripts/fmt-kernel-macros.py.
+const KERNEL_MACROS: [(&str, &str); 3] = [
+    ("src/solve/bitboard/kernel.rs", "searcher"),
+    ("src/count/fast.rs", "kernel"),
+    ("src/count/lanes.rs", "lanes_kernel"),
+];
+
+/// The arms' bodies of `macro_rules! name` in `text`: the 1-based line of each body's first
+/// line, and its lines (between the arm's `=> {` and its closing `};` at 4 spaces).
+fn macro_bodies(text: &str, name: &str) -> Vec<(usize, String)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let head = format!("macro_rules! {name} {{");
+    let start = lines
+        .iter()
+        .position(|l| l.starts_with(&head))
+        .unwrap_or_else(|| panic!("no `{head}`"));
+    let mut bodies = Vec::new();
+    let mut i = start + 1;
+    while lines[i] != "}" {
+        let line = lines[i];
+        let arm = line.starts_with("    ") && !line.starts_with("     ");
+        if arm && line.trim_end().ends_with("=> {") {
+            let end = (i + 1..lines.len())
+                .find(|&j| lines[j] == "    };" || lines[j] == "    }")
+                .expect("the arm closes");
+            bodies.push((i + 2, lines[i + 1..end].join("\n")));
+            i = end;
+        }
+        i += 1;
+    }
+    bodies
+}
+
+/// A macro body made Rust with same-width substitutions: `$(#[$x])?` becomes `#[_____x]`,
+/// every other `$` a `_`, so rustfmt breaks its lines where it would break the macro's.
+fn as_rust(body: &str) -> String {
+    let mut out = String::new();
+    let mut rest = body;
+    while let Some(at) = rest.find("$(#[$") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 5..];
+        let end = after.find("])?").expect("`$(#[$x])?` closes");
+        out.push_str("#[_____");
+        out.push_str(&after[..end]);
+        out.push(']');
+        rest = &after[end + 3..];
+    }
+    out.push_str(rest);
+    assert!(
+        !out.contains("$("),
+        "a repetition other than `$(#[$x])?` in a kernel macro: teach as_rust (and \
+         scripts/fmt-kernel-macros.py) its same-width stand-in"
+    );
+    out.replace('$', "_")
+}
+
+/// `rustfmt --edition 2024` of `src` (standard input to standard output).
+fn rustfmt(src: &str) -> String {
+    let mut child = Command::new("rustfmt")
+        .args(["--edition", "2024"])
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("rustfmt runs (rustup component add rustfmt)");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = src.to_string();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    assert!(
+        out.status.success(),
+        "rustfmt: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The kernels' macro bodies (`searcher!`, `kernel!`, `lanes_kernel!`, some 780 lines that
+/// rustfmt never formats inside `macro_rules!`) are formatted as rustfmt would format them:
+/// each body, made Rust by [`as_rust`] and set at its own indent inside two `mod`s, is a fixed
+/// point of rustfmt. The macros stay (not a generic function per ISA), so the compiled code is
+/// untouched; `python3 scripts/fmt-kernel-macros.py` formats them.
+#[test]
+fn kernel_macro_bodies_are_formatted() {
+    let mut bad = Vec::new();
+    for (file, name) in KERNEL_MACROS {
+        let text = fs::read_to_string(root().join(file)).unwrap();
+        let bodies = macro_bodies(&text, name);
+        assert!(!bodies.is_empty(), "{file}: `{name}!` has no arm");
+        for (first, body) in bodies {
+            let src = format!("mod m0 {{\n    mod m1 {{\n{}\n    }}\n}}\n", as_rust(&body));
+            let formatted = rustfmt(&src);
+            if formatted != src {
+                // The first line that differs, as a line of the file.
+                let (k, (was, fmt)) = src
+                    .lines()
+                    .zip(formatted.lines())
+                    .enumerate()
+                    .find(|(_, (a, b))| a != b)
+                    .unwrap_or((src.lines().count().min(formatted.lines().count()), ("", "")));
+                bad.push(format!(
+                    "{file}:{}: `{name}!`: rustfmt writes\n    {fmt}\nfor\n    {was}",
+                    first + k - 2
+                ));
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "kernel macro bodies not formatted (run `python3 scripts/fmt-kernel-macros.py`):\n{}",
+        bad.join("\n")
+    );
+}
+
+#[test]
+fn as_rust_keeps_the_widths() {
+    let body = "        $(#[$attr])?\n        fn $name() -> $v::V {}";
+    let rust = as_rust(body);
+    assert_eq!(rust, "        #[_____attr]\n        fn _name() -> _v::V {}");
+    for (a, b) in body.lines().zip(rust.lines()) {
+        assert_eq!(a.len(), b.len());
     }
 }
 
