@@ -493,7 +493,7 @@ mod tests {
     }
 
     /// The installed solver; panics when it is missing (its test is then marked ignored by
-    /// `build.rs`, unless the solver went away after the build or `CI=true`).
+    /// `#[test_programs::requires]`, unless the solver went away after the build or `CI=true`).
     fn real_solver(name: &str) -> ExternalSolver {
         ExternalSolver::new(name).unwrap_or_else(|e| panic!("solver {name} is not installed: {e}"))
     }
