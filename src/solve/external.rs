@@ -493,7 +493,7 @@ mod tests {
     }
 
     /// The installed solver; panics when it is missing (its test is then marked ignored by
-    /// `build.rs`, unless the solver went away after the build or `CI=true`).
+    /// `#[test_programs::requires]`, unless the solver went away after the build or `CI=true`).
     fn real_solver(name: &str) -> ExternalSolver {
         ExternalSolver::new(name).unwrap_or_else(|e| panic!("solver {name} is not installed: {e}"))
     }
@@ -517,38 +517,26 @@ mod tests {
         }
     }
 
+    #[test_programs::requires(cadical)]
     #[test]
-    #[cfg_attr(
-        missing_solver_cadical,
-        ignore = "cadical is not on PATH (see build.rs)"
-    )]
     fn real_cadical() {
         check_real_solver("cadical", Convention::Competition);
     }
 
+    #[test_programs::requires(minisat)]
     #[test]
-    #[cfg_attr(
-        missing_solver_minisat,
-        ignore = "minisat is not on PATH (see build.rs)"
-    )]
     fn real_minisat() {
         check_real_solver("minisat", Convention::ResultFile);
     }
 
+    #[test_programs::requires(picosat)]
     #[test]
-    #[cfg_attr(
-        missing_solver_picosat,
-        ignore = "picosat is not on PATH (see build.rs)"
-    )]
     fn real_picosat() {
         check_real_solver("picosat", Convention::Competition);
     }
 
+    #[test_programs::requires(cryptominisat5)]
     #[test]
-    #[cfg_attr(
-        missing_solver_cryptominisat5,
-        ignore = "cryptominisat5 is not on PATH (see build.rs)"
-    )]
     fn real_cryptominisat5() {
         check_real_solver("cryptominisat5", Convention::Competition);
     }

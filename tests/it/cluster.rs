@@ -439,8 +439,8 @@ fn hard_pair(d: &Path) -> [(String, i32); 2] {
     })
 }
 
+#[test_programs::requires(parallel)]
 #[test]
-#[cfg_attr(missing_solver_parallel, ignore = "GNU parallel is not installed")]
 fn gnu_parallel_runs_count_and_solve_jobs() {
     common::require_solver("parallel");
     let tmp = tempfile::tempdir().unwrap();
@@ -477,8 +477,8 @@ fn gnu_parallel_runs_count_and_solve_jobs() {
     assert_eq!(codes, [10, 20], "one SAT and one UNSAT instance");
 }
 
+#[test_programs::requires(sbatch)]
 #[test]
-#[cfg_attr(missing_solver_sbatch, ignore = "Slurm (sbatch) is not installed")]
 fn slurm_runs_count_and_solve_jobs() {
     common::require_solver("sbatch");
     let up = Command::new("sinfo").args(["-h", "-o", "%T"]).output();

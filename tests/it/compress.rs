@@ -216,12 +216,8 @@ fn solve_and_decode(d: &Path, solver: &str, cnf: &str) {
     assert!(r.stdout.contains('Q'), "{}", r.stdout);
 }
 
+#[test_programs::requires(cadical, minisat)]
 #[test]
-// One attribute for both programs: two `ignore`s on one test are an unused-attribute warning.
-#[cfg_attr(
-    any(missing_solver_cadical, missing_solver_minisat),
-    ignore = "cadical or minisat is not on PATH (see build.rs)"
-)]
 fn external_solvers_take_compressed_cnfs() {
     common::require_solver("cadical");
     common::require_solver("minisat");
@@ -313,11 +309,8 @@ fn a_cluster_job_folder_reads_compressed_files() {
     );
 }
 
+#[test_programs::requires(cadical)]
 #[test]
-#[cfg_attr(
-    missing_solver_cadical,
-    ignore = "cadical is not on PATH (see build.rs)"
-)]
 fn a_submission_pack_is_complete_and_reproducible() {
     common::require_solver("cadical");
     let tmp = tempfile::tempdir().unwrap();

@@ -199,25 +199,22 @@ fn agrees_with_oracle(format: Format, seed: u64, count: usize) {
     assert!(sat >= 3 && unsat >= 3, "{sat} SAT / {unsat} UNSAT");
 }
 
+#[test_programs::requires(clasp)]
 #[test]
-#[cfg_attr(missing_solver_clasp, ignore = "clasp is not on PATH (see build.rs)")]
 fn clasp_on_opb_agrees_with_oracle() {
     require_solver("clasp");
     agrees_with_oracle(Format::Opb, 0x243F_6A88_85A3_08D3, 48);
 }
 
+#[test_programs::requires(cbc)]
 #[test]
-#[cfg_attr(missing_solver_cbc, ignore = "cbc is not on PATH (see build.rs)")]
 fn cbc_on_lp_agrees_with_oracle() {
     require_solver("cbc");
     agrees_with_oracle(Format::Lp, 0x1319_8A2E_0370_7344, 40);
 }
 
+#[test_programs::requires(minizinc)]
 #[test]
-#[cfg_attr(
-    missing_solver_minizinc,
-    ignore = "minizinc is not on PATH (see build.rs)"
-)]
 fn gecode_on_mzn_agrees_with_oracle() {
     require_solver("minizinc");
     agrees_with_oracle(Format::Mzn, 0xA409_3822_299F_31D0, 32);
@@ -244,11 +241,8 @@ fn minizinc_all(file: &Path, n: u32) -> Vec<Vec<u32>> {
 
 /// MiniZinc's `--all-solutions` counts: n-queens n = 1..=8 (1, 0, 0, 2, 10, 4, 40, 92), and on
 /// random constrained instances (queens and amazons) exactly the oracle's solutions.
+#[test_programs::requires(minizinc)]
 #[test]
-#[cfg_attr(
-    missing_solver_minizinc,
-    ignore = "minizinc is not on PATH (see build.rs)"
-)]
 fn minizinc_counts_equal_known_counts() {
     require_solver("minizinc");
     let dir = tempfile::tempdir().unwrap();
@@ -343,11 +337,8 @@ fn header_round_trips_in_every_format() {
 
 /// `encode --to` and `decode --cnf FILE` (alias `--file`) end to end with each family's solver
 /// output, plus the CLI's refusals and one-line errors on malformed answers.
+#[test_programs::requires(clasp, cbc, minizinc)]
 #[test]
-#[cfg_attr(
-    any(missing_solver_clasp, missing_solver_cbc, missing_solver_minizinc),
-    ignore = "clasp, cbc or minizinc is not on PATH (see build.rs)"
-)]
 fn cli_encode_to_and_decode() {
     for s in ["clasp", "cbc", "minizinc"] {
         require_solver(s);

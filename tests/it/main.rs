@@ -3,8 +3,8 @@
 //! tests). One binary links the library once instead of once per file; see the modules' own
 //! docs for what each checks. Helpers shared by the modules are in [`common`].
 //!
-//! Tests whose external program is missing are `#[ignore]`d through the `missing_solver_*` cfgs
-//! of build.rs.
+//! Tests whose external program is missing are `#[ignore]`d by `#[test_programs::requires(...)]`
+//! (the test-only crate tests/programs probes `PATH`; the library's build never does).
 
 mod common;
 
@@ -26,6 +26,7 @@ mod errors;
 mod export;
 mod fuzz_parsers;
 mod generate;
+mod hygiene;
 mod ignored;
 mod implied;
 mod instances;

@@ -286,11 +286,8 @@ fn an_external_solvers_input_stops_at_the_limit_and_on_signals() {
 
 /// The same with the real cadical (through a wrapper that records its start): its input stops
 /// at the limit, and a small instance still reaches it and is solved.
+#[test_programs::requires(cadical)]
 #[test]
-#[cfg_attr(
-    missing_solver_cadical,
-    ignore = "cadical is not on PATH (see build.rs)"
-)]
 fn cadicals_input_stops_at_the_limit() {
     crate::common::require_solver("cadical");
     let real = queens_sat::solve::external::resolve_solver("cadical").unwrap();

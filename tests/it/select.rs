@@ -252,10 +252,7 @@ fn a_budget_run_past_its_limit_is_undecided() {
     assert_eq!(kept(&rows).0.len(), 1);
 }
 
-#[cfg_attr(
-    missing_solver_minisat,
-    ignore = "minisat is not on PATH (build.rs checked)"
-)]
+#[test_programs::requires(minisat)]
 #[test]
 fn minisat_easy_instances_are_dropped() {
     crate::common::require_solver("minisat");

@@ -397,11 +397,8 @@ fn rerun_keeps_matching_files_and_force_rewrites() {
     }
 }
 
+#[test_programs::requires(minisat)]
 #[test]
-#[cfg_attr(
-    missing_solver_minisat,
-    ignore = "minisat is not on PATH (see build.rs)"
-)]
 fn external_solver_agrees_with_varisat() {
     require_solver("minisat");
     let dir = tempdir();

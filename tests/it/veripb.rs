@@ -1,4 +1,4 @@
-//! VeriPB proofs with the sum bounds (src/certify/pb.rs, issue 46): the reference search's
+//! VeriPB proofs with the sum bounds (src/certify/pb/, issue 46): the reference search's
 //! verdicts and boards against the brute-force oracle, every UNSAT proof checked by the `veripb`
 //! crate to `conclusion UNSAT`, and tampered proofs refused.
 

@@ -25,11 +25,8 @@ fn veripb(model: &Path, proof: &Path) -> (bool, String) {
 
 /// `diag-n22-d23-s16` of the frontier set (`encodings/frontier.suite`): UNSAT, and among the
 /// set's n = 22 UNSAT instances the one with the smallest proof (about 10 MB).
+#[test_programs::requires(veripb)]
 #[test]
-#[cfg_attr(
-    missing_solver_veripb,
-    ignore = "veripb is not on PATH (cargo install veripb --locked)"
-)]
 fn the_veripb_binary_verifies_a_frontier_n22_proof() {
     require_solver("veripb");
     let dir = tempfile::tempdir().unwrap();

@@ -274,11 +274,22 @@ macro_rules! searcher {
                     if self.parked.is_some() {
                         // Not searched here: the node is left whole (and counted there).
                         self.nodes -= 1;
-                        self.park(Node { open, masks, cols_free }, None);
+                        self.park(
+                            Node {
+                                open,
+                                masks,
+                                cols_free,
+                            },
+                            None,
+                        );
                     }
                     return Outcome::Stopped;
                 }
-                let node = Node { open, masks, cols_free };
+                let node = Node {
+                    open,
+                    masks,
+                    cols_free,
+                };
                 let (i, mut cand) = match self.$branch::<K, G>(open, masks, cols_free) {
                     Branch::Fail(why) => return ended(t.failed(node, why)),
                     Branch::Diagonal(line) => {
@@ -293,7 +304,11 @@ macro_rules! searcher {
                 // only a tracer hears, skipped untraced (`NoTrace` ignores the fork).
                 let (fork, only) = if T::ON {
                     let r = open[i] as usize;
-                    let fork = if cand == masks[r] { Fork::Row(r) } else { Fork::Column(cand) };
+                    let fork = if cand == masks[r] {
+                        Fork::Row(r)
+                    } else {
+                        Fork::Column(cand)
+                    };
                     (fork, cand.count_ones() == 1)
                 } else {
                     (Fork::Row(0), false)
@@ -327,14 +342,19 @@ macro_rules! searcher {
                 cols_free: M,
             ) -> Branch<M> {
                 // Fail first: the row with the fewest cells; columns taken by no row (fail) or one.
-                let (mut once, mut twice, mut thrice, mut four) = (M::ZERO, M::ZERO, M::ZERO, M::ZERO);
+                let (mut once, mut twice, mut thrice, mut four) =
+                    (M::ZERO, M::ZERO, M::ZERO, M::ZERO);
                 let mut best = (u32::MAX, 0usize);
                 let core = self.core;
                 let span = core.row_span;
                 let tuning = self.tuning;
                 // The sum bounds, the parity and the forced diagonals (on cores whose keys fit
                 // a `K`).
-                let fits = if K::BITS > 64 { self.keys_two } else { self.keys_one };
+                let fits = if K::BITS > 64 {
+                    self.keys_two
+                } else {
+                    self.keys_one
+                };
                 let sums = fits && (tuning.sums || tuning.parity || tuning.diagonals);
                 for (i, &r) in open.iter().enumerate() {
                     let m = masks[r as usize];
@@ -355,7 +375,13 @@ macro_rules! searcher {
                 }
                 // The implied sums, and the diagonals they force.
                 // The forced diagonal with the fewest cells, and their number.
-                let (mut forced, mut forced_cells) = (Line { anti: false, key: 0 }, u32::MAX);
+                let (mut forced, mut forced_cells) = (
+                    Line {
+                        anti: false,
+                        key: 0,
+                    },
+                    u32::MAX,
+                );
                 if sums && open.len() >= SUMS_FROM {
                     // The diagonals the open rows reach (a loop of its own: in the one above
                     // two-word keys ran out of registers).
@@ -402,7 +428,10 @@ macro_rules! searcher {
                                     })
                                     .sum();
                                 if cells < forced_cells {
-                                    forced = Line { anti: anti_kind, key };
+                                    forced = Line {
+                                        anti: anti_kind,
+                                        key,
+                                    };
                                     forced_cells = cells;
                                 }
                             }
@@ -455,7 +484,11 @@ macro_rules! searcher {
             ) -> Outcome<T::Refuted> {
                 let (open, masks) = (node.open, node.masks);
                 let only = T::ON
-                    && open.iter().filter(|&&r| masks[r as usize] & col != M::ZERO).count() == 1;
+                    && open
+                        .iter()
+                        .filter(|&&r| masks[r as usize] & col != M::ZERO)
+                        .count()
+                        == 1;
                 let fork = Fork::Column(col);
                 let mut frame = match t.branch(node, fork, only) {
                     Ok(frame) => frame,
@@ -534,7 +567,9 @@ macro_rules! searcher {
                 let (open, masks) = (node.open, node.masks);
                 let row = open[i] as usize;
                 let (mut rest, mut next) = ([0u8; MAX_CORE], *masks);
-                child_into::<M, G>(self.core, self.shape, open, i, bit, masks, &mut rest, &mut next);
+                child_into::<M, G>(
+                    self.core, self.shape, open, i, bit, masks, &mut rest, &mut next,
+                );
                 let rest = &rest[..open.len() - 1];
                 t.place(row, bit, only);
                 match self.$go::<K, G, T>(t, rest, &next, node.cols_free & !bit) {
@@ -620,7 +655,6 @@ macro_rules! searcher {
                 }
                 Some(out)
             }
-
         }
     };
 }

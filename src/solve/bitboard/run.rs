@@ -113,8 +113,8 @@ impl Options {
 
     /// Splits into `items` subtrees (`None`: [`SPLIT_ITEMS`]) and parks a subtree after
     /// `park_after` nodes (`None`: never, the static split; the default [`PARK_AFTER`]): for the
-    /// tests and the measurements. The verdict is the same whatever they are.
-    #[doc(hidden)]
+    /// tests and the measurements (feature `oracle`). The verdict is the same whatever they are.
+    #[cfg(feature = "oracle")]
     pub fn split(self, items: Option<usize>, park_after: Option<u64>) -> Self {
         Options {
             split: items,

@@ -88,11 +88,8 @@ fn certified_unsat() {
 }
 
 /// cadical's DRAT proof of an UNSAT answer is checked.
+#[test_programs::requires(cadical)]
 #[test]
-#[cfg_attr(
-    missing_solver_cadical,
-    ignore = "cadical is not on PATH (see build.rs)"
-)]
 fn certified_unsat_by_cadical() {
     require_solver("cadical");
     let dir = tempdir();
@@ -117,11 +114,8 @@ fn certified_unsat_by_cadical() {
 }
 
 /// minisat writes no DRAT proof: `--certify` with it is a one-line error naming DRAT.
+#[test_programs::requires(minisat)]
 #[test]
-#[cfg_attr(
-    missing_solver_minisat,
-    ignore = "minisat is not on PATH (see build.rs)"
-)]
 fn certify_refuses_a_solver_without_drat() {
     require_solver("minisat");
     let dir = tempdir();

@@ -175,11 +175,8 @@ fn amo_group_sizes() {
 
 /// decode reads a non-default group size back from the header of a CNF that a real solver
 /// solved.
+#[test_programs::requires(cadical)]
 #[test]
-#[cfg_attr(
-    missing_solver_cadical,
-    ignore = "cadical is not on PATH (see build.rs)"
-)]
 fn amo_group_size_decoded_from_the_header() {
     require_solver("cadical");
     let dir = tempdir();

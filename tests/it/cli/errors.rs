@@ -180,11 +180,8 @@ fn encode_instance_name_with_newline_keeps_dimacs_valid() {
 }
 
 /// A real solver accepts the CNF of [`ODD_NAME`] and its model decodes to a valid board.
+#[test_programs::requires(cadical)]
 #[test]
-#[cfg_attr(
-    missing_solver_cadical,
-    ignore = "cadical is not on PATH (see build.rs)"
-)]
 fn odd_instance_name_cnf_solves_and_decodes() {
     require_solver("cadical");
     let dir = tempdir();

@@ -6,16 +6,8 @@ use super::*;
 // 6. External solvers
 // ---------------------------------------------------------------------------------------------
 
+#[test_programs::requires(cadical, minisat, picosat, cryptominisat5)]
 #[test]
-#[cfg_attr(
-    any(
-        missing_solver_cadical,
-        missing_solver_minisat,
-        missing_solver_picosat,
-        missing_solver_cryptominisat5
-    ),
-    ignore = "an external solver is not on PATH (see build.rs)"
-)]
 fn external_solvers_solve() {
     let dir = tempdir();
     let d = dir.path();
@@ -42,16 +34,8 @@ fn external_solvers_solve() {
     }
 }
 
+#[test_programs::requires(cadical, minisat, picosat, cryptominisat5)]
 #[test]
-#[cfg_attr(
-    any(
-        missing_solver_cadical,
-        missing_solver_minisat,
-        missing_solver_picosat,
-        missing_solver_cryptominisat5
-    ),
-    ignore = "an external solver is not on PATH (see build.rs)"
-)]
 fn external_solvers_solve_instances() {
     let dir = tempdir();
     let d = dir.path();
@@ -82,16 +66,8 @@ fn external_solvers_solve_instances() {
     }
 }
 
+#[test_programs::requires(cadical, minisat, picosat, cryptominisat5)]
 #[test]
-#[cfg_attr(
-    any(
-        missing_solver_cadical,
-        missing_solver_minisat,
-        missing_solver_picosat,
-        missing_solver_cryptominisat5
-    ),
-    ignore = "an external solver is not on PATH (see build.rs)"
-)]
 fn external_solvers_encode_run_decode() {
     let dir = tempdir();
     let d = dir.path();

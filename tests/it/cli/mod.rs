@@ -3,8 +3,9 @@
 //!
 //! Boards printed by the binary are judged by this file's own attack test, never by the crate.
 //! External solvers (cadical, minisat, picosat, cryptominisat5) are run for real when they are on
-//! `PATH`; the tests of a missing one are reported as ignored by the harness (see build.rs), and
-//! under `CI=true` they run and fail. One file per command or area; the shared helpers are here.
+//! `PATH`; the tests of a missing one are reported as ignored by the harness
+//! (`#[test_programs::requires]`, tests/programs), and under `CI=true` they run and fail. One
+//! file per command or area; the shared helpers are here.
 
 use crate::common;
 use queens_sat::interrupt::HANG_GUARD;

@@ -98,11 +98,8 @@ fn portfolio_race_first_verified_answer_wins_and_losers_stop() {
     );
 }
 
+#[test_programs::requires(cadical)]
 #[test]
-#[cfg_attr(
-    missing_solver_cadical,
-    ignore = "cadical is not on PATH (see build.rs)"
-)]
 fn bench_hard_quick_runs_and_cross_checks() {
     require_solver("cadical");
     let dir = tempfile::tempdir().unwrap();

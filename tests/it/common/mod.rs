@@ -178,17 +178,18 @@ pub fn oracle_count(inst: &Plain) -> u64 {
 
 /// Panics unless solver `name` is on PATH.
 ///
-/// Tests that need a solver also carry
-/// `#[cfg_attr(missing_solver_NAME, ignore = "...")]`: `build.rs` sets that cfg when the solver
-/// is missing at build time (never under `CI=true`), so the harness reports such tests as
-/// ignored instead of running them (a test can only be reported ignored from a build-time
-/// attribute). This check catches the rest (a solver removed after the build, or a missing one
+/// Tests that need a solver also carry `#[test_programs::requires(NAME)]` (the test-only crate
+/// tests/programs): it marks them `#[ignore]` when the solver was missing at build time (never
+/// under `CI=true`), so the harness reports such tests as ignored instead of running them (a
+/// test can only be reported ignored from a build-time attribute). This check catches the rest (a solver removed after the build, or a missing one
 /// under CI) with the product's own lookup (`resolve_solver`, as `--solver NAME` uses): the test
 /// fails, it never passes without running.
 #[allow(dead_code)]
 pub fn require_solver(name: &str) {
     if let Err(e) = queens_sat::solve::external::resolve_solver(name) {
-        panic!("{e} (install it, or rebuild so that build.rs marks its tests ignored)");
+        panic!(
+            "{e} (install it, or `touch tests/programs/build.rs` so that its tests are marked ignored)"
+        );
     }
 }
 
