@@ -1,7 +1,7 @@
 //! Which build of the bit-parallel kernels runs: the one run-time CPU-feature dispatch of the
 //! library.
 //!
-//! The two hot searches, the bitboard first-solution search ([`crate::solve::bitboard`]) and the
+//! The two hot searches, the bitboard first-solution search (`crate::solve::bitboard`) and the
 //! counting kernel (`crate::count::fast`), are each compiled twice: a baseline build for any
 //! processor and one with [`BMI2_FEATURES`] (`#[target_feature(enable = ...)]` with exactly that
 //! list; a unit test checks both files). The counting kernel has three more builds, several

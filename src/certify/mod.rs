@@ -36,10 +36,10 @@ use crate::presolve::Problem;
 pub enum ProofFormat {
     /// LRAT over the pairwise CNF (`encode --amo pairwise`): the search runs without its sum
     /// bounds, parity and forced diagonals, which clauses cannot express
-    /// ([`crate::solve::bitboard::proof`]).
+    /// (`crate::solve::bitboard::proof`).
     Lrat,
     /// VeriPB cutting planes over the OPB model (`encode --to opb`): the search keeps every
-    /// pruning ([`crate::solve::bitboard::pbproof`]).
+    /// pruning (`crate::solve::bitboard::pbproof`).
     Veripb,
 }
 

@@ -7,7 +7,7 @@
 //!   pairwise --no-presolve` for the job's instance plus one clause per cube line that
 //!   excludes it ([`coverage_cnf`]). Over the *unpresolved* model, so presolve's reasoning and
 //!   every subtree the split left out are proved too. Bitboard cubes are cut along the
-//!   certified search's branching ([`crate::solve::bitboard::proof_cubes`]), so what the split
+//!   certified search's branching (`crate::solve::bitboard::proof_cubes`), so what the split
 //!   leaves out is refuted by unit propagation.
 //! - **Each cube** (`proofs/L.lrat` or `proofs/L.pbp` for cube line L, written and checked by
 //!   the task that refuted it): the bitboard search's proof for the cube's instance (the job's

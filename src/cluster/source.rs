@@ -4,7 +4,7 @@
 //!   the ones `solve --cubes` conquers locally; each task runs the default strategy (`auto`)
 //!   on its cubes unless `--solver` says otherwise. Cubes that presolve refutes are dropped.
 //! - [`CubeSource::Bitboard`]: subtrees of the bitboard search's own tree
-//!   ([`crate::solve::bitboard::cubes`]): a cube is the pieces the search placed on the path
+//!   (`crate::solve::bitboard::cubes`): a cube is the pieces the search placed on the path
 //!   to the subtree, its weight in `tasks.tsv` Knuth's estimate of the subtree's size in
 //!   search nodes. Subtrees whose root the search's checks refute at split time (its bounds,
 //!   a row without a cell, a column no row can take) hold no solution and are not written;
@@ -90,7 +90,7 @@ impl CubeSource {
     /// Cuts the presolved `root` (with `options`) into at most (look-ahead) or about
     /// (bitboard) `max_cubes` cube lines; bitboard cubes come with their estimated sizes,
     /// look-ahead cubes without (the split estimates them). With `certified`, bitboard cubes
-    /// follow the certified search's branching ([`bitboard::proof_cubes`]: what they leave
+    /// follow the certified search's branching (`bitboard::proof_cubes`: what they leave
     /// out, unit propagation refutes), for the coverage proof of `split solve --certify`.
     pub fn cut(
         self,

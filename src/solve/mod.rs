@@ -37,7 +37,7 @@ pub use varisat_backend::varisat_bytes;
 
 // The engines' modules, declared plainly so that rustfmt and every other tool sees their files;
 // the `engines!` table below lists their types.
-pub mod bitboard;
+gated!(feature = "oracle" => mod bitboard;);
 gated!(feature = "oracle" => mod cadical_backend;);
 gated!(feature = "oracle" => mod construct;);
 gated!(feature = "oracle" => mod kissat_backend;);

@@ -9,7 +9,7 @@
 //! placed on its path; its lemma is the clause `sum_{p in P} ~x_p >= 1` (the root's is the empty
 //! clause, `>= 1` over nothing). Lemmas are written in post-order, each by one `rup` whose hints
 //! name the constraints that propagate, in order, the way the LRAT hints of
-//! [`crate::solve::bitboard::proof`] do, so that the checker never propagates over the whole
+//! `crate::solve::bitboard::proof` do, so that the checker never propagates over the whole
 //! database:
 //! - **an empty line** (an open row or a free column no allowed cell is left on): for each of
 //!   its cells the line through which a placed piece attacks it, then the line's `>= 1`;
@@ -34,7 +34,7 @@
 //!   are written as the one linear form they make, `(s - a_r) (row r >= 1)` (or
 //!   `(a_r - s) (row r <= 1)`), which derives the same `C`.
 //!
-//! The bitboard search's proofs ([`crate::solve::bitboard::pbproof`]) name, instead of a
+//! The bitboard search's proofs (`crate::solve::bitboard::pbproof`) name, instead of a
 //! dead cell's line, the binary clause `~x_p + ~x_v >= 1` of the piece `p` that attacks it,
 //! derived once at the proof's start (`rup` with the line as hint): a hint then propagates
 //! two literals instead of a whole line.
@@ -46,7 +46,7 @@
 //! `route.rs` the format's part in the certified run; `parity.rs` the steps of the parity and
 //! the forced diagonals (below).
 //!
-//! The bitboard search ([`crate::solve::bitboard::pbproof`]) adds two steps, each a `pol`
+//! The bitboard search (`crate::solve::bitboard::pbproof`) adds two steps, each a `pol`
 //! deriving a globally valid `C` (`Writer::parity_pol`, `Writer::forced_pol`) and a `rup`
 //! whose hints are the attacks on every cell that is not allowed in an open row or a free
 //! column (those cells are 0 under the path; they have no other part in the argument), then

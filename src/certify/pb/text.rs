@@ -35,6 +35,7 @@ impl<W: Write> Text<W> {
         self.out
     }
 
+    #[cfg_attr(not(feature = "oracle"), allow(dead_code))] // for the tests and examples
     /// The output, to flush it.
     pub(crate) fn get_mut(&mut self) -> &mut W {
         &mut self.out

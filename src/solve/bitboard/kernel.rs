@@ -62,6 +62,7 @@ pub enum Words {
     /// One word where the keys fit it (up to 32), two past it: the bounds on every core whose
     /// keys fit two words.
     Past32,
+    #[cfg_attr(not(feature = "oracle"), allow(dead_code))] // for the tests and examples
     /// Two words on every core (for the tests, which check it against one word).
     Two,
     /// The default: [`Words::Past32`] on cores whose unavailable cells lie on whole diagonals
@@ -105,6 +106,7 @@ impl Default for Tuning {
 }
 
 impl Tuning {
+    #[cfg_attr(not(feature = "oracle"), allow(dead_code))] // for the tests and examples
     /// Every combination of the switches, for the soundness tests.
     pub fn all() -> Vec<Tuning> {
         (0..16u8)

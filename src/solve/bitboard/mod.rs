@@ -86,7 +86,11 @@ mod trace;
 mod tree;
 
 pub use core::diagonal_family;
+#[cfg_attr(not(feature = "oracle"), allow(unused_imports))] // for the tests and examples
 pub use engine::{Bitboard, SPLIT_THREADS};
+#[cfg_attr(not(feature = "oracle"), allow(unused_imports))] // for the tests and examples
 pub use kernel::{Tuning, Words};
+#[cfg_attr(not(feature = "oracle"), allow(unused_imports))] // for the tests and examples
 pub use run::{Found, Options, PARK_AFTER, SPLIT_ITEMS, search};
+#[cfg_attr(not(feature = "oracle"), allow(unused_imports))] // for the tests and examples
 pub use tree::{Cube, cubes, estimate, proof_cubes};

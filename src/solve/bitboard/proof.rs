@@ -188,6 +188,7 @@ pub fn pairwise(problem: &Problem) -> Result<(u32, Vec<Vec<i32>>)> {
     Ok(crate::certify::presolved::pairwise_clauses(problem))
 }
 
+#[cfg_attr(not(feature = "oracle"), allow(dead_code))] // for the tests and examples
 /// The whole proof of the search on `problem`, unchecked, in memory: `None` when the problem
 /// has a board (for tests that hand the proof to another checker, or corrupt it). Small
 /// problems only: nothing is streamed.
@@ -200,6 +201,7 @@ pub fn proof(problem: &Problem) -> Result<Option<Steps>> {
     Ok(matches!(written.answer, Answer::Unsat).then_some(all))
 }
 
+#[cfg_attr(not(feature = "oracle"), allow(dead_code))] // for the tests and examples
 /// What [`write()`] did.
 #[derive(Clone, Debug)]
 pub struct Written {
@@ -213,6 +215,7 @@ pub struct Written {
     pub hints: u64,
 }
 
+#[cfg_attr(not(feature = "oracle"), allow(dead_code))] // for the tests and examples
 /// The proof-writing search alone, each run of steps handed to `send` and not checked: for
 /// measuring the cost of writing a proof apart from checking it, and for [`proof`].
 pub fn write(

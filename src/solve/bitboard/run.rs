@@ -20,6 +20,7 @@ pub struct Found {
     /// A board (the fixed pieces plus the placed ones; not yet verified), UNSAT, or UNKNOWN
     /// when the time ran out or the search was cancelled.
     pub answer: Answer<Board>,
+    #[cfg_attr(not(feature = "oracle"), allow(dead_code))] // for the tests and examples
     /// Search nodes visited.
     pub nodes: u64,
 }
@@ -105,6 +106,7 @@ impl Options {
         }
     }
 
+    #[cfg_attr(not(feature = "oracle"), allow(dead_code))] // for the tests and examples
     /// Runs the build `isa` of the search (the baseline build when the processor lacks its
     /// features; default: [`Isa::current`]): for tests and measurements that compare builds.
     pub fn isa(self, isa: Isa) -> Self {
@@ -125,6 +127,7 @@ impl Options {
 
     /// Runs the prunings `tuning` switches on (default: [`Tuning::default`], the measured
     /// best; any tuning gives the same verdict).
+    #[cfg_attr(not(feature = "oracle"), allow(dead_code))] // for the tests and examples
     pub fn tuning(self, tuning: Tuning) -> Self {
         Options { tuning, ..self }
     }

@@ -168,6 +168,7 @@ pub struct Cube {
     pub nodes: f64,
 }
 
+#[cfg_attr(not(feature = "oracle"), allow(dead_code))] // for the tests and examples
 /// Cuts the search tree of `problem` into about `want` subtrees along the search's own
 /// branching: breadth-first to half of `want` (the split [`super::search`] gives its threads),
 /// then the subtree of the largest estimated size (Knuth's estimator, `probes` random probes
@@ -316,6 +317,7 @@ impl OnCore for Cut<'_> {
     }
 }
 
+#[cfg_attr(not(feature = "oracle"), allow(dead_code))] // for the tests and examples
 /// Knuth's estimate of the size in search nodes of the whole search tree of `problem` under
 /// `tuning` (the mean of `probes` random paths from the root, seeded with `seed`; see
 /// [`cubes`]): the load-independent measure of a pruning on trees too big to search to the end.
@@ -344,6 +346,7 @@ pub fn estimate(problem: &Problem, tuning: Tuning, probes: usize, seed: u64) -> 
     )
 }
 
+#[cfg_attr(not(feature = "oracle"), allow(dead_code))] // for the tests and examples
 /// [`estimate`] on a core.
 struct Estimate<'a> {
     problem: &'a Problem,

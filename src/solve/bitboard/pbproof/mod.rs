@@ -46,6 +46,7 @@ pub use certified::{search_certified_pb_tampered, write_only};
 /// of [`super::kernel::Words::Family`]), so that it visits the nodes the single-threaded search visits.
 pub const VERIPB_TUNING: Tuning = Tuning::FULL;
 
+#[cfg_attr(not(feature = "oracle"), allow(dead_code))] // for the tests and examples
 /// What [`search_veripb`] did.
 #[derive(Clone, Debug)]
 pub struct PbSearched {
@@ -59,6 +60,7 @@ pub struct PbSearched {
     pub seconds: f64,
 }
 
+#[cfg_attr(not(feature = "oracle"), allow(dead_code))] // for the tests and examples
 /// Searches `problem` with [`VERIPB_TUNING`], writing its OPB model to `opb` and a VeriPB
 /// proof to `proof` (concluding `UNSAT` for UNSAT, nothing otherwise). Nothing is checked here:
 /// [`crate::certify::pbcheck::check_files`] (or the `veripb` program) checks the files. Cores of at most 64 open rows.
