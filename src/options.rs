@@ -252,7 +252,7 @@ pub fn names() -> Vec<(&'static str, Vec<&'static str>)> {
                 .map(|f| f.info().name)
                 .collect(),
         ),
-        ("instance_format", crate::instance::Format::names()),
+        ("instance_format", crate::instance::InstanceFormat::names()),
         ("proof_format", crate::certify::ProofFormat::NAMES.to_vec()),
     ]
 }

@@ -21,7 +21,7 @@ use queens_sat::encode::amo::AmoKind;
 use queens_sat::encode::{ClauseSink, EncodeOptions, Encoder, Lit, Stats};
 use queens_sat::export;
 use queens_sat::generate::Generator;
-use queens_sat::instance::{self as inst, ExcludedDiagonal, Format, Instance, Part};
+use queens_sat::instance::{self as inst, ExcludedDiagonal, InstanceFormat, Instance, Part};
 use queens_sat::piece::{LineKind, Piece};
 use queens_sat::presolve::Problem;
 use queens_sat::symmetry::stabiliser;
@@ -146,8 +146,8 @@ fn piece_arg(piece: Option<&Bound<'_, PyAny>>) -> PyResult<Piece> {
 }
 
 /// The library's instance format named `name` (its typed error names `format=`).
-fn instance_format(name: &str) -> PyResult<Format> {
-    py_ok(Format::parse(name))
+fn instance_format(name: &str) -> PyResult<InstanceFormat> {
+    py_ok(InstanceFormat::parse(name))
 }
 
 /// `Instance.to_numpy`'s codes: a free cell, a pre-placed piece, a blocked cell.
@@ -176,7 +176,7 @@ pub struct PyInstance {
     pub(crate) inner: Instance,
     pub(crate) piece: Piece,
     /// The generator's comment and default format (`generate.*`), for [`PyInstance::to_text`].
-    origin: Option<(String, Format)>,
+    origin: Option<(String, InstanceFormat)>,
 }
 
 impl PyInstance {
@@ -448,7 +448,7 @@ impl PyInstance {
         let format = format.as_deref();
         let (comment, default) = match &self.origin {
             Some((c, f)) => (c.as_str(), *f),
-            None => ("queens_sat (Python)", Format::Board),
+            None => ("queens_sat (Python)", InstanceFormat::Board),
         };
         let format = format.map(instance_format).transpose()?.unwrap_or(default);
         // The piece goes in the header (`# piece: amazon`), so that parse() reads it back.
@@ -463,7 +463,7 @@ impl PyInstance {
     /// The generator's default format (`param` or `diags`), or `board`.
     #[getter]
     fn default_format(&self) -> &'static str {
-        self.origin.as_ref().map_or(Format::Board, |o| o.1).name()
+        self.origin.as_ref().map_or(InstanceFormat::Board, |o| o.1).name()
     }
 
     /// The symmetries of the board that map the instance to itself (identity first).
@@ -1720,7 +1720,7 @@ fn generated(
     n: u32,
     seed: u64,
     command: String,
-    format: Format,
+    format: InstanceFormat,
 ) -> PyResult<PyInstance> {
     let inner = py_ok(py.detach(|| generator.instance(n, seed)))?;
     let mut comment = format!(
@@ -1752,7 +1752,7 @@ fn generate_completion(
         n,
         seed,
         command,
-        Format::Param,
+        InstanceFormat::Param,
     )
 }
 
@@ -1768,7 +1768,7 @@ fn generate_blocked(
     let min_free = args::count_arg(min_free, "min_free")?;
     let command = format!("blocked -n {n} -m {m} --min-free {min_free}");
     let generator = Generator::Blocked { m, min_free };
-    generated(py, generator, n, seed, command, Format::Param)
+    generated(py, generator, n, seed, command, InstanceFormat::Param)
 }
 
 #[pyfunction]
@@ -1786,7 +1786,7 @@ fn generate_diagonals(
         diags: None,
         to_completion: false,
     };
-    generated(py, generator, n, seed, command, Format::Diags)
+    generated(py, generator, n, seed, command, InstanceFormat::Diags)
 }
 
 /// The names every option takes (`amo`, `implied`, `symmetric`, `break_symmetry`, `piece`,

@@ -5,7 +5,7 @@
 
 use crate::error::{Error, Result};
 use crate::generate::Generator;
-use crate::instance::{Format, write::write as write_instance};
+use crate::instance::{InstanceFormat, write::write as write_instance};
 use crate::piece::QUEEN;
 use crate::prng::Prng;
 use crate::suite::recipe;
@@ -167,9 +167,9 @@ pub fn select(opts: &HardOptions) -> Result<Vec<HardInstance>> {
 pub fn instance_text(inst: &HardInstance) -> Result<String> {
     let instance = inst.generator.instance(inst.n, inst.seed)?;
     let format = match inst.group {
-        Group::Blocked => Format::Board,
-        Group::Diagonals => Format::Diags,
-        Group::Completion => Format::Param,
+        Group::Blocked => InstanceFormat::Board,
+        Group::Diagonals => InstanceFormat::Diags,
+        Group::Completion => InstanceFormat::Param,
     };
     let comment = format!("queens-sat bench hard: {}", inst.name());
     write_instance(&instance, format, &comment)

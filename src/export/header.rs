@@ -4,7 +4,7 @@
 //!
 //! Header layout (all `c` lines come before `p cnf`):
 //! ```text
-//! c queens-sat 0.1.0
+//! c queens-sat 0.2.0
 //! c piece queen
 //! c n 8
 //! c amo sequential

@@ -1,7 +1,7 @@
 //! CPLEX LP: the 0-1 ILP model, and CBC's solution file.
 //!
 //! ```text
-//! \ queens-sat 0.1.0
+//! \ queens-sat 0.2.0
 //! \ format lp
 //! \ ...                              (the DIMACS header's lines, `\` instead of `c`)
 //! \ size 64 46                       (binary variables, constraints)

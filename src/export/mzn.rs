@@ -1,7 +1,7 @@
 //! MiniZinc: the CP model with one integer per row, and MiniZinc's default output.
 //!
 //! ```text
-//! % queens-sat 0.1.0
+//! % queens-sat 0.2.0
 //! % format mzn
 //! % ...                                    (the DIMACS header's lines, `%` instead of `c`)
 //! % size 8 4                               (integer variables, constraint items)

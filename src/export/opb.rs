@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! * #variable= 64 #constraint= 46
-//! * queens-sat 0.1.0
+//! * queens-sat 0.2.0
 //! * format opb
 //! * ...                              (the DIMACS header's lines, `*` instead of `c`)
 //! +1 x1 +1 x2 ... +1 x8 = 1 ;        (rows and columns: exactly one)

@@ -387,7 +387,7 @@ impl Obstacles {
 
 /// The three instance formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
+pub enum InstanceFormat {
     /// Board text: `Q`, `.`, `x`, `#` comments.
     Board,
     /// csplib / Essence' parameter file (`letting n = ...`).
@@ -396,43 +396,43 @@ pub enum Format {
     Diags,
 }
 
-impl Format {
+impl InstanceFormat {
     /// Every instance format, in help order.
-    pub const ALL: [Format; 3] = [Format::Board, Format::Param, Format::Diags];
+    pub const ALL: [InstanceFormat; 3] = [InstanceFormat::Board, InstanceFormat::Param, InstanceFormat::Diags];
 
     /// The format's name (`--format`, Python's `format=`).
     pub fn name(self) -> &'static str {
         match self {
-            Format::Board => "board",
-            Format::Param => "param",
-            Format::Diags => "diags",
+            InstanceFormat::Board => "board",
+            InstanceFormat::Param => "param",
+            InstanceFormat::Diags => "diags",
         }
     }
 
-    /// The names of [`Format::ALL`].
+    /// The names of [`InstanceFormat::ALL`].
     pub fn names() -> Vec<&'static str> {
-        Format::ALL.iter().map(|f| f.name()).collect()
+        InstanceFormat::ALL.iter().map(|f| f.name()).collect()
     }
 
     /// The format named `name`, or a typed error listing the known ones.
     ///
     /// ```
-    /// use queens_sat::instance::Format;
-    /// assert_eq!(Format::parse("param").unwrap(), Format::Param);
+    /// use queens_sat::instance::InstanceFormat;
+    /// assert_eq!(InstanceFormat::parse("param").unwrap(), InstanceFormat::Param);
     /// assert_eq!(
-    ///     Format::parse("xml").unwrap_err().to_string(),
+    ///     InstanceFormat::parse("xml").unwrap_err().to_string(),
     ///     "unknown --format 'xml' (known: board, param, diags)"
     /// );
     /// ```
-    pub fn parse(name: &str) -> crate::Result<Format> {
-        Format::ALL
+    pub fn parse(name: &str) -> crate::Result<InstanceFormat> {
+        InstanceFormat::ALL
             .into_iter()
             .find(|f| f.name() == name)
             .ok_or_else(|| {
                 crate::error::BadOption::unknown(
                     crate::error::Opt::InstanceFormat,
                     name,
-                    &Format::names(),
+                    &InstanceFormat::names(),
                 )
             })
     }
@@ -441,7 +441,7 @@ impl Format {
 /// Detects the format of an instance file from its first statement (comment lines, starting
 /// with `#` or `$`, are skipped): `language`/`letting` is a parameter file, `n =`, `numdiags =`
 /// or `diags =` an excluded-diagonals file, anything else board text.
-pub fn detect_format(text: &str) -> Format {
+pub fn detect_format(text: &str) -> InstanceFormat {
     let first = text
         .lines()
         .map(str::trim)
@@ -453,9 +453,9 @@ pub fn detect_format(text: &str) -> Format {
         .collect();
     let rest = first[word.len()..].trim_start();
     match word.as_str() {
-        "language" | "letting" => Format::Param,
-        "n" | "numdiags" | "diags" if rest.starts_with('=') => Format::Diags,
-        _ => Format::Board,
+        "language" | "letting" => InstanceFormat::Param,
+        "n" | "numdiags" | "diags" if rest.starts_with('=') => InstanceFormat::Diags,
+        _ => InstanceFormat::Board,
     }
 }
 
@@ -485,7 +485,7 @@ pub fn read_instance(file: &str, text: &str, diags: Option<usize>) -> Result<Ins
     }
     let format = detect_format(text);
     if let Some(d) = diags
-        && format != Format::Diags
+        && format != InstanceFormat::Diags
     {
         return Err(crate::error::BadOption::invalid(
             crate::error::Opt::Diags,
@@ -494,9 +494,9 @@ pub fn read_instance(file: &str, text: &str, diags: Option<usize>) -> Result<Ins
         ));
     }
     match format {
-        Format::Board => parse_board(file, text),
-        Format::Param => parse_param(file, text),
-        Format::Diags => parse_diags(file, text, diags),
+        InstanceFormat::Board => parse_board(file, text),
+        InstanceFormat::Param => parse_param(file, text),
+        InstanceFormat::Diags => parse_diags(file, text, diags),
     }
 }
 

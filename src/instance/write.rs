@@ -21,7 +21,7 @@
 
 use std::fmt::Write as _;
 
-use super::{BadInstance, Format, Instance};
+use super::{BadInstance, InstanceFormat, Instance};
 use crate::board::{Board, Cell};
 use crate::error::{Error, Result};
 use crate::piece::LineKind;
@@ -32,12 +32,12 @@ pub const PER_LINE: usize = 12;
 /// Writes `inst` in `format`, with `comment` as the first lines (each prefixed by the format's
 /// comment marker). An instance that breaks the invariants ([`Instance::check`]) is an
 /// [`Error::Instance`], as is one the format cannot hold.
-pub fn write(inst: &Instance, format: Format, comment: &str) -> Result<String> {
+pub fn write(inst: &Instance, format: InstanceFormat, comment: &str) -> Result<String> {
     inst.check()?;
     match format {
-        Format::Board => Ok(to_board(inst, comment)),
-        Format::Param => Ok(to_param(inst, comment)),
-        Format::Diags => to_diags(inst, comment),
+        InstanceFormat::Board => Ok(to_board(inst, comment)),
+        InstanceFormat::Param => Ok(to_param(inst, comment)),
+        InstanceFormat::Diags => to_diags(inst, comment),
     }
 }
 
@@ -46,16 +46,16 @@ pub fn write(inst: &Instance, format: Format, comment: &str) -> Result<String> {
 /// [`super::read_instance_piece`] reads back the same piece.
 ///
 /// ```
-/// use queens_sat::instance::{Format, Instance, read_instance_piece, write::write_piece};
+/// use queens_sat::instance::{InstanceFormat, Instance, read_instance_piece, write::write_piece};
 /// use queens_sat::piece::{AMAZON, QUEEN};
-/// let text = write_piece(&Instance::plain(3), Format::Board, "demo", AMAZON).unwrap();
+/// let text = write_piece(&Instance::plain(3), InstanceFormat::Board, "demo", AMAZON).unwrap();
 /// assert_eq!(text, "# demo\n# piece: amazon\n...\n...\n...\n");
 /// assert_eq!(read_instance_piece("t", &text, None, None).unwrap().1.name, "amazon");
-/// assert!(!write_piece(&Instance::plain(3), Format::Board, "demo", QUEEN).unwrap().contains("piece"));
+/// assert!(!write_piece(&Instance::plain(3), InstanceFormat::Board, "demo", QUEEN).unwrap().contains("piece"));
 /// ```
 pub fn write_piece(
     inst: &Instance,
-    format: Format,
+    format: InstanceFormat,
     comment: &str,
     piece: crate::piece::Piece,
 ) -> Result<String> {
@@ -190,7 +190,7 @@ pub fn to_diags(inst: &Instance, comment: &str) -> Result<String> {
     if !inst.placed.is_empty() || !inst.blocked.is_empty() {
         let canonical = inst.canonical();
         return Err(Error::Instance(BadInstance::Unwritable {
-            format: Format::Diags.name(),
+            format: InstanceFormat::Diags.name(),
             placed: canonical.placed.len(),
             blocked: canonical.blocked.len(),
         }));
@@ -229,7 +229,7 @@ mod tests {
     #[test]
     fn board_and_param_round_trip() {
         let inst = sample();
-        for format in [Format::Board, Format::Param] {
+        for format in [InstanceFormat::Board, InstanceFormat::Param] {
             let text = write(&inst, format, "line one\nline two").unwrap();
             let back = read_instance("t", &text, None).unwrap();
             assert_eq!(back.n, 6);

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use common::*;
 use queens_sat::generate::Generator;
-use queens_sat::instance::{Format, write::write as write_instance};
+use queens_sat::instance::{InstanceFormat, write::write as write_instance};
 use sha2::{Digest, Sha256};
 
 /// The frontier set is 300 instances `diag-n{n}-d{d}-s{s}`: n = 22, 24, 26, 28, 30, three prefix
@@ -70,7 +70,7 @@ fn frontier_set_is_named_and_reproducible() {
             diags: Some(d),
             to_completion: false,
         };
-        write_instance(&g.instance(n, seed).unwrap(), Format::Diags, "frontier").unwrap()
+        write_instance(&g.instance(n, seed).unwrap(), InstanceFormat::Diags, "frontier").unwrap()
     };
     let text = file(22, 18, 1);
     assert_eq!(text, file(22, 18, 1));

@@ -155,8 +155,11 @@ fn outputs_are_pinned() {
     );
     assert_eq!(
         r.stdout,
-        "$ queens-sat 0.1.0 generate completion -n 8 -m 4 --seed 1 (ChaCha8 seed 1)\n\
-         letting n = 8\nletting init = [[7,6],[0,3],[4,2],[6,1]]\n"
+        format!(
+            "$ queens-sat {} generate completion -n 8 -m 4 --seed 1 (ChaCha8 seed 1)\n\
+             letting n = 8\nletting init = [[7,6],[0,3],[4,2],[6,1]]\n",
+            env!("CARGO_PKG_VERSION")
+        )
     );
     let r = run_expect(
         dir.path(),

@@ -24,7 +24,7 @@ use queens_sat::answer::Answer;
 use queens_sat::board::Cell;
 use queens_sat::error::Error;
 use queens_sat::instance::write::write;
-use queens_sat::instance::{BadInstance, ExcludedDiagonal, Format, Instance, read_instance};
+use queens_sat::instance::{BadInstance, ExcludedDiagonal, InstanceFormat, Instance, read_instance};
 use queens_sat::piece::{AMAZON, LineKind, Piece, QUEEN};
 use queens_sat::presolve::Problem;
 use queens_sat::solve::Solver;
@@ -90,7 +90,7 @@ fn a_piece_on_a_blocked_cell_is_an_error_naming_it() {
             "{e:?}"
         );
     }
-    assert!(write(&literal, Format::Param, "").is_err());
+    assert!(write(&literal, InstanceFormat::Param, "").is_err());
     let e = read_instance(
         "p.param",
         "letting n = 8\nletting blocks = [[1,1]]\nletting init = [[5,5],\n  [0,0]]\n",
@@ -203,11 +203,11 @@ fn duplicates_merge_and_order_does_not_matter() {
 #[test]
 fn issue_examples_round_trip() {
     let i = Instance::new(8, vec![cell(5, 5)], vec![cell(6, 5), cell(0, 3)], vec![]).unwrap();
-    for format in [Format::Board, Format::Param] {
+    for format in [InstanceFormat::Board, InstanceFormat::Param] {
         let text = write(&i, format, "c").unwrap();
         assert_eq!(read_instance("t", &text, None).unwrap(), i, "{text}");
     }
-    let e = write(&i, Format::Diags, "").unwrap_err();
+    let e = write(&i, InstanceFormat::Diags, "").unwrap_err();
     assert!(
         matches!(
             e,
@@ -469,11 +469,11 @@ proptest! {
         let solutions = instance_solutions(&i, name);
         check_verdict(&i, d.piece, &solutions);
         let as_cells = i.excluded_as_blocked();
-        for format in [Format::Board, Format::Param, Format::Diags] {
+        for format in [InstanceFormat::Board, InstanceFormat::Param, InstanceFormat::Diags] {
             let text = match write(&i, format, "random") {
                 Ok(text) => text,
                 Err(Error::Instance(BadInstance::Unwritable { format: "diags", placed, blocked })) => {
-                    prop_assert!(format == Format::Diags);
+                    prop_assert!(format == InstanceFormat::Diags);
                     prop_assert!(placed + blocked > 0);
                     prop_assert_eq!((placed, blocked), (i.placed.len(), i.blocked.len()));
                     continue;
@@ -483,7 +483,7 @@ proptest! {
             let back = read_instance("t", &text, None).unwrap_or_else(|e| panic!("{e}\n{text}"));
             prop_assert!(back.is_canonical());
             let want = match format {
-                Format::Diags => &i,
+                InstanceFormat::Diags => &i,
                 _ => &as_cells,
             };
             // Field by field: canonical instances compare as lists.

@@ -93,7 +93,7 @@ fn option_errors_are_typed_and_worded_by_each_front_end() {
             "r180",
         ),
         (
-            bad(queens_sat::instance::Format::parse("xml")),
+            bad(queens_sat::instance::InstanceFormat::parse("xml")),
             Opt::InstanceFormat,
             "xml",
         ),
@@ -204,7 +204,7 @@ fn names_cover_every_enumerated_option() {
         queens_sat::count::CountEngine::choice(e).unwrap();
     }
     for f in &names["instance_format"] {
-        queens_sat::instance::Format::parse(f).unwrap();
+        queens_sat::instance::InstanceFormat::parse(f).unwrap();
     }
     for s in &names["solver"] {
         assert!(*s == "auto" || queens_sat::solve::find(s).is_some(), "{s}");

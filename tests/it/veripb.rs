@@ -395,7 +395,7 @@ fn solve_certify_writes_a_veripb_proof_for_a_pbp_name() {
     let problem = bounded_instance();
     let text = queens_sat::instance::write::write(
         &problem.instance,
-        queens_sat::instance::Format::Board,
+        queens_sat::instance::InstanceFormat::Board,
         "an UNSAT prefix",
     )
     .unwrap();

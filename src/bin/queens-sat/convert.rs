@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::Args;
 use queens_sat::generate::reduction::diagonals_to_completion;
 use queens_sat::instance::write::{write as write_instance, write_piece};
-use queens_sat::instance::{Format, read_instance_file_header};
+use queens_sat::instance::{InstanceFormat, read_instance_file_header};
 use queens_sat::piece::QUEEN;
 use queens_sat::{Error, Result};
 
@@ -55,9 +55,9 @@ pub fn run(a: ConvertArgs) -> Result<ExitCode> {
     let text = match a.to {
         ConvertTarget::Board | ConvertTarget::Param => {
             let format = if a.to == ConvertTarget::Board {
-                Format::Board
+                InstanceFormat::Board
             } else {
-                Format::Param
+                InstanceFormat::Param
             };
             let name = format.name();
             let comment = format!("queens-sat {version} {command} --to {name}");
@@ -86,7 +86,7 @@ pub fn run(a: ConvertArgs) -> Result<ExitCode> {
                 red.instance.placed.len(),
                 red.row_offset
             );
-            write_instance(&red.instance, Format::Param, &comment)?
+            write_instance(&red.instance, InstanceFormat::Param, &comment)?
         }
     };
     emit(&text, a.output.as_deref())?;

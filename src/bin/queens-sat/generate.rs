@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 use queens_sat::Result;
 use queens_sat::generate::Generator;
-use queens_sat::instance::Format;
+use queens_sat::instance::InstanceFormat;
 use queens_sat::instance::write::write as write_instance;
 
 use crate::args::emit;
@@ -43,7 +43,7 @@ enum GenerateKind {
         out: GenerateOutput,
         /// Instance format (param: init 0-based).
         #[arg(long, default_value = "param", value_parser = instance_format())]
-        format: Format,
+        format: InstanceFormat,
     },
     /// M blocked cells, at least K free cells in every row and column (prob080 blocked-gen.py).
     Blocked {
@@ -60,7 +60,7 @@ enum GenerateKind {
         out: GenerateOutput,
         /// Instance format (param: blocks 1-based).
         #[arg(long, default_value = "param", value_parser = instance_format())]
-        format: Format,
+        format: InstanceFormat,
     },
     /// An ordered list of excluded diagonals, written as an excluded-diagonals file; its
     /// prefixes are the instances (`--diags D`) (prob079 queens-diag-gen.py).
@@ -79,10 +79,10 @@ enum GenerateKind {
 /// `--format`: the library's instance formats that a generated board can be written in
 /// (board text or a parameter file; the excluded-diagonals format holds no board), by the
 /// library's names.
-fn instance_format() -> impl TypedValueParser<Value = Format> {
-    let writable = [Format::Board, Format::Param].map(Format::name);
+fn instance_format() -> impl TypedValueParser<Value = InstanceFormat> {
+    let writable = [InstanceFormat::Board, InstanceFormat::Param].map(InstanceFormat::name);
     PossibleValuesParser::new(writable)
-        .map(|name| Format::parse(&name).expect("a possible value is a format"))
+        .map(|name| InstanceFormat::parse(&name).expect("a possible value is a format"))
 }
 
 /// Runs `generate`: one instance on stdout or in the output file. The diagonals kind always
@@ -107,7 +107,7 @@ pub fn run(a: GenerateArgs) -> Result<ExitCode> {
             },
             n,
             out,
-            Format::Diags,
+            InstanceFormat::Diags,
         ),
     };
     let seed = out.seed;
