@@ -13,7 +13,7 @@
 //! `past32`, `two` or `family` (the key sets' width, [`Words`]) (default: [`Tuning::default`]);
 //! `FILE:D` takes the first D excluded diagonals of an excluded-diagonals file.
 //!
-//! `--threads T` runs the search split over `T` threads ([`Options::threads`]; nodes and CPU
+//! `--threads T` runs the search split over `T` threads ([`SearchOptions::threads`]; nodes and CPU
 //! seconds then add up over the threads), `--split N` starts it from `N` subtrees, `--park B`
 //! parks a subtree after `B` nodes (`none`: never, the static split) (default: the search's
 //! own, [`SPLIT_ITEMS`] and [`PARK_AFTER`]), `--deterministic` asks for the deterministic
@@ -39,7 +39,8 @@ use queens_sat::instance::read_instance_file;
 use queens_sat::piece::QUEEN;
 use queens_sat::presolve::Problem;
 use queens_sat::solve::bitboard::{
-    Options, PARK_AFTER, SPLIT_ITEMS, Tuning, Words, estimate, pbproof, proof as bitproof, search,
+    PARK_AFTER, SPLIT_ITEMS, SearchOptions, Tuning, Words, estimate, pbproof, proof as bitproof,
+    search,
 };
 
 fn main() -> ExitCode {
@@ -163,7 +164,7 @@ fn run(args: &[String]) -> queens_sat::Result<()> {
         }
         let found = search(
             &problem,
-            &Options::default()
+            &SearchOptions::default()
                 .timeout(timeout)
                 .tuning(tuning)
                 .threads(threads)

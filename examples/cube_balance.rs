@@ -19,7 +19,7 @@ use queens_sat::cluster::split::balance;
 use queens_sat::instance::read_instance_file;
 use queens_sat::piece::QUEEN;
 use queens_sat::presolve::Problem;
-use queens_sat::solve::bitboard::{Options, cubes, search};
+use queens_sat::solve::bitboard::{SearchOptions, cubes, search};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -67,7 +67,7 @@ fn run(args: &[String]) -> queens_sat::Result<()> {
         for c in &cut {
             let mut cube = instance.clone();
             cube.placed.extend(c.cells.iter().copied());
-            let found = search(&Problem::presolve(&cube, QUEEN)?, &Options::default())?;
+            let found = search(&Problem::presolve(&cube, QUEEN)?, &SearchOptions::default())?;
             sat |= matches!(found.answer, Answer::Sat(_));
             real.push(found.nodes.max(1) as f64);
         }

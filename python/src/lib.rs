@@ -21,7 +21,7 @@ use queens_sat::encode::amo::AmoKind;
 use queens_sat::encode::{ClauseSink, EncodeOptions, Encoder, Lit, Stats};
 use queens_sat::export;
 use queens_sat::generate::Generator;
-use queens_sat::instance::{self as inst, ExcludedDiagonal, InstanceFormat, Instance, Part};
+use queens_sat::instance::{self as inst, ExcludedDiagonal, Instance, InstanceFormat, Part};
 use queens_sat::piece::{LineKind, Piece};
 use queens_sat::presolve::Problem;
 use queens_sat::symmetry::stabiliser;
@@ -463,7 +463,10 @@ impl PyInstance {
     /// The generator's default format (`param` or `diags`), or `board`.
     #[getter]
     fn default_format(&self) -> &'static str {
-        self.origin.as_ref().map_or(InstanceFormat::Board, |o| o.1).name()
+        self.origin
+            .as_ref()
+            .map_or(InstanceFormat::Board, |o| o.1)
+            .name()
     }
 
     /// The symmetries of the board that map the instance to itself (identity first).

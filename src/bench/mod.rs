@@ -6,7 +6,7 @@
 //! [`runs_csv`] (the per-run CSV) and [`report`] (tables from results); [`child`] (one child
 //! `solve` run) stands alone; [`hard`] uses them all, [`throughput`] uses [`child`]. This file
 //! only dispatches. Every timed solve is a child process of the `queens-sat` executable named in
-//! [`Settings::exe`], which the caller supplies, as it supplies the cancel token; the harness
+//! [`BenchSettings::exe`], which the caller supplies, as it supplies the cancel token; the harness
 //! never parses command-line arguments.
 
 pub mod catalogue;
@@ -28,7 +28,7 @@ pub use types::{Config, Group, HardInstance, HardOptions, HardSet, RunResult};
 
 /// What `queens-sat bench` measures.
 #[derive(Clone, Debug)]
-pub enum Task {
+pub enum BenchTask {
     /// The standard tables ([`throughput::run`]); `quick`: smaller sizes.
     Tables {
         /// Smaller sizes.
@@ -70,31 +70,31 @@ pub enum Task {
 
 /// Everything one `bench` run needs.
 #[derive(Clone, Debug)]
-pub struct Settings {
+pub struct BenchSettings {
     /// The `queens-sat` executable the timed runs start as child processes.
     pub exe: PathBuf,
     /// Raised to stop the bench (the running children are stopped too).
     pub cancel: Cancel,
     /// What to measure.
-    pub task: Task,
+    pub task: BenchTask,
 }
 
 /// Runs the bench `settings` describe and writes its tables to `out` (progress bars go to
 /// stderr).
-pub fn run(settings: &Settings, out: &mut dyn Write) -> Result<()> {
+pub fn run(settings: &BenchSettings, out: &mut dyn Write) -> Result<()> {
     let (exe, cancel) = (settings.exe.as_path(), &settings.cancel);
     match &settings.task {
-        Task::Tables { quick } => throughput::run(*quick, exe, cancel, out),
-        Task::Export { quick } => throughput::export_table(*quick, out),
-        Task::Memory { ns } => throughput::memory(exe, ns, out),
-        Task::Count {
+        BenchTask::Tables { quick } => throughput::run(*quick, exe, cancel, out),
+        BenchTask::Export { quick } => throughput::export_table(*quick, out),
+        BenchTask::Memory { ns } => throughput::memory(exe, ns, out),
+        BenchTask::Count {
             max_queens,
             max_amazons,
             amo,
             threads,
             repeat,
         } => throughput::count_table(*max_queens, *max_amazons, *amo, threads, *repeat, out),
-        Task::Hard(opts) => hard::run(exe, cancel, opts, out),
-        Task::Dd { ns, runs } => throughput::dd_table(exe, ns, *runs, out),
+        BenchTask::Hard(opts) => hard::run(exe, cancel, opts, out),
+        BenchTask::Dd { ns, runs } => throughput::dd_table(exe, ns, *runs, out),
     }
 }

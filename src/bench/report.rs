@@ -10,7 +10,7 @@ use crate::generate::Generator;
 use crate::solve::Answer;
 use crate::suite::cactus::{ByN, Tail, tail};
 
-use super::types::{Config, Group, HardInstance, HardOptions, Outcome, Results, RunResult};
+use super::types::{Config, Group, HardInstance, HardOptions, Results, RunOutcome, RunResult};
 
 /// The printed tables and the problems found (wrong answers, failed runs).
 pub struct Report {
@@ -245,7 +245,7 @@ pub fn by_n(
     }
     runs.into_iter()
         .map(|(k, rs)| {
-            let count = |a: fn(&Outcome) -> bool| rs.iter().filter(|r| a(&r.outcome)).count();
+            let count = |a: fn(&RunOutcome) -> bool| rs.iter().filter(|r| a(&r.outcome)).count();
             let times: Vec<Option<f64>> = rs
                 .iter()
                 .map(|r| {

@@ -156,13 +156,13 @@ pub struct HardOptions {
 
 /// What one run gave: the verdict of the child (the project's one answer type), or why it
 /// failed.
-pub type Outcome = std::result::Result<Answer<()>, String>;
+pub type RunOutcome = std::result::Result<Answer<()>, String>;
 
 /// One run's result.
 #[derive(Clone, Debug)]
 pub struct RunResult {
-    /// Outcome.
-    pub outcome: Outcome,
+    /// RunOutcome.
+    pub outcome: RunOutcome,
     /// Wall-clock seconds of the child.
     pub seconds: f64,
 }

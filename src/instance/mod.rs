@@ -398,7 +398,11 @@ pub enum InstanceFormat {
 
 impl InstanceFormat {
     /// Every instance format, in help order.
-    pub const ALL: [InstanceFormat; 3] = [InstanceFormat::Board, InstanceFormat::Param, InstanceFormat::Diags];
+    pub const ALL: [InstanceFormat; 3] = [
+        InstanceFormat::Board,
+        InstanceFormat::Param,
+        InstanceFormat::Diags,
+    ];
 
     /// The format's name (`--format`, Python's `format=`).
     pub fn name(self) -> &'static str {

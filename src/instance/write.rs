@@ -21,7 +21,7 @@
 
 use std::fmt::Write as _;
 
-use super::{BadInstance, InstanceFormat, Instance};
+use super::{BadInstance, Instance, InstanceFormat};
 use crate::board::{Board, Cell};
 use crate::error::{Error, Result};
 use crate::piece::LineKind;

@@ -70,7 +70,12 @@ fn frontier_set_is_named_and_reproducible() {
             diags: Some(d),
             to_completion: false,
         };
-        write_instance(&g.instance(n, seed).unwrap(), InstanceFormat::Diags, "frontier").unwrap()
+        write_instance(
+            &g.instance(n, seed).unwrap(),
+            InstanceFormat::Diags,
+            "frontier",
+        )
+        .unwrap()
     };
     let text = file(22, 18, 1);
     assert_eq!(text, file(22, 18, 1));

@@ -17,7 +17,7 @@ use queens_sat::interrupt::Cancel;
 use queens_sat::piece::{LineKind, Piece, QUEEN};
 use queens_sat::presolve::Problem;
 use queens_sat::solve::Solver;
-use queens_sat::solve::bitboard::{Options, Tuning, Words, search};
+use queens_sat::solve::bitboard::{SearchOptions, Tuning, Words, search};
 use queens_sat::symmetry::Symmetry;
 
 /// Random instances n <= 9 (pre-placed, blocked, both, excluded diagonals), queens and amazons:
@@ -82,15 +82,25 @@ fn split_search_is_deterministic_when_asked() {
     for seed in 1..=6 {
         let inst = generator.instance(14, seed).unwrap();
         let p = Problem::presolve(&inst, QUEEN).unwrap();
-        let one = search(&p, &Options::default()).unwrap().answer;
+        let one = search(&p, &SearchOptions::default()).unwrap().answer;
         for threads in [2, 3] {
-            let a = search(&p, &Options::default().threads(threads).deterministic(true))
-                .unwrap()
-                .answer;
-            let b = search(&p, &Options::default().threads(threads).deterministic(true))
-                .unwrap()
-                .answer;
-            let fast = search(&p, &Options::default().threads(threads))
+            let a = search(
+                &p,
+                &SearchOptions::default()
+                    .threads(threads)
+                    .deterministic(true),
+            )
+            .unwrap()
+            .answer;
+            let b = search(
+                &p,
+                &SearchOptions::default()
+                    .threads(threads)
+                    .deterministic(true),
+            )
+            .unwrap()
+            .answer;
+            let fast = search(&p, &SearchOptions::default().threads(threads))
                 .unwrap()
                 .answer;
             assert_eq!(a, b, "seed {seed}, {threads} threads");
@@ -103,7 +113,7 @@ fn split_search_is_deterministic_when_asked() {
     }
 }
 
-/// Tiny node budgets for the split search (`Options::split`): a subtree parks after 2, 3, 17
+/// Tiny node budgets for the split search (`SearchOptions::split`): a subtree parks after 2, 3, 17
 /// or 300 nodes, so that nearly every subtree is parked and its rest searched as subtrees of
 /// their own, from a split into 1, 3 or 16 subtrees.
 const PARKS: [(usize, u64); 4] = [(1, 2), (3, 3), (16, 17), (3, 300)];
@@ -124,7 +134,7 @@ fn parked_split_matches_the_oracle() {
         for (split, park) in PARKS {
             for threads in [2, 3] {
                 let what = format!("case {i} ({name}, n={}) {split} {park} {threads}", inst.n);
-                let options = Options::default()
+                let options = SearchOptions::default()
                     .threads(threads)
                     .split(Some(split), Some(park));
                 match &search(&problem, &options).unwrap().answer {
@@ -167,10 +177,10 @@ fn parked_split_keeps_verdicts_nodes_and_boards() {
         };
         let inst = generator.instance(n, seed).unwrap();
         let problem = Problem::presolve(&inst, QUEEN).unwrap();
-        let one = search(&problem, &Options::default()).unwrap().answer;
+        let one = search(&problem, &SearchOptions::default()).unwrap().answer;
         for (split, park) in PARKS {
             let what = format!("n={n} d={d} seed {seed} split {split} park {park}");
-            let options = Options::default().split(Some(split), Some(park));
+            let options = SearchOptions::default().split(Some(split), Some(park));
             let mut boards = Vec::new();
             for threads in [2, 3, 4] {
                 let parked = search(&problem, &options.clone().threads(threads)).unwrap();
@@ -220,7 +230,12 @@ fn both_builds_agree() {
         let expected = (inst.n <= 9).then(|| instance_solutions(inst, name));
         let runs: Vec<_> = isas
             .iter()
-            .map(|&isa| (isa, search(&problem, &Options::default().isa(isa)).unwrap()))
+            .map(|&isa| {
+                (
+                    isa,
+                    search(&problem, &SearchOptions::default().isa(isa)).unwrap(),
+                )
+            })
             .collect();
         let (_, first) = &runs[0];
         for (isa, found) in &runs {
@@ -268,7 +283,7 @@ fn every_tuning_matches_the_oracle() {
                 let what = format!("case {i} ({name}, n={}) {tuning:?} {threads}", inst.n);
                 let found = search(
                     &problem,
-                    &Options::default().threads(threads).tuning(tuning),
+                    &SearchOptions::default().threads(threads).tuning(tuning),
                 )
                 .unwrap();
                 match &found.answer {
@@ -318,7 +333,7 @@ fn every_tuning_agrees_on_excluded_diagonals() {
         };
         let inst = generator.instance(n, seed).unwrap();
         let problem = Problem::presolve(&inst, QUEEN).unwrap();
-        let want = search(&problem, &Options::default().tuning(bare))
+        let want = search(&problem, &SearchOptions::default().tuning(bare))
             .unwrap()
             .answer;
         for tuning in Tuning::all() {
@@ -326,7 +341,7 @@ fn every_tuning_agrees_on_excluded_diagonals() {
                 let what = format!("n={n} d={d} seed {seed} {tuning:?} {threads}");
                 let got = search(
                     &problem,
-                    &Options::default().threads(threads).tuning(tuning),
+                    &SearchOptions::default().threads(threads).tuning(tuning),
                 )
                 .unwrap()
                 .answer;
@@ -369,8 +384,8 @@ fn two_words_search_as_one_word() {
                 ..tuning
             };
             let what = format!("case {i} ({name}, n={}) {tuning:?}", inst.n);
-            let a = search(&problem, &Options::default().tuning(one)).unwrap();
-            let b = search(&problem, &Options::default().tuning(two)).unwrap();
+            let a = search(&problem, &SearchOptions::default().tuning(one)).unwrap();
+            let b = search(&problem, &SearchOptions::default().tuning(two)).unwrap();
             assert_eq!(a.answer, b.answer, "{what}");
             assert_eq!(a.nodes, b.nodes, "{what}");
             nodes += a.nodes;
@@ -405,7 +420,11 @@ fn two_word_bounds_agree_with_cadical_past_32() {
         let inst = generator.instance(n, seed).unwrap();
         let what = format!("n={n} d={d} seed {seed}");
         let problem = Problem::presolve(&inst, QUEEN).unwrap();
-        let two = search(&problem, &Options::default().tuning(Tuning::default())).unwrap();
+        let two = search(
+            &problem,
+            &SearchOptions::default().tuning(Tuning::default()),
+        )
+        .unwrap();
         let cdcl = Solver::new(&inst, QUEEN)
             .solver("lib:cadical")
             .implied(Implied::Sums)
@@ -418,7 +437,7 @@ fn two_word_bounds_agree_with_cadical_past_32() {
                 words: Words::One,
                 ..Tuning::default()
             };
-            let without = search(&problem, &Options::default().tuning(one)).unwrap();
+            let without = search(&problem, &SearchOptions::default().tuning(one)).unwrap();
             assert!(matches!(without.answer, Answer::Sat(_)), "{what}");
             assert!(
                 two.nodes < without.nodes,
@@ -448,8 +467,16 @@ fn two_word_bounds_keep_the_verdict_on_blocked_48() {
             words,
             ..Tuning::default()
         };
-        let one = search(&problem, &Options::default().tuning(tuned(Words::One))).unwrap();
-        let two = search(&problem, &Options::default().tuning(tuned(Words::Past32))).unwrap();
+        let one = search(
+            &problem,
+            &SearchOptions::default().tuning(tuned(Words::One)),
+        )
+        .unwrap();
+        let two = search(
+            &problem,
+            &SearchOptions::default().tuning(tuned(Words::Past32)),
+        )
+        .unwrap();
         assert_eq!(one.answer.label(), two.answer.label(), "seed {seed}");
         if let Answer::Sat(board) = &two.answer {
             queens_sat::verify::verify(board, &inst, QUEEN).unwrap();
@@ -533,7 +560,7 @@ fn time_limit_and_cancel_stop_it() {
     // The search itself: stopped by the time limit, at one of its first looks at the clock
     // (every 4096 nodes), long before it could end.
     let p = queens_sat::presolve::Problem::presolve(&inst, QUEEN).unwrap();
-    let found = search(&p, &Options::default().timeout(Duration::ZERO)).unwrap();
+    let found = search(&p, &SearchOptions::default().timeout(Duration::ZERO)).unwrap();
     assert_eq!(
         found.answer,
         queens_sat::solve::Answer::Unknown("time limit of 0 s reached".into())
@@ -559,7 +586,7 @@ fn refusals() {
         leaps: &[],
     };
     let p = queens_sat::presolve::Problem::presolve(&Instance::plain(6), rook).unwrap();
-    let e = search(&p, &Options::default()).unwrap_err();
+    let e = search(&p, &SearchOptions::default()).unwrap_err();
     assert!(e.to_string().contains("queens and amazons"), "{e}");
     let e = Solver::new(&Instance::plain(129), QUEEN)
         .solver("bitboard")

@@ -17,7 +17,7 @@ use queens_sat::instance::{ExcludedDiagonal, Instance};
 use queens_sat::piece::{LineKind, Piece, QUEEN};
 use queens_sat::presolve::Problem;
 use queens_sat::solve::Solver;
-use queens_sat::solve::bitboard::{Options, Tuning, cubes, diagonal_family, search};
+use queens_sat::solve::bitboard::{SearchOptions, Tuning, cubes, diagonal_family, search};
 use queens_sat::symmetry::Symmetry;
 
 /// The tunings every small core is searched under: the default, the table kernel forced,
@@ -129,7 +129,7 @@ fn small_cores_of_big_boards_match_the_oracle() {
         for tuning in tunings() {
             for threads in [1, 2] {
                 let what = format!("case {i} ({name}, n={n}, k={k}) {tuning:?} {threads}");
-                let options = Options::default().tuning(tuning).threads(threads);
+                let options = SearchOptions::default().tuning(tuning).threads(threads);
                 match search(&problem, &options).unwrap().answer {
                     Answer::Sat(board) => {
                         queens_sat::verify::verify(&board, &inst, piece)
@@ -210,13 +210,13 @@ fn converted_instances_give_the_nodes_of_the_diagonal_form() {
                     diagonal_family(&p_small) && diagonal_family(&p_big),
                     "{what}"
                 );
-                let want = search(&p_small, &Options::default()).unwrap();
+                let want = search(&p_small, &SearchOptions::default()).unwrap();
                 for table in [false, true] {
                     let tuning = Tuning {
                         table,
                         ..Tuning::default()
                     };
-                    let got = search(&p_big, &Options::default().tuning(tuning)).unwrap();
+                    let got = search(&p_big, &SearchOptions::default().tuning(tuning)).unwrap();
                     assert_eq!(got.nodes, want.nodes, "{what} table {table}");
                     assert_eq!(got.answer.label(), want.answer.label(), "{what}");
                     if let Answer::Sat(board) = &got.answer {
@@ -247,7 +247,7 @@ fn sum_bounds_refute_a_completion_core_at_the_root() {
     .instance(14, 1)
     .unwrap();
     let p = Problem::presolve(&big, QUEEN).unwrap();
-    let with = search(&p, &Options::default()).unwrap();
+    let with = search(&p, &SearchOptions::default()).unwrap();
     assert_eq!((with.answer.clone(), with.nodes), (Answer::Unsat, 1));
     let bare = Tuning {
         sums: false,
@@ -255,7 +255,7 @@ fn sum_bounds_refute_a_completion_core_at_the_root() {
         diagonals: false,
         ..Tuning::default()
     };
-    let without = search(&p, &Options::default().tuning(bare)).unwrap();
+    let without = search(&p, &SearchOptions::default().tuning(bare)).unwrap();
     assert_eq!(without.answer, Answer::Unsat);
     assert!(without.nodes > 100, "{} nodes", without.nodes);
 }
@@ -280,8 +280,8 @@ fn two_word_rows_match_one_word() {
                 ..Tuning::default()
             };
             let two = Tuning { wide: true, ..one };
-            let a = search(&problem, &Options::default().tuning(one)).unwrap();
-            let b = search(&problem, &Options::default().tuning(two)).unwrap();
+            let a = search(&problem, &SearchOptions::default().tuning(one)).unwrap();
+            let b = search(&problem, &SearchOptions::default().tuning(two)).unwrap();
             let what = format!("case {i} (n={}) table {table}", inst.n);
             assert_eq!(a.answer, b.answer, "{what}");
             assert_eq!(a.nodes, b.nodes, "{what}");

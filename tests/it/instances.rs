@@ -24,7 +24,9 @@ use queens_sat::answer::Answer;
 use queens_sat::board::Cell;
 use queens_sat::error::Error;
 use queens_sat::instance::write::write;
-use queens_sat::instance::{BadInstance, ExcludedDiagonal, InstanceFormat, Instance, read_instance};
+use queens_sat::instance::{
+    BadInstance, ExcludedDiagonal, Instance, InstanceFormat, read_instance,
+};
 use queens_sat::piece::{AMAZON, LineKind, Piece, QUEEN};
 use queens_sat::presolve::Problem;
 use queens_sat::solve::Solver;

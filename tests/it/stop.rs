@@ -271,20 +271,30 @@ fn the_deterministic_split_returns_the_first_subtrees_board() {
     use queens_sat::instance::Instance;
     use queens_sat::piece::QUEEN;
     use queens_sat::presolve::Problem;
-    use queens_sat::solve::bitboard::{Options, search};
+    use queens_sat::solve::bitboard::{SearchOptions, search};
     for n in [12u32, 20, 31] {
         let p = Problem::presolve(&Instance::plain(n), QUEEN).unwrap();
         // The subtrees (the split, and the rest of each parked one) do not depend on the
         // thread count; each count is checked on its own.
         for threads in [2, 3, 4] {
-            let one = search(&p, &Options::default().threads(threads).deterministic(true))
-                .unwrap()
-                .answer;
+            let one = search(
+                &p,
+                &SearchOptions::default()
+                    .threads(threads)
+                    .deterministic(true),
+            )
+            .unwrap()
+            .answer;
             assert!(matches!(one, Answer::Sat(_)), "n = {n}");
             for _ in 0..3 {
-                let again = search(&p, &Options::default().threads(threads).deterministic(true))
-                    .unwrap()
-                    .answer;
+                let again = search(
+                    &p,
+                    &SearchOptions::default()
+                        .threads(threads)
+                        .deterministic(true),
+                )
+                .unwrap()
+                .answer;
                 assert_eq!(again, one, "n = {n}, {threads} threads");
             }
         }
@@ -297,12 +307,14 @@ fn the_deterministic_split_returns_the_first_subtrees_board() {
 fn a_split_stopped_before_it_starts_is_unknown() {
     use queens_sat::piece::QUEEN;
     use queens_sat::presolve::Problem;
-    use queens_sat::solve::bitboard::{Options, search};
+    use queens_sat::solve::bitboard::{SearchOptions, search};
     let p = Problem::presolve(&hard(), QUEEN).unwrap();
     for threads in [1, 2] {
         let found = search(
             &p,
-            &Options::default().threads(threads).timeout(Duration::ZERO),
+            &SearchOptions::default()
+                .threads(threads)
+                .timeout(Duration::ZERO),
         )
         .unwrap();
         assert_eq!(

@@ -211,11 +211,11 @@ fn search_and_check(
 ) -> Answer<queens_sat::board::Board> {
     use queens_sat::certify::pbcheck::check_files;
     use queens_sat::solve::bitboard::pbproof::search_veripb;
-    use queens_sat::solve::bitboard::{Options, search};
+    use queens_sat::solve::bitboard::{SearchOptions, search};
     let (opb, pbp) = files(dir, "bit");
     let r =
         search_veripb(problem, &opb, &pbp, None, None).unwrap_or_else(|e| panic!("{what}: {e}"));
-    let plain = search(problem, &Options::default()).unwrap();
+    let plain = search(problem, &SearchOptions::default()).unwrap();
     assert_eq!(
         r.nodes, plain.nodes,
         "{what}: the nodes of the uncertified search"

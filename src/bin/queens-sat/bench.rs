@@ -1,11 +1,11 @@
 //! `queens-sat bench`: its flags and their checks. The harness itself is the library's
-//! [`queens_sat::bench`]; this turns the flags into its [`Settings`] and calls it once.
+//! [`queens_sat::bench`]; this turns the flags into its [`BenchSettings`] and calls it once.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use queens_sat::bench::{HardOptions, HardSet, Settings, Task, types::CUBES};
+use queens_sat::bench::{BenchSettings, BenchTask, HardOptions, HardSet, types::CUBES};
 use queens_sat::encode::EncodeOptions;
 use queens_sat::encode::amo::AmoKind;
 use queens_sat::encode::implied::Implied;
@@ -169,16 +169,16 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
     }
     let exe = std::env::current_exe().map_err(|e| Error::io("current executable", e))?;
     let task = if let Some(ns) = &a.dd {
-        Task::Dd {
+        BenchTask::Dd {
             ns: ns.clone(),
             runs: if a.repeat > 1 { a.repeat } else { 5 },
         }
     } else if a.export {
-        Task::Export { quick: a.quick }
+        BenchTask::Export { quick: a.quick }
     } else {
         match (a.table, a.memory.as_deref(), a.count.as_deref()) {
-            (Some(BenchTable::Hard), _, _) => Task::Hard(hard_options(a)?),
-            (None, Some(ns), _) => Task::Memory { ns: ns.to_vec() },
+            (Some(BenchTable::Hard), _, _) => BenchTask::Hard(hard_options(a)?),
+            (None, Some(ns), _) => BenchTask::Memory { ns: ns.to_vec() },
             (None, None, Some([q, ams])) => {
                 let all = queens_sat::cpu::cores();
                 let threads = a.threads.clone().unwrap_or_else(|| vec![all]);
@@ -187,7 +187,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
                         "--threads takes counts >= 1, --repeat at least 1".into(),
                     ));
                 }
-                Task::Count {
+                BenchTask::Count {
                     max_queens: *q,
                     max_amazons: *ams,
                     amo: AmoKind::parse(a.amo.as_deref().unwrap_or("pairwise"))?,
@@ -196,10 +196,10 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
                 }
             }
             (None, None, Some(_)) => return Err(Error::Usage("--count takes Q,A".into())),
-            (None, None, None) => Task::Tables { quick: a.quick },
+            (None, None, None) => BenchTask::Tables { quick: a.quick },
         }
     };
-    let settings = Settings {
+    let settings = BenchSettings {
         exe,
         cancel: crate::cancel().clone(),
         task,

@@ -7,7 +7,7 @@ use std::time::Instant;
 use super::kernel::shape;
 use super::pbproof::search_certified_pb_within;
 use super::proof::search_certified_within;
-use super::run::{Options, search};
+use super::run::{SearchOptions, search};
 use super::split_proof::search_certified_split;
 use crate::answer::Answer;
 use crate::certify::ProofFormat;
@@ -100,7 +100,7 @@ impl Engine for Bitboard {
                 ..Outcome::new(answer, 0.0, t0.elapsed().as_secs_f64())
             });
         }
-        let options = Options::default()
+        let options = SearchOptions::default()
             .timeout(settings.timeout)
             .cancel(cancel)
             .threads(settings.threads)

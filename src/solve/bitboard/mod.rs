@@ -42,7 +42,7 @@
 //!
 //! The search is compiled twice, the second time with `popcnt`, `bmi1`, `bmi2` and `lzcnt`
 //! ([`crate::cpu::BMI2_FEATURES`]); [`crate::cpu::Isa`] picks the build at run time, as for the
-//! counting kernel ([`Options::isa`] runs a given one).
+//! counting kernel ([`SearchOptions::isa`] runs a given one).
 //!
 //! [`cubes`] cuts the search's tree into subtrees for a cluster job (`split solve --cubes-from
 //! bitboard`), with Knuth's estimate of each one's size in search nodes.
@@ -67,7 +67,7 @@
 //! The files import one way: `core` <- `trace` (the events and the `Tracer` trait) <- `kernel`
 //! (the search's state and methods, the branching rule, the attack masks, [`Tuning`]) <- `tree`
 //! (subtrees: the split over threads, [`cubes`], [`estimate`]) <- `run` ([`search`] and its
-//! [`Options`]) <- `engine` ([`Bitboard`]); and `kernel` <- [`proof`] (the LRAT tracer) <-
+//! [`SearchOptions`]) <- `engine` ([`Bitboard`]); and `kernel` <- [`proof`] (the LRAT tracer) <-
 //! [`pbproof`] (the VeriPB tracer) <- `engine`. This file only declares and re-exports.
 
 /// The engine's `--solver` name, written once.
@@ -91,6 +91,6 @@ pub use engine::{Bitboard, SPLIT_THREADS};
 #[cfg_attr(not(feature = "oracle"), allow(unused_imports))] // for the tests and examples
 pub use kernel::{Tuning, Words};
 #[cfg_attr(not(feature = "oracle"), allow(unused_imports))] // for the tests and examples
-pub use run::{Found, Options, PARK_AFTER, SPLIT_ITEMS, search};
+pub use run::{SearchFound, SearchOptions, PARK_AFTER, SPLIT_ITEMS, search};
 #[cfg_attr(not(feature = "oracle"), allow(unused_imports))] // for the tests and examples
-pub use tree::{Cube, cubes, estimate, proof_cubes};
+pub use tree::{TreeCube, cubes, estimate, proof_cubes};

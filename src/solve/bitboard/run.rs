@@ -1,4 +1,4 @@
-//! The search on one or more threads ([`search`], with its [`Options`]): on several, the tree is
+//! The search on one or more threads ([`search`], with its [`SearchOptions`]): on several, the tree is
 //! split into subtrees ([`super::tree::split`]) that the threads take in index order.
 
 use std::time::Duration;
@@ -16,7 +16,7 @@ use crate::work::{ITEM_TIMES_ENV, Queue};
 
 /// What [`search`] found, and how many nodes it visited.
 #[derive(Clone, Debug)]
-pub struct Found {
+pub struct SearchFound {
     /// A board (the fixed pieces plus the placed ones; not yet verified), UNSAT, or UNKNOWN
     /// when the time ran out or the search was cancelled.
     pub answer: Answer<Board>,
@@ -25,17 +25,17 @@ pub struct Found {
     pub nodes: u64,
 }
 
-/// How [`search`] runs, built from [`Options::default`] (no time limit, no cancel token, one
+/// How [`search`] runs, built from [`SearchOptions::default`] (no time limit, no cancel token, one
 /// thread, the processor's fastest build, [`Tuning::default`]) by chained setters:
 ///
 /// ```
 /// use std::time::Duration;
-/// use queens_sat::solve::bitboard::Options;
-/// let o = Options::default().timeout(Duration::from_secs(5)).threads(2).deterministic(true);
+/// use queens_sat::solve::bitboard::SearchOptions;
+/// let o = SearchOptions::default().timeout(Duration::from_secs(5)).threads(2).deterministic(true);
 /// # let _ = o;
 /// ```
 #[derive(Clone, Debug)]
-pub struct Options {
+pub struct SearchOptions {
     timeout: Option<Duration>,
     cancel: Option<Cancel>,
     threads: usize,
@@ -46,17 +46,17 @@ pub struct Options {
     park_after: Option<u64>,
 }
 
-/// The subtrees the split search starts from ([`Options::threads`]), whatever the threads: the
+/// The subtrees the split search starts from ([`SearchOptions::threads`]), whatever the threads: the
 /// items any run hands out depend on the problem only (what the scheduler simulation replays).
 pub const SPLIT_ITEMS: usize = 1024;
 
 /// The nodes a subtree of the split search is searched for before it parks: what it left goes
-/// first in line as subtrees of their own ([`Options::threads`]).
+/// first in line as subtrees of their own ([`SearchOptions::threads`]).
 pub const PARK_AFTER: u64 = 1 << 16;
 
-impl Default for Options {
+impl Default for SearchOptions {
     fn default() -> Self {
-        Options {
+        SearchOptions {
             timeout: None,
             cancel: None,
             threads: 1,
@@ -69,10 +69,10 @@ impl Default for Options {
     }
 }
 
-impl Options {
+impl SearchOptions {
     /// Stops with UNKNOWN after `timeout` (`None`: no limit, the default).
     pub fn timeout(self, timeout: impl Into<Option<Duration>>) -> Self {
-        Options {
+        SearchOptions {
             timeout: timeout.into(),
             ..self
         }
@@ -80,7 +80,7 @@ impl Options {
 
     /// Stops with UNKNOWN when `cancel` is raised (the search holds a clone of the token).
     pub fn cancel(self, cancel: &Cancel) -> Self {
-        Options {
+        SearchOptions {
             cancel: Some(cancel.clone()),
             ..self
         }
@@ -92,7 +92,7 @@ impl Options {
     /// goes first in line, so that the threads stay busy to the end. The first board found
     /// stops the others.
     pub fn threads(self, threads: usize) -> Self {
-        Options { threads, ..self }
+        SearchOptions { threads, ..self }
     }
 
     /// With `deterministic`, the board found on several threads is the one of the first
@@ -100,7 +100,7 @@ impl Options {
     /// search's order in its place; a thread stops only the subtrees after it), so the same
     /// problem gives the same board on every run. Off by default.
     pub fn deterministic(self, deterministic: bool) -> Self {
-        Options {
+        SearchOptions {
             deterministic,
             ..self
         }
@@ -110,7 +110,7 @@ impl Options {
     /// Runs the build `isa` of the search (the baseline build when the processor lacks its
     /// features; default: [`Isa::current`]): for tests and measurements that compare builds.
     pub fn isa(self, isa: Isa) -> Self {
-        Options { isa, ..self }
+        SearchOptions { isa, ..self }
     }
 
     /// Splits into `items` subtrees (`None`: [`SPLIT_ITEMS`]) and parks a subtree after
@@ -118,7 +118,7 @@ impl Options {
     /// tests and the measurements (feature `oracle`). The verdict is the same whatever they are.
     #[cfg(feature = "oracle")]
     pub fn split(self, items: Option<usize>, park_after: Option<u64>) -> Self {
-        Options {
+        SearchOptions {
             split: items,
             park_after,
             ..self
@@ -129,7 +129,7 @@ impl Options {
     /// best; any tuning gives the same verdict).
     #[cfg_attr(not(feature = "oracle"), allow(dead_code))] // for the tests and examples
     pub fn tuning(self, tuning: Tuning) -> Self {
-        Options { tuning, ..self }
+        SearchOptions { tuning, ..self }
     }
 }
 
@@ -137,33 +137,33 @@ impl Options {
 /// queen or an amazon, and leave a core of at most 128 open rows (whatever the side of the
 /// board).
 ///
-/// On several threads ([`Options::threads`]) the tree is split into subtrees (breadth-first
+/// On several threads ([`SearchOptions::threads`]) the tree is split into subtrees (breadth-first
 /// along the search's own branching, [`SPLIT_ITEMS`] of them; [`super::cubes`] cuts a cluster
 /// job's cubes the same way) that the threads take in order. A subtree searched for
 /// [`PARK_AFTER`] nodes without an end parks: the node where it stopped and the branches left
 /// on the path to it become subtrees of their own, first in line, so no thread is left with a
 /// long subtree while the others idle. The first board found stops the others
-/// ([`Options::deterministic`]: those after it). The verdict never depends on the threads:
+/// ([`SearchOptions::deterministic`]: those after it). The verdict never depends on the threads:
 /// UNSAT only when every subtree is refuted.
 ///
 /// ```
 /// use queens_sat::{answer::Answer, instance::Instance, piece::QUEEN, presolve::Problem};
-/// use queens_sat::solve::bitboard::{Options, search};
+/// use queens_sat::solve::bitboard::{SearchOptions, search};
 /// let p = Problem::presolve(&Instance::plain(8), QUEEN).unwrap();
-/// let found = search(&p, &Options::default()).unwrap();
+/// let found = search(&p, &SearchOptions::default()).unwrap();
 /// assert!(matches!(found.answer, Answer::Sat(ref b) if b.pieces.len() == 8));
 /// let p3 = Problem::presolve(&Instance::plain(3), QUEEN).unwrap();
-/// assert_eq!(search(&p3, &Options::default()).unwrap().answer, Answer::Unsat);
+/// assert_eq!(search(&p3, &SearchOptions::default()).unwrap().answer, Answer::Unsat);
 /// let p12 = Problem::presolve(&Instance::plain(12), QUEEN).unwrap();
-/// let two = Options::default().threads(2).deterministic(true);
+/// let two = SearchOptions::default().threads(2).deterministic(true);
 /// let a = search(&p12, &two).unwrap().answer;
 /// assert!(matches!(a, Answer::Sat(_)));
 /// assert_eq!(a, search(&p12, &two).unwrap().answer);
 /// ```
-pub fn search(problem: &Problem, options: &Options) -> Result<Found> {
+pub fn search(problem: &Problem, options: &SearchOptions) -> Result<SearchFound> {
     shape(problem)?;
     if problem.unsat.is_some() {
-        return Ok(Found {
+        return Ok(SearchFound {
             answer: Answer::Unsat,
             nodes: 0,
         });
@@ -174,13 +174,13 @@ pub fn search(problem: &Problem, options: &Options) -> Result<Found> {
 /// [`search`] on a core.
 struct Run<'a> {
     problem: &'a Problem,
-    options: &'a Options,
+    options: &'a SearchOptions,
 }
 
 impl OnCore for Run<'_> {
-    type Out = Result<Found>;
+    type Out = Result<SearchFound>;
 
-    fn run<M: Row>(self, core: Core<M>) -> Result<Found> {
+    fn run<M: Row>(self, core: Core<M>) -> Result<SearchFound> {
         let Run { problem, options } = self;
         let isa = options.isa.usable();
         let shape = shape(problem)?;
@@ -212,7 +212,7 @@ impl OnCore for Run<'_> {
             } else {
                 Answer::Unsat
             };
-            return Ok(Found {
+            return Ok(SearchFound {
                 answer,
                 nodes: s.nodes,
             });
@@ -310,7 +310,7 @@ impl OnCore for Run<'_> {
                 None => Answer::Unsat,
             },
         };
-        Ok(Found { answer, nodes })
+        Ok(SearchFound { answer, nodes })
     }
 }
 

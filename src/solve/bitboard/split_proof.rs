@@ -31,7 +31,7 @@ const CUBES_PER_WORKER: usize = 8;
 const PROBES: usize = 16;
 
 /// What one cube gave.
-enum Cube {
+enum CubeResult {
     /// A board (unverified) and the cube's statistics.
     Board(Certified),
     /// Refuted, with its checked proof.
@@ -78,7 +78,7 @@ pub(super) fn search_certified_split(
     let found = stop.child();
     let results = crate::work::run_all(&cubes, workers, &stop, &|_, _| {}, |c| {
         if found.is_cancelled() {
-            return Ok(Cube::Open("stopped: another cube found a board".into()));
+            return Ok(CubeResult::Open("stopped: another cube found a board".into()));
         }
         let mut instance = problem.instance.clone();
         instance.placed.extend(c.cells.iter().copied());
@@ -87,11 +87,11 @@ pub(super) fn search_certified_split(
             let certificate =
                 crate::solve::write_presolve_proof(&p, None, Some(ProofFormat::Lrat), &found)?;
             return Ok(match certificate {
-                Some(certificate) => Cube::Refuted(Certified {
+                Some(certificate) => CubeResult::Refuted(Certified {
                     certificate: Some(certificate),
                     ..nothing(Answer::Unsat)
                 }),
-                None => Cube::Open("stopped".into()),
+                None => CubeResult::Open("stopped".into()),
             });
         }
         let r = match format {
@@ -103,22 +103,22 @@ pub(super) fn search_certified_split(
         Ok(match &r.answer {
             Answer::Sat(_) => {
                 found.cancel();
-                Cube::Board(r)
+                CubeResult::Board(r)
             }
-            Answer::Unsat => Cube::Refuted(r),
-            Answer::Unknown(why) => Cube::Open(why.clone()),
+            Answer::Unsat => CubeResult::Refuted(r),
+            Answer::Unknown(why) => CubeResult::Open(why.clone()),
         })
     })?;
     let mut total = nothing(Answer::Unsat);
     let (mut steps, mut refuted, mut open) = (coverage_steps, 0, None);
     for cube in results {
         match cube {
-            Cube::Board(r) => {
+            CubeResult::Board(r) => {
                 total.nodes += r.nodes;
                 total.answer = r.answer;
                 return Ok(total);
             }
-            Cube::Refuted(r) => {
+            CubeResult::Refuted(r) => {
                 refuted += 1;
                 steps += r.certificate.as_ref().map_or(0, |c| c.steps);
                 total.nodes += r.nodes;
@@ -127,7 +127,7 @@ pub(super) fn search_certified_split(
                 total.check_seconds += r.check_seconds;
                 total.search_seconds += r.search_seconds;
             }
-            Cube::Open(why) => open = open.or(Some(why)),
+            CubeResult::Open(why) => open = open.or(Some(why)),
         }
     }
     if let Some(why) = open {

@@ -159,7 +159,7 @@ pub(super) fn split<M: Row>(root: Subtree<M>, s: &Search<M>, want: usize) -> Vec
 /// One subtree of the search cut by [`cubes`]: a cube of a cluster job (`split solve
 /// --cubes-from bitboard`).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Cube {
+pub struct TreeCube {
     /// The pieces the search placed on the path from the root to the subtree (the rows,
     /// columns and diagonals it branched on, and its forced moves), in the order placed; the
     /// problem's fixed pieces are not among them.
@@ -189,7 +189,7 @@ pub struct Cube {
 /// assert!(c.len() >= 32 && c.iter().all(|c| c.nodes >= 1.0));
 /// assert_eq!(c, cubes(&p, 32, 16, &Default::default()).unwrap());
 /// ```
-pub fn cubes(problem: &Problem, want: usize, probes: usize, cancel: &Cancel) -> Result<Vec<Cube>> {
+pub fn cubes(problem: &Problem, want: usize, probes: usize, cancel: &Cancel) -> Result<Vec<TreeCube>> {
     cut(problem, want, probes, Tuning::default(), cancel)
 }
 
@@ -212,7 +212,7 @@ pub fn proof_cubes(
     want: usize,
     probes: usize,
     cancel: &Cancel,
-) -> Result<Vec<Cube>> {
+) -> Result<Vec<TreeCube>> {
     cut(problem, want, probes, super::proof::PROOF_TUNING, cancel)
 }
 
@@ -223,7 +223,7 @@ fn cut(
     probes: usize,
     tuning: Tuning,
     cancel: &Cancel,
-) -> Result<Vec<Cube>> {
+) -> Result<Vec<TreeCube>> {
     shape(problem)?;
     if problem.unsat.is_some() {
         return Ok(Vec::new());
@@ -251,9 +251,9 @@ struct Cut<'a> {
 }
 
 impl OnCore for Cut<'_> {
-    type Out = Result<Vec<Cube>>;
+    type Out = Result<Vec<TreeCube>>;
 
-    fn run<M: Row>(self, core: Core<M>) -> Result<Vec<Cube>> {
+    fn run<M: Row>(self, core: Core<M>) -> Result<Vec<TreeCube>> {
         let Cut {
             problem,
             want,
@@ -309,7 +309,7 @@ impl OnCore for Cut<'_> {
         }
         Ok(cut
             .into_iter()
-            .map(|(t, nodes)| Cube {
+            .map(|(t, nodes)| TreeCube {
                 cells: t.placed.iter().map(|&(i, bit)| core.cell(i, bit)).collect(),
                 nodes,
             })
