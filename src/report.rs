@@ -285,11 +285,118 @@ impl CountRecord {
             ..CountRecord::default()
         }
     }
+
+    /// What `count` prints for `report`: the full breakdown (total, unique, group, fixed
+    /// points), or under `--break-symmetry lex` the classes alone; `symmetric g` when asked;
+    /// the engine(s), and the one that counted the rotations where it differs.
+    pub fn of_report(report: &crate::count::CountReport) -> CountRecord {
+        let engine = report.engine_name();
+        let seconds = report.seconds();
+        let symmetric = report.symmetric.map(|g| g.name().to_string());
+        match report.counts().filter(|_| !report.lex) {
+            Some(c) => CountRecord {
+                symmetric,
+                rotations: report.rotations().map(|e| e.name().into()),
+                ..CountRecord::of(c, &engine, seconds)
+            },
+            None => CountRecord {
+                unique: Some(report.unique()),
+                group: Some(report.group.iter().map(|g| g.name().to_string()).collect()),
+                symmetric,
+                method: Some(report.method_name()),
+                seconds,
+                engine,
+                ..CountRecord::default()
+            },
+        }
+    }
+
+    /// The record as `count` prints it in text: one `key value` line per field present, in
+    /// the order total, unique, method, group, fixed (in the group's order), symmetric, engine,
+    /// rotations, seconds.
+    pub fn text(&self) -> String {
+        use std::fmt::Write as _;
+        let mut out = String::new();
+        let mut line = |key: &str, value: &dyn std::fmt::Display| {
+            let _ = writeln!(out, "{key} {value}");
+        };
+        if let Some(t) = self.total {
+            line("total", &t);
+        }
+        if let Some(u) = self.unique {
+            line("unique", &u);
+        }
+        if let Some(m) = &self.method {
+            line("method", m);
+        }
+        if let Some(g) = &self.group {
+            line("group", &g.join(" "));
+            if let Some(fixed) = &self.fixed {
+                let pairs: Vec<String> = g
+                    .iter()
+                    .filter_map(|h| fixed.get(h).map(|f| format!("{h}={f}")))
+                    .collect();
+                line("fixed", &pairs.join(" "));
+            }
+        }
+        if let Some(g) = &self.symmetric {
+            line("symmetric", g);
+        }
+        if !self.engine.is_empty() {
+            line("engine", &self.engine);
+        }
+        if let Some(r) = &self.rotations {
+            line("rotations", r);
+        }
+        line("seconds", &format_args!("{:.3}", self.seconds));
+        out
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The text of a count: the breakdown's lines in order, the fixed points in the group's
+    /// order (not the map's), and the lex-leader count's own lines.
+    #[test]
+    fn count_text_lines_in_order() {
+        use crate::count::Counter;
+        use crate::symmetry::Symmetry;
+        let board = crate::Instance::plain(8);
+        let crate::count::CountOutcome::Counted(r) = Counter::new(&board, crate::QUEEN)
+            .engine(crate::count::CountEngine::Backtrack)
+            .jobs(1)
+            .run()
+            .unwrap()
+        else {
+            panic!()
+        };
+        let text = CountRecord::of_report(&r).text();
+        let keys: Vec<&str> = text.lines().map(|l| l.split(' ').next().unwrap()).collect();
+        assert_eq!(
+            keys,
+            ["total", "unique", "group", "fixed", "engine", "rotations", "seconds"]
+        );
+        assert!(text.starts_with("total 92\nunique 12\ngroup id r90 r180 r270 "), "{text}");
+        assert!(text.contains("\nfixed id=92 r90=0 r180=4 r270=0 "), "{text}");
+        let crate::count::CountOutcome::Counted(lex) = Counter::new(&board, crate::QUEEN)
+            .lex(true)
+            .symmetric(Symmetry::R180)
+            .jobs(1)
+            .run()
+            .unwrap()
+        else {
+            panic!()
+        };
+        let text = CountRecord::of_report(&lex).text();
+        let keys: Vec<&str> = text.lines().map(|l| l.split(' ').next().unwrap()).collect();
+        assert_eq!(
+            keys,
+            ["unique", "method", "group", "symmetric", "engine", "seconds"]
+        );
+        assert!(text.starts_with("unique 1\nmethod lex-leader\n"), "{text}");
+    }
 
     /// A count record says how its integers are written once one passes 2^53, and is exact.
     #[test]

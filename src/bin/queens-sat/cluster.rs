@@ -13,6 +13,7 @@ use queens_sat::cluster::{Folder, Kind};
 use queens_sat::count::CountEngine;
 use queens_sat::encode::Stats;
 use queens_sat::encode::amo::AmoKind;
+use queens_sat::report::CountRecord;
 use queens_sat::solve::SolveReport;
 use queens_sat::{Error, Result};
 
@@ -408,20 +409,27 @@ pub fn run_merge(a: MergeArgs) -> Result<ExitCode> {
     let engine = folder.job.engine.clone().unwrap_or_default();
     Ok(match m.answer.expect("no problems: an answer") {
         Merged::Count(c) => {
-            crate::count::print_counts(&c, &format!("{engine} (cluster)"), m.seconds, a.format);
+            let record = CountRecord::of(&c, &format!("{engine} (cluster)"), m.seconds);
+            crate::count::print_record(record, a.format);
             ExitCode::from(if c.total > 0 { 10 } else { 20 })
         }
         Merged::Symmetric(total, g, counts) => {
-            match &counts {
-                Some(c) => crate::count::print_symmetric_counts(
-                    c,
-                    g,
-                    &format!("{engine} (cluster)"),
-                    m.seconds,
-                    a.format,
-                ),
-                None => crate::count::print_symmetric(total, g, &engine, m.seconds, a.format),
-            }
+            // As `count --symmetric g` prints it: the breakdown where the job's cube lines
+            // held the fixed points, else the total a job of an older split has.
+            let record = match &counts {
+                Some(c) => CountRecord::of(c, &format!("{engine} (cluster)"), m.seconds),
+                None => CountRecord {
+                    total: Some(total),
+                    seconds: m.seconds,
+                    engine: engine.clone(),
+                    ..CountRecord::default()
+                },
+            };
+            let record = CountRecord {
+                symmetric: Some(g.name().into()),
+                ..record
+            };
+            crate::count::print_record(record, a.format);
             ExitCode::from(if total > 0 { 10 } else { 20 })
         }
         Merged::Solve(status) => {

@@ -157,7 +157,7 @@ pub fn run(a: CountArgs) -> Result<ExitCode> {
     bar.finish();
     match outcome {
         count::CountOutcome::Counted(report) => {
-            print_report(&report, a.format);
+            print_record(CountRecord::of_report(&report), a.format);
             Ok(ExitCode::SUCCESS)
         }
         count::CountOutcome::TimeLimit(given) => {
@@ -175,129 +175,11 @@ pub fn run(a: CountArgs) -> Result<ExitCode> {
     }
 }
 
-/// Prints what `count` counted: the full breakdown (total, unique, group, fixed points), or
-/// under `--break-symmetry lex` the classes alone; `symmetric g` when asked; the engine(s).
-fn print_report(r: &count::CountReport, format: OutputFormat) {
-    let engine = r.engine_name();
-    let seconds = r.seconds();
-    let names: Vec<String> = r.group.iter().map(|g| g.name().to_string()).collect();
-    if r.lex {
-        match format {
-            OutputFormat::Json => print_count(CountRecord {
-                unique: Some(r.unique()),
-                group: Some(names),
-                symmetric: r.symmetric.map(|g| g.name().into()),
-                method: Some(r.method_name()),
-                seconds,
-                engine,
-                ..CountRecord::default()
-            }),
-            OutputFormat::Text | OutputFormat::Svg => {
-                println!("unique {}", r.unique());
-                println!("method {}", r.method_name());
-                println!("group {}", names.join(" "));
-                if let Some(g) = r.symmetric {
-                    println!("symmetric {g}");
-                }
-                println!("engine {engine}");
-                println!("seconds {seconds:.3}");
-            }
-        }
-        return;
-    }
-    let c = r.counts().expect("a Burnside count has the breakdown");
+/// Prints a count's record: JSON, or its text lines.
+pub fn print_record(r: CountRecord, format: OutputFormat) {
     match format {
-        OutputFormat::Json => print_count(CountRecord {
-            symmetric: r.symmetric.map(|g| g.name().into()),
-            rotations: r.rotations().map(|e| e.name().into()),
-            ..CountRecord::of(c, &engine, seconds)
-        }),
-        OutputFormat::Text | OutputFormat::Svg => {
-            print_lines(c);
-            if let Some(g) = r.symmetric {
-                println!("symmetric {g}");
-            }
-            println!("engine {engine}");
-            if let Some(e) = r.rotations() {
-                println!("rotations {}", e.name());
-            }
-            println!("seconds {seconds:.3}");
-        }
-    }
-}
-
-/// The text lines of a breakdown: total, unique, group, fixed points.
-fn print_lines(c: &count::Counts) {
-    println!("total {}", c.total);
-    println!("unique {}", c.unique);
-    let names: Vec<&str> = c.group.iter().map(|g| g.name()).collect();
-    println!("group {}", names.join(" "));
-    let fixed: Vec<String> = c
-        .group
-        .iter()
-        .zip(&c.fixed)
-        .map(|(g, f)| format!("{g}={f}"))
-        .collect();
-    println!("fixed {}", fixed.join(" "));
-}
-
-/// Prints a full count (`count`, `merge` of a count job): total, unique, group, fixed points.
-pub fn print_counts(c: &count::Counts, engine_name: &str, seconds: f64, format: OutputFormat) {
-    match format {
-        OutputFormat::Json => print_count(CountRecord::of(c, engine_name, seconds)),
-        OutputFormat::Text | OutputFormat::Svg => {
-            print_lines(c);
-            println!("engine {engine_name}");
-            println!("seconds {seconds:.3}");
-        }
-    }
-}
-
-/// Prints a `--symmetric g` cluster job's counts (`merge`) as `count --symmetric g` prints
-/// them: the breakdown, `symmetric g`, the engine.
-pub fn print_symmetric_counts(
-    c: &count::Counts,
-    g: queens_sat::symmetry::Symmetry,
-    engine_name: &str,
-    seconds: f64,
-    format: OutputFormat,
-) {
-    match format {
-        OutputFormat::Json => print_count(CountRecord {
-            symmetric: Some(g.name().into()),
-            ..CountRecord::of(c, engine_name, seconds)
-        }),
-        OutputFormat::Text | OutputFormat::Svg => {
-            print_lines(c);
-            println!("symmetric {g}");
-            println!("engine {engine_name}");
-            println!("seconds {seconds:.3}");
-        }
-    }
-}
-
-/// Prints the total of a `--symmetric g` cluster job split before its cube lines held the
-/// count's fixed points (`merge`).
-pub fn print_symmetric(
-    total: u64,
-    g: queens_sat::symmetry::Symmetry,
-    engine: &str,
-    seconds: f64,
-    format: OutputFormat,
-) {
-    match format {
-        OutputFormat::Json => print_count(CountRecord {
-            total: Some(total),
-            symmetric: Some(g.name().into()),
-            seconds,
-            engine: engine.into(),
-            ..CountRecord::default()
-        }),
-        OutputFormat::Text | OutputFormat::Svg => {
-            println!("total {total}");
-            println!("symmetric {g}");
-            println!("seconds {seconds:.3}");
-        }
+        OutputFormat::Json => print_count(r),
+        OutputFormat::Text | OutputFormat::Svg => print!("{}", r.text()),
     }
 }
 
