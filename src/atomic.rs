@@ -174,6 +174,18 @@ impl std::fmt::Display for OverBudget {
 
 impl std::error::Error for OverBudget {}
 
+impl OverBudget {
+    /// The crate's error for the file at `path` ([`Error::Budget`]).
+    pub(crate) fn error(&self, path: String) -> Error {
+        Error::Budget {
+            what: self.what.to_string(),
+            path,
+            limit: self.budget,
+            hint: self.hint.to_string(),
+        }
+    }
+}
+
 /// How much of its budget a [`Pending`] file has used: counts the bytes written, warns once
 /// on stderr past [`WARN_PERCENT`] %, and refuses the write that would pass the budget.
 #[derive(Debug)]
@@ -235,6 +247,17 @@ mod tests {
             e.to_string(),
             "the proof reached its size budget of 1000 bytes before it was complete, and was \
              removed (hint)"
+        );
+        // The crate's error for it is the typed one, with the same words.
+        let typed = Error::io("x.pbp", e);
+        assert!(
+            matches!(&typed, Error::Budget { limit: 1000, what, .. } if what == "the proof"),
+            "{typed:?}"
+        );
+        assert_eq!(
+            typed.to_string(),
+            "x.pbp: the proof reached its size budget of 1000 bytes before it was complete, \
+             and was removed (hint)"
         );
         drop(p);
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);

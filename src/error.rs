@@ -50,6 +50,19 @@ pub enum Error {
     },
     /// An instance too large to encode (variable count beyond DIMACS' 32-bit range, etc.).
     TooLarge(String),
+    /// A resource budget was exceeded: a file written under a size budget (a proof file, see
+    /// [`crate::certify::budget`]) grew past it before it was complete, and was removed.
+    Budget {
+        /// What passed its budget, as the message names it (`the proof`, `cadical's DRAT
+        /// proof`).
+        what: String,
+        /// The file it was written for.
+        path: String,
+        /// The budget, in bytes.
+        limit: u64,
+        /// How to change the budget, the message's last words.
+        hint: String,
+    },
     /// SIGINT or SIGTERM arrived; the work was stopped cleanly.
     Interrupted,
 }
@@ -86,8 +99,15 @@ impl Error {
         }
     }
 
-    /// An I/O error on `path`.
+    /// An I/O error on `path`; a write refused by a file's size budget (inside the I/O error
+    /// of a budgeted file, see [`crate::certify::budget`]) is [`Error::Budget`].
     pub fn io(path: impl Into<String>, source: std::io::Error) -> Error {
+        if let Some(over) = source
+            .get_ref()
+            .and_then(|e| e.downcast_ref::<crate::atomic::OverBudget>())
+        {
+            return over.error(path.into());
+        }
         Error::Io {
             path: path.into(),
             source,
@@ -117,6 +137,17 @@ impl fmt::Display for Error {
                 write!(f, "proof rejected ({format}): {reason}")
             }
             Error::TooLarge(m) => write!(f, "too large: {m}"),
+            Error::Budget {
+                what,
+                path,
+                limit,
+                hint,
+            } => write!(
+                f,
+                "{path}: {what} reached its size budget of {} before it was complete, and was \
+                 removed {hint}",
+                crate::atomic::show(*limit)
+            ),
             Error::Interrupted => write!(f, "interrupted; nothing was left half-written"),
         }
     }
@@ -192,6 +223,8 @@ pub enum Opt {
     Proof,
     /// The proof the certified bitboard search writes (`--proof-format`, `proof_format=`).
     ProofFormat,
+    /// The size budget of a proof file (`--proof-budget`, `proof_budget=`).
+    ProofBudget,
     /// The solver, portfolio or external program (`--solver`, `solver=`).
     Solver,
     /// An instance file format (`--format` of `generate` / `convert`, Python's `format=` of
@@ -256,6 +289,7 @@ impl Opt {
             Opt::Level => "--level",
             Opt::Proof => "--proof",
             Opt::ProofFormat => "--proof-format",
+            Opt::ProofBudget => "--proof-budget",
             Opt::Solver => "--solver",
             Opt::InstanceFormat => "--format",
             Opt::M => "-m",
@@ -298,6 +332,7 @@ impl Opt {
             Opt::Level => "level",
             Opt::Proof => "proof",
             Opt::ProofFormat => "proof_format",
+            Opt::ProofBudget => "proof_budget",
             Opt::Solver => "solver",
             Opt::InstanceFormat => "format",
             Opt::M => "m",

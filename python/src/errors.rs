@@ -28,6 +28,7 @@ const OPTIONS: &[Opt] = &[
     Opt::Level,
     Opt::Proof,
     Opt::ProofFormat,
+    Opt::ProofBudget,
     Opt::Solver,
     Opt::InstanceFormat,
     Opt::M,
@@ -148,6 +149,7 @@ struct Classes {
     solver: Py<PyAny>,
     proof_rejected: Py<PyAny>,
     too_large: Py<PyAny>,
+    budget: Py<PyAny>,
     cancelled: Py<PyAny>,
     internal: Py<PyAny>,
     verify: Py<PyAny>,
@@ -171,6 +173,7 @@ fn classes(py: Python<'_>) -> PyResult<&'static Classes> {
             solver: class("SolverError")?,
             proof_rejected: class("ProofRejectedError")?,
             too_large: class("TooLargeError")?,
+            budget: class("BudgetExceededError")?,
             cancelled: class("CancelledError")?,
             internal: class("InternalError")?,
             verify: class("VerifyError")?,
@@ -241,6 +244,15 @@ fn build(py: Python<'_>, e: &Error) -> PyResult<PyErr> {
             .too_large
             .bind(py)
             .call1((python_words(&e.to_string()),))?,
+        Error::Budget {
+            what, path, limit, ..
+        } => {
+            let exc = c.budget.bind(py).call1((python_words(&e.to_string()),))?;
+            exc.setattr("what", what)?;
+            exc.setattr("filename", path)?;
+            exc.setattr("limit", *limit)?;
+            exc
+        }
         Error::Interrupted => c.cancelled.bind(py).call1((e.to_string(),))?,
     };
     Ok(PyErr::from_value(exc))

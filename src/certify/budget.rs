@@ -16,8 +16,8 @@ use crate::error::{Error, Result};
 pub(crate) const ENV: &str = "QUEENS_SAT_PROOF_BUDGET";
 
 /// What the error of a proof past its budget adds: how to change the budget.
-pub(crate) const HINT: &str =
-    "(the budget: QUEENS_SAT_PROOF_BUDGET, default half the free space of its folder)";
+pub(crate) const HINT: &str = "(the budget: --proof-budget, else QUEENS_SAT_PROOF_BUDGET, \
+                               default half the free space of its folder)";
 
 /// A budget as written: bytes with an optional unit (`k`, `M`, `G`, `T` powers of 1000; `Ki`,
 /// `Mi`, `Gi`, `Ti` powers of 1024; a trailing `B` is allowed), or `none` / `inf` for no

@@ -383,7 +383,8 @@ fn a_proof_file_stops_at_its_budget() {
         assert!(
             lines[1].starts_with(&format!("queens-sat: error: {proof}: "))
                 && lines[1].contains("size budget of 50 MB")
-                && lines[1].contains("removed"),
+                && lines[1].contains("removed")
+                && lines[1].contains("--proof-budget"),
             "{err}"
         );
         assert_eq!(files_but_instance(d), Vec::<String>::new(), "{args:?}");
