@@ -179,7 +179,7 @@ impl OverBudget {
     pub(crate) fn error(&self, path: String) -> Error {
         Error::Budget {
             what: self.what.to_string(),
-            path,
+            path: Some(path),
             limit: self.budget,
             hint: self.hint.to_string(),
         }

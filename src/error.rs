@@ -53,11 +53,12 @@ pub enum Error {
     /// A resource budget was exceeded: a file written under a size budget (a proof file, see
     /// [`crate::certify::budget`]) grew past it before it was complete, and was removed.
     Budget {
-        /// What passed its budget, as the message names it (`the proof`, `cadical's DRAT
-        /// proof`).
+        /// What passed its budget, as the message names it (`the proof`, `the DRAT proof of
+        /// cadical (a temporary file)`).
         what: String,
-        /// The file it was written for.
-        path: String,
+        /// The file it was written for; `None` for a temporary file of the run's own (the DRAT
+        /// proof a solver writes under `--certify`, which `what` names).
+        path: Option<String>,
         /// The budget, in bytes.
         limit: u64,
         /// How to change the budget, the message's last words.
@@ -142,12 +143,17 @@ impl fmt::Display for Error {
                 path,
                 limit,
                 hint,
-            } => write!(
-                f,
-                "{path}: {what} reached its size budget of {} before it was complete, and was \
-                 removed {hint}",
-                crate::atomic::show(*limit)
-            ),
+            } => {
+                if let Some(path) = path {
+                    write!(f, "{path}: ")?;
+                }
+                write!(
+                    f,
+                    "{what} reached its size budget of {} before it was complete, and was \
+                     removed {hint}",
+                    crate::atomic::show(*limit)
+                )
+            }
             Error::Interrupted => write!(f, "interrupted; nothing was left half-written"),
         }
     }

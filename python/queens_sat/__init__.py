@@ -184,7 +184,10 @@ def solve(
     environment's ``QUEENS_SAT_PROOF_BUDGET`` (the same sizes), else half the free space of
     its folder; a warning goes to stderr past 80 % of it, and past it the call raises
     ``BudgetExceededError`` (a ``TooLargeError``; ``.limit`` is the budget in bytes) and the
-    partial proof is removed. A bad value raises
+    partial proof is removed. Without ``proof``, ``proof_budget`` (with ``certify=True`` and a
+    solver that writes DRAT: ``"cadical"``, ``"kissat"``, ``"lib:cadical"``) bounds that
+    proof, a temporary file looked at every 50 ms: past it the solver is stopped and the
+    call raises ``BudgetExceededError``; with any other solver it is refused. A bad value raises
     ``UsageError`` naming the argument (``timeout=-1 must be ...``). An UNSAT that presolve
     proves (pre-placed pieces that attack each other, a line left without a free cell) comes
     with ``Result.reason`` saying why. ``cancel`` (a ``Cancel``): raising it stops the call,

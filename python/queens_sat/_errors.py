@@ -98,8 +98,10 @@ class BudgetExceededError(TooLargeError):
     """A resource budget was exceeded: a proof file grew past its size budget (``proof_budget=``
     of ``solve``, else the environment's ``QUEENS_SAT_PROOF_BUDGET``, else half the free space
     of its folder) before it was complete, and was removed. A ``TooLargeError``, so ``except
-    TooLargeError`` still catches it. ``what`` names what passed its budget (``"the proof"``),
-    ``filename`` the file it was written for and ``limit`` the budget in bytes."""
+    TooLargeError`` still catches it. ``what`` names what passed its budget (``"the proof"``,
+    ``"the DRAT proof of lib:cadical (a temporary file)"``), ``filename`` the file it was
+    written for (None for the temporary DRAT proof of ``certify=True``) and ``limit`` the
+    budget in bytes."""
 
     what: Optional[str] = None
     filename: Optional[str] = None

@@ -249,7 +249,7 @@ fn build(py: Python<'_>, e: &Error) -> PyResult<PyErr> {
         } => {
             let exc = c.budget.bind(py).call1((python_words(&e.to_string()),))?;
             exc.setattr("what", what)?;
-            exc.setattr("filename", path)?;
+            exc.setattr("filename", path.as_deref())?;
             exc.setattr("limit", *limit)?;
             exc
         }

@@ -421,16 +421,6 @@ pub fn solve(
     let proof_format = errors::py_ok(proof_format.map(ProofFormat::parse).transpose())?;
     let budget_given = proof_budget.map(crate::args::repr);
     let proof_budget = crate::args::proof_budget(proof_budget)?;
-    // The budget is a proof file's: without one it would change nothing (the command line's
-    // `--proof-budget` needs `--proof` too).
-    if let (Some(value), None) = (&budget_given, &proof) {
-        return Err(errors::to_py(queens_sat::error::BadOption::needs(
-            queens_sat::error::Opt::ProofBudget,
-            value,
-            queens_sat::error::Opt::Proof,
-            "it is the size budget of the proof file",
-        )));
-    }
     // `implied=None` leaves the choice to the strategy (the diagonal sums in its cube solver).
     let parsed = encoding(instance, amo, implied, symmetric, break_symmetry, true)?;
     let timeout = crate::args::timeout(timeout_secs)?.map(|(d, _)| d);
@@ -474,6 +464,16 @@ pub fn solve(
             amo.is_some(),
             cancel,
         )
+        // The library's refusal of the budget (where no proof file is written) names the
+        // value as Python wrote it.
+        .map_err(|e| match (&e, &budget_given) {
+            (queens_sat::Error::Option(b), Some(given))
+                if b.option == queens_sat::error::Opt::ProofBudget =>
+            {
+                crate::args::revalue(e, given)
+            }
+            _ => e,
+        })
     })?;
     Ok(PyResult_ {
         status: s.status,

@@ -73,6 +73,7 @@ ROWS: List[Row] = [
     Row("solve", lambda: qs.solve(3, certify=True, proof="p.pbp", proof_format="lrat"), U, "proof_format", "'lrat'", "p.pbp"),
     Row("solve", lambda: qs.solve(3, certify=True, proof_format=1), T, "proof_format", "1", "a str"),  # type: ignore[arg-type]
     Row("solve", lambda: qs.solve(3, proof_budget="10G"), U, "proof_budget", "'10G'", "needs proof"),
+    Row("solve", lambda: qs.solve(9, certify=True, solver="varisat", proof_budget=10**6), U, "proof_budget", "1000000", "needs proof"),
     Row("solve", lambda: qs.solve(3, certify=True, proof="p.lrat", proof_budget="lots"), U, "proof_budget", "'lots'", "is not a size"),
     Row("solve", lambda: qs.solve(3, certify=True, proof="p.lrat", proof_budget="0"), U, "proof_budget", "'0'", "at least one byte"),
     Row("solve", lambda: qs.solve(3, certify=True, proof="p.lrat", proof_budget=0), U, "proof_budget", "0", "1..=2**64-1"),

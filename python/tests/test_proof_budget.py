@@ -57,3 +57,33 @@ def test_the_budget_argument_wins_over_the_environment(
     with pytest.raises(qs.BudgetExceededError) as e:
         qs.solve(UNSAT, certify=True, proof=tmp_path / "q.lrat", proof_budget=np.int64(10))
     assert e.value.limit == 10
+
+
+def hard_unsat() -> qs.Instance:
+    """n = 24 with the first 25 of seed 18's excluded diagonals: UNSAT, and not refuted by
+    CaDiCaL in minutes (its DRAT proof grows all along)."""
+    inst = qs.generate.diagonals(24, min_free=1, seed=18)
+    return qs.Instance.parse(inst.to_text(), diags=25)
+
+
+def test_a_solvers_drat_proof_past_its_budget_is_a_typed_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Without proof=, the budget bounds the DRAT proof that the solver writes under certify:
+    # past it the solver is stopped and the call raises the same error, with no file to name.
+    monkeypatch.delenv("QUEENS_SAT_PROOF_BUDGET", raising=False)
+    with pytest.raises(qs.BudgetExceededError) as e:
+        qs.solve(hard_unsat(), certify=True, solver="lib:cadical", proof_budget=1000)
+    err = e.value
+    assert (err.what, err.filename, err.limit) == (
+        "the DRAT proof of lib:cadical (a temporary file)",
+        None,
+        1000,
+    )
+    assert str(err).startswith("the DRAT proof of lib:cadical (a temporary file) reached its size")
+    assert "--" not in str(err), str(err)
+    # Where no proof is written, the budget would change nothing: refused, naming it.
+    for solver in ("varisat", "bitboard", "auto"):
+        with pytest.raises(qs.UsageError, match=r"^proof_budget=1000 needs proof") as u:
+            qs.solve(8, certify=True, solver=solver, proof_budget=1000)
+        assert (u.value.argument, u.value.value) == ("proof_budget", "1000")
