@@ -4,9 +4,9 @@
 //! budget, and the partial proof (a temporary file beside the target) is removed.
 //!
 //! The DRAT proof that CaDiCaL or Kissat (external, or linked as `lib:cadical`) writes under
-//! `--certify` into a temporary file has the same budget: its size is looked at while the
-//! solver runs ([`Watch`]), and past the budget the solver is stopped and the solve ends with
-//! the same error ([`crate::Error::Budget`]).
+//! `--certify` into a temporary file has the same budget: a watcher thread looks at its size
+//! while the solver runs, and past the budget the solver is stopped and the solve ends with the
+//! same error ([`crate::Error::Budget`]).
 //!
 //! The budget is the caller's ([`crate::solve::Solver::proof_budget`], `--proof-budget`), else
 //! the environment's `QUEENS_SAT_PROOF_BUDGET`, else half the free space of the proof's folder when the run
