@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, OverBudget, Result};
 
 /// Writes `text` to `path` atomically (see [`write_atomic`]).
 // The binary and the harness write text files with it; the core writes through `write_atomic`.
@@ -144,46 +144,7 @@ pub(crate) const WARN_PERCENT: u64 = 80;
 
 /// `bytes` for a message: `1.2 GB`, `340 MB`, `4096 bytes`; `no budget` for `u64::MAX`.
 pub(crate) fn show(bytes: u64) -> String {
-    match bytes {
-        u64::MAX => "no budget".into(),
-        b if b >= 1_000_000 => crate::memory::bytes(b),
-        b => format!("{b} bytes"),
-    }
-}
-
-/// The error of a [`Pending::with_budget`] file that reached its budget (inside the I/O
-/// error of the write that would have passed it): it names the budget.
-#[derive(Debug)]
-pub(crate) struct OverBudget {
-    budget: u64,
-    what: &'static str,
-    hint: &'static str,
-}
-
-impl std::fmt::Display for OverBudget {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{} reached its size budget of {} before it was complete, and was removed {}",
-            self.what,
-            show(self.budget),
-            self.hint
-        )
-    }
-}
-
-impl std::error::Error for OverBudget {}
-
-impl OverBudget {
-    /// The crate's error for the file at `path` ([`Error::Budget`]).
-    pub(crate) fn error(&self, path: String) -> Error {
-        Error::Budget {
-            what: self.what.to_string(),
-            path: Some(path),
-            limit: self.budget,
-            hint: self.hint.to_string(),
-        }
-    }
+    crate::error::size(bytes)
 }
 
 /// How much of its budget a [`Pending`] file has used: counts the bytes written, warns once

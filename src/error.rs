@@ -105,7 +105,7 @@ impl Error {
     pub fn io(path: impl Into<String>, source: std::io::Error) -> Error {
         if let Some(over) = source
             .get_ref()
-            .and_then(|e| e.downcast_ref::<crate::atomic::OverBudget>())
+            .and_then(|e| e.downcast_ref::<OverBudget>())
         {
             return over.error(path.into());
         }
@@ -151,7 +151,7 @@ impl fmt::Display for Error {
                     f,
                     "{what} reached its size budget of {} before it was complete, and was \
                      removed {hint}",
-                    crate::atomic::show(*limit)
+                    size(*limit)
                 )
             }
             Error::Interrupted => write!(f, "interrupted; nothing was left half-written"),
@@ -583,6 +583,64 @@ impl BadOption {
                 format!("{named} needs {with}: {why}")
             }
         }
+    }
+}
+
+/// The error of a write that would take a budgeted file (`atomic::Pending::with_budget`) past
+/// its size budget, inside the I/O error of that write: [`Error::io`] makes it the typed
+/// [`Error::Budget`]; its text names the budget.
+#[derive(Debug)]
+pub(crate) struct OverBudget {
+    /// The budget, in bytes.
+    pub(crate) budget: u64,
+    /// What the file is (`the proof`).
+    pub(crate) what: &'static str,
+    /// How to change the budget.
+    pub(crate) hint: &'static str,
+}
+
+impl fmt::Display for OverBudget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} reached its size budget of {} before it was complete, and was removed {}",
+            self.what,
+            size(self.budget),
+            self.hint
+        )
+    }
+}
+
+impl std::error::Error for OverBudget {}
+
+impl OverBudget {
+    /// The crate's error for the file at `path` ([`Error::Budget`]).
+    fn error(&self, path: String) -> Error {
+        Error::Budget {
+            what: self.what.to_string(),
+            path: Some(path),
+            limit: self.budget,
+            hint: self.hint.to_string(),
+        }
+    }
+}
+
+/// `bytes` for a message: `1.2 GB`, `340 MB` (rounded), `4096 bytes` below a megabyte;
+/// `no budget` for `u64::MAX` (a budget of none).
+pub(crate) fn size(bytes: u64) -> String {
+    match bytes {
+        u64::MAX => "no budget".into(),
+        b if b >= 1_000_000 => rounded(b),
+        b => format!("{b} bytes"),
+    }
+}
+
+/// `bytes` rounded for a message: `1.2 GB` from a gigabyte on, else `340 MB` (at least `1 MB`).
+pub(crate) fn rounded(bytes: u64) -> String {
+    if bytes >= 1_000_000_000 {
+        format!("{:.1} GB", bytes as f64 / 1e9)
+    } else {
+        format!("{:.0} MB", (bytes as f64 / 1e6).max(1.0))
     }
 }
 
