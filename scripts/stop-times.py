@@ -9,7 +9,11 @@ reported as `hang`.
 
     scripts/stop-times.py [--bin target/release/queens-sat] [--limit 1] [--signal INT|TERM]
         [--grid 20,100,300,1000,3000] [--hang 60] [--mem-cap-gb G] [--only LABEL]
-        [--no-extra] [--solver cadical]
+        [--no-extra] [--solver cadical] [--env KEY=VALUE ...]
+
+--env sets a variable for every call measured: `--env QUEENS_SAT_AVAILABLE_MEMORY=100G` lets
+`solve -n 3000 --solver lib:cadical` past the memory estimate on a machine with less memory,
+to measure how it stops while loading CaDiCaL.
 
 After the grid come the phases that need one fixed instance (--no-extra leaves them out):
 printing the board of `solve -n 65536` into a file (with --signal only: a time limit bounds
@@ -124,7 +128,14 @@ def main() -> None:
     ap.add_argument("--only", help="run only calls whose label contains this")
     ap.add_argument("--no-extra", action="store_true", help="leave out the fixed-instance phases")
     ap.add_argument("--solver", default="cadical", help="the external solver of the writing row")
+    ap.add_argument("--env", action="append", default=[], metavar="KEY=VALUE",
+                    help="an environment variable for every call measured (repeatable)")
     a = ap.parse_args()
+    for item in a.env:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            ap.error(f"--env {item!r} is not KEY=VALUE")
+        os.environ[key] = value
     cap = int(a.mem_cap_gb * 2**30) if a.mem_cap_gb else None
     scratch = tempfile.mkdtemp(prefix="stop-times-")
     rows: list[tuple[str, int, list[str], str]] = []

@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, OverBudget, Result};
 
 /// Writes `text` to `path` atomically (see [`write_atomic`]).
 // The binary and the harness write text files with it; the core writes through `write_atomic`.
@@ -144,35 +144,8 @@ pub(crate) const WARN_PERCENT: u64 = 80;
 
 /// `bytes` for a message: `1.2 GB`, `340 MB`, `4096 bytes`; `no budget` for `u64::MAX`.
 pub(crate) fn show(bytes: u64) -> String {
-    match bytes {
-        u64::MAX => "no budget".into(),
-        b if b >= 1_000_000 => crate::memory::bytes(b),
-        b => format!("{b} bytes"),
-    }
+    crate::error::size(bytes)
 }
-
-/// The error of a [`Pending::with_budget`] file that reached its budget (inside the I/O
-/// error of the write that would have passed it): it names the budget.
-#[derive(Debug)]
-pub(crate) struct OverBudget {
-    budget: u64,
-    what: &'static str,
-    hint: &'static str,
-}
-
-impl std::fmt::Display for OverBudget {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{} reached its size budget of {} before it was complete, and was removed {}",
-            self.what,
-            show(self.budget),
-            self.hint
-        )
-    }
-}
-
-impl std::error::Error for OverBudget {}
 
 /// How much of its budget a [`Pending`] file has used: counts the bytes written, warns once
 /// on stderr past [`WARN_PERCENT`] %, and refuses the write that would pass the budget.
@@ -235,6 +208,17 @@ mod tests {
             e.to_string(),
             "the proof reached its size budget of 1000 bytes before it was complete, and was \
              removed (hint)"
+        );
+        // The crate's error for it is the typed one, with the same words.
+        let typed = Error::io("x.pbp", e);
+        assert!(
+            matches!(&typed, Error::Budget { limit: 1000, what, .. } if what == "the proof"),
+            "{typed:?}"
+        );
+        assert_eq!(
+            typed.to_string(),
+            "x.pbp: the proof reached its size budget of 1000 bytes before it was complete, \
+             and was removed (hint)"
         );
         drop(p);
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);

@@ -65,6 +65,20 @@ pub enum Error {
     },
     /// An instance too large to encode (variable count beyond DIMACS' 32-bit range, etc.).
     TooLarge(String),
+    /// A resource budget was exceeded: a file written under a size budget (a proof file, see
+    /// [`crate::certify::budget`]) grew past it before it was complete, and was removed.
+    Budget {
+        /// What passed its budget, as the message names it (`the proof`, `the DRAT proof of
+        /// cadical (a temporary file)`).
+        what: String,
+        /// The file it was written for; `None` for a temporary file of the run's own (the DRAT
+        /// proof a solver writes under `--certify`, which `what` names).
+        path: Option<String>,
+        /// The budget, in bytes.
+        limit: u64,
+        /// How to change the budget, the message's last words.
+        hint: String,
+    },
     /// SIGINT or SIGTERM arrived; the work was stopped cleanly.
     Interrupted,
     /// The time limit given (here) passed before the work ended, where the work has no
@@ -121,8 +135,15 @@ impl Error {
         }
     }
 
-    /// An I/O error on `path`.
+    /// An I/O error on `path`; a write refused by a file's size budget (inside the I/O error
+    /// of a budgeted file, see [`crate::certify::budget`]) is [`Error::Budget`].
     pub fn io(path: impl Into<String>, source: std::io::Error) -> Error {
+        if let Some(over) = source
+            .get_ref()
+            .and_then(|e| e.downcast_ref::<OverBudget>())
+        {
+            return over.error(path.into());
+        }
         Error::Io {
             path: path.into(),
             source,
@@ -154,6 +175,22 @@ impl fmt::Display for Error {
                 write!(f, "proof rejected ({format}): {reason}")
             }
             Error::TooLarge(m) => write!(f, "too large: {m}"),
+            Error::Budget {
+                what,
+                path,
+                limit,
+                hint,
+            } => {
+                if let Some(path) = path {
+                    write!(f, "{path}: ")?;
+                }
+                write!(
+                    f,
+                    "{what} reached its size budget of {} before it was complete, and was \
+                     removed {hint}",
+                    size(*limit)
+                )
+            }
             Error::Interrupted => write!(f, "interrupted; nothing was left half-written"),
             Error::TimeLimit(given) => write!(
                 f,
@@ -234,6 +271,8 @@ pub enum Opt {
     Proof,
     /// The proof the certified bitboard search writes (`--proof-format`, `proof_format=`).
     ProofFormat,
+    /// The size budget of a proof file (`--proof-budget`, `proof_budget=`).
+    ProofBudget,
     /// The solver, portfolio or external program (`--solver`, `solver=`).
     Solver,
     /// An instance file format (`--format` of `generate` / `convert`, Python's `format=` of
@@ -298,6 +337,7 @@ impl Opt {
             Opt::Level => "--level",
             Opt::Proof => "--proof",
             Opt::ProofFormat => "--proof-format",
+            Opt::ProofBudget => "--proof-budget",
             Opt::Solver => "--solver",
             Opt::InstanceFormat => "--format",
             Opt::M => "-m",
@@ -340,6 +380,7 @@ impl Opt {
             Opt::Level => "level",
             Opt::Proof => "proof",
             Opt::ProofFormat => "proof_format",
+            Opt::ProofBudget => "proof_budget",
             Opt::Solver => "solver",
             Opt::InstanceFormat => "format",
             Opt::M => "m",
@@ -584,6 +625,64 @@ impl BadOption {
                 format!("{named} needs {with}: {why}")
             }
         }
+    }
+}
+
+/// The error of a write that would take a budgeted file (`atomic::Pending::with_budget`) past
+/// its size budget, inside the I/O error of that write: [`Error::io`] makes it the typed
+/// [`Error::Budget`]; its text names the budget.
+#[derive(Debug)]
+pub(crate) struct OverBudget {
+    /// The budget, in bytes.
+    pub(crate) budget: u64,
+    /// What the file is (`the proof`).
+    pub(crate) what: &'static str,
+    /// How to change the budget.
+    pub(crate) hint: &'static str,
+}
+
+impl fmt::Display for OverBudget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} reached its size budget of {} before it was complete, and was removed {}",
+            self.what,
+            size(self.budget),
+            self.hint
+        )
+    }
+}
+
+impl std::error::Error for OverBudget {}
+
+impl OverBudget {
+    /// The crate's error for the file at `path` ([`Error::Budget`]).
+    fn error(&self, path: String) -> Error {
+        Error::Budget {
+            what: self.what.to_string(),
+            path: Some(path),
+            limit: self.budget,
+            hint: self.hint.to_string(),
+        }
+    }
+}
+
+/// `bytes` for a message: `1.2 GB`, `340 MB` (rounded), `4096 bytes` below a megabyte;
+/// `no budget` for `u64::MAX` (a budget of none).
+pub(crate) fn size(bytes: u64) -> String {
+    match bytes {
+        u64::MAX => "no budget".into(),
+        b if b >= 1_000_000 => rounded(b),
+        b => format!("{b} bytes"),
+    }
+}
+
+/// `bytes` rounded for a message: `1.2 GB` from a gigabyte on, else `340 MB` (at least `1 MB`).
+pub(crate) fn rounded(bytes: u64) -> String {
+    if bytes >= 1_000_000_000 {
+        format!("{:.1} GB", bytes as f64 / 1e9)
+    } else {
+        format!("{:.0} MB", (bytes as f64 / 1e6).max(1.0))
     }
 }
 

@@ -129,11 +129,7 @@ pub(crate) fn with_margin(need: u64) -> u64 {
 
 /// `need` bytes for a message: `1.2 GB`, `340 MB`.
 pub fn bytes(need: u64) -> String {
-    if need >= 1_000_000_000 {
-        format!("{:.1} GB", need as f64 / 1e9)
-    } else {
-        format!("{:.0} MB", (need as f64 / 1e6).max(1.0))
-    }
+    crate::error::rounded(need)
 }
 
 /// A vector of `len` copies of `value`, allocated with `try_reserve` (an allocation that fails is

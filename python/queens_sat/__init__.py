@@ -43,6 +43,7 @@ from typing import Any, Callable, Optional, Union
 from . import _args, _native, generate
 from ._errors import (
     ArgumentTypeError,
+    BudgetExceededError,
     CancelledError,
     Error,
     InternalError,
@@ -90,6 +91,7 @@ __all__ = [
     "ArgumentTypeError",
     "Board",
     "BreakSymmetry",
+    "BudgetExceededError",
     "Cancel",
     "CancelledError",
     "Counts",
@@ -148,6 +150,7 @@ def solve(
     deterministic: bool = False,
     proof: Optional[Union[str, os.PathLike[str]]] = None,
     proof_format: Optional[ProofFormat] = None,
+    proof_budget: Optional[Union[int, str]] = None,
     cancel: Optional[Cancel] = None,
 ) -> Result:
     """Solves ``instance`` like ``queens-sat solve``: a ``Result`` whose ``board`` is verified.
@@ -178,10 +181,15 @@ def solve(
     LRAT); VeriPB keeps the search's sum bounds, parity and forced diagonals. Without ``proof``
     or ``deterministic`` and with ``jobs`` of 4 or more, the certified bitboard search is split
     into cubes on pairs of threads, with a checked proof that the cubes cover the instance.
-    The ``proof`` file has a size budget: the environment's ``QUEENS_SAT_PROOF_BUDGET``
-    (``10G``, ``500M``, ``none``), else half the free space of its folder; a warning goes to
-    stderr past 80 % of it, and past it the call raises an error naming the budget and the
-    partial proof is removed. A bad value raises
+    The ``proof`` file has a size budget: ``proof_budget`` (with ``proof``; bytes as an int,
+    or a size as a str: ``"500M"``, ``"10G"``, ``"2GiB"``, ``"none"`` for no budget), else the
+    environment's ``QUEENS_SAT_PROOF_BUDGET`` (the same sizes), else half the free space of
+    its folder; a warning goes to stderr past 80 % of it, and past it the call raises
+    ``BudgetExceededError`` (a ``TooLargeError``; ``.limit`` is the budget in bytes) and the
+    partial proof is removed. Without ``proof``, ``proof_budget`` (with ``certify=True`` and a
+    solver that writes DRAT: ``"cadical"``, ``"kissat"``, ``"lib:cadical"``) bounds that
+    proof, a temporary file looked at every 50 ms: past it the solver is stopped and the
+    call raises ``BudgetExceededError``; with any other solver it is refused. A bad value raises
     ``UsageError`` naming the argument (``timeout=-1 must be ...``). An UNSAT that presolve
     proves (pre-placed pieces that attack each other, a line left without a free cell) comes
     with ``Result.reason`` saying why. ``cancel`` (a ``Cancel``): raising it stops the call,
@@ -209,6 +217,7 @@ def solve(
         _args.flag("deterministic", deterministic),
         _args.path("proof", proof),
         _args.opt_text("proof_format", proof_format),
+        _args.size("proof_budget", proof_budget),
         _args.cancel(cancel),
     )
 

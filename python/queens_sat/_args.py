@@ -88,6 +88,18 @@ def seconds(name: str, value: object) -> Optional[Union[int, float]]:
     return float(value)
 
 
+def size(name: str, value: object) -> Optional[Union[int, str]]:
+    """``value`` of the optional size argument ``name`` (``proof_budget``): ``None``, a number
+    of bytes (any ``numbers.Integral`` but a bool, as an ``int``) or a size as text (``"10G"``,
+    ``"none"``); a float or another type is an ``ArgumentTypeError``. The value is the
+    extension's to check."""
+    if value is None or isinstance(value, str):
+        return value
+    if is_bool(value) or not isinstance(value, numbers.Integral):
+        raise bad_type(name, value, "a number of bytes (int), a size (str such as '10G') or None")
+    return operator.index(value)
+
+
 def text(name: str, value: object) -> str:
     """``value`` of the ``str`` argument ``name``; any other type is an ``ArgumentTypeError``."""
     if not isinstance(value, str):

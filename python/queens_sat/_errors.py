@@ -102,6 +102,20 @@ class TooLargeError(Error, ValueError):
     """An instance too large to encode (beyond DIMACS' 32-bit variable range)."""
 
 
+class BudgetExceededError(TooLargeError):
+    """A resource budget was exceeded: a proof file grew past its size budget (``proof_budget=``
+    of ``solve``, else the environment's ``QUEENS_SAT_PROOF_BUDGET``, else half the free space
+    of its folder) before it was complete, and was removed. A ``TooLargeError``, so ``except
+    TooLargeError`` still catches it. ``what`` names what passed its budget (``"the proof"``,
+    ``"the DRAT proof of lib:cadical (a temporary file)"``), ``filename`` the file it was
+    written for (None for the temporary DRAT proof of ``certify=True``) and ``limit`` the
+    budget in bytes."""
+
+    what: Optional[str] = None
+    filename: Optional[str] = None
+    limit: Optional[int] = None
+
+
 class CancelledError(Error):
     """The work was cancelled (Ctrl-C itself raises ``KeyboardInterrupt``). Named so that it
     does not shadow the builtin ``InterruptedError`` (an ``OSError`` for EINTR)."""

@@ -334,11 +334,18 @@ class Result:
         """The at-most-one encoding of the instance's CNF (``amo=``), whichever solver
         answered."""
     @property
-    def vars(self) -> int:
-        """Variables of the instance's CNF under these options."""
+    def vars(self) -> Optional[int]:
+        """Variables of the instance's CNF under these options, or None when the size was not
+        counted (``size_omitted`` says why)."""
     @property
-    def clauses(self) -> int:
-        """Clauses of the instance's CNF under these options."""
+    def clauses(self) -> Optional[int]:
+        """Clauses of the instance's CNF under these options, or None when the size was not
+        counted (``size_omitted`` says why)."""
+    @property
+    def size_omitted(self) -> Optional[str]:
+        """Why ``vars`` and ``clauses`` are None: the CNF's size was not counted (past the
+        DIMACS variable limit, n > 46,340 on a plain board, which the construction answers
+        without a CNF). None when they hold the size; ``to_dict()`` says the same."""
     @property
     def encode_seconds(self) -> float:
         """Seconds spent presolving and encoding."""
@@ -379,6 +386,7 @@ def solve(
     deterministic: bool,
     proof: Optional[str],
     proof_format: Optional[str],
+    proof_budget: Union[int, str, None],
     cancel: Optional[Cancel],
 ) -> Result: ...
 def encode(

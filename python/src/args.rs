@@ -224,3 +224,35 @@ pub fn path(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<std::path::PathBuf> 
     obj.extract::<std::path::PathBuf>()
         .map_err(|_| bad_type(name, &repr(obj), "a path (str or os.PathLike)", obj))
 }
+
+/// `proof_budget=`: `None` (the default budget), a number of bytes (an int, 1 or more) or a
+/// size as the command line's `--proof-budget` takes it (`"500M"`, `"10G"`, `"2GiB"`, `"none"`
+/// for no budget: [`queens_sat::certify::budget::parse`]). A float or other type is an
+/// `ArgumentTypeError`, a bad size a `UsageError` naming the argument.
+pub fn proof_budget(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
+    let Some(obj) = obj else {
+        return Ok(None);
+    };
+    let value = repr(obj);
+    if let Ok(s) = obj.cast::<PyString>() {
+        let s = s.to_cow()?;
+        return queens_sat::certify::budget::parse(&s)
+            .map(Some)
+            .map_err(|why| bad_argument("proof_budget", &value, format!("proof_budget={why}")));
+    }
+    if index(obj).is_none() {
+        return Err(bad_type(
+            "proof_budget",
+            &value,
+            "a number of bytes (int), a size (str such as '10G') or None",
+            obj,
+        ));
+    }
+    int_in(
+        obj,
+        "proof_budget",
+        "must be a number of bytes in 1..=2**64-1",
+        |&b: &u64| b >= 1,
+    )
+    .map(Some)
+}

@@ -28,6 +28,7 @@ const OPTIONS: &[Opt] = &[
     Opt::Level,
     Opt::Proof,
     Opt::ProofFormat,
+    Opt::ProofBudget,
     Opt::Solver,
     Opt::InstanceFormat,
     Opt::M,
@@ -149,6 +150,7 @@ struct Classes {
     wrong_answer: Py<PyAny>,
     proof_rejected: Py<PyAny>,
     too_large: Py<PyAny>,
+    budget: Py<PyAny>,
     cancelled: Py<PyAny>,
     internal: Py<PyAny>,
     verify: Py<PyAny>,
@@ -173,6 +175,7 @@ fn classes(py: Python<'_>) -> PyResult<&'static Classes> {
             wrong_answer: class("WrongAnswerError")?,
             proof_rejected: class("ProofRejectedError")?,
             too_large: class("TooLargeError")?,
+            budget: class("BudgetExceededError")?,
             cancelled: class("CancelledError")?,
             internal: class("InternalError")?,
             verify: class("VerifyError")?,
@@ -243,6 +246,15 @@ fn build(py: Python<'_>, e: &Error) -> PyResult<PyErr> {
             .too_large
             .bind(py)
             .call1((python_words(&e.to_string()),))?,
+        Error::Budget {
+            what, path, limit, ..
+        } => {
+            let exc = c.budget.bind(py).call1((python_words(&e.to_string()),))?;
+            exc.setattr("what", what)?;
+            exc.setattr("filename", path.as_deref())?;
+            exc.setattr("limit", *limit)?;
+            exc
+        }
         Error::Interrupted => c.cancelled.bind(py).call1((e.to_string(),))?,
         Error::TimeLimit(given) => {
             let exc = c.time_limit.bind(py).call1((e.to_string(),))?;

@@ -20,7 +20,7 @@ use crate::{PyBoard, PyInstance, encoding, html_escape, work};
 
 /// What `Result.__reduce__` hands to `Result._restore`: the instance, the status (`SAT`,
 /// `UNSAT`, `UNKNOWN`), the board's pieces when SAT, the UNKNOWN reason, then the rest of the
-/// fields in declaration order.
+/// fields in declaration order (the size with why it was not counted).
 type ResultState = (
     PyInstance,
     &'static str,
@@ -29,6 +29,7 @@ type ResultState = (
     String,
     String,
     (u64, u64, u64),
+    Option<String>,
     f64,
     f64,
     Option<String>,
@@ -49,6 +50,7 @@ fn run_solve(
     deterministic: bool,
     proof: Option<std::path::PathBuf>,
     proof_format: Option<ProofFormat>,
+    proof_budget: Option<u64>,
     amo_given: bool,
     cancel: &Cancel,
 ) -> queens_sat::Result<SolveReport> {
@@ -62,6 +64,7 @@ fn run_solve(
         .deterministic(deterministic)
         .proof(proof)
         .proof_format(proof_format)
+        .proof_budget(proof_budget)
         .amo_given(amo_given)
         .cancel(cancel.clone());
     if let Some(i) = parsed.implied {
@@ -82,6 +85,9 @@ pub struct PyResult_ {
     amo: String,
     solver: String,
     stats: Stats,
+    /// Why the CNF's size was not counted (past the DIMACS variable limit, ...): `vars` and
+    /// `clauses` are then `None`, as `solve --format json` gives them.
+    size_omitted: Option<String>,
     encode_seconds: f64,
     solve_seconds: f64,
     certified: Option<String>,
@@ -98,8 +104,11 @@ impl PyResult_ {
             &self.amo,
             &self.solver,
         );
-        rec.vars = Some(self.stats.vars);
-        rec.clauses = Some(self.stats.clauses);
+        if self.size_omitted.is_none() {
+            rec.vars = Some(self.stats.vars);
+            rec.clauses = Some(self.stats.clauses);
+        }
+        rec.size_omitted.clone_from(&self.size_omitted);
         rec.encode_seconds = self.encode_seconds;
         rec.solve_seconds = self.solve_seconds;
         rec.certified = self.certified.clone();
@@ -161,16 +170,27 @@ impl PyResult_ {
         &self.amo
     }
 
-    /// Variables of the instance's CNF under these options (as `solve --format json` reports).
+    /// Variables of the instance's CNF under these options (as `solve --format json` reports),
+    /// or `None` when the size was not counted (`size_omitted` says why).
     #[getter]
-    fn vars(&self) -> u64 {
-        self.stats.vars
+    fn vars(&self) -> Option<u64> {
+        self.size_omitted.is_none().then_some(self.stats.vars)
     }
 
-    /// Clauses of the instance's CNF under these options (as `solve --format json` reports).
+    /// Clauses of the instance's CNF under these options (as `solve --format json` reports),
+    /// or `None` when the size was not counted (`size_omitted` says why).
     #[getter]
-    fn clauses(&self) -> u64 {
-        self.stats.clauses
+    fn clauses(&self) -> Option<u64> {
+        self.size_omitted.is_none().then_some(self.stats.clauses)
+    }
+
+    /// Why `vars` and `clauses` are `None`: the CNF's size was not counted (past the DIMACS
+    /// variable limit, n > 46,340 on a plain board, where the construction answers without a
+    /// CNF; or a big board that is not plain, for a solver that builds no CNF). `None` when
+    /// they hold the size.
+    #[getter]
+    fn size_omitted(&self) -> Option<String> {
+        self.size_omitted.as_deref().map(errors::python_words)
     }
 
     /// Seconds spent presolving and encoding.
@@ -258,6 +278,7 @@ impl PyResult_ {
                 me.amo.clone(),
                 me.solver.clone(),
                 (me.stats.vars, me.stats.clauses, me.stats.literals),
+                me.size_omitted.clone(),
                 me.encode_seconds,
                 me.solve_seconds,
                 me.certified.clone(),
@@ -278,6 +299,7 @@ impl PyResult_ {
         amo: String,
         solver: String,
         stats: (u64, u64, u64),
+        size_omitted: Option<String>,
         encode_seconds: f64,
         solve_seconds: f64,
         certified: Option<String>,
@@ -314,6 +336,7 @@ impl PyResult_ {
                 clauses: stats.1,
                 literals: stats.2,
             },
+            size_omitted,
             encode_seconds,
             solve_seconds,
             certified,
@@ -376,7 +399,7 @@ impl PyResult_ {
 }
 
 #[pyfunction]
-#[pyo3(signature = (instance, solver, timeout_secs, certify, jobs_, amo, implied, symmetric, break_symmetry, deterministic, proof, proof_format, cancel))]
+#[pyo3(signature = (instance, solver, timeout_secs, certify, jobs_, amo, implied, symmetric, break_symmetry, deterministic, proof, proof_format, proof_budget, cancel))]
 #[allow(clippy::too_many_arguments)]
 pub fn solve(
     py: Python<'_>,
@@ -392,9 +415,12 @@ pub fn solve(
     deterministic: bool,
     proof: Option<std::path::PathBuf>,
     proof_format: Option<&str>,
+    proof_budget: Option<&Bound<'_, PyAny>>,
     cancel: Option<PyRef<'_, crate::cancel::PyCancel>>,
 ) -> PyResult<PyResult_> {
     let proof_format = errors::py_ok(proof_format.map(ProofFormat::parse).transpose())?;
+    let budget_given = proof_budget.map(crate::args::repr);
+    let proof_budget = crate::args::proof_budget(proof_budget)?;
     // `implied=None` leaves the choice to the strategy (the diagonal sums in its cube solver).
     let parsed = encoding(instance, amo, implied, symmetric, break_symmetry, true)?;
     let timeout = crate::args::timeout(timeout_secs)?.map(|(d, _)| d);
@@ -434,9 +460,20 @@ pub fn solve(
             deterministic,
             proof.clone(),
             proof_format,
+            proof_budget,
             amo.is_some(),
             cancel,
         )
+        // The library's refusal of the budget (where no proof file is written) names the
+        // value as Python wrote it.
+        .map_err(|e| match (&e, &budget_given) {
+            (queens_sat::Error::Option(b), Some(given))
+                if b.option == queens_sat::error::Opt::ProofBudget =>
+            {
+                crate::args::revalue(e, given)
+            }
+            _ => e,
+        })
     })?;
     Ok(PyResult_ {
         status: s.status,
@@ -449,6 +486,7 @@ pub fn solve(
             None => without_amo(&s.solver),
         },
         stats: s.stats,
+        size_omitted: s.size_omitted,
         encode_seconds: s.encode_seconds,
         solve_seconds: s.solve_seconds,
         certified: s.certificate.map(|c| c.checker),

@@ -72,6 +72,13 @@ ROWS: List[Row] = [
     Row("solve", lambda: qs.solve(3, certify=True, proof_format="drat"), U, "proof_format", "'drat'", "lrat, veripb"),  # type: ignore[arg-type]
     Row("solve", lambda: qs.solve(3, certify=True, proof="p.pbp", proof_format="lrat"), U, "proof_format", "'lrat'", "p.pbp"),
     Row("solve", lambda: qs.solve(3, certify=True, proof_format=1), T, "proof_format", "1", "a str"),  # type: ignore[arg-type]
+    Row("solve", lambda: qs.solve(3, proof_budget="10G"), U, "proof_budget", "'10G'", "needs proof"),
+    Row("solve", lambda: qs.solve(9, certify=True, solver="varisat", proof_budget=10**6), U, "proof_budget", "1000000", "needs proof"),
+    Row("solve", lambda: qs.solve(3, certify=True, proof="p.lrat", proof_budget="lots"), U, "proof_budget", "'lots'", "is not a size"),
+    Row("solve", lambda: qs.solve(3, certify=True, proof="p.lrat", proof_budget="0"), U, "proof_budget", "'0'", "at least one byte"),
+    Row("solve", lambda: qs.solve(3, certify=True, proof="p.lrat", proof_budget=0), U, "proof_budget", "0", "1..=2**64-1"),
+    Row("solve", lambda: qs.solve(3, certify=True, proof="p.lrat", proof_budget=1.5), T, "proof_budget", "1.5", "number of bytes"),  # type: ignore[arg-type]
+    Row("solve", lambda: qs.solve(3, certify=True, proof="p.lrat", proof_budget=True), T, "proof_budget", "True", "number of bytes"),
     Row("solve", lambda: qs.solve(-1), U, "n", "-1", "out of range"),
     Row("solve", lambda: qs.solve(HUGE), U, "n", str(HUGE), "out of range"),
     Row("solve", lambda: qs.solve("8"), T, "instance", "'8'"),  # type: ignore[arg-type]

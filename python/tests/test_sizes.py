@@ -4,6 +4,8 @@ small) follow the command line's rule, and the walk refuses ``certify``."""
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 import queens_sat as qs
@@ -50,3 +52,24 @@ def test_timeout_values() -> None:
 def test_walk_refuses_certify() -> None:
     with pytest.raises(qs.UsageError, match="walk.*certify"):
         qs.solve(8, solver="walk", certify=True)
+
+
+def test_the_size_past_the_dimacs_limit_is_none_with_a_reason() -> None:
+    # n = 46,341 plain: 2,263,537,673 variables with the default encoding, past DIMACS' limit;
+    # the construction answers without a CNF, and the size is not counted. It used to be 0.
+    r = qs.solve(46341, timeout=30)
+    assert r.status is qs.Status.SAT
+    assert (r.vars, r.clauses) == (None, None)
+    why = r.size_omitted
+    assert why is not None and "2263537673 variables exceed the DIMACS limit" in why, why
+    assert "--" not in why, why
+    record = r.to_dict()
+    assert (record["vars"], record["clauses"], record["size_omitted"]) == (None, None, why)
+    # It travels through pickling.
+    again = pickle.loads(pickle.dumps(r))
+    assert (again.vars, again.clauses, again.size_omitted) == (None, None, why)
+    # Below the limit the size is the CNF's, and nothing is omitted.
+    small = qs.solve(100, timeout=30)
+    f = qs.encode(100)
+    assert (small.vars, small.clauses, small.size_omitted) == (f.num_vars, f.num_clauses, None)
+    assert "size_omitted" not in small.to_dict()

@@ -56,7 +56,11 @@ def main(tmp: Path) -> None:
     page: Optional[str] = r._repr_html_()
     assert svg is not None and page is None
     seconds: float = r.encode_seconds + r.solve_seconds
-    size: int = r.vars + r.clauses
+    num_vars: Optional[int] = r.vars
+    num_clauses: Optional[int] = r.clauses
+    omitted: Optional[str] = r.size_omitted
+    assert num_vars is not None and num_clauses is not None and omitted is None
+    size: int = num_vars + num_clauses
     named: str = r.solver + r.amo
     reason: Optional[str] = qs.solve(qs.Instance(8, placed=[(0, 0), (3, 3)])).reason
     certified: Optional[str] = r.certified

@@ -3,6 +3,11 @@
 //! passes 80 % of it and enforced: past it the run ends with an error naming the
 //! budget, and the partial proof (a temporary file beside the target) is removed.
 //!
+//! The DRAT proof that CaDiCaL or Kissat (external, or linked as `lib:cadical`) writes under
+//! `--certify` into a temporary file has the same budget: a watcher thread looks at its size
+//! while the solver runs, and past the budget the solver is stopped and the solve ends with the
+//! same error ([`crate::Error::Budget`]).
+//!
 //! The budget is the caller's ([`crate::solve::Solver::proof_budget`], `--proof-budget`), else
 //! the environment's `QUEENS_SAT_PROOF_BUDGET`, else half the free space of the proof's folder when the run
 //! starts. A budget is a byte count with an optional unit (`500M`, `10G`, `1.5T`: powers of
@@ -16,8 +21,8 @@ use crate::error::{Error, Result};
 pub(crate) const ENV: &str = "QUEENS_SAT_PROOF_BUDGET";
 
 /// What the error of a proof past its budget adds: how to change the budget.
-pub(crate) const HINT: &str =
-    "(the budget: QUEENS_SAT_PROOF_BUDGET, default half the free space of its folder)";
+pub(crate) const HINT: &str = "(the budget: --proof-budget, else QUEENS_SAT_PROOF_BUDGET, \
+                               default half the free space of its folder)";
 
 /// A budget as written: bytes with an optional unit (`k`, `M`, `G`, `T` powers of 1000; `Ki`,
 /// `Mi`, `Gi`, `Ti` powers of 1024; a trailing `B` is allowed), or `none` / `inf` for no
@@ -89,6 +94,79 @@ pub(crate) fn resolve(proof: &Path, given: Option<u64>) -> Result<u64> {
         _ => Path::new("."),
     };
     Ok(free_space(dir).map_or(u64::MAX, |free| (free / 2).max(1)))
+}
+
+/// How often [`Watch`] looks at the size of a proof that a solver writes itself.
+pub(crate) const WATCH_EVERY: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// The size budget of a proof file that a solver writes itself (the DRAT proof of `--certify`
+/// from CaDiCaL or Kissat, external or linked): a thread looks at the file's size every
+/// [`WATCH_EVERY`], warns on stderr once past [`crate::atomic::WARN_PERCENT`] % of `budget` and,
+/// past it, raises `stop` (the solver's token: an external solver is killed, a linked one
+/// ends its search). [`Watch::finish`] then says whether the budget was passed (a last look at
+/// the size included, for a solver that ended between two looks); the caller removes the file.
+pub(crate) struct Watch {
+    done: std::sync::mpsc::Sender<()>,
+    thread: std::thread::JoinHandle<()>,
+    over: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    path: std::path::PathBuf,
+    budget: u64,
+}
+
+impl Watch {
+    /// Watches `path` (which may not exist yet) under `budget` bytes; `who` names the file in
+    /// the warning (`the DRAT proof of cadical`).
+    pub(crate) fn start(
+        path: &Path,
+        budget: u64,
+        who: String,
+        stop: crate::interrupt::Cancel,
+    ) -> Watch {
+        use std::sync::atomic::Ordering;
+        let (done, rx) = std::sync::mpsc::channel::<()>();
+        let over = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let thread = {
+            let (path, over) = (path.to_path_buf(), over.clone());
+            std::thread::spawn(move || {
+                let mut warned = false;
+                while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+                    rx.recv_timeout(WATCH_EVERY)
+                {
+                    let size = std::fs::metadata(&path).map_or(0, |m| m.len());
+                    if size > budget {
+                        over.store(true, Ordering::SeqCst);
+                        stop.cancel();
+                        return;
+                    }
+                    if !warned && size >= budget / 100 * crate::atomic::WARN_PERCENT {
+                        warned = true;
+                        eprintln!(
+                            "queens-sat: warning: {who} is {}, {} % of its size budget of {}; \
+                             the solve stops if it passes the budget",
+                            crate::atomic::show(size),
+                            crate::atomic::WARN_PERCENT,
+                            crate::atomic::show(budget)
+                        );
+                    }
+                }
+            })
+        };
+        Watch {
+            done,
+            thread,
+            over,
+            path: path.to_path_buf(),
+            budget,
+        }
+    }
+
+    /// Stops watching: whether the file passed its budget.
+    pub(crate) fn finish(self) -> bool {
+        let _ = self.done.send(());
+        let _ = self.thread.join();
+        self.over.load(std::sync::atomic::Ordering::SeqCst)
+            || std::fs::metadata(&self.path).is_ok_and(|m| m.len() > self.budget)
+    }
 }
 
 /// The bytes an unprivileged process may still write in `dir`'s file system.

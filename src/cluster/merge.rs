@@ -363,7 +363,7 @@ pub(crate) fn unknown_lines(r: &TaskResult) -> usize {
     r.answers.as_ref().map_or(0, |answers| {
         answers
             .iter()
-            .filter(|a| !matches!(a.as_str(), "SAT" | "UNSAT" | "SKIPPED"))
+            .filter(|a| super::task::is_unknown(a))
             .count()
     })
 }

@@ -8,6 +8,12 @@
 //!   failed; an interruption writes nothing.
 //! - In a solve job, the task that finds a board also writes `SOLVED`; other tasks then skip
 //!   their remaining cubes (answer `SKIPPED`).
+//! - A solve task whose result holds cube lines that reached the time limit (`UNKNOWN: ...`,
+//!   which `merge --status` lists) is finished by [`retry_unknown`] (`work --task I --timeout
+//!   T`): only those lines run again, under the new limit, and the lines answered before keep
+//!   their answers (a cube's answer does not depend on the others': each is the same solve of
+//!   its own instance, and an UNSAT cube's checked proof, in a certified job, stays in
+//!   `proofs/`).
 
 use std::time::{Duration, Instant};
 
@@ -46,12 +52,50 @@ pub fn valid_result(folder: &Folder, task: usize) -> Option<TaskResult> {
     .then_some(r)
 }
 
+/// Whether `answer`, a solve task's answer for one cube line, is UNKNOWN (`UNKNOWN: why`, the
+/// time limit reached; anything but `SAT`, `UNSAT` and `SKIPPED`).
+pub fn is_unknown(answer: &str) -> bool {
+    !matches!(answer, "SAT" | "UNSAT" | "SKIPPED")
+}
+
 /// Runs task `task` of the job in `folder` on `jobs` threads.
 pub fn run_task(
     folder: &Folder,
     task: usize,
     jobs: usize,
     redo: bool,
+    cancel: &Cancel,
+) -> Result<Ran> {
+    run(folder, task, jobs, redo, None, cancel)
+}
+
+/// Finishes solve task `task`, whose valid result holds UNKNOWN cube lines (the time limit
+/// reached them, [`is_unknown`]): runs only those lines again, under the job's time limit as
+/// the caller set it in `folder` (`work --timeout`), and writes the result with every other
+/// line's answer kept and `seconds` the two runs' sum. `None` (nothing run) when the task has
+/// no valid result or no UNKNOWN line.
+pub fn retry_unknown(
+    folder: &Folder,
+    task: usize,
+    jobs: usize,
+    cancel: &Cancel,
+) -> Result<Option<Ran>> {
+    let Some(previous) = valid_result(folder, task) else {
+        return Ok(None);
+    };
+    if folder.job.kind != Kind::Solve || !previous.answers.iter().flatten().any(|a| is_unknown(a)) {
+        return Ok(None);
+    }
+    run(folder, task, jobs, true, Some(previous), cancel).map(Some)
+}
+
+/// [`run_task`], or with `previous` [`retry_unknown`].
+fn run(
+    folder: &Folder,
+    task: usize,
+    jobs: usize,
+    redo: bool,
+    previous: Option<TaskResult>,
     cancel: &Cancel,
 ) -> Result<Ran> {
     let job = &folder.job;
@@ -111,10 +155,30 @@ pub fn run_task(
             })
         }
         Kind::Solve => {
-            let indexed: Vec<(usize, &CubeLine)> = t.lines.iter().copied().zip(lines).collect();
+            // Positions in the task of the lines to run: all, or the UNKNOWN ones of a retry.
+            let before = previous.as_ref().and_then(|p| p.answers.clone());
+            let positions: Vec<usize> = match &before {
+                Some(answers) => (0..answers.len())
+                    .filter(|&k| is_unknown(&answers[k]))
+                    .collect(),
+                None => (0..t.lines.len()).collect(),
+            };
+            let indexed: Vec<(usize, &CubeLine)> =
+                positions.iter().map(|&k| (t.lines[k], lines[k])).collect();
             solve_lines(folder, &indexed, piece, options, jobs, cancel).map(|(answers, board)| {
-                result.answers = Some(answers);
-                result.board = board.map(|b| b.pieces.iter().map(|c| [c.row, c.col]).collect());
+                let board = board
+                    .map(|b| b.pieces.iter().map(|c| [c.row, c.col]).collect())
+                    .or_else(|| previous.as_ref().and_then(|p| p.board.clone()));
+                result.answers = Some(match before {
+                    Some(mut all) => {
+                        for (&k, answer) in positions.iter().zip(answers) {
+                            all[k] = answer;
+                        }
+                        all
+                    }
+                    None => answers,
+                });
+                result.board = board;
             })
         }
     };
@@ -125,7 +189,7 @@ pub fn run_task(
         Err(Error::Interrupted) => return Err(Error::Interrupted),
         Err(e) => result.error = Some(e.to_string()),
     }
-    result.seconds = t0.elapsed().as_secs_f64();
+    result.seconds = t0.elapsed().as_secs_f64() + previous.as_ref().map_or(0.0, |p| p.seconds);
     result.checksum = result.compute_checksum();
     crate::atomic::write_text_atomic(
         &folder.result_path(task),

@@ -331,6 +331,10 @@ impl<'a> Encoder<'a> {
             }
             false => self.leap_pairs(|_, _| ()),
         };
+        // A walk of the leaps cut short by the token counted only some of them.
+        if self.stopped() {
+            return Err(Error::Interrupted);
+        }
         s.clauses += leaps;
         s.literals += 2 * leaps;
         // Past the DIMACS limit already: no need to walk the symmetry and lex-leader parts (n²
@@ -350,7 +354,10 @@ impl<'a> Encoder<'a> {
             emit(
                 &mut vars,
                 &mut Counting {
-                    inner: &mut sink,
+                    inner: &mut Polled {
+                        inner: &mut sink,
+                        stop: self.stop,
+                    },
                     stats: Stats::default(),
                     units: &mut units,
                 },
@@ -381,6 +388,11 @@ impl<'a> Encoder<'a> {
                 }
                 s.vars = s.vars.max(1);
             }
+        }
+        // The lex-leader walk (n² cells per symmetry) stops with the token: its count is then
+        // short.
+        if self.stopped() {
+            return Err(Error::Interrupted);
         }
         if s.vars > MAX_VARS {
             return Err(Error::TooLarge(format!(
@@ -510,7 +522,10 @@ impl<'a> Encoder<'a> {
         if p.piece.leaps.is_empty() {
             return 0;
         }
-        for (cell, var) in p.varmap.cells() {
+        for (i, (cell, var)) in p.varmap.cells().enumerate() {
+            if i % (1 << 16) == 0 && self.stopped() {
+                return count;
+            }
             for (dr, dc) in p.piece.forward_leaps() {
                 if let Some(other) = cell.offset(dr, dc, p.n).and_then(|q: Cell| p.varmap.var(q)) {
                     f(var, other);
@@ -537,6 +552,25 @@ impl UnitFilter {
             [u] => self.0.insert(*u),
             _ => true,
         }
+    }
+}
+
+/// A sink that says it stopped once the encoder's token stopped ([`Encoder::until`]), so that
+/// the parts [`Encoder::stats`] counts by running them (the lex-leader constraints, n² cells
+/// per symmetry) end with the token.
+struct Polled<'s, 'c, S: ClauseSink + ?Sized> {
+    inner: &'s mut S,
+    stop: Option<&'c crate::interrupt::Cancel>,
+}
+
+impl<S: ClauseSink + ?Sized> ClauseSink for Polled<'_, '_, S> {
+    fn stopped(&self) -> bool {
+        self.inner.stopped() || self.stop.is_some_and(|c| c.is_stopped())
+    }
+
+    #[inline]
+    fn add_clause(&mut self, lits: &[Lit]) {
+        self.inner.add_clause(lits);
     }
 }
 

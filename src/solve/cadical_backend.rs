@@ -33,8 +33,8 @@ use crate::solve::traits::{
 #[cfg(test)]
 use pindakaas_cadical::ccadical_get_option;
 use pindakaas_cadical::{
-    ccadical_add, ccadical_assume, ccadical_init, ccadical_release, ccadical_set_option,
-    ccadical_set_terminate, ccadical_solve, ccadical_val,
+    ccadical_add, ccadical_assume, ccadical_freeze, ccadical_init, ccadical_melt, ccadical_release,
+    ccadical_set_option, ccadical_set_terminate, ccadical_solve, ccadical_val,
 };
 
 // The proof-tracing functions of CaDiCaL's C API, which `pindakaas-cadical` does not declare;
@@ -53,14 +53,59 @@ struct Cadical {
     ptr: *mut c_void,
     /// The proof file CaDiCaL writes to, closed after the solver.
     proof: Option<*mut libc::FILE>,
+    /// The variables declared to CaDiCaL so far ([`Cadical::declare`]).
+    declared: u32,
+    /// The token polled between chunks of variables while loading ([`Cadical::watch`]).
+    stop: Option<Cancel>,
+    /// Stopped while loading: the clauses that come after are dropped (the answer is UNKNOWN).
+    cut: bool,
 }
+
+/// How many variables [`Cadical::declare`] hands CaDiCaL at a time between polls of the stop
+/// token: CaDiCaL initialises a variable in about 0.1 µs (its tables, queue and scores), so a
+/// chunk is some 25 ms, where a clause whose variable is the first of 11 million new ones (the
+/// auxiliaries of n = 3,000 come after its 9 million cells) used to take seconds inside one
+/// `ccadical_add`.
+const DECLARE_CHUNK: u32 = 1 << 18;
 
 impl Cadical {
     fn new() -> Cadical {
         // SAFETY: plain constructor of the C API.
         let ptr = unsafe { ccadical_init() };
         assert!(!ptr.is_null(), "ccadical_init failed");
-        Cadical { ptr, proof: None }
+        Cadical {
+            ptr,
+            proof: None,
+            declared: 0,
+            stop: None,
+            cut: false,
+        }
+    }
+
+    /// Polls `stop` while loading: variables are declared a chunk at a time, and once it stops
+    /// no clause is taken any more ([`ClauseSink::stopped`] says so to the encoder).
+    fn watch(&mut self, stop: &Cancel) {
+        self.stop = Some(stop.clone());
+    }
+
+    /// Declares the variables up to `top` to CaDiCaL, [`DECLARE_CHUNK`] at a time with a poll
+    /// of the stop token before each; false when it stopped first. The C API has no `reserve`:
+    /// freezing a variable declares every variable up to it (as adding a clause does), and
+    /// melting it at once leaves it as it was.
+    fn declare(&mut self, top: u32) -> bool {
+        while self.declared < top {
+            if self.stop.as_ref().is_some_and(Cancel::is_stopped) {
+                return false;
+            }
+            let next = top.min(self.declared.saturating_add(DECLARE_CHUNK));
+            // SAFETY: live solver; `next` is a positive variable within DIMACS' range.
+            unsafe {
+                ccadical_freeze(self.ptr, next as c_int);
+                ccadical_melt(self.ptr, next as c_int);
+            }
+            self.declared = next;
+        }
+        true
     }
 
     /// Traces a text DRAT proof to `path`; must come before the first clause.
@@ -116,8 +161,22 @@ impl Drop for Cadical {
 impl ClauseSink for Cadical {
     #[inline]
     fn add_clause(&mut self, lits: &[Lit]) {
+        if self.cut {
+            return;
+        }
+        if self.stop.is_some() {
+            let top = lits.iter().map(|l| l.var()).max().unwrap_or(0);
+            if top > self.declared && !self.declare(top) {
+                self.cut = true;
+                return;
+            }
+        }
         // SAFETY: live solver; `ccadical_add` is its IPASIR add.
         unsafe { add_ipasir(self.ptr, ccadical_add, lits) };
+    }
+
+    fn stopped(&self) -> bool {
+        self.cut
     }
 }
 
@@ -169,6 +228,7 @@ pub fn lrat_refutation(
     let mut solver = Cadical::new();
     solver.trace(proof, true)?;
     let stop = stop.clone();
+    solver.watch(&stop);
     let (_, over) = load_watched(formula, &mut solver, &stop);
     if over {
         solver.close_proof();
@@ -197,6 +257,7 @@ pub fn solve_formula(
     }
     // The time limit counts from here, loading included (a huge encoding stops loading early).
     let stop = cancel.cloned().unwrap_or_default().with_timeout(timeout);
+    solver.watch(&stop);
     let (vars, over) = load_watched(formula, &mut solver, &stop);
     let encode = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
@@ -268,11 +329,12 @@ impl CadicalAssuming {
 
     /// A fresh CaDiCaL with `options` (name, value) that stops when `stop` stops.
     pub fn with_options(stop: &Cancel, options: &[(&std::ffi::CStr, c_int)]) -> CadicalAssuming {
-        let solver = Cadical::new();
+        let mut solver = Cadical::new();
         for (name, value) in options {
             // SAFETY: live solver in its configuring state; valid option names.
             unsafe { ccadical_set_option(solver.ptr, name.as_ptr(), *value) };
         }
+        solver.watch(stop);
         CadicalAssuming {
             solver,
             stop: stop.clone(),
@@ -308,6 +370,10 @@ impl ClauseSink for CadicalAssuming {
 
 impl AssumptionSolver for CadicalAssuming {
     fn solve_assuming(&mut self, assumptions: &[Lit]) -> Answer<Model> {
+        // A load cut short by the stop token holds only part of the formula: no answer.
+        if self.solver.cut {
+            return Answer::Unknown(stopped_why(&self.stop, "CaDiCaL stopped"));
+        }
         let ptr = self.solver.ptr;
         for l in assumptions {
             // SAFETY: live solver; DIMACS literals are non-zero.
@@ -390,6 +456,54 @@ mod tests {
                 .iter()
                 .all(|o| CUBE_OPTIONS.contains(o))
         );
+    }
+
+    /// Variables are declared a chunk at a time with a poll of the stop token between chunks:
+    /// once it stops, the rest of a clause's variables are not initialised (a clause naming
+    /// variable 11 million used to initialise them all inside one `ccadical_add`, seconds past
+    /// the limit), no clause is taken any more, and a cube solve over the cut formula is
+    /// UNKNOWN, not an answer about part of it.
+    #[test]
+    fn a_stopped_load_declares_no_more_variables() {
+        let stop = Cancel::new();
+        let mut s = Cadical::new();
+        s.watch(&stop);
+        s.add_clause(&[Lit::pos(1), Lit::neg(3 * DECLARE_CHUNK)]);
+        assert_eq!(s.declared, 3 * DECLARE_CHUNK);
+        assert!(!s.stopped());
+        stop.cancel();
+        s.add_clause(&[Lit::pos(1 << 30)]);
+        assert!(s.cut && s.stopped());
+        assert_eq!(s.declared, 3 * DECLARE_CHUNK);
+        // Without a token, variables come with the clauses, as CaDiCaL takes them.
+        let mut plain = Cadical::new();
+        plain.add_clause(&[Lit::pos(5)]);
+        assert_eq!((plain.declared, plain.cut), (0, false));
+        // A cube solver cut short answers nothing.
+        let stop = Cancel::new();
+        let mut cubes = CadicalAssuming::new(&stop);
+        cubes.add_clause(&[Lit::pos(1), Lit::pos(2)]);
+        stop.cancel();
+        cubes.add_clause(&[Lit::neg(1), Lit::pos(3)]);
+        assert!(cubes.solver.cut);
+        assert!(matches!(cubes.solve_assuming(&[]), Answer::Unknown(_)));
+    }
+
+    /// Declaring variables ahead (freeze and melt) changes no answer: a formula over variables
+    /// declared in chunks solves as before, SAT with a model and UNSAT.
+    #[test]
+    fn declared_variables_change_no_answer() {
+        let stop = Cancel::new();
+        let top = DECLARE_CHUNK + 7;
+        let mut s = Cadical::new();
+        s.watch(&stop);
+        s.add_clause(&[Lit::pos(1), Lit::pos(top)]);
+        s.add_clause(&[Lit::neg(1)]);
+        assert_eq!(s.solve_until(&stop), 10);
+        // SAFETY: live solver in the SAT state; declared variables.
+        assert!(unsafe { ccadical_val(s.ptr, top as c_int) } > 0);
+        s.add_clause(&[Lit::neg(top)]);
+        assert_eq!(s.solve_until(&stop), 20);
     }
 
     /// Each option differs from a fresh solver's value (an unknown name reads as 0) and reads

@@ -292,7 +292,35 @@ pub fn solve(
         ),
     };
     let before = t0.elapsed().as_secs_f64();
-    let outcome = engine.solve(problem, &engine_settings, &cancel)?;
+    // The DRAT proof the solver writes itself has the size budget of a proof file: watched
+    // while it runs, and past the budget the solver is stopped (its own token, a child of the
+    // solve's) and the solve ends with the budget's error; the temporary folder goes with it.
+    let outcome = match (&dir, &proof) {
+        (Some(_), Some(path)) => {
+            let budget = crate::certify::budget::resolve(path, settings.proof_budget)?;
+            let stop = cancel.child();
+            let watch = (budget < u64::MAX).then(|| {
+                crate::certify::budget::Watch::start(
+                    path,
+                    budget,
+                    format!("the DRAT proof of {}", info.name),
+                    stop.clone(),
+                )
+            });
+            let outcome = engine.solve(problem, &engine_settings, &stop);
+            let over = watch.is_some_and(crate::certify::budget::Watch::finish);
+            if over {
+                return Err(Error::Budget {
+                    what: format!("the DRAT proof of {} (a temporary file)", info.name),
+                    path: None,
+                    limit: budget,
+                    hint: crate::certify::budget::HINT.into(),
+                });
+            }
+            outcome?
+        }
+        _ => engine.solve(problem, &engine_settings, &cancel)?,
+    };
     let mut certificate = outcome.certificate;
     let mut answer = outcome.answer;
     if let (Answer::Unsat, None, Some(proof)) = (&answer, &certificate, &proof) {

@@ -323,7 +323,10 @@ impl<'a> Solver<'a> {
     /// The size budget of the [`Solver::proof`] file in bytes (`None`: the default, see
     /// [`crate::certify::budget`]; `u64::MAX`: none): a warning on stderr once the proof
     /// passes 80 % of it, and past it the solve ends with an error naming the budget and the
-    /// partial proof is removed.
+    /// partial proof is removed. Without a proof file, under `certify` with a solver that
+    /// writes DRAT (cadical, kissat, lib:cadical), the budget of that proof, a temporary file
+    /// watched while the solver runs ([`crate::certify::budget`]); with any other solver a
+    /// budget is refused ([`Opt::ProofBudget`]), as it would change nothing.
     pub fn proof_budget(mut self, bytes: Option<u64>) -> Self {
         self.proof_budget = bytes;
         self
@@ -435,6 +438,26 @@ impl<'a> Solver<'a> {
                      proof anything else",
                     path.display()
                 )));
+            }
+        }
+        if let (Some(budget), None) = (self.proof_budget, &self.proof) {
+            // Without a proof file, the budget is that of the DRAT proof a solver writes under
+            // certify (cadical, kissat, lib:cadical): anywhere else it would change nothing.
+            let drat = self.certify
+                && !self.cubes
+                && self.solver != "auto"
+                && parse_portfolio(&self.solver, options)?
+                    .iter()
+                    .any(|e| e.backend.info().caps.proofs == super::engine::Proofs::Drat);
+            if !drat {
+                return Err(BadOption::needs(
+                    Opt::ProofBudget,
+                    crate::atomic::show(budget),
+                    Opt::Proof,
+                    "it is the size budget of a proof file: the proof file, or the DRAT proof \
+                     that a solver writing one (cadical, kissat, lib:cadical) writes under \
+                     --certify",
+                ));
             }
         }
         if let Some(path) = &self.proof {
@@ -597,7 +620,7 @@ impl<'a> Solver<'a> {
             threads: self.threads(),
             deterministic: self.deterministic,
             proof: None,
-            proof_budget: None,
+            proof_budget: self.proof_budget,
             proof_format: self.proof_format,
         };
         match entrants.as_slice() {

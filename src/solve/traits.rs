@@ -120,6 +120,13 @@ pub fn stopped_why(stop: &Cancel, fallback: &str) -> String {
 pub trait Formula: Send + Sync {
     /// Adds every clause to `sink`; returns the number of variables.
     fn load(&self, sink: &mut dyn ClauseSink) -> u64;
+
+    /// [`Formula::load`], ending early once `stop` stops (the clauses added are then only
+    /// part of the formula). By default the sink's [`ClauseSink::stopped`] alone ends it.
+    fn load_until(&self, sink: &mut dyn ClauseSink, stop: &Cancel) -> u64 {
+        let _ = stop;
+        self.load(sink)
+    }
 }
 
 /// A problem with its encoding options, as a [`Formula`].
@@ -133,6 +140,15 @@ pub struct Encoded<'a> {
 impl Formula for Encoded<'_> {
     fn load(&self, sink: &mut dyn ClauseSink) -> u64 {
         crate::encode::Encoder::with_options(self.problem, self.options)
+            .encode(sink)
+            .vars
+    }
+
+    /// The encoder polls `stop` in its own loops too (the bucketing of a line family walks
+    /// every cell), not only the sink between lines.
+    fn load_until(&self, sink: &mut dyn ClauseSink, stop: &Cancel) -> u64 {
+        crate::encode::Encoder::with_options(self.problem, self.options)
+            .until(stop)
             .encode(sink)
             .vars
     }
@@ -166,6 +182,6 @@ pub fn load_watched(
     sink: &mut dyn ClauseSink,
     stop: &Cancel,
 ) -> (u64, bool) {
-    let vars = formula.load(&mut Watched { inner: sink, stop });
+    let vars = formula.load_until(&mut Watched { inner: sink, stop }, stop);
     (vars, stop.is_stopped())
 }

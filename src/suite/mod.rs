@@ -118,8 +118,8 @@ pub struct Summary {
     pub solve_seconds: f64,
     /// Instances written to the submission pack.
     pub packed: usize,
-    /// Instances that presolve or unit propagation decided, recorded and not written
-    /// (`presolve on`).
+    /// Instances that presolve (`presolve on`) or unit propagation (either way) decided,
+    /// recorded and not written.
     pub presolved: usize,
     /// Instances whose formula another row's file already is (same GBD hash, or a rotation or
     /// mirror of another instance), recorded and not written.
@@ -262,9 +262,10 @@ pub fn run(recipe_path: &Path, options: &Options) -> Result<Summary> {
                 keep_check(&mut row, old.get(&job.row.file));
                 return Ok((row, false));
             }
-            // A formula that unit propagation alone decides is no benchmark either (with
-            // `presolve off` every instance is written, as its family asks).
-            if presolve && let Some(sat) = unit_propagation(&problem, job.amo) {
+            // A formula that unit propagation alone decides is no benchmark either, presolved
+            // or not (`presolve off`: the unpresolved formula's pre-placed pieces are unit
+            // clauses, and their propagation decides many a completion).
+            if let Some(sat) = unit_propagation(&problem, job.amo) {
                 let mut row = job.row.clone();
                 let why = match sat {
                     true => "every clause satisfied (SAT)",

@@ -19,9 +19,12 @@
 //! `presolve on` (the default): an instance that presolve decides (pre-placed pieces that
 //! attack each other, a line without a free cell) is recorded in the manifest with its verdict
 //! and reason and not written, since its formula is the same fixed contradiction for all of
-//! them; so is one whose formula unit propagation alone decides (no benchmark either). `presolve off`: every instance is written unpresolved (every cell a variable, the
+//! them; so is one whose formula unit propagation alone decides (no benchmark either).
+//! `presolve off`: every instance is written unpresolved (every cell a variable, the
 //! pre-placed pieces and unavailable cells as unit clauses, what `encode --no-presolve`
-//! writes), so such instances are kept, with their real size.
+//! writes), with its real size, except one whose unpresolved formula unit propagation alone
+//! decides (pre-placed pieces that attack each other among them): that one is recorded with
+//! its verdict and the reason, as with `presolve on`, and not written.
 //!
 //! Integer lists are comma-separated items `A`, `A..B` (inclusive) or `A..B:S` (step `S`).
 //! Generators: `plain`; `completion m=LIST` or `completion delta=LIST` (`m = n - delta`);

@@ -1231,3 +1231,88 @@ fn timed_out_cubes_are_reported_and_rerun_with_a_longer_limit() {
         &["--timeout '5'", "solve jobs"],
     );
 }
+
+/// Issue 63: `work --task I --timeout T` on a task with some UNKNOWN cube lines runs those
+/// lines only, keeping the others' answers (it used to rerun the whole task). The solver
+/// stand-in logs each run and answers UNSAT at once, except its very first run, which sleeps
+/// past the job's 1 s limit: of the 9 look-ahead cubes of this UNSAT instance one is UNKNOWN
+/// after the first run, and the rerun runs the solver once more, not 9 times; the job then
+/// merges to UNSAT. `--redo` still runs the whole task.
+#[test]
+fn a_rerun_with_a_longer_limit_runs_only_the_unknown_cubes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let solver = d.join("first-slow.sh");
+    std::fs::write(
+        &solver,
+        "#!/bin/sh\necho \"$1\" >> calls.log\nif mkdir slow.lock 2>/dev/null; then sleep 3; fi\n\
+         echo 's UNSATISFIABLE'\nexit 20\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&solver, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let runs = || {
+        std::fs::read_to_string(d.join("calls.log"))
+            .unwrap_or_default()
+            .lines()
+            .count()
+    };
+    let generate = [
+        "generate",
+        "diagonals",
+        "-n",
+        "24",
+        "--min-free",
+        "1",
+        "--seed",
+        "18",
+        "-o",
+        "g.txt",
+    ];
+    run_expect(d, &generate, 0);
+    let s = solver.display().to_string();
+    let dir = split(
+        d,
+        "part",
+        "solve",
+        &[
+            "--instance",
+            "g.txt",
+            "--diags",
+            "25",
+            "--cubes-from",
+            "lookahead",
+            "--cubes",
+            "4",
+            "--solver",
+            &s,
+            "--timeout",
+            "1",
+        ],
+        1,
+    );
+    run_expect(d, &["work", &dir, "--task", "0"], 0);
+    let folder = queens_sat::cluster::Folder::open(Path::new(&dir)).unwrap();
+    let cubes = folder.tasks[0].lines.len();
+    assert!(cubes >= 2, "{cubes} cube lines");
+    assert_eq!(runs(), cubes);
+    let first = queens_sat::cluster::task::valid_result(&folder, 0).unwrap();
+    let answers = first.answers.clone().unwrap();
+    let unknown: Vec<usize> = (0..cubes)
+        .filter(|&k| queens_sat::cluster::task::is_unknown(&answers[k]))
+        .collect();
+    assert_eq!(unknown.len(), 1, "{answers:?}");
+    run_expect(d, &["merge", &dir], 1);
+    // The rerun: the UNKNOWN line alone.
+    let r = run_expect(d, &["work", &dir, "--task", "0", "--timeout", "60"], 0);
+    assert!(r.stderr.contains("0 still UNKNOWN"), "{}", r.stderr);
+    assert_eq!(runs(), cubes + 1, "only the UNKNOWN cube runs again");
+    let second = queens_sat::cluster::task::valid_result(&folder, 0).unwrap();
+    assert_eq!(second.answers, Some(vec!["UNSAT".to_string(); cubes]));
+    assert!(second.seconds >= first.seconds);
+    let merged = run_expect(d, &["merge", &dir], 20);
+    assert!(merged.stdout.starts_with("UNSAT"), "{}", merged.stdout);
+    // `--redo` runs every line.
+    run_expect(d, &["work", &dir, "--task", "0", "--redo"], 0);
+    assert_eq!(runs(), 2 * cubes + 1);
+}

@@ -380,7 +380,8 @@ fn a_proof_file_stops_at_its_budget() {
         assert!(
             lines[1].starts_with(&format!("queens-sat: error: {proof}: "))
                 && lines[1].contains("size budget of 50 MB")
-                && lines[1].contains("removed"),
+                && lines[1].contains("removed")
+                && lines[1].contains("--proof-budget"),
             "{err}"
         );
         assert_eq!(files_but_instance(d), Vec::<String>::new(), "{args:?}");
@@ -402,6 +403,95 @@ fn a_proof_file_stops_at_its_budget() {
         "{err}"
     );
     assert_eq!(files_but_instance(d), Vec::<String>::new());
+}
+
+/// `solve --certify --solver S --proof-budget B` (or QUEENS_SAT_PROOF_BUDGET) without
+/// `--proof`: the DRAT proof S writes into a temporary file is watched while S runs, and past
+/// the budget S is stopped, the solve ends with one error line naming the budget (exit 1) and
+/// the temporary proof is removed. (That proof had no bound: this instance is one CaDiCaL does
+/// not refute in minutes, its proof growing all along.) Any other solver refuses the budget.
+fn drat_budget_stops(solver: &str) {
+    let dir = proof_case();
+    let d = dir.path();
+    for (budget, env) in [(Some("1000"), None), (None, Some("1k"))] {
+        let mut args = vec![
+            "solve",
+            "--instance",
+            "g.txt",
+            "--diags",
+            "25",
+            "--certify",
+            "--solver",
+            solver,
+        ];
+        if let Some(b) = budget {
+            args.extend(["--proof-budget", b]);
+        }
+        let mut cmd = Command::new(BIN);
+        // The temporary proof's folder inside the test's, to see it removed.
+        cmd.args(&args)
+            .current_dir(d)
+            .env("TMPDIR", d)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        match env {
+            Some(v) => cmd.env("QUEENS_SAT_PROOF_BUDGET", v),
+            None => cmd.env_remove("QUEENS_SAT_PROOF_BUDGET"),
+        };
+        let (code, err) = finish(cmd.spawn().unwrap(), "solve --certify under a DRAT budget");
+        let lines: Vec<&str> = err.lines().filter(|l| !l.trim().is_empty()).collect();
+        assert_eq!(code, 1, "{args:?}: {err}");
+        let last = lines.last().copied().unwrap_or_default();
+        assert!(
+            last.starts_with(&format!("queens-sat: error: the DRAT proof of {solver}"))
+                && last.contains("size budget of 1000 bytes")
+                && last.contains("removed"),
+            "{err}"
+        );
+        // At most the 80 % warning before it.
+        assert!(lines.len() <= 2, "{err}");
+        assert_eq!(files_but_instance(d), Vec::<String>::new(), "{args:?}");
+    }
+}
+
+#[test]
+fn a_linked_solvers_drat_proof_stops_at_its_budget() {
+    drat_budget_stops("lib:cadical");
+    // Where no proof file is written, the budget would change nothing: refused.
+    let dir = proof_case();
+    for solver in ["varisat", "bitboard", "auto"] {
+        crate::common::assert_one_line_error(
+            dir.path(),
+            &[
+                "solve",
+                "-n",
+                "8",
+                "--certify",
+                "--solver",
+                solver,
+                "--proof-budget",
+                "1G",
+            ],
+            &["--proof-budget", "needs --proof", "DRAT"],
+        );
+    }
+    // Without --certify there is no proof at all.
+    crate::common::assert_one_line_error(
+        dir.path(),
+        &["solve", "-n", "8", "--proof-budget", "1G"],
+        &["--certify"],
+    );
+}
+
+#[test]
+#[cfg_attr(
+    missing_solver_cadical,
+    ignore = "cadical is not on PATH (see build.rs)"
+)]
+fn an_external_solvers_drat_proof_stops_at_its_budget() {
+    crate::common::require_solver("cadical");
+    drat_budget_stops("cadical");
 }
 
 /// SIGTERM / SIGINT while a proof is written: exit 130, and neither the proof nor its

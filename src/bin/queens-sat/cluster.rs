@@ -8,7 +8,7 @@ use clap::{Args, Subcommand};
 use queens_sat::cluster::merge::{Merged, merge_until, status};
 use queens_sat::cluster::source::CubeSource;
 use queens_sat::cluster::split::{SlurmOptions, SplitOptions, split};
-use queens_sat::cluster::task::{Ran, run_task};
+use queens_sat::cluster::task::{Ran, is_unknown, run_task};
 use queens_sat::cluster::{Folder, Kind};
 use queens_sat::count::CountEngine;
 use queens_sat::encode::Stats;
@@ -252,8 +252,9 @@ pub struct WorkArgs {
     #[arg(long)]
     redo: bool,
     /// Solve jobs: the time limit per cube for this run, seconds (`inf`: none), instead of the
-    /// job's `--timeout`; a task whose result holds UNKNOWN cube lines (`merge --status` lists
-    /// them) is run again with it, a task without any is already done.
+    /// job's `--timeout`. A task whose result holds UNKNOWN cube lines (`merge --status` lists
+    /// them) runs those lines again with it, keeping the other lines' answers (`--redo`: the
+    /// whole task); a task without any is already done.
     #[arg(long, value_name = "SECS")]
     timeout: Option<f64>,
 }
@@ -273,7 +274,7 @@ pub fn run_work(a: WorkArgs) -> Result<ExitCode> {
     };
     let mut folder = Folder::open(&a.dir)?;
     let jobs = queens_sat::options::jobs(Some(a.jobs))?;
-    let mut redo = a.redo;
+    let redo = a.redo;
     if let Some(secs) = a.timeout {
         if folder.job.kind != Kind::Solve {
             return Err(Error::Usage(format!(
@@ -282,9 +283,21 @@ pub fn run_work(a: WorkArgs) -> Result<ExitCode> {
         }
         let limit = crate::args::parse_timeout(secs)?;
         folder.job.timeout = limit.map(|d| d.as_secs_f64());
-        // Rerun what timed out: a task whose result holds UNKNOWN cube lines.
-        redo |= queens_sat::cluster::task::valid_result(&folder, task)
-            .is_some_and(|r| r.answers.iter().flatten().any(|a| a.starts_with("UNKNOWN")));
+        // Rerun what timed out: the UNKNOWN cube lines of the task's result, the others kept.
+        if !redo
+            && let Some(Ran::Done(r)) =
+                queens_sat::cluster::task::retry_unknown(&folder, task, jobs, crate::cancel())?
+        {
+            let left = r.answers.iter().flatten().filter(|a| is_unknown(a)).count();
+            eprintln!(
+                "task {task}: the cube lines that were UNKNOWN ran again, {left} still UNKNOWN \
+                 ({} cube lines, {:.3} s in all) -> {}",
+                r.lines.len(),
+                r.seconds,
+                folder.result_path(task).display()
+            );
+            return Ok(ExitCode::SUCCESS);
+        }
     }
     match run_task(&folder, task, jobs, redo, crate::cancel())? {
         Ran::Done(r) => eprintln!(

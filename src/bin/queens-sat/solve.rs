@@ -46,8 +46,11 @@ pub struct SolveArgs {
     /// or `none`). A warning on stderr once the proof passes 80 % of it; past it the solve
     /// ends with an error naming the budget and the partial proof is removed. Default: the
     /// environment's QUEENS_SAT_PROOF_BUDGET, else half the free space of the proof's folder
-    /// when the solve starts.
-    #[arg(long, value_name = "SIZE", requires = "proof")]
+    /// when the solve starts. Without `--proof`, with `--certify` and a solver that writes
+    /// DRAT (cadical, kissat, lib:cadical): the budget of that proof, a temporary file whose
+    /// size is looked at every 50 ms; past it the solver is stopped (refused with any other
+    /// solver).
+    #[arg(long, value_name = "SIZE", requires = "certify")]
     proof_budget: Option<String>,
     /// With `--certify`: the proof the bitboard search writes and checks. `lrat`: LRAT over
     /// the pairwise CNF, the search without its sum bounds, parity and forced diagonals;
