@@ -485,10 +485,7 @@ fn a_linked_solvers_drat_proof_stops_at_its_budget() {
 }
 
 #[test]
-#[cfg_attr(
-    missing_solver_cadical,
-    ignore = "cadical is not on PATH (see build.rs)"
-)]
+#[test_programs::requires(cadical)]
 fn an_external_solvers_drat_proof_stops_at_its_budget() {
     crate::common::require_solver("cadical");
     drat_budget_stops("cadical");
