@@ -238,6 +238,7 @@ impl std::error::Error for Error {
 /// line's) in its own messages; another front end renders a [`BadOption`] with its own names
 /// ([`Opt::argument`], Python's keyword arguments).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Opt {
     /// The board side (`-n`, `n`).
     N,

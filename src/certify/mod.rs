@@ -33,6 +33,7 @@ use crate::presolve::Problem;
 
 /// The proof the bitboard search writes and checks under `--certify` (`--proof-format`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ProofFormat {
     /// LRAT over the pairwise CNF (`encode --amo pairwise`): the search runs without its sum
     /// bounds, parity and forced diagonals, which clauses cannot express

@@ -34,6 +34,7 @@ use crate::symmetry::{Symmetry, count_group, generated};
 
 /// Which counter answers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum CountEngine {
     /// Cube-and-conquer model counting of the SAT encoding: each cube's CNF is counted by an
     /// exhaustive DPLL model counter (`dpll`), projected on the cell variables.
@@ -168,6 +169,7 @@ impl Request {
 
 /// How a [`CountReport`]'s classes were counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Method {
     /// Burnside's lemma over the fixed points of each element of the group.
     Burnside,

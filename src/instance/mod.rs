@@ -387,6 +387,7 @@ impl Obstacles {
 
 /// The three instance formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum InstanceFormat {
     /// Board text: `Q`, `.`, `x`, `#` comments.
     Board,
