@@ -105,9 +105,9 @@ pub mod answer;
 gated!(feature = "front" => mod applies;);
 // Public with the harness, which the binary drives; inside the library otherwise.
 #[cfg(feature = "harness")]
-pub mod atomic;
+pub mod atomic_file;
 #[cfg(not(feature = "harness"))]
-mod atomic;
+mod atomic_file;
 #[cfg(feature = "harness")]
 pub mod bench;
 pub mod board;
@@ -143,7 +143,7 @@ pub mod svg;
 pub mod symmetry;
 pub mod varmap;
 pub mod verify;
-gated!(feature = "oracle" => mod walk;);
+gated!(feature = "oracle" => mod local_search;);
 mod work;
 
 pub use board::{Board, Cell};

@@ -1,6 +1,6 @@
 //! The one seeded pseudo-random generator of the library ([`Prng`]): the instance generators
 //! draw from it (so their output is the same on every run and machine), and so do the local
-//! search ([`crate::walk`]), the benchmark samples and the cluster split's work estimates
+//! search ([`crate::local_search`]), the benchmark samples and the cluster split's work estimates
 //! ([`crate::cluster::estimate`]).
 
 use rand_chacha::ChaCha8Rng;

@@ -12,7 +12,7 @@ use std::ffi::OsStr;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::atomic::write_text_atomic;
+use crate::atomic_file::write_text_atomic;
 use crate::encode::amo::AmoKind;
 use crate::encode::implied::Implied;
 use crate::error::{Error, Result};

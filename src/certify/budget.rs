@@ -101,7 +101,7 @@ pub(crate) const WATCH_EVERY: std::time::Duration = std::time::Duration::from_mi
 
 /// The size budget of a proof file that a solver writes itself (the DRAT proof of `--certify`
 /// from CaDiCaL or Kissat, external or linked): a thread looks at the file's size every
-/// [`WATCH_EVERY`], warns on stderr once past [`crate::atomic::WARN_PERCENT`] % of `budget` and,
+/// [`WATCH_EVERY`], warns on stderr once past [`crate::atomic_file::WARN_PERCENT`] % of `budget` and,
 /// past it, raises `stop` (the solver's token: an external solver is killed, a linked one
 /// ends its search). [`Watch::finish`] then says whether the budget was passed (a last look at
 /// the size included, for a solver that ended between two looks); the caller removes the file.
@@ -138,14 +138,14 @@ impl Watch {
                         stop.cancel();
                         return;
                     }
-                    if !warned && size >= budget / 100 * crate::atomic::WARN_PERCENT {
+                    if !warned && size >= budget / 100 * crate::atomic_file::WARN_PERCENT {
                         warned = true;
                         eprintln!(
                             "queens-sat: warning: {who} is {}, {} % of its size budget of {}; \
                              the solve stops if it passes the budget",
-                            crate::atomic::show(size),
-                            crate::atomic::WARN_PERCENT,
-                            crate::atomic::show(budget)
+                            crate::atomic_file::show(size),
+                            crate::atomic_file::WARN_PERCENT,
+                            crate::atomic_file::show(budget)
                         );
                     }
                 }

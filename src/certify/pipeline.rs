@@ -1,7 +1,7 @@
 //! One certified run, for every proof format: the search (on the caller's thread) hands its
 //! proof in batches through a bounded channel to a checker thread, which checks each batch as
 //! it comes; when a proof file is asked for, a third thread writes the checked batches' text
-//! into a temporary file beside it ([`crate::atomic::Pending`]), renamed to the file only once
+//! into a temporary file beside it ([`crate::atomic_file::Pending`]), renamed to the file only once
 //! the whole proof checked (never a half-written proof under the name asked for). Batches the
 //! checker (or the text thread) is done with go back to the search for reuse. The search and
 //! the check overlap on two cores.
@@ -17,7 +17,7 @@ use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
 use std::time::Instant;
 
 use super::lrat::{Lrat, Steps};
-use crate::atomic::Pending;
+use crate::atomic_file::Pending;
 use crate::error::{BadOption, Error, Opt, Result};
 
 /// A proof format's part in a certified run.

@@ -3,7 +3,7 @@
 //!
 //! Every `results/*.json` is read. A result is used only if it parses, names this job's id and
 //! one of its tasks with that task's cube lines, carries a matching checksum, and no error; each
-//! task must have exactly one such file. Everything else is a [`Problem`] named by file:
+//! task must have exactly one such file. Everything else is a [`JobFault`] named by file:
 //! missing, failed, corrupt, foreign, or duplicate. A count is reported only when there is none.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -18,7 +18,7 @@ use crate::symmetry::{Symmetry, stabiliser};
 
 /// What is wrong with a job's results: one line each, naming the file or task.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct Problem(pub String);
+pub struct JobFault(pub String);
 
 /// What [`merge`] found.
 #[derive(Clone, Debug, PartialEq)]
@@ -39,7 +39,7 @@ pub struct Merge {
     /// The answer; `None` when there are problems.
     pub answer: Option<Merged>,
     /// Missing, failed, corrupt, foreign or duplicate results.
-    pub problems: Vec<Problem>,
+    pub problems: Vec<JobFault>,
     /// Sum of the tasks' seconds (the job's compute time).
     pub seconds: f64,
     /// A certified solve job's UNSAT (`split solve --certify`): who checked which proofs
@@ -48,7 +48,7 @@ pub struct Merge {
 }
 
 /// Reads every result of `folder`: the valid one per task, and the problems.
-type Collected = (Vec<Option<TaskResult>>, Vec<Problem>, BTreeSet<usize>);
+type Collected = (Vec<Option<TaskResult>>, Vec<JobFault>, BTreeSet<usize>);
 
 /// Reads every result of `folder`: the valid one per task, the problems, and the tasks with a
 /// bad result (failed, corrupt, foreign under its name, or duplicated).
@@ -80,25 +80,25 @@ fn collect(folder: &Folder) -> Result<Collected> {
         let text = match std::fs::read_to_string(&path) {
             Ok(t) => t,
             Err(e) => {
-                problems.push(Problem(format!("{name}: unreadable: {e}")));
+                problems.push(JobFault(format!("{name}: unreadable: {e}")));
                 continue;
             }
         };
         let r: TaskResult = match serde_json::from_str(&text) {
             Ok(r) => r,
             Err(e) => {
-                problems.push(Problem(format!("{name}: corrupt result: {e}")));
+                problems.push(JobFault(format!("{name}: corrupt result: {e}")));
                 continue;
             }
         };
         if r.checksum != r.compute_checksum() {
-            problems.push(Problem(format!(
+            problems.push(JobFault(format!(
                 "{name}: corrupt result: its checksum does not match its content"
             )));
             continue;
         }
         if r.job_id != folder.job.job_id || r.version != folder.job.version {
-            problems.push(Problem(format!(
+            problems.push(JobFault(format!(
                 "{name}: foreign result: job {} (queens-sat {}), not this job {} (queens-sat {})",
                 r.job_id, r.version, folder.job.job_id, folder.job.version
             )));
@@ -107,7 +107,7 @@ fn collect(folder: &Folder) -> Result<Collected> {
         match folder.tasks.get(r.task) {
             Some(t) if t.lines == r.lines => {}
             _ => {
-                problems.push(Problem(format!(
+                problems.push(JobFault(format!(
                     "{name}: foreign result: task {} with cube lines {:?} is not a task of this job",
                     r.task, r.lines
                 )));
@@ -116,7 +116,7 @@ fn collect(folder: &Folder) -> Result<Collected> {
         }
         if let Some(e) = &r.error {
             bad.insert(r.task);
-            problems.push(Problem(format!(
+            problems.push(JobFault(format!(
                 "{name}: task {} failed on {}: {e} (run it again: queens-sat work {} --task {})",
                 r.task,
                 r.host,
@@ -132,7 +132,7 @@ fn collect(folder: &Folder) -> Result<Collected> {
         if found.len() > 1 {
             bad.insert(task);
             let names: Vec<String> = found.iter().map(|(p, _)| p.display().to_string()).collect();
-            problems.push(Problem(format!(
+            problems.push(JobFault(format!(
                 "duplicate results for task {task}: {} (keep one; none is counted)",
                 names.join(", ")
             )));
@@ -156,7 +156,7 @@ fn collect(folder: &Folder) -> Result<Collected> {
     for (task, r) in results.iter().enumerate() {
         if r.is_none() && !bad.contains(&task) {
             let running = folder.started_path(task).exists();
-            problems.push(Problem(format!(
+            problems.push(JobFault(format!(
                 "missing result for task {task} ({}){}",
                 folder.result_path(task).display(),
                 if running {
@@ -338,7 +338,7 @@ fn overflow() -> Error {
 /// `merge --status`: counts of tasks by state, and an ETA (its JSON is the fields by name,
 /// `problems` as strings).
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct Progress {
+pub struct JobStatus {
     /// Tasks with a valid result.
     pub done: usize,
     /// Tasks started and not finished (running, or killed without a result).
@@ -355,7 +355,7 @@ pub struct Progress {
     /// estimate per second); `None` before any task finished.
     pub eta_core_seconds: Option<f64>,
     /// The problems (as in [`merge`]), for the listing.
-    pub problems: Vec<Problem>,
+    pub problems: Vec<JobFault>,
 }
 
 /// The cube lines of a solve task's result answered UNKNOWN (not SAT, UNSAT or SKIPPED).
@@ -369,9 +369,9 @@ pub(crate) fn unknown_lines(r: &TaskResult) -> usize {
 }
 
 /// The job's progress.
-pub fn status(folder: &Folder) -> Result<Progress> {
+pub fn status(folder: &Folder) -> Result<JobStatus> {
     let (results, problems, bad) = collect(folder)?;
-    let mut s = Progress {
+    let mut s = JobStatus {
         done: 0,
         running: 0,
         failed: 0,

@@ -110,7 +110,7 @@ fn run(
         return Ok(Ran::AlreadyDone(r));
     }
     let started = folder.started_path(task);
-    crate::atomic::write_text_atomic(
+    crate::atomic_file::write_text_atomic(
         &started,
         &format!(
             "{} {} {}\n",
@@ -191,7 +191,7 @@ fn run(
     }
     result.seconds = t0.elapsed().as_secs_f64() + previous.as_ref().map_or(0.0, |p| p.seconds);
     result.checksum = result.compute_checksum();
-    crate::atomic::write_text_atomic(
+    crate::atomic_file::write_text_atomic(
         &folder.result_path(task),
         &(serde_json::to_string(&result).expect("a result serialises") + "\n"),
     )?;
@@ -331,7 +331,7 @@ fn solve_lines(
         out.push(answer);
     }
     if board.is_some() {
-        crate::atomic::write_text_atomic(&solved_mark, &format!("{}\n", job.job_id))?;
+        crate::atomic_file::write_text_atomic(&solved_mark, &format!("{}\n", job.job_id))?;
     }
     Ok((out, board))
 }

@@ -14,7 +14,7 @@ use crate::symmetry::Symmetry;
 
 /// One published row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Row {
+pub struct Published {
     /// Board side.
     pub n: u32,
     /// All solutions.
@@ -27,8 +27,8 @@ pub struct Row {
     pub r180: Option<u64>,
 }
 
-const fn q(n: u32, total: u64, unique: u64, r90: u64, r180: u64) -> Row {
-    Row {
+const fn q(n: u32, total: u64, unique: u64, r90: u64, r180: u64) -> Published {
+    Published {
         n,
         total,
         unique: Some(unique),
@@ -37,8 +37,8 @@ const fn q(n: u32, total: u64, unique: u64, r90: u64, r180: u64) -> Row {
     }
 }
 
-const fn t(n: u32, total: u64, unique: u64) -> Row {
-    Row {
+const fn t(n: u32, total: u64, unique: u64) -> Published {
+    Published {
         n,
         total,
         unique: Some(unique),
@@ -48,8 +48,8 @@ const fn t(n: u32, total: u64, unique: u64) -> Row {
 }
 
 /// A row with the total only.
-const fn total_only(n: u32, total: u64) -> Row {
-    Row {
+const fn total_only(n: u32, total: u64) -> Published {
+    Published {
         n,
         total,
         unique: None,
@@ -61,7 +61,7 @@ const fn total_only(n: u32, total: u64) -> Row {
 /// N-queens, n = 1..=27: fixed points published to n = 18, unique counts to n = 25, totals to
 /// n = 27 (n = 26 from 2009; n = 27 from Preusser et al. 2016, computed once, not independently
 /// confirmed).
-pub const QUEENS: [Row; 27] = [
+pub const QUEENS: [Published; 27] = [
     q(1, 1, 1, 1, 1),
     q(2, 0, 0, 0, 0),
     q(3, 0, 0, 0, 0),
@@ -93,7 +93,7 @@ pub const QUEENS: [Row; 27] = [
 
 /// N-amazons (queen + knight), n = 1..=26 (none for n = 2..=9; unique counts to n = 25; fixed
 /// points not published).
-pub const AMAZONS: [Row; 26] = [
+pub const AMAZONS: [Published; 26] = [
     t(1, 1, 1),
     t(2, 0, 0),
     t(3, 0, 0),
@@ -131,8 +131,8 @@ pub const AMAZONS: [Row; 26] = [
 /// assert_eq!(published(&QUEEN, 27).map(|r| r.unique), Some(None));
 /// assert!(published(&QUEEN, 28).is_none());
 /// ```
-pub fn published(piece: &Piece, n: u32) -> Option<Row> {
-    let table: &[Row] = match piece.name {
+pub fn published(piece: &Piece, n: u32) -> Option<Published> {
+    let table: &[Published] = match piece.name {
         "queen" => &QUEENS,
         "amazon" => &AMAZONS,
         _ => return None,

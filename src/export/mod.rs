@@ -49,7 +49,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use crate::answer::{Answer, Model};
-use crate::atomic::write_atomic;
+use crate::atomic_file::write_atomic;
 use crate::board::Board;
 use crate::encode::amo::AmoKind;
 use crate::encode::text::TextOut;

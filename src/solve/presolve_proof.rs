@@ -68,7 +68,7 @@ pub(crate) fn write_presolve_proof(
             let opb = presolved::opb_model(&full)?;
             let proof = presolved::veripb(&opb)?;
             if let Some(path) = path {
-                crate::atomic::write_atomic(path, |f| {
+                crate::atomic_file::write_atomic(path, |f| {
                     std::io::Write::write_all(f, proof.as_bytes())
                         .map_err(|e| Error::io(path.display().to_string(), e))
                 })?;

@@ -84,7 +84,7 @@ pub struct SolveSettings {
     pub certify: bool,
     /// When raised, stop and answer UNKNOWN.
     pub cancel: Option<crate::interrupt::Cancel>,
-    /// Try local search (`crate::walk`) for up to this long before the backend (the default
+    /// Try local search (`crate::local_search`) for up to this long before the backend (the default
     /// strategy's pre-pass; its budget is also capped by the problem's size).
     pub walk: Option<Duration>,
     /// Threads the engine may use (0 counts as 1).

@@ -452,7 +452,7 @@ impl<'a> Solver<'a> {
             if !drat {
                 return Err(BadOption::needs(
                     Opt::ProofBudget,
-                    crate::atomic::show(budget),
+                    crate::atomic_file::show(budget),
                     Opt::Proof,
                     "it is the size budget of a proof file: the proof file, or the DRAT proof \
                      that a solver writing one (cadical, kissat, lib:cadical) writes under \

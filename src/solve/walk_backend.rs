@@ -1,4 +1,4 @@
-//! Local search (`crate::walk`) as an engine (`--solver walk`, and the default strategy's
+//! Local search (`crate::local_search`) as an engine (`--solver walk`, and the default strategy's
 //! pre-pass): it answers SAT with a board or gives up (UNKNOWN), never UNSAT.
 
 use std::time::Instant;
@@ -9,7 +9,7 @@ use crate::interrupt::Cancel;
 use crate::presolve::Problem;
 use crate::solve::bitboard::Bitboard;
 use crate::solve::engine::{Capabilities, Engine, EngineInfo, Found, Outcome, Settings};
-use crate::walk::{WalkSettings, walk, walk_bytes};
+use crate::local_search::{WalkSettings, walk, walk_bytes};
 
 /// Problems with at most this many live cells (a plain board up to n = 8) are decided by the
 /// exhaustive bitboard search, at once, rather than searched by local search, which can never

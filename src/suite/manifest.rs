@@ -20,7 +20,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::atomic::write_atomic;
+use crate::atomic_file::write_atomic;
 use crate::error::{Error, Result};
 
 /// The start of `skipped` for a row whose formula unit propagation alone decides.

@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::answer::Status;
-use crate::atomic::{write_atomic, write_text_atomic};
+use crate::atomic_file::{write_atomic, write_text_atomic};
 use crate::compress::Codec;
 use crate::encode::amo::AmoKind;
 use crate::encode::{ClauseSink, EncodeOptions, Encoder, Lit};

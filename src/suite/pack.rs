@@ -21,7 +21,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::answer::Answer;
-use crate::atomic::{write_atomic, write_text_atomic};
+use crate::atomic_file::{write_atomic, write_text_atomic};
 use crate::compress::{Codec, Compressor};
 use crate::error::{Error, Result};
 use crate::interrupt::Cancel;

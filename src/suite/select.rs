@@ -229,7 +229,7 @@ fn key(
 
 /// What the selection found in one family.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
+pub struct SelectTally {
     /// The family.
     pub family: String,
     /// Its instances (rows of the manifest).
@@ -252,7 +252,7 @@ pub struct Tally {
     pub shortfall: usize,
 }
 
-impl Tally {
+impl SelectTally {
     /// Kept instances.
     pub fn kept(&self) -> usize {
         self.kept_sat + self.kept_unsat
@@ -284,7 +284,7 @@ pub struct Selection {
     /// Instances run in this run (the others came from [`RUNS_FILE`]).
     pub ran: usize,
     /// Per family, in recipe order.
-    pub families: Vec<Tally>,
+    pub families: Vec<SelectTally>,
 }
 
 /// The verdict of an answer, as the manifest spells it.
@@ -314,7 +314,7 @@ pub fn read_runs(path: &Path) -> Result<Vec<Run>> {
             "queens-sat: {name}: dropping an unfinished last line ({} bytes); its instance runs again",
             text.len() - complete
         );
-        crate::atomic::write_atomic(path, |f| {
+        crate::atomic_file::write_atomic(path, |f| {
             f.write_all(&text[..complete])
                 .map_err(|e| Error::io(&name, e))
         })?;
@@ -569,16 +569,16 @@ fn fill(
     options: &SelectOptions,
     selection: &mut Selection,
 ) {
-    let mut families: Vec<Tally> = Vec::new();
+    let mut families: Vec<SelectTally> = Vec::new();
     let mut candidates: Vec<Vec<usize>> = Vec::new();
     for (i, row) in rows.iter_mut().enumerate() {
         row.clear_selection();
         let f = match families.iter().position(|t| t.family == row.family) {
             Some(f) => f,
             None => {
-                families.push(Tally {
+                families.push(SelectTally {
                     family: row.family.clone(),
-                    ..Tally::default()
+                    ..SelectTally::default()
                 });
                 candidates.push(Vec::new());
                 families.len() - 1
@@ -670,7 +670,7 @@ fn fill(
             tally.kept_sat = sat.len();
             tally.kept_unsat = unsat.len();
         }
-        let kept: usize = families.iter().map(Tally::kept).sum();
+        let kept: usize = families.iter().map(SelectTally::kept).sum();
         selection.shortfall = total - kept;
     } else {
         selection.shortfall = families.iter().map(|t| t.shortfall).sum();

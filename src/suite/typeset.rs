@@ -344,7 +344,7 @@ pub fn pdf(dir: &Path, tex_name: &str) -> Option<std::path::PathBuf> {
     let target = dir.join(format!("{stem}.pdf"));
     if ok
         && built.exists()
-        && crate::atomic::write_atomic(&target, |f| {
+        && crate::atomic_file::write_atomic(&target, |f| {
             let bytes = std::fs::read(&built)
                 .map_err(|e| crate::Error::io(built.display().to_string(), e))?;
             std::io::Write::write_all(f, &bytes)

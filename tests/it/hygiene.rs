@@ -336,12 +336,10 @@ fn rust_files(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// One name for one thing (issue 64 §3): no type name is declared twice in the library, except
-/// the per-ISA lane types of the counting kernel (one set per build, in modules of their own)
-/// and the names listed here, each a rename left to do (none may be added).
+/// the per-ISA lane types of the counting kernel (one set per build, in modules of their own).
 #[test]
 fn no_type_name_is_declared_twice() {
     const KERNEL_LANES: [&str; 3] = ["V", "M", "Table"];
-    const LEFT: [&str; 4] = ["Tally", "Row", "Progress", "Problem"];
     let decl = declared_name();
     let mut seen: std::collections::BTreeMap<String, Vec<String>> = Default::default();
     let mut stack = vec![root().join("src")];
@@ -366,21 +364,10 @@ fn no_type_name_is_declared_twice() {
     }
     let twice: Vec<String> = seen
         .iter()
-        .filter(|(name, files)| {
-            files.len() > 1
-                && !KERNEL_LANES.contains(&name.as_str())
-                && !LEFT.contains(&name.as_str())
-        })
+        .filter(|(name, files)| files.len() > 1 && !KERNEL_LANES.contains(&name.as_str()))
         .map(|(name, files)| format!("{name}: {files:?}"))
         .collect();
     assert!(twice.is_empty(), "declared more than once: {twice:#?}");
-    // The list only shrinks: a name renamed away must leave it.
-    for name in LEFT {
-        assert!(
-            seen.get(name).is_some_and(|f| f.len() > 1),
-            "{name} is declared once now: take it off LEFT"
-        );
-    }
 }
 
 /// The name a line declares as `pub struct|enum|trait|type NAME` (any indentation), if any.

@@ -31,6 +31,7 @@ mod ignored;
 mod implied;
 mod instances;
 mod lean;
+mod local_search;
 mod matching;
 mod module_graph;
 mod names;
@@ -55,4 +56,3 @@ mod veripb;
 mod veripb_binary;
 #[path = "../support/veripb_crate.rs"]
 mod veripb_crate;
-mod walk;

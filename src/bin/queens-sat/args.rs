@@ -168,7 +168,7 @@ pub fn emit(text: &str, output: Option<&str>) -> Result<()> {
                 .and_then(|()| out.flush())
                 .map_err(|e| Error::io("<stdout>", e))
         }
-        Some(path) => queens_sat::atomic::write_text_atomic(Path::new(path), text),
+        Some(path) => queens_sat::atomic_file::write_text_atomic(Path::new(path), text),
     }
 }
 

@@ -4,7 +4,7 @@
 use std::io::BufWriter;
 
 use super::{Operand, PbBatch, PbStep, PolOp, Text};
-use crate::atomic::Pending;
+use crate::atomic_file::Pending;
 use crate::certify::pbcheck::{PbChecker, PbVerdict};
 use crate::certify::pipeline::{IntoInner, Route};
 use crate::error::{Error, Result};

@@ -16,7 +16,7 @@
 //!
 //! ```
 //! use queens_sat::{instance::Instance, piece::QUEEN, presolve::Problem, verify::verify};
-//! use queens_sat::walk::{walk, WalkSettings};
+//! use queens_sat::local_search::{walk, WalkSettings};
 //! let inst = Instance::plain(200);
 //! let p = Problem::presolve(&inst, QUEEN).unwrap();
 //! let board = walk(&p, &WalkSettings::default()).expect("a 200-queens board");

@@ -1,4 +1,4 @@
-//! The local search (`src/walk.rs`, `--solver walk`, the `auto` pre-pass) against the
+//! The local search (`src/local_search.rs`, `--solver walk`, the `auto` pre-pass) against the
 //! brute-force oracle: every board it returns is a solution the oracle knows, it never answers
 //! an instance without solutions, and it finds plain boards.
 
@@ -10,10 +10,10 @@ use common::oracle::instance_solutions;
 
 use queens_sat::board::Cell;
 use queens_sat::instance::Instance;
+use queens_sat::local_search::{WalkSettings, walk};
 use queens_sat::piece::{AMAZON, QUEEN};
 use queens_sat::presolve::Problem;
 use queens_sat::verify::verify;
-use queens_sat::walk::{WalkSettings, walk};
 
 fn settings(seed: u64) -> WalkSettings {
     WalkSettings {
