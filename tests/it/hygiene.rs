@@ -152,13 +152,8 @@ fn named_paths_reads_paths_out_of_prose() {
 }
 
 /// The search kernels, the only library files allowed past [`MAX_LINES`]: one recursion each,
-/// whose hot loop reads best in one place. `count/backtrack.rs` is on the list until it is
-/// split (issue 64).
-const KERNELS: [&str; 3] = [
-    "src/solve/bitboard/kernel.rs",
-    "src/count/lanes.rs",
-    "src/count/backtrack.rs",
-];
+/// whose hot loop reads best in one place.
+const KERNELS: [&str; 2] = ["src/solve/bitboard/kernel.rs", "src/count/lanes.rs"];
 
 /// The most lines a library file has (issue 64: a file a reader can hold).
 const MAX_LINES: usize = 1000;
