@@ -53,7 +53,8 @@ pub fn valid_result(folder: &Folder, task: usize) -> Option<TaskResult> {
 }
 
 /// Whether `answer`, a solve task's answer for one cube line, is UNKNOWN (`UNKNOWN: why`, the
-/// time limit reached; anything but `SAT`, `UNSAT` and `SKIPPED`).
+/// time limit reached; anything but `SAT`, `UNSAT` and `SKIPPED`). Public for the program's
+/// `work` and `merge --status`, which count those lines.
 pub fn is_unknown(answer: &str) -> bool {
     !matches!(answer, "SAT" | "UNSAT" | "SKIPPED")
 }
@@ -73,7 +74,7 @@ pub fn run_task(
 /// reached them, [`is_unknown`]): runs only those lines again, under the job's time limit as
 /// the caller set it in `folder` (`work --timeout`), and writes the result with every other
 /// line's answer kept and `seconds` the two runs' sum. `None` (nothing run) when the task has
-/// no valid result or no UNKNOWN line.
+/// no valid result or no UNKNOWN line. Public for the program's `work --timeout`.
 pub fn retry_unknown(
     folder: &Folder,
     task: usize,
