@@ -72,6 +72,42 @@ impl SolveReport {
             winner: None,
         }
     }
+
+    /// The one-line summary the program prints on stderr after the answer: the verdict and
+    /// why (UNKNOWN's reason, presolve's refutation, who certified it and how many proof steps
+    /// were checked), then the piece, `n`, the encoding, the solver, the CNF's size where one
+    /// was built (not by the bitboard search, nor in a cluster job's merge, whose tasks each
+    /// encode their own cubes) and the seconds.
+    pub fn summary(&self, n: u32, piece: &str) -> String {
+        let label = self.status.label();
+        let why = match (&self.status, &self.certificate) {
+            (Answer::Unknown(w), _) => format!(" ({w})"),
+            // Presolve's refutation, and who re-proved it under --certify.
+            (Answer::Unsat, Some(c)) if self.reason.is_some() => format!(
+                " ({}; certified: {})",
+                self.reason.as_deref().unwrap_or_default(),
+                c.checker
+            ),
+            (Answer::Unsat, None) if self.reason.is_some() => {
+                format!(" ({})", self.reason.as_deref().unwrap_or_default())
+            }
+            (_, Some(c)) if c.steps > 0 => format!(
+                " (certified: {}; {} proof steps checked)",
+                c.checker, c.steps
+            ),
+            (_, Some(c)) => format!(" (certified: {})", c.checker),
+            _ => String::new(),
+        };
+        let cnf = if self.stats == Stats::default() {
+            String::new()
+        } else {
+            format!(" vars={} clauses={}", self.stats.vars, self.stats.clauses)
+        };
+        format!(
+            "{label}{why}: {piece} n={n} amo={} solver={}{cnf} encode={:.3}s solve={:.3}s",
+            self.amo, self.solver, self.encode_seconds, self.solve_seconds
+        )
+    }
 }
 
 /// How to run a solve: a time limit, whether UNSAT must come with a checked proof, and a flag
@@ -515,4 +551,37 @@ pub fn portfolio(
             .push_str(&format!("; left out for memory: {}", skipped.join(", ")));
     }
     Ok((i, r))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The summary names the verdict's reason and the CNF's size only where a CNF was built.
+    #[test]
+    fn the_summary_says_why_and_the_size_where_there_is_one() {
+        let mut r = SolveReport::new(
+            Answer::Unknown("time limit of 1 s reached".into()),
+            Stats::default(),
+            "varisat",
+            AmoKind::Pairwise,
+        );
+        assert_eq!(
+            r.summary(8, "queen"),
+            "UNKNOWN (time limit of 1 s reached): queen n=8 amo=pairwise solver=varisat \
+             encode=0.000s solve=0.000s"
+        );
+        r.status = Answer::Unsat;
+        r.reason = Some("row 3 has no free cell".into());
+        r.stats = Stats {
+            vars: 64,
+            clauses: 736,
+            ..Stats::default()
+        };
+        assert_eq!(
+            r.summary(8, "queen"),
+            "UNSAT (row 3 has no free cell): queen n=8 amo=pairwise solver=varisat vars=64 \
+             clauses=736 encode=0.000s solve=0.000s"
+        );
+    }
 }

@@ -8,7 +8,6 @@ use queens_sat::Result;
 use queens_sat::answer::Status;
 use queens_sat::certify::ProofFormat;
 use queens_sat::cube::Split;
-use queens_sat::encode::Stats;
 use queens_sat::instance::Instance;
 use queens_sat::interrupt::{CancelWrite, is_cancelled_io};
 use queens_sat::piece::Piece;
@@ -279,37 +278,7 @@ pub fn print_answer(
                 );
                 return ExitCode::from(130);
             }
-            let why = match (status, &r.certificate) {
-                (Status::Unknown(w), _) => format!(" ({w})"),
-                // Presolve's refutation, and who re-proved it under --certify.
-                (Status::Unsat, Some(c)) if r.reason.is_some() => format!(
-                    " ({}; certified: {})",
-                    r.reason.as_deref().unwrap_or_default(),
-                    c.checker
-                ),
-                (Status::Unsat, None) if r.reason.is_some() => {
-                    format!(" ({})", r.reason.as_deref().unwrap_or_default())
-                }
-                (_, Some(c)) if c.steps > 0 => {
-                    format!(
-                        " (certified: {}; {} proof steps checked)",
-                        c.checker, c.steps
-                    )
-                }
-                (_, Some(c)) => format!(" (certified: {})", c.checker),
-                _ => String::new(),
-            };
-            // The CNF's size, when one was built (not by the bitboard search, nor in `merge`'s
-            // summary of a cluster job, whose tasks each encode their own cubes).
-            let cnf = if r.stats == Stats::default() {
-                String::new()
-            } else {
-                format!(" vars={} clauses={}", r.stats.vars, r.stats.clauses)
-            };
-            eprintln!(
-                "{label}{why}: {} n={} amo={} solver={}{cnf} encode={:.3}s solve={:.3}s",
-                piece.name, instance.n, r.amo, r.solver, r.encode_seconds, r.solve_seconds
-            );
+            eprintln!("{}", r.summary(instance.n, piece.name));
         }
     }
     ExitCode::from(status.exit_code())
