@@ -62,6 +62,27 @@ pub struct Counter<'a> {
     progress: Option<Progress<'a>>,
 }
 
+/// The instance's side, the piece and every option that changes the count (the progress
+/// callback and the cancel token do not): what a failing test or a log names.
+impl std::fmt::Debug for Counter<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let r = &self.request;
+        let mut d = f.debug_struct("Counter");
+        d.field("n", &self.instance.n)
+            .field("piece", &self.piece.name)
+            .field("engine", &r.engine)
+            .field("symmetric", &r.symmetric)
+            .field("lex", &r.lex)
+            .field("cross_check", &r.cross_check);
+        if self.amo_given {
+            d.field("amo", &r.amo);
+        }
+        d.field("jobs", &r.jobs)
+            .field("timeout", &r.timeout)
+            .finish()
+    }
+}
+
 impl<'a> Counter<'a> {
     /// A count of every solution of `instance` for `piece`, by the default engine, on every
     /// core, with no time limit.

@@ -16,12 +16,9 @@ use std::collections::BTreeSet;
 use crate::common;
 use common::oracle::instance_solutions;
 
-use crate::common::counting::{Request, run};
 use queens_sat::board::Cell;
-use queens_sat::count::{CountEngine, CountOutcome, CountReport};
-use queens_sat::encode::amo::AmoKind;
+use queens_sat::count::{CountEngine, CountOutcome, CountReport, Counter};
 use queens_sat::instance::{ExcludedDiagonal, Instance};
-use queens_sat::interrupt::Cancel;
 use queens_sat::piece::{AMAZON, LineKind, Piece, QUEEN};
 use queens_sat::symmetry::Symmetry;
 
@@ -235,10 +232,10 @@ const ENGINES: [Option<CountEngine>; 4] = [
     None,
 ];
 
-fn counted(inst: &Instance, piece: Piece, request: &Request) -> CountReport {
-    match run(inst, piece, request, &Cancel::new()) {
+fn counted(counter: &Counter) -> CountReport {
+    match counter.run() {
         Ok(CountOutcome::Counted(r)) => r,
-        other => panic!("{inst:?} {} {request:?}: {other:?}", piece.name),
+        other => panic!("{counter:?}: {other:?}"),
     }
 }
 
@@ -253,18 +250,17 @@ fn check_instance(kind: &str, inst: &Instance, piece: Piece) {
         for lex in [false, true] {
             for engine in ENGINES {
                 for cross_check in [false, true] {
-                    let request = Request {
-                        symmetric: g,
-                        lex,
-                        engine,
-                        cross_check,
-                        ..Request::new(AmoKind::Auto, 2)
-                    };
+                    let counter = Counter::new(inst, piece)
+                        .symmetric(g)
+                        .lex(lex)
+                        .engine(engine)
+                        .cross_check(cross_check)
+                        .jobs(2);
                     let what = format!(
                         "{kind} {inst:?} {} symmetric={g:?} lex={lex} engine={engine:?} cross_check={cross_check}",
                         piece.name
                     );
-                    let r = counted(inst, piece, &request);
+                    let r = counted(&counter);
                     let group: Vec<&str> = r.group.iter().map(|g| g.name()).collect();
                     assert_eq!(group, want.group, "group: {what}");
                     assert_eq!(r.unique(), want.classes, "classes: {what}");
@@ -336,14 +332,13 @@ fn amazons_with_solutions_match_the_oracle() {
         let want = expected(&inst, &sols, g.map(|g| g.name()));
         for lex in [false, true] {
             for engine in [Some(CountEngine::Sat), Some(CountEngine::Backtrack)] {
-                let request = Request {
-                    symmetric: g,
-                    lex,
-                    engine,
-                    cross_check: true,
-                    ..Request::new(AmoKind::Auto, 2)
-                };
-                let r = counted(&inst, AMAZON, &request);
+                let counter = Counter::new(&inst, AMAZON)
+                    .symmetric(g)
+                    .lex(lex)
+                    .engine(engine)
+                    .cross_check(true)
+                    .jobs(2);
+                let r = counted(&counter);
                 assert_eq!(r.unique(), want.classes, "{g:?} {lex} {engine:?}");
                 if let Some(c) = r.counts() {
                     assert_eq!((c.total, &c.fixed), (want.total, &want.fixed), "{g:?}");
@@ -380,12 +375,12 @@ fn symmetric_totals_are_the_published_fixed_points() {
             (Symmetry::R180, r180),
         ] {
             for engine in ENGINES {
-                let request = Request {
-                    symmetric: Some(g),
-                    engine,
-                    ..Request::new(AmoKind::Auto, 2)
-                };
-                let r = counted(&Instance::plain(n), QUEEN, &request);
+                let board = Instance::plain(n);
+                let counter = Counter::new(&board, QUEEN)
+                    .symmetric(g)
+                    .engine(engine)
+                    .jobs(2);
+                let r = counted(&counter);
                 let c = r.counts().expect("a breakdown");
                 assert_eq!(c.total, want, "n={n} {g} {engine:?}");
             }
@@ -562,12 +557,11 @@ fn past_64_the_sat_engines_count_and_cross_check() {
     assert!(!sols.is_empty());
     for g in [None, Some(Symmetry::R180)] {
         let want = expected(&inst, &sols, g.map(|g| g.name()));
-        let request = Request {
-            symmetric: g,
-            cross_check: true,
-            ..Request::new(AmoKind::Auto, 2)
-        };
-        let r = counted(&inst, QUEEN, &request);
+        let counter = Counter::new(&inst, QUEEN)
+            .symmetric(g)
+            .cross_check(true)
+            .jobs(2);
+        let r = counted(&counter);
         assert_eq!(r.engine_name(), "sat+cdcl");
         let c = r.counts().expect("a breakdown");
         assert_eq!(
@@ -575,10 +569,10 @@ fn past_64_the_sat_engines_count_and_cross_check() {
             (want.total, &want.fixed, want.classes)
         );
     }
-    let request = Request {
-        engine: Some(CountEngine::Backtrack),
-        ..Request::new(AmoKind::Auto, 2)
-    };
-    let e = run(&inst, QUEEN, &request, &Cancel::new()).unwrap_err();
+    let e = Counter::new(&inst, QUEEN)
+        .engine(CountEngine::Backtrack)
+        .jobs(2)
+        .run()
+        .unwrap_err();
     assert!(e.to_string().contains("n <= 64"), "{e}");
 }

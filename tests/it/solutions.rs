@@ -14,10 +14,9 @@ use crate::common::oracle::instance_solutions;
 use crate::common::{assert_one_line_error, run_expect};
 use crate::count_matrix::{Sol, expected, image, instances};
 
-use crate::common::counting::{Request, run};
 use queens_sat::board::Board;
 use queens_sat::count::Solutions;
-use queens_sat::count::{CountEngine, CountOutcome};
+use queens_sat::count::{CountEngine, CountOutcome, Counter};
 use queens_sat::encode::amo::AmoKind;
 use queens_sat::encode::lex::SymmetrySet;
 use queens_sat::encode::{EncodeOptions, Encoder, VecSink};
@@ -88,13 +87,12 @@ fn solutions_match_the_oracle_and_count() {
                 let group: Vec<&str> = s.group().iter().map(|h| h.name()).collect();
                 assert_eq!(group, want.group, "group: {what}");
                 // As many as count's total and unique.
-                let request = Request {
-                    symmetric: g,
-                    engine: Some(CountEngine::Backtrack),
-                    ..Request::new(AmoKind::Auto, 1)
-                };
-                let Ok(CountOutcome::Counted(r)) = run(&inst, piece, &request, &Cancel::new())
-                else {
+                let counted = Counter::new(&inst, piece)
+                    .symmetric(g)
+                    .engine(CountEngine::Backtrack)
+                    .jobs(1)
+                    .run();
+                let Ok(CountOutcome::Counted(r)) = counted else {
                     panic!("count: {what}");
                 };
                 let c = r.counts().unwrap();

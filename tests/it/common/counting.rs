@@ -1,8 +1,6 @@
 //! The counts the tests ask for, through the one entry point ([`Counter`]): a plain count by
-//! one engine, the symmetric and the lex-leader counts, and a whole request as data (so that a
-//! test can loop over every combination and print the one that failed).
-
-use std::time::Duration;
+//! one engine, the symmetric and the lex-leader counts. (A test that loops over combinations
+//! builds the `Counter` itself; its `Debug` names every option.)
 
 use queens_sat::Result;
 use queens_sat::count::{CountEngine, CountOutcome, Counter, Counts};
@@ -11,60 +9,6 @@ use queens_sat::instance::Instance;
 use queens_sat::interrupt::Cancel;
 use queens_sat::piece::Piece;
 use queens_sat::symmetry::Symmetry;
-
-/// Every option of a count, as data.
-#[derive(Clone, Copy, Debug)]
-pub struct Request {
-    pub amo: AmoKind,
-    pub symmetric: Option<Symmetry>,
-    pub lex: bool,
-    pub engine: Option<CountEngine>,
-    pub cross_check: bool,
-    pub jobs: usize,
-    pub timeout: Option<Duration>,
-}
-
-impl Request {
-    /// A plain count by the default engine.
-    pub fn new(amo: AmoKind, jobs: usize) -> Request {
-        Request {
-            amo,
-            symmetric: None,
-            lex: false,
-            engine: None,
-            cross_check: false,
-            jobs,
-            timeout: None,
-        }
-    }
-
-    /// The counter this request describes; the encoding is given only where it is not the
-    /// default (a count by an engine that encodes nothing refuses one).
-    pub fn counter<'a>(&self, inst: &'a Instance, piece: Piece) -> Counter<'a> {
-        let c = Counter::new(inst, piece)
-            .engine(self.engine)
-            .symmetric(self.symmetric)
-            .lex(self.lex)
-            .cross_check(self.cross_check)
-            .jobs(self.jobs)
-            .timeout(self.timeout);
-        if self.amo == AmoKind::DEFAULT {
-            c
-        } else {
-            c.amo(self.amo)
-        }
-    }
-}
-
-/// Counts `inst` as `request` asks.
-pub fn run(
-    inst: &Instance,
-    piece: Piece,
-    request: &Request,
-    cancel: &Cancel,
-) -> Result<CountOutcome> {
-    request.counter(inst, piece).cancel(cancel.clone()).run()
-}
 
 /// The breakdown of a count by `engine` (`amo`: the SAT engines' encoding).
 pub fn count(
