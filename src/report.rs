@@ -288,7 +288,8 @@ impl CountRecord {
 
     /// What `count` prints for `report`: the full breakdown (total, unique, group, fixed
     /// points), or under `--break-symmetry lex` the classes alone; `symmetric g` when asked;
-    /// the engine(s), and the one that counted the rotations where it differs.
+    /// the engine(s), and the one that counted the rotations where it differs. Public (with
+    /// the `front` feature, as this module) for the program's `count` and `merge`.
     pub fn of_report(report: &crate::count::CountReport) -> CountRecord {
         let engine = report.engine_name();
         let seconds = report.seconds();
@@ -313,7 +314,7 @@ impl CountRecord {
 
     /// The record as `count` prints it in text: one `key value` line per field present, in
     /// the order total, unique, method, group, fixed (in the group's order), symmetric, engine,
-    /// rotations, seconds.
+    /// rotations, seconds. Public (feature `front`) for the program, which prints it.
     pub fn text(&self) -> String {
         use std::fmt::Write as _;
         let mut out = String::new();

@@ -26,7 +26,9 @@ pub(crate) const HINT: &str = "(the budget: --proof-budget, else QUEENS_SAT_PROO
 
 /// A budget as written: bytes with an optional unit (`k`, `M`, `G`, `T` powers of 1000; `Ki`,
 /// `Mi`, `Gi`, `Ti` powers of 1024; a trailing `B` is allowed), or `none` / `inf` for no
-/// budget (`u64::MAX`). The error says what is wrong with it.
+/// budget (`u64::MAX`). The error says what is wrong with it. Public so that the command
+/// line (`--proof-budget`) and Python (`proof_budget=`) read the same words; a Rust caller
+/// gives [`crate::solve::Solver::proof_budget`] bytes.
 ///
 /// ```
 /// use queens_sat::certify::budget::parse;

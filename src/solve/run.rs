@@ -77,7 +77,8 @@ impl SolveReport {
     /// why (UNKNOWN's reason, presolve's refutation, who certified it and how many proof steps
     /// were checked), then the piece, `n`, the encoding, the solver, the CNF's size where one
     /// was built (not by the bitboard search, nor in a cluster job's merge, whose tasks each
-    /// encode their own cubes) and the seconds.
+    /// encode their own cubes) and the seconds. Public for the program, which prints it after
+    /// every solve and merge, and for a caller that logs solves the same way.
     pub fn summary(&self, n: u32, piece: &str) -> String {
         let label = self.status.label();
         let why = match (&self.status, &self.certificate) {
