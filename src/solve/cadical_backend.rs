@@ -217,14 +217,14 @@ pub fn solve(
 }
 
 /// A text LRAT refutation of `formula` by CaDiCaL, written to `proof` (unchecked: the caller
-/// checks it): `Some(false)` when CaDiCaL refuted the formula (the file is its proof),
-/// `Some(true)` when it found a model, `None` when `stop` stopped it or CaDiCaL gave up (the
-/// file is then no proof).
+/// checks it): UNSAT when CaDiCaL refuted the formula (the file is its proof), SAT when it
+/// found a model (not kept), UNKNOWN when `stop` stopped it or CaDiCaL gave up (the file is
+/// then no proof).
 pub fn lrat_refutation(
     formula: &dyn Formula,
     stop: &Cancel,
     proof: &Path,
-) -> crate::Result<Option<bool>> {
+) -> crate::Result<Answer<()>> {
     let mut solver = Cadical::new();
     solver.trace(proof, true)?;
     let stop = stop.clone();
@@ -232,14 +232,14 @@ pub fn lrat_refutation(
     let (_, over) = load_watched(formula, &mut solver, &stop);
     if over {
         solver.close_proof();
-        return Ok(None);
+        return Ok(Answer::Unknown(stopped_why(&stop, "stopped")));
     }
     let result = solver.solve_until(&stop);
     solver.close_proof();
     Ok(match result {
-        20 => Some(false),
-        10 => Some(true),
-        _ => None,
+        20 => Answer::Unsat,
+        10 => Answer::Sat(()),
+        _ => Answer::Unknown("CaDiCaL gave up".into()),
     })
 }
 

@@ -5,6 +5,7 @@
 
 use std::path::Path;
 
+use crate::answer::Answer;
 use crate::certify::lrat::Steps;
 use crate::certify::{Certificate, ProofFormat, presolved};
 use crate::encode::Encoder;
@@ -206,14 +207,14 @@ pub(crate) fn cadical_lrat(vars: u32, clauses: Vec<Vec<i32>>, stop: &Cancel) -> 
         clauses: &clauses,
     };
     match super::cadical_backend::lrat_refutation(&formula, stop, &path)? {
-        Some(false) => {}
-        Some(true) => return Ok(Refutation::Model),
+        Answer::Unsat => {}
+        Answer::Sat(()) => return Ok(Refutation::Model),
         // Stopped (the time limit or a cancel): no proof.
-        None if stop.is_stopped() => return Ok(Refutation::Stopped),
-        None => {
-            return Err(Error::Solver(
-                "CaDiCaL neither refuted the CNF nor found a model".into(),
-            ));
+        Answer::Unknown(_) if stop.is_stopped() => return Ok(Refutation::Stopped),
+        Answer::Unknown(why) => {
+            return Err(Error::Solver(format!(
+                "CaDiCaL neither refuted the CNF nor found a model: {why}"
+            )));
         }
     }
     let text = std::fs::read_to_string(&path).map_err(|e| Error::io("the LRAT proof", e))?;
