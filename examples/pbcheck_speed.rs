@@ -20,9 +20,9 @@ use std::time::Instant;
 
 use queens_sat::answer::Answer;
 use queens_sat::certify::pb::refute;
-use queens_sat::certify::pbcheck::{Lit, Operand, PbChecker, Relation, check_files};
 use queens_sat::piece::QUEEN;
 use queens_sat::presolve::Problem;
+use queens_sat_check::pbcheck::{Lit, Operand, PbChecker, Relation, check_files};
 
 #[path = "../tests/support/veripb_crate.rs"]
 mod veripb_crate;

@@ -130,8 +130,7 @@ fn main() {
         );
         if all.get(4).map(String::as_str) == Some("pbcheck") {
             let t = Instant::now();
-            let v =
-                queens_sat::certify::pbcheck::check_files(&opb, &pbp).expect("the proof checks");
+            let v = queens_sat_check::pbcheck::check_files(&opb, &pbp).expect("the proof checks");
             let secs = t.elapsed().as_secs_f64();
             println!(
                 "pbcheck: unsat {} in {secs:.2} s ({:.2} us/node)",

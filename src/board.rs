@@ -3,6 +3,7 @@
 use std::fmt::Write as _;
 
 /// Largest supported board side.
+#[cfg_attr(not(feature = "front"), visibility::make(pub(crate)), allow(dead_code))]
 pub const MAX_N: u32 = 65536;
 
 /// A cell `(row, col)`, 0-based; row 0 is the first text line.

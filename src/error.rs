@@ -691,16 +691,17 @@ pub(crate) fn rounded(bytes: u64) -> String {
 pub type Result<T> = std::result::Result<T, Error>;
 
 /// How many characters of an offending value an error message quotes ([`clip`]).
-pub const CLIP_CHARS: usize = 40;
+pub(crate) const CLIP_CHARS: usize = 40;
 
 /// An offending value as an error message quotes it: control characters shown as `?` (so the
-/// message stays one line) and at most [`CLIP_CHARS`] characters, then `...`.
+/// message stays one line) and at most `CLIP_CHARS` characters, then `...`.
 ///
 /// ```
 /// use queens_sat::error::clip;
 /// assert_eq!(clip("a\tb"), "a?b");
 /// assert_eq!(clip(&"x".repeat(50)), format!("{}...", "x".repeat(40)));
 /// ```
+#[cfg_attr(not(feature = "front"), visibility::make(pub(crate)), allow(dead_code))]
 pub fn clip(s: &str) -> String {
     let mut out: String = s
         .chars()

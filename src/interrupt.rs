@@ -10,8 +10,8 @@
 //! ([`Cancel::with_timeout`]): polling it reads the clock, and [`Cancel::stopped`] says which of
 //! the two ended the work, with the limit the caller gave.
 //!
-//! Where a solver cannot poll the token itself, [`watch`] runs `on_stop` (`kissat_terminate`, a
-//! child process's kill) once the token stops, and [`recv_until`] waits for a result or the
+//! Where a solver cannot poll the token itself, `watch` runs `on_stop` (`kissat_terminate`, a
+//! child process's kill) once the token stops, and `recv_until` waits for a result or the
 //! token: the two are the only polling loops, with one interval, [`POLL`].
 //!
 //! ```
@@ -36,15 +36,21 @@ use std::time::{Duration, Instant};
 
 use crate::error::{Error, Result};
 
-/// How often [`watch`] and [`recv_until`] look at a token that nothing can wake them for (a
+/// How often `watch` and `recv_until` look at a token that nothing can wake them for (a
 /// signal raises a flag; it cannot notify a condition variable). A deadline is waited for
 /// exactly.
+#[cfg_attr(not(feature = "front"), visibility::make(pub(crate)), allow(dead_code))]
 pub const POLL: Duration = Duration::from_millis(10);
 
 /// How long a test waits for work that was told to stop before it calls it a hang. A guard,
 /// not a speed check: it costs nothing when the work stops, and a loaded machine cannot trip
 /// it. Every test that waits for a stop uses this one constant; the measured stop latencies
 /// are in docs/benchmarks.md.
+#[cfg_attr(
+    not(feature = "oracle"),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 pub const HANG_GUARD: Duration = Duration::from_secs(60);
 
 /// A time limit: when it ends, and the limit the caller gave (what a report says).
@@ -186,6 +192,11 @@ impl Eq for Cancel {}
 
 /// A fresh root token that SIGINT and SIGTERM raise (instead of killing the process). The
 /// command line calls this once at start-up and hands the token to every long operation.
+#[cfg_attr(
+    not(any(feature = "front", feature = "oracle")),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 pub fn install() -> std::io::Result<Cancel> {
     let root = Cancel {
         signalled: true,
@@ -207,7 +218,7 @@ fn pause(cancel: &Cancel) -> Duration {
 
 /// A watcher started by [`watch`]; dropping it ends the watcher (joining its thread), and
 /// `on_stop` has then either run to the end or will never run.
-pub struct Watch {
+pub(crate) struct Watch {
     done: Arc<(Mutex<bool>, Condvar)>,
     thread: Option<std::thread::JoinHandle<bool>>,
 }
@@ -237,7 +248,7 @@ impl Drop for Watch {
 /// Runs `on_stop` on a thread of its own once `cancel` stops (raised, or its deadline passed),
 /// unless the returned [`Watch`] is dropped first. For solvers that another thread must stop
 /// (`kissat_terminate`, varisat's proof switch, a child process): one watcher, one interval.
-pub fn watch(cancel: &Cancel, on_stop: impl FnOnce() + Send + 'static) -> Watch {
+pub(crate) fn watch(cancel: &Cancel, on_stop: impl FnOnce() + Send + 'static) -> Watch {
     let done = Arc::new((Mutex::new(false), Condvar::new()));
     let cancel = cancel.clone();
     let flag = Arc::clone(&done);
@@ -267,7 +278,7 @@ pub fn watch(cancel: &Cancel, on_stop: impl FnOnce() + Send + 'static) -> Watch 
 
 /// Waits for a message on `rx` until `cancel` stops: `Ok` with the message, or `Err` with why
 /// the token stopped (`None` when the sender hung up without a message).
-pub fn recv_until<T>(
+pub(crate) fn recv_until<T>(
     rx: &mpsc::Receiver<T>,
     cancel: &Cancel,
 ) -> std::result::Result<T, Option<Stop>> {
@@ -296,13 +307,15 @@ impl std::fmt::Display for Cancelled {
 impl std::error::Error for Cancelled {}
 
 /// Whether `e` is the error of a [`CancelWrite`] whose token was raised.
+#[cfg_attr(not(feature = "front"), visibility::make(pub(crate)), allow(dead_code))]
 pub fn is_cancelled_io(e: &std::io::Error) -> bool {
     e.get_ref().is_some_and(|inner| inner.is::<Cancelled>())
 }
 
 /// A writer that fails (with [`Cancelled`], see [`is_cancelled_io`]) once its token is raised,
 /// so streaming a large file stops at the next buffer flush. It is also how varisat is stopped
-/// (see [`crate::solve::traits::StopSwitch`]).
+/// (see `crate::solve::traits::StopSwitch`).
+#[cfg_attr(not(feature = "front"), visibility::make(pub(crate)), allow(dead_code))]
 pub struct CancelWrite<W> {
     inner: W,
     cancel: Cancel,
@@ -312,11 +325,6 @@ impl<W> CancelWrite<W> {
     /// Wraps `inner`.
     pub fn new(inner: W, cancel: Cancel) -> Self {
         CancelWrite { inner, cancel }
-    }
-
-    /// The wrapped writer.
-    pub fn into_inner(self) -> W {
-        self.inner
     }
 }
 

@@ -90,6 +90,8 @@
 /// `gated!(cfg => mod name;)`: a module that is public where `cfg` holds (a feature: `front`
 /// for the front ends' vocabulary, `oracle` for what the integration tests reach) and private
 /// to the crate otherwise, so that a library user's build shows only the front door.
+/// `gated!(cfg => use path;)` does the same for a re-export. A single item declared in a
+/// public module takes `#[cfg_attr(not(cfg), visibility::make(pub(crate)), allow(dead_code))]` instead.
 macro_rules! gated {
     ($cfg:meta => $(#[$a:meta])* mod $name:ident;) => {
         #[cfg($cfg)]
@@ -98,6 +100,13 @@ macro_rules! gated {
         #[cfg(not($cfg))]
         $(#[$a])*
         pub(crate) mod $name;
+    };
+    ($cfg:meta => use $($path:tt)*) => {
+        #[cfg($cfg)]
+        pub use $($path)*
+        #[cfg(not($cfg))]
+        #[allow(unused_imports)]
+        pub(crate) use $($path)*
     };
 }
 

@@ -175,7 +175,7 @@ pub struct Encoding<'a> {
 #[derive(Clone, Debug)]
 pub struct Parsed {
     /// How to encode (under `lex`, lex-leader constraints of the count's group,
-    /// [`crate::symmetry::count_group`]).
+    /// `crate::symmetry::count_group`).
     pub options: EncodeOptions,
     /// `--implied` as given (`None`: not chosen).
     pub implied: Option<Implied>,

@@ -1,6 +1,6 @@
 //! Pieces as data: the rider lines a piece attacks along, plus its leaps.
 //!
-//! Adding a new piece is a new [`Piece`] constant and an entry in [`PIECES`]; nothing downstream
+//! Adding a new piece is a new [`Piece`] constant and an entry in `PIECES`; nothing downstream
 //! branches on the piece's name. Each piece lists its line families explicitly (never
 //! [`LineKind::ALL`], which grows with every new kind). Engines that cannot model a piece
 //! reject it with an error instead of miscounting: [`Piece::validate`] holds for every engine,
@@ -134,6 +134,11 @@ pub const AMAZON: Piece = Piece {
 };
 
 /// Every piece queens-sat knows, by name.
+#[cfg_attr(
+    not(feature = "oracle"),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 pub const PIECES: &[Piece] = &[QUEEN, AMAZON];
 
 impl Piece {
@@ -269,6 +274,11 @@ impl Piece {
 
 /// The attack shapes the bitboard searches model (the specialised counter
 /// `crate::count::fast` and the first-solution search `solve::bitboard`).
+#[cfg_attr(
+    not(feature = "oracle"),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shape {
     /// Rows, columns and both diagonals (the queen).
@@ -345,6 +355,11 @@ impl Shape {
 }
 
 /// The bit mask of an `n`-column row (bit `c` for column `c`).
+#[cfg_attr(
+    not(any(feature = "front", feature = "oracle")),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 pub fn full(n: usize) -> u64 {
     if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
 }

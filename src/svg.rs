@@ -13,28 +13,54 @@ use crate::instance::Instance;
 use crate::piece::{LineKind, Piece};
 
 /// Fill of pieces the solver placed.
+#[cfg_attr(
+    not(feature = "oracle"),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 pub const PLACED_COLOUR: &str = "#1d3557";
 /// Fill of pre-placed pieces (and their cell frame).
+#[cfg_attr(
+    not(feature = "oracle"),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 pub const PREPLACED_COLOUR: &str = "#e07a00";
 /// Fill of blocked cells.
+#[cfg_attr(
+    not(feature = "oracle"),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 pub const BLOCKED_COLOUR: &str = "#555555";
 /// Stroke of excluded diagonals.
-pub const EXCLUDED_COLOUR: &str = "#7e57c2";
+pub(crate) const EXCLUDED_COLOUR: &str = "#7e57c2";
 /// Stroke of the attack line.
+#[cfg_attr(
+    not(feature = "oracle"),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 pub const ATTACK_COLOUR: &str = "#e00000";
 /// Light squares.
-pub const LIGHT_COLOUR: &str = "#f0d9b5";
+pub(crate) const LIGHT_COLOUR: &str = "#f0d9b5";
 /// Dark squares.
-pub const DARK_COLOUR: &str = "#b58863";
+pub(crate) const DARK_COLOUR: &str = "#b58863";
 
 /// Largest board `solve --format svg` draws (about one pixel per cell); a larger one is
 /// refused before it is solved (use the compact `--format cols`).
+#[cfg_attr(not(feature = "front"), visibility::make(pub(crate)), allow(dead_code))]
 pub const MAX_N: u32 = 1024;
 
 /// Largest side drawn with piece shapes; larger boards draw dots.
-pub const MAX_SHAPES_N: u32 = 64;
+pub(crate) const MAX_SHAPES_N: u32 = 64;
 
 /// The side of one cell in pixels for an `n x n` board.
+#[cfg_attr(
+    not(feature = "oracle"),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 pub fn cell_size(n: u32) -> f64 {
     if n <= MAX_SHAPES_N {
         (640.0 / n as f64).clamp(10.0, 48.0).floor()
@@ -245,12 +271,18 @@ fn escape(s: &str) -> String {
 
 /// Several boards of one instance side by side (up to 4 per row), each captioned, as one SVG
 /// document (`count --format svg`: one representative per symmetry class).
+#[cfg_attr(
+    not(any(feature = "front", feature = "oracle")),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 pub fn grid(instance: &Instance, piece: Piece, boards: &[Board], title: &str) -> String {
     grid_labelled(instance, piece, boards, title, "class")
 }
 
 /// [`grid`] with each board captioned `{label} {i}` (`count --boards --format svg`: `board`,
 /// or `class` modulo symmetry).
+#[cfg_attr(not(feature = "front"), visibility::make(pub(crate)), allow(dead_code))]
 pub fn grid_labelled(
     instance: &Instance,
     piece: Piece,

@@ -224,6 +224,11 @@ pub fn generated(elements: &[Symmetry]) -> Vec<Symmetry> {
 ///     vec![Symmetry::Id, Symmetry::R180, Symmetry::FlipH, Symmetry::FlipV]
 /// );
 /// ```
+#[cfg_attr(
+    not(feature = "oracle"),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 pub fn count_group(
     instance: &Instance,
     piece: &Piece,
@@ -278,6 +283,11 @@ pub fn stabiliser(instance: &Instance, piece: &Piece) -> Vec<Symmetry> {
 /// unavailable cells (blocked, or on an excluded diagonal) as row-major indices. Two instances
 /// of one side with the same key are one instance up to a rotation or mirror (suites write
 /// such duplicates once). O(8 n^2).
+#[cfg_attr(
+    not(feature = "oracle"),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 pub fn orbit_key(instance: &Instance) -> (u32, Vec<u64>, Vec<u64>) {
     let n = instance.n;
     let obstacles = instance.obstacles();

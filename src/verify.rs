@@ -140,6 +140,11 @@ pub fn check(board: &Board, instance: &Instance, piece: Piece) -> Result<(), Vio
 /// assert!(verify_symmetric(&b, Symmetry::R90).is_ok());
 /// assert!(verify_symmetric(&b, Symmetry::FlipV).is_err());
 /// ```
+#[cfg_attr(
+    not(feature = "oracle"),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 pub fn verify_symmetric(board: &Board, g: Symmetry) -> Result<(), String> {
     let set: HashSet<Cell> = board.pieces.iter().copied().collect();
     match board
@@ -167,6 +172,11 @@ pub fn verify_symmetric(board: &Board, g: Symmetry) -> Result<(), String> {
 /// assert!(verify_lex_leader(&b, &[Symmetry::FlipV]).is_ok());
 /// assert!(verify_lex_leader(&mirror, &[Symmetry::FlipV]).is_err());
 /// ```
+#[cfg_attr(
+    not(feature = "oracle"),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 pub fn verify_lex_leader(board: &Board, elements: &[Symmetry]) -> Result<(), String> {
     let mut own = board.pieces.clone();
     own.sort_unstable();
@@ -187,8 +197,8 @@ pub fn verify_lex_leader(board: &Board, elements: &[Symmetry]) -> Result<(), Str
 
 /// The one acceptance check of every answered board (solve, cubes, cluster merge, decode): the
 /// instance ([`verify`]), and what the encoding demanded besides: `symmetric` (`--symmetric`,
-/// [`verify_symmetric`]) and the lex-leader group (`--break-symmetry lex`,
-/// [`verify_lex_leader`]; empty for none).
+/// `verify_symmetric`) and the lex-leader group (`--break-symmetry lex`,
+/// `verify_lex_leader`; empty for none).
 ///
 /// ```
 /// use queens_sat::{board::{Board, Cell}, instance::Instance, piece::QUEEN, symmetry::Symmetry,

@@ -138,7 +138,7 @@ pub fn frontier_instances() -> Result<Vec<HardInstance>> {
 }
 
 /// A seeded subset of `k` instances of `set` (all of them when `k >= set.len()`), in set order:
-/// a Fisher-Yates shuffle driven by the library's [`Prng`] from `seed`, so a sample is
+/// a Fisher-Yates shuffle driven by the library's `Prng` from `seed`, so a sample is
 /// reproducible.
 pub fn sample(set: Vec<HardInstance>, k: usize, seed: u64) -> Vec<HardInstance> {
     let mut idx: Vec<usize> = (0..set.len()).collect();

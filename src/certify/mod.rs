@@ -2,7 +2,7 @@
 //!
 //! - In-process, varisat runs with self-checking enabled: every step of its proof is checked
 //!   by `varisat-checker` as it is produced, and a failing step stops the solver with an error.
-//! - Externally, cadical / kissat write a text DRAT proof, which [`check_drat`] replays with the
+//! - Externally, cadical / kissat write a text DRAT proof, which `check_drat` replays with the
 //!   `dratify` crate (forward RUP/RAT checking, no code shared with the solver; [`drat`]).
 //! - The bitboard search and presolve write LRAT or VeriPB proofs, checked by [`lrat`] and
 //!   [`pbcheck`].
@@ -18,12 +18,15 @@ pub(crate) mod pipeline;
 pub mod presolved;
 
 // The checkers live in the `queens-sat-check` crate (check/), which cannot import the search or
-// the encoder; their paths under `certify` stay as they were.
+// the encoder. A user who checks proofs uses that crate; the library re-exports only the two
+// types its own public items name (the error's format, an engine outcome's certificate).
+pub use queens_sat_check::Certificate;
 /// The format of a checked proof, as [`crate::Error::ProofRejected`] names it (DRAT, LRAT,
 /// VeriPB; [`ProofFormat`] is the bitboard search's choice of the last two).
 pub use queens_sat_check::Format as CheckedFormat;
-pub use queens_sat_check::drat::{parse_drat, parse_drat_line};
-pub use queens_sat_check::{Certificate, drat, lrat, pbcheck};
+#[allow(unused_imports)]
+pub(crate) use queens_sat_check::drat::{parse_drat, parse_drat_line};
+pub(crate) use queens_sat_check::{drat, lrat, pbcheck};
 
 use std::path::Path;
 
@@ -90,6 +93,11 @@ impl ProofFormat {
 
 /// An LRAT refutation, not yet checked: its steps over the CNF of `vars` variables and
 /// `clauses` (DIMACS literals; the i-th clause has id i + 1).
+#[cfg_attr(
+    not(any(feature = "front", feature = "oracle")),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 pub struct LratProof {
     /// The proof.
     pub steps: lrat::Steps,
@@ -136,7 +144,8 @@ impl LratProof {
 /// streamed in chunks; `what` names it in errors. The steps checked once it derives the empty
 /// clause, `Ok(None)` when `stop` said stop first, and [`Error::ProofRejected`] when a step
 /// fails or the proof ends without the empty clause.
-pub fn check_lrat_file(
+#[cfg_attr(not(feature = "harness"), allow(dead_code))]
+pub(crate) fn check_lrat_file(
     vars: u32,
     clauses: Vec<Vec<i32>>,
     path: &Path,
@@ -161,6 +170,11 @@ pub fn check_lrat_file(
 
 /// Checks that the DRAT proof in `proof_path` refutes the CNF that `options` encodes for
 /// `problem`. A proof that does not check is an error, never an UNSAT. The proof is streamed.
+#[cfg_attr(
+    not(feature = "oracle"),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 pub fn check_drat(
     problem: &Problem,
     options: EncodeOptions,
@@ -174,6 +188,11 @@ pub fn check_drat(
 /// and gives `Ok(None)` when it says so: checking a long proof can take longer than finding it,
 /// and a solve's time limit and cancel cover the check too. The encoder builds the formula;
 /// [`drat::check_file`] checks the proof against it.
+#[cfg_attr(
+    not(feature = "oracle"),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 pub fn check_drat_until(
     problem: &Problem,
     options: EncodeOptions,

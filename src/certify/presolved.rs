@@ -22,18 +22,18 @@ use crate::instance::Instance;
 use crate::piece::Piece;
 use crate::presolve::Problem;
 
-pub use super::LratProof;
+gated!(any(feature = "front", feature = "oracle") => use super::LratProof;);
 use super::lrat::Steps;
 
 /// The CNF a presolve proof refutes: `instance` unpresolved, pairwise at-most-one (what
 /// `encode --amo pairwise --no-presolve` writes), as its variable count and DIMACS clauses.
-pub fn full_pairwise(instance: &Instance, piece: Piece) -> Result<(u32, Vec<Vec<i32>>)> {
+pub(crate) fn full_pairwise(instance: &Instance, piece: Piece) -> Result<(u32, Vec<Vec<i32>>)> {
     Ok(pairwise_clauses(&Problem::full(instance, piece)?))
 }
 
 /// `problem` encoded with pairwise at-most-one and nothing else (what `encode --amo pairwise`
 /// writes for it), as its variable count and DIMACS clauses: the CNF the LRAT proofs refute.
-pub fn pairwise_clauses(problem: &Problem) -> (u32, Vec<Vec<i32>>) {
+pub(crate) fn pairwise_clauses(problem: &Problem) -> (u32, Vec<Vec<i32>>) {
     let mut sink = VecSink::default();
     let stats = Encoder::new(problem, AmoKind::Pairwise).encode(&mut sink);
     let clauses = sink
@@ -46,7 +46,7 @@ pub fn pairwise_clauses(problem: &Problem) -> (u32, Vec<Vec<i32>>) {
 
 /// `problem`'s OPB model as `encode --to opb` writes it (with `--no-presolve` for
 /// [`Problem::full`]): the text the VeriPB proofs refer to.
-pub fn opb_model(problem: &Problem) -> Result<String> {
+pub(crate) fn opb_model(problem: &Problem) -> Result<String> {
     let (opb, _) = crate::export::write_piped(
         crate::export::Format::Opb,
         Vec::new(),
@@ -61,7 +61,7 @@ pub fn opb_model(problem: &Problem) -> Result<String> {
 /// The clause ids (1-based, in the order of `clauses`) that unit propagation uses to reach a
 /// conflict, in propagation order and ending with the conflicting clause: the hints of the
 /// empty clause. `None` when propagation reaches a fixpoint without a conflict.
-pub fn propagation_hints(num_vars: u32, clauses: &[Vec<i32>]) -> Option<Vec<u64>> {
+pub(crate) fn propagation_hints(num_vars: u32, clauses: &[Vec<i32>]) -> Option<Vec<u64>> {
     let var = |l: i32| l.unsigned_abs() as usize;
     // value[v]: 0 unassigned, 1 true, -1 false; reason[v]: the clause that set it.
     let mut value = vec![0i8; num_vars as usize + 1];
@@ -143,9 +143,14 @@ pub fn propagation_hints(num_vars: u32, clauses: &[Vec<i32>]) -> Option<Vec<u64>
     Some(hints)
 }
 
-/// The LRAT proof of presolve's refutation of `instance` over [`full_pairwise`]'s CNF by unit
+/// The LRAT proof of presolve's refutation of `instance` over `full_pairwise`'s CNF by unit
 /// propagation, unchecked ([`LratProof::certify`] checks it). An error when unit propagation
 /// does not refute the CNF (presolve's reason needs more).
+#[cfg_attr(
+    not(any(feature = "front", feature = "oracle")),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 pub fn lrat(instance: &Instance, piece: Piece) -> Result<LratProof> {
     let (vars, clauses) = full_pairwise(instance, piece)?;
     let hints = propagation_hints(vars, &clauses).ok_or_else(|| {
@@ -166,6 +171,11 @@ pub fn lrat(instance: &Instance, piece: Piece) -> Result<LratProof> {
 
 /// The VeriPB proof of presolve's refutation of `instance` over the model of `encode --to opb
 /// --no-presolve` (given as `opb`, its text), checked by pbcheck: the proof's text.
+#[cfg_attr(
+    not(any(feature = "front", feature = "oracle")),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 pub fn veripb(opb: &str) -> Result<String> {
     let mut checker = super::pbcheck::PbChecker::from_opb(opb, "the unpresolved OPB model")?;
     let (_, constraints) = super::pbcheck::parse_opb(opb, "the unpresolved OPB model")?;

@@ -11,7 +11,7 @@ use crate::presolve::Problem;
 use crate::prng::Prng;
 
 /// Estimated number of search nodes for `problem` (0 when presolve refuted it), the mean of
-/// `probes` random probes drawn from the library's one generator ([`Prng`], ChaCha8) seeded with
+/// `probes` random probes drawn from the library's one generator (`Prng`, ChaCha8) seeded with
 /// `seed`: the same value on every run and machine.
 ///
 /// ```

@@ -28,6 +28,7 @@ use crate::verify::verify;
 ///     representatives(&Instance::plain(8), QUEEN, amo, 20, &Cancel::new()).unwrap();
 /// assert_eq!((boards.len(), more), (12, false)); // the 12 classes of 8-queens
 /// ```
+#[cfg_attr(not(any(feature = "front", feature = "oracle")), allow(dead_code))]
 pub fn representatives(
     instance: &Instance,
     piece: Piece,

@@ -38,7 +38,7 @@
 //! by eight searches in the vector lanes instead ([`super::lanes`]), about twice as fast; on one
 //! with AVX2 ([`Isa::Avx2`]) a queens task by four.
 
-pub use crate::piece::Shape;
+gated!(feature = "oracle" => use crate::piece::Shape;);
 #[cfg(feature = "oracle")] // for the tests
 pub use crate::piece::full;
 

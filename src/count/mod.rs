@@ -14,7 +14,7 @@ gated!(feature = "oracle" => mod reference;);
 gated!(feature = "oracle" => mod sat;);
 pub(crate) mod solutions;
 
-pub use classes::representatives;
+gated!(any(feature = "front", feature = "oracle") => use classes::representatives;);
 pub use solutions::Solutions;
 
 pub use counter::Counter;
@@ -214,7 +214,7 @@ pub struct CountReport {
     pub symmetric: Option<Symmetry>,
     /// `--break-symmetry lex`, as asked: only the classes are reported.
     pub lex: bool,
-    /// The group the classes are taken modulo ([`count_group`]), identity first.
+    /// The group the classes are taken modulo (`count_group`), identity first.
     pub group: Vec<Symmetry>,
     /// The engines' answers, the chosen (or `auto`'s) engine first.
     pub runs: Vec<Counted>,
@@ -673,7 +673,7 @@ impl Counts {
     }
 
     /// [`Counts::from_fixed`] for the g-symmetric solutions (`--symmetric g`): `group` is
-    /// the count's group ([`count_group`]) and `fixed[i]` the solutions fixed by `g` and
+    /// the count's group (`count_group`) and `fixed[i]` the solutions fixed by `g` and
     /// `group[i]`. The same Burnside check; on a plain board the total is checked against the
     /// published fixed points of `g` (`reference::check_symmetric`).
     pub fn symmetric_from_fixed(

@@ -327,7 +327,7 @@ impl Solutions {
         self
     }
 
-    /// The group H the classes are taken modulo ([`count_group`]), identity first; its
+    /// The group H the classes are taken modulo (`count_group`), identity first; its
     /// elements map the boards yielded without `modulo_symmetry` onto each other.
     pub fn group(&self) -> &[Symmetry] {
         &self.group

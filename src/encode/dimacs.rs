@@ -12,7 +12,7 @@ use crate::interrupt::{Cancel, Cancelled};
 ///
 /// Made with [`DimacsWriter::with_vars`], it formats no integer in the hot loop: every literal's
 /// text (`-123 `) is looked up in a table built once, one 8-byte store per literal.
-pub struct DimacsWriter<W: Write> {
+pub(crate) struct DimacsWriter<W: Write> {
     out: TextOut<W>,
     clauses: u64,
     table: Option<LitTable>,

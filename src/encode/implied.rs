@@ -27,7 +27,7 @@
 //!
 //! Every auxiliary is a function of the cell variables, so the model count over all variables
 //! is unchanged. The BDD has about `diagonals × pieces × target / 8` nodes at most (n = 21:
-//! ~4,000 per kind); one that would exceed [`MAX_NODES`] is left out, so large boards pay
+//! ~4,000 per kind); one that would exceed `MAX_NODES` is left out, so large boards pay
 //! nothing but the attempt.
 
 use std::collections::HashMap;
@@ -80,7 +80,7 @@ impl Implied {
 }
 
 /// Largest BDD (nodes, per diagonal kind) that is emitted; a larger one is left out.
-pub const MAX_NODES: usize = 10_000;
+pub(crate) const MAX_NODES: usize = 10_000;
 
 /// Most items (diagonals) a BDD is built over: the construction recurses once per item, and a
 /// board with that many diagonals is far over [`MAX_NODES`] anyway (n = 56 needs ~560,000).
@@ -184,6 +184,11 @@ fn diagonal_sum<S: ClauseSink + ?Sized>(
 /// let large = Problem::presolve(&Instance::plain(200), QUEEN).unwrap();
 /// assert!(!emits(&large, Implied::Sums));
 /// ```
+#[cfg_attr(
+    not(feature = "oracle"),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 pub fn emits(problem: &Problem, implied: Implied) -> bool {
     let mut sink = super::StatsSink::default();
     let mut vars = VarAlloc::new(0);

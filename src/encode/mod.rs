@@ -17,7 +17,8 @@ mod sink;
 pub mod symmetric;
 pub mod text;
 
-pub use sink::{ClauseSink, StatsSink, VecSink};
+pub use sink::{ClauseSink, StatsSink};
+gated!(feature = "oracle" => use sink::VecSink;);
 
 use crate::board::Cell;
 use crate::error::{Error, Result};

@@ -4,7 +4,7 @@ use super::{Lit, Stats};
 
 /// Receives clauses one by one (the hot path of every encoding).
 ///
-/// Implemented by [`StatsSink`] (counts only), [`crate::encode::dimacs::DimacsWriter`] (DIMACS
+/// Implemented by [`StatsSink`] (counts only), `crate::encode::dimacs::DimacsWriter` (DIMACS
 /// text) and the in-process varisat solver (`crate::solve::varisat_backend`), in the spirit of
 /// varisat's `ExtendFormula`.
 pub trait ClauseSink {

@@ -27,7 +27,7 @@ fn value(problem: &Problem, c: Cell) -> CellValue {
 /// cell and its image; cells known full or empty become unit clauses). Returns `false` when the
 /// constraint contradicts the fixed pieces outright (no clause can express that without a
 /// variable; the caller emits a contradiction).
-pub fn for_each_clause(problem: &Problem, g: Symmetry, mut f: impl FnMut(&[Lit])) -> bool {
+pub(crate) fn for_each_clause(problem: &Problem, g: Symmetry, mut f: impl FnMut(&[Lit])) -> bool {
     let n = problem.n;
     let mut feasible = true;
     let mut pair = |a: CellValue, b: CellValue, f: &mut dyn FnMut(&[Lit])| match (a, b) {

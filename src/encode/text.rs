@@ -1,6 +1,6 @@
 //! The buffered text writer behind every file the encoder and the exporters stream: one 1 MiB
 //! buffer, allocation-free integer formatting, and sticky I/O errors reported once at the end
-//! ([`TextOut::finish`]), so the hot path never branches on a `Result`.
+//! (`TextOut::finish`), so the hot path never branches on a `Result`.
 
 use std::io::{self, Write};
 
@@ -8,7 +8,7 @@ const BUF_SIZE: usize = 1 << 20;
 
 /// A buffered text writer with sticky I/O errors (reported by [`TextOut::finish`]) and
 /// allocation-free integer formatting.
-pub struct TextOut<W: Write> {
+pub(crate) struct TextOut<W: Write> {
     out: W,
     buf: Vec<u8>,
     error: Option<io::Error>,

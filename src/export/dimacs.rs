@@ -1,5 +1,5 @@
-//! DIMACS CNF, the [`ExportFormat`] of SAT solvers: writing a problem's CNF with its header to
-//! any writer ([`write_cnf`]); to stdout or a file replaced atomically, in this or another
+//! DIMACS CNF, the `ExportFormat` of SAT solvers: writing a problem's CNF with its header to
+//! any writer (`write_cnf`); to stdout or a file replaced atomically, in this or another
 //! format, see [`crate::export::export`]. The answers are parsed by [`crate::export::output`].
 
 use std::borrow::Cow;
@@ -76,6 +76,11 @@ pub use super::{Output, WriteReport};
 
 /// Writes `problem`'s CNF with header to `w`; checks that the header counts match what was
 /// streamed.
+#[cfg_attr(
+    not(feature = "oracle"),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 pub fn write_cnf<W: Write>(
     w: W,
     problem: &Problem,

@@ -6,10 +6,10 @@
 //! `781e91553a5502980a9bb7a54213c757`.
 //!
 //! Two ways in, one hash out:
-//! - [`GbdHasher::update`] reads any DIMACS text (the normalisation in full: comment and `p`
+//! - `GbdHasher::update` reads any DIMACS text (the normalisation in full: comment and `p`
 //!   lines skipped, runs of white space collapsed, a missing final `0` added);
-//! - [`GbdHasher::update_clauses`] is the writer's fast path: it takes clause text exactly as
-//!   [`crate::encode::dimacs::DimacsWriter`] formats it (`l l 0\n`, single spaces), where the
+//! - `GbdHasher::update_clauses` is the writer's fast path: it takes clause text exactly as
+//!   `crate::encode::dimacs::DimacsWriter` formats it (`l l 0\n`, single spaces), where the
 //!   normalisation is only "a line break is a space", and runs at the speed of MD5.
 
 use std::io::Read;
@@ -18,7 +18,7 @@ use md5::{Digest, Md5};
 
 /// A streaming GBD hash.
 #[derive(Clone)]
-pub struct GbdHasher {
+pub(crate) struct GbdHasher {
     md5: Md5,
     /// Fast path: a byte held back (the last of the text so far), written once more follows.
     held: Option<u8>,
@@ -150,6 +150,11 @@ impl GbdHasher {
 }
 
 /// The GBD hash of DIMACS text read from `input` (any header, comments and spacing).
+#[cfg_attr(
+    not(feature = "oracle"),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 pub fn gbdhash_reader(mut input: impl Read) -> std::io::Result<String> {
     let mut h = GbdHasher::new();
     let mut buf = vec![0u8; 1 << 16];
@@ -165,6 +170,11 @@ pub fn gbdhash_reader(mut input: impl Read) -> std::io::Result<String> {
 }
 
 /// The GBD hash of the CNF file at `path`, plain or compressed (told by content).
+#[cfg_attr(
+    not(feature = "oracle"),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 pub fn gbdhash_file(path: &std::path::Path) -> crate::error::Result<String> {
     let input = crate::compress::open(path)?;
     gbdhash_reader(input).map_err(|e| crate::error::Error::io(path.display().to_string(), e))

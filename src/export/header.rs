@@ -1,6 +1,6 @@
 //! The queens-sat comment header that lets any model be decoded later from the file alone: written
-//! under each format's comment character ([`comment_header`], [`write_header`]) and read back from
-//! any of them ([`read_header`]).
+//! under each format's comment character (`comment_header`, `write_header`) and read back from
+//! any of them (`read_header`).
 //!
 //! Header layout (all `c` lines come before `p cnf`):
 //! ```text
@@ -38,6 +38,11 @@ use crate::symmetry::Symmetry;
 use crate::varmap::VarMap;
 
 /// Everything the header records: enough to decode and verify a model from the file alone.
+#[cfg_attr(
+    not(any(feature = "front", feature = "oracle")),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 #[derive(Clone, Debug)]
 pub struct Header {
     /// The file's format, from its comment style (and its `format` line).
@@ -69,6 +74,7 @@ pub struct Header {
     pub num_clauses: u64,
 }
 
+#[cfg_attr(not(any(feature = "front", feature = "harness")), allow(dead_code))]
 impl Header {
     /// Whether `board` is a solution of the header's instance that also meets what the file
     /// demanded (`--symmetric`, `--break-symmetry lex`), so that a model decoded from any file
@@ -85,7 +91,7 @@ impl Header {
 }
 
 /// Writes the comment header and the `p cnf` line for `problem`.
-pub fn write_header<W: Write>(
+pub(crate) fn write_header<W: Write>(
     w: &mut DimacsWriter<W>,
     encoder: &Encoder,
     instance_name: Option<&str>,
@@ -121,7 +127,7 @@ pub fn write_header<W: Write>(
 
 /// What a comment header records besides the problem itself.
 #[derive(Clone, Copy, Debug)]
-pub struct HeaderFields<'a> {
+pub(crate) struct HeaderFields<'a> {
     /// The export format's name (`format opb`); `None` for DIMACS, whose header has no such line.
     pub format: Option<&'a str>,
     /// The AMO encoding's name (`none` for formats that state at-most-one natively).
@@ -141,7 +147,7 @@ pub struct HeaderFields<'a> {
 /// amo, instance, presolve, the placed / blocked / excluded lists, symmetry constraints,
 /// presolve's UNSAT reason and the cell map. [`read_header`] reads it back under any of these
 /// prefixes.
-pub fn comment_header(prefix: &str, fields: &HeaderFields, problem: &Problem) -> String {
+pub(crate) fn comment_header(prefix: &str, fields: &HeaderFields, problem: &Problem) -> String {
     let mut s = String::new();
     let inst = &problem.instance;
     let mut line = |text: &str| {
@@ -256,8 +262,13 @@ fn ranges(cols: impl Iterator<Item = u32>) -> String {
     out
 }
 
-/// Reads the queens-sat header of the file at `path` (see [`read_header`]), plain or compressed:
+/// Reads the queens-sat header of the file at `path` (see `read_header`), plain or compressed:
 /// `.xz`, `.gz` and `.zst` are told by content, not by name.
+#[cfg_attr(
+    not(any(feature = "front", feature = "oracle")),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 pub fn read_header_file(path: &std::path::Path) -> Result<Header> {
     read_header(&path.display().to_string(), crate::compress::open(path)?)
 }
@@ -266,6 +277,11 @@ pub fn read_header_file(path: &std::path::Path) -> Result<Header> {
 /// to and including `p cnf`, or an exported file's leading comment block (`*` OPB, `\\` LP, `%`
 /// MiniZinc; see [`crate::export`]), told apart by the first line. Nothing after the header is
 /// read.
+#[cfg_attr(
+    not(feature = "oracle"),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 pub fn read_header(file: &str, input: impl BufRead) -> Result<Header> {
     let mut version = None;
     let mut piece = None;

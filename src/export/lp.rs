@@ -198,6 +198,11 @@ fn quote(s: &str) -> String {
 /// let bad = parse_cbc("solu", "Optimal - objective value 0\n 0 x_0_1 0.5 0\n", &VarMap::row_major(2));
 /// assert!(bad.unwrap_err().to_string().starts_with("solu:2:"));
 /// ```
+#[cfg_attr(
+    not(feature = "oracle"),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 pub fn parse_cbc(source: &str, text: &str, varmap: &VarMap) -> Result<Answer> {
     let mut lines = text
         .lines()

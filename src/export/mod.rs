@@ -1,11 +1,11 @@
 //! Export to other solver families' formats, and decoding their answers.
 //!
-//! One [`Problem`], one format per file, each implementing [`ExportFormat`] and listed once in
+//! One [`Problem`], one format per file, each implementing `ExportFormat` and listed once in
 //! the `formats!` registry at the end of this file: DIMACS CNF ([`dimacs`], the encoder's
 //! clauses), OPB for pseudo-Boolean solvers ([`opb`]), CPLEX LP for MIP solvers ([`lp`]) and
 //! MiniZinc for CP solvers ([`mzn`]). Every file starts with the same queens-sat comment header
-//! ([`crate::export::header::comment_header`]) under its format's comment character, so
-//! [`crate::export::header::read_header`] reads any of them back and [`decode_answer`] turns the
+//! (`crate::export::header::comment_header`) under its format's comment character, so
+//! `crate::export::header::read_header` reads any of them back and `decode_answer` turns the
 //! matching solver's output into a board.
 //!
 //! The 0-1 models (OPB and LP) use the cell variables of the DIMACS file, with the same
@@ -16,7 +16,7 @@
 //!
 //! # Adding a format
 //!
-//! Write one file, say `foo.rs`, with a unit type implementing [`ExportFormat`] (its
+//! Write one file, say `foo.rs`, with a unit type implementing `ExportFormat` (its
 //! [`FormatInfo`]: `--to` name, extension, comment character, help lines...; its writer; its
 //! solver's answer parser), declare it (`pub mod foo;`, beside the other formats' modules: a
 //! plain declaration, so that rustfmt sees the file) and add one entry to the `formats!` list at
@@ -29,7 +29,7 @@
 //!
 //! The registry generates the `pub use`, the [`Format`] variant, [`Format::ALL`], the
 //! `--to` parser ([`Format::parse`]) and help ([`Format::help`]), the `decode --model` help
-//! ([`Format::answer_help`]), the dispatch of [`write()`], [`stats`], [`decode_answer`], header
+//! ([`Format::answer_help`]), the dispatch of [`write()`], [`stats`], `decode_answer`, header
 //! reading ([`Format::header_line`]) and detection ([`Format::detect`]). `bench --export` and the
 //! tests walk [`Format::ALL`], so a registered format cannot be left out of them.
 
@@ -146,7 +146,7 @@ impl FormatInfo {
     };
 }
 
-/// One line of a file's header, as its format reads it ([`ExportFormat::header_line`]).
+/// One line of a file's header, as its format reads it (`ExportFormat::header_line`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum HeaderLine<'a> {
     /// A header comment: its text after the comment character (`piece queen`).
@@ -166,7 +166,7 @@ pub enum HeaderLine<'a> {
 }
 
 /// An export format: one file each, listed in the `formats!` registry of [`crate::export`].
-pub trait ExportFormat {
+pub(crate) trait ExportFormat {
     /// Names, help lines, extension, comment character (see [`FormatInfo`]).
     const INFO: FormatInfo;
 
@@ -205,7 +205,7 @@ pub trait ExportFormat {
 
 /// The default [`ExportFormat::header_line`]: a line starting with `comment` is a header comment
 /// (`size V C` is the size line), any other line ends the header.
-pub fn comment_header_line(comment: char, line: &str) -> HeaderLine<'_> {
+pub(crate) fn comment_header_line(comment: char, line: &str) -> HeaderLine<'_> {
     let Some(body) = line.strip_prefix(comment) else {
         return HeaderLine::End;
     };
@@ -221,7 +221,7 @@ pub fn comment_header_line(comment: char, line: &str) -> HeaderLine<'_> {
 }
 
 /// Refuses the encoder's options for a format that is not CNF (a usage error).
-pub fn refuse_cnf_options(name: &str, options: &EncodeOptions) -> Result<()> {
+pub(crate) fn refuse_cnf_options(name: &str, options: &EncodeOptions) -> Result<()> {
     let why = "it is DIMACS-only; this format writes the plain model";
     if let Some(g) = options.symmetric {
         return Err(BadOption::conflicts(
@@ -330,7 +330,7 @@ impl Format {
     }
 
     /// The format of a file whose first line is `line`: the first format other than
-    /// [`Format::DEFAULT`] that claims it ([`ExportFormat::detect`]: a leading `*`, `\` or `%`
+    /// [`Format::DEFAULT`] that claims it (`ExportFormat::detect`: a leading `*`, `\` or `%`
     /// names OPB, LP or MiniZinc), else DIMACS.
     pub fn detect(line: &str) -> Format {
         Format::ALL
@@ -433,6 +433,7 @@ pub fn export(
 
 /// [`export`] with the compression and the GBD hash as `write` says. The text is formatted on
 /// this thread and compressed, written and hashed on others ([`pipe`]); the bytes are the same.
+#[cfg_attr(not(feature = "front"), visibility::make(pub(crate)), allow(dead_code))]
 pub fn export_with(
     out: &Output,
     format: Format,
@@ -464,6 +465,11 @@ pub fn export_with(
 
 /// [`write()`] through the writer threads of [`pipe`]: compressed and hashed as `write` says
 /// (the GBD hash for DIMACS only). Returns `w` and the report.
+#[cfg_attr(
+    not(any(feature = "front", feature = "oracle")),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 pub fn write_piped<W: Write + Send>(
     format: Format,
     w: W,
@@ -517,11 +523,17 @@ pub fn stats(
 /// - MiniZinc: the default output of `minizinc` (the first solution), see [`mzn::parse_output`].
 ///
 /// The board is not verified here: callers check it against `header.instance`.
+#[cfg_attr(
+    not(feature = "oracle"),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 pub fn decode_answer(header: &Header, source: &str, text: &str) -> Result<Answer<Board>> {
     header.format.decode(header, source, text)
 }
 
-/// [`decode_answer`] for a file; invalid UTF-8 is a parse error naming its line.
+/// `decode_answer` for a file; invalid UTF-8 is a parse error naming its line.
+#[cfg_attr(not(feature = "front"), visibility::make(pub(crate)), allow(dead_code))]
 pub fn decode_answer_file(header: &Header, path: &Path) -> Result<Answer<Board>> {
     let source = crate::compress::input_name(path);
     let bytes = crate::compress::read(path)?;
@@ -709,7 +721,7 @@ macro_rules! formats {
                 }
             }
 
-            /// [`ExportFormat::detect`]: whether a file whose first line is `line` is in this
+            /// `ExportFormat::detect`: whether a file whose first line is `line` is in this
             /// format.
             pub fn detects(self, line: &str) -> bool {
                 match self {
@@ -717,7 +729,7 @@ macro_rules! formats {
                 }
             }
 
-            /// [`ExportFormat::header_line`]: what header line `line` (trimmed) is in this
+            /// `ExportFormat::header_line`: what header line `line` (trimmed) is in this
             /// format; `Err` is a parse error's message.
             pub fn header_line(self, line: &str) -> std::result::Result<HeaderLine<'_>, String> {
                 match self {

@@ -177,6 +177,11 @@ fn domains(problem: &Problem) -> Vec<Vec<u32>> {
 }
 
 /// What MiniZinc's default output says.
+#[cfg_attr(
+    not(feature = "oracle"),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MznOutput {
     /// The solutions, each as `q` (row `r`'s piece is at column `q[r]`), in output order.
@@ -186,6 +191,11 @@ pub struct MznOutput {
 }
 
 /// MiniZinc's final status.
+#[cfg_attr(
+    not(feature = "oracle"),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MznStatus {
     /// `==========`: the search finished (every solution was printed, with `--all-solutions`).
@@ -237,6 +247,11 @@ fn quote(s: &str) -> String {
 /// assert_eq!((out.solutions, out.status), (vec![vec![1, 3, 0, 2]], MznStatus::Complete));
 /// assert!(parse_output("o", "q = [1, 3];\n", 4).unwrap_err().to_string().starts_with("o:1:"));
 /// ```
+#[cfg_attr(
+    not(feature = "oracle"),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 pub fn parse_output(source: &str, text: &str, n: u32) -> Result<MznOutput> {
     let mut solutions = Vec::new();
     let mut pending: Option<(usize, Vec<u32>)> = None;

@@ -168,6 +168,11 @@ fn quote(s: &str) -> String {
 /// assert!(m.value(1) && !m.value(2) && m.value(3));
 /// assert!(parse_output("out", "s SATISFIABLE\nv x9\n", 3).unwrap_err().to_string().contains("out:2"));
 /// ```
+#[cfg_attr(
+    not(feature = "oracle"),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 pub fn parse_output(source: &str, text: &str, num_vars: usize) -> Result<Answer> {
     let mut verdict: Option<(Answer<()>, usize)> = None;
     let mut model = Model::new(num_vars);

@@ -14,8 +14,6 @@
 //! without a model and output without any verdict are all errors naming the source, the line and
 //! the offending value. It never panics and allocates at most `O(num_vars)` besides the input.
 
-use std::path::Path;
-
 use crate::answer::{Answer, Model};
 use crate::error::{Error, Result};
 
@@ -33,6 +31,11 @@ const MAX_QUOTE_CHARS: usize = 60;
 ///
 /// Variables the model does not mention are false (partial models are legal). `s UNKNOWN` and
 /// `INDET` give `Answer::Unknown("solver answered UNKNOWN")`.
+#[cfg_attr(
+    not(feature = "oracle"),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 pub fn parse_output(source: &str, text: &str, num_vars: usize) -> Result<Answer> {
     let first = text
         .lines()
@@ -45,6 +48,11 @@ pub fn parse_output(source: &str, text: &str, num_vars: usize) -> Result<Answer>
 }
 
 /// Like [`parse_output`], for raw bytes: invalid UTF-8 is a parse error naming its line.
+#[cfg_attr(
+    not(feature = "oracle"),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 pub fn parse_output_bytes(source: &str, bytes: &[u8], num_vars: usize) -> Result<Answer> {
     match std::str::from_utf8(bytes) {
         Ok(text) => parse_output(source, text, num_vars),
@@ -62,7 +70,8 @@ pub fn parse_output_bytes(source: &str, bytes: &[u8], num_vars: usize) -> Result
 
 /// Reads and parses a solver's answer file (see [`parse_output`]); the file's path names it in
 /// error messages. A read failure is [`Error::Io`]; invalid UTF-8 is a parse error.
-pub fn parse_output_file(path: &Path, num_vars: usize) -> Result<Answer> {
+#[cfg(test)]
+pub(crate) fn parse_output_file(path: &std::path::Path, num_vars: usize) -> Result<Answer> {
     let source = crate::compress::input_name(path);
     let bytes = crate::compress::read(path)?;
     parse_output_bytes(&source, &bytes, num_vars)

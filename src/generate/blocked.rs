@@ -7,13 +7,13 @@ use crate::error::{BadOption, Opt, Result};
 use crate::instance::Instance;
 
 /// Attempts `blocked-gen.py` makes before giving up.
-pub const ATTEMPTS: usize = 1000;
+pub(crate) const ATTEMPTS: usize = 1000;
 
 /// Blocks `m` cells of an `n x n` board, keeping at least `min_free` free cells in every row
 /// and column.
 ///
-/// The procedure of `blocked-gen.py`: for up to [`ATTEMPTS`] attempts, shuffle the list of all
-/// `n * n` cells (row-major before the shuffle, [`Prng::shuffle`]) and walk it, blocking a cell
+/// The procedure of `blocked-gen.py`: for up to `ATTEMPTS` attempts, shuffle the list of all
+/// `n * n` cells (row-major before the shuffle, `Prng::shuffle`) and walk it, blocking a cell
 /// when its row and its column both still have more than `min_free` free cells, until `m` are
 /// blocked. The cells are returned sorted row-major (the script sorts its answer). `m = 0`
 /// gives the empty board.

@@ -11,8 +11,8 @@ use crate::piece::LineKind;
 ///
 /// The procedure of `queens-diag-gen.py` (`generatediags_all`): shuffle the `2n - 1` sum
 /// diagonals (keys `r + c`), then the `2n - 1` difference diagonals (keys `r - c + n - 1`),
-/// each as `0..2n-1` with [`Prng::shuffle`]. While either list is non-empty, pick a family
-/// (a [`Prng::coin`]: heads sum, tails difference, drawn only when both lists are non-empty)
+/// each as `0..2n-1` with `Prng::shuffle`. While either list is non-empty, pick a family
+/// (a `Prng::coin`: heads sum, tails difference, drawn only when both lists are non-empty)
 /// and pop the last key of its list. The diagonal is excluded when every cell on it that is
 /// still free (not on an already excluded diagonal) lies in a row and a column with more than
 /// `min_free` free cells; then those rows and columns lose one free cell each. Otherwise it is

@@ -2,7 +2,7 @@
 //! diagonals to n-queens completion.
 //!
 //! Every generator is a pure function of its parameters and a `u64` seed: the same call gives
-//! the same [`Instance`] on every run and machine. Randomness comes from [`Prng`] (ChaCha8 with
+//! the same [`Instance`] on every run and machine. Randomness comes from `Prng` (ChaCha8 with
 //! a fixed key layout and our own integer sampling), never from a generator whose stream may
 //! change between crate versions.
 //!
@@ -21,7 +21,7 @@ pub mod reduction;
 
 use crate::error::{BadOption, Opt, Result};
 use crate::instance::Instance;
-pub use crate::prng::Prng;
+gated!(feature = "oracle" => use crate::prng::Prng;);
 
 /// A generator with concrete parameters: what `queens-sat generate` and suite families call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

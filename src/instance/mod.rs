@@ -34,9 +34,9 @@ mod diags;
 mod param;
 pub mod write;
 
-pub use board_text::parse_board;
-pub use diags::parse_diags;
-pub use param::parse_param;
+gated!(feature = "oracle" => use board_text::parse_board;);
+gated!(feature = "oracle" => use diags::parse_diags;);
+gated!(feature = "oracle" => use param::parse_param;);
 
 /// A whole diagonal excluded from the board: every cell on it is blocked.
 ///
@@ -446,7 +446,7 @@ impl InstanceFormat {
 /// Detects the format of an instance file from its first statement (comment lines, starting
 /// with `#` or `$`, are skipped): `language`/`letting` is a parameter file, `n =`, `numdiags =`
 /// or `diags =` an excluded-diagonals file, anything else board text.
-pub fn detect_format(text: &str) -> InstanceFormat {
+pub(crate) fn detect_format(text: &str) -> InstanceFormat {
     let first = text
         .lines()
         .map(str::trim)
@@ -509,19 +509,12 @@ pub fn read_instance(file: &str, text: &str, diags: Option<usize>) -> Result<Ins
 /// (`$ piece: amazon` in a parameter file). Writers add it for every piece but the queen, the
 /// piece of a file without one, so that reading back what was written gives the same instance
 /// and piece.
-pub const PIECE_HEADER: &str = "piece:";
+pub(crate) const PIECE_HEADER: &str = "piece:";
 
 /// The piece named by `text`'s header ([`PIECE_HEADER`], on a comment line starting with `#`
 /// or `$`), if any. An unknown name, or two lines naming different pieces, is a parse error
 /// naming the line.
-///
-/// ```
-/// use queens_sat::instance::header_piece;
-/// assert_eq!(header_piece("a.txt", "# piece: amazon\nQ..\n").unwrap().unwrap().name, "amazon");
-/// assert!(header_piece("b.txt", "...\n").unwrap().is_none());
-/// assert!(header_piece("c.txt", "# piece: rook\n").unwrap_err().to_string().contains("c.txt:1"));
-/// ```
-pub fn header_piece(file: &str, text: &str) -> Result<Option<crate::piece::Piece>> {
+pub(crate) fn header_piece(file: &str, text: &str) -> Result<Option<crate::piece::Piece>> {
     let mut found: Option<(usize, crate::piece::Piece)> = None;
     for (i, line) in text.lines().enumerate() {
         let t = line.trim();
@@ -575,6 +568,11 @@ pub fn header_piece(file: &str, text: &str) -> Result<Option<crate::piece::Piece
 /// assert!(e.contains("--piece 'queen'") && e.contains("piece: amazon"), "{e}");
 /// assert_eq!(piece_of("b.txt", ".....\n", None).unwrap().name, "queen");
 /// ```
+#[cfg_attr(
+    not(feature = "oracle"),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 pub fn piece_of(
     file: &str,
     text: &str,
@@ -586,6 +584,11 @@ pub fn piece_of(
 
 /// The piece of `given` (an option, or an earlier file's header) and `file`'s `header`: either
 /// one, or `None` if neither names one; two different pieces are refused, naming both.
+#[cfg_attr(
+    not(any(feature = "front", feature = "oracle")),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 pub fn agree(
     file: &str,
     given: Option<crate::piece::Piece>,
@@ -604,7 +607,8 @@ pub fn agree(
     }
 }
 
-/// [`read_instance`] with its piece ([`piece_of`]).
+/// [`read_instance`] with its piece (`piece_of`).
+#[cfg_attr(not(feature = "front"), visibility::make(pub(crate)), allow(dead_code))]
 pub fn read_instance_piece(
     file: &str,
     text: &str,
@@ -615,7 +619,8 @@ pub fn read_instance_piece(
     Ok((read_instance(file, text, diags)?, piece))
 }
 
-/// [`read_instance_file`] with the piece its header names ([`header_piece`]), if any.
+/// [`read_instance_file`] with the piece its header names (`header_piece`), if any.
+#[cfg_attr(not(feature = "front"), visibility::make(pub(crate)), allow(dead_code))]
 pub fn read_instance_file_header(
     path: &std::path::Path,
     diags: Option<usize>,
@@ -628,7 +633,8 @@ pub fn read_instance_file_header(
     Ok((read_instance(&name, &text, diags)?, header))
 }
 
-/// [`read_instance_file`] with its piece ([`piece_of`]).
+/// [`read_instance_file`] with its piece (`piece_of`).
+#[cfg_attr(not(feature = "front"), visibility::make(pub(crate)), allow(dead_code))]
 pub fn read_instance_file_piece(
     path: &std::path::Path,
     diags: Option<usize>,
@@ -692,5 +698,28 @@ mod tests {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod examples {
+    // The examples of the crate-private functions above (a doctest sees only public items).
+    #[test]
+    fn header_piece_example() {
+        use crate::instance::header_piece;
+        assert_eq!(
+            header_piece("a.txt", "# piece: amazon\nQ..\n")
+                .unwrap()
+                .unwrap()
+                .name,
+            "amazon"
+        );
+        assert!(header_piece("b.txt", "...\n").unwrap().is_none());
+        assert!(
+            header_piece("c.txt", "# piece: rook\n")
+                .unwrap_err()
+                .to_string()
+                .contains("c.txt:1")
+        );
     }
 }

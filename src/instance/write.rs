@@ -1,14 +1,14 @@
 //! Writers for the three instance formats; what they write, the readers read back.
 //!
-//! - [`to_board`]: board text (`Q`, `x`, `.`), `#` comment lines first;
-//! - [`to_param`]: csplib / Essence' parameter file, `init` **0-based**, `blocks` **1-based**,
+//! - `to_board`: board text (`Q`, `x`, `.`), `#` comment lines first;
+//! - `to_param`: csplib / Essence' parameter file, `init` **0-based**, `blocks` **1-based**,
 //!   `$` comment lines first;
-//! - [`to_diags`]: csplib prob079 excluded-diagonals file, `#` comment lines first.
+//! - `to_diags`: csplib prob079 excluded-diagonals file, `#` comment lines first.
 //!
 //! Board text and parameter files cannot name a whole diagonal: excluded diagonals are written
 //! as the blocked cells they cover. An excluded-diagonals file holds excluded diagonals only:
-//! [`to_diags`] refuses pre-placed pieces and blocked cells with [`BadInstance::Unwritable`].
-//! Long lists wrap after [`PER_LINE`] pairs.
+//! `to_diags` refuses pre-placed pieces and blocked cells with [`BadInstance::Unwritable`].
+//! Long lists wrap after `PER_LINE` pairs.
 //!
 //! Reading back what a writer wrote gives an equal instance, in its canonical form
 //! ([`Instance::canonical`]: lists sorted, repeats merged): `read(write(i)) == i` for the diags
@@ -27,7 +27,7 @@ use crate::error::{Error, Result};
 use crate::piece::LineKind;
 
 /// Pairs per line in the lists of parameter and excluded-diagonals files.
-pub const PER_LINE: usize = 12;
+pub(crate) const PER_LINE: usize = 12;
 
 /// Writes `inst` in `format`, with `comment` as the first lines (each prefixed by the format's
 /// comment marker). An instance that breaks the invariants ([`Instance::check`]) is an
@@ -41,7 +41,7 @@ pub fn write(inst: &Instance, format: InstanceFormat, comment: &str) -> Result<S
     }
 }
 
-/// [`write()`] for an instance of `piece`: the comment gets the [`super::PIECE_HEADER`] line
+/// [`write()`] for an instance of `piece`: the comment gets the `super::PIECE_HEADER` line
 /// for every piece but the queen (the piece of a file without one), so that
 /// [`super::read_instance_piece`] reads back the same piece.
 ///
@@ -53,6 +53,7 @@ pub fn write(inst: &Instance, format: InstanceFormat, comment: &str) -> Result<S
 /// assert_eq!(read_instance_piece("t", &text, None, None).unwrap().1.name, "amazon");
 /// assert!(!write_piece(&Instance::plain(3), InstanceFormat::Board, "demo", QUEEN).unwrap().contains("piece"));
 /// ```
+#[cfg_attr(not(feature = "front"), visibility::make(pub(crate)), allow(dead_code))]
 pub fn write_piece(
     inst: &Instance,
     format: InstanceFormat,
@@ -72,6 +73,7 @@ pub fn write_piece(
 
 /// The unavailable cells of `inst` (blocked cells and cells of excluded diagonals), sorted
 /// row-major, without repeats.
+#[cfg_attr(not(feature = "front"), visibility::make(pub(crate)), allow(dead_code))]
 pub fn unavailable_cells(inst: &Instance) -> Vec<Cell> {
     let n = inst.n;
     let mut cells = inst.blocked.clone();
@@ -121,13 +123,7 @@ fn pairs(out: &mut String, items: impl ExactSizeIterator<Item = (i64, i64)>) {
 }
 
 /// Board text: one row per line, `Q` pre-placed, `x` unavailable, `.` free.
-///
-/// ```
-/// use queens_sat::{board::Cell, instance::{Instance, write::to_board}};
-/// let inst = Instance { n: 3, placed: vec![Cell::new(0, 1)], blocked: vec![Cell::new(2, 2)], ..Instance::default() };
-/// assert_eq!(to_board(&inst, "demo"), "# demo\n.Q.\n...\n..x\n");
-/// ```
-pub fn to_board(inst: &Instance, comment: &str) -> String {
+pub(crate) fn to_board(inst: &Instance, comment: &str) -> String {
     let mut out = String::new();
     comment_lines(&mut out, '#', comment);
     let unavailable: std::collections::HashSet<Cell> =
@@ -143,13 +139,7 @@ pub fn to_board(inst: &Instance, comment: &str) -> String {
 /// csplib parameter file: `letting n`, `letting init` (0-based `[row,col]`, in instance order
 /// without repeats; written when there are pre-placed queens or nothing else) and `letting blocks`
 /// (1-based, the unavailable cells row-major; written when there are any).
-///
-/// ```
-/// use queens_sat::{board::Cell, instance::{Instance, write::to_param}};
-/// let inst = Instance { n: 4, placed: vec![Cell::new(0, 1)], blocked: vec![Cell::new(3, 3)], ..Instance::default() };
-/// assert_eq!(to_param(&inst, ""), "letting n = 4\nletting init = [[0,1]]\nletting blocks = [[4,4]]\n");
-/// ```
-pub fn to_param(inst: &Instance, comment: &str) -> String {
+pub(crate) fn to_param(inst: &Instance, comment: &str) -> String {
     let mut out = String::new();
     comment_lines(&mut out, '$', comment);
     let _ = writeln!(out, "letting n = {}", inst.n);
@@ -180,13 +170,7 @@ pub fn to_param(inst: &Instance, comment: &str) -> String {
 /// instance order without repeats (`t = 1` sum diagonal `r + c = k`, `t = 0` difference
 /// diagonal `r - c = k - (n-1)`). Only instances with nothing but excluded diagonals can be
 /// written; others are [`BadInstance::Unwritable`].
-///
-/// ```
-/// use queens_sat::instance::{parse_diags, write::to_diags};
-/// let text = "n = 5\nnumdiags = 2\ndiags = [[0,1],[4,0]]\n";
-/// assert_eq!(to_diags(&parse_diags("d", text, None).unwrap(), "").unwrap(), text);
-/// ```
-pub fn to_diags(inst: &Instance, comment: &str) -> Result<String> {
+pub(crate) fn to_diags(inst: &Instance, comment: &str) -> Result<String> {
     if !inst.placed.is_empty() || !inst.blocked.is_empty() {
         let canonical = inst.canonical();
         return Err(Error::Instance(BadInstance::Unwritable {
@@ -287,5 +271,52 @@ mod tests {
             "{text:?}"
         );
         assert_eq!(read_instance("t", &text, None).unwrap(), Instance::plain(2));
+    }
+}
+
+#[cfg(test)]
+mod examples {
+    // The examples of the crate-private functions above (a doctest sees only public items).
+    #[test]
+    fn to_board_example() {
+        use crate::{
+            board::Cell,
+            instance::{Instance, write::to_board},
+        };
+        let inst = Instance {
+            n: 3,
+            placed: vec![Cell::new(0, 1)],
+            blocked: vec![Cell::new(2, 2)],
+            ..Instance::default()
+        };
+        assert_eq!(to_board(&inst, "demo"), "# demo\n.Q.\n...\n..x\n");
+    }
+
+    #[test]
+    fn to_param_example() {
+        use crate::{
+            board::Cell,
+            instance::{Instance, write::to_param},
+        };
+        let inst = Instance {
+            n: 4,
+            placed: vec![Cell::new(0, 1)],
+            blocked: vec![Cell::new(3, 3)],
+            ..Instance::default()
+        };
+        assert_eq!(
+            to_param(&inst, ""),
+            "letting n = 4\nletting init = [[0,1]]\nletting blocks = [[4,4]]\n"
+        );
+    }
+
+    #[test]
+    fn to_diags_example() {
+        use crate::instance::{parse_diags, write::to_diags};
+        let text = "n = 5\nnumdiags = 2\ndiags = [[0,1],[4,0]]\n";
+        assert_eq!(
+            to_diags(&parse_diags("d", text, None).unwrap(), "").unwrap(),
+            text
+        );
     }
 }

@@ -75,13 +75,13 @@ pub struct FilterStats {
 
 /// Largest live-cell count [`filter`] works on; beyond it (huge dense boards, where the filter
 /// rarely removes anything) it leaves the problem as it is.
-pub const MAX_FILTER_CELLS: u64 = 1 << 22;
+pub(crate) const MAX_FILTER_CELLS: u64 = 1 << 22;
 
 /// Largest live-cell count on which [`Filter::AllDifferent`] runs its diagonal passes; above it
 /// [`filter`] applies [`Filter::RowsColumns`] only. The diagonal passes cost about four times
 /// the presolve itself on large dense completion boards (0.5 s at 3.4 M cells) and remove
 /// nothing there; the hard instances they are meant for have hundreds of cells.
-pub const ALLDIFF_MAX_CELLS: u64 = 1 << 18;
+pub(crate) const ALLDIFF_MAX_CELLS: u64 = 1 << 18;
 
 /// Applies `which` to a presolved `problem` until nothing changes: drops every live cell that
 /// lies in no solution of the all-different relaxation, and sets `problem.unsat` when no
@@ -89,8 +89,8 @@ pub const ALLDIFF_MAX_CELLS: u64 = 1 << 18;
 ///
 /// The variable map is rebuilt (live cells stay numbered row-major), so call it before
 /// encoding. [`Filter::AllDifferent`] falls back to [`Filter::RowsColumns`] above
-/// [`ALLDIFF_MAX_CELLS`] cells. It does nothing on a full (not presolved) problem, an already unsatisfiable one,
-/// a piece that does not ride rows and columns, or more than [`MAX_FILTER_CELLS`] cells.
+/// `ALLDIFF_MAX_CELLS` cells. It does nothing on a full (not presolved) problem, an already unsatisfiable one,
+/// a piece that does not ride rows and columns, or more than `MAX_FILTER_CELLS` cells.
 pub fn filter(problem: &mut Problem, which: Filter) -> FilterStats {
     let before = problem.num_cells();
     let mut stats = FilterStats {

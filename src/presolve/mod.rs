@@ -19,7 +19,7 @@ use crate::varmap::VarMap;
 pub use filter::Filter;
 
 /// Largest variable count a DIMACS file (and most solvers) can address.
-pub const MAX_VARS: u64 = i32::MAX as u64;
+pub(crate) const MAX_VARS: u64 = i32::MAX as u64;
 
 /// What the encoder needs: the live cells, the pieces already fixed, and unit facts.
 #[derive(Clone, Debug)]
@@ -293,6 +293,6 @@ impl Problem {
 }
 
 /// "queens" / "amazons", for messages.
-pub fn plural(piece: Piece) -> String {
+pub(crate) fn plural(piece: Piece) -> String {
     format!("{}s", piece.name)
 }

@@ -1,11 +1,11 @@
 //! The engine interface: one trait ([`Engine`]) for whatever answers a [`Problem`] (varisat, the
 //! linked CaDiCaL and Kissat, an external DIMACS program, local search, the bitboard search).
-//! The table that names the in-process ones ([`super::ENGINES`], in `solve/mod.rs`) and the
+//! The table that names the in-process ones (`super::ENGINES`, in `solve/mod.rs`) and the
 //! lookups over it (`--solver NAME`, the help text) are in [`super::registry`]: this file is
 //! the interface alone, and imports nothing that implements it.
 //!
 //! Adding an in-process engine is one file (a type that implements [`Engine`]), its `pub mod`
-//! line in `solve/mod.rs` and one row of the `engines!` list there ([`super::ENGINES`]): `--solver
+//! line in `solve/mod.rs` and one row of the `engines!` list there (`super::ENGINES`): `--solver
 //! NAME`, the help text, portfolios, cube-and-conquer (when it declares
 //! [`Capabilities::incremental`]), `bench` and the Python package all read the table. What is
 //! common to every engine is written once, around the trait call, in [`super::solve`]: the
@@ -50,7 +50,7 @@ pub struct Capabilities {
     pub unsat: bool,
     /// How its UNSAT is certified.
     pub proofs: Proofs,
-    /// Incremental under assumptions: the [`SolverFactory`] of the cube workers, for a problem
+    /// Incremental under assumptions: the `SolverFactory` of the cube workers, for a problem
     /// and its encoding options (`--cubes`).
     pub incremental: Option<fn(&Problem, EncodeOptions) -> &'static SolverFactory>,
     /// Its estimated peak memory in bytes for a CNF of this size, checked against the memory
@@ -268,7 +268,7 @@ pub trait Engine: Send + Sync {
     }
 }
 
-/// A handle on an engine: a row of [`super::ENGINES`] or an engine of the caller's (an external
+/// A handle on an engine: a row of `super::ENGINES` or an engine of the caller's (an external
 /// program). Cheap to clone; dereferences to the [`Engine`].
 #[derive(Clone)]
 pub struct Backend(Handle);

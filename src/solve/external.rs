@@ -23,9 +23,14 @@ use crate::export::output::{parse_output, parse_output_bytes};
 use crate::process::Ended;
 
 /// Default cap on a solver's output (stdout, or the result file): 256 MiB.
-pub const DEFAULT_MAX_OUTPUT_BYTES: u64 = 256 * 1024 * 1024;
+pub(crate) const DEFAULT_MAX_OUTPUT_BYTES: u64 = 256 * 1024 * 1024;
 
 /// How a solver reports its answer.
+#[cfg_attr(
+    not(any(feature = "front", feature = "oracle")),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Convention {
     /// SAT-competition output on stdout: `s SATISFIABLE` and `v ... 0` lines.
@@ -38,7 +43,7 @@ pub enum Convention {
 /// The convention a solver program follows, judged by its file name: [`Convention::ResultFile`]
 /// when the name contains `minisat` (but not `cryptominisat`, which prints competition output),
 /// otherwise [`Convention::Competition`].
-pub fn convention_for(program: &Path) -> Convention {
+pub(crate) fn convention_for(program: &Path) -> Convention {
     let name = program
         .file_name()
         .map(|n| n.to_string_lossy().to_lowercase())
@@ -52,18 +57,23 @@ pub fn convention_for(program: &Path) -> Convention {
 
 /// What [`resolve_solver`] says of an empty name ([`super::engine::Backend::from_name`] adds
 /// the built-in solvers).
-pub const EMPTY: &str = "is empty: give a solver's name or path";
+pub(crate) const EMPTY: &str = "is empty: give a solver's name or path";
 
 /// What [`resolve_solver`] says of a name found nowhere on PATH
 /// ([`super::engine::Backend::from_name`] adds the built-in solvers).
-pub const NOT_ON_PATH: &str = "is not a program on PATH";
+pub(crate) const NOT_ON_PATH: &str = "is not a program on PATH";
 
 /// Finds a solver: a value containing `/` is a path, anything else is looked up on `PATH`.
 ///
 /// Errors are typed [`Opt::Solver`] errors (`--solver 'foo' is not ...` on the command line,
-/// `solver='foo' is not ...` in Python): an empty name ([`EMPTY`]), a name found nowhere on
-/// PATH ([`NOT_ON_PATH`]), a path that does not exist, or one that is not executable (no
+/// `solver='foo' is not ...` in Python): an empty name (`EMPTY`), a name found nowhere on
+/// PATH (`NOT_ON_PATH`), a path that does not exist, or one that is not executable (no
 /// execute bit, or not a regular file).
+#[cfg_attr(
+    not(any(feature = "front", feature = "oracle")),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 pub fn resolve_solver(name_or_path: &str) -> Result<PathBuf> {
     let bad = |why: String| BadOption::invalid(Opt::Solver, name_or_path, why);
     if name_or_path.trim().is_empty() {
@@ -106,6 +116,11 @@ fn is_executable_file(meta: &fs::Metadata) -> bool {
 }
 
 /// An external DIMACS solver and how to run it.
+#[cfg_attr(
+    not(any(feature = "front", feature = "oracle")),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExternalSolver {
     /// The executable.
@@ -127,7 +142,7 @@ pub struct ExternalSolver {
 
 impl ExternalSolver {
     /// A solver found by [`resolve_solver`], with no extra arguments, the convention given by
-    /// [`convention_for`], no time limit and a [`DEFAULT_MAX_OUTPUT_BYTES`] output cap.
+    /// `convention_for`, no time limit and a `DEFAULT_MAX_OUTPUT_BYTES` output cap.
     pub fn new(name_or_path: &str) -> Result<Self> {
         let program = resolve_solver(name_or_path)?;
         let convention = convention_for(&program);

@@ -3,7 +3,7 @@
 //!
 //! Engines answer a [`crate::presolve::Problem`] through one trait ([`Engine`]): varisat, the
 //! linked CaDiCaL and Kissat, the bitboard search and local search in-process (one row each in
-//! [`ENGINES`]), and any external DIMACS program ([`external`], its answer parsed by
+//! `ENGINES`), and any external DIMACS program ([`external`], its answer parsed by
 //! [`crate::export::output`]). [`solve`] wraps the trait call with what every engine shares;
 //! [`race()`] is the one race (portfolios, the default strategy's bitboard race); `cubes` and
 //! `certified_cubes` conquer look-ahead cubes with the incremental engines ([`traits`]).
@@ -25,15 +25,20 @@ pub use crate::answer::{Answer, Model, Status};
 pub use engine::{
     Backend, Capabilities, Engine, EngineInfo, Found, Outcome, Proofs, Settings, Unsupported,
 };
-pub use portfolio::{Entrant, parse_portfolio};
+gated!(feature = "front" => use portfolio::parse_portfolio;);
 pub(crate) use presolve_proof::{Refutation, cadical_lrat, write_presolve_proof};
-pub use race::{Lane, race};
-pub use registry::{find, help, names, names_with};
-pub use run::{
-    MEMORY_ENV, SolveReport, SolveSettings, accept, available_memory, portfolio, prepass, solve,
-};
+gated!(any(feature = "front", feature = "oracle") => use race::race;);
+pub use registry::{find, names};
+gated!(feature = "front" => use registry::help;);
+#[allow(unused_imports)]
+pub(crate) use registry::names_with;
+pub use run::{SolveReport, accept, portfolio, solve};
+gated!(feature = "oracle" => use run::{MEMORY_ENV, SolveSettings};);
+#[allow(unused_imports)]
+pub(crate) use run::{available_memory, prepass};
 pub use strategy::{AutoSymmetry, Solver};
-pub use varisat_backend::varisat_bytes;
+#[allow(unused_imports)]
+pub(crate) use varisat_backend::varisat_bytes;
 
 // The engines' modules, declared plainly so that rustfmt and every other tool sees their files;
 // the `engines!` table below lists their types.
@@ -52,6 +57,7 @@ macro_rules! engines {
         /// incremental ones), `bench`, the help text and the Python package read this table;
         /// any other `--solver` name is an external DIMACS program
         /// ([`external::ExternalSolver`]).
+        #[cfg_attr(not(feature = "oracle"), visibility::make(pub(crate)), allow(dead_code))]
         pub static ENGINES: &[&dyn Engine] = &[$(&$module::$($engine)::+),+];
     };
 }

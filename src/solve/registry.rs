@@ -1,4 +1,4 @@
-//! The engine registry: the lookups over the table of in-process engines ([`super::ENGINES`],
+//! The engine registry: the lookups over the table of in-process engines (`super::ENGINES`,
 //! one `engines!` line per engine in `solve/mod.rs`), and `--solver NAME` turned into an
 //! engine ([`Backend::from_name`]: a row of the table, else an external program). Apart from
 //! the interface ([`super::engine`]), so that the interface imports nothing that implements
@@ -9,7 +9,7 @@ use super::engine::{Backend, Capabilities, Engine};
 use super::external::{EMPTY, ExternalSolver, NOT_ON_PATH};
 use crate::error::{Error, Opt, Result, Wrong};
 
-/// The row of [`ENGINES`] named `name`, if it is an in-process engine.
+/// The row of `ENGINES` named `name`, if it is an in-process engine.
 pub fn find(name: &str) -> Option<&'static dyn Engine> {
     ENGINES.iter().copied().find(|e| e.info().name == name)
 }
@@ -27,14 +27,14 @@ pub fn names() -> Vec<&'static str> {
 
 /// Every built-in `--solver` name, joined for an error message: `auto` (the default strategy),
 /// then the in-process engines in the table's order.
-pub fn built_in() -> String {
+pub(crate) fn built_in() -> String {
     let mut all = vec!["auto"];
     all.extend(names());
     all.join(", ")
 }
 
 /// The names of the rows whose capabilities pass `cap`, joined for an error message.
-pub fn names_with(cap: impl Fn(&Capabilities) -> bool) -> String {
+pub(crate) fn names_with(cap: impl Fn(&Capabilities) -> bool) -> String {
     let names: Vec<String> = ENGINES
         .iter()
         .map(|e| e.info())
@@ -45,6 +45,7 @@ pub fn names_with(cap: impl Fn(&Capabilities) -> bool) -> String {
 }
 
 /// The `--solver` help text: the default strategy, every row, and external programs.
+#[cfg_attr(not(feature = "front"), visibility::make(pub(crate)), allow(dead_code))]
 pub fn help() -> String {
     let rows: Vec<String> = ENGINES
         .iter()
@@ -63,11 +64,11 @@ pub fn help() -> String {
 }
 
 impl Backend {
-    /// The engine a `--solver` name stands for: a row of [`ENGINES`], else an external DIMACS
+    /// The engine a `--solver` name stands for: a row of `ENGINES`, else an external DIMACS
     /// solver on PATH or a path to one.
     ///
     /// A name that is empty or found nowhere on PATH is an [`Opt::Solver`] error listing the
-    /// built-in solvers ([`built_in`]).
+    /// built-in solvers (`built_in`).
     pub fn from_name(name: &str) -> Result<Backend> {
         if let Some(e) = find(name) {
             return Ok(Backend::row(e));

@@ -169,7 +169,7 @@ fn check_proof(
 /// Solves `problem` with `engine` within the settings' time limit. Around the one trait call
 /// ([`Engine::solve`]) it does what every engine shares: `--certify` refused by an engine
 /// without proofs, presolve's UNSAT, the engine's [`Engine::supports`], the local-search
-/// pre-pass ([`SolveSettings::walk`]), the memory check, the proof check, and [`accept`].
+/// pre-pass (`SolveSettings::walk`), the memory check, the proof check, and [`accept`].
 /// A model that fails verification is an [`Error::WrongAnswer`], never a board.
 pub fn solve(
     problem: &Problem,
@@ -449,7 +449,7 @@ fn check_memory(need: u64, stats: &Stats) -> Result<()> {
 }
 
 /// Races a portfolio (`--solver a,b`) through [`race`]: each entrant with its own encoding;
-/// the local-search pre-pass ([`SolveSettings::walk`]) runs once, before the race. Returns the
+/// the local-search pre-pass (`SolveSettings::walk`) runs once, before the race. Returns the
 /// winner's index and report, labelled `portfolio winner: NAME --amo A`.
 pub fn portfolio(
     problem: &Problem,

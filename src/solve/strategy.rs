@@ -246,7 +246,7 @@ impl<'a> Solver<'a> {
         self
     }
 
-    /// `--solver`: `auto`, a [`ENGINES`](super::ENGINES) name, an external program, or a
+    /// `--solver`: `auto`, a `ENGINES` name, an external program, or a
     /// comma-separated portfolio.
     pub fn solver(mut self, solver: impl Into<String>) -> Self {
         self.solver = solver.into();

@@ -1,6 +1,6 @@
-//! What every in-process backend shares: the [`StopSwitch`] that ends a search early, the
+//! What every in-process backend shares: the `StopSwitch` that ends a search early, the
 //! [`Timing`] of an in-process solve, and the [`AssumptionSolver`] trait (with its
-//! [`SolverFactory`]) that cube-and-conquer drives. Backends import this module; it imports none
+//! `SolverFactory`) that cube-and-conquer drives. Backends import this module; it imports none
 //! of them.
 
 use crate::answer::{Answer, Model};
@@ -17,6 +17,11 @@ use crate::interrupt::Cancel;
 /// adds the serialisation of learned and deleted clauses; the search itself is unchanged. That
 /// costs about 10 % CPU (n = 1000 product 5.0 -> 5.5 s, n = 400 sequential 3.5 -> 3.9 s), so
 /// `super::varisat_backend::solve` only arms a switch when there is something to stop for.
+#[cfg_attr(
+    not(feature = "oracle"),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 #[derive(Clone, Debug)]
 pub struct StopSwitch(Cancel);
 
@@ -27,7 +32,8 @@ impl StopSwitch {
         StopSwitch(cancel.child())
     }
 
-    /// Stops the solver this switch was given to.
+    /// Stops the solver this switch was given to (the unit tests throw it by hand).
+    #[cfg(test)]
     pub fn stop(&self) {
         self.0.cancel();
     }
@@ -54,14 +60,14 @@ impl std::io::Write for StopSwitch {
 
 /// A linked solver that polls a stop token while it searches (CaDiCaL's terminate callback),
 /// after RustSAT's `Terminate`: the solver stops itself, no watcher thread.
-pub trait Terminate {
+pub(crate) trait Terminate {
     /// Solves until done or until `stop` stops; the IPASIR result (10, 20, or 0 when stopped).
     fn solve_until(&mut self, stop: &Cancel) -> std::os::raw::c_int;
 }
 
 /// A linked solver that another thread stops (`kissat_terminate`), after RustSAT's
 /// `Interrupt`: [`crate::interrupt::watch`] calls the interrupter when the token stops.
-pub trait Interrupt {
+pub(crate) trait Interrupt {
     /// A call that stops the running search from another thread; it must stay valid for as
     /// long as the solver lives.
     fn interrupter(&self) -> Box<dyn FnOnce() + Send>;
@@ -73,7 +79,7 @@ pub trait Interrupt {
 /// # Safety
 /// `ptr` is a live solver of that `add`, in a state that takes clauses.
 #[inline]
-pub unsafe fn add_ipasir<P: Copy>(
+pub(crate) unsafe fn add_ipasir<P: Copy>(
     ptr: P,
     add: unsafe extern "C" fn(P, std::os::raw::c_int),
     lits: &[Lit],
@@ -106,16 +112,21 @@ pub trait AssumptionSolver: ClauseSink {
 
 /// Builds one solver per worker thread (inside that thread, so solvers need not be `Send`); the
 /// solver must stop soon after the token stops (raised, or its deadline passed).
+#[cfg_attr(
+    not(feature = "oracle"),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 pub type SolverFactory = dyn Fn(&Cancel) -> Box<dyn AssumptionSolver> + Sync;
 
 /// Why a solver watching `stop` ended without an answer: the token's reason, or `fallback`
 /// when the token still runs (the solver gave up on its own).
-pub fn stopped_why(stop: &Cancel, fallback: &str) -> String {
+pub(crate) fn stopped_why(stop: &Cancel, fallback: &str) -> String {
     stop.stopped()
         .map_or_else(|| fallback.to_string(), |why| why.to_string())
 }
 
-/// Clauses to load into a solver: the encoding of a problem ([`Encoded`]), or any CNF (the
+/// Clauses to load into a solver: the encoding of a problem (`Encoded`), or any CNF (the
 /// tests load a pigeonhole formula, hard for CDCL by construction, to exercise the stop paths).
 pub trait Formula: Send + Sync {
     /// Adds every clause to `sink`; returns the number of variables.
@@ -130,7 +141,7 @@ pub trait Formula: Send + Sync {
 }
 
 /// A problem with its encoding options, as a [`Formula`].
-pub struct Encoded<'a> {
+pub(crate) struct Encoded<'a> {
     /// The problem.
     pub problem: &'a crate::presolve::Problem,
     /// How to encode it.
@@ -157,7 +168,7 @@ impl Formula for Encoded<'_> {
 /// A clause sink that reports itself stopped once its token stops, so that loading a huge
 /// encoding into a linked solver ends early (the encoder polls [`ClauseSink::stopped`] once per
 /// line).
-pub struct Watched<'a> {
+pub(crate) struct Watched<'a> {
     /// Where the clauses go.
     pub inner: &'a mut dyn ClauseSink,
     /// Give up when it stops.
@@ -177,7 +188,7 @@ impl ClauseSink for Watched<'_> {
 
 /// Loads `formula` into `sink` until `stop` stops ([`Watched`]): the number of variables, and
 /// whether the load was cut short.
-pub fn load_watched(
+pub(crate) fn load_watched(
     formula: &dyn Formula,
     sink: &mut dyn ClauseSink,
     stop: &Cancel,

@@ -11,7 +11,7 @@ use crate::presolve::Problem;
 
 use super::engine::{Capabilities, Engine, EngineInfo, Outcome, Proofs, Settings};
 use super::traits::{AssumptionSolver, Encoded, Formula, SolverFactory, load_watched};
-pub use super::traits::{StopSwitch, Timing};
+pub(crate) use super::traits::{StopSwitch, Timing};
 use crate::interrupt::{Cancel, recv_until};
 
 /// Adapts a varisat solver to [`ClauseSink`], converting literals through one reused buffer.

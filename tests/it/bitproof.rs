@@ -7,7 +7,6 @@ use crate::common;
 
 use common::oracle::instance_solutions;
 use queens_sat::answer::Answer;
-use queens_sat::certify::lrat::{Lrat, Step, Steps};
 use queens_sat::encode::EncodeOptions;
 use queens_sat::encode::amo::AmoKind;
 use queens_sat::instance::Instance;
@@ -15,6 +14,7 @@ use queens_sat::piece::QUEEN;
 use queens_sat::presolve::Problem;
 use queens_sat::solve::Solver;
 use queens_sat::solve::bitboard::proof::{pairwise, proof, search_certified};
+use queens_sat_check::lrat::{Lrat, Step, Steps};
 
 /// Random instances n <= 9 (pre-placed, blocked, both, excluded diagonals), queens and amazons,
 /// through `Solver` with `--solver bitboard --certify`: the oracle's verdict, a board among the

@@ -13,10 +13,10 @@ use crate::veripb::{bounded_instance, files, tamper};
 use crate::veripb_crate::check;
 use queens_sat::answer::Answer;
 use queens_sat::certify::pb::refute;
-use queens_sat::certify::pbcheck::{PbChecker, check_files, parse_opb};
 use queens_sat::instance::Instance;
 use queens_sat::piece::QUEEN;
 use queens_sat::presolve::Problem;
+use queens_sat_check::pbcheck::{PbChecker, check_files, parse_opb};
 
 /// Both checkers' verdicts: `Ok(unsat)` or the error.
 fn both(opb: &Path, pbp: &Path) -> (Result<bool, String>, Result<bool, String>) {
@@ -506,7 +506,7 @@ fn random_steps_get_the_same_verdict() {
 /// verdict and the same ID every time.
 #[test]
 fn rup_clause_agrees_with_rup() {
-    use queens_sat::certify::pbcheck::{PbConstraint, Relation};
+    use queens_sat_check::pbcheck::{PbConstraint, Relation};
     let mut rng = Prng::new(0x0C1A_05E5);
     let (mut ok, mut failed) = (0, 0);
     for _ in 0..400 {

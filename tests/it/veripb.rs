@@ -209,9 +209,9 @@ fn search_and_check(
     what: &str,
     tally: &mut Tally,
 ) -> Answer<queens_sat::board::Board> {
-    use queens_sat::certify::pbcheck::check_files;
     use queens_sat::solve::bitboard::pbproof::search_veripb;
     use queens_sat::solve::bitboard::{SearchOptions, search};
+    use queens_sat_check::pbcheck::check_files;
     let (opb, pbp) = files(dir, "bit");
     let r =
         search_veripb(problem, &opb, &pbp, None, None).unwrap_or_else(|e| panic!("{what}: {e}"));
@@ -352,8 +352,8 @@ fn the_bitboard_search_logs_proofs_that_check() {
 /// division by 3, or dropped with the doubling after it (the lift by one is then missing).
 #[test]
 fn tampered_parity_steps_fail_to_check() {
-    use queens_sat::certify::pbcheck::check_files;
     use queens_sat::solve::bitboard::pbproof::search_veripb;
+    use queens_sat_check::pbcheck::check_files;
     let dir = tempfile::tempdir().unwrap();
     let (opb, pbp) = files(dir.path(), "good");
     let bad = dir.path().join("bad.pbp");
@@ -462,7 +462,7 @@ fn the_certified_route_checks_the_same_steps_with_and_without_a_file() {
     assert_eq!(std::fs::read(&text).unwrap(), std::fs::read(&pbp).unwrap());
     assert!(check(&opb, &pbp).unwrap().unsat);
     assert!(
-        queens_sat::certify::pbcheck::check_files(&opb, &pbp)
+        queens_sat_check::pbcheck::check_files(&opb, &pbp)
             .unwrap()
             .unsat
     );

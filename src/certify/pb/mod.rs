@@ -97,8 +97,7 @@
 
 use std::path::Path;
 
-use crate::answer::Answer;
-use crate::board::{Board, Cell};
+use crate::board::Cell;
 use crate::encode::EncodeOptions;
 use crate::error::{Error, Result};
 use crate::export::opb::Opb;
@@ -262,6 +261,11 @@ impl Geometry {
 }
 
 /// Step counts of a proof, per kind (for the spike's figures and the tests).
+#[cfg_attr(
+    not(feature = "oracle"),
+    visibility::make(pub(crate)),
+    allow(dead_code)
+)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ProofStats {
     /// Search nodes.
@@ -355,17 +359,18 @@ struct LastBound {
 }
 
 /// The result of `refute` (the reference search, feature `oracle`).
+#[cfg(feature = "oracle")]
 #[derive(Clone, Debug)]
 pub struct Refutation {
     /// A board (unverified) or UNSAT; the proof concludes UNSAT only for UNSAT.
-    pub answer: Answer<Board>,
+    pub answer: crate::answer::Answer<crate::board::Board>,
     /// What the proof holds.
     pub stats: ProofStats,
 }
 
 /// Writes `problem`'s OPB model to `opb`, as `encode --to opb` does: the input the proofs
 /// refer to.
-pub fn write_opb(problem: &Problem, opb: &Path) -> Result<()> {
+pub(crate) fn write_opb(problem: &Problem, opb: &Path) -> Result<()> {
     let name = opb.display().to_string();
     let file = std::fs::File::create(opb).map_err(|e| Error::io(&name, e))?;
     let (w, _) = Opb::write(
@@ -398,6 +403,8 @@ pub fn write_opb(problem: &Problem, opb: &Path) -> Result<()> {
 /// on (never the program or the Python module).
 #[cfg(feature = "oracle")]
 pub fn refute(problem: &Problem, opb: &Path, proof: &Path, sums: bool) -> Result<Refutation> {
+    use crate::answer::Answer;
+    use crate::board::Board;
     let g = Geometry::new(problem)?;
     write_opb(problem, opb)?;
     let pname = proof.display().to_string();

@@ -4,7 +4,7 @@ use super::{AmoKind, AtMostOne, Cost, Registered};
 use crate::encode::{ClauseSink, Lit, VarAlloc};
 
 /// Lines up to this length are pairwise; longer ones are product.
-pub const PAIRWISE_UP_TO: usize = 64;
+pub(crate) const PAIRWISE_UP_TO: usize = 64;
 
 /// Per-line choice by length `k`: pairwise for `k <= 64`, product (Chen) above. The default
 /// `--amo`.

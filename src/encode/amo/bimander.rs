@@ -30,7 +30,7 @@ pub struct Bimander {
 }
 
 /// The default group size (`--amo bimander`).
-pub const DEFAULT_GROUP: u8 = 2;
+pub(crate) const DEFAULT_GROUP: u8 = 2;
 
 impl Bimander {
     /// Bimander with groups of `group` literals.

@@ -32,7 +32,7 @@ pub struct Commander {
 }
 
 /// The default group size (`--amo commander`).
-pub const DEFAULT_GROUP: u8 = 3;
+pub(crate) const DEFAULT_GROUP: u8 = 3;
 
 impl Commander {
     /// Commander with groups of `group` literals.

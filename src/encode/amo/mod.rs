@@ -1,12 +1,12 @@
 //! At-most-one (AMO) encodings, one file each, behind one small trait, listed in one registry.
 //!
-//! Every encoding knows its exact cost ([`AtMostOne::cost`]) as a function of the number of
+//! Every encoding knows its exact cost (`AtMostOne::cost`) as a function of the number of
 //! literals `k`; the encoder sums costs to write an exact DIMACS header before streaming clauses,
 //! and tests check emitted counts against the formulas.
 //!
 //! # Adding an encoding
 //!
-//! Write one file, say `foo.rs`, with a type implementing [`AtMostOne`] and [`Registered`] (its
+//! Write one file, say `foo.rs`, with a type implementing `AtMostOne` and `Registered` (its
 //! `--amo` name, its help line and, if it takes one, its group-size range), declare it
 //! (`pub mod foo;`, beside the other encodings' modules: a plain declaration, so that rustfmt
 //! sees the file) and add one entry to the `registry!` list in this file:
@@ -20,7 +20,7 @@
 //! parser ([`AmoKind::by_name`], [`str::parse`]), the dispatch ([`AmoKind::encode`],
 //! [`AmoKind::cost`]), [`AmoKind::ALL`] and the help text ([`AmoKind::help`]). The shared tests
 //! walk [`AmoKind::ALL`], so a registered encoding cannot be left out of them, and a group size
-//! declared in the entry but not in [`Registered::GROUP`] (or the reverse) fails to compile.
+//! declared in the entry but not in `Registered::GROUP` (or the reverse) fails to compile.
 
 use super::{ClauseSink, Lit, VarAlloc};
 
@@ -35,7 +35,7 @@ pub mod product;
 pub mod sequential;
 
 /// Largest group size of [`Commander`] and [`Bimander`] (`--amo commander:G`).
-pub const MAX_GROUP: usize = 64;
+pub(crate) const MAX_GROUP: usize = 64;
 
 /// Size of an encoding of one constraint.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -48,7 +48,9 @@ pub struct Cost {
     pub literals: u64,
 }
 
-/// An at-most-one encoding.
+/// An at-most-one encoding: the one contract of the encodings in this module (public, so that a
+/// user can encode at-most-one over literals of their own, `Pairwise.encode(&lits, &mut vars,
+/// &mut sink)`, as with [`AmoKind::encode`]).
 pub trait AtMostOne {
     /// Emits clauses allowing at most one of `lits` to be true, taking auxiliary variables from
     /// `vars`.
@@ -70,7 +72,7 @@ pub struct GroupSize {
 }
 
 /// What the registry needs to know about an encoding besides [`AtMostOne`].
-pub trait Registered: AtMostOne + Sized {
+pub(crate) trait Registered: AtMostOne + Sized {
     /// The `--amo` name (lower case, no `:`).
     const NAME: &'static str;
     /// One line for `--amo` help: what the encoding emits.
@@ -149,7 +151,7 @@ macro_rules! registry {
         /// The selectable encodings (`--amo`), generated from the registry in this module.
         ///
         /// Variants with a group size carry it; it must be inside the encoding's
-        /// [`Registered::GROUP`] range ([`AmoKind::by_name`] only builds valid ones; encoding
+        /// `Registered::GROUP` range ([`AmoKind::by_name`] only builds valid ones; encoding
         /// with another size panics).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum AmoKind {
@@ -167,14 +169,14 @@ macro_rules! registry {
                 ),
             )+];
 
-            /// The encoding's name without parameters (its [`Registered::NAME`]).
+            /// The encoding's name without parameters (its `Registered::NAME`).
             pub const fn base_name(self) -> &'static str {
                 match self {
                     $( AmoKind::$variant { .. } => <$ty as Registered>::NAME, )+
                 }
             }
 
-            /// The encoding's [`Registered::HELP`] line.
+            /// The encoding's `Registered::HELP` line.
             pub const fn summary(self) -> &'static str {
                 match self {
                     $( AmoKind::$variant { .. } => <$ty as Registered>::HELP, )+
