@@ -11,7 +11,7 @@ use queens_sat::compress::Codec;
 use queens_sat::error::Opt;
 use queens_sat::solve::registry;
 use queens_sat::suite::SolveWith;
-use queens_sat::suite::pack::PackOptions;
+use queens_sat::suite::pack::{self, PackOptions};
 use queens_sat::suite::select::{self, SelectOptions};
 
 use crate::args::{jobs_or_all_cores, parse_timeout};
@@ -166,19 +166,9 @@ pub fn run(a: SuiteArgs) -> Result<ExitCode> {
             reference: a.reference.clone(),
             reference_timeout: queens_sat::options::timeout(a.reference_timeout)?,
             level: Codec::Xz.level(a.level)?,
-            command: std::iter::once("queens-sat".to_string())
-                .chain(std::env::args().skip(1))
-                .map(|w| {
-                    if w.chars()
-                        .all(|c| c.is_ascii_alphanumeric() || "-_./=,:".contains(c))
-                    {
-                        w
-                    } else {
-                        format!("'{}'", w.replace('\'', r"'\''"))
-                    }
-                })
-                .collect::<Vec<_>>()
-                .join(" "),
+            command: pack::shell_command(
+                std::iter::once("queens-sat".to_string()).chain(std::env::args().skip(1)),
+            ),
             author: a.author.clone(),
         }),
         None => None,
@@ -197,97 +187,6 @@ pub fn run(a: SuiteArgs) -> Result<ExitCode> {
         cancel: crate::cancel().clone(),
     };
     let s = queens_sat::suite::run(&a.recipe, &options)?;
-    eprintln!(
-        "{}: {} files, {} bytes; wrote {} ({} bytes) in {:.2}s, kept {} (sha256 unchanged)",
-        s.out_dir.display(),
-        s.files,
-        s.bytes,
-        s.written,
-        s.bytes_written,
-        s.write_seconds,
-        s.skipped
-    );
-    if s.presolved + s.duplicates > 0 {
-        eprintln!(
-            "not written: {} decided by presolve or unit propagation, {} duplicates (listed in \
-             the manifest's skipped column)",
-            s.presolved, s.duplicates
-        );
-    }
-    if let Some(sel) = &s.selection {
-        eprintln!(
-            "selected with {} ({} s) and {} ({}) on {}; ran {} in {:.2}s (the rest from selection.jsonl)",
-            match sel.budget.as_str() {
-                "" => "the counter's time",
-                b => b,
-            },
-            sel.budget_limit,
-            sel.solver,
-            sel.limit.map_or("no limit".into(), |l| format!("{l} s")),
-            sel.cpu,
-            sel.ran,
-            s.solve_seconds
-        );
-        for t in &sel.families {
-            eprintln!(
-                "family {}: {} instances, {} presolve-decided, {} duplicates, {} easy, {} too hard, \
-                 {} passed; kept {} (SAT {} UNSAT {}){}",
-                t.family,
-                t.instances,
-                t.presolved,
-                t.duplicates,
-                t.easy,
-                t.too_hard,
-                t.passed,
-                t.kept(),
-                t.kept_sat,
-                t.kept_unsat,
-                match t.shortfall {
-                    _ if sel.total.is_some() => String::new(),
-                    0 => String::new(),
-                    k => format!(
-                        ", {k} short of {} (SAT/UNSAT balance or too few passed)",
-                        sel.per_family
-                    ),
-                }
-            );
-        }
-        if let Some(total) = sel.total {
-            let (sat, unsat) = sel
-                .families
-                .iter()
-                .fold((0, 0), |(s, u), t| (s + t.kept_sat, u + t.kept_unsat));
-            eprintln!(
-                "kept {} of --total {total} (SAT {sat} UNSAT {unsat}){}",
-                sat + unsat,
-                match sel.shortfall {
-                    0 => String::new(),
-                    k => format!(", {k} short (SAT/UNSAT balance or too few passed)"),
-                }
-            );
-        }
-    } else if options.solve.is_some() {
-        // The verdicts are the whole suite's (rows decided before solving, duplicates and rows
-        // answered by an earlier run included), so that they add up to its instances; `solved`
-        // is this run's share.
-        eprintln!(
-            "solved {} in {:.2}s; the suite's {} instances: SAT {} UNSAT {} UNKNOWN {} ({} decided \
-             by presolve or unit propagation and {} duplicates among them)",
-            s.solved,
-            s.solve_seconds,
-            s.files + s.presolved + s.duplicates,
-            s.statuses[0],
-            s.statuses[1],
-            s.statuses[2],
-            s.presolved,
-            s.duplicates
-        );
-    }
-    if let Some(p) = a.plot {
-        eprintln!("plot {}", p.display());
-    }
-    if let Some(dir) = &a.pack {
-        eprintln!("pack {}: {} instances", dir.display(), s.packed);
-    }
+    eprint!("{}", s.text(&options));
     Ok(ExitCode::SUCCESS)
 }
