@@ -6,6 +6,8 @@
 // The front ends' vocabulary (feature `front`): without it, what only they use is unused.
 #![cfg_attr(not(feature = "front"), allow(dead_code))]
 
+pub mod boards;
+
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
