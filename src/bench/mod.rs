@@ -3,7 +3,8 @@
 //! generated hard instances ([`hard`]).
 //!
 //! The files import one way: [`types`] (shared data types) <- [`catalogue`] (instance sets),
-//! [`runs_csv`] (the per-run CSV) and [`report`] (tables from results); [`child`] (one child
+//! [`runs_csv`] (the per-run CSV), [`report`] (tables from results) and [`flags`] (the options
+//! of `bench`, checked into a [`BenchTask`]); [`child`] (one child
 //! `solve` run) stands alone; [`hard`] uses them all, [`throughput`] uses [`child`]. This file
 //! only dispatches. Every timed solve is a child process of the `queens-sat` executable named in
 //! [`BenchSettings::exe`], which the caller supplies, as it supplies the cancel token; the harness
@@ -11,6 +12,7 @@
 
 pub mod catalogue;
 pub mod child;
+pub mod flags;
 pub mod hard;
 pub mod report;
 pub mod runs_csv;
@@ -24,6 +26,7 @@ use crate::encode::amo::AmoKind;
 use crate::error::Result;
 use crate::interrupt::Cancel;
 
+pub use flags::BenchFlags;
 pub use types::{Config, Group, HardInstance, HardOptions, HardSet, RunResult};
 
 /// What `queens-sat bench` measures.
