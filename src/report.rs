@@ -6,6 +6,7 @@
 // The front ends' vocabulary (feature `front`): without it, what only they use is unused.
 #![cfg_attr(not(feature = "front"), allow(dead_code))]
 
+pub mod answer;
 pub mod boards;
 
 use std::collections::BTreeMap;
