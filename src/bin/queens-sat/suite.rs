@@ -125,32 +125,16 @@ pub fn run(a: SuiteArgs) -> Result<ExitCode> {
         (None, true) => Some(select::DEFAULT_REFERENCE_LIMIT),
         (t, _) => t.map(parse_timeout).transpose()?.flatten(),
     };
-    let budget_limit = match a.budget_limit {
-        Some(secs) => {
-            queens_sat::options::timeout(secs).map_err(|e| e.for_option(Opt::BudgetLimit))?
-        }
-        None => select::DEFAULT_BUDGET_LIMIT,
-    };
-    let per_family = a.per_family.unwrap_or(select::DEFAULT_PER_FAMILY);
-    let seed = a.select_seed.unwrap_or(0);
-    let select = match (a.select, &a.counter) {
-        (true, Some(counter)) => Some(SelectOptions::counting(
-            counter,
-            budget_limit,
-            per_family,
-            seed,
+    let select = match a.select {
+        true => Some(SelectOptions::from_flags(
+            a.counter.as_deref(),
+            a.budget_solver.as_deref(),
+            a.budget_limit,
+            a.per_family,
+            a.select_seed,
+            a.total,
         )?),
-        (true, None) => Some(SelectOptions::new(
-            a.budget_solver.as_deref().unwrap_or("minisat"),
-            budget_limit,
-            per_family,
-            seed,
-        )?),
-        (false, _) => None,
-    };
-    let select = match (select, a.total) {
-        (Some(options), Some(total)) => Some(options.with_total(total)?),
-        (select, _) => select,
+        false => None,
     };
     let solve = match a.solve || a.select {
         true => Some(SolveWith {
