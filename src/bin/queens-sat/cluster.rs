@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
+use queens_sat::certify::ProofFormat;
 use queens_sat::cluster::merge::{MergeOutput, merge_until, status};
 use queens_sat::cluster::source::CubeSource;
 use queens_sat::cluster::split::{SlurmOptions, SplitOptions, cube_engine, split};
@@ -135,11 +136,7 @@ pub fn run_split(a: SplitArgs) -> Result<ExitCode> {
             s.solver,
             s.timeout,
             s.cubes_from.as_deref().map(CubeSource::parse).transpose()?,
-            match (s.certify, s.proof_format.as_deref()) {
-                (false, _) => None,
-                (true, None) => Some(queens_sat::certify::ProofFormat::DEFAULT),
-                (true, Some(f)) => Some(queens_sat::certify::ProofFormat::parse(f)?),
-            },
+            ProofFormat::certified(s.certify, s.proof_format.as_deref())?,
         ),
     };
     if enc.no_presolve {
@@ -157,10 +154,7 @@ pub fn run_split(a: SplitArgs) -> Result<ExitCode> {
     // cube runs, auto's choice included).
     let amo = enc.amo.as_deref().filter(|_| kind == Kind::Count);
     let engine = cube_engine(&instance, piece, &options, engine, amo)?;
-    let cubes = job.cubes.unwrap_or(match kind {
-        Kind::Count => 64 * job.tasks,
-        Kind::Solve => 16 * job.tasks,
-    });
+    let cubes = job.cubes.unwrap_or(kind.default_cubes(job.tasks));
     let o = SplitOptions {
         kind,
         instance,
