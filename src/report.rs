@@ -231,6 +231,24 @@ pub struct StatsRecord {
     pub unsat: Option<String>,
 }
 
+impl StatsRecord {
+    /// What `encode --stats` prints in text: one `key value` line each for the variables, the
+    /// clauses and literals under `format`'s names for them (constraints and terms outside
+    /// DIMACS), the cell variables, and presolve's refutation if any. Public (feature `front`,
+    /// as this module) for the program's `encode --stats`.
+    pub fn text(&self, format: crate::export::Format) -> String {
+        let (clauses, literals) = format.info().stats_names;
+        let mut out = format!(
+            "vars {}\n{clauses} {}\n{literals} {}\ncell_vars {}\n",
+            self.stats.vars, self.stats.clauses, self.stats.literals, self.cell_vars
+        );
+        if let Some(why) = &self.unsat {
+            out += &format!("presolve UNSAT: {why}\n");
+        }
+        out
+    }
+}
+
 /// What `encode --format json` prints after writing a file.
 ///
 /// ```
@@ -475,6 +493,36 @@ mod tests {
         let r = VerifyRecord::of(&good, crate::QUEEN, &verdict);
         assert!(r.valid && r.violation.is_none() && r.cells.is_empty());
         assert!(verdict_svg(&good, &board, crate::QUEEN, &verdict).contains("valid"));
+    }
+
+    /// `encode --stats` in text: the format's names for clauses and literals, and presolve's
+    /// refutation when there is one.
+    #[test]
+    fn stats_text_names_the_format() {
+        use crate::export::Format;
+        let record = StatsRecord {
+            n: 8,
+            piece: "queen".into(),
+            amo: "pairwise".into(),
+            stats: Stats {
+                vars: 64,
+                clauses: 744,
+                literals: 1552,
+                ..Stats::default()
+            },
+            cell_vars: 64,
+            unsat: None,
+        };
+        let dimacs = record.text(Format::DEFAULT);
+        assert_eq!(dimacs, "vars 64\nclauses 744\nliterals 1552\ncell_vars 64\n");
+        let opb = Format::parse("opb").unwrap();
+        let refuted = StatsRecord {
+            unsat: Some("two queens attack".into()),
+            ..record
+        };
+        let text = refuted.text(opb);
+        assert!(text.starts_with("vars 64\nconstraints 744\nterms 1552\n"), "{text}");
+        assert!(text.ends_with("presolve UNSAT: two queens attack\n"), "{text}");
     }
 
     /// A count record says how its integers are written once one passes 2^53, and is exact.

@@ -68,26 +68,17 @@ pub fn run(a: EncodeArgs) -> Result<ExitCode> {
     let amo = options.amo;
     let problem = Problem::new(&instance, piece, !a.enc.no_presolve)?;
     if a.stats {
-        let stats = export::stats(format, &problem, options)?;
+        let record = StatsRecord {
+            n: instance.n,
+            piece: piece.name.into(),
+            amo: amo.name(),
+            stats: export::stats(format, &problem, options)?,
+            cell_vars: problem.num_cells(),
+            unsat: problem.unsat.clone(),
+        };
         match a.format {
-            OutputFormat::Json => print_json(&StatsRecord {
-                n: instance.n,
-                piece: piece.name.into(),
-                amo: amo.name(),
-                stats,
-                cell_vars: problem.num_cells(),
-                unsat: problem.unsat.clone(),
-            }),
-            OutputFormat::Text | OutputFormat::Svg => {
-                let (clauses, literals) = format.info().stats_names;
-                println!("vars {}", stats.vars);
-                println!("{clauses} {}", stats.clauses);
-                println!("{literals} {}", stats.literals);
-                println!("cell_vars {}", problem.num_cells());
-                if let Some(why) = &problem.unsat {
-                    println!("presolve UNSAT: {why}");
-                }
-            }
+            OutputFormat::Json => print_json(&record),
+            OutputFormat::Text | OutputFormat::Svg => print!("{}", record.text(format)),
         }
         return Ok(ExitCode::SUCCESS);
     }
