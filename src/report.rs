@@ -508,7 +508,6 @@ mod tests {
                 vars: 64,
                 clauses: 744,
                 literals: 1552,
-                ..Stats::default()
             },
             cell_vars: 64,
             unsat: None,
