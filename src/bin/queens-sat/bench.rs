@@ -6,7 +6,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use queens_sat::bench::{BenchFlags, BenchSettings};
+use queens_sat::bench::BenchSettings;
+use queens_sat::bench::flags::BenchFlags;
 use queens_sat::{Error, Result};
 
 /// Arguments of `bench`.
