@@ -6,6 +6,9 @@
 // The front ends' vocabulary (feature `front`): without it, what only they use is unused.
 #![cfg_attr(not(feature = "front"), allow(dead_code))]
 
+pub mod answer;
+pub mod boards;
+
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -161,6 +164,55 @@ pub struct VerifyRecord {
     pub cells: Vec<[u32; 2]>,
 }
 
+impl VerifyRecord {
+    /// The record of `verdict`, the checker's ([`crate::verify::check`]) on `board` with
+    /// `piece`: what `verify --format json` prints. Public (feature `front`, as this module)
+    /// for the program's `verify`.
+    pub fn of(
+        board: &Board,
+        piece: Piece,
+        verdict: &std::result::Result<(), crate::verify::Violation>,
+    ) -> VerifyRecord {
+        let (violation, cells) = match verdict {
+            Ok(()) => (None, Vec::new()),
+            Err(v) => (
+                Some(v.message.clone()),
+                v.cells.iter().map(|c| [c.row, c.col]).collect(),
+            ),
+        };
+        VerifyRecord {
+            valid: verdict.is_ok(),
+            n: board.n,
+            piece: piece.name.into(),
+            pieces: board.pieces.len(),
+            violation,
+            cells,
+        }
+    }
+}
+
+/// `verify --format svg`: `board` on `instance` as a picture captioned with `verdict`, the
+/// first violation drawn (a red line between two attacking pieces). Public (feature `front`)
+/// for the program's `verify`.
+pub fn verdict_svg(
+    board: &Board,
+    instance: &Instance,
+    piece: Piece,
+    verdict: &std::result::Result<(), crate::verify::Violation>,
+) -> String {
+    let (attack, caption) = match verdict {
+        Ok(()) => (None, "valid".to_string()),
+        Err(v) => (
+            match v.cells.as_slice() {
+                [x, y] => Some((*x, *y)),
+                _ => None,
+            },
+            format!("invalid: {}", v.message),
+        ),
+    };
+    crate::svg::render(instance, piece, &board.pieces, attack, &caption)
+}
+
 /// `encode --stats`: the size of a CNF without writing it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StatsRecord {
@@ -177,6 +229,24 @@ pub struct StatsRecord {
     pub cell_vars: u64,
     /// Why presolve proved the instance unsatisfiable, if it did.
     pub unsat: Option<String>,
+}
+
+impl StatsRecord {
+    /// What `encode --stats` prints in text: one `key value` line each for the variables, the
+    /// clauses and literals under `format`'s names for them (constraints and terms outside
+    /// DIMACS), the cell variables, and presolve's refutation if any. Public (feature `front`,
+    /// as this module) for the program's `encode --stats`.
+    pub fn text(&self, format: crate::export::Format) -> String {
+        let (clauses, literals) = format.info().stats_names;
+        let mut out = format!(
+            "vars {}\n{clauses} {}\n{literals} {}\ncell_vars {}\n",
+            self.stats.vars, self.stats.clauses, self.stats.literals, self.cell_vars
+        );
+        if let Some(why) = &self.unsat {
+            out += &format!("presolve UNSAT: {why}\n");
+        }
+        out
+    }
 }
 
 /// What `encode --format json` prints after writing a file.
@@ -397,6 +467,61 @@ mod tests {
             ["unique", "method", "group", "symmetric", "engine", "seconds"]
         );
         assert!(text.starts_with("unique 1\nmethod lex-leader\n"), "{text}");
+    }
+
+    /// Two queens on one diagonal: the record names the violation and its two cells, and the
+    /// picture draws the attack under its caption; a solution is valid, with no cells.
+    #[test]
+    fn verify_record_and_picture() {
+        use crate::board::Cell;
+        let board = Instance::plain(4);
+        let bad = Board::new(4, vec![Cell::new(0, 0), Cell::new(1, 1)]);
+        let verdict = crate::verify::check(&bad, &board, crate::QUEEN);
+        let r = VerifyRecord::of(&bad, crate::QUEEN, &verdict);
+        assert!(!r.valid);
+        assert_eq!((r.n, r.pieces), (4, 2));
+        assert_eq!(r.violation, verdict.clone().err().map(|v| v.message));
+        assert_eq!(r.cells.len(), 2, "{r:?}");
+        let svg = verdict_svg(&bad, &board, crate::QUEEN, &verdict);
+        assert!(svg.contains("invalid: "), "{svg}");
+        assert!(svg.contains(crate::svg::ATTACK_COLOUR), "{svg}");
+        let good = Board::new(
+            4,
+            vec![Cell::new(0, 1), Cell::new(1, 3), Cell::new(2, 0), Cell::new(3, 2)],
+        );
+        let verdict = crate::verify::check(&good, &board, crate::QUEEN);
+        let r = VerifyRecord::of(&good, crate::QUEEN, &verdict);
+        assert!(r.valid && r.violation.is_none() && r.cells.is_empty());
+        assert!(verdict_svg(&good, &board, crate::QUEEN, &verdict).contains("valid"));
+    }
+
+    /// `encode --stats` in text: the format's names for clauses and literals, and presolve's
+    /// refutation when there is one.
+    #[test]
+    fn stats_text_names_the_format() {
+        use crate::export::Format;
+        let record = StatsRecord {
+            n: 8,
+            piece: "queen".into(),
+            amo: "pairwise".into(),
+            stats: Stats {
+                vars: 64,
+                clauses: 744,
+                literals: 1552,
+            },
+            cell_vars: 64,
+            unsat: None,
+        };
+        let dimacs = record.text(Format::DEFAULT);
+        assert_eq!(dimacs, "vars 64\nclauses 744\nliterals 1552\ncell_vars 64\n");
+        let opb = Format::parse("opb").unwrap();
+        let refuted = StatsRecord {
+            unsat: Some("two queens attack".into()),
+            ..record
+        };
+        let text = refuted.text(opb);
+        assert!(text.starts_with("vars 64\nconstraints 744\nterms 1552\n"), "{text}");
+        assert!(text.ends_with("presolve UNSAT: two queens attack\n"), "{text}");
     }
 
     /// A count record says how its integers are written once one passes 2^53, and is exact.

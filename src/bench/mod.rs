@@ -5,12 +5,15 @@
 //! The files import one way: [`types`] (shared data types) <- [`catalogue`] (instance sets),
 //! [`runs_csv`] (the per-run CSV) and [`report`] (tables from results); [`child`] (one child
 //! `solve` run) stands alone; [`hard`] uses them all, [`throughput`] uses [`child`]. This file
-//! only dispatches. Every timed solve is a child process of the `queens-sat` executable named in
-//! [`BenchSettings::exe`], which the caller supplies, as it supplies the cancel token; the harness
-//! never parses command-line arguments.
+//! only dispatches; [`flags`] (the options of `bench` as given, checked into this file's
+//! [`BenchTask`]) uses it and [`types`]. Every timed solve is a child process of the
+//! `queens-sat` executable named in [`BenchSettings::exe`], which the caller supplies, as it
+//! supplies the cancel token; the harness never parses command-line arguments (the program
+//! hands [`flags::BenchFlags`] the values it parsed).
 
 pub mod catalogue;
 pub mod child;
+pub mod flags;
 pub mod hard;
 pub mod report;
 pub mod runs_csv;

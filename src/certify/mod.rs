@@ -66,6 +66,25 @@ impl ProofFormat {
         Self::ALL.into_iter().find(|f| f.name() == name)
     }
 
+    /// The proofs `--certify` asks for, in the format `name` gives (`--proof-format`), else
+    /// [`ProofFormat::DEFAULT`]; `None` without `certify`. Public for the program's `split
+    /// solve --certify`.
+    ///
+    /// ```
+    /// use queens_sat::certify::ProofFormat;
+    /// assert_eq!(ProofFormat::certified(false, None).unwrap(), None);
+    /// assert_eq!(ProofFormat::certified(true, None).unwrap(), Some(ProofFormat::DEFAULT));
+    /// assert_eq!(ProofFormat::certified(true, Some("veripb")).unwrap(), Some(ProofFormat::Veripb));
+    /// assert!(ProofFormat::certified(true, Some("drat")).is_err());
+    /// ```
+    pub fn certified(certify: bool, name: Option<&str>) -> Result<Option<ProofFormat>> {
+        match (certify, name) {
+            (false, _) => Ok(None),
+            (true, None) => Ok(Some(ProofFormat::DEFAULT)),
+            (true, Some(f)) => ProofFormat::parse(f).map(Some),
+        }
+    }
+
     /// [`ProofFormat::from_name`], or an error naming `--proof-format` / `proof_format=`, the
     /// value and the formats there are.
     pub fn parse(name: &str) -> Result<ProofFormat> {

@@ -47,6 +47,80 @@ pub struct Merge {
     pub certificate: Option<crate::certify::Certificate>,
 }
 
+/// What a merged job prints, as the local command would: a count's record (and whether it
+/// counted any solution: `merge` exits 10, else 20), or a solve's report (`merge` prints it as
+/// `solve` does).
+#[derive(Clone, Debug)]
+pub enum MergeOutput {
+    /// `count`'s record of the job, its engine named `ENGINE (cluster)`.
+    Count {
+        /// The record.
+        record: crate::report::CountRecord,
+        /// Whether the count is positive.
+        solutions: bool,
+    },
+    /// `solve`'s report of the job, its solver named `SOLVER (cluster) on SOURCE cubes`.
+    Solve(crate::solve::SolveReport),
+}
+
+impl Merge {
+    /// What `merge` prints for this merge of `folder`'s job; `None` when there are problems
+    /// (no answer). Public for the program's `merge`; the Python module may print the same.
+    pub fn output(self, folder: &Folder) -> Option<MergeOutput> {
+        use crate::report::CountRecord;
+        let engine = folder.job.engine.clone().unwrap_or_default();
+        let cluster = format!("{engine} (cluster)");
+        Some(match self.answer? {
+            Merged::Count(c) => MergeOutput::Count {
+                record: CountRecord::of(&c, &cluster, self.seconds),
+                solutions: c.total > 0,
+            },
+            Merged::Symmetric(total, g, counts) => {
+                // As `count --symmetric g` prints it: the breakdown where the job's cube lines
+                // held the fixed points, else the total a job of an older split has.
+                let record = match &counts {
+                    Some(c) => CountRecord::of(c, &cluster, self.seconds),
+                    None => CountRecord {
+                        total: Some(total),
+                        seconds: self.seconds,
+                        engine,
+                        ..CountRecord::default()
+                    },
+                };
+                MergeOutput::Count {
+                    record: CountRecord {
+                        symmetric: Some(g.name().into()),
+                        ..record
+                    },
+                    solutions: total > 0,
+                }
+            }
+            Merged::Solve(status) => {
+                let source = folder
+                    .job
+                    .cube_source()
+                    .unwrap_or(super::source::CubeSource::Lookahead);
+                let solver = format!(
+                    "{} (cluster) on {} cubes",
+                    folder.job.solver_name(),
+                    source.name()
+                );
+                MergeOutput::Solve(crate::solve::SolveReport {
+                    solve_seconds: self.seconds,
+                    amo: folder.job.amo.clone(),
+                    certificate: self.certificate,
+                    ..crate::solve::SolveReport::new(
+                        status,
+                        crate::encode::Stats::default(),
+                        solver,
+                        crate::encode::amo::AmoKind::DEFAULT,
+                    )
+                })
+            }
+        })
+    }
+}
+
 /// Reads every result of `folder`: the valid one per task, and the problems.
 type Collected = (Vec<Option<TaskResult>>, Vec<JobFault>, BTreeSet<usize>);
 
@@ -358,6 +432,78 @@ pub struct JobStatus {
     pub problems: Vec<JobFault>,
 }
 
+impl JobStatus {
+    /// What `merge --status --format json` prints for `folder`'s job: `kind`, `job_id`,
+    /// `cubes` (the cube source), `tasks` and this status as `progress`. Public for the
+    /// program's `merge --status`.
+    pub fn record(&self, folder: &Folder) -> serde_json::Value {
+        serde_json::json!({
+            "kind": folder.job.kind.name(),
+            "job_id": folder.job.job_id,
+            "cubes": folder.job.cube_source().map(|s| s.name()),
+            "tasks": folder.tasks.len(),
+            "progress": self,
+        })
+    }
+
+    /// What `merge --status` prints in text for `folder`'s job, each line ending in a newline:
+    /// the tasks by state with an ETA, then one indented line per problem and per done task
+    /// with UNKNOWN cube lines (how to rerun it). Public for the program's `merge --status`.
+    pub fn text(&self, folder: &Folder) -> String {
+        use std::fmt::Write as _;
+        let s = self;
+        let eta = match s.eta_core_seconds {
+            Some(secs) => {
+                let running = s.running.max(1) as f64;
+                format!(
+                    "; about {:.1} core-seconds left (~{:.1} s at {} running)",
+                    secs,
+                    secs / running,
+                    s.running.max(1)
+                )
+            }
+            None => String::from("; no ETA before a task finishes"),
+        };
+        let source = folder
+            .job
+            .cube_source()
+            .map_or(String::new(), |s| format!(" ({} cubes)", s.name()));
+        let unknown: usize = s.unknown.iter().map(|&(_, lines)| lines).sum();
+        let done = match unknown {
+            0 => format!("{} done", s.done),
+            k => format!(
+                "{} done ({} of them with {k} UNKNOWN cube line(s))",
+                s.done,
+                s.unknown.len()
+            ),
+        };
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "{} job {}{source}: {} tasks: {done}, {} running, {} failed, {} waiting{eta}",
+            folder.job.kind.name(),
+            folder.job.job_id,
+            folder.tasks.len(),
+            s.running,
+            s.failed,
+            s.waiting
+        );
+        for p in &s.problems {
+            let _ = writeln!(out, "  {}", p.0);
+        }
+        // Done tasks whose cubes timed out: merge says UNKNOWN until they are rerun.
+        for &(task, lines) in &s.unknown {
+            let _ = writeln!(
+                out,
+                "  task {task}: {lines} cube line(s) UNKNOWN (time limit reached): rerun with a \
+                 longer limit: queens-sat work {} --task {task} --timeout SECS",
+                folder.dir.display()
+            );
+        }
+        out
+    }
+}
+
 /// The cube lines of a solve task's result answered UNKNOWN (not SAT, UNSAT or SKIPPED).
 pub(crate) fn unknown_lines(r: &TaskResult) -> usize {
     r.answers.as_ref().map_or(0, |answers| {
@@ -410,4 +556,86 @@ pub fn status(folder: &Folder) -> Result<JobStatus> {
     }
     s.problems = problems;
     Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cluster::{Job, Task};
+    use crate::instance::Instance;
+
+    /// A solve job of two tasks in `dir`, read back from a `job.json` of the oldest form.
+    fn folder() -> Folder {
+        let job: Job = serde_json::from_str(
+            r#"{"tool":"queens-sat","version":"0.1.0","kind":"solve","command":[],
+            "n":8,"piece":"queen","amo":"pairwise","solver":"auto","cubes":2,"tasks":2,
+            "job_id":"abc","estimate":2.0}"#,
+        )
+        .unwrap();
+        let task = |line| Task {
+            lines: vec![line],
+            estimate: 1.0,
+        };
+        Folder {
+            dir: PathBuf::from("job"),
+            job,
+            instance: Instance::plain(8),
+            cubes: Vec::new(),
+            tasks: vec![task(0), task(1)],
+        }
+    }
+
+    /// `merge --status` in text: the tasks by state with the ETA, then the problems and how
+    /// to rerun a task with UNKNOWN cube lines.
+    #[test]
+    fn status_text_lines() {
+        let s = JobStatus {
+            done: 1,
+            running: 0,
+            failed: 1,
+            waiting: 0,
+            unknown: vec![(0, 1)],
+            eta_core_seconds: Some(3.0),
+            problems: vec![JobFault("results/1.json: failed".into())],
+        };
+        let folder = folder();
+        let text = s.text(&folder);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines,
+            [
+                "solve job abc (lookahead cubes): 2 tasks: 1 done (1 of them with 1 UNKNOWN cube \
+                 line(s)), 0 running, 1 failed, 0 waiting; about 3.0 core-seconds left (~3.0 s \
+                 at 1 running)",
+                "  results/1.json: failed",
+                "  task 0: 1 cube line(s) UNKNOWN (time limit reached): rerun with a longer \
+                 limit: queens-sat work job --task 0 --timeout SECS",
+            ]
+        );
+        assert_eq!(s.record(&folder)["progress"]["failed"], 1);
+    }
+
+    /// A merged solve prints as `solve` would, its solver named for the cluster and the
+    /// cubes; a merge with problems prints nothing.
+    #[test]
+    fn output_names_the_cluster() {
+        let folder = folder();
+        let merge = Merge {
+            answer: Some(Merged::Solve(Status::Unsat)),
+            problems: Vec::new(),
+            seconds: 2.5,
+            certificate: None,
+        };
+        let Some(MergeOutput::Solve(report)) = merge.clone().output(&folder) else {
+            panic!("a solve job merges into a solve report")
+        };
+        assert_eq!(report.solver, "auto (cluster) on lookahead cubes");
+        assert_eq!(report.solve_seconds, 2.5);
+        assert_eq!(report.amo, "pairwise");
+        let faulty = Merge {
+            answer: None,
+            ..merge
+        };
+        assert!(faulty.output(&folder).is_none());
+    }
 }

@@ -79,6 +79,21 @@ impl Kind {
             Kind::Solve => "solve",
         }
     }
+
+    /// The cubes a split of this kind aims for when not told (`split --cubes`): 64 per task
+    /// for a count (whole rings of border lines, at least that many), 16 per task for a solve.
+    /// Public for the program's `split`.
+    ///
+    /// ```
+    /// use queens_sat::cluster::Kind;
+    /// assert_eq!((Kind::Count.default_cubes(16), Kind::Solve.default_cubes(16)), (1024, 256));
+    /// ```
+    pub fn default_cubes(self, tasks: usize) -> usize {
+        match self {
+            Kind::Count => 64 * tasks,
+            Kind::Solve => 16 * tasks,
+        }
+    }
 }
 
 /// `job.json`: how the job was made and how its cubes are conquered.

@@ -198,6 +198,84 @@ pub struct SplitReport {
     pub task_estimates: Vec<f64>,
 }
 
+impl SplitReport {
+    /// What `split` prints on stderr after writing the job folder `dir`, each line ending in a
+    /// newline: a note when `asked` tasks (`--tasks`) were capped at the cube lines, the job's
+    /// size and estimated work per task, and how to run and merge it. Public for the program's
+    /// `split`.
+    pub fn text(&self, dir: &Path, asked: usize) -> String {
+        use std::fmt::Write as _;
+        let job = &self.job;
+        let mut out = String::new();
+        if job.tasks < asked {
+            let _ = writeln!(
+                out,
+                "note: --tasks {asked} capped at {}: there are only {} cube lines, and a task without one would do nothing",
+                job.tasks, job.cubes
+            );
+        }
+        let est = &self.task_estimates;
+        let max = est.iter().copied().fold(0.0, f64::max);
+        let min = est.iter().copied().fold(f64::INFINITY, f64::min);
+        let source = job.cube_source().map_or(String::new(), |s| {
+            format!(" ({} cubes, solver {})", s.name(), job.solver_name())
+        });
+        let _ = writeln!(
+            out,
+            "{}: {} job {}: {} cube lines{source} in {} tasks; estimated work {:.3e} (per task min {:.3e}, max {:.3e})",
+            dir.display(),
+            job.kind.name(),
+            job.job_id,
+            job.cubes,
+            job.tasks,
+            job.estimate,
+            min,
+            max
+        );
+        let _ = writeln!(
+            out,
+            "run: sbatch --wait {0}/run-slurm.sbatch, or {0}/run-parallel.sh, or queens-sat work {0} --task I for I in 0..{1}; then queens-sat merge {0}",
+            dir.display(),
+            job.tasks - 1
+        );
+        out
+    }
+}
+
+/// The engine that counts each cube of a count split: `given` (`--engine`), else the one
+/// `count`'s auto picks for the instance, a SAT engine instead of backtrack under
+/// `--symmetric` (split count counts those with the orbits or a SAT engine). `amo`, the
+/// `--amo` given to a count split, is checked against that engine as `count` checks it (it
+/// shapes only the SAT engines' CNF). Public for the program's `split`.
+pub fn cube_engine(
+    instance: &Instance,
+    piece: Piece,
+    options: &EncodeOptions,
+    given: Option<CountEngine>,
+    amo: Option<&str>,
+) -> Result<CountEngine> {
+    let engine = given.unwrap_or(
+        match crate::count::Counter::new(instance, piece)
+            .symmetric(options.symmetric)
+            .engines()[0]
+        {
+            CountEngine::Backtrack if options.symmetric.is_some() => CountEngine::Sat,
+            e => e,
+        },
+    );
+    if let Some(amo) = amo {
+        use crate::applies::{Command, Given, check};
+        use crate::error::Opt;
+        check(
+            Command::Count,
+            &Given::new()
+                .value(Opt::Amo, amo)
+                .value(Opt::Engine, engine.name()),
+        )?;
+    }
+    Ok(engine)
+}
+
 /// Writes the job folder `dir` (which must not exist yet, or be empty). Everything is written
 /// into a temporary sibling folder first and renamed into place, so a failed split leaves
 /// nothing behind.
@@ -672,4 +750,35 @@ fn write_icnf(
         }
     }
     out.flush().map_err(io)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encode::amo::AmoKind;
+
+    /// A count split's cubes: auto's engine for a plain board (backtrack), a SAT engine in its
+    /// place under `--symmetric`, the engine given as given, and `--amo` refused with an
+    /// engine that encodes nothing.
+    #[test]
+    fn cube_engine_as_count_picks_it() {
+        let board = Instance::plain(8);
+        let plain = EncodeOptions::from(AmoKind::DEFAULT);
+        let pick = |options: &EncodeOptions, given, amo| {
+            cube_engine(&board, crate::QUEEN, options, given, amo)
+        };
+        assert_eq!(pick(&plain, None, None).unwrap(), CountEngine::Backtrack);
+        let flip = EncodeOptions {
+            symmetric: Some(Symmetry::FlipH),
+            ..plain
+        };
+        assert_ne!(pick(&flip, None, None).unwrap(), CountEngine::Backtrack);
+        let given = Some(CountEngine::Cdcl);
+        assert_eq!(pick(&plain, given, None).unwrap(), CountEngine::Cdcl);
+        assert!(pick(&plain, Some(CountEngine::Backtrack), Some("sequential")).is_err());
+        assert_eq!(
+            pick(&plain, Some(CountEngine::Sat), Some("sequential")).unwrap(),
+            CountEngine::Sat
+        );
+    }
 }

@@ -59,6 +59,73 @@ pub fn is_unknown(answer: &str) -> bool {
     !matches!(answer, "SAT" | "UNSAT" | "SKIPPED")
 }
 
+/// The task `work` runs: `given` (`--task I`), else `slurm`, the value of
+/// `SLURM_ARRAY_TASK_ID` (`None`: not set). Public for the program's `work`, which reads the
+/// variable; the Python module may take the same rule.
+pub fn task_number(given: Option<usize>, slurm: Option<&str>) -> Result<usize> {
+    match (given, slurm) {
+        (Some(t), _) => Ok(t),
+        (None, None) => Err(Error::Usage(
+            "give --task I (or run inside a Slurm array job)".into(),
+        )),
+        (None, Some(v)) => v
+            .parse()
+            .map_err(|_| Error::Usage(format!("SLURM_ARRAY_TASK_ID='{v}' is not a task number"))),
+    }
+}
+
+/// `work`: runs task `task` of the job in `folder` on `jobs` threads (`redo`: even when a
+/// valid result exists) and says what it did, in one line for stderr. `timeout` (solve jobs
+/// only; seconds, `inf` none) replaces the job's time limit per cube for this run, and a task
+/// whose result holds UNKNOWN cube lines runs only those again ([`retry_unknown`]) unless
+/// `redo`. Public for the program's `work`.
+pub fn work(
+    folder: &mut Folder,
+    task: usize,
+    jobs: usize,
+    redo: bool,
+    timeout: Option<f64>,
+    cancel: &Cancel,
+) -> Result<String> {
+    if let Some(secs) = timeout {
+        if folder.job.kind != Kind::Solve {
+            return Err(Error::Usage(format!(
+                "--timeout '{secs}' is for solve jobs: a count job's cubes have no time limit"
+            )));
+        }
+        let limit = crate::options::time_limit(secs)?;
+        folder.job.timeout = limit.map(|d| d.as_secs_f64());
+        // Rerun what timed out: the UNKNOWN cube lines of the task's result, the others kept.
+        if !redo && let Some(Ran::Done(r)) = retry_unknown(folder, task, jobs, cancel)? {
+            let left = r.answers.iter().flatten().filter(|a| is_unknown(a)).count();
+            return Ok(format!(
+                "task {task}: the cube lines that were UNKNOWN ran again, {left} still UNKNOWN \
+                 ({} cube lines, {:.3} s in all) -> {}",
+                r.lines.len(),
+                r.seconds,
+                folder.result_path(task).display()
+            ));
+        }
+    }
+    Ok(match run_task(folder, task, jobs, redo, cancel)? {
+        Ran::Done(r) => format!(
+            "task {task}: {} cube lines in {:.3} s -> {}",
+            r.lines.len(),
+            r.seconds,
+            folder.result_path(task).display()
+        ),
+        Ran::AlreadyDone(_) => format!(
+            "task {task}: already done ({}{}); --redo runs it again",
+            folder.result_path(task).display(),
+            if timeout.is_some() {
+                ", no UNKNOWN cube line"
+            } else {
+                ""
+            }
+        ),
+    })
+}
+
 /// Runs task `task` of the job in `folder` on `jobs` threads.
 pub fn run_task(
     folder: &Folder,
@@ -335,4 +402,23 @@ fn solve_lines(
         crate::atomic_file::write_text_atomic(&solved_mark, &format!("{}\n", job.job_id))?;
     }
     Ok((out, board))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `--task` wins over the Slurm variable; without it the variable must be a number.
+    #[test]
+    fn task_number_from_flag_or_slurm() {
+        assert_eq!(task_number(Some(3), Some("7")).unwrap(), 3);
+        assert_eq!(task_number(None, Some("7")).unwrap(), 7);
+        let bad = task_number(None, Some("x")).unwrap_err().to_string();
+        assert!(
+            bad.contains("SLURM_ARRAY_TASK_ID='x' is not a task number"),
+            "{bad}"
+        );
+        let none = task_number(None, None).unwrap_err().to_string();
+        assert!(none.contains("give --task I"), "{none}");
+    }
 }

@@ -513,6 +513,52 @@ pub fn stats(
     format.stats(problem, options.into())
 }
 
+/// The default output name of `encode` (in `cnf-out/`): `PIECE-N[-AMO][-SYM][-STEM][-HASH].EXT`.
+/// The piece, side, encoding (DIMACS only) and symmetry name the plain board's formula; `stem`
+/// is the instance file's stem, if any. Whenever something else shapes the formula (`shaped`:
+/// an instance file, `--diags`, `--break-symmetry`, `--implied` given; or no `presolve`), HASH
+/// is 8 hex digits of an MD5 over the canonical instance and every such option, so two
+/// different formulas never share a name and the same command always gives the same one
+/// (reruns find their file). Public for the program's `encode`; the Python module may name
+/// its files the same way.
+pub fn default_name(
+    instance: &crate::instance::Instance,
+    piece: &str,
+    format: Format,
+    options: EncodeOptions,
+    presolve: bool,
+    stem: Option<&str>,
+    shaped: bool,
+) -> String {
+    let mut file = format!("{piece}-{}", instance.n);
+    if format.is_cnf() {
+        file += &format!("-{}", options.amo.name().replace(':', ""));
+    }
+    if let Some(g) = options.symmetric {
+        file += &format!("-{g}");
+    }
+    if let Some(stem) = stem {
+        file += &format!("-{stem}");
+    }
+    if shaped || !presolve {
+        use md5::{Digest, Md5};
+        let key = format!(
+            "{:?}|{piece}|{}|{:?}|{:?}|{:?}|{}|{}",
+            instance.canonical(),
+            format.name(),
+            options.amo,
+            options.symmetric,
+            options.implied,
+            !options.lex_leader.is_empty(),
+            presolve
+        );
+        let digest = Md5::digest(key.as_bytes());
+        let hex: String = digest[..4].iter().map(|b| format!("{b:02x}")).collect();
+        file += &format!("-{hex}");
+    }
+    file + "." + format.extension()
+}
+
 /// The board in a solver's answer `text` (named `source` in errors) to the file whose header is
 /// `header`, read in the header's format ([`ExportFormat::decode`]):
 ///
@@ -749,4 +795,43 @@ formats! {
     Lp => lp::Lp,
     /// MiniZinc, a CP model with one integer per row (Gecode, Chuffed, ...).
     Mzn => mzn::Mzn,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encode::amo::AmoKind;
+    use crate::instance::Instance;
+
+    /// A plain board's name says piece, side and encoding; anything that shapes the formula
+    /// adds a hash of it, the same for the same formula and different for another.
+    #[test]
+    fn default_name_hashes_what_shapes_the_formula() {
+        let plain = Instance::plain(8);
+        let pairwise = EncodeOptions::from(AmoKind::Pairwise);
+        let name = |presolve, stem, shaped| {
+            default_name(
+                &plain,
+                "queen",
+                Format::DEFAULT,
+                pairwise,
+                presolve,
+                stem,
+                shaped,
+            )
+        };
+        assert_eq!(name(true, None, false), "queen-8-pairwise.cnf");
+        let shaped = name(true, Some("q8"), true);
+        assert!(shaped.starts_with("queen-8-pairwise-q8-"), "{shaped}");
+        let hash = &shaped["queen-8-pairwise-q8-".len()..shaped.len() - ".cnf".len()];
+        assert_eq!(hash.len(), 8, "{shaped}");
+        assert!(hash.bytes().all(|b| b.is_ascii_hexdigit()), "{shaped}");
+        assert_eq!(name(true, Some("q8"), true), shaped);
+        let unpresolved = name(false, Some("q8"), false);
+        assert_ne!(unpresolved, shaped);
+        assert!(
+            unpresolved.starts_with("queen-8-pairwise-q8-"),
+            "{unpresolved}"
+        );
+    }
 }

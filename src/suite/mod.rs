@@ -13,6 +13,7 @@ pub mod pack;
 pub mod plot;
 pub mod recipe;
 pub mod select;
+mod summary;
 pub mod typeset;
 
 use std::collections::HashMap;

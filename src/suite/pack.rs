@@ -48,6 +48,26 @@ pub struct PackOptions {
     pub author: Option<String>,
 }
 
+/// The command line `words` (the program's name first) as one shell line for
+/// [`PackOptions::command`]: a word of letters, digits and `-_./=,:` as it is, any other in
+/// single quotes (a `'` inside written `'\''`), so that pasting the line into a shell runs the
+/// same command. Public (feature `harness`, as this module) for the program's `suite --pack`.
+pub fn shell_command(words: impl IntoIterator<Item = String>) -> String {
+    words
+        .into_iter()
+        .map(|w| {
+            if w.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_./=,:".contains(c))
+            {
+                w
+            } else {
+                format!("'{}'", w.replace('\'', r"'\''"))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// One row of `instances.csv` / `instances.json`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PackRow {
@@ -627,6 +647,26 @@ mod tests {
             "ref_result": "", "ref_seconds": null, "ref_timeout": null
         }))
         .unwrap()
+    }
+
+    /// Plain words stay as they are; a word with a space, a quote or a shell character is
+    /// single-quoted, its quote closed, escaped and reopened.
+    #[test]
+    fn shell_command_quotes_what_a_shell_would_split() {
+        let words = [
+            "queens-sat",
+            "suite",
+            "a b.suite",
+            "--author",
+            "O'Neil",
+            "--level=1",
+            "x;y",
+        ];
+        assert_eq!(
+            shell_command(words.map(String::from)),
+            r"queens-sat suite 'a b.suite' --author 'O'\''Neil' --level=1 'x;y'"
+        );
+        assert_eq!(shell_command(Vec::new()), "");
     }
 
     /// Each generator is described once, however many families use it and in whatever order,

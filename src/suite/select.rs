@@ -157,6 +157,42 @@ impl SelectOptions {
         Ok(options)
     }
 
+    /// `suite --select`'s options from its flags as given (`None` where absent): the model
+    /// counter `counter` if given, else the budget solver (default `minisat`); the budget's
+    /// limit in seconds (default [`DEFAULT_BUDGET_LIMIT`], a bad one named `--budget-limit`),
+    /// the quota per family (default [`DEFAULT_PER_FAMILY`]), the seed (default 0) and the
+    /// quota `total`. Public (feature `harness`, as this module) for the program's `suite`.
+    pub fn from_flags(
+        counter: Option<&str>,
+        budget_solver: Option<&str>,
+        budget_limit: Option<f64>,
+        per_family: Option<usize>,
+        seed: Option<u64>,
+        total: Option<usize>,
+    ) -> Result<SelectOptions> {
+        let budget_limit = match budget_limit {
+            Some(secs) => {
+                crate::options::timeout(secs).map_err(|e| e.for_option(Opt::BudgetLimit))?
+            }
+            None => DEFAULT_BUDGET_LIMIT,
+        };
+        let per_family = per_family.unwrap_or(DEFAULT_PER_FAMILY);
+        let seed = seed.unwrap_or(0);
+        let options = match counter {
+            Some(counter) => SelectOptions::counting(counter, budget_limit, per_family, seed)?,
+            None => SelectOptions::new(
+                budget_solver.unwrap_or("minisat"),
+                budget_limit,
+                per_family,
+                seed,
+            )?,
+        };
+        match total {
+            Some(total) => options.with_total(total),
+            None => Ok(options),
+        }
+    }
+
     /// The same with a quota of `total` instances over the whole selection (see
     /// [`SelectOptions::total`]); 0 is refused, naming `--total`.
     pub fn with_total(self, total: usize) -> Result<SelectOptions> {
@@ -763,6 +799,27 @@ pub fn balanced(sat: usize, unsat: usize, k: usize) -> (usize, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `suite --select`'s flags: the defaults filled in (60 s, 20 per family, seed 0), a
+    /// total kept, and a bad budget limit or total refused by its flag's name.
+    #[test]
+    fn select_options_from_flags() {
+        let sh = Some("/bin/sh");
+        let o = SelectOptions::from_flags(None, sh, None, None, None, Some(30)).unwrap();
+        assert_eq!(o.budget, "/bin/sh");
+        assert_eq!(o.budget_limit, DEFAULT_BUDGET_LIMIT);
+        assert_eq!(
+            (o.per_family, o.seed, o.total),
+            (DEFAULT_PER_FAMILY, 0, Some(30))
+        );
+        let o = SelectOptions::from_flags(None, sh, Some(2.5), Some(4), Some(9), None).unwrap();
+        assert_eq!(o.budget_limit, Duration::from_secs_f64(2.5));
+        assert_eq!((o.per_family, o.seed, o.total), (4, 9, None));
+        let e = SelectOptions::from_flags(None, sh, Some(-1.0), None, None, None).unwrap_err();
+        assert!(e.to_string().contains("--budget-limit"), "{e}");
+        let e = SelectOptions::from_flags(None, sh, None, None, None, Some(0)).unwrap_err();
+        assert!(e.to_string().contains("--total"), "{e}");
+    }
 
     #[test]
     fn balanced_fills_the_quota_within_the_imbalance() {

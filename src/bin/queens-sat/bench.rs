@@ -1,16 +1,13 @@
-//! `queens-sat bench`: its flags and their checks. The harness itself is the library's
-//! [`queens_sat::bench`]; this turns the flags into its [`BenchSettings`] and calls it once.
+//! `queens-sat bench`: its flags. The harness itself is the library's
+//! [`queens_sat::bench`]; this turns the flags into its [`BenchFlags`], which check them, and
+//! calls it once.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use queens_sat::bench::{BenchSettings, BenchTask, HardOptions, HardSet, types::CUBES};
-use queens_sat::encode::EncodeOptions;
-use queens_sat::encode::amo::AmoKind;
-use queens_sat::encode::implied::Implied;
-use queens_sat::solve::external::resolve_solver;
-use queens_sat::solve::{parse_portfolio, registry};
+use queens_sat::bench::BenchSettings;
+use queens_sat::bench::flags::BenchFlags;
 use queens_sat::{Error, Result};
 
 /// Arguments of `bench`.
@@ -128,77 +125,36 @@ enum BenchTable {
     Hard,
 }
 
-/// The first option given that only `bench hard` reads, if any: elsewhere it would be accepted
-/// and ignored.
-fn hard_only(a: &BenchArgs) -> Option<&'static str> {
-    [
-        (a.solvers.is_some(), "--solvers"),
-        (!a.portfolio.is_empty(), "--portfolio"),
-        (a.seeds.is_some(), "--seeds"),
-        (a.timeout.is_some(), "--timeout"),
-        (a.jobs.is_some(), "--jobs"),
-        (a.csv.is_some(), "--csv"),
-        (a.resume, "--resume"),
-        (a.tail, "--tail"),
-        (a.frontier, "--frontier"),
-        (a.list, "--list"),
-        (a.sample.is_some(), "--sample"),
-        (a.cactus.is_some(), "--cactus"),
-        (a.plot.is_some(), "--plot"),
-        (a.implied.is_some(), "--implied"),
-    ]
-    .into_iter()
-    .find_map(|(given, flag)| given.then_some(flag))
-}
-
-/// Runs `bench` (its solves run as child processes of this very binary).
+/// Runs `bench` (its solves run as child processes of this very binary): the library checks
+/// the flags and picks the benchmark ([`BenchFlags::task`]).
 pub fn run(a: BenchArgs) -> Result<ExitCode> {
-    if a.table != Some(BenchTable::Hard) {
-        if let Some(flag) = hard_only(&a) {
-            return Err(Error::Usage(format!(
-                "{flag} applies to `bench hard` only: the other benchmarks do not read it"
-            )));
-        }
-        if a.amo.is_some() && a.count.is_none() {
-            return Err(Error::Usage(
-                "--amo applies to `bench hard` and `bench --count` only: the other benchmarks \
-                 do not read it"
-                    .into(),
-            ));
-        }
+    let task = BenchFlags {
+        hard: a.table == Some(BenchTable::Hard),
+        quick: a.quick,
+        memory: a.memory,
+        dd: a.dd,
+        export: a.export,
+        count: a.count,
+        threads: a.threads,
+        repeat: a.repeat,
+        amo: a.amo,
+        solvers: a.solvers,
+        portfolio: a.portfolio,
+        seeds: a.seeds,
+        timeout: a.timeout,
+        jobs: a.jobs,
+        csv: a.csv,
+        resume: a.resume,
+        tail: a.tail,
+        frontier: a.frontier,
+        list: a.list,
+        sample: a.sample,
+        cactus: a.cactus,
+        plot: a.plot,
+        implied: a.implied,
     }
+    .task()?;
     let exe = std::env::current_exe().map_err(|e| Error::io("current executable", e))?;
-    let task = if let Some(ns) = &a.dd {
-        BenchTask::Dd {
-            ns: ns.clone(),
-            runs: if a.repeat > 1 { a.repeat } else { 5 },
-        }
-    } else if a.export {
-        BenchTask::Export { quick: a.quick }
-    } else {
-        match (a.table, a.memory.as_deref(), a.count.as_deref()) {
-            (Some(BenchTable::Hard), _, _) => BenchTask::Hard(hard_options(a)?),
-            (None, Some(ns), _) => BenchTask::Memory { ns: ns.to_vec() },
-            (None, None, Some([q, ams])) => {
-                let all = queens_sat::cpu::cores();
-                let threads = a.threads.clone().unwrap_or_else(|| vec![all]);
-                if threads.is_empty() || threads.contains(&0) || a.repeat == 0 {
-                    return Err(Error::Usage(
-                        "--threads takes counts >= 1, --repeat at least 1".into(),
-                    ));
-                }
-                BenchTask::Count {
-                    max_queens: *q,
-                    max_amazons: *ams,
-                    amo: AmoKind::parse(a.amo.as_deref().unwrap_or("pairwise"))?,
-                    threads,
-                    repeat: a.repeat,
-                }
-            }
-            (None, None, Some(_)) => return Err(Error::Usage("--count takes Q,A".into())),
-            (None, None, None) => BenchTask::Tables { quick: a.quick },
-        }
-    };
     let settings = BenchSettings {
         exe,
         cancel: crate::cancel().clone(),
@@ -206,67 +162,4 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
     };
     queens_sat::bench::run(&settings, &mut std::io::stdout())?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// The options of `queens-sat bench hard`, every solver and portfolio checked before any run.
-fn hard_options(a: BenchArgs) -> Result<HardOptions> {
-    let amos = match a.amo.as_deref() {
-        None | Some("all") => AmoKind::ALL.to_vec(),
-        Some(list) => list.split(',').map(AmoKind::parse).collect::<Result<_>>()?,
-    };
-    let solvers: Vec<String> = match a.solvers.as_deref() {
-        Some(list) => list.split(',').map(str::to_string).collect(),
-        None => {
-            let mut s = vec!["varisat".to_string()];
-            if resolve_solver("cadical").is_ok() {
-                s.push("cadical".into());
-            }
-            s
-        }
-    };
-    for s in &solvers {
-        // The default strategy, cube-and-conquer and the backend table's in-process names need
-        // no program; anything else is an external one.
-        let in_process = ["auto", CUBES].contains(&s.as_str()) || registry::find(s).is_some();
-        if !in_process {
-            resolve_solver(s)?;
-        }
-    }
-    for spec in &a.portfolio {
-        // Checked here so that a typo fails before the first run, not in every child.
-        parse_portfolio(spec, EncodeOptions::from(AmoKind::DEFAULT))?;
-    }
-    let (timeout, jobs) = (a.timeout.unwrap_or(60), a.jobs.unwrap_or(1));
-    if timeout == 0 || jobs == 0 {
-        return Err(Error::Usage(
-            "--timeout and --jobs must be at least 1".into(),
-        ));
-    }
-    let seeds = a.seeds.unwrap_or(if a.quick { 1 } else { 2 });
-    if seeds == 0 {
-        return Err(Error::Usage("--seeds must be at least 1".into()));
-    }
-    Ok(HardOptions {
-        quick: a.quick,
-        seeds,
-        timeout,
-        jobs,
-        solvers,
-        amos,
-        portfolios: a.portfolio,
-        csv: a.csv,
-        resume: a.resume,
-        set: if a.frontier {
-            HardSet::Frontier
-        } else if a.tail {
-            HardSet::Tail
-        } else {
-            HardSet::Standard
-        },
-        sample: a.sample,
-        cactus: a.cactus,
-        plot: a.plot,
-        list: a.list,
-        implied: a.implied.map(|name| Implied::parse(&name)).transpose()?,
-    })
 }

@@ -5,16 +5,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
-use queens_sat::cluster::merge::{Merged, merge_until, status};
+use queens_sat::certify::ProofFormat;
+use queens_sat::cluster::merge::{MergeOutput, merge_until, status};
 use queens_sat::cluster::source::CubeSource;
-use queens_sat::cluster::split::{SlurmOptions, SplitOptions, split};
-use queens_sat::cluster::task::{Ran, is_unknown, run_task};
+use queens_sat::cluster::split::{SlurmOptions, SplitOptions, cube_engine, split};
+use queens_sat::cluster::task::{task_number, work};
 use queens_sat::cluster::{Folder, Kind};
-use queens_sat::count::CountEngine;
-use queens_sat::encode::Stats;
-use queens_sat::encode::amo::AmoKind;
-use queens_sat::report::CountRecord;
-use queens_sat::solve::SolveReport;
 use queens_sat::{Error, Result};
 
 use crate::args::{EncodingArgs, InstanceArgs, OutputFormat};
@@ -140,11 +136,7 @@ pub fn run_split(a: SplitArgs) -> Result<ExitCode> {
             s.solver,
             s.timeout,
             s.cubes_from.as_deref().map(CubeSource::parse).transpose()?,
-            match (s.certify, s.proof_format.as_deref()) {
-                (false, _) => None,
-                (true, None) => Some(queens_sat::certify::ProofFormat::DEFAULT),
-                (true, Some(f)) => Some(queens_sat::certify::ProofFormat::parse(f)?),
-            },
+            ProofFormat::certified(s.certify, s.proof_format.as_deref())?,
         ),
     };
     if enc.no_presolve {
@@ -158,30 +150,11 @@ pub fn run_split(a: SplitArgs) -> Result<ExitCode> {
     enc.reject_implied("split")?;
     let (instance, piece) = inst.load()?;
     let options = enc.options(&instance, &piece)?;
-    let engine = engine.unwrap_or(
-        match queens_sat::count::Counter::new(&instance, piece)
-            .symmetric(options.symmetric)
-            .engines()[0]
-        {
-            // split count --symmetric counts with the orbits or a SAT engine.
-            CountEngine::Backtrack if options.symmetric.is_some() => CountEngine::Sat,
-            e => e,
-        },
-    );
-    if let (Kind::Count, Some(amo)) = (kind, &enc.amo) {
-        // As `count`: `--amo` shapes only the SAT engines' CNF (checked against the engine
-        // each cube runs, auto's choice included).
-        queens_sat::applies::check(
-            queens_sat::applies::Command::Count,
-            &queens_sat::applies::Given::new()
-                .value(queens_sat::error::Opt::Amo, amo.clone())
-                .value(queens_sat::error::Opt::Engine, engine.name()),
-        )?;
-    }
-    let cubes = job.cubes.unwrap_or(match kind {
-        Kind::Count => 64 * job.tasks,
-        Kind::Solve => 16 * job.tasks,
-    });
+    // As `count`: `--amo` shapes only the SAT engines' CNF (checked against the engine each
+    // cube runs, auto's choice included).
+    let amo = enc.amo.as_deref().filter(|_| kind == Kind::Count);
+    let engine = cube_engine(&instance, piece, &options, engine, amo)?;
+    let cubes = job.cubes.unwrap_or(kind.default_cubes(job.tasks));
     let o = SplitOptions {
         kind,
         instance,
@@ -205,34 +178,7 @@ pub fn run_split(a: SplitArgs) -> Result<ExitCode> {
         cancel: crate::cancel().clone(),
     };
     let r = split(&job.output, &o)?;
-    if r.job.tasks < job.tasks {
-        eprintln!(
-            "note: --tasks {} capped at {}: there are only {} cube lines, and a task without one would do nothing",
-            job.tasks, r.job.tasks, r.job.cubes
-        );
-    }
-    let est = &r.task_estimates;
-    let max = est.iter().copied().fold(0.0, f64::max);
-    let min = est.iter().copied().fold(f64::INFINITY, f64::min);
-    let source = r.job.cube_source().map_or(String::new(), |s| {
-        format!(" ({} cubes, solver {})", s.name(), r.job.solver_name())
-    });
-    eprintln!(
-        "{}: {} job {}: {} cube lines{source} in {} tasks; estimated work {:.3e} (per task min {:.3e}, max {:.3e})",
-        job.output.display(),
-        kind.name(),
-        r.job.job_id,
-        r.job.cubes,
-        r.job.tasks,
-        r.job.estimate,
-        min,
-        max
-    );
-    eprintln!(
-        "run: sbatch --wait {0}/run-slurm.sbatch, or {0}/run-parallel.sh, or queens-sat work {0} --task I for I in 0..{1}; then queens-sat merge {0}",
-        job.output.display(),
-        r.job.tasks - 1
-    );
+    eprint!("{}", r.text(&job.output, job.tasks));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -261,61 +207,12 @@ pub struct WorkArgs {
 
 /// Runs `work`.
 pub fn run_work(a: WorkArgs) -> Result<ExitCode> {
-    let task = match a.task {
-        Some(t) => t,
-        None => {
-            let v = std::env::var("SLURM_ARRAY_TASK_ID").map_err(|_| {
-                Error::Usage("give --task I (or run inside a Slurm array job)".into())
-            })?;
-            v.parse().map_err(|_| {
-                Error::Usage(format!("SLURM_ARRAY_TASK_ID='{v}' is not a task number"))
-            })?
-        }
-    };
+    let slurm = std::env::var("SLURM_ARRAY_TASK_ID").ok();
+    let task = task_number(a.task, slurm.as_deref())?;
     let mut folder = Folder::open(&a.dir)?;
     let jobs = queens_sat::options::jobs(Some(a.jobs))?;
-    let redo = a.redo;
-    if let Some(secs) = a.timeout {
-        if folder.job.kind != Kind::Solve {
-            return Err(Error::Usage(format!(
-                "--timeout '{secs}' is for solve jobs: a count job's cubes have no time limit"
-            )));
-        }
-        let limit = crate::args::parse_timeout(secs)?;
-        folder.job.timeout = limit.map(|d| d.as_secs_f64());
-        // Rerun what timed out: the UNKNOWN cube lines of the task's result, the others kept.
-        if !redo
-            && let Some(Ran::Done(r)) =
-                queens_sat::cluster::task::retry_unknown(&folder, task, jobs, crate::cancel())?
-        {
-            let left = r.answers.iter().flatten().filter(|a| is_unknown(a)).count();
-            eprintln!(
-                "task {task}: the cube lines that were UNKNOWN ran again, {left} still UNKNOWN \
-                 ({} cube lines, {:.3} s in all) -> {}",
-                r.lines.len(),
-                r.seconds,
-                folder.result_path(task).display()
-            );
-            return Ok(ExitCode::SUCCESS);
-        }
-    }
-    match run_task(&folder, task, jobs, redo, crate::cancel())? {
-        Ran::Done(r) => eprintln!(
-            "task {task}: {} cube lines in {:.3} s -> {}",
-            r.lines.len(),
-            r.seconds,
-            folder.result_path(task).display()
-        ),
-        Ran::AlreadyDone(_) => eprintln!(
-            "task {task}: already done ({}{}); --redo runs it again",
-            folder.result_path(task).display(),
-            if a.timeout.is_some() {
-                ", no UNKNOWN cube line"
-            } else {
-                ""
-            }
-        ),
-    }
+    let done = work(&mut folder, task, jobs, a.redo, a.timeout, crate::cancel())?;
+    eprintln!("{done}");
     Ok(ExitCode::SUCCESS)
 }
 
@@ -350,60 +247,9 @@ pub fn run_merge(a: MergeArgs) -> Result<ExitCode> {
     }
     if a.status {
         let s = status(&folder)?;
-        if a.format == OutputFormat::Json {
-            crate::args::print_json(&serde_json::json!({
-                "kind": folder.job.kind.name(),
-                "job_id": folder.job.job_id,
-                "cubes": folder.job.cube_source().map(|s| s.name()),
-                "tasks": folder.tasks.len(),
-                "progress": s,
-            }));
-            return Ok(ExitCode::SUCCESS);
-        }
-        let eta = match s.eta_core_seconds {
-            Some(secs) => {
-                let running = s.running.max(1) as f64;
-                format!(
-                    "; about {:.1} core-seconds left (~{:.1} s at {} running)",
-                    secs,
-                    secs / running,
-                    s.running.max(1)
-                )
-            }
-            None => String::from("; no ETA before a task finishes"),
-        };
-        let source = folder
-            .job
-            .cube_source()
-            .map_or(String::new(), |s| format!(" ({} cubes)", s.name()));
-        let unknown: usize = s.unknown.iter().map(|&(_, lines)| lines).sum();
-        let done = match unknown {
-            0 => format!("{} done", s.done),
-            k => format!(
-                "{} done ({} of them with {k} UNKNOWN cube line(s))",
-                s.done,
-                s.unknown.len()
-            ),
-        };
-        println!(
-            "{} job {}{source}: {} tasks: {done}, {} running, {} failed, {} waiting{eta}",
-            folder.job.kind.name(),
-            folder.job.job_id,
-            folder.tasks.len(),
-            s.running,
-            s.failed,
-            s.waiting
-        );
-        for p in &s.problems {
-            println!("  {}", p.0);
-        }
-        // Done tasks whose cubes timed out: merge says UNKNOWN until they are rerun.
-        for &(task, lines) in &s.unknown {
-            println!(
-                "  task {task}: {lines} cube line(s) UNKNOWN (time limit reached): rerun with a \
-                 longer limit: queens-sat work {} --task {task} --timeout SECS",
-                folder.dir.display()
-            );
+        match a.format {
+            OutputFormat::Json => crate::args::print_json(&s.record(&folder)),
+            OutputFormat::Text | OutputFormat::Svg => print!("{}", s.text(&folder)),
         }
         return Ok(ExitCode::SUCCESS);
     }
@@ -419,54 +265,13 @@ pub fn run_merge(a: MergeArgs) -> Result<ExitCode> {
         );
         return Ok(ExitCode::from(1));
     }
-    let engine = folder.job.engine.clone().unwrap_or_default();
-    Ok(match m.answer.expect("no problems: an answer") {
-        Merged::Count(c) => {
-            let record = CountRecord::of(&c, &format!("{engine} (cluster)"), m.seconds);
+    Ok(match m.output(&folder).expect("no problems: an answer") {
+        MergeOutput::Count { record, solutions } => {
             crate::count::print_record(record, a.format);
-            ExitCode::from(if c.total > 0 { 10 } else { 20 })
+            ExitCode::from(if solutions { 10 } else { 20 })
         }
-        Merged::Symmetric(total, g, counts) => {
-            // As `count --symmetric g` prints it: the breakdown where the job's cube lines
-            // held the fixed points, else the total a job of an older split has.
-            let record = match &counts {
-                Some(c) => CountRecord::of(c, &format!("{engine} (cluster)"), m.seconds),
-                None => CountRecord {
-                    total: Some(total),
-                    seconds: m.seconds,
-                    engine: engine.clone(),
-                    ..CountRecord::default()
-                },
-            };
-            let record = CountRecord {
-                symmetric: Some(g.name().into()),
-                ..record
-            };
-            crate::count::print_record(record, a.format);
-            ExitCode::from(if total > 0 { 10 } else { 20 })
-        }
-        Merged::Solve(status) => {
-            let piece = folder.job.piece()?;
-            let report = SolveReport {
-                solve_seconds: m.seconds,
-                amo: folder.job.amo.clone(),
-                certificate: m.certificate,
-                ..SolveReport::new(
-                    status,
-                    Stats::default(),
-                    format!(
-                        "{} (cluster) on {} cubes",
-                        folder.job.solver_name(),
-                        folder
-                            .job
-                            .cube_source()
-                            .unwrap_or(CubeSource::Lookahead)
-                            .name()
-                    ),
-                    AmoKind::DEFAULT,
-                )
-            };
-            crate::solve::print_answer(&report, &folder.instance, piece, a.format)
+        MergeOutput::Solve(report) => {
+            crate::solve::print_answer(&report, &folder.instance, folder.job.piece()?, a.format)
         }
     })
 }

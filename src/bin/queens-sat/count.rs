@@ -9,13 +9,8 @@ use queens_sat::report::CountRecord;
 use queens_sat::{Error, Result};
 
 use queens_sat::applies::{Command, Given};
-use queens_sat::board::Board;
-use queens_sat::count::Solutions;
-use queens_sat::error::{BadOption, Opt};
-use queens_sat::instance::Instance;
-use queens_sat::interrupt::Stop;
-use queens_sat::piece::Piece;
-use queens_sat::symmetry::Symmetry;
+use queens_sat::error::Opt;
+use queens_sat::report::boards::{BoardsFormat, Listing, draw_classes, parse_limit, write_boards};
 
 use crate::args::{
     EncodingArgs, InstanceArgs, OutputFormat, jobs_or_all_cores, parse_timeout, print_json,
@@ -100,7 +95,7 @@ pub fn run(a: CountArgs) -> Result<ExitCode> {
         .maybe(Opt::Jobs, a.jobs.map(|j| j.to_string()))
         .maybe(Opt::Amo, a.enc.amo.clone());
     queens_sat::applies::check(Command::Count, &given)?;
-    let limit = a.boards.as_deref().map(parse_boards).transpose()?;
+    let limit = a.boards.as_deref().map(parse_limit).transpose()?;
     let (instance, piece) = a.inst.load()?;
     let options = a.enc.options(&instance, &piece)?;
     let timeout = a.timeout.map(parse_timeout).transpose()?.flatten();
@@ -110,16 +105,27 @@ pub fn run(a: CountArgs) -> Result<ExitCode> {
                 "count --boards enumerates boards, it does not count; drop --cross-check".into(),
             ));
         }
-        let modulo = a.enc.break_symmetry.as_deref() == Some("lex");
-        return print_boards(
-            &instance,
+        let listing = Listing {
+            instance: &instance,
             piece,
-            options.symmetric,
-            modulo,
+            symmetric: options.symmetric,
+            modulo: a.enc.break_symmetry.as_deref() == Some("lex"),
             limit,
             timeout,
-            a.format,
-        );
+            format: match a.format {
+                OutputFormat::Text => BoardsFormat::Text,
+                OutputFormat::Json => BoardsFormat::Json,
+                OutputFormat::Svg => BoardsFormat::Svg,
+            },
+        };
+        // One write per board (a locked stdout alone is line-buffered: a write per row).
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+        let listed = write_boards(&mut out, "<stdout>", &listing, crate::cancel())?;
+        eprintln!("{}", listed.summary);
+        return Ok(match listed.stopped {
+            Some(_) => ExitCode::from(1),
+            None => ExitCode::SUCCESS,
+        });
     }
     if a.format == OutputFormat::Svg {
         // The drawing enumerates class representatives with varisat: no engine, cross-check
@@ -134,7 +140,10 @@ pub fn run(a: CountArgs) -> Result<ExitCode> {
                 "count --format svg draws class representatives (enumerated by varisat), it does not count; drop {flag}"
             )));
         }
-        return draw_classes(&instance, piece, options);
+        let (svg, title) = draw_classes(&instance, piece, options, crate::cancel())?;
+        print!("{svg}");
+        eprintln!("{title}");
+        return Ok(ExitCode::SUCCESS);
     }
     let lex = !options.lex_leader.is_empty() || a.enc.break_symmetry.as_deref() == Some("lex");
     let bar = queens_sat::progress::Progress::stderr("count");
@@ -183,186 +192,7 @@ pub fn print_record(r: CountRecord, format: OutputFormat) {
     }
 }
 
-/// Boards drawn by `count --format svg`, at most.
-const MAX_DRAWN: usize = 12;
-
-/// `count --format svg`: one representative board per symmetry class (of the boards
-/// `--symmetric` keeps, when given), up to [`MAX_DRAWN`], as one SVG on stdout.
-fn draw_classes(
-    instance: &queens_sat::instance::Instance,
-    piece: queens_sat::piece::Piece,
-    options: queens_sat::encode::EncodeOptions,
-) -> Result<ExitCode> {
-    if !options.lex_leader.is_empty() {
-        return Err(Error::Usage(
-            "count --format svg draws class representatives itself; drop --break-symmetry".into(),
-        ));
-    }
-    let (boards, more) =
-        queens_sat::count::representatives(instance, piece, options, MAX_DRAWN, crate::cancel())?;
-    let which = options
-        .symmetric
-        .map_or(String::new(), |g| format!(" ({g}-symmetric)"));
-    let title = format!(
-        "{}-{}s{which}: {} class{}{}",
-        instance.n,
-        piece.name,
-        boards.len(),
-        if boards.len() == 1 { "" } else { "es" },
-        if more { " shown, more exist" } else { "" }
-    );
-    print!(
-        "{}",
-        queens_sat::svg::grid(instance, piece, &boards, &title)
-    );
-    eprintln!("{title}");
-    Ok(ExitCode::SUCCESS)
-}
-
-/// Boards `count --boards --format svg` draws in one grid, at most.
-const MAX_GRID: usize = 64;
-
-/// `--boards K|all`: `None` for `all`, else a positive number of boards.
-fn parse_boards(value: &str) -> Result<Option<usize>> {
-    if value == "all" {
-        return Ok(None);
-    }
-    match value.parse::<usize>() {
-        Ok(k) if k > 0 => Ok(Some(k)),
-        _ => Err(BadOption::invalid(
-            Opt::Boards,
-            value,
-            "must be a positive number of boards or `all`",
-        )),
-    }
-}
-
-/// `count --boards`: up to `limit` boards (all for `None`) of `instance`, streamed as the
-/// search finds them ([`Solutions`]), each verified; a summary on stderr (and, in JSON, a last
-/// line). Exit 1 (UNKNOWN) when `timeout` stops the search first.
-fn print_boards(
-    instance: &Instance,
-    piece: Piece,
-    symmetric: Option<Symmetry>,
-    modulo: bool,
-    limit: Option<usize>,
-    timeout: Option<std::time::Duration>,
-    format: OutputFormat,
-) -> Result<ExitCode> {
-    use std::io::Write;
-    if format == OutputFormat::Svg && limit.is_none_or(|k| k > MAX_GRID) {
-        return Err(BadOption::invalid(
-            Opt::Boards,
-            limit.map_or("all".into(), |k| k.to_string()),
-            format!("draws at most {MAX_GRID} boards in one SVG (--format svg)"),
-        ));
-    }
-    // `--timeout` is wall-clock time, printing included: the iterator's own limit counts only
-    // its search, so a slow reader (a pipe, a terminal) would stretch the run far past it.
-    // The token carries the deadline instead, and the iterator polls it before every board.
-    let stop = crate::cancel().with_timeout(timeout);
-    let (made, mut seconds) = timed(|| Solutions::new(instance, piece, symmetric, modulo));
-    let mut sols = made?.with_cancel(stop);
-    let obstacles = instance.obstacles();
-    // One write per board (a locked stdout alone is line-buffered: a write per row).
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    let mut drawn: Vec<Board> = Vec::new();
-    let mut printed = 0usize;
-    let write_err = |e: std::io::Error| Error::io("<stdout>", e);
-    while limit.is_none_or(|k| printed < k) {
-        let (next, t) = timed(|| sols.next());
-        seconds += t;
-        let Some(board) = next else { break };
-        let board = board?;
-        printed += 1;
-        match format {
-            OutputFormat::Text => {
-                if printed > 1 {
-                    writeln!(out).map_err(write_err)?;
-                }
-                board
-                    .write_text(&mut out, |r, line| obstacles.mark_row(r, line))
-                    .map_err(write_err)?;
-                out.flush().map_err(write_err)?;
-            }
-            OutputFormat::Json => {
-                let queens: Vec<[u32; 2]> = board.pieces.iter().map(|c| [c.row, c.col]).collect();
-                let record = serde_json::json!({
-                    "board": printed,
-                    "queens": queens,
-                    "rows": board.rows(|c| obstacles.contains(c)),
-                });
-                writeln!(out, "{record}").map_err(write_err)?;
-                out.flush().map_err(write_err)?;
-            }
-            OutputFormat::Svg => drawn.push(board),
-        }
-    }
-    let stopped = sols.stopped();
-    if stopped == Some(Stop::Cancelled) {
-        return Err(Error::Interrupted);
-    }
-    let all = stopped.is_none() && limit.is_none_or(|k| printed < k);
-    let group: Vec<&str> = sols.group().iter().map(|g| g.name()).collect();
-    let what = match (symmetric, modulo) {
-        (Some(g), true) => format!(
-            "{g}-symmetric boards, one per class modulo {}",
-            group.join(" ")
-        ),
-        (None, true) => format!("boards, one per class modulo {}", group.join(" ")),
-        (Some(g), false) => format!("{g}-symmetric boards"),
-        (None, false) => "boards".into(),
-    };
-    let status = match stopped {
-        Some(why) => format!("UNKNOWN ({why}): more may exist"),
-        None if all => "all of them".into(),
-        None => "the limit asked; more may exist".into(),
-    };
-    let summary = format!("{printed} {what}: {status}");
-    match format {
-        OutputFormat::Json => {
-            let record = serde_json::json!({
-                "boards": printed,
-                "status": match stopped {
-                    Some(_) => "UNKNOWN",
-                    None if all => "complete",
-                    None => "limit",
-                },
-                "reason": stopped.map(|why| why.to_string()),
-                "modulo_symmetry": modulo,
-                "group": group,
-                "symmetric": symmetric.map(|g| g.name()),
-                "seconds": seconds,
-            });
-            writeln!(out, "{record}").map_err(write_err)?;
-        }
-        OutputFormat::Svg => {
-            let title = format!("{}-{}s: {summary}", instance.n, piece.name);
-            let label = if modulo { "class" } else { "board" };
-            out.write_all(
-                queens_sat::svg::grid_labelled(instance, piece, &drawn, &title, label).as_bytes(),
-            )
-            .map_err(write_err)?;
-        }
-        OutputFormat::Text => {}
-    }
-    out.flush().map_err(write_err)?;
-    eprintln!("{summary}");
-    Ok(if stopped.is_some() {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
-}
-
 /// Prints a count record as JSON, saying how its integers are written where one passes 2^53.
 fn print_count(r: CountRecord) {
     print_json(&r.noting_big_counts());
-}
-
-/// Times a closure, for reports.
-fn timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
-    let t = std::time::Instant::now();
-    let v = f();
-    (v, t.elapsed().as_secs_f64())
 }

@@ -45,53 +45,6 @@ pub struct EncodeArgs {
     gbdhash: bool,
 }
 
-/// The default output name (in `cnf-out/`): `PIECE-N[-AMO][-SYM][-STEM][-HASH].EXT`. The
-/// piece, side, encoding and symmetry name the plain board's formula; whenever something else
-/// shapes the formula (an instance file, `--diags`, `--no-presolve`, `--break-symmetry`,
-/// `--implied`), HASH is 8 hex digits of an MD5 over the canonical instance and every such
-/// option, so two different formulas never share a name and the same command always gives
-/// the same one (reruns find their file).
-fn default_name(
-    a: &EncodeArgs,
-    instance: &queens_sat::instance::Instance,
-    piece: &str,
-    format: Format,
-    options: queens_sat::encode::EncodeOptions,
-) -> String {
-    let mut file = format!("{piece}-{}", instance.n);
-    if format.is_cnf() {
-        file += &format!("-{}", options.amo.name().replace(':', ""));
-    }
-    if let Some(g) = options.symmetric {
-        file += &format!("-{g}");
-    }
-    if let Some(stem) = a.inst.stem() {
-        file += &format!("-{stem}");
-    }
-    let shaped = a.inst.instance.is_some()
-        || a.inst.diags.is_some()
-        || a.enc.no_presolve
-        || a.enc.break_symmetry.is_some()
-        || a.enc.implied.is_some();
-    if shaped {
-        use md5::{Digest, Md5};
-        let key = format!(
-            "{:?}|{piece}|{}|{:?}|{:?}|{:?}|{}|{}",
-            instance.canonical(),
-            format.name(),
-            options.amo,
-            options.symmetric,
-            options.implied,
-            !options.lex_leader.is_empty(),
-            !a.enc.no_presolve
-        );
-        let digest = Md5::digest(key.as_bytes());
-        let hex: String = digest[..4].iter().map(|b| format!("{b:02x}")).collect();
-        file += &format!("-{hex}");
-    }
-    file + "." + format.extension()
-}
-
 /// Runs `encode`.
 pub fn run(a: EncodeArgs) -> Result<ExitCode> {
     if a.format == OutputFormat::Svg {
@@ -115,26 +68,17 @@ pub fn run(a: EncodeArgs) -> Result<ExitCode> {
     let amo = options.amo;
     let problem = Problem::new(&instance, piece, !a.enc.no_presolve)?;
     if a.stats {
-        let stats = export::stats(format, &problem, options)?;
+        let record = StatsRecord {
+            n: instance.n,
+            piece: piece.name.into(),
+            amo: amo.name(),
+            stats: export::stats(format, &problem, options)?,
+            cell_vars: problem.num_cells(),
+            unsat: problem.unsat.clone(),
+        };
         match a.format {
-            OutputFormat::Json => print_json(&StatsRecord {
-                n: instance.n,
-                piece: piece.name.into(),
-                amo: amo.name(),
-                stats,
-                cell_vars: problem.num_cells(),
-                unsat: problem.unsat.clone(),
-            }),
-            OutputFormat::Text | OutputFormat::Svg => {
-                let (clauses, literals) = format.info().stats_names;
-                println!("vars {}", stats.vars);
-                println!("{clauses} {}", stats.clauses);
-                println!("{literals} {}", stats.literals);
-                println!("cell_vars {}", problem.num_cells());
-                if let Some(why) = &problem.unsat {
-                    println!("presolve UNSAT: {why}");
-                }
-            }
+            OutputFormat::Json => print_json(&record),
+            OutputFormat::Text | OutputFormat::Svg => print!("{}", record.text(format)),
         }
         return Ok(ExitCode::SUCCESS);
     }
@@ -144,7 +88,23 @@ pub fn run(a: EncodeArgs) -> Result<ExitCode> {
         None => {
             let dir = PathBuf::from("cnf-out");
             std::fs::create_dir_all(&dir).map_err(|e| Error::io("cnf-out", e))?;
-            Output::File(dir.join(default_name(&a, &instance, piece.name, format, options)))
+            // Anything given besides side, piece, encoding and symmetry shapes the formula.
+            let shaped = a.inst.instance.is_some()
+                || a.inst.diags.is_some()
+                || a.enc.break_symmetry.is_some()
+                || a.enc.implied.is_some();
+            let presolve = !a.enc.no_presolve;
+            let stem = a.inst.stem();
+            let name = export::default_name(
+                &instance,
+                piece.name,
+                format,
+                options,
+                presolve,
+                stem.as_deref(),
+                shaped,
+            );
+            Output::File(dir.join(name))
         }
     };
     if let Some(why) = &problem.unsat {

@@ -1,6 +1,5 @@
 //! `queens-sat solve`: encode, solve (one backend or a portfolio), decode, verify, print.
 
-use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Args;
@@ -9,9 +8,10 @@ use queens_sat::answer::Status;
 use queens_sat::certify::ProofFormat;
 use queens_sat::cube::Split;
 use queens_sat::instance::Instance;
-use queens_sat::interrupt::{CancelWrite, is_cancelled_io};
+use queens_sat::interrupt::is_cancelled_io;
 use queens_sat::piece::Piece;
 use queens_sat::report::SolveRecord;
+use queens_sat::report::answer::{AnswerFormat, write_answer};
 use queens_sat::solve::{SolveReport, Solver, registry};
 
 use crate::args::{EncodingArgs, InstanceArgs, OutputFormat, parse_timeout, print_json};
@@ -109,16 +109,16 @@ impl From<OutputFormat> for SolveFormat {
     }
 }
 
-/// Refuses `--format svg` for a board too big to draw (before anything is solved).
-pub fn check_svg(format: SolveFormat, n: u32) -> Result<()> {
-    if format == SolveFormat::Svg && n > queens_sat::svg::MAX_N {
-        return Err(queens_sat::Error::Usage(format!(
-            "--format svg draws boards up to n = {}, not n = {n}; use --format cols (one column \
-             per row) or text",
-            queens_sat::svg::MAX_N
-        )));
+impl SolveFormat {
+    /// The library's format of a board on stdout; `None` for JSON (the record).
+    fn board(self) -> Option<AnswerFormat> {
+        match self {
+            SolveFormat::Text => Some(AnswerFormat::Text),
+            SolveFormat::Cols => Some(AnswerFormat::Cols),
+            SolveFormat::Svg => Some(AnswerFormat::Svg),
+            SolveFormat::Json => None,
+        }
     }
-    Ok(())
 }
 
 /// Runs `solve`: one call of the library's [`Solver`], then the printed answer.
@@ -153,7 +153,10 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
     }
     let timeout = a.timeout.map(parse_timeout).transpose()?.flatten();
     let (instance, piece) = a.inst.load()?;
-    check_svg(a.format, instance.n)?;
+    if let Some(format) = a.format.board() {
+        // `--format svg` past the largest drawable board, before anything is solved.
+        format.check(instance.n)?;
+    }
     // The default strategy's own symmetry handling comes with the options (`lex` is an
     // encoding option, `none` and `cubes` the strategy's).
     let parsed = a.enc.parse(&instance, &piece, true)?;
@@ -220,66 +223,24 @@ pub fn print_answer(
     piece: Piece,
     format: impl Into<SolveFormat>,
 ) -> ExitCode {
-    let format = format.into();
-    let status = &r.status;
-    let label = status.label();
-    match format {
-        SolveFormat::Json => {
-            print_json(&SolveRecord::of(r, instance, piece));
-        }
-        SolveFormat::Text | SolveFormat::Svg | SolveFormat::Cols => {
-            let mut out = std::io::stdout().lock();
-            // A big board's text (4.3 GB at n = 65,536) is written through the signal token:
-            // SIGINT / SIGTERM stop it at the next buffer (1 MiB), and the run ends with the
-            // interrupted code instead of printing on. (The time limit bounds the search only:
-            // a board found within it is printed whole.)
-            let mut printed = Ok(());
-            match (status, format) {
-                (Status::Sat(b), SolveFormat::Cols) => {
-                    // One line per row: its piece's column (a board has one piece a row).
-                    let mut w = std::io::BufWriter::with_capacity(
-                        1 << 16,
-                        CancelWrite::new(&mut out, crate::cancel().clone()),
-                    );
-                    printed = b.pieces.iter().try_for_each(|p| writeln!(w, "{}", p.col));
-                    printed = printed.and_then(|()| w.flush());
-                }
-                (Status::Sat(b), SolveFormat::Svg) => {
-                    // The board passed the verifier already; solution_svg checks it again.
-                    let svg = queens_sat::svg::solution_svg(b, instance, piece)
-                        .unwrap_or_else(|why| panic!("a verified board failed: {why}"));
-                    let _ = out.write_all(svg.as_bytes());
-                }
-                (_, SolveFormat::Svg) => {
-                    let caption = format!("{}-{}s: {label}", instance.n, piece.name);
-                    let svg = queens_sat::svg::render(instance, piece, &[], None, &caption);
-                    let _ = out.write_all(svg.as_bytes());
-                }
-                (Status::Sat(b), _) => {
-                    let obstacles = instance.obstacles();
-                    // Row by row: the text of a large board is never held whole.
-                    let mut w = std::io::BufWriter::with_capacity(
-                        1 << 20,
-                        CancelWrite::new(&mut out, crate::cancel().clone()),
-                    );
-                    printed = b.write_text(&mut w, |r, line| obstacles.mark_row(r, line));
-                    printed = printed.and_then(|()| w.flush());
-                }
-                _ => {
-                    let _ = writeln!(out, "{label}");
-                }
-            }
-            if let Err(e) = printed
-                && is_cancelled_io(&e)
-            {
-                drop(out);
-                eprintln!(
-                    "queens-sat: error: interrupted while printing the board; the output is cut short"
-                );
-                return ExitCode::from(130);
-            }
-            eprintln!("{}", r.summary(instance.n, piece.name));
-        }
+    let code = ExitCode::from(r.status.exit_code());
+    let Some(format) = format.into().board() else {
+        print_json(&SolveRecord::of(r, instance, piece));
+        return code;
+    };
+    // A big board's text is written through the signal token: SIGINT / SIGTERM stop it at the
+    // next buffer, and the run ends with the interrupted code instead of printing on. (The
+    // time limit bounds the search only: a board found within it is printed whole.)
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = write_answer(&mut out, r, instance, piece, format, crate::cancel())
+        && is_cancelled_io(&e)
+    {
+        drop(out);
+        eprintln!(
+            "queens-sat: error: interrupted while printing the board; the output is cut short"
+        );
+        return ExitCode::from(130);
     }
-    ExitCode::from(status.exit_code())
+    eprintln!("{}", r.summary(instance.n, piece.name));
+    code
 }

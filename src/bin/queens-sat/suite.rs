@@ -11,7 +11,7 @@ use queens_sat::compress::Codec;
 use queens_sat::error::Opt;
 use queens_sat::solve::registry;
 use queens_sat::suite::SolveWith;
-use queens_sat::suite::pack::PackOptions;
+use queens_sat::suite::pack::{self, PackOptions};
 use queens_sat::suite::select::{self, SelectOptions};
 
 use crate::args::{jobs_or_all_cores, parse_timeout};
@@ -125,32 +125,16 @@ pub fn run(a: SuiteArgs) -> Result<ExitCode> {
         (None, true) => Some(select::DEFAULT_REFERENCE_LIMIT),
         (t, _) => t.map(parse_timeout).transpose()?.flatten(),
     };
-    let budget_limit = match a.budget_limit {
-        Some(secs) => {
-            queens_sat::options::timeout(secs).map_err(|e| e.for_option(Opt::BudgetLimit))?
-        }
-        None => select::DEFAULT_BUDGET_LIMIT,
-    };
-    let per_family = a.per_family.unwrap_or(select::DEFAULT_PER_FAMILY);
-    let seed = a.select_seed.unwrap_or(0);
-    let select = match (a.select, &a.counter) {
-        (true, Some(counter)) => Some(SelectOptions::counting(
-            counter,
-            budget_limit,
-            per_family,
-            seed,
+    let select = match a.select {
+        true => Some(SelectOptions::from_flags(
+            a.counter.as_deref(),
+            a.budget_solver.as_deref(),
+            a.budget_limit,
+            a.per_family,
+            a.select_seed,
+            a.total,
         )?),
-        (true, None) => Some(SelectOptions::new(
-            a.budget_solver.as_deref().unwrap_or("minisat"),
-            budget_limit,
-            per_family,
-            seed,
-        )?),
-        (false, _) => None,
-    };
-    let select = match (select, a.total) {
-        (Some(options), Some(total)) => Some(options.with_total(total)?),
-        (select, _) => select,
+        false => None,
     };
     let solve = match a.solve || a.select {
         true => Some(SolveWith {
@@ -166,19 +150,9 @@ pub fn run(a: SuiteArgs) -> Result<ExitCode> {
             reference: a.reference.clone(),
             reference_timeout: queens_sat::options::timeout(a.reference_timeout)?,
             level: Codec::Xz.level(a.level)?,
-            command: std::iter::once("queens-sat".to_string())
-                .chain(std::env::args().skip(1))
-                .map(|w| {
-                    if w.chars()
-                        .all(|c| c.is_ascii_alphanumeric() || "-_./=,:".contains(c))
-                    {
-                        w
-                    } else {
-                        format!("'{}'", w.replace('\'', r"'\''"))
-                    }
-                })
-                .collect::<Vec<_>>()
-                .join(" "),
+            command: pack::shell_command(
+                std::iter::once("queens-sat".to_string()).chain(std::env::args().skip(1)),
+            ),
             author: a.author.clone(),
         }),
         None => None,
@@ -197,97 +171,6 @@ pub fn run(a: SuiteArgs) -> Result<ExitCode> {
         cancel: crate::cancel().clone(),
     };
     let s = queens_sat::suite::run(&a.recipe, &options)?;
-    eprintln!(
-        "{}: {} files, {} bytes; wrote {} ({} bytes) in {:.2}s, kept {} (sha256 unchanged)",
-        s.out_dir.display(),
-        s.files,
-        s.bytes,
-        s.written,
-        s.bytes_written,
-        s.write_seconds,
-        s.skipped
-    );
-    if s.presolved + s.duplicates > 0 {
-        eprintln!(
-            "not written: {} decided by presolve or unit propagation, {} duplicates (listed in \
-             the manifest's skipped column)",
-            s.presolved, s.duplicates
-        );
-    }
-    if let Some(sel) = &s.selection {
-        eprintln!(
-            "selected with {} ({} s) and {} ({}) on {}; ran {} in {:.2}s (the rest from selection.jsonl)",
-            match sel.budget.as_str() {
-                "" => "the counter's time",
-                b => b,
-            },
-            sel.budget_limit,
-            sel.solver,
-            sel.limit.map_or("no limit".into(), |l| format!("{l} s")),
-            sel.cpu,
-            sel.ran,
-            s.solve_seconds
-        );
-        for t in &sel.families {
-            eprintln!(
-                "family {}: {} instances, {} presolve-decided, {} duplicates, {} easy, {} too hard, \
-                 {} passed; kept {} (SAT {} UNSAT {}){}",
-                t.family,
-                t.instances,
-                t.presolved,
-                t.duplicates,
-                t.easy,
-                t.too_hard,
-                t.passed,
-                t.kept(),
-                t.kept_sat,
-                t.kept_unsat,
-                match t.shortfall {
-                    _ if sel.total.is_some() => String::new(),
-                    0 => String::new(),
-                    k => format!(
-                        ", {k} short of {} (SAT/UNSAT balance or too few passed)",
-                        sel.per_family
-                    ),
-                }
-            );
-        }
-        if let Some(total) = sel.total {
-            let (sat, unsat) = sel
-                .families
-                .iter()
-                .fold((0, 0), |(s, u), t| (s + t.kept_sat, u + t.kept_unsat));
-            eprintln!(
-                "kept {} of --total {total} (SAT {sat} UNSAT {unsat}){}",
-                sat + unsat,
-                match sel.shortfall {
-                    0 => String::new(),
-                    k => format!(", {k} short (SAT/UNSAT balance or too few passed)"),
-                }
-            );
-        }
-    } else if options.solve.is_some() {
-        // The verdicts are the whole suite's (rows decided before solving, duplicates and rows
-        // answered by an earlier run included), so that they add up to its instances; `solved`
-        // is this run's share.
-        eprintln!(
-            "solved {} in {:.2}s; the suite's {} instances: SAT {} UNSAT {} UNKNOWN {} ({} decided \
-             by presolve or unit propagation and {} duplicates among them)",
-            s.solved,
-            s.solve_seconds,
-            s.files + s.presolved + s.duplicates,
-            s.statuses[0],
-            s.statuses[1],
-            s.statuses[2],
-            s.presolved,
-            s.duplicates
-        );
-    }
-    if let Some(p) = a.plot {
-        eprintln!("plot {}", p.display());
-    }
-    if let Some(dir) = &a.pack {
-        eprintln!("pack {}: {} instances", dir.display(), s.packed);
-    }
+    eprint!("{}", s.text(&options));
     Ok(ExitCode::SUCCESS)
 }

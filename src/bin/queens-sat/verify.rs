@@ -9,6 +9,7 @@ use queens_sat::board::Board;
 use queens_sat::error::Opt;
 use queens_sat::instance::{Instance, agree, read_instance_file_header};
 use queens_sat::piece::{Piece, QUEEN};
+use queens_sat::report::{VerifyRecord, verdict_svg};
 use queens_sat::verify::check;
 
 use crate::args::OutputFormat;
@@ -72,36 +73,9 @@ pub fn run(a: VerifyArgs) -> Result<ExitCode> {
     let verdict = check(&b, &instance, piece);
     match a.format {
         OutputFormat::Json => {
-            let (violation, cells) = match &verdict {
-                Ok(()) => (None, Vec::new()),
-                Err(v) => (
-                    Some(v.message.clone()),
-                    v.cells.iter().map(|c| [c.row, c.col]).collect(),
-                ),
-            };
-            crate::args::print_json(&queens_sat::report::VerifyRecord {
-                valid: verdict.is_ok(),
-                n: b.n,
-                piece: piece.name.into(),
-                pieces: b.pieces.len(),
-                violation,
-                cells,
-            });
+            crate::args::print_json(&VerifyRecord::of(&b, piece, &verdict));
         }
-        OutputFormat::Svg => {
-            let (attack, caption) = match &verdict {
-                Ok(()) => (None, "valid".to_string()),
-                Err(v) => (
-                    match v.cells.as_slice() {
-                        [x, y] => Some((*x, *y)),
-                        _ => None,
-                    },
-                    format!("invalid: {}", v.message),
-                ),
-            };
-            let svg = queens_sat::svg::render(&instance, piece, &b.pieces, attack, &caption);
-            print!("{svg}");
-        }
+        OutputFormat::Svg => print!("{}", verdict_svg(&b, &instance, piece, &verdict)),
         OutputFormat::Text => {}
     }
     match verdict.map_err(|v| v.message) {
