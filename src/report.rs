@@ -73,6 +73,10 @@ pub struct SolveRecord {
     /// Who checked the refutation of a certified UNSAT.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub certified: Option<String>,
+    /// The plan that ran ([`crate::solve::Plan::to_json`]), where the solve had one (`solve`;
+    /// not a merged cluster job).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plan: Option<serde_json::Value>,
 }
 
 impl SolveRecord {
@@ -100,6 +104,7 @@ impl SolveRecord {
         rec.encode_seconds = report.encode_seconds;
         rec.solve_seconds = report.solve_seconds;
         rec.certified = report.certificate.as_ref().map(|c| c.checker.clone());
+        rec.plan = report.plan.as_ref().map(|p| p.to_json());
         if matches!(report.status, Status::Unsat) {
             rec.reason.clone_from(&report.reason);
         }
@@ -143,6 +148,7 @@ impl SolveRecord {
                 _ => None,
             },
             certified: None,
+            plan: None,
         }
     }
 }

@@ -13,6 +13,7 @@ gated!(feature = "oracle" => mod cubes;);
 pub mod engine;
 pub mod external;
 gated!(feature = "oracle" => mod keys;);
+mod plan;
 mod portfolio;
 mod presolve_proof;
 gated!(feature = "oracle" => mod race;);
@@ -34,6 +35,7 @@ gated!(feature = "front" => use registry::help;);
 pub(crate) use registry::names_with;
 pub use run::{SolveReport, accept, portfolio, solve};
 gated!(feature = "oracle" => use run::{MEMORY_ENV, SolveSettings};);
+pub use plan::{CubePlan, EngineRun, Plan};
 #[allow(unused_imports)]
 pub(crate) use run::{available_memory, prepass};
 pub use strategy::{AutoSymmetry, Solver};

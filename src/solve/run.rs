@@ -48,6 +48,9 @@ pub struct SolveReport {
     /// A portfolio's winner, by its engine's name alone (`lib:cadical`), for front ends that
     /// word it themselves; `None` when no race ran or none answered (UNKNOWN).
     pub winner: Option<String>,
+    /// The plan that ran ([`super::Solver::plan`]): set by [`super::Solver::solve`], `None`
+    /// from a single engine's [`solve`].
+    pub plan: Option<super::Plan>,
 }
 
 impl SolveReport {
@@ -70,6 +73,7 @@ impl SolveReport {
             reason: None,
             size_omitted: None,
             winner: None,
+            plan: None,
         }
     }
 

@@ -47,6 +47,8 @@ use super::bitboard::{Bitboard, diagonal_family};
 use super::construct::Construct;
 use super::cubes::{self, CubeSettings};
 use super::engine::{Backend, Engine};
+use super::plan::{CubePlan, EngineRun, Plan, modulo};
+use super::portfolio::Entrant;
 use super::race::{Lane, race};
 use super::registry;
 use super::walk_backend::Walk;
@@ -398,8 +400,38 @@ impl<'a> Solver<'a> {
         }
     }
 
-    /// [`Solver::solve`] under the one deadline (in `self.cancel`).
+    /// What [`Solver::solve`] will do, without doing it: the request validated, the instance
+    /// presolved (not solved), and the [`Plan`] decided from them alone; no solver runs and no
+    /// clock is read, so the same request on the same instance gives the same plan on every
+    /// call (`solve --explain`).
+    ///
+    /// ```
+    /// use queens_sat::{instance::Instance, piece::QUEEN, solve::{Plan, Solver}};
+    /// let plan = Solver::new(&Instance::plain(8), QUEEN).plan().unwrap();
+    /// // A plain board: the construction first.
+    /// assert!(matches!(plan, Plan::Construct { .. }));
+    /// let named = Solver::new(&Instance::plain(8), QUEEN).solver("varisat").plan().unwrap();
+    /// assert_eq!(named.engines(), ["varisat"]);
+    /// ```
+    pub fn plan(&self) -> Result<Plan> {
+        let this = Solver {
+            cancel: self.cancel.with_timeout(self.timeout),
+            ..self.clone()
+        };
+        this.decide().map(|(_, plan)| plan)
+    }
+
+    /// [`Solver::solve`] under the one deadline (in `self.cancel`): decide, then execute.
     fn solve_within(&self) -> Result<SolveReport> {
+        let (problem, plan) = self.decide()?;
+        let mut report = self.execute(&problem, &plan, self.timeout, &self.cancel)?;
+        report.plan = Some(plan);
+        Ok(report)
+    }
+
+    /// The request checked (options that would change nothing, or that conflict, are refused
+    /// here), the problem presolved, and its plan.
+    fn decide(&self) -> Result<(std::borrow::Cow<'a, Problem>, Plan)> {
         // `jobs = 0` is refused here as everywhere ([`crate::work::threads`]).
         crate::work::threads(self.jobs)?;
         // Options that would change nothing ([`crate::applies`]).
@@ -479,153 +511,305 @@ impl<'a> Solver<'a> {
                     }
                 )));
             }
-            let problem = self.problem(self.presolve)?;
-            let settings = SolveSettings {
-                timeout: self.timeout,
+        }
+        if self.cubes && !self.presolve {
+            return Err(BadOption::excludes(
+                Opt::Presolve,
+                "off",
+                Opt::Cubes,
+                "cubes are presolved",
+            ));
+        }
+        let problem = self.problem(self.presolve)?;
+        let plan = self.plan_for(&problem, options)?;
+        Ok((problem, plan))
+    }
+
+    /// The plan for `problem` (presolved as asked) and the request's `options`: pure.
+    fn plan_for(&self, problem: &Problem, options: EncodeOptions) -> Result<Plan> {
+        let row = |engine: &'static dyn Engine| Backend::from(engine);
+        if let Some(path) = &self.proof {
+            // The bitboard search answers alone and writes its proof.
+            return Ok(Plan::Run(EngineRun {
                 certify: true,
-                cancel: Some(self.cancel.clone()),
                 proof: Some(path.clone()),
                 proof_budget: self.proof_budget,
                 proof_format: self.proof_format,
-                ..SolveSettings::default()
-            };
-            return super::solve(&problem, options, &Bitboard, settings);
+                ..EngineRun::plain(row(&Bitboard), options)
+            }));
         }
         if self.cubes {
-            if !self.presolve {
-                return Err(BadOption::excludes(
-                    Opt::Presolve,
-                    "off",
-                    Opt::Cubes,
-                    "cubes are presolved",
-                ));
-            }
-            let root = self.problem(true)?;
             let solver = match self.solver.as_str() {
                 "auto" => "varisat",
                 other => other,
             };
-            return self.conquer(&root, options, self.timeout, solver);
+            let cubes = self.cubes_plan(problem, options, solver, self.threads(), Vec::new())?;
+            return Ok(Plan::Cubes(cubes));
+        }
+        if self.solver != "auto" {
+            return self.portfolio_plan(&self.solver, options, None);
         }
         let plain = options.symmetric.is_none() && options.lex_leader.is_empty();
-        let problem = self.problem(self.presolve)?;
-        let (portfolio, walk) = if self.solver == "auto" {
-            if self.presolve && plain && problem.unsat.is_none() {
-                // A plain board: the explicit construction first (O(n), any n); its UNSAT
-                // (queens n = 2, 3) carries no proof, so under certify only its boards count.
-                // (Not when the user asked for the cube solver modulo the symmetries on every
-                // instance, `--break-symmetry cubes`.)
-                if self.symmetry != AutoSymmetry::Always
-                    && Construct.accepts(&problem, &options).is_ok()
-                {
-                    let settings = SolveSettings {
-                        timeout: self.timeout,
-                        cancel: Some(self.cancel.clone()),
-                        ..SolveSettings::default()
-                    };
-                    let report = super::solve(&problem, options, &Construct, settings)?;
-                    match report.status {
-                        Answer::Sat(_) => {
-                            self.unused_encoding(&options)?;
-                            return Ok(report);
-                        }
-                        Answer::Unsat if !self.certify => {
-                            self.unused_encoding(&options)?;
-                            return Ok(report);
-                        }
-                        _ => {}
-                    }
-                    // No construction (amazons, n = 2, 3 mod 6): on a board whose CNF would
-                    // be large, local search until the time limit, which needs no CNF.
-                    if problem.num_cells() > AUTO_WALK_ONLY_CELLS {
-                        let settings = SolveSettings {
-                            timeout: self.timeout,
-                            cancel: Some(self.cancel.clone()),
-                            ..SolveSettings::default()
-                        };
-                        return super::solve(&problem, options, &Walk::DEFAULT, settings);
-                    }
-                }
-                let t0 = Instant::now();
-                if problem.num_cells() <= AUTO_CUBES_MAX_CELLS {
-                    // The diagonal sums, unless chosen otherwise (not under certify: a
-                    // certificate covers the plain model only).
-                    let implied = match (self.implied, self.certify) {
-                        (Some(i), _) => i,
-                        (None, true) => Implied::None,
-                        (None, false) => Implied::Sums,
-                    };
-                    // Modulo the instance's symmetries (not under certify: a certificate
-                    // covers the plain model only).
-                    let group = match self.certify {
-                        false => self.symmetry.group(&problem),
-                        true => Vec::new(),
-                    };
-                    let (lex_leader, suffix) = match group.len() > 1 {
-                        true => (SymmetrySet::of(&group), modulo(&group)),
-                        false => (SymmetrySet::default(), String::new()),
-                    };
-                    let with_sums = EncodeOptions {
-                        implied,
-                        lex_leader,
-                        ..options
-                    };
-                    // Under certify: the proof-writing search on one thread, its checker on
-                    // another (1.5x faster than racing it against certified cubes on two
-                    // cores at n = 22 and 24, docs/benchmarks.md).
-                    if bitboard_splits(
-                        &problem,
-                        &options,
-                        self.threads(),
-                        self.symmetry,
-                        self.certify,
-                    ) {
-                        let settings = SolveSettings {
-                            timeout: self.timeout,
-                            certify: self.certify,
-                            cancel: Some(self.cancel.clone()),
-                            threads: self.threads(),
-                            deterministic: self.deterministic,
-                            proof_format: self.proof_format,
-                            ..SolveSettings::default()
-                        };
-                        return super::solve(&problem, options, &Bitboard, settings);
-                    }
-                    // Under certify too: the bitboard side then writes a checked proof.
-                    if bitboard_races(&problem, &options, self.threads(), self.certify) {
-                        return self.race_bitboard(&problem, options, with_sums, &suffix);
-                    }
-                    if let Some(r) =
-                        super::prepass(&problem, options, self.walk_budget(), Some(&self.cancel))?
-                    {
-                        return Ok(r);
-                    }
-                    self.cancel.check()?;
-                    let left = left_of(self.timeout, t0);
-                    let mut report = self.conquer(&problem, with_sums, left, AUTO_CUBE_BACKEND)?;
-                    report.solver.push_str(&suffix);
-                    return Ok(report);
-                }
-            }
-            (AUTO_PORTFOLIO, Some(self.walk_budget()))
-        } else {
-            (self.solver.as_str(), None)
+        if !(self.presolve && plain && problem.unsat.is_none()) {
+            return self.portfolio_plan(AUTO_PORTFOLIO, options, Some(self.walk_budget()));
+        }
+        let search = match self.small_board_plan(problem, options)? {
+            Some(plan) => plan,
+            None => self.portfolio_plan(AUTO_PORTFOLIO, options, Some(self.walk_budget()))?,
         };
-        let entrants = parse_portfolio(portfolio, options)?;
-        let settings = SolveSettings {
-            timeout: self.timeout,
-            certify: self.certify,
-            cancel: Some(self.cancel.clone()),
-            walk,
+        // A plain board: the explicit construction first (O(n), any n); its UNSAT (queens
+        // n = 2, 3) carries no proof, so under certify only its boards count. (Not when the
+        // user asked for the cube solver modulo the symmetries on every instance,
+        // `--break-symmetry cubes`.)
+        if self.symmetry != AutoSymmetry::Always && Construct.accepts(problem, &options).is_ok() {
+            // No construction (amazons, n = 2, 3 mod 6): on a board whose CNF would be large,
+            // local search until the time limit, which needs no CNF.
+            let otherwise = match problem.num_cells() > AUTO_WALK_ONLY_CELLS {
+                true => Plan::Run(EngineRun::plain(row(&Walk::DEFAULT), options)),
+                false => search,
+            };
+            return Ok(Plan::Construct {
+                run: EngineRun::plain(row(&Construct), options),
+                unsat_stands: !self.certify,
+                otherwise: Box::new(otherwise),
+            });
+        }
+        Ok(search)
+    }
+
+    /// The default strategy on a board of at most [`AUTO_CUBES_MAX_CELLS`] live cells (the
+    /// hard instances): the bitboard search split over the cores, or raced against local search
+    /// then cube-and-conquer, or (one core, other pieces) local search then cube-and-conquer.
+    /// `None` on larger boards.
+    fn small_board_plan(&self, problem: &Problem, options: EncodeOptions) -> Result<Option<Plan>> {
+        if problem.num_cells() > AUTO_CUBES_MAX_CELLS {
+            return Ok(None);
+        }
+        let row = |engine: &'static dyn Engine| Backend::from(engine);
+        // The diagonal sums, unless chosen otherwise (not under certify: a certificate covers
+        // the plain model only).
+        let implied = match (self.implied, self.certify) {
+            (Some(i), _) => i,
+            (None, true) => Implied::None,
+            (None, false) => Implied::Sums,
+        };
+        // Modulo the instance's symmetries (not under certify: a certificate covers the plain
+        // model only).
+        let group = match self.certify {
+            false => self.symmetry.group(problem),
+            true => Vec::new(),
+        };
+        let (lex_leader, group) = match group.len() > 1 {
+            true => (SymmetrySet::of(&group), group),
+            false => (SymmetrySet::default(), Vec::new()),
+        };
+        let with_sums = EncodeOptions {
+            implied,
+            lex_leader,
+            ..options
+        };
+        let threads = self.threads();
+        // Under certify: the proof-writing search on one thread, its checker on another (1.5x
+        // faster than racing it against certified cubes on two cores at n = 22 and 24,
+        // docs/benchmarks.md).
+        if bitboard_splits(problem, &options, threads, self.symmetry, self.certify) {
+            return Ok(Some(Plan::Run(EngineRun {
+                threads,
+                certify: self.certify,
+                deterministic: self.deterministic,
+                proof_format: self.proof_format,
+                ..EngineRun::plain(row(&Bitboard), options)
+            })));
+        }
+        let cubes = |jobs: usize| -> Result<Plan> {
+            let cubes = self.cubes_plan(problem, with_sums, AUTO_CUBE_BACKEND, jobs, group.clone())?;
+            Ok(Plan::Prepass {
+                budget: self.walk_budget(),
+                options,
+                then: Box::new(Plan::Cubes(cubes)),
+            })
+        };
+        // Under certify too: the bitboard side then writes a checked proof.
+        if bitboard_races(problem, &options, threads, self.certify) {
+            let bitboard = Plan::Run(EngineRun {
+                certify: self.certify,
+                proof_format: self.proof_format,
+                ..EngineRun::plain(row(&Bitboard), options)
+            });
+            return Ok(Some(Plan::Race(vec![
+                ("the bitboard search".into(), bitboard),
+                ("cube-and-conquer".into(), cubes(threads - 1)?),
+            ])));
+        }
+        cubes(threads).map(Some)
+    }
+
+    /// The engines `solver` names (one, or a comma-separated portfolio), each with its own
+    /// encoding, sharing the request's settings; local search first for `walk`.
+    fn portfolio_plan(
+        &self,
+        solver: &str,
+        options: EncodeOptions,
+        walk: Option<Duration>,
+    ) -> Result<Plan> {
+        let mut entrants = parse_portfolio(solver, options)?;
+        let first = entrants.first().cloned().ok_or_else(|| {
+            crate::error::Error::Internal("a portfolio parsed to no entrant".into())
+        })?;
+        let settings = EngineRun {
+            backend: first.backend,
+            options: first.options,
             threads: self.threads(),
+            certify: self.certify,
             deterministic: self.deterministic,
+            walk,
             proof: None,
             proof_budget: self.proof_budget,
             proof_format: self.proof_format,
         };
-        match entrants.as_slice() {
-            [one] => super::solve(&problem, one.options, &one.backend, settings),
-            _ => super::portfolio(&problem, &entrants, settings).map(|(_, r)| r),
+        Ok(match entrants.len() {
+            1 => Plan::Run(settings),
+            _ => Plan::Portfolio {
+                entrants: entrants.drain(..).map(|e| (e.backend, e.options)).collect(),
+                settings,
+            },
+        })
+    }
+
+    /// Cube-and-conquer of `root` by the engine named `solver` on `jobs` threads, searching
+    /// modulo `group` (certified cubes under `certify`). Refused here: a root too large to
+    /// split, and, uncertified, an engine that cannot conquer cubes.
+    fn cubes_plan(
+        &self,
+        root: &Problem,
+        options: EncodeOptions,
+        solver: &str,
+        jobs: usize,
+        group: Vec<Symmetry>,
+    ) -> Result<CubePlan> {
+        // The look-ahead split presolves children of the root; on a root this big each child is
+        // a big board's presolve (n² work and memory): refused up front.
+        if root.num_cells() > CUBES_MAX_CELLS {
+            return Err(crate::error::Error::TooLarge(format!(
+                "cube-and-conquer splits boards of at most {CUBES_MAX_CELLS} live cells; this one \
+                 has {} (drop --cubes)",
+                root.num_cells()
+            )));
+        }
+        let conquer = match self.certify {
+            true => Backend::from_name(solver)?,
+            // Only an in-process incremental backend of the table conquers cubes (an external
+            // name is refused before it is looked up on PATH).
+            false => match registry::find(solver).filter(|e| e.info().caps.incremental.is_some())
+            {
+                Some(engine) => Backend::from(engine),
+                None => {
+                    return Err(BadOption::excludes(
+                        Opt::Solver,
+                        solver,
+                        Opt::Cubes,
+                        &format!(
+                            "cubes are conquered by an in-process incremental solver ({}); \
+                             with certify, each cube is solved on its own, by any solver that \
+                             certifies",
+                            registry::names_with(|c| c.incremental.is_some())
+                        ),
+                    ));
+                }
+            },
+        };
+        Ok(CubePlan {
+            conquer,
+            options,
+            jobs: jobs.max(1),
+            max_cubes: self.max_cubes,
+            certified: self.certify,
+            modulo: group,
+        })
+    }
+
+    /// Runs `plan` on `problem` with `timeout` (what is left of the solve's limit) and
+    /// `cancel`: the one executor, one arm per [`Plan`] variant.
+    fn execute(
+        &self,
+        problem: &Problem,
+        plan: &Plan,
+        timeout: Option<Duration>,
+        cancel: &Cancel,
+    ) -> Result<SolveReport> {
+        let settings = |r: &EngineRun| SolveSettings {
+            timeout,
+            certify: r.certify,
+            cancel: Some(cancel.clone()),
+            walk: r.walk,
+            threads: r.threads,
+            deterministic: r.deterministic,
+            proof: r.proof.clone(),
+            proof_budget: r.proof_budget,
+            proof_format: r.proof_format,
+        };
+        match plan {
+            Plan::Run(r) => super::solve(problem, r.options, &r.backend, settings(r)),
+            Plan::Portfolio {
+                entrants,
+                settings: shared,
+            } => {
+                let entrants: Vec<Entrant> = entrants
+                    .iter()
+                    .map(|(backend, options)| Entrant {
+                        backend: backend.clone(),
+                        options: *options,
+                    })
+                    .collect();
+                super::portfolio(problem, &entrants, settings(shared)).map(|(_, r)| r)
+            }
+            Plan::Construct {
+                run,
+                unsat_stands,
+                otherwise,
+            } => {
+                let report = super::solve(problem, run.options, &run.backend, settings(run))?;
+                let answered = match report.status {
+                    Answer::Sat(_) => true,
+                    Answer::Unsat => *unsat_stands,
+                    Answer::Unknown(_) => false,
+                };
+                if answered {
+                    self.unused_encoding(&run.options)?;
+                    return Ok(report);
+                }
+                self.execute(problem, otherwise, timeout, cancel)
+            }
+            Plan::Prepass {
+                budget,
+                options,
+                then,
+            } => {
+                let t0 = Instant::now();
+                if let Some(found) = super::prepass(problem, *options, *budget, Some(cancel))? {
+                    return Ok(found);
+                }
+                cancel.check()?;
+                self.execute(problem, then, left_of(timeout, t0), cancel)
+            }
+            Plan::Race(lanes) => {
+                let lanes = lanes
+                    .iter()
+                    .map(|(label, lane)| {
+                        Lane::new(label.clone(), move |stop: &Cancel| {
+                            self.execute(problem, lane, timeout, stop)
+                        })
+                    })
+                    .collect();
+                race(lanes, cancel).map(|(_, r)| r)
+            }
+            Plan::Cubes(cubes) => {
+                let mut report = self.conquer(problem, cubes, timeout, cancel)?;
+                if cubes.modulo.len() > 1 {
+                    report.solver.push_str(&modulo(&cubes.modulo));
+                }
+                Ok(report)
+            }
         }
     }
 
@@ -655,83 +839,23 @@ impl<'a> Solver<'a> {
         self.jobs.unwrap_or_else(crate::cpu::cores).max(1)
     }
 
-    /// The default strategy on two or more cores, through the one [`race()`]: the bit-parallel
-    /// search ([`super::bitboard`]) on one thread, from the start, against local search then
-    /// cube-and-conquer (encoded with `with_sums`) on the others. `suffix` ends the cubes'
-    /// `solver` label (` mod G`).
-    fn race_bitboard(
-        &self,
-        problem: &Problem,
-        options: EncodeOptions,
-        with_sums: EncodeOptions,
-        suffix: &str,
-    ) -> Result<SolveReport> {
-        let t0 = Instant::now();
-        let timeout = self.timeout;
-        let (certify, proof_format) = (self.certify, self.proof_format);
-        let bitboard = Lane::new("the bitboard search", move |cancel: &Cancel| {
-            let settings = SolveSettings {
-                timeout,
-                certify,
-                proof_format,
-                cancel: Some(cancel.clone()),
-                ..SolveSettings::default()
-            };
-            super::solve(problem, options, &Bitboard, settings)
-        });
-        let cubes = Lane::new("cube-and-conquer", move |cancel: &Cancel| {
-            if let Some(found) = super::prepass(problem, options, self.walk_budget(), Some(cancel))?
-            {
-                return Ok(found);
-            }
-            let left = left_of(timeout, t0);
-            let jobs = self.threads() - 1;
-            let mut r =
-                self.conquer_with(problem, with_sums, left, AUTO_CUBE_BACKEND, jobs, cancel)?;
-            r.solver.push_str(suffix);
-            Ok(r)
-        });
-        race(vec![bitboard, cubes], &self.cancel).map(|(_, r)| r)
-    }
-
-    /// Cube-and-conquer on the presolved `root` with the backend named `solver` (certified
-    /// cubes under `certify`).
+    /// Cube-and-conquer of `root` as `c` says, stopped by `cancel` (certified cubes under
+    /// `c.certified`).
     fn conquer(
         &self,
         root: &Problem,
-        options: EncodeOptions,
+        c: &CubePlan,
         timeout: Option<Duration>,
-        solver: &str,
-    ) -> Result<SolveReport> {
-        self.conquer_with(root, options, timeout, solver, self.threads(), &self.cancel)
-    }
-
-    /// [`Solver::conquer`] on `jobs` threads, stopped by `cancel`.
-    fn conquer_with(
-        &self,
-        root: &Problem,
-        options: EncodeOptions,
-        timeout: Option<Duration>,
-        solver: &str,
-        jobs: usize,
         cancel: &Cancel,
     ) -> Result<SolveReport> {
-        let jobs = jobs.max(1);
+        let jobs = c.jobs.max(1);
+        let solver = c.conquer.name();
         // One deadline for the split and the conquest: the time limit counts from here.
         let stop = cancel.with_timeout(timeout);
-        // The look-ahead split presolves children of the root; on a root this big each child is
-        // a big board's presolve (n² work and memory): refused up front.
-        if root.num_cells() > CUBES_MAX_CELLS {
-            return Err(crate::error::Error::TooLarge(format!(
-                "cube-and-conquer splits boards of at most {CUBES_MAX_CELLS} live cells; this one \
-                 has {} (drop --cubes)",
-                root.num_cells()
-            )));
-        }
         // Every worker loads the whole CNF: refused up front when the workers' estimate does not
         // fit (a big plain board with --cubes would otherwise take tens of GB).
-        if let Some(estimate) = registry::find(solver).and_then(|e| e.info().caps.memory) {
-            let stats = crate::encode::Encoder::with_options(root, options)
+        if let Some(estimate) = registry::find(&solver).and_then(|e| e.info().caps.memory) {
+            let stats = crate::encode::Encoder::with_options(root, c.options)
                 .until(&stop)
                 .stats()?;
             crate::memory::check(
@@ -746,7 +870,7 @@ impl<'a> Solver<'a> {
         let settings = CubeSettings {
             jobs,
             split: Split {
-                max_cubes: self.max_cubes,
+                max_cubes: c.max_cubes,
                 jobs,
                 cancel: stop.clone(),
                 ..Split::default()
@@ -754,43 +878,19 @@ impl<'a> Solver<'a> {
             timeout,
             cancel: Some(stop),
         };
-        let (backend, mut report) = if self.certify {
-            let backend = Backend::from_name(solver)?;
-            let r = super::certified_cubes::solve_certified(root, options, &backend, &settings)?;
-            (backend.name(), r)
+        let mut report = if c.certified {
+            super::certified_cubes::solve_certified(root, c.options, &c.conquer, &settings)?
         } else {
-            // Only an in-process incremental backend of the table conquers cubes (an external
-            // name is refused before it is looked up on PATH).
-            let engine = registry::find(solver);
-            let Some(factory) = engine.and_then(|e| e.info().caps.incremental) else {
-                return Err(BadOption::excludes(
-                    Opt::Solver,
-                    solver,
-                    Opt::Cubes,
-                    &format!(
-                        "cubes are conquered by an in-process incremental solver ({}); with \
-                         certify, each cube is solved on its own, by any solver that certifies",
-                        registry::names_with(|c| c.incremental.is_some())
-                    ),
-                ));
-            };
-            let r = cubes::solve(root, options, factory(root, options), &settings)?;
-            (solver.to_string(), r)
+            let factory = c.conquer.info().caps.incremental.ok_or_else(|| {
+                crate::error::Error::Internal(format!(
+                    "the plan gave cubes to {solver}, which conquers none"
+                ))
+            })?;
+            cubes::solve(root, c.options, factory(root, c.options), &settings)?
         };
-        if let Some(c) = &report.cubes {
-            report.solver = c.describe(&backend, self.certify);
+        if let Some(cubes) = &report.cubes {
+            report.solver = cubes.describe(&solver, c.certified);
         }
         Ok(report)
     }
-}
-
-/// The suffix of a report's `solver` label for a search modulo `group`: ` mod r180`,
-/// ` mod r90,r180,r270` (the non-identity elements).
-fn modulo(group: &[Symmetry]) -> String {
-    let names: Vec<&str> = group
-        .iter()
-        .filter(|&&g| g != Symmetry::Id)
-        .map(|g| g.name())
-        .collect();
-    format!(" mod {}", names.join(","))
 }

@@ -83,6 +83,11 @@ pub struct SolveArgs {
     /// its verdict (`UNSAT`, `UNKNOWN`) in text and cols.
     #[arg(long, value_enum, default_value = "text")]
     format: SolveFormat,
+    /// Print what the solve would do (its plan: which engines, in which order, on how many
+    /// threads, with which encoding) and exit 0 without solving; `--format json` prints the
+    /// plan as JSON (the `plan` field of a solve's JSON record).
+    #[arg(long)]
+    explain: bool,
 }
 
 /// `solve`'s output formats: the shared ones ([`OutputFormat`]) and `cols`, the compact form
@@ -153,7 +158,17 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
     }
     let timeout = a.timeout.map(parse_timeout).transpose()?.flatten();
     let (instance, piece) = a.inst.load()?;
-    if let Some(format) = a.format.board() {
+    if a.explain && matches!(a.format, SolveFormat::Svg | SolveFormat::Cols) {
+        return Err(queens_sat::Error::Usage(format!(
+            "--explain prints a plan as text or json, not --format {}",
+            if a.format == SolveFormat::Svg {
+                "svg"
+            } else {
+                "cols"
+            }
+        )));
+    }
+    if let Some(format) = a.format.board().filter(|_| !a.explain) {
         // `--format svg` past the largest drawable board, before anything is solved.
         format.check(instance.n)?;
     }
@@ -193,6 +208,14 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
     }
     if a.cubes {
         solver = solver.cubes(a.max_cubes);
+    }
+    if a.explain {
+        let plan = solver.plan()?;
+        match a.format {
+            SolveFormat::Json => print_json(&plan.to_json()),
+            _ => print!("{plan}"),
+        }
+        return Ok(ExitCode::SUCCESS);
     }
     let report = solver.solve()?;
     if let (Some(path), Status::Unsat) = (&a.proof, &report.status)
