@@ -40,6 +40,7 @@ mod oracle;
 mod pbcheck;
 mod phases;
 mod pieces;
+mod plan;
 mod presolve_proof;
 mod properties;
 mod readers;
