@@ -20,7 +20,8 @@ use crate::symmetry::Symmetry;
 use super::engine::Backend;
 
 /// One engine of the table (or an external program) on the whole problem, with the settings a
-/// plan gives it. The executor adds the time limit and the cancel token.
+/// plan gives it. The executor adds the time limit and the cancel token. Public as a step of the
+/// [`Plan`] that [`Solver::plan`](super::Solver::plan) returns, for a caller that inspects it.
 #[derive(Clone, Debug)]
 pub struct EngineRun {
     /// Who solves.
@@ -88,7 +89,7 @@ impl EngineRun {
 }
 
 /// Cube-and-conquer: a look-ahead split of the presolved problem into cubes, each conquered
-/// by an engine.
+/// by an engine. Public as a step of a [`Plan`].
 #[derive(Clone, Debug)]
 pub struct CubePlan {
     /// The engine that conquers the cubes (an in-process incremental one; under `certified`,
@@ -108,7 +109,8 @@ pub struct CubePlan {
 }
 
 /// What a solve will do. Built by [`Solver::plan`](super::Solver::plan) (and by every solve
-/// before it runs), run by one executor.
+/// before it runs), run by one executor; public so that a caller can ask what a solve will do
+/// without running it (`solve --explain`), and read what ran ([`super::SolveReport::plan`]).
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum Plan {
