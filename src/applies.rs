@@ -419,6 +419,16 @@ pub fn check(command: Command, given: &Given) -> Result<()> {
     Ok(())
 }
 
+/// The row of [`RULES`] for `command` that refuses `option` beside what `given` holds (whether
+/// or not `given` holds `option` itself); `None` where `option` applies. Public for the test
+/// that walks the table against the solve plans (`tests/it/plan.rs`): a refused option changes
+/// no plan.
+pub fn refusing(command: Command, option: Opt, given: &Given) -> Option<&'static Rule> {
+    RULES
+        .iter()
+        .find(|r| r.command == command && r.option == option && holds(r.when, given))
+}
+
 /// Whether `when` holds for what `given` holds.
 fn holds(when: When, given: &Given) -> bool {
     match when {

@@ -61,6 +61,14 @@ pub struct Capabilities {
     /// search, the bitboard search): it needs a presolved problem without such constraints
     /// ([`Engine::accepts`]).
     pub encodes: bool,
+    /// Splits its own search over the threads it is given (`--jobs`, with `--deterministic`
+    /// the same board on every run): the bitboard search. Other engines run on one thread,
+    /// so a plan gives them one.
+    pub threads: bool,
+    /// Writes its certified refutation in the format `--proof-format` chooses (LRAT or
+    /// VeriPB), and to a `--proof` file: the bitboard search. Other engines certify by
+    /// self-check or DRAT.
+    pub proof_format: bool,
 }
 
 impl Capabilities {
@@ -73,6 +81,8 @@ impl Capabilities {
         incremental: None,
         memory: None,
         encodes: true,
+        threads: false,
+        proof_format: false,
     };
 
     /// [`Capabilities::IN_PROCESS`] for a search that places pieces itself
@@ -92,6 +102,8 @@ impl std::fmt::Debug for Capabilities {
             .field("incremental", &self.incremental.is_some())
             .field("memory", &self.memory.is_some())
             .field("encodes", &self.encodes)
+            .field("threads", &self.threads)
+            .field("proof_format", &self.proof_format)
             .finish()
     }
 }

@@ -418,6 +418,8 @@ impl Engine for ExternalSolver {
                 incremental: None,
                 memory: None,
                 encodes: true,
+                threads: false,
+                proof_format: false,
             },
         }
     }

@@ -157,11 +157,9 @@ impl Plan {
     pub fn to_json(&self) -> serde_json::Value {
         use serde_json::json;
         let run = |r: &EngineRun| {
-            json!({
+            let mut v = json!({
                 "step": "run",
                 "engine": r.backend.name(),
-                "amo": r.options.amo.name(),
-                "implied": r.options.implied.name(),
                 "threads": r.threads.max(1),
                 "certify": r.certify,
                 "deterministic": r.deterministic,
@@ -169,7 +167,13 @@ impl Plan {
                 "proof": r.proof.as_ref().map(|p| p.display().to_string()),
                 "proof_budget": r.proof_budget,
                 "proof_format": r.proof_format.map(|f| f.name()),
-            })
+            });
+            // The encoding only where the engine builds a CNF.
+            if r.backend.info().caps.encodes {
+                v["amo"] = json!(r.options.amo.name());
+                v["implied"] = json!(r.options.implied.name());
+            }
+            v
         };
         match self {
             Plan::Run(r) => run(r),
@@ -178,11 +182,15 @@ impl Plan {
                 v["step"] = json!("portfolio");
                 v["entrants"] = entrants
                     .iter()
-                    .map(|(b, o)| json!({"engine": b.name(), "amo": o.amo.name()}))
+                    .map(|(b, o)| match b.info().caps.encodes {
+                        true => json!({"engine": b.name(), "amo": o.amo.name()}),
+                        false => json!({"engine": b.name()}),
+                    })
                     .collect();
                 if let Some(o) = v.as_object_mut() {
-                    o.remove("engine");
-                    o.remove("amo");
+                    for key in ["engine", "amo", "implied"] {
+                        o.remove(key);
+                    }
                 }
                 v
             }
@@ -209,16 +217,23 @@ impl Plan {
                     .map(|(label, p)| json!({"label": label, "plan": p.to_json()}))
                     .collect::<Vec<_>>(),
             }),
-            Plan::Cubes(c) => json!({
+            Plan::Cubes(c) => {
+                let mut v = json!({
                 "step": "cubes",
                 "conquer": c.conquer.name(),
-                "amo": c.options.amo.name(),
-                "implied": c.options.implied.name(),
                 "jobs": c.jobs,
                 "max_cubes": (c.max_cubes > 0).then_some(c.max_cubes),
                 "certified": c.certified,
                 "modulo": c.modulo.iter().filter(|&&g| g != Symmetry::Id).map(|g| g.name()).collect::<Vec<_>>(),
-            }),
+                });
+                // The encoding only where the conquering engine builds a CNF (certified cubes
+                // may be conquered by the bitboard search).
+                if c.conquer.info().caps.encodes {
+                    v["amo"] = json!(c.options.amo.name());
+                    v["implied"] = json!(c.options.implied.name());
+                }
+                v
+            }
         }
     }
 
@@ -264,14 +279,23 @@ impl Plan {
         };
         match self {
             Plan::Run(r) => {
-                let mut words = vec![encoding(&r.options)];
+                let mut words = Vec::new();
+                if r.backend.info().caps.encodes {
+                    words.push(encoding(&r.options));
+                }
                 words.extend(r.settings());
+                if words.is_empty() {
+                    return writeln!(f, "{pad}{}", r.backend.name());
+                }
                 writeln!(f, "{pad}{} ({})", r.backend.name(), words.join(", "))
             }
             Plan::Portfolio { entrants, settings } => {
                 let names: Vec<String> = entrants
                     .iter()
-                    .map(|(b, o)| format!("{} --amo {}", b.name(), o.amo))
+                    .map(|(b, o)| match b.info().caps.encodes {
+                        true => format!("{} --amo {}", b.name(), o.amo),
+                        false => b.name(),
+                    })
                     .collect();
                 let words = settings.settings();
                 let tail = match words.is_empty() {
@@ -312,7 +336,10 @@ impl Plan {
                 Ok(())
             }
             Plan::Cubes(c) => {
-                let mut words = vec![encoding(&c.options)];
+                let mut words = Vec::new();
+                if c.conquer.info().caps.encodes {
+                    words.push(encoding(&c.options));
+                }
                 words.push(format!(
                     "{} thread{}",
                     c.jobs,

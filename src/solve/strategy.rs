@@ -613,10 +613,11 @@ impl<'a> Solver<'a> {
         // faster than racing it against certified cubes on two cores at n = 22 and 24,
         // docs/benchmarks.md).
         if bitboard_splits(problem, &options, threads, self.symmetry, self.certify) {
+            // (`deterministic` is refused with `auto` ([`crate::applies`]): the split search
+            // here answers with the first board found.)
             return Ok(Some(Plan::Run(EngineRun {
                 threads,
                 certify: self.certify,
-                deterministic: self.deterministic,
                 proof_format: self.proof_format,
                 ..EngineRun::plain(row(&Bitboard), options)
             })));
@@ -645,7 +646,10 @@ impl<'a> Solver<'a> {
     }
 
     /// The engines `solver` names (one, or a comma-separated portfolio), each with its own
-    /// encoding, sharing the request's settings; local search first for `walk`.
+    /// encoding, sharing the request's settings; local search first for `walk`. A single
+    /// engine gets what it uses of them: threads (and `deterministic`) where it splits its
+    /// search ([`Capabilities::threads`](super::engine::Capabilities::threads)), the proof
+    /// format where it writes one of its own; a portfolio shares the threads among its entrants.
     fn portfolio_plan(
         &self,
         solver: &str,
@@ -656,16 +660,29 @@ impl<'a> Solver<'a> {
         let first = entrants.first().cloned().ok_or_else(|| {
             crate::error::Error::Internal("a portfolio parsed to no entrant".into())
         })?;
+        let caps = first.backend.info().caps;
+        let alone = entrants.len() == 1;
+        let threads = match alone && !caps.threads {
+            true => 0,
+            false => self.threads(),
+        };
+        let proof_format = match entrants
+            .iter()
+            .any(|e| e.backend.info().caps.proof_format)
+        {
+            true => self.proof_format,
+            false => None,
+        };
         let settings = EngineRun {
             backend: first.backend,
             options: first.options,
-            threads: self.threads(),
+            threads,
             certify: self.certify,
-            deterministic: self.deterministic,
+            deterministic: self.deterministic && alone && caps.threads && threads > 1,
             walk,
             proof: None,
             proof_budget: self.proof_budget,
-            proof_format: self.proof_format,
+            proof_format,
         };
         Ok(match entrants.len() {
             1 => Plan::Run(settings),

@@ -274,11 +274,13 @@ fn a_named_solver_runs_alone_and_a_list_races() {
                 .unwrap(),
         )
     };
-    assert_eq!(plan("varisat"), "varisat x2");
-    assert_eq!(plan("lib:cadical"), "lib:cadical x2");
-    assert_eq!(plan("walk"), "walk x2");
+    // One thread for an engine that runs on one (the table refuses --jobs there), every
+    // thread asked for the search that splits.
+    assert_eq!(plan("varisat"), "varisat");
+    assert_eq!(plan("lib:cadical"), "lib:cadical");
+    assert_eq!(plan("walk"), "walk");
     assert_eq!(plan("bitboard"), "bitboard x2");
-    assert_eq!(plan("construct"), "construct x2");
+    assert_eq!(plan("construct"), "construct");
     assert_eq!(
         plan("varisat,lib:cadical --amo product"),
         "portfolio[varisat auto, lib:cadical product]"
@@ -474,4 +476,134 @@ fn explain_prints_the_plan_without_solving() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(out.stdout.is_empty());
+}
+
+/// The table of which option applies where (`applies::RULES`) and the plans agree: wherever the
+/// table refuses a solve option, no value of the option changes the plan (or the library
+/// refuses the request itself); and each option the table governs changes some plan where the
+/// table lets it through.
+#[test]
+fn an_option_the_table_refuses_changes_no_plan() {
+    use queens_sat::applies::{Command, Given, RULES, refusing};
+    use queens_sat::certify::ProofFormat;
+    use queens_sat::error::Opt;
+
+    const GOVERNED: [Opt; 6] = [
+        Opt::Jobs,
+        Opt::Deterministic,
+        Opt::Amo,
+        Opt::Implied,
+        Opt::BreakSymmetry,
+        Opt::ProofFormat,
+    ];
+    // Every row of `solve` is about an option the plan decides.
+    for rule in RULES.iter().filter(|r| r.command == Command::Solve) {
+        assert!(GOVERNED.contains(&rule.option), "{rule:?}");
+    }
+    let instances = [Instance::plain(8), blocked(), symmetric_diagonals()];
+    let solvers = [
+        "auto",
+        "varisat",
+        "lib:cadical",
+        "bitboard",
+        "walk",
+        "construct",
+        "varisat,bitboard",
+    ];
+    let (mut refused, mut applied) = (0, 0);
+    let mut changed = std::collections::BTreeSet::new();
+    for inst in &instances {
+        for solver in solvers {
+            for cubes in [false, true] {
+                for certify in [false, true] {
+                    for jobs in [1usize, 3] {
+                        let base = || {
+                            let s = Solver::new(inst, QUEEN)
+                                .solver(solver)
+                                .certify(certify)
+                                .jobs(Some(jobs));
+                            if cubes { s.cubes(16) } else { s }
+                        };
+                        type Vary<'a> = Box<dyn Fn(Solver<'a>) -> Solver<'a> + 'a>;
+                        for option in GOVERNED {
+                            // The option's values, as changes of the request (the first is
+                            // the option not given).
+                            let values: Vec<Vary<'_>> = match option {
+                                Opt::Jobs => vec![
+                                    Box::new(|s| s.jobs(Some(1))),
+                                    Box::new(|s| s.jobs(Some(3))),
+                                ],
+                                Opt::Deterministic => {
+                                    vec![Box::new(|s| s), Box::new(|s| s.deterministic(true))]
+                                }
+                                Opt::Amo => [AmoKind::DEFAULT, AmoKind::parse("product").unwrap()]
+                                    .into_iter()
+                                    .map(|a| -> Vary<'_> {
+                                        Box::new(move |s: Solver<'_>| {
+                                            s.options(EncodeOptions::from(a))
+                                        })
+                                    })
+                                    .collect(),
+                                Opt::Implied => vec![
+                                    Box::new(|s| s),
+                                    Box::new(|s| s.implied(Implied::None)),
+                                    Box::new(|s| s.implied(Implied::Sums)),
+                                ],
+                                Opt::BreakSymmetry => vec![
+                                    Box::new(|s| s),
+                                    Box::new(|s| s.auto_symmetry(AutoSymmetry::Off)),
+                                    Box::new(|s| s.auto_symmetry(AutoSymmetry::Always)),
+                                ],
+                                Opt::ProofFormat => vec![
+                                    Box::new(|s| s),
+                                    Box::new(|s| s.proof_format(Some(ProofFormat::Lrat))),
+                                    Box::new(|s| s.proof_format(Some(ProofFormat::Veripb))),
+                                ],
+                                _ => unreachable!(),
+                            };
+                            let plans: Vec<serde_json::Value> = values
+                                .iter()
+                                .filter_map(|vary| vary(base()).plan().ok())
+                                .map(|p| p.to_json())
+                                .collect();
+                            let given = Given::new()
+                                .value(Opt::Solver, solver)
+                                .switch_if(Opt::Cubes, cubes)
+                                .value(Opt::Jobs, jobs.to_string());
+                            let differ = plans.windows(2).any(|w| w[0] != w[1]);
+                            match refusing(Command::Solve, option, &given) {
+                                Some(rule) => {
+                                    refused += 1;
+                                    assert!(
+                                        !differ,
+                                        "{option:?} is refused ({}) yet changes the plan of \
+                                         solver {solver}, cubes {cubes}, certify {certify}, jobs \
+                                         {jobs} on n = {}: {plans:#?}",
+                                        rule.why, inst.n
+                                    );
+                                }
+                                None => {
+                                    applied += 1;
+                                    if differ {
+                                        changed.insert(format!("{option:?}"));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        refused > 100 && applied > 100,
+        "{refused} refused, {applied} applied"
+    );
+    // No governed option is dead: each changes some plan where it applies.
+    for option in GOVERNED {
+        assert!(
+            changed.contains(&format!("{option:?}")),
+            "{option:?} changed no plan: {changed:?}"
+        );
+    }
 }

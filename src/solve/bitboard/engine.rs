@@ -40,6 +40,8 @@ impl Engine for Bitboard {
                 .into(),
             caps: Capabilities {
                 proofs: engine::Proofs::SelfChecked,
+                threads: true,
+                proof_format: true,
                 ..Capabilities::SEARCH
             },
         }
