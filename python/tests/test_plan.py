@@ -124,7 +124,7 @@ def test_a_plan_is_frozen_and_built_by_plan_only() -> None:
     with pytest.raises(AttributeError):
         p.step = "run"  # type: ignore[misc]
     with pytest.raises(TypeError):
-        qs.Plan()  # type: ignore[call-arg]
+        qs.Plan()
 
 
 def test_the_plan_matches_the_cli_explain(cli: Path, tmp_path: Path) -> None:
