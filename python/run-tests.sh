@@ -28,10 +28,10 @@ cd "$root/python/tests"
 # The stubs against the built extension (stubtest: names, signatures, @final, properties), so
 # they cannot drift; then mypy --strict on the installed package and on a user's script that
 # calls every public function with the types written out (typed_user_script.py), and on the
-# typing and docs tests (the other test files are not yet mypy --strict clean).
+# typing, docs and plan tests (the other test files are not yet mypy --strict clean).
 "$venv/bin/python" -m mypy.stubtest queens_sat._native
 "$venv/bin/python" -m mypy --strict --no-incremental -p queens_sat -m typed_user_script -m conftest \
-    -m test_typing -m test_docs
+    -m test_typing -m test_docs -m test_plan
 # From the tests folder, with importlib imports, so `import queens_sat` is the installed package
 # (not python/queens_sat/, which has no extension module); --pyargs runs the installed
 # package's doctests.

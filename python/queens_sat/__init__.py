@@ -38,7 +38,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from typing import Any, Callable, Optional, Union
+from typing import Any, Callable, Optional, Tuple, Union
 
 from . import _args, _native, generate
 from ._errors import (
@@ -59,7 +59,7 @@ from ._errors import (
     VerifyError,
     WrongAnswerError,
 )
-from ._native import Board, Cancel, Counts, Formula, Instance, Result, Solutions
+from ._native import Board, Cancel, Counts, Formula, Instance, Plan, Result, Solutions
 from ._options import (
     Amo,
     AmoGroup,
@@ -113,6 +113,7 @@ __all__ = [
     "PermissionDeniedError",
     "ProofRejectedError",
     "PieceName",
+    "Plan",
     "PySatCNF",
     "Result",
     "Solutions",
@@ -128,6 +129,7 @@ __all__ = [
     "count",
     "encode",
     "generate",
+    "plan",
     "solutions",
     "solve",
     "verify",
@@ -193,7 +195,8 @@ def solve(
     ``UsageError`` naming the argument (``timeout=-1 must be ...``). An UNSAT that presolve
     proves (pre-placed pieces that attack each other, a line left without a free cell) comes
     with ``Result.reason`` saying why. ``cancel`` (a ``Cancel``): raising it stops the call,
-    which raises ``CancelledError``.
+    which raises ``CancelledError``. ``Result.plan`` is what the solve ran (``plan(...)`` with
+    the same arguments says it without solving).
 
     >>> r = solve(Instance(4, placed=[(0, 0)]))
     >>> r.status, r.board
@@ -205,6 +208,61 @@ def solve(
     (True, 6)
     """
     return _native.solve(
+        *_solve_request(
+            instance,
+            solver,
+            timeout,
+            certify,
+            jobs,
+            amo,
+            implied,
+            symmetric,
+            break_symmetry,
+            deterministic,
+            proof,
+            proof_format,
+            proof_budget,
+        ),
+        _args.cancel(cancel),
+    )
+
+
+#: The arguments of ``_native.solve`` and ``_native.plan`` (but ``cancel``), read.
+_SolveRequest = Tuple[
+    Instance,
+    str,
+    Optional[float],
+    bool,
+    Optional[int],
+    Optional[str],
+    Optional[str],
+    Optional[str],
+    Optional[str],
+    bool,
+    Optional[str],
+    Optional[str],
+    Union[int, str, None],
+]
+
+
+def _solve_request(
+    instance: object,
+    solver: object,
+    timeout: object,
+    certify: object,
+    jobs: object,
+    amo: object,
+    implied: object,
+    symmetric: object,
+    break_symmetry: object,
+    deterministic: object,
+    proof: Optional[Union[str, os.PathLike[str]]],
+    proof_format: object,
+    proof_budget: object,
+) -> _SolveRequest:
+    """The keyword arguments ``solve`` and ``plan`` share, read and type-checked in one order
+    (the values themselves are the extension's to check), so both refuse the same calls."""
+    return (
         _args.instance(instance),
         _args.text("solver", solver),
         _args.seconds("timeout", timeout),
@@ -218,7 +276,64 @@ def solve(
         _args.path("proof", proof),
         _args.opt_text("proof_format", proof_format),
         _args.size("proof_budget", proof_budget),
-        _args.cancel(cancel),
+    )
+
+
+def plan(
+    instance: Union[Instance, int],
+    *,
+    solver: str = "auto",
+    timeout: Optional[float] = None,
+    certify: bool = False,
+    jobs: Optional[int] = None,
+    amo: AmoSpec = "auto",
+    implied: Optional[Implied] = None,
+    symmetric: Optional[SymmetryName] = None,
+    break_symmetry: Optional[BreakSymmetry] = None,
+    deterministic: bool = False,
+    proof: Optional[Union[str, os.PathLike[str]]] = None,
+    proof_format: Optional[ProofFormat] = None,
+    proof_budget: Optional[Union[int, str]] = None,
+) -> Plan:
+    """What ``solve`` would do with the same arguments, without solving: a ``Plan``, like
+    ``queens-sat solve --explain``.
+
+    The arguments are ``solve``'s but ``cancel``, read and checked as ``solve`` reads them, so
+    ``plan`` raises what ``solve`` would raise for them (``UsageError`` naming the argument, an
+    option that would change nothing, ...). The instance is presolved (not solved), and the
+    plan is decided from it and the arguments alone: no solver runs, nothing is written (not
+    even ``proof``), and the same call gives the same plan every time. ``timeout`` matters (the
+    default strategy's local search gets a tenth of it, at most one second), and so does
+    ``jobs`` (its default, every core: on one core the default strategy races nothing).
+    ``str(plan)`` is the text ``--explain`` prints, ``to_dict()`` its JSON (the ``plan`` field
+    of ``Result.to_dict()``), and ``engines`` the engines it may run.
+
+    >>> p = plan(Instance(8), jobs=2)                 # a plain board: the construction first
+    >>> p.step, p.engines
+    ('construct', ['construct', 'bitboard', 'walk', 'lib:cadical'])
+    >>> plan(8, solver="varisat").engines
+    ['varisat']
+    >>> print(plan(8, solver="varisat,lib:cadical", jobs=2))
+    a portfolio race of varisat --amo auto, lib:cadical --amo auto (2 threads)
+    >>> plan(8, certify=True).to_dict()["unsat_stands"]   # the construction's UNSAT has no proof
+    False
+    """
+    return _native.plan(
+        *_solve_request(
+            instance,
+            solver,
+            timeout,
+            certify,
+            jobs,
+            amo,
+            implied,
+            symmetric,
+            break_symmetry,
+            deterministic,
+            proof,
+            proof_format,
+            proof_budget,
+        )
     )
 
 

@@ -39,11 +39,13 @@ __all__ = [
     "Counts",
     "Cancel",
     "Result",
+    "Plan",
     "Solutions",
     "encode",
     "count",
     "verify",
     "solve",
+    "plan",
     "solutions",
     "generate_completion",
     "generate_blocked",
@@ -358,6 +360,11 @@ class Result:
     @property
     def certified(self) -> Optional[str]:
         """Who checked the refutation of a certified UNSAT."""
+    @property
+    def plan(self) -> Optional[Plan]:
+        """The plan the solve ran (what ``plan(...)`` gives for the same arguments; the
+        ``plan`` field of ``to_dict()``), or None where the time limit stopped it before the
+        plan was decided."""
     def to_json(self) -> str:
         """The record ``solve --format json`` prints, as JSON text."""
     def to_dict(self) -> Dict[str, Any]:
@@ -371,6 +378,33 @@ class Result:
     def __bool__(self) -> bool: ...
     def __eq__(self, value: object, /) -> bool:
         """The same status, instance (with its piece) and board."""
+    def __hash__(self) -> int: ...
+
+@final
+class Plan:
+    """What a solve will do, decided without solving (``queens-sat solve --explain``).
+
+    ``str(plan)`` is the text ``solve --explain`` prints, ``to_dict()`` the JSON of ``solve
+    --explain --format json`` (the ``plan`` field of a solve's record), ``engines`` the engines
+    it may run. Built by ``plan(...)`` and held by ``Result.plan``; equal when their JSON is;
+    plans pickle.
+    """
+
+    @property
+    def step(self) -> str:
+        """The kind of the first step: ``run``, ``portfolio``, ``construct``, ``prepass``,
+        ``race`` or ``cubes``."""
+    @property
+    def engines(self) -> List[str]:
+        """The engines the plan may run, in the order they appear (``construct`` and ``walk``
+        included)."""
+    def to_json(self) -> str:
+        """The plan as JSON text (``solve --explain --format json``)."""
+    def to_dict(self) -> Dict[str, Any]:
+        """The plan as a dict, ``{"step": ..., ...}``; the ``plan`` field of
+        ``Result.to_dict()``."""
+    def __eq__(self, value: object, /) -> bool:
+        """The same JSON."""
     def __hash__(self) -> int: ...
 
 def solve(
@@ -389,6 +423,21 @@ def solve(
     proof_budget: Union[int, str, None],
     cancel: Optional[Cancel],
 ) -> Result: ...
+def plan(
+    instance: Instance,
+    solver: str,
+    timeout_secs: Optional[float],
+    certify: bool,
+    jobs_: Optional[int],
+    amo: Optional[str],
+    implied: Optional[str],
+    symmetric: Optional[str],
+    break_symmetry: Optional[str],
+    deterministic: bool,
+    proof: Optional[str],
+    proof_format: Optional[str],
+    proof_budget: Union[int, str, None],
+) -> Plan: ...
 def encode(
     instance: Instance,
     amo: str,

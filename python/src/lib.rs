@@ -8,6 +8,7 @@
 mod args;
 mod cancel;
 mod errors;
+mod plan;
 mod solutions;
 mod solving;
 mod work;
@@ -1821,11 +1822,13 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyCounts>()?;
     m.add_class::<cancel::PyCancel>()?;
     m.add_class::<solving::PyResult_>()?;
+    m.add_class::<plan::PyPlan>()?;
     m.add_class::<solutions::PySolutions>()?;
     m.add_function(wrap_pyfunction!(encode, m)?)?;
     m.add_function(wrap_pyfunction!(count_instance, m)?)?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add_function(wrap_pyfunction!(solving::solve, m)?)?;
+    m.add_function(wrap_pyfunction!(solving::plan, m)?)?;
     m.add_function(wrap_pyfunction!(solutions::solutions, m)?)?;
     m.add_function(wrap_pyfunction!(generate_completion, m)?)?;
     m.add_function(wrap_pyfunction!(generate_blocked, m)?)?;

@@ -13,14 +13,16 @@ use queens_sat::interrupt::Cancel;
 use queens_sat::options::Parsed;
 use queens_sat::piece::Piece;
 use queens_sat::report::SolveRecord;
-use queens_sat::solve::{SolveReport, Solver};
+use queens_sat::solve::Solver;
 
 use crate::errors;
+use crate::plan::PyPlan;
 use crate::{PyBoard, PyInstance, encoding, html_escape, work};
 
 /// What `Result.__reduce__` hands to `Result._restore`: the instance, the status (`SAT`,
 /// `UNSAT`, `UNKNOWN`), the board's pieces when SAT, the UNKNOWN reason, then the rest of the
-/// fields in declaration order (the size with why it was not counted).
+/// fields in declaration order (the size with why it was not counted), the last two (presolve's
+/// UNSAT reason, the plan) as a pair.
 type ResultState = (
     PyInstance,
     &'static str,
@@ -33,17 +35,20 @@ type ResultState = (
     f64,
     f64,
     Option<String>,
-    Option<String>,
+    (Option<String>, Option<PyPlan>),
 );
 
-/// The one call into the library's solving strategy ([`Solver`]: the default strategy, one
-/// backend, or a portfolio), stopped by `cancel`.
-#[allow(clippy::too_many_arguments)]
-fn run_solve(
-    instance: &Instance,
-    piece: Piece,
+/// A solve request read from the keyword arguments of `solve` (and `plan`, which takes the
+/// same ones but `cancel`): every value checked in Python's words, and the options that would
+/// change nothing refused, as `queens-sat solve` refuses them. `solve` and `plan` read their
+/// arguments here and build the library's [`Solver`] through [`Request::solver`], so `plan`
+/// refuses what `solve` refuses before it runs an engine, and plans what it would run. (The
+/// refusals made once an engine runs, an engine that does not take the instance, and `amo=` or
+/// `implied=` on a plain board the construction answered, are `solve`'s alone, as they are
+/// `solve`'s and not `solve --explain`'s on the command line.)
+struct Request<'s> {
     parsed: Parsed,
-    solver: &str,
+    solver: &'s str,
     timeout: Option<Duration>,
     certify: bool,
     jobs: Option<usize>,
@@ -51,26 +56,110 @@ fn run_solve(
     proof: Option<std::path::PathBuf>,
     proof_format: Option<ProofFormat>,
     proof_budget: Option<u64>,
+    /// `proof_budget` as Python wrote it, for the library's refusal of it.
+    budget_given: Option<String>,
+    /// Whether `amo=` was given (not `auto`).
     amo_given: bool,
-    cancel: &Cancel,
-) -> queens_sat::Result<SolveReport> {
-    let mut s = Solver::new(instance, piece)
-        .options(parsed.options)
-        .auto_symmetry(parsed.auto_symmetry)
-        .solver(solver)
-        .timeout(timeout)
-        .certify(certify)
-        .jobs(jobs)
-        .deterministic(deterministic)
-        .proof(proof)
-        .proof_format(proof_format)
-        .proof_budget(proof_budget)
-        .amo_given(amo_given)
-        .cancel(cancel.clone());
-    if let Some(i) = parsed.implied {
-        s = s.implied(i);
+}
+
+impl<'s> Request<'s> {
+    /// Reads and checks the arguments (the applies table included).
+    #[allow(clippy::too_many_arguments)]
+    fn read(
+        instance: &PyInstance,
+        solver: &'s str,
+        timeout_secs: Option<&Bound<'_, PyAny>>,
+        certify: bool,
+        jobs_: Option<&Bound<'_, PyAny>>,
+        amo: Option<&str>,
+        implied: Option<&str>,
+        symmetric: Option<&str>,
+        break_symmetry: Option<&str>,
+        deterministic: bool,
+        proof: Option<std::path::PathBuf>,
+        proof_format: Option<&str>,
+        proof_budget: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Request<'s>> {
+        let proof_format = errors::py_ok(proof_format.map(ProofFormat::parse).transpose())?;
+        let budget_given = proof_budget.map(crate::args::repr);
+        let proof_budget = crate::args::proof_budget(proof_budget)?;
+        // `implied=None` leaves the choice to the strategy (the diagonal sums in its cube
+        // solver).
+        let parsed = encoding(instance, amo, implied, symmetric, break_symmetry, true)?;
+        let timeout = crate::args::timeout(timeout_secs)?.map(|(d, _)| d);
+        let jobs_ = crate::args::jobs(jobs_)?;
+        // Options that would change nothing ([`queens_sat::applies`]), checked as `queens-sat
+        // solve` checks them: `amo=` with a solver that builds no CNF, `jobs=` with one that
+        // runs on one thread, ... Of `break_symmetry`, `none` and `cubes` choose the default
+        // strategy's handling; `lex` is an encoding option.
+        {
+            use queens_sat::applies::{Command, Given, check};
+            use queens_sat::error::Opt;
+            errors::py_ok(check(
+                Command::Solve,
+                &Given::new()
+                    .value(Opt::Solver, solver)
+                    .maybe(Opt::Amo, amo)
+                    .maybe(Opt::Implied, implied)
+                    .maybe(Opt::Jobs, jobs_.map(|j| j.to_string()))
+                    .switch_if(Opt::Deterministic, deterministic)
+                    .maybe(
+                        Opt::BreakSymmetry,
+                        break_symmetry.filter(|m| matches!(*m, "none" | "cubes")),
+                    )
+                    .maybe(Opt::ProofFormat, proof_format.map(|f| f.name())),
+            ))?;
+        }
+        Ok(Request {
+            parsed,
+            solver,
+            timeout,
+            certify,
+            jobs: jobs_,
+            deterministic,
+            proof,
+            proof_format,
+            proof_budget,
+            budget_given,
+            amo_given: amo.is_some(),
+        })
     }
-    s.solve()
+
+    /// The library's solving strategy ([`Solver`]: the default strategy, one backend, or a
+    /// portfolio) for this request on `instance`, stopped by `cancel`: the one place `solve`
+    /// and `plan` build it.
+    fn solver<'a>(&self, instance: &'a Instance, piece: Piece, cancel: &Cancel) -> Solver<'a> {
+        let mut s = Solver::new(instance, piece)
+            .options(self.parsed.options)
+            .auto_symmetry(self.parsed.auto_symmetry)
+            .solver(self.solver)
+            .timeout(self.timeout)
+            .certify(self.certify)
+            .jobs(self.jobs)
+            .deterministic(self.deterministic)
+            .proof(self.proof.clone())
+            .proof_format(self.proof_format)
+            .proof_budget(self.proof_budget)
+            .amo_given(self.amo_given)
+            .cancel(cancel.clone());
+        if let Some(i) = self.parsed.implied {
+            s = s.implied(i);
+        }
+        s
+    }
+
+    /// A library error in Python's words: its refusal of the budget (where no proof file is
+    /// written) names the value as Python wrote it.
+    fn python_words(&self, e: queens_sat::Error) -> queens_sat::Error {
+        match (&e, &self.budget_given) {
+            (queens_sat::Error::Option(b), Some(given))
+                if b.option == queens_sat::error::Opt::ProofBudget =>
+            {
+                crate::args::revalue(e, given)
+            }
+            _ => e,
+        }
+    }
 }
 
 /// The answer of `solve`: a status, a verified board when SAT, and what `solve --format json`
@@ -93,6 +182,8 @@ pub struct PyResult_ {
     certified: Option<String>,
     /// Presolve's reason for an UNSAT it proved.
     unsat_reason: Option<String>,
+    /// The plan that ran (`None` where the solve stopped before it was decided).
+    plan: Option<PyPlan>,
 }
 
 impl PyResult_ {
@@ -112,6 +203,7 @@ impl PyResult_ {
         rec.encode_seconds = self.encode_seconds;
         rec.solve_seconds = self.solve_seconds;
         rec.certified = self.certified.clone();
+        rec.plan = self.plan.as_ref().map(|p| p.json().clone());
         if matches!(self.status, Answer::Unsat) {
             rec.reason.clone_from(&self.unsat_reason);
         }
@@ -217,6 +309,13 @@ impl PyResult_ {
         self.certified.clone()
     }
 
+    /// The plan the solve ran (what `plan(...)` gives for the same arguments; the `plan` field
+    /// of `to_dict()`), or `None` where the time limit stopped it before the plan was decided.
+    #[getter]
+    fn plan(&self) -> Option<PyPlan> {
+        self.plan.clone()
+    }
+
     /// The record `solve --format json` prints, as JSON text.
     fn to_json(&self) -> String {
         serde_json::to_string(&self.record()).expect("report records serialise")
@@ -282,7 +381,7 @@ impl PyResult_ {
                 me.encode_seconds,
                 me.solve_seconds,
                 me.certified.clone(),
-                me.unsat_reason.clone(),
+                (me.unsat_reason.clone(), me.plan.clone()),
             ),
         ))
     }
@@ -303,8 +402,9 @@ impl PyResult_ {
         encode_seconds: f64,
         solve_seconds: f64,
         certified: Option<String>,
-        unsat_reason: Option<String>,
+        reason_and_plan: (Option<String>, Option<Bound<'_, PyPlan>>),
     ) -> PyResult<Self> {
+        let (unsat_reason, plan) = reason_and_plan;
         let instance = instance.get().clone();
         let status = match (status, pieces, unknown) {
             ("SAT", Some(pieces), None) => {
@@ -341,6 +441,7 @@ impl PyResult_ {
             solve_seconds,
             certified,
             unsat_reason,
+            plan: plan.map(|p| p.get().clone()),
         })
     }
 
@@ -418,62 +519,27 @@ pub fn solve(
     proof_budget: Option<&Bound<'_, PyAny>>,
     cancel: Option<PyRef<'_, crate::cancel::PyCancel>>,
 ) -> PyResult<PyResult_> {
-    let proof_format = errors::py_ok(proof_format.map(ProofFormat::parse).transpose())?;
-    let budget_given = proof_budget.map(crate::args::repr);
-    let proof_budget = crate::args::proof_budget(proof_budget)?;
-    // `implied=None` leaves the choice to the strategy (the diagonal sums in its cube solver).
-    let parsed = encoding(instance, amo, implied, symmetric, break_symmetry, true)?;
-    let timeout = crate::args::timeout(timeout_secs)?.map(|(d, _)| d);
-    let jobs_ = crate::args::jobs(jobs_)?;
-    // Options that would change nothing ([`queens_sat::applies`]), checked as `queens-sat
-    // solve` checks them: `amo=` with a solver that builds no CNF, `jobs=` with one that runs
-    // on one thread, ... Of `break_symmetry`, `none` and `cubes` choose the default
-    // strategy's handling; `lex` is an encoding option.
-    {
-        use queens_sat::applies::{Command, Given, check};
-        use queens_sat::error::Opt;
-        errors::py_ok(check(
-            Command::Solve,
-            &Given::new()
-                .value(Opt::Solver, solver)
-                .maybe(Opt::Amo, amo)
-                .maybe(Opt::Implied, implied)
-                .maybe(Opt::Jobs, jobs_.map(|j| j.to_string()))
-                .switch_if(Opt::Deterministic, deterministic)
-                .maybe(
-                    Opt::BreakSymmetry,
-                    break_symmetry.filter(|m| matches!(*m, "none" | "cubes")),
-                )
-                .maybe(Opt::ProofFormat, proof_format.map(|f| f.name())),
-        ))?;
-    }
+    let request = Request::read(
+        instance,
+        solver,
+        timeout_secs,
+        certify,
+        jobs_,
+        amo,
+        implied,
+        symmetric,
+        break_symmetry,
+        deterministic,
+        proof,
+        proof_format,
+        proof_budget,
+    )?;
     let (inst, piece) = (&instance.inner, instance.piece);
     let s = work::run_with(py, None, cancel.as_deref(), |cancel| {
-        run_solve(
-            inst,
-            piece,
-            parsed,
-            solver,
-            timeout,
-            certify,
-            jobs_,
-            deterministic,
-            proof.clone(),
-            proof_format,
-            proof_budget,
-            amo.is_some(),
-            cancel,
-        )
-        // The library's refusal of the budget (where no proof file is written) names the
-        // value as Python wrote it.
-        .map_err(|e| match (&e, &budget_given) {
-            (queens_sat::Error::Option(b), Some(given))
-                if b.option == queens_sat::error::Opt::ProofBudget =>
-            {
-                crate::args::revalue(e, given)
-            }
-            _ => e,
-        })
+        request
+            .solver(inst, piece, cancel)
+            .solve()
+            .map_err(|e| request.python_words(e))
     })?;
     Ok(PyResult_ {
         status: s.status,
@@ -491,7 +557,56 @@ pub fn solve(
         solve_seconds: s.solve_seconds,
         certified: s.certificate.map(|c| c.checker),
         unsat_reason: s.reason,
+        plan: s.plan.as_ref().map(PyPlan::of),
     })
+}
+
+/// What `solve` would do with the same arguments (but `cancel`), without solving: the request
+/// checked as `solve` checks it (the same errors), the instance presolved, and the library's
+/// plan ([`Solver::plan`]).
+#[pyfunction]
+#[pyo3(signature = (instance, solver, timeout_secs, certify, jobs_, amo, implied, symmetric, break_symmetry, deterministic, proof, proof_format, proof_budget))]
+#[allow(clippy::too_many_arguments)]
+pub fn plan(
+    py: Python<'_>,
+    instance: &PyInstance,
+    solver: &str,
+    timeout_secs: Option<&Bound<'_, PyAny>>,
+    certify: bool,
+    jobs_: Option<&Bound<'_, PyAny>>,
+    amo: Option<&str>,
+    implied: Option<&str>,
+    symmetric: Option<&str>,
+    break_symmetry: Option<&str>,
+    deterministic: bool,
+    proof: Option<std::path::PathBuf>,
+    proof_format: Option<&str>,
+    proof_budget: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyPlan> {
+    let request = Request::read(
+        instance,
+        solver,
+        timeout_secs,
+        certify,
+        jobs_,
+        amo,
+        implied,
+        symmetric,
+        break_symmetry,
+        deterministic,
+        proof,
+        proof_format,
+        proof_budget,
+    )?;
+    let (inst, piece) = (&instance.inner, instance.piece);
+    // Presolving a big board takes a while: off the GIL, stopped by Ctrl-C.
+    let plan = work::run(py, None, |cancel| {
+        request
+            .solver(inst, piece, cancel)
+            .plan()
+            .map_err(|e| request.python_words(e))
+    })?;
+    Ok(PyPlan::of(&plan))
 }
 
 /// A solver label in Python's words: every command-line `--amo A` dropped (a portfolio that

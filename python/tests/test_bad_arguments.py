@@ -99,6 +99,14 @@ ROWS: List[Row] = [
     Row("solutions", lambda: qs.solutions(8, cancel=0), T, "cancel", "0", "Cancel"),  # type: ignore[arg-type]
     Row("count", lambda: qs.count(8, cancel=True), T, "cancel", "True", "Cancel"),  # type: ignore[arg-type]
     Row("solve", lambda: qs.solve(8, cancel=1), T, "cancel", "1", "Cancel"),  # type: ignore[arg-type]
+    # plan: solve's arguments read by the same code (test_plan.py compares every solve row)
+    Row("plan", lambda: qs.plan(8, jobs=-1), U, "jobs", "-1", "positive number of threads"),
+    Row("plan", lambda: qs.plan(8, solver="varisat", jobs=2), U, "jobs", "2", "solver='varisat'"),
+    Row("plan", lambda: qs.plan(8, timeout="5"), T, "timeout", "'5'"),  # type: ignore[arg-type]
+    Row("plan", lambda: qs.plan(8, amo="pairwse"), U, "amo", "'pairwse'", "known: pairwise"),
+    Row("plan", lambda: qs.plan(8, proof="x.lrat"), U, "proof", "'x.lrat'", "needs certify"),
+    Row("plan", lambda: qs.plan(9, certify=True, solver="varisat", proof_budget=10**6), U, "proof_budget", "1000000", "needs proof"),
+    Row("plan", lambda: qs.plan("8"), T, "instance", "'8'"),  # type: ignore[arg-type]
     Row("encode", lambda: qs.encode(8, cancel="x"), T, "cancel", "'x'", "Cancel"),  # type: ignore[arg-type]
     Row("Board.from_numpy", lambda: qs.Board.from_numpy([[0, 1, 0]]), U, "array", "[[0, 1, 0]]", "(n, n) array"),
     Row("Board.from_numpy", lambda: qs.Board.from_numpy([[0, 3], [0, 0]]), U, "array", "[[0, 3], [0, 0]]", "holds [3]"),
@@ -243,9 +251,11 @@ NO_ARGUMENTS: Set[str] = {
     "Formula.to_pysat",
     "Result.to_json",
     "Result.to_dict",
+    "Plan.to_json",
+    "Plan.to_dict",
     "Counts.to_dict",
 }
-NO_CONSTRUCTOR: Set[str] = {"Counts", "Formula", "Result", "Solutions"}
+NO_CONSTRUCTOR: Set[str] = {"Counts", "Formula", "Plan", "Result", "Solutions"}
 
 
 def public_callables() -> Set[str]:

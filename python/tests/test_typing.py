@@ -146,7 +146,7 @@ def test_encode_docstring_lists_every_amo() -> None:
 def public_properties() -> List[tuple[str, str]]:
     """``(class, property)`` for every property of the native classes."""
     out = []
-    for cls in (qs.Instance, qs.Board, qs.Formula, qs.Counts, qs.Result):
+    for cls in (qs.Instance, qs.Board, qs.Formula, qs.Counts, qs.Result, qs.Plan):
         for name, member in vars(cls).items():
             if not name.startswith("_") and inspect.isdatadescriptor(member):
                 out.append((cls.__name__, name))

@@ -66,6 +66,13 @@ def main(tmp: Path) -> None:
     certified: Optional[str] = r.certified
     assert seconds >= 0 and size > 0 and named and reason and certified is None
     assert pickle.loads(pickle.dumps(r)).board == board
+    ran: Optional[qs.Plan] = r.plan
+    planned: qs.Plan = qs.plan(inst, solver="varisat", timeout=10.0, amo="sequential")
+    assert ran == planned and planned.step == "run"
+    engines: List[str] = planned.engines
+    plan_record: Dict[str, object] = planned.to_dict()
+    explained: str = str(planned) + planned.to_json() + repr(planned)
+    assert engines == ["varisat"] and plan_record["engine"] == "varisat" and explained
 
     amo: qs.AmoSpec = qs.amo_group("commander", 4)
     f: qs.Formula = qs.encode(8, amo=amo, implied="sums", break_symmetry="lex", presolve=True)
