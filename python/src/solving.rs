@@ -42,10 +42,10 @@ type ResultState = (
 /// same ones but `cancel`): every value checked in Python's words, and the options that would
 /// change nothing refused, as `queens-sat solve` refuses them. `solve` and `plan` read their
 /// arguments here and build the library's [`Solver`] through [`Request::solver`], so `plan`
-/// refuses what `solve` refuses before it runs an engine, and plans what it would run. (The
-/// refusals made once an engine runs, an engine that does not take the instance, and `amo=` or
-/// `implied=` on a plain board the construction answered, are `solve`'s alone, as they are
-/// `solve`'s and not `solve --explain`'s on the command line.)
+/// refuses what `solve` refuses before it runs an engine, and plans what it would run. (The one
+/// refusal made once an engine ran, `amo=` or `implied=` on a plain board the construction
+/// answered, is `solve`'s alone, as it is `solve`'s and not `solve --explain`'s on the command
+/// line.)
 struct Request<'s> {
     parsed: Parsed,
     solver: &'s str,

@@ -180,16 +180,17 @@ REFUSED: List[Dict[str, Any]] = [
     dict(instance=HUGE),
     dict(instance="8"),
     dict(instance=8, certify=True, implied="sums", solver="varisat"),
+    # An engine that does not take the instance under these options (planned alone).
+    dict(instance=12, solver="bitboard", symmetric="r90"),
+    dict(instance=12, solver="walk", break_symmetry="lex"),
 ]
 
 
-#: Calls ``solve`` refuses only once an engine runs (the engine does not take the instance
-#: under these options, or the construction answered a plain board where ``amo``/``implied``
-#: asked for a CNF): decided before anything runs, the plan cannot know, and ``plan`` accepts
-#: them as ``queens-sat solve --explain`` does (with the same ``argv``).
+#: Calls ``solve`` refuses only once an engine ran (the construction answered a plain board
+#: where ``amo``/``implied`` asked for a CNF; where it builds nothing, the fallback uses
+#: them): decided before anything runs, the plan cannot know, and ``plan`` accepts them as
+#: ``queens-sat solve --explain`` does (with the same ``argv``).
 AT_RUN_TIME: List[tuple[Dict[str, Any], List[str]]] = [
-    (dict(instance=12, solver="bitboard", symmetric="r90"), ["-n", "12", "--solver", "bitboard", "--symmetric", "r90"]),
-    (dict(instance=12, solver="walk", break_symmetry="lex"), ["-n", "12", "--solver", "walk", "--break-symmetry", "lex"]),
     (dict(instance=8, amo="pairwise"), ["-n", "8", "--amo", "pairwise"]),
     (dict(instance=8, implied="sums"), ["-n", "8", "--implied", "sums"]),
 ]

@@ -547,15 +547,15 @@ impl<'a> Solver<'a> {
             return Ok(Plan::Cubes(cubes));
         }
         if self.solver != "auto" {
-            return self.portfolio_plan(&self.solver, options, None);
+            return self.portfolio_plan(problem, &self.solver, options, None);
         }
         let plain = options.symmetric.is_none() && options.lex_leader.is_empty();
         if !(self.presolve && plain && problem.unsat.is_none()) {
-            return self.portfolio_plan(AUTO_PORTFOLIO, options, Some(self.walk_budget()));
+            return self.portfolio_plan(problem, AUTO_PORTFOLIO, options, Some(self.walk_budget()));
         }
         let search = match self.small_board_plan(problem, options)? {
             Some(plan) => plan,
-            None => self.portfolio_plan(AUTO_PORTFOLIO, options, Some(self.walk_budget()))?,
+            None => self.portfolio_plan(problem, AUTO_PORTFOLIO, options, Some(self.walk_budget()))?,
         };
         // A plain board: the explicit construction first (O(n), any n); its UNSAT (queens
         // n = 2, 3) carries no proof, so under certify only its boards count. (Not when the
@@ -652,6 +652,7 @@ impl<'a> Solver<'a> {
     /// format where it writes one of its own; a portfolio shares the threads among its entrants.
     fn portfolio_plan(
         &self,
+        problem: &Problem,
         solver: &str,
         options: EncodeOptions,
         walk: Option<Duration>,
@@ -662,6 +663,13 @@ impl<'a> Solver<'a> {
         })?;
         let caps = first.backend.info().caps;
         let alone = entrants.len() == 1;
+        // An engine alone that does not take the problem under these options (the bitboard
+        // search or local search with symmetry constraints) is refused here, as its run would
+        // refuse it; a portfolio races the entrants that take it. (A problem presolve refuted
+        // is answered before any engine looks at it.)
+        if alone && problem.unsat.is_none() {
+            first.backend.accepts(problem, &first.options)?;
+        }
         let threads = match alone && !caps.threads {
             true => 0,
             false => self.threads(),

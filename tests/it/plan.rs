@@ -280,7 +280,18 @@ fn a_named_solver_runs_alone_and_a_list_races() {
     assert_eq!(plan("lib:cadical"), "lib:cadical");
     assert_eq!(plan("walk"), "walk");
     assert_eq!(plan("bitboard"), "bitboard x2");
-    assert_eq!(plan("construct"), "construct");
+    // An engine alone that does not take the instance is refused while planning, as its run
+    // would refuse it: the construction builds plain boards only.
+    let e = Solver::new(&inst, QUEEN)
+        .solver("construct")
+        .plan()
+        .unwrap_err();
+    assert!(e.to_string().contains("plain boards only"), "{e}");
+    let plain = Solver::new(&Instance::plain(8), QUEEN)
+        .solver("construct")
+        .plan()
+        .unwrap();
+    assert_eq!(shape(&plain), "construct");
     assert_eq!(
         plan("varisat,lib:cadical --amo product"),
         "portfolio[varisat auto, lib:cadical product]"
