@@ -28,7 +28,6 @@ use crate::instance::Instance;
 use crate::interrupt::Cancel;
 use crate::piece::Piece;
 use crate::presolve::Problem;
-use crate::solve::Refutation;
 
 /// The coverage proof in a certified job folder.
 pub const COVERAGE_FILE: &str = "coverage.lrat";
@@ -54,17 +53,15 @@ pub fn coverage_cnf(
     cubes: &[CubeLine],
 ) -> Result<(u32, Vec<Vec<i32>>)> {
     let full = Problem::full(instance, piece)?;
-    let (vars, mut clauses) = crate::certify::presolved::pairwise_clauses(&full);
-    for line in cubes {
-        if let CubeLine::Cube { cells, .. } = line {
-            let clause: Option<Vec<i32>> = cells
-                .iter()
-                .map(|&c| full.varmap.var(c).map(|v| -(v as i32)))
-                .collect();
-            clauses.extend(clause);
-        }
-    }
-    Ok((vars, clauses))
+    let mut cnf = crate::solve::Cnf::pairwise(&full);
+    cnf.exclude(
+        &full.varmap,
+        cubes.iter().filter_map(|line| match line {
+            CubeLine::Cube { cells, .. } => Some(cells.as_slice()),
+            _ => None,
+        }),
+    );
+    Ok((cnf.vars, cnf.clauses))
 }
 
 /// Proves that `cubes` cover `instance` (see the module's documentation): CaDiCaL's LRAT
@@ -79,19 +76,13 @@ pub fn prove_coverage(
     stop: &Cancel,
 ) -> Result<Option<u64>> {
     let (vars, clauses) = coverage_cnf(instance, piece, cubes)?;
-    let proof = match crate::solve::cadical_lrat(vars, clauses, stop)? {
-        Refutation::Proof(proof) => proof,
-        Refutation::Stopped => return Ok(None),
-        Refutation::Model => {
-            return Err(Error::WrongAnswer(
-                "the cubes do not cover the instance: a board avoids every cube (a fault of \
-                 the split)"
-                    .into(),
-            ));
-        }
-    };
-    let (_, steps) = proof.certify(Some(path), "the coverage proof")?;
-    Ok(Some(steps))
+    let cnf = crate::solve::Cnf { vars, clauses };
+    Ok(
+        match crate::solve::prove_coverage(cnf, Some(path), "the job's cubes", stop)? {
+            crate::solve::Coverage::Proved(steps) => Some(steps),
+            crate::solve::Coverage::Stopped => None,
+        },
+    )
 }
 
 /// The format of cube `cube`'s proof in a job certified in `format`: LRAT when presolve

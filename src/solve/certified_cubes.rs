@@ -3,11 +3,8 @@
 
 use std::time::{Duration, Instant};
 
-use varisat::ExtendFormula;
-
 use super::cubes::{CubeSettings, CubeStats, check_cube_board};
-use super::traits::StopSwitch;
-use super::{Engine, SolveReport, SolveSettings};
+use super::{Cnf, Coverage, Engine, SolveReport, SolveSettings, prove_coverage};
 use crate::answer::Answer;
 use crate::board::Board;
 use crate::cube;
@@ -19,7 +16,8 @@ use crate::presolve::Problem;
 /// on its own by `backend` with `--certify` (varisat's self-checking proof, or CaDiCaL's DRAT
 /// proof replayed by dratify), and UNSAT also needs the cubes shown to cover the search space:
 /// the root encoding plus one clause per cube that excludes it (the negation of its pieces) must
-/// be refuted too, by varisat with its self-checking proof. Cubes that the split dropped with
+/// be refuted too, by CaDiCaL's LRAT proof checked in process ([`super::coverage`], the one
+/// coverage proof of every certified split). Cubes that the split dropped with
 /// the matching filter are absent from that formula, so the coverage proof refutes them as well.
 /// Presolve is trusted as in `solve --certify` (a presolve UNSAT is re-proved on the full
 /// encoding).
@@ -156,41 +154,27 @@ pub fn solve_certified(
     if let Some(why) = open {
         return Ok(report(Answer::Unknown(why), refuted, None));
     }
-    // Coverage: root encoding + "not this cube" for every cube must be UNSAT.
-    // The switch fails varisat's proof writes once `stop` stops: no watcher thread.
-    let (mut solver, vars) =
-        super::varisat_backend::load_stoppable(&encoder, true, Some(StopSwitch::new(&stop)));
-    for c in &cubes {
-        let clause: Option<Vec<varisat::Lit>> = c.instance.placed[root.instance.placed.len()..]
-            .iter()
-            .map(|&cell| {
-                root.varmap
-                    .var(cell)
-                    .map(|v| varisat::Lit::from_dimacs(-(v as isize)))
-            })
-            .collect();
-        // A cube with a cell that is not live at the root is empty: it covers nothing.
-        if let Some(clause) = clause {
-            solver.add_clause(&clause);
-        }
-    }
-    let coverage = super::varisat_backend::run(solver, vars);
+    // Coverage: the root encoding (what the cubes' proofs are over) plus "not this cube" for
+    // every cube must be UNSAT, proved as every certified split proves it.
+    let mut cnf = Cnf::encoded(root, options);
+    let base = root.instance.placed.len();
+    cnf.exclude(&root.varmap, cubes.iter().map(|c| &c.instance.placed[base..]));
+    let coverage = prove_coverage(cnf, None, "the cubes", &stop)?;
     cancel.check()?;
     match coverage {
-        Answer::Unsat => {
-            checkers.push("cube coverage: varisat self-checking proof".into());
+        Coverage::Proved(coverage_steps) => {
+            checkers.push("cube coverage: CaDiCaL's LRAT proof, checked".into());
             let certificate = crate::certify::Certificate {
                 checker: format!("{} cubes refuted ({})", refuted, checkers.join("; ")),
-                steps,
+                steps: steps + coverage_steps,
             };
             Ok(report(Answer::Unsat, refuted, Some(certificate)))
         }
-        Answer::Sat(_) => Err(Error::WrongAnswer(
-            "the cubes do not cover the search space: a model of the root encoding avoids every cube"
-                .into(),
-        )),
-        Answer::Unknown(why) => Ok(report(
-            Answer::Unknown(format!("coverage check: {why}")),
+        Coverage::Stopped => Ok(report(
+            Answer::Unknown(format!(
+                "coverage check: {}",
+                stop.stopped().map_or_else(|| "stopped".into(), |s| s.to_string())
+            )),
             refuted,
             None,
         )),

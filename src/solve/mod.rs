@@ -13,6 +13,7 @@ gated!(feature = "oracle" => mod cubes;);
 pub mod engine;
 pub mod external;
 gated!(feature = "oracle" => mod keys;);
+mod coverage;
 mod plan;
 mod portfolio;
 mod presolve_proof;
@@ -27,7 +28,8 @@ pub use engine::{
     Backend, Capabilities, Engine, EngineInfo, Found, Outcome, Proofs, Settings, Unsupported,
 };
 gated!(feature = "front" => use portfolio::parse_portfolio;);
-pub(crate) use presolve_proof::{Refutation, cadical_lrat, write_presolve_proof};
+pub(crate) use coverage::{Cnf, Coverage, prove_coverage};
+pub(crate) use presolve_proof::write_presolve_proof;
 gated!(any(feature = "front", feature = "oracle") => use race::race;);
 pub use registry::{find, names};
 gated!(feature = "front" => use registry::help;);

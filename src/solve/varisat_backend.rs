@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use varisat::ExtendFormula;
 
 use crate::answer::{Answer, Model};
-use crate::encode::{ClauseSink, EncodeOptions, Encoder, Lit};
+use crate::encode::{ClauseSink, EncodeOptions, Lit};
 use crate::presolve::Problem;
 
 use super::engine::{Capabilities, Engine, EngineInfo, Outcome, Proofs, Settings};
@@ -40,42 +40,6 @@ impl ClauseSink for VarisatSink<'_, '_> {
         );
         self.solver.add_clause(&self.buf);
     }
-}
-
-/// Encodes into a fresh varisat solver, returning it with the variable count; `stop`: a
-/// [`StopSwitch`] that ends the search early (the answer is then `Unknown`).
-pub fn load_stoppable(
-    encoder: &Encoder,
-    certify: bool,
-    stop: Option<StopSwitch>,
-) -> (varisat::Solver<'static>, u64) {
-    load_formula(
-        &Encoded {
-            problem: encoder.problem(),
-            options: encoder.options(),
-        },
-        certify,
-        stop,
-    )
-}
-
-/// [`load_stoppable`] for any [`Formula`].
-pub fn load_formula(
-    formula: &dyn Formula,
-    certify: bool,
-    stop: Option<StopSwitch>,
-) -> (varisat::Solver<'static>, u64) {
-    let mut solver = varisat::Solver::new();
-    if let Some(stop) = stop {
-        solver.write_proof(stop, varisat::ProofFormat::BinaryDrat);
-    }
-    if certify {
-        // varisat-checker verifies every proof step as it is produced; a failure stops the
-        // solver with an error instead of an UNSAT.
-        solver.enable_self_checking();
-    }
-    let vars = formula.load(&mut VarisatSink::new(&mut solver));
-    (solver, vars)
 }
 
 /// Runs a loaded solver to the end.

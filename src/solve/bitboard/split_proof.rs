@@ -20,10 +20,10 @@ use std::time::Duration;
 use super::proof::Certified;
 use crate::answer::Answer;
 use crate::certify::{Certificate, ProofFormat};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::interrupt::Cancel;
 use crate::presolve::Problem;
-use crate::solve::Refutation;
+use crate::solve::{Cnf, Coverage, prove_coverage};
 
 /// Cubes per pair of threads: enough that the pairs stay busy to the end.
 const CUBES_PER_WORKER: usize = 8;
@@ -54,27 +54,14 @@ pub(super) fn search_certified_split(
     let stop = cancel.with_timeout(timeout);
     let workers = (threads / 2).max(1);
     let cubes = super::proof_cubes(problem, CUBES_PER_WORKER * workers, PROBES, &stop)?;
-    // Coverage first: a cut that left a board out is a fault, found before any cube runs.
-    let (vars, mut clauses) = crate::certify::presolved::pairwise_clauses(problem);
-    for c in &cubes {
-        let clause: Option<Vec<i32>> = c
-            .cells
-            .iter()
-            .map(|&cell| problem.varmap.var(cell).map(|v| -(v as i32)))
-            .collect();
-        clauses.extend(clause);
-    }
-    let coverage = match crate::solve::cadical_lrat(vars, clauses, &stop)? {
-        Refutation::Proof(proof) => proof,
-        Refutation::Stopped => return Ok(unknown(&stop)),
-        Refutation::Model => {
-            return Err(Error::WrongAnswer(
-                "the certified split's cubes do not cover the problem: a board avoids every cube"
-                    .into(),
-            ));
-        }
+    // Coverage first (over the problem's pairwise CNF, which the cubes' proofs are over too): a
+    // cut that left a board out is a fault, found before any cube runs.
+    let mut cnf = Cnf::pairwise(problem);
+    cnf.exclude(&problem.varmap, cubes.iter().map(|c| c.cells.as_slice()));
+    let coverage_steps = match prove_coverage(cnf, None, "the certified split's cubes", &stop)? {
+        Coverage::Proved(steps) => steps,
+        Coverage::Stopped => return Ok(unknown(&stop)),
     };
-    let (_, coverage_steps) = coverage.certify(None, "the coverage proof of the split")?;
     let found = stop.child();
     let results = crate::work::run_all(&cubes, workers, &stop, &|_, _| {}, |c| {
         if found.is_cancelled() {
