@@ -13,6 +13,7 @@
 //! ([`pb`], the bitboard search) depend on it, never the reverse.
 
 pub mod budget;
+mod cnf;
 pub mod pb;
 pub(crate) mod pipeline;
 pub mod presolved;
@@ -20,6 +21,7 @@ pub mod presolved;
 // The checkers live in the `queens-sat-check` crate (check/), which cannot import the search or
 // the encoder. A user who checks proofs uses that crate; the library re-exports only the two
 // types its own public items name (the error's format, an engine outcome's certificate).
+pub(crate) use cnf::Cnf;
 pub use queens_sat_check::Certificate;
 /// The format of a checked proof, as [`crate::Error::ProofRejected`] names it (DRAT, LRAT,
 /// VeriPB; [`ProofFormat`] is the bitboard search's choice of the last two).
@@ -30,7 +32,7 @@ pub(crate) use queens_sat_check::{drat, lrat, pbcheck};
 
 use std::path::Path;
 
-use crate::encode::{EncodeOptions, Encoder, VecSink};
+use crate::encode::EncodeOptions;
 use crate::error::{Error, Result};
 use crate::presolve::Problem;
 
@@ -220,16 +222,6 @@ pub fn check_drat_until(
 ) -> Result<Option<Certificate>> {
     // The proof file must exist before the formula is encoded (as before the checker moved).
     std::fs::metadata(proof_path).map_err(|e| Error::io(proof_path.display().to_string(), e))?;
-    let mut clauses = VecSink::default();
-    let stats = Encoder::with_options(problem, options).encode(&mut clauses);
-    let formula = clauses
-        .clauses
-        .into_iter()
-        .map(|c| c.iter().map(|l| l.to_dimacs()).collect::<Vec<i32>>());
-    Ok(drat::check_file(
-        stats.vars as u32,
-        formula,
-        proof_path,
-        stop,
-    )?)
+    let cnf = Cnf::encoded(problem, options);
+    Ok(drat::check_file(cnf.vars, cnf.clauses, proof_path, stop)?)
 }

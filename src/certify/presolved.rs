@@ -16,7 +16,6 @@
 //! propagation does not reach is an error, never a proof that does not check.
 
 use crate::encode::amo::AmoKind;
-use crate::encode::{Encoder, VecSink};
 use crate::error::{Error, Result};
 use crate::instance::Instance;
 use crate::piece::Piece;
@@ -24,25 +23,6 @@ use crate::presolve::Problem;
 
 gated!(any(feature = "front", feature = "oracle") => use super::LratProof;);
 use super::lrat::Steps;
-
-/// The CNF a presolve proof refutes: `instance` unpresolved, pairwise at-most-one (what
-/// `encode --amo pairwise --no-presolve` writes), as its variable count and DIMACS clauses.
-pub(crate) fn full_pairwise(instance: &Instance, piece: Piece) -> Result<(u32, Vec<Vec<i32>>)> {
-    Ok(pairwise_clauses(&Problem::full(instance, piece)?))
-}
-
-/// `problem` encoded with pairwise at-most-one and nothing else (what `encode --amo pairwise`
-/// writes for it), as its variable count and DIMACS clauses: the CNF the LRAT proofs refute.
-pub(crate) fn pairwise_clauses(problem: &Problem) -> (u32, Vec<Vec<i32>>) {
-    let mut sink = VecSink::default();
-    let stats = Encoder::new(problem, AmoKind::Pairwise).encode(&mut sink);
-    let clauses = sink
-        .clauses
-        .iter()
-        .map(|c| c.iter().map(|l| l.to_dimacs()).collect())
-        .collect();
-    (stats.vars as u32, clauses)
-}
 
 /// `problem`'s OPB model as `encode --to opb` writes it (with `--no-presolve` for
 /// [`Problem::full`]): the text the VeriPB proofs refer to.
@@ -152,7 +132,7 @@ pub(crate) fn propagation_hints(num_vars: u32, clauses: &[Vec<i32>]) -> Option<V
     allow(dead_code)
 )]
 pub fn lrat(instance: &Instance, piece: Piece) -> Result<LratProof> {
-    let (vars, clauses) = full_pairwise(instance, piece)?;
+    let super::Cnf { vars, clauses } = super::Cnf::full_pairwise(instance, piece)?;
     let hints = propagation_hints(vars, &clauses).ok_or_else(|| {
         Error::Internal(
             "no proof of presolve's refutation: unit propagation does not refute the full \

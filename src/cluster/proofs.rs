@@ -5,7 +5,7 @@
 //! - **Coverage** (`coverage.lrat`, written and checked by `split`): the cubes leave out no
 //!   solution. It is an LRAT refutation (CaDiCaL's, renumbered) of the CNF of `encode --amo
 //!   pairwise --no-presolve` for the job's instance plus one clause per cube line that
-//!   excludes it ([`coverage_cnf`]). Over the *unpresolved* model, so presolve's reasoning and
+//!   excludes it (`coverage_cnf`). Over the *unpresolved* model, so presolve's reasoning and
 //!   every subtree the split left out are proved too. Bitboard cubes are cut along the
 //!   certified search's branching (`crate::solve::bitboard::proof_cubes`), so what the split
 //!   leaves out is refuted by unit propagation.
@@ -21,7 +21,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::certify::{CheckedFormat, ProofFormat};
+use crate::certify::{CheckedFormat, Cnf, ProofFormat};
 use crate::cluster::{CubeLine, Folder};
 use crate::error::{Error, Result};
 use crate::instance::Instance;
@@ -47,13 +47,9 @@ pub fn cube_proof_path(dir: &Path, line: usize, format: ProofFormat) -> PathBuf 
 /// `encode --amo pairwise --no-presolve` writes: cell (r, c) is variable `r * n + c + 1`), plus,
 /// per cube line, the clause that no board holds all its pieces. A cube with a piece on a
 /// cell the instance rules out holds no board and adds no clause.
-pub fn coverage_cnf(
-    instance: &Instance,
-    piece: Piece,
-    cubes: &[CubeLine],
-) -> Result<(u32, Vec<Vec<i32>>)> {
+pub(crate) fn coverage_cnf(instance: &Instance, piece: Piece, cubes: &[CubeLine]) -> Result<Cnf> {
     let full = Problem::full(instance, piece)?;
-    let mut cnf = crate::solve::Cnf::pairwise(&full);
+    let mut cnf = Cnf::pairwise(&full);
     cnf.exclude(
         &full.varmap,
         cubes.iter().filter_map(|line| match line {
@@ -61,11 +57,11 @@ pub fn coverage_cnf(
             _ => None,
         }),
     );
-    Ok((cnf.vars, cnf.clauses))
+    Ok(cnf)
 }
 
 /// Proves that `cubes` cover `instance` (see the module's documentation): CaDiCaL's LRAT
-/// refutation of [`coverage_cnf`], checked by the LRAT checker and then written to `path`.
+/// refutation of `coverage_cnf`, checked by the LRAT checker and then written to `path`.
 /// Returns the steps checked; `Ok(None)` when `stop` stopped it first; an error when the cubes
 /// do not cover (a board avoids all of them: a fault of the split).
 pub fn prove_coverage(
@@ -75,8 +71,7 @@ pub fn prove_coverage(
     path: &Path,
     stop: &Cancel,
 ) -> Result<Option<u64>> {
-    let (vars, clauses) = coverage_cnf(instance, piece, cubes)?;
-    let cnf = crate::solve::Cnf { vars, clauses };
+    let cnf = coverage_cnf(instance, piece, cubes)?;
     Ok(
         match crate::solve::prove_coverage(cnf, Some(path), "the job's cubes", stop)? {
             crate::solve::Coverage::Proved(steps) => Some(steps),
@@ -122,8 +117,8 @@ pub fn cube_model(cube: &Instance, piece: Piece, format: ProofFormat) -> Result<
     };
     Ok(match format {
         ProofFormat::Lrat => {
-            let (vars, clauses) = crate::certify::presolved::pairwise_clauses(&problem);
-            CubeModel::Cnf(vars, clauses)
+            let cnf = Cnf::pairwise(&problem);
+            CubeModel::Cnf(cnf.vars, cnf.clauses)
         }
         ProofFormat::Veripb => CubeModel::Opb(crate::certify::presolved::opb_model(&problem)?),
     })
@@ -216,7 +211,7 @@ pub fn check_unsat(folder: &Folder, jobs: usize, cancel: &Cancel) -> Result<Chec
             format!("the coverage proof ({}) is missing", coverage.display()),
         ));
     }
-    let (vars, clauses) = coverage_cnf(&folder.instance, piece, &folder.cubes)?;
+    let Cnf { vars, clauses } = coverage_cnf(&folder.instance, piece, &folder.cubes)?;
     let mut steps =
         crate::certify::check_lrat_file(vars, clauses, &coverage, "the coverage proof", &stop)?
             .ok_or(Error::Interrupted)?;

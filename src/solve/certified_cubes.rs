@@ -4,7 +4,8 @@
 use std::time::{Duration, Instant};
 
 use super::cubes::{CubeSettings, CubeStats, check_cube_board};
-use super::{Cnf, Coverage, Engine, SolveReport, SolveSettings, prove_coverage};
+use super::{Coverage, Engine, SolveReport, SolveSettings, prove_coverage};
+use crate::certify::Cnf;
 use crate::answer::Answer;
 use crate::board::Board;
 use crate::cube;

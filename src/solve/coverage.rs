@@ -6,68 +6,15 @@
 //! LRAT refutation of the model's CNF plus one clause per cube that excludes it, checked by the
 //! LRAT checker before it counts. What differs is only the model (the presolved problem's
 //! pairwise CNF, the unpresolved instance's, or the root's encoding) and so which [`Cnf`] the
-//! caller builds.
+//! caller builds ([`Cnf::pairwise`], [`Cnf::encoded`], then [`Cnf::exclude`]).
 
 use std::path::Path;
 
-use crate::board::Cell;
-use crate::encode::{EncodeOptions, Encoder, VecSink};
+use crate::certify::Cnf;
 use crate::error::{Error, Result};
 use crate::interrupt::Cancel;
-use crate::presolve::Problem;
-use crate::varmap::VarMap;
 
 use super::presolve_proof::{Refutation, cadical_lrat};
-
-/// A CNF in DIMACS numbering (variable `v` is `v`, its negation `-v`; cell variables as the
-/// problem's [`VarMap`] numbers them, auxiliary variables after them).
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Cnf {
-    /// Variables.
-    pub(crate) vars: u32,
-    /// Clauses.
-    pub(crate) clauses: Vec<Vec<i32>>,
-}
-
-impl Cnf {
-    /// `problem`'s CNF with pairwise at-most-one (what the certified search's and presolve's
-    /// proofs are over).
-    pub(crate) fn pairwise(problem: &Problem) -> Cnf {
-        let (vars, clauses) = crate::certify::presolved::pairwise_clauses(problem);
-        Cnf { vars, clauses }
-    }
-
-    /// `problem` encoded with `options` (what a certified cube solver's proofs are over).
-    pub(crate) fn encoded(problem: &Problem, options: EncodeOptions) -> Cnf {
-        let mut sink = VecSink::default();
-        let stats = Encoder::with_options(problem, options).encode(&mut sink);
-        Cnf {
-            vars: stats.vars as u32,
-            clauses: sink
-                .clauses
-                .into_iter()
-                .map(|c| c.iter().map(|l| l.to_dimacs()).collect())
-                .collect(),
-        }
-    }
-
-    /// Adds, per cube (the cells its pieces stand on, numbered by `varmap`), the clause that no
-    /// board holds all its pieces. A cube with a cell that is not live holds no board and adds
-    /// nothing.
-    pub(crate) fn exclude<'c>(
-        &mut self,
-        varmap: &VarMap,
-        cubes: impl IntoIterator<Item = &'c [Cell]>,
-    ) {
-        for cells in cubes {
-            let clause: Option<Vec<i32>> = cells
-                .iter()
-                .map(|&cell| varmap.var(cell).map(|v| -(v as i32)))
-                .collect();
-            self.clauses.extend(clause);
-        }
-    }
-}
 
 /// What a coverage proof gave.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,7 +35,7 @@ pub(crate) fn prove_coverage(
     cubes: &str,
     stop: &Cancel,
 ) -> Result<Coverage> {
-    match cadical_lrat(cnf.vars, cnf.clauses, stop)? {
+    match cadical_lrat(cnf, stop)? {
         Refutation::Proof(proof) => {
             let (_, steps) = proof.certify(path, "the coverage proof")?;
             Ok(Coverage::Proved(steps))

@@ -28,7 +28,7 @@ pub use engine::{
     Backend, Capabilities, Engine, EngineInfo, Found, Outcome, Proofs, Settings, Unsupported,
 };
 gated!(feature = "front" => use portfolio::parse_portfolio;);
-pub(crate) use coverage::{Cnf, Coverage, prove_coverage};
+pub(crate) use coverage::{Coverage, prove_coverage};
 pub(crate) use presolve_proof::write_presolve_proof;
 gated!(any(feature = "front", feature = "oracle") => use race::race;);
 pub use registry::{find, names};

@@ -151,9 +151,8 @@ fn cadical_presolve_proof(
     problem: &Problem,
     stop: &Cancel,
 ) -> Result<Option<presolved::LratProof>> {
-    let (vars, clauses) =
-        crate::certify::presolved::full_pairwise(&problem.instance, problem.piece)?;
-    match cadical_lrat(vars, clauses, stop)? {
+    let cnf = crate::certify::Cnf::full_pairwise(&problem.instance, problem.piece)?;
+    match cadical_lrat(cnf, stop)? {
         Refutation::Proof(proof) => Ok(Some(proof)),
         Refutation::Stopped => Ok(None),
         Refutation::Model => Err(Error::WrongAnswer(format!(
@@ -199,7 +198,8 @@ pub(crate) enum Refutation {
 /// CaDiCaL's LRAT refutation of the CNF of `vars` variables and `clauses`, renumbered to the
 /// DIMACS order (the i-th clause has id i + 1): a [`Refutation`]; an error only when CaDiCaL
 /// or the file system failed.
-pub(crate) fn cadical_lrat(vars: u32, clauses: Vec<Vec<i32>>, stop: &Cancel) -> Result<Refutation> {
+pub(crate) fn cadical_lrat(cnf: crate::certify::Cnf, stop: &Cancel) -> Result<Refutation> {
+    let crate::certify::Cnf { vars, clauses } = cnf;
     let dir = tempfile::tempdir().map_err(|e| Error::io("temp dir", e))?;
     let path = dir.path().join("refutation.lrat");
     let formula = ClauseList {

@@ -185,7 +185,8 @@ pub fn pairwise(problem: &Problem) -> Result<(u32, Vec<Vec<i32>>)> {
             "the certified bitboard search needs a problem that presolve did not refute".into(),
         ));
     }
-    Ok(crate::certify::presolved::pairwise_clauses(problem))
+    let cnf = crate::certify::Cnf::pairwise(problem);
+    Ok((cnf.vars, cnf.clauses))
 }
 
 #[cfg_attr(not(feature = "oracle"), allow(dead_code))] // for the tests and examples

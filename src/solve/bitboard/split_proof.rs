@@ -23,7 +23,8 @@ use crate::certify::{Certificate, ProofFormat};
 use crate::error::Result;
 use crate::interrupt::Cancel;
 use crate::presolve::Problem;
-use crate::solve::{Cnf, Coverage, prove_coverage};
+use crate::certify::Cnf;
+use crate::solve::{Coverage, prove_coverage};
 
 /// Cubes per pair of threads: enough that the pairs stay busy to the end.
 const CUBES_PER_WORKER: usize = 8;
