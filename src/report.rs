@@ -453,10 +453,24 @@ mod tests {
         let keys: Vec<&str> = text.lines().map(|l| l.split(' ').next().unwrap()).collect();
         assert_eq!(
             keys,
-            ["total", "unique", "group", "fixed", "engine", "rotations", "seconds"]
+            [
+                "total",
+                "unique",
+                "group",
+                "fixed",
+                "engine",
+                "rotations",
+                "seconds"
+            ]
         );
-        assert!(text.starts_with("total 92\nunique 12\ngroup id r90 r180 r270 "), "{text}");
-        assert!(text.contains("\nfixed id=92 r90=0 r180=4 r270=0 "), "{text}");
+        assert!(
+            text.starts_with("total 92\nunique 12\ngroup id r90 r180 r270 "),
+            "{text}"
+        );
+        assert!(
+            text.contains("\nfixed id=92 r90=0 r180=4 r270=0 "),
+            "{text}"
+        );
         let crate::count::CountOutcome::Counted(lex) = Counter::new(&board, crate::QUEEN)
             .lex(true)
             .symmetric(Symmetry::R180)
@@ -470,7 +484,14 @@ mod tests {
         let keys: Vec<&str> = text.lines().map(|l| l.split(' ').next().unwrap()).collect();
         assert_eq!(
             keys,
-            ["unique", "method", "group", "symmetric", "engine", "seconds"]
+            [
+                "unique",
+                "method",
+                "group",
+                "symmetric",
+                "engine",
+                "seconds"
+            ]
         );
         assert!(text.starts_with("unique 1\nmethod lex-leader\n"), "{text}");
     }
@@ -493,7 +514,12 @@ mod tests {
         assert!(svg.contains(crate::svg::ATTACK_COLOUR), "{svg}");
         let good = Board::new(
             4,
-            vec![Cell::new(0, 1), Cell::new(1, 3), Cell::new(2, 0), Cell::new(3, 2)],
+            vec![
+                Cell::new(0, 1),
+                Cell::new(1, 3),
+                Cell::new(2, 0),
+                Cell::new(3, 2),
+            ],
         );
         let verdict = crate::verify::check(&good, &board, crate::QUEEN);
         let r = VerifyRecord::of(&good, crate::QUEEN, &verdict);
@@ -519,15 +545,24 @@ mod tests {
             unsat: None,
         };
         let dimacs = record.text(Format::DEFAULT);
-        assert_eq!(dimacs, "vars 64\nclauses 744\nliterals 1552\ncell_vars 64\n");
+        assert_eq!(
+            dimacs,
+            "vars 64\nclauses 744\nliterals 1552\ncell_vars 64\n"
+        );
         let opb = Format::parse("opb").unwrap();
         let refuted = StatsRecord {
             unsat: Some("two queens attack".into()),
             ..record
         };
         let text = refuted.text(opb);
-        assert!(text.starts_with("vars 64\nconstraints 744\nterms 1552\n"), "{text}");
-        assert!(text.ends_with("presolve UNSAT: two queens attack\n"), "{text}");
+        assert!(
+            text.starts_with("vars 64\nconstraints 744\nterms 1552\n"),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("presolve UNSAT: two queens attack\n"),
+            "{text}"
+        );
     }
 
     /// A count record says how its integers are written once one passes 2^53, and is exact.

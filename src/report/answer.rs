@@ -101,7 +101,11 @@ mod tests {
             String::from_utf8(out).unwrap()
         };
         let cols = write(&r, &four, AnswerFormat::Cols);
-        let want: String = board.pieces.iter().map(|p| format!("{}\n", p.col)).collect();
+        let want: String = board
+            .pieces
+            .iter()
+            .map(|p| format!("{}\n", p.col))
+            .collect();
         assert_eq!(cols, want);
         let text = write(&r, &four, AnswerFormat::Text);
         assert_eq!(text.lines().count(), 4);

@@ -5,9 +5,9 @@ use std::time::{Duration, Instant};
 
 use super::cubes::{CubeSettings, CubeStats, check_cube_board};
 use super::{Coverage, Engine, SolveReport, SolveSettings, prove_coverage};
-use crate::certify::Cnf;
 use crate::answer::Answer;
 use crate::board::Board;
+use crate::certify::Cnf;
 use crate::cube;
 use crate::encode::{EncodeOptions, Encoder};
 use crate::error::{Error, Result};
@@ -159,7 +159,10 @@ pub fn solve_certified(
     // every cube must be UNSAT, proved as every certified split proves it.
     let mut cnf = Cnf::encoded(root, options);
     let base = root.instance.placed.len();
-    cnf.exclude(&root.varmap, cubes.iter().map(|c| &c.instance.placed[base..]));
+    cnf.exclude(
+        &root.varmap,
+        cubes.iter().map(|c| &c.instance.placed[base..]),
+    );
     let coverage = prove_coverage(cnf, None, "the cubes", &stop)?;
     cancel.check()?;
     match coverage {
@@ -174,7 +177,8 @@ pub fn solve_certified(
         Coverage::Stopped => Ok(report(
             Answer::Unknown(format!(
                 "coverage check: {}",
-                stop.stopped().map_or_else(|| "stopped".into(), |s| s.to_string())
+                stop.stopped()
+                    .map_or_else(|| "stopped".into(), |s| s.to_string())
             )),
             refuted,
             None,

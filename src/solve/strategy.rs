@@ -555,7 +555,9 @@ impl<'a> Solver<'a> {
         }
         let search = match self.small_board_plan(problem, options)? {
             Some(plan) => plan,
-            None => self.portfolio_plan(problem, AUTO_PORTFOLIO, options, Some(self.walk_budget()))?,
+            None => {
+                self.portfolio_plan(problem, AUTO_PORTFOLIO, options, Some(self.walk_budget()))?
+            }
         };
         // A plain board: the explicit construction first (O(n), any n); its UNSAT (queens
         // n = 2, 3) carries no proof, so under certify only its boards count. (Not when the
@@ -623,7 +625,8 @@ impl<'a> Solver<'a> {
             })));
         }
         let cubes = |jobs: usize| -> Result<Plan> {
-            let cubes = self.cubes_plan(problem, with_sums, AUTO_CUBE_BACKEND, jobs, group.clone())?;
+            let cubes =
+                self.cubes_plan(problem, with_sums, AUTO_CUBE_BACKEND, jobs, group.clone())?;
             Ok(Plan::Prepass {
                 budget: self.walk_budget(),
                 options,
@@ -674,10 +677,7 @@ impl<'a> Solver<'a> {
             true => 0,
             false => self.threads(),
         };
-        let proof_format = match entrants
-            .iter()
-            .any(|e| e.backend.info().caps.proof_format)
-        {
+        let proof_format = match entrants.iter().any(|e| e.backend.info().caps.proof_format) {
             true => self.proof_format,
             false => None,
         };
@@ -725,8 +725,7 @@ impl<'a> Solver<'a> {
             true => Backend::from_name(solver)?,
             // Only an in-process incremental backend of the table conquers cubes (an external
             // name is refused before it is looked up on PATH).
-            false => match registry::find(solver).filter(|e| e.info().caps.incremental.is_some())
-            {
+            false => match registry::find(solver).filter(|e| e.info().caps.incremental.is_some()) {
                 Some(engine) => Backend::from(engine),
                 None => {
                     return Err(BadOption::excludes(

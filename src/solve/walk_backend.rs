@@ -6,10 +6,10 @@ use std::time::Instant;
 use crate::answer::Answer;
 use crate::error::Result;
 use crate::interrupt::Cancel;
+use crate::local_search::{WalkSettings, walk, walk_bytes};
 use crate::presolve::Problem;
 use crate::solve::bitboard::Bitboard;
 use crate::solve::engine::{Capabilities, Engine, EngineInfo, Found, Outcome, Settings};
-use crate::local_search::{WalkSettings, walk, walk_bytes};
 
 /// Problems with at most this many live cells (a plain board up to n = 8) are decided by the
 /// exhaustive bitboard search, at once, rather than searched by local search, which can never

@@ -91,6 +91,6 @@ pub use engine::{Bitboard, SPLIT_THREADS};
 #[cfg_attr(not(feature = "oracle"), allow(unused_imports))] // for the tests and examples
 pub use kernel::{Tuning, Words};
 #[cfg_attr(not(feature = "oracle"), allow(unused_imports))] // for the tests and examples
-pub use run::{SearchFound, SearchOptions, PARK_AFTER, SPLIT_ITEMS, search};
+pub use run::{PARK_AFTER, SPLIT_ITEMS, SearchFound, SearchOptions, search};
 #[cfg_attr(not(feature = "oracle"), allow(unused_imports))] // for the tests and examples
 pub use tree::{TreeCube, cubes, estimate, proof_cubes};

@@ -19,11 +19,11 @@ use std::time::Duration;
 
 use super::proof::Certified;
 use crate::answer::Answer;
+use crate::certify::Cnf;
 use crate::certify::{Certificate, ProofFormat};
 use crate::error::Result;
 use crate::interrupt::Cancel;
 use crate::presolve::Problem;
-use crate::certify::Cnf;
 use crate::solve::{Coverage, prove_coverage};
 
 /// Cubes per pair of threads: enough that the pairs stay busy to the end.
@@ -66,7 +66,9 @@ pub(super) fn search_certified_split(
     let found = stop.child();
     let results = crate::work::run_all(&cubes, workers, &stop, &|_, _| {}, |c| {
         if found.is_cancelled() {
-            return Ok(CubeResult::Open("stopped: another cube found a board".into()));
+            return Ok(CubeResult::Open(
+                "stopped: another cube found a board".into(),
+            ));
         }
         let mut instance = problem.instance.clone();
         instance.placed.extend(c.cells.iter().copied());

@@ -189,7 +189,12 @@ pub struct TreeCube {
 /// assert!(c.len() >= 32 && c.iter().all(|c| c.nodes >= 1.0));
 /// assert_eq!(c, cubes(&p, 32, 16, &Default::default()).unwrap());
 /// ```
-pub fn cubes(problem: &Problem, want: usize, probes: usize, cancel: &Cancel) -> Result<Vec<TreeCube>> {
+pub fn cubes(
+    problem: &Problem,
+    want: usize,
+    probes: usize,
+    cancel: &Cancel,
+) -> Result<Vec<TreeCube>> {
     cut(problem, want, probes, Tuning::default(), cancel)
 }
 
