@@ -374,18 +374,12 @@ pub fn merge_until(folder: &Folder, cancel: &crate::interrupt::Cancel) -> Result
             Merged::Solve(match board {
                 Some(b) => Status::Sat(b),
                 None if unknown.is_empty() => {
-                    if let Some(format) = folder.job.proof_format()? {
-                        let checked =
-                            super::proofs::check_unsat(folder, crate::cpu::cores(), cancel)?;
-                        certificate = Some(crate::certify::Certificate {
-                            checker: format!(
-                                "merge checked the coverage proof (LRAT) and {} cube proofs \
-                                 ({}) again",
-                                checked.cubes,
-                                format.name()
-                            ),
-                            steps: checked.steps,
-                        });
+                    if folder.job.proof_format()?.is_some() {
+                        certificate = Some(super::proofs::check_unsat(
+                            folder,
+                            crate::cpu::cores(),
+                            cancel,
+                        )?);
                     }
                     Status::Unsat
                 }

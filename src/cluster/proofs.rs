@@ -5,7 +5,7 @@
 //! - **Coverage** (`coverage.lrat`, written and checked by `split`): the cubes leave out no
 //!   solution. It is an LRAT refutation (CaDiCaL's, renumbered) of the CNF of `encode --amo
 //!   pairwise --no-presolve` for the job's instance plus one clause per cube line that
-//!   excludes it (`coverage_cnf`). Over the *unpresolved* model, so presolve's reasoning and
+//!   excludes it ([`prove_coverage`]). Over the *unpresolved* model, so presolve's reasoning and
 //!   every subtree the split left out are proved too. Bitboard cubes are cut along the
 //!   certified search's branching (`crate::solve::bitboard::proof_cubes`), so what the split
 //!   leaves out is refuted by unit propagation.
@@ -21,13 +21,14 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::certify::{CheckedFormat, Cnf, ProofFormat};
+use crate::certify::{Certificate, CheckedFormat, Cnf, ProofFormat};
 use crate::cluster::{CubeLine, Folder};
 use crate::error::{Error, Result};
 use crate::instance::Instance;
 use crate::interrupt::Cancel;
 use crate::piece::Piece;
 use crate::presolve::Problem;
+use crate::solve::{CertifiedCubes, CoverageModel, Verdict};
 
 /// The coverage proof in a certified job folder.
 pub const COVERAGE_FILE: &str = "coverage.lrat";
@@ -43,25 +44,24 @@ pub fn cube_proof_path(dir: &Path, line: usize, format: ProofFormat) -> PathBuf 
     dir.join(PROOFS_DIR).join(format!("{line}.{ext}"))
 }
 
-/// The CNF the coverage proof refutes: `instance` unpresolved with pairwise at-most-one (what
-/// `encode --amo pairwise --no-presolve` writes: cell (r, c) is variable `r * n + c + 1`), plus,
-/// per cube line, the clause that no board holds all its pieces. A cube with a piece on a
-/// cell the instance rules out holds no board and adds no clause.
-pub(crate) fn coverage_cnf(instance: &Instance, piece: Piece, cubes: &[CubeLine]) -> Result<Cnf> {
-    let full = Problem::full(instance, piece)?;
-    let mut cnf = Cnf::pairwise(&full);
-    cnf.exclude(
-        &full.varmap,
+/// The job's cubes as a certified split ([`CertifiedCubes`], the one certified cube path): the
+/// coverage is over `full` (the job's instance unpresolved, [`Problem::full`], with pairwise
+/// at-most-one: what `encode --amo pairwise --no-presolve` writes, cell (r, c) being variable
+/// `r * n + c + 1`), one clause per cube line that excludes it. A cube with a piece on a cell
+/// the instance rules out holds no board and adds no clause.
+fn certified_cubes<'a>(full: &'a Problem, cubes: &[CubeLine], route: String) -> CertifiedCubes<'a> {
+    CertifiedCubes::new(
+        route,
+        CoverageModel::Pairwise(full),
         cubes.iter().filter_map(|line| match line {
-            CubeLine::Cube { cells, .. } => Some(cells.as_slice()),
+            CubeLine::Cube { cells, .. } => Some(cells.clone()),
             _ => None,
         }),
-    );
-    Ok(cnf)
+    )
 }
 
 /// Proves that `cubes` cover `instance` (see the module's documentation): CaDiCaL's LRAT
-/// refutation of `coverage_cnf`, checked by the LRAT checker and then written to `path`.
+/// refutation of the coverage formula, checked by the LRAT checker and then written to `path`.
 /// Returns the steps checked; `Ok(None)` when `stop` stopped it first; an error when the cubes
 /// do not cover (a board avoids all of them: a fault of the split).
 pub fn prove_coverage(
@@ -71,13 +71,8 @@ pub fn prove_coverage(
     path: &Path,
     stop: &Cancel,
 ) -> Result<Option<u64>> {
-    let cnf = coverage_cnf(instance, piece, cubes)?;
-    Ok(
-        match crate::solve::prove_coverage(cnf, Some(path), "the job's cubes", stop)? {
-            crate::solve::Coverage::Proved(steps) => Some(steps),
-            crate::solve::Coverage::Stopped => None,
-        },
-    )
+    let full = Problem::full(instance, piece)?;
+    certified_cubes(&full, cubes, "the job's split".into()).prove_coverage(Some(path), stop)
 }
 
 /// The format of cube `cube`'s proof in a job certified in `format`: LRAT when presolve
@@ -182,19 +177,11 @@ pub fn check_cube_proof(
     }
 }
 
-/// What [`check_unsat`] checked.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Checked {
-    /// Cube proofs checked.
-    pub cubes: usize,
-    /// Steps checked, the coverage proof's and the cubes' together.
-    pub steps: u64,
-}
-
 /// Checks a certified solve job's UNSAT (see the module's documentation): the coverage proof,
-/// then the proof of every cube line, on `jobs` threads. An error names the first proof that
-/// is missing or fails; [`Error::Interrupted`] when `cancel` is raised.
-pub fn check_unsat(folder: &Folder, jobs: usize, cancel: &Cancel) -> Result<Checked> {
+/// then the proof of every cube line, on `jobs` threads, giving the job's certificate (worded
+/// as every certified split's, `CertifiedCubes::verdict`). An error names the first proof
+/// that is missing or fails; [`Error::Interrupted`] when `cancel` is raised.
+pub fn check_unsat(folder: &Folder, jobs: usize, cancel: &Cancel) -> Result<Certificate> {
     let Some(format) = folder.job.proof_format()? else {
         return Err(Error::Usage(format!(
             "{}: the job was not split with --certify",
@@ -211,20 +198,25 @@ pub fn check_unsat(folder: &Folder, jobs: usize, cancel: &Cancel) -> Result<Chec
             format!("the coverage proof ({}) is missing", coverage.display()),
         ));
     }
-    let Cnf { vars, clauses } = coverage_cnf(&folder.instance, piece, &folder.cubes)?;
-    let mut steps =
-        crate::certify::check_lrat_file(vars, clauses, &coverage, "the coverage proof", &stop)?
-            .ok_or(Error::Interrupted)?;
     let lines: Vec<(usize, &CubeLine)> = folder
         .cubes
         .iter()
         .enumerate()
         .filter(|(_, l)| matches!(l, CubeLine::Cube { .. }))
         .collect();
+    let full = Problem::full(&folder.instance, piece)?;
+    let route = format!(
+        "merge checked again the job's split into {} cube lines",
+        lines.len()
+    );
+    let mut split = certified_cubes(&full, &folder.cubes, route);
+    split
+        .check_coverage(&coverage, &stop)?
+        .ok_or(Error::Interrupted)?;
     let each = crate::work::run_all(&lines, jobs.max(1), cancel, &|_, _| {}, |&(i, line)| {
         let cube = line.instance(&folder.instance);
         let format = cube_proof_format(&cube, piece, format)?;
-        check_cube_proof(
+        let steps = check_cube_proof(
             &cube,
             piece,
             format,
@@ -232,11 +224,17 @@ pub fn check_unsat(folder: &Folder, jobs: usize, cancel: &Cancel) -> Result<Chec
             &format!("the proof of cube line {i}"),
             &stop,
         )?
-        .ok_or(Error::Interrupted)
+        .ok_or(Error::Interrupted)?;
+        Ok(Certificate {
+            checker: format!("the tasks' {} proofs", format.name()),
+            steps,
+        })
     })?;
-    steps += each.iter().sum::<u64>();
-    Ok(Checked {
-        cubes: lines.len(),
-        steps,
-    })
+    for certificate in &each {
+        split.refuted(certificate);
+    }
+    match split.verdict()? {
+        Verdict::Unsat(certificate) => Ok(certificate),
+        Verdict::Unknown(why) => Err(Error::Internal(why)),
+    }
 }

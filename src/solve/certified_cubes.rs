@@ -4,10 +4,9 @@
 use std::time::{Duration, Instant};
 
 use super::cubes::{CubeSettings, CubeStats, check_cube_board};
-use super::{Coverage, Engine, SolveReport, SolveSettings, prove_coverage};
+use super::{CertifiedCubes, CoverageModel, Cube, Engine, SolveReport, SolveSettings, Verdict};
 use crate::answer::Answer;
-use crate::board::Board;
-use crate::certify::Cnf;
+use crate::certify::Certificate;
 use crate::cube;
 use crate::encode::{EncodeOptions, Encoder};
 use crate::error::{Error, Result};
@@ -45,7 +44,7 @@ pub fn solve_certified(
     let stop = cancel.with_timeout(settings.timeout);
     let encoder = Encoder::with_options(root, options);
     let stats = encoder.stats()?;
-    let certified = |r: &SolveReport| -> Result<crate::certify::Certificate> {
+    let certified_by = |r: &SolveReport| -> Result<Certificate> {
         r.certificate.clone().ok_or_else(|| {
             Error::Internal(
                 "an UNSAT answer under --certify came without a checked refutation".into(),
@@ -65,7 +64,7 @@ pub fn solve_certified(
             },
         )?;
         let certificate = match r.status {
-            Answer::Unsat => Some(certified(&r)?),
+            Answer::Unsat => Some(certified_by(&r)?),
             _ => None,
         };
         return Ok(SolveReport {
@@ -82,19 +81,21 @@ pub fn solve_certified(
     let (cubes, split) = cube::lookahead(root, &settings.split)?;
     let split_seconds = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
-    let found = cancel.child();
-    // Per cube: a board, a checked refutation (its checker and steps), or why not.
-    enum Done {
-        Board(Board),
-        Refuted(crate::certify::Certificate),
-        Open(String),
-    }
-    let results = crate::work::run_all(&cubes, settings.jobs.max(1), &cancel, &|_, _| {}, |c| {
-        if found.is_cancelled() {
-            return Ok(Done::Open("stopped: another cube found a board".into()));
-        }
+    let jobs = settings.jobs.max(1);
+    // Coverage is over the root encoding, which the cubes' proofs are over too.
+    let base = root.instance.placed.len();
+    let mut certified = CertifiedCubes::new(
+        format!(
+            "cube and conquer into {} cubes, each solved by {} with --certify",
+            cubes.len(),
+            backend.info().name
+        ),
+        CoverageModel::Encoded(root, options),
+        cubes.iter().map(|c| c.instance.placed[base..].to_vec()),
+    );
+    let (board, _) = certified.conquer(&cubes, jobs, &cancel, |c, found| {
         let p = Problem::presolve(&c.instance, piece)?;
-        let r = match super::solve(
+        let r = super::solve(
             &p,
             options,
             backend,
@@ -104,25 +105,22 @@ pub fn solve_certified(
                 cancel: Some(found.clone()),
                 ..SolveSettings::default()
             },
-        ) {
-            // Stopped because another cube found a board (not by the caller).
-            Err(Error::Interrupted) if !cancel.is_cancelled() => {
-                return Ok(Done::Open("stopped: another cube found a board".into()));
-            }
-            r => r?,
-        };
+        )?;
         Ok(match r.status {
             Answer::Sat(board) => {
                 check_cube_board(&board, &root.instance, piece, options)?;
-                found.cancel();
-                Done::Board(board)
+                Cube::Board(board)
             }
-            Answer::Unsat => Done::Refuted(certified(&r)?),
-            Answer::Unknown(why) => Done::Open(why),
+            Answer::Unsat => {
+                // Named by its checker ("DRAT proof checked by dratify"), which an engine words
+                // the same for every cube.
+                Cube::Refuted(certified_by(&r)?, ())
+            }
+            Answer::Unknown(why) => Cube::Open(why),
         })
     })?;
-    let jobs = settings.jobs.max(1);
-    let report = |status, refuted, certificate| SolveReport {
+    let refuted = certified.refuted_cubes();
+    let report = |status, certificate| SolveReport {
         encode_seconds: split_seconds,
         solve_seconds: t1.elapsed().as_secs_f64(),
         certificate,
@@ -135,53 +133,22 @@ pub fn solve_certified(
         }),
         ..SolveReport::new(status, stats, "cubes", options.amo)
     };
-    let mut steps = 0;
-    let mut checkers: Vec<String> = Vec::new();
-    let mut open = None;
-    let mut refuted = 0;
-    for d in results {
-        match d {
-            Done::Board(b) => return Ok(report(Answer::Sat(b), refuted, None)),
-            Done::Refuted(c) => {
-                refuted += 1;
-                steps += c.steps;
-                if !checkers.contains(&c.checker) {
-                    checkers.push(c.checker);
-                }
-            }
-            Done::Open(why) => open = open.or(Some(why)),
-        }
+    if let Some(board) = board {
+        return Ok(report(Answer::Sat(board), None));
     }
-    if let Some(why) = open {
-        return Ok(report(Answer::Unknown(why), refuted, None));
-    }
-    // Coverage: the root encoding (what the cubes' proofs are over) plus "not this cube" for
-    // every cube must be UNSAT, proved as every certified split proves it.
-    let mut cnf = Cnf::encoded(root, options);
-    let base = root.instance.placed.len();
-    cnf.exclude(
-        &root.varmap,
-        cubes.iter().map(|c| &c.instance.placed[base..]),
-    );
-    let coverage = prove_coverage(cnf, None, "the cubes", &stop)?;
-    cancel.check()?;
-    match coverage {
-        Coverage::Proved(coverage_steps) => {
-            checkers.push("cube coverage: CaDiCaL's LRAT proof, checked".into());
-            let certificate = crate::certify::Certificate {
-                checker: format!("{} cubes refuted ({})", refuted, checkers.join("; ")),
-                steps: steps + coverage_steps,
-            };
-            Ok(report(Answer::Unsat, refuted, Some(certificate)))
-        }
-        Coverage::Stopped => Ok(report(
+    if !certified.is_open() && certified.prove_coverage(None, &stop)?.is_none() {
+        cancel.check()?;
+        return Ok(report(
             Answer::Unknown(format!(
                 "coverage check: {}",
-                stop.stopped()
-                    .map_or_else(|| "stopped".into(), |s| s.to_string())
+                crate::solve::traits::stopped_why(&stop, "stopped")
             )),
-            refuted,
             None,
-        )),
+        ));
     }
+    cancel.check()?;
+    Ok(match certified.verdict()? {
+        Verdict::Unsat(certificate) => report(Answer::Unsat, Some(certificate)),
+        Verdict::Unknown(why) => report(Answer::Unknown(why), None),
+    })
 }

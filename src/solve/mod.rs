@@ -13,7 +13,7 @@ gated!(feature = "oracle" => mod cubes;);
 pub mod engine;
 pub mod external;
 gated!(feature = "oracle" => mod keys;);
-mod coverage;
+mod cube_proofs;
 mod plan;
 mod portfolio;
 mod presolve_proof;
@@ -28,7 +28,7 @@ pub use engine::{
     Backend, Capabilities, Engine, EngineInfo, Found, Outcome, Proofs, Settings, Unsupported,
 };
 gated!(feature = "front" => use portfolio::parse_portfolio;);
-pub(crate) use coverage::{Coverage, prove_coverage};
+pub(crate) use cube_proofs::{CertifiedCubes, CoverageModel, Cube, Verdict};
 pub(crate) use presolve_proof::write_presolve_proof;
 gated!(any(feature = "front", feature = "oracle") => use race::race;);
 pub use registry::{find, names};

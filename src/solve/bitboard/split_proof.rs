@@ -19,32 +19,21 @@ use std::time::Duration;
 
 use super::proof::Certified;
 use crate::answer::Answer;
-use crate::certify::Cnf;
 use crate::certify::{Certificate, ProofFormat};
 use crate::error::Result;
 use crate::interrupt::Cancel;
 use crate::presolve::Problem;
-use crate::solve::{Coverage, prove_coverage};
+use crate::solve::{CertifiedCubes, CoverageModel, Cube, Verdict};
 
 /// Cubes per pair of threads: enough that the pairs stay busy to the end.
 const CUBES_PER_WORKER: usize = 8;
 /// Random probes per cube for Knuth's estimate that balances the cut.
 const PROBES: usize = 16;
 
-/// What one cube gave.
-enum CubeResult {
-    /// A board (unverified) and the cube's statistics.
-    Board(Certified),
-    /// Refuted, with its checked proof.
-    Refuted(Certified),
-    /// Stopped (time limit, cancel, or a board in another cube), or UNKNOWN.
-    Open(String),
-}
-
 /// Searches `problem` for one board on `threads` threads with checked proofs in `format` (see
 /// the module's documentation): UNSAT only when the coverage proof and every cube's proof
-/// checked. A board is returned unverified (the caller's accept checks it); UNKNOWN when
-/// `timeout` or `cancel` stopped it.
+/// checked ([`CertifiedCubes`], the one certified cube path). A board is returned unverified
+/// (the caller's accept checks it); UNKNOWN when `timeout` or `cancel` stopped it.
 pub(super) fn search_certified_split(
     problem: &Problem,
     format: ProofFormat,
@@ -55,88 +44,76 @@ pub(super) fn search_certified_split(
     let stop = cancel.with_timeout(timeout);
     let workers = (threads / 2).max(1);
     let cubes = super::proof_cubes(problem, CUBES_PER_WORKER * workers, PROBES, &stop)?;
-    // Coverage first (over the problem's pairwise CNF, which the cubes' proofs are over too): a
-    // cut that left a board out is a fault, found before any cube runs.
-    let mut cnf = Cnf::pairwise(problem);
-    cnf.exclude(&problem.varmap, cubes.iter().map(|c| c.cells.as_slice()));
-    let coverage_steps = match prove_coverage(cnf, None, "the certified split's cubes", &stop)? {
-        Coverage::Proved(steps) => steps,
-        Coverage::Stopped => return Ok(unknown(&stop)),
+    let proof = match format {
+        ProofFormat::Lrat => "LRAT",
+        ProofFormat::Veripb => "VeriPB",
     };
-    let found = stop.child();
-    let results = crate::work::run_all(&cubes, workers, &stop, &|_, _| {}, |c| {
-        if found.is_cancelled() {
-            return Ok(CubeResult::Open(
-                "stopped: another cube found a board".into(),
-            ));
-        }
+    // Coverage is over the problem's pairwise CNF, which the cubes' proofs are over too.
+    let mut split = CertifiedCubes::new(
+        format!(
+            "the bitboard search split into {} cubes on {workers} x 2 threads, each cube's \
+             proof checked beside its search",
+            cubes.len()
+        ),
+        CoverageModel::Pairwise(problem),
+        cubes.iter().map(|c| c.cells.clone()),
+    );
+    let (board, refuted) = split.conquer(&cubes, workers, &stop, |c, found| {
         let mut instance = problem.instance.clone();
         instance.placed.extend(c.cells.iter().copied());
         let p = Problem::presolve(&instance, problem.piece)?;
         if p.unsat.is_some() {
             let certificate =
-                crate::solve::write_presolve_proof(&p, None, Some(ProofFormat::Lrat), &found)?;
+                crate::solve::write_presolve_proof(&p, None, Some(ProofFormat::Lrat), found)?;
             return Ok(match certificate {
-                Some(certificate) => CubeResult::Refuted(Certified {
-                    certificate: Some(certificate),
-                    ..nothing(Answer::Unsat)
-                }),
-                None => CubeResult::Open("stopped".into()),
+                Some(c) => Cube::Refuted(checked("presolve's LRAT proof", c.steps), nothing(Answer::Unsat)),
+                None => Cube::Open("stopped".into()),
             });
         }
-        let r = match format {
-            ProofFormat::Lrat => super::proof::search_certified(&p, None, Some(&found), None)?,
+        let mut r = match format {
+            ProofFormat::Lrat => super::proof::search_certified(&p, None, Some(found), None)?,
             ProofFormat::Veripb => {
-                super::pbproof::search_certified_pb(&p, None, Some(&found), None)?
+                super::pbproof::search_certified_pb(&p, None, Some(found), None)?
             }
         };
         Ok(match &r.answer {
-            Answer::Sat(_) => {
-                found.cancel();
-                CubeResult::Board(r)
-            }
-            Answer::Unsat => CubeResult::Refuted(r),
-            Answer::Unknown(why) => CubeResult::Open(why.clone()),
+            Answer::Sat(_) => Cube::Board(r),
+            Answer::Unsat => match r.certificate.take() {
+                Some(c) => Cube::Refuted(checked(&format!("the search's {proof} proof"), c.steps), r),
+                None => Cube::Open("a refutation without its checked proof".into()),
+            },
+            Answer::Unknown(why) => Cube::Open(why.clone()),
         })
     })?;
     let mut total = nothing(Answer::Unsat);
-    let (mut steps, mut refuted, mut open) = (coverage_steps, 0, None);
-    for cube in results {
-        match cube {
-            CubeResult::Board(r) => {
-                total.nodes += r.nodes;
-                total.answer = r.answer;
-                return Ok(total);
-            }
-            CubeResult::Refuted(r) => {
-                refuted += 1;
-                steps += r.certificate.as_ref().map_or(0, |c| c.steps);
-                total.nodes += r.nodes;
-                total.lemmas += r.lemmas;
-                total.hints += r.hints;
-                total.check_seconds += r.check_seconds;
-                total.search_seconds += r.search_seconds;
-            }
-            CubeResult::Open(why) => open = open.or(Some(why)),
-        }
+    for r in &refuted {
+        total.nodes += r.nodes;
+        total.lemmas += r.lemmas;
+        total.hints += r.hints;
+        total.check_seconds += r.check_seconds;
+        total.search_seconds += r.search_seconds;
     }
-    if let Some(why) = open {
-        total.answer = Answer::Unknown(why);
+    if let Some(r) = board {
+        total.nodes += r.nodes;
+        total.answer = r.answer;
         return Ok(total);
     }
-    total.certificate = Some(Certificate {
-        checker: format!(
-            "the bitboard search split into {refuted} cubes on {workers} x 2 threads: each \
-             cube's {} proof and the coverage proof (CaDiCaL's LRAT refutation of the pairwise \
-             CNF without the cubes) checked in process",
-            match format {
-                ProofFormat::Lrat => "LRAT",
-                ProofFormat::Veripb => "VeriPB",
-            }
-        ),
-        steps,
-    });
+    if !split.is_open() && split.prove_coverage(None, &stop)?.is_none() {
+        return Ok(unknown(&stop));
+    }
+    match split.verdict()? {
+        Verdict::Unsat(certificate) => total.certificate = Some(certificate),
+        Verdict::Unknown(why) => total.answer = Answer::Unknown(why),
+    }
     Ok(total)
+}
+
+/// A cube's refutation by `by`, its proof checked in `steps` steps.
+fn checked(by: &str, steps: u64) -> Certificate {
+    Certificate {
+        checker: by.to_string(),
+        steps,
+    }
 }
 
 /// UNKNOWN, saying why `stop` stopped.
