@@ -148,12 +148,22 @@ pub enum Plan {
     Race(Vec<(String, Plan)>),
     /// Cube-and-conquer on the presolved problem.
     Cubes(CubePlan),
+    /// Presolve refuted the instance: UNSAT without a search. `run` is the one engine call
+    /// that reports it; under `run.certify` it backs the UNSAT with a checked refutation (the
+    /// bitboard search's `--proof` file holds presolve's proof over the unpresolved model;
+    /// otherwise `run`'s engine refutes the unpresolved encoding).
+    Presolved {
+        /// Presolve's reason (`pre-placed queens at (0,0) and (3,3) share a diagonal`).
+        reason: String,
+        /// Who reports the UNSAT, and certifies it where asked.
+        run: EngineRun,
+    },
 }
 
 impl Plan {
     /// The plan as JSON (`solve --explain --format json`, and the `plan` field of a solve's
     /// JSON record): `{"step": "run" | "portfolio" | "construct" | "prepass" | "race" |
-    /// "cubes", ...}`.
+    /// "cubes" | "presolved", ...}`.
     pub fn to_json(&self) -> serde_json::Value {
         use serde_json::json;
         let run = |r: &EngineRun| {
@@ -217,6 +227,11 @@ impl Plan {
                     .map(|(label, p)| json!({"label": label, "plan": p.to_json()}))
                     .collect::<Vec<_>>(),
             }),
+            Plan::Presolved { reason, run: r } => json!({
+                "step": "presolved",
+                "reason": reason,
+                "then": run(r),
+            }),
             Plan::Cubes(c) => {
                 let mut v = json!({
                 "step": "cubes",
@@ -244,7 +259,7 @@ impl Plan {
             Plan::Construct { otherwise, .. } => all.extend(otherwise.steps()),
             Plan::Prepass { then, .. } => all.extend(then.steps()),
             Plan::Race(lanes) => lanes.iter().for_each(|(_, p)| all.extend(p.steps())),
-            Plan::Run(_) | Plan::Portfolio { .. } | Plan::Cubes(_) => {}
+            Plan::Run(_) | Plan::Portfolio { .. } | Plan::Cubes(_) | Plan::Presolved { .. } => {}
         }
         all
     }
@@ -255,7 +270,7 @@ impl Plan {
         let mut names = Vec::new();
         for step in self.steps() {
             match step {
-                Plan::Run(r) => names.push(r.backend.name()),
+                Plan::Run(r) | Plan::Presolved { run: r, .. } => names.push(r.backend.name()),
                 Plan::Portfolio { entrants, .. } => {
                     names.extend(entrants.iter().map(|(b, _)| b.name()))
                 }
@@ -335,6 +350,23 @@ impl Plan {
                 }
                 Ok(())
             }
+            Plan::Presolved { reason, run } => match (&run.proof, run.certify) {
+                (_, false) => writeln!(f, "{pad}presolve refutes it ({reason}): UNSAT, no search"),
+                (Some(path), true) => writeln!(
+                    f,
+                    "{pad}presolve refutes it ({reason}): UNSAT, its proof over the unpresolved \
+                     model written to {} and checked",
+                    path.display()
+                ),
+                (None, true) => {
+                    writeln!(
+                        f,
+                        "{pad}presolve refutes it ({reason}): UNSAT, certified by refuting the \
+                         unpresolved encoding with:"
+                    )?;
+                    Plan::Run(run.clone()).write(f, depth + 1)
+                }
+            },
             Plan::Cubes(c) => {
                 let mut words = Vec::new();
                 if c.conquer.info().caps.encodes {

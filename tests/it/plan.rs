@@ -85,6 +85,7 @@ fn shape(plan: &Plan) -> String {
             }
             s
         }
+        Plan::Presolved { run, .. } => format!("presolved({})", shape(&Plan::Run(run.clone()))),
         other => panic!("a plan step this test does not know: {other:?}"),
     }
 }
@@ -369,11 +370,80 @@ fn what_turns_the_default_strategy_to_the_portfolio() {
     };
     let p = Solver::new(&inst, QUEEN).options(options).plan().unwrap();
     assert_eq!(shape(&p), race);
-    // An instance presolve refutes (two pre-placed queens on one row).
+}
+
+/// An instance presolve refutes (two pre-placed queens on one row).
+fn refuted() -> Instance {
     let mut refuted = Instance::plain(8);
     refuted.placed = vec![Cell::new(0, 0), Cell::new(0, 5)];
-    let p = Solver::new(&refuted, QUEEN).plan().unwrap();
-    assert_eq!(shape(&p), race);
+    refuted
+}
+
+/// A presolve-refuted instance is a plan step of its own: UNSAT without a search, reported by
+/// one engine call (no race, no split, no local search), which under certify backs it with a
+/// checked refutation: presolve's proof in the proof file, else the unpresolved encoding refuted
+/// by the engine, or by varisat where the engine takes presolved problems only. Each plan is
+/// then run: UNSAT, named `presolve` with its reason, certified exactly where asked.
+#[test]
+fn a_refuted_instance_is_answered_by_presolve_in_every_plan() {
+    let inst = refuted();
+    let proof = tempfile::NamedTempFile::new().unwrap();
+    let cases: Vec<(Solver, &str)> = vec![
+        (Solver::new(&inst, QUEEN), "presolved(varisat)"),
+        (
+            Solver::new(&inst, QUEEN).jobs(Some(2)).certify(true),
+            "presolved(varisat certified)",
+        ),
+        (
+            Solver::new(&inst, QUEEN)
+                .solver("lib:cadical,varisat")
+                .certify(true),
+            "presolved(lib:cadical certified)",
+        ),
+        (
+            Solver::new(&inst, QUEEN).solver("bitboard").certify(true),
+            "presolved(varisat certified)",
+        ),
+        (
+            Solver::new(&inst, QUEEN)
+                .certify(true)
+                .proof(Some(proof.path().to_path_buf())),
+            "presolved(bitboard certified proof)",
+        ),
+        (Solver::new(&inst, QUEEN).cubes(64), "presolved(varisat)"),
+        (
+            Solver::new(&inst, QUEEN).cubes(64).certify(true),
+            "presolved(varisat certified)",
+        ),
+        (Solver::new(&inst, QUEEN).solver("walk"), "presolved(walk)"),
+    ];
+    for (i, (solver, expected)) in cases.into_iter().enumerate() {
+        let solver = solver.jobs(Some(2));
+        let plan = solver.plan().unwrap();
+        assert_eq!(shape(&plan), expected, "case {i}");
+        let Plan::Presolved { reason, run } = &plan else {
+            unreachable!()
+        };
+        assert!(reason.contains("share a row"), "case {i}: {reason}");
+        assert!(
+            plan.to_string().starts_with("presolve refutes it"),
+            "case {i}: {plan}"
+        );
+        assert_eq!(plan.to_json()["step"], "presolved", "case {i}");
+        let r = solver.solve().unwrap();
+        assert!(
+            matches!(r.status, queens_sat::solve::Answer::Unsat),
+            "case {i}"
+        );
+        assert_eq!(r.solver, "presolve", "case {i}");
+        assert_eq!(r.reason.as_deref(), Some(reason.as_str()), "case {i}");
+        assert_eq!(
+            r.certificate.is_some(),
+            run.certify,
+            "case {i}: {:?}",
+            r.certificate
+        );
+    }
 }
 
 #[test]
