@@ -15,11 +15,11 @@ use crate::varmap::VarMap;
 /// A CNF in DIMACS numbering (variable `v` is `v`, its negation `-v`; cell variables as the
 /// problem's [`VarMap`] numbers them, auxiliary variables after them).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Cnf {
+pub struct Cnf {
     /// Variables.
-    pub(crate) vars: u32,
+    pub vars: u32,
     /// Clauses.
-    pub(crate) clauses: Vec<Vec<i32>>,
+    pub clauses: Vec<Vec<i32>>,
 }
 
 impl Cnf {

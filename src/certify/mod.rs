@@ -21,7 +21,8 @@ pub mod presolved;
 // The checkers live in the `queens-sat-check` crate (check/), which cannot import the search or
 // the encoder. A user who checks proofs uses that crate; the library re-exports only the two
 // types its own public items name (the error's format, an engine outcome's certificate).
-pub(crate) use cnf::Cnf;
+// Public to the tests (`solve::bitboard::proof::pairwise` returns it), crate-private otherwise.
+gated!(feature = "oracle" => use cnf::Cnf;);
 pub use queens_sat_check::Certificate;
 /// The format of a checked proof, as [`crate::Error::ProofRejected`] names it (DRAT, LRAT,
 /// VeriPB; [`ProofFormat`] is the bitboard search's choice of the last two).

@@ -7,6 +7,7 @@ use crate::common;
 
 use common::oracle::instance_solutions;
 use queens_sat::answer::Answer;
+use queens_sat::board::Cell;
 use queens_sat::encode::EncodeOptions;
 use queens_sat::encode::amo::AmoKind;
 use queens_sat::instance::Instance;
@@ -109,16 +110,44 @@ fn proofs_check_with_an_independent_drat_checker() {
     assert!(refuted >= 4, "only {refuted} UNSAT cases");
 }
 
+/// `proof::pairwise` is the CNF `encode --amo pairwise` writes for the presolved problem (one
+/// `certify::Cnf`), and refuses what the certified search does not take: an unpresolved
+/// problem, and one that presolve refuted (two pre-placed queens on one diagonal).
+#[test]
+fn pairwise_is_the_encoded_cnf_and_refuses_what_the_search_does_not_take() {
+    let p = Problem::presolve(&Instance::plain(6), QUEEN).unwrap();
+    let cnf = pairwise(&p).unwrap();
+    let mut sink = queens_sat::encode::VecSink::default();
+    let stats = queens_sat::Encoder::with_options(&p, EncodeOptions::from(AmoKind::Pairwise))
+        .encode(&mut sink);
+    assert_eq!(u64::from(cnf.vars), stats.vars);
+    assert_eq!(cnf.vars, 36, "plain 6: one variable a cell, no auxiliaries");
+    let clauses: Vec<Vec<i32>> = sink
+        .clauses
+        .iter()
+        .map(|c| c.iter().map(|l| l.to_dimacs()).collect())
+        .collect();
+    assert_eq!(cnf.clauses, clauses);
+
+    let full = Problem::full(&Instance::plain(6), QUEEN).unwrap();
+    assert!(pairwise(&full).is_err(), "an unpresolved problem");
+    let clash = Instance::new(6, vec![Cell::new(0, 0), Cell::new(2, 2)], vec![], vec![]).unwrap();
+    let refuted = Problem::presolve(&clash, QUEEN).unwrap();
+    assert!(refuted.unsat.is_some());
+    let e = pairwise(&refuted).unwrap_err();
+    assert!(e.to_string().contains("presolve did not refute"), "{e}");
+}
+
 /// A proof corrupted in one step fails to check: a lemma without its last hint (the clause that
 /// ends in a conflict), a lemma with one literal fewer, and a proof with a lemma left out (a
 /// later step names it).
 #[test]
 fn corrupted_proofs_fail_to_check() {
     let p = Problem::presolve(&Instance::plain(6), queens_sat::piece::AMAZON).unwrap();
-    let (vars, formula) = pairwise(&p).unwrap();
+    let cnf = pairwise(&p).unwrap();
     let steps = proof(&p).unwrap().expect("no 6-amazons solution").decode();
     let check = |steps: &[Step]| -> Result<bool, String> {
-        let mut c = Lrat::new(vars, formula.iter().cloned()).map_err(|e| e.to_string())?;
+        let mut c = Lrat::new(cnf.vars, cnf.clauses.iter().cloned()).map_err(|e| e.to_string())?;
         c.check(&Steps::encode(steps)).map_err(|e| e.to_string())?;
         Ok(c.refuted())
     };

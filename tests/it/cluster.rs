@@ -31,9 +31,52 @@ fn work_all(d: &Path, dir: &str, tasks: usize) {
     }
 }
 
+/// Where the Slurm test keeps what `sbatch --wait` printed, in the job folder.
+const SBATCH_OUT: &str = "sbatch.out";
+
+/// `merge DIR`, expected to exit `code` without a panic; otherwise fails with everything needed
+/// to tell why, since the job folder goes with the test's temporary directory: merge's output,
+/// `merge --status`, what `sbatch --wait` printed ([`SBATCH_OUT`]), every file of `results/`
+/// and `logs/` (the tasks' results, `.started` and `SOLVED` marks, their Slurm or GNU parallel
+/// logs) and the names and sizes of `proofs/`.
+fn merge_expect(d: &Path, dir: &str, code: i32) -> common::Run {
+    let r = run(d, &["merge", dir]);
+    if r.code == code && !r.stderr.contains("panicked") {
+        return r;
+    }
+    let status = run(d, &["merge", dir, "--status"]);
+    let mut files = match std::fs::read_to_string(Path::new(dir).join(SBATCH_OUT)) {
+        Ok(said) => format!("--- {SBATCH_OUT}:\n{said}\n"),
+        Err(_) => String::new(),
+    };
+    for sub in ["results", "logs", "proofs"] {
+        let folder = Path::new(dir).join(sub);
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            files += &format!("--- {}: none\n", folder.display());
+            continue;
+        };
+        let mut paths: Vec<_> = entries.map(|e| e.unwrap().path()).collect();
+        paths.sort();
+        for path in paths {
+            let bytes = std::fs::read(&path).unwrap_or_default();
+            if sub == "proofs" {
+                files += &format!("--- {}: {} bytes\n", path.display(), bytes.len());
+            } else {
+                let text = String::from_utf8_lossy(&bytes);
+                files += &format!("--- {}:\n{text}\n", path.display());
+            }
+        }
+    }
+    panic!(
+        "queens-sat merge {dir}: expected exit {code}, got {}\nstdout:\n{}\nstderr:\n{}\n\
+         merge --status (exit {}):\n{}{}\n{files}",
+        r.code, r.stdout, r.stderr, status.code, status.stdout, status.stderr
+    );
+}
+
 /// `total` and `unique` from `merge`'s text output (exit 10: solutions exist).
 fn merged_counts(d: &Path, dir: &str) -> (u64, u64) {
-    let r = run_expect(d, &["merge", dir], 10);
+    let r = merge_expect(d, dir, 10);
     let get = |key: &str| -> u64 {
         r.stdout
             .lines()
@@ -470,7 +513,7 @@ fn gnu_parallel_runs_count_and_solve_jobs() {
     for (i, (file, local)) in pair.iter().enumerate() {
         let dir = split(d, &format!("solve{i}"), "solve", &["--instance", file], 4);
         run_script(&dir);
-        run_expect(d, &["merge", &dir], *local);
+        merge_expect(d, &dir, *local);
         codes.push(*local);
     }
     codes.sort();
@@ -481,21 +524,36 @@ fn gnu_parallel_runs_count_and_solve_jobs() {
 #[test]
 fn slurm_runs_count_and_solve_jobs() {
     common::require_solver("sbatch");
+    // A node that takes jobs, whatever it is doing: idle, running some (mixed, allocated,
+    // completing), or held by the backfill scheduler for a pending job (planned: another
+    // job array in the queue, e.g. a second test run on the same cluster).
     let up = Command::new("sinfo").args(["-h", "-o", "%T"]).output();
     assert!(
         up.as_ref().is_ok_and(|o| o.status.success()
             && String::from_utf8_lossy(&o.stdout).lines().any(|l| {
-                l.starts_with("idle") || l.starts_with("mixed") || l.starts_with("alloc")
+                ["idle", "mixed", "alloc", "completing", "planned"]
+                    .iter()
+                    .any(|s| l.starts_with(s))
             })),
         "no Slurm node is up (start one with: bash .ci/slurm-setup.sh): {up:?}"
     );
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path();
     let sbatch = |dir: &str| {
+        let t0 = std::time::Instant::now();
         let out = Command::new("sbatch")
             .args(["--wait", &format!("{dir}/run-slurm.sbatch")])
             .output()
             .unwrap();
+        // What sbatch said (the job's id; a job it lost track of), for merge_expect's report.
+        let said = format!(
+            "sbatch --wait: {} after {:.1} s\n{}{}",
+            out.status,
+            t0.elapsed().as_secs_f64(),
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        std::fs::write(Path::new(dir).join(SBATCH_OUT), said).unwrap();
         assert!(
             out.status.success(),
             "sbatch --wait failed:\n{}{}",
@@ -516,12 +574,12 @@ fn slurm_runs_count_and_solve_jobs() {
     for (i, (file, local)) in hard_pair(d).iter().enumerate() {
         let dir = split(d, &format!("solve{i}"), "solve", &["--instance", file], 3);
         sbatch(&dir);
-        run_expect(d, &["merge", &dir], *local);
+        merge_expect(d, &dir, *local);
         // Certified: the proofs written by the array tasks check again at merge.
         let args = ["--instance", file.as_str(), "--certify"];
         let dir = split(d, &format!("certified{i}"), "solve", &args, 3);
         sbatch(&dir);
-        let r = run_expect(d, &["merge", &dir], *local);
+        let r = merge_expect(d, &dir, *local);
         assert_eq!(
             r.stderr.contains("certified: merge checked"),
             *local == 20,

@@ -242,10 +242,10 @@ fn as_rust(body: &str) -> String {
     out.replace('$', "_")
 }
 
-/// `rustfmt --edition 2024` of `src` (standard input to standard output).
+/// `rustfmt --edition <the package's edition>` of `src` (standard input to standard output).
 fn rustfmt(src: &str) -> String {
     let mut child = Command::new("rustfmt")
-        .args(["--edition", "2024"])
+        .args(["--edition", &edition(root())])
         .current_dir(root())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -299,6 +299,123 @@ fn kernel_macro_bodies_are_formatted() {
         bad.is_empty(),
         "kernel macro bodies not formatted (run `python3 scripts/fmt-kernel-macros.py`):\n{}",
         bad.join("\n")
+    );
+}
+
+/// The `edition` of the package whose manifest is `dir/Cargo.toml`.
+fn edition(dir: &Path) -> String {
+    let manifest = fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+    manifest
+        .lines()
+        .find_map(|l| {
+            let value = l
+                .trim()
+                .strip_prefix("edition")?
+                .trim_start()
+                .strip_prefix('=')?;
+            Some(value.trim().trim_matches('"').to_string())
+        })
+        .unwrap_or_else(|| panic!("{}/Cargo.toml names no edition", dir.display()))
+}
+
+/// The workspace's crates: the folders of the root manifest's `[workspace] members`.
+fn workspace_members() -> Vec<PathBuf> {
+    let manifest = fs::read_to_string(root().join("Cargo.toml")).unwrap();
+    let line = manifest
+        .lines()
+        .find(|l| l.trim_start().starts_with("members"))
+        .expect("Cargo.toml has `members = [...]` on one line");
+    let list = line.split(['[', ']']).nth(1).expect("members = [...]");
+    let members: Vec<PathBuf> = list
+        .split(',')
+        .map(|m| m.trim().trim_matches('"'))
+        .filter(|m| !m.is_empty())
+        .map(|m| root().join(m))
+        .collect();
+    assert!(members.len() > 1, "members {list}: the scan is broken");
+    members
+}
+
+/// Every Rust file of the workspace's crates (`src/` of each member: the library, check/,
+/// python/, tests/programs/) is formatted as `rustfmt --check --edition <its crate's edition>`
+/// wants. `cargo fmt` only reaches the files it finds through plain `mod` declarations, so it
+/// skips the modules declared inside macros (`gated!`, cfg macros); rustfmt on each file
+/// reaches them all. rustfmt leaves the kernel macros' bodies alone (not Rust it parses):
+/// [`kernel_macro_bodies_are_formatted`] checks those, and scripts/fmt-kernel-macros.py formats
+/// them with rustfmt of the same edition (checked here too).
+/// A missing rustfmt fails the test: it is never skipped.
+#[test]
+fn every_source_file_is_rustfmt_formatted() {
+    let mut unformatted = Vec::new();
+    let mut checked = 0;
+    for member in workspace_members() {
+        let edition = edition(&member);
+        let files: Vec<String> = rust_files(&member.join("src"))
+            .iter()
+            .map(|f| f.strip_prefix(root()).unwrap().display().to_string())
+            .collect();
+        assert!(
+            !files.is_empty(),
+            "{}: no .rs file in src/",
+            member.display()
+        );
+        checked += files.len();
+        let out = Command::new("rustfmt")
+            .args(["--check", "--files-with-diff", "--edition", &edition])
+            .args(&files)
+            .current_dir(root())
+            .output()
+            .unwrap_or_else(|e| {
+                panic!(
+                    "rustfmt does not run ({e}): install it (`rustup component add rustfmt`); \
+                     this check is never skipped"
+                )
+            });
+        let listed = String::from_utf8_lossy(&out.stdout);
+        let listed: Vec<&str> = listed.lines().filter(|l| !l.trim().is_empty()).collect();
+        // 0: all formatted; 1: some file is not (named on stdout); anything else, or 1 with
+        // no file named, is rustfmt failing (a parse error): say what it said.
+        assert!(
+            out.status.code() == Some(0) || (out.status.code() == Some(1) && !listed.is_empty()),
+            "rustfmt --check --edition {edition} over {}/src failed ({}):\n{}",
+            member.display(),
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        for file in listed {
+            let file = Path::new(file);
+            let rel = file
+                .strip_prefix(root())
+                .unwrap_or(file)
+                .display()
+                .to_string();
+            let entry = (edition.clone(), rel);
+            if !unformatted.contains(&entry) {
+                unformatted.push(entry);
+            }
+        }
+    }
+    assert!(
+        checked > 100,
+        "only {checked} files checked: the scan is broken"
+    );
+    let fix: Vec<String> = unformatted
+        .iter()
+        .map(|(edition, file)| format!("rustfmt --edition {edition} {file}"))
+        .collect();
+    assert!(
+        unformatted.is_empty(),
+        "files not rustfmt-formatted (cargo fmt does not reach modules declared inside \
+         macros); format them with:\n{}",
+        fix.join("\n")
+    );
+    // scripts/fmt-kernel-macros.py formats the kernel macros' bodies with the library's
+    // edition, as this test and kernel_macro_bodies_are_formatted check them.
+    let script = fs::read_to_string(root().join("scripts/fmt-kernel-macros.py")).unwrap();
+    let wanted = format!("[\"rustfmt\", \"--edition\", \"{}\"]", edition(root()));
+    assert!(
+        script.contains(&wanted),
+        "scripts/fmt-kernel-macros.py does not run {wanted}: keep its edition the crate's"
     );
 }
 

@@ -32,7 +32,7 @@ use super::kernel::{Attacks, Search, Tuning, Words, shape};
 use super::trace::{Abort, Failed, Failure, Flow, Fork, Node as At, Outcome, Tracer};
 use crate::answer::Answer;
 use crate::board::Board;
-use crate::certify::Certificate;
+use crate::certify::{Certificate, Cnf};
 use crate::certify::lrat::{Lrat, Steps};
 use crate::certify::pipeline;
 use crate::cpu::Isa;
@@ -108,9 +108,9 @@ pub(crate) fn search_certified_within(
     proof: Option<&Path>,
     budget: Option<u64>,
 ) -> Result<Certified> {
-    let (num_vars, formula) = pairwise(problem)?;
+    let cnf = pairwise(problem)?;
     let stop = cancel.cloned().unwrap_or_default().with_timeout(timeout);
-    let formula = &formula;
+    let (num_vars, formula) = (cnf.vars, &cnf.clauses);
     let (searched, checked) = pipeline::run::<pipeline::LratRoute, _>(
         proof,
         budget,
@@ -177,16 +177,16 @@ pub fn certifies(problem: &Problem) -> bool {
 }
 
 /// The CNF the proofs refute: `problem` encoded with pairwise at-most-one and nothing else
-/// (what `encode --amo pairwise` writes), as its variable count and DIMACS clauses.
-pub fn pairwise(problem: &Problem) -> Result<(u32, Vec<Vec<i32>>)> {
+/// (what `encode --amo pairwise` writes). Refuses a problem the search does not take and one
+/// that presolve refuted.
+pub fn pairwise(problem: &Problem) -> Result<Cnf> {
     shape(problem)?;
     if problem.unsat.is_some() {
         return Err(Error::Usage(
             "the certified bitboard search needs a problem that presolve did not refute".into(),
         ));
     }
-    let cnf = crate::certify::Cnf::pairwise(problem);
-    Ok((cnf.vars, cnf.clauses))
+    Ok(Cnf::pairwise(problem))
 }
 
 #[cfg_attr(not(feature = "oracle"), allow(dead_code))] // for the tests and examples
@@ -224,7 +224,7 @@ pub fn write(
     timeout: Option<Duration>,
     send: impl FnMut(Steps) -> Result<()>,
 ) -> Result<Written> {
-    let (_, formula) = pairwise(problem)?;
+    let formula = pairwise(problem)?.clauses;
     let stop = Cancel::new().with_timeout(timeout);
     let done = run(problem, &formula, &stop, Box::new(send))?;
     let answer = match done.node {
