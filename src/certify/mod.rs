@@ -22,7 +22,7 @@ pub mod presolved;
 // the encoder. A user who checks proofs uses that crate; the library re-exports only the two
 // types its own public items name (the error's format, an engine outcome's certificate).
 // Public to the tests (`solve::bitboard::proof::pairwise` returns it), crate-private otherwise.
-gated!(feature = "oracle" => use cnf::Cnf;);
+gated!(any(feature = "front", feature = "oracle") => use cnf::Cnf;);
 pub use queens_sat_check::Certificate;
 /// The format of a checked proof, as [`crate::Error::ProofRejected`] names it (DRAT, LRAT,
 /// VeriPB; [`ProofFormat`] is the bitboard search's choice of the last two).
@@ -113,8 +113,7 @@ impl ProofFormat {
     }
 }
 
-/// An LRAT refutation, not yet checked: its steps over the CNF of `vars` variables and
-/// `clauses` (DIMACS literals; the i-th clause has id i + 1).
+/// An LRAT refutation, not yet checked: its steps over a CNF (the i-th clause has id i + 1).
 #[cfg_attr(
     not(any(feature = "front", feature = "oracle")),
     visibility::make(pub(crate)),
@@ -123,10 +122,8 @@ impl ProofFormat {
 pub struct LratProof {
     /// The proof.
     pub steps: lrat::Steps,
-    /// The variables of the CNF it refutes.
-    pub vars: u32,
-    /// The CNF's clauses.
-    pub clauses: Vec<Vec<i32>>,
+    /// The CNF it refutes.
+    pub cnf: Cnf,
 }
 
 impl LratProof {
@@ -137,8 +134,7 @@ impl LratProof {
     pub fn certify(self, path: Option<&Path>, what: &str) -> Result<(usize, u64)> {
         let LratProof {
             steps,
-            vars,
-            clauses,
+            cnf: Cnf { vars, clauses },
         } = self;
         let count = clauses.len();
         let (_, checked) = pipeline::run::<pipeline::LratRoute, _>(
@@ -162,21 +158,19 @@ impl LratProof {
     }
 }
 
-/// Checks the text LRAT proof in `path` against the CNF of `vars` variables and `clauses`,
-/// streamed in chunks; `what` names it in errors. The steps checked once it derives the empty
+/// Checks the text LRAT proof in `path` against `cnf`, streamed in chunks; `what` names it in errors. The steps checked once it derives the empty
 /// clause, `Ok(None)` when `stop` said stop first, and [`Error::ProofRejected`] when a step
 /// fails or the proof ends without the empty clause.
 #[cfg_attr(not(feature = "harness"), allow(dead_code))]
 pub(crate) fn check_lrat_file(
-    vars: u32,
-    clauses: Vec<Vec<i32>>,
+    cnf: Cnf,
     path: &Path,
     what: &str,
     stop: &dyn Fn() -> bool,
 ) -> Result<Option<u64>> {
     let name = path.display().to_string();
     let file = std::fs::File::open(path).map_err(|e| Error::io(&name, e))?;
-    let mut checker = lrat::Lrat::new(vars, clauses)?;
+    let mut checker = lrat::Lrat::new(cnf.vars, cnf.clauses)?;
     if !checker.check_reader(std::io::BufReader::new(file), &name, stop)? {
         return Ok(None);
     }

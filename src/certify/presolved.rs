@@ -144,8 +144,7 @@ pub fn lrat(instance: &Instance, piece: Piece) -> Result<LratProof> {
     steps.add(clauses.len() as u64 + 1, &[], &hints);
     Ok(LratProof {
         steps,
-        vars,
-        clauses,
+        cnf: super::Cnf { vars, clauses },
     })
 }
 

@@ -11,7 +11,7 @@
 //!   leaves out is refuted by unit propagation.
 //! - **Each cube** (`proofs/L.lrat` or `proofs/L.pbp` for cube line L, written and checked by
 //!   the task that refuted it): the bitboard search's proof for the cube's instance (the job's
-//!   plus the cube's pieces), as `solve --certify --proof` writes it ([`cube_model`]); a cube
+//!   plus the cube's pieces), as `solve --certify --proof` writes it (`cube_model`); a cube
 //!   that presolve refutes has an LRAT proof in either format ([`cube_proof_format`]).
 //!
 //! [`check_unsat`] is what `merge` runs: it re-derives every formula from the instance and the
@@ -94,27 +94,23 @@ pub fn cube_proof_format(
 /// --proof` writes its proof for. The cube's instance is presolved as the task presolved it;
 /// when presolve refutes it, the proof is over the unpresolved model
 /// ([`crate::certify::presolved`]), else over the presolved one.
-pub enum CubeModel {
-    /// A CNF (variables, clauses): `encode --amo pairwise`, with `--no-presolve` when
-    /// presolve refutes the cube.
-    Cnf(u32, Vec<Vec<i32>>),
+pub(crate) enum CubeModel {
+    /// A CNF: `encode --amo pairwise`, with `--no-presolve` when presolve refutes the cube.
+    Cnf(Cnf),
     /// An OPB model's text: `encode --to opb`, with `--no-presolve` when presolve refutes the
     /// cube.
     Opb(String),
 }
 
 /// The model a cube's proof in `format` refutes ([`CubeModel`]).
-pub fn cube_model(cube: &Instance, piece: Piece, format: ProofFormat) -> Result<CubeModel> {
+pub(crate) fn cube_model(cube: &Instance, piece: Piece, format: ProofFormat) -> Result<CubeModel> {
     let presolved = Problem::presolve(cube, piece)?;
     let problem = match presolved.unsat {
         Some(_) => Problem::full(cube, piece)?,
         None => presolved,
     };
     Ok(match format {
-        ProofFormat::Lrat => {
-            let cnf = Cnf::pairwise(&problem);
-            CubeModel::Cnf(cnf.vars, cnf.clauses)
-        }
+        ProofFormat::Lrat => CubeModel::Cnf(Cnf::pairwise(&problem)),
         ProofFormat::Veripb => CubeModel::Opb(crate::certify::presolved::opb_model(&problem)?),
     })
 }
@@ -144,8 +140,8 @@ pub fn check_cube_proof(
         return Err(rejected(checked, "the proof file is missing".into()));
     }
     match cube_model(cube, piece, format)? {
-        CubeModel::Cnf(vars, clauses) => {
-            crate::certify::check_lrat_file(vars, clauses, path, what, stop).map_err(|e| match e {
+        CubeModel::Cnf(cnf) => {
+            crate::certify::check_lrat_file(cnf, path, what, stop).map_err(|e| match e {
                 Error::ProofRejected { reason, .. } => rejected(CheckedFormat::Lrat, reason),
                 e => e,
             })

@@ -175,9 +175,8 @@ impl<'a> CertifiedCubes<'a> {
         path: &Path,
         stop: &dyn Fn() -> bool,
     ) -> Result<Option<u64>> {
-        let Cnf { vars, clauses } = self.coverage_cnf();
         let what = "the coverage proof";
-        let steps = crate::certify::check_lrat_file(vars, clauses, path, what, stop)?;
+        let steps = crate::certify::check_lrat_file(self.coverage_cnf(), path, what, stop)?;
         if let Some(steps) = steps {
             self.covered(steps, "LRAT, checked again");
         }

@@ -224,7 +224,6 @@ pub(crate) fn cadical_lrat(cnf: crate::certify::Cnf, stop: &Cancel) -> Result<Re
     )?;
     Ok(Refutation::Proof(presolved::LratProof {
         steps,
-        vars,
-        clauses,
+        cnf: crate::certify::Cnf { vars, clauses },
     }))
 }
