@@ -183,16 +183,24 @@ REFUSED: List[Dict[str, Any]] = [
     # An engine that does not take the instance under these options (planned alone).
     dict(instance=12, solver="bitboard", symmetric="r90"),
     dict(instance=12, solver="walk", break_symmetry="lex"),
+    # An encoding the default strategy never builds: the construction answers the board.
+    dict(instance=8, amo="pairwise"),
+    dict(instance=8, implied="sums"),
+    dict(instance=3, amo="pairwise"),
 ]
 
 
-#: Calls ``solve`` refuses only once an engine ran (the construction answered a plain board
-#: where ``amo``/``implied`` asked for a CNF; where it builds nothing, the fallback uses
-#: them): decided before anything runs, the plan cannot know, and ``plan`` accepts them as
-#: ``queens-sat solve --explain`` does (with the same ``argv``).
-AT_RUN_TIME: List[tuple[Dict[str, Any], List[str]]] = [
-    (dict(instance=8, amo="pairwise"), ["-n", "8", "--amo", "pairwise"]),
-    (dict(instance=8, implied="sums"), ["-n", "8", "--implied", "sums"]),
+#: Encoding options on plain boards: refused where the construction answers (``plan`` and
+#: ``queens-sat solve --explain`` alike, with the same ``argv``), planned where it builds
+#: nothing (amazons n = 8: the fallback encodes with them).
+ENCODING_ON_PLAIN: List[tuple[Dict[str, Any], List[str], bool]] = [
+    (dict(instance=8, amo="pairwise"), ["-n", "8", "--amo", "pairwise"], False),
+    (dict(instance=8, implied="sums"), ["-n", "8", "--implied", "sums"], False),
+    (
+        dict(instance=8, piece="amazon", amo="pairwise"),
+        ["-n", "8", "--piece", "amazon", "--amo", "pairwise"],
+        True,
+    ),
 ]
 
 
@@ -218,18 +226,26 @@ def test_plan_refuses_what_solve_refuses(
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize("kwargs,argv", AT_RUN_TIME, ids=[" ".join(a[1]) for a in AT_RUN_TIME])
-def test_what_solve_refuses_at_run_time_plan_accepts_as_explain_does(
-    kwargs: Dict[str, Any], argv: List[str], cli: Path
+@pytest.mark.parametrize(
+    "kwargs,argv,planned", ENCODING_ON_PLAIN, ids=[" ".join(a[1]) for a in ENCODING_ON_PLAIN]
+)
+def test_plan_and_explain_agree_on_encoding_options_on_plain_boards(
+    kwargs: Dict[str, Any], argv: List[str], planned: bool, cli: Path
 ) -> None:
-    by_solve = refusal(qs.solve, kwargs)
-    assert isinstance(by_solve, qs.UsageError)
+    explain = [str(cli), "solve", *argv, "--explain", "--format", "json"]
+    out = subprocess.run(explain, capture_output=True, text=True)
     args = dict(kwargs)
     instance = args.pop("instance")
-    p = qs.plan(instance, **args)
-    explain = [str(cli), "solve", *argv, "--explain", "--format", "json"]
-    out = subprocess.run(explain, capture_output=True, text=True, check=True)
-    assert p.to_dict() == json.loads(out.stdout)
+    if planned:
+        p = qs.plan(instance, **args)
+        assert out.returncode == 0, out.stderr
+        assert p.to_dict() == json.loads(out.stdout)
+        assert "construct" not in p.engines  # amazons n = 8: no construction
+        return
+    by_plan = refusal(qs.plan, kwargs)
+    assert isinstance(by_plan, qs.UsageError)
+    assert out.returncode == 1 and out.stdout == ""
+    assert "construction" in str(by_plan) and "construction" in out.stderr
 
 
 def test_plan_takes_the_arguments_of_solve_but_cancel() -> None:

@@ -93,6 +93,24 @@ fn rides_all(piece: Piece) -> bool {
     LineKind::ALL.iter().all(|k| piece.lines.contains(k))
 }
 
+/// Whether a plain `n x n` board has no board for `piece` by the construction's argument:
+/// queens (and any piece riding all four families) on n = 2, 3, where two pieces in adjacent
+/// rows always share a column or a diagonal.
+fn no_board(n: u32, piece: Piece) -> bool {
+    (n == 2 || n == 3) && rides_all(piece)
+}
+
+/// What the construction answers on a plain `n x n` board of `piece`, known without running it
+/// (a plan decides by it): `Some(true)` a board, `Some(false)` UNSAT ([`no_board`]: an argument,
+/// not a checked proof), `None` nothing (no construction is known here).
+pub(crate) fn answers(n: u32, piece: Piece) -> Option<bool> {
+    match columns(n, piece) {
+        Some(_) => Some(true),
+        None if no_board(n, piece) => Some(false),
+        None => None,
+    }
+}
+
 /// The queens construction (module docs), 0-based columns.
 fn queens(n: u32) -> Option<Vec<u32>> {
     if n == 2 || n == 3 {
@@ -219,9 +237,7 @@ impl Engine for Construct {
                     .collect();
                 Answer::Sat(Found::Board(Board::new(n, pieces)))
             }
-            // Queens (and any piece riding all four families) on n = 2, 3: two pieces in
-            // adjacent rows always share a column or a diagonal.
-            None if (n == 2 || n == 3) && rides_all(piece) => Answer::Unsat,
+            None if no_board(n, piece) => Answer::Unsat,
             None => Answer::Unknown(format!(
                 "no construction of a plain {n}-{} board is known here",
                 piece.name

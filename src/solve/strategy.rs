@@ -644,6 +644,17 @@ impl<'a> Solver<'a> {
                 true => Plan::Run(EngineRun::plain(row(&Walk::DEFAULT), options)),
                 false => search,
             };
+            // Whether the construction answers is known from n and the piece: where it does
+            // not, the plan is what runs instead; where it does, an encoding asked for would
+            // never be built, and is refused now.
+            let answers = match super::construct::answers(problem.n, problem.piece) {
+                Some(board) => board || !self.certify,
+                None => false,
+            };
+            if !answers {
+                return Ok(otherwise);
+            }
+            self.unused_encoding(&options)?;
             return Ok(Plan::Construct {
                 run: EngineRun::plain(row(&Construct), options),
                 unsat_stands: !self.certify,
@@ -876,7 +887,6 @@ impl<'a> Solver<'a> {
                     Answer::Unknown(_) => false,
                 };
                 if answered {
-                    self.unused_encoding(&run.options)?;
                     return Ok(report);
                 }
                 self.execute(problem, otherwise, timeout, cancel)

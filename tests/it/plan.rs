@@ -372,6 +372,40 @@ fn what_turns_the_default_strategy_to_the_portfolio() {
     assert_eq!(shape(&p), race);
 }
 
+/// Whether the construction answers a plain board is known from n and the piece, so the plan
+/// says it: where it builds nothing (amazons n = 8, queens n = 3 under certify, where its
+/// UNSAT carries no proof) the plan is the fallback alone; where it answers, an encoding asked
+/// for is refused by the plan, as the solve refuses it, since no CNF would be built.
+#[test]
+fn the_plan_knows_where_the_construction_answers() {
+    let construct = "construct".to_string();
+    assert!(auto(&Instance::plain(3), QUEEN, 2).starts_with("construct("));
+    let certified = Solver::new(&Instance::plain(3), QUEEN)
+        .jobs(Some(2))
+        .certify(true)
+        .plan()
+        .unwrap();
+    assert!(!certified.engines().contains(&construct), "{certified}");
+    let eight = Instance::plain(8);
+    let p = Solver::new(&eight, AMAZON)
+        .jobs(Some(2))
+        .amo_given(true)
+        .plan()
+        .unwrap();
+    assert!(!p.engines().contains(&construct), "{p}");
+    let three = Instance::plain(3);
+    for solver in [
+        Solver::new(&eight, QUEEN).amo_given(true),
+        Solver::new(&eight, QUEEN).implied(Implied::Sums),
+        Solver::new(&three, QUEEN).amo_given(true),
+    ] {
+        let by_plan = solver.plan().unwrap_err().to_string();
+        let by_solve = solver.solve().unwrap_err().to_string();
+        assert_eq!(by_plan, by_solve);
+        assert!(by_plan.contains("construction"), "{by_plan}");
+    }
+}
+
 /// An instance presolve refutes (two pre-placed queens on one row).
 fn refuted() -> Instance {
     let mut refuted = Instance::plain(8);
