@@ -197,7 +197,7 @@ ENCODING_ON_PLAIN: List[tuple[Dict[str, Any], List[str], bool]] = [
     (dict(instance=8, amo="pairwise"), ["-n", "8", "--amo", "pairwise"], False),
     (dict(instance=8, implied="sums"), ["-n", "8", "--implied", "sums"], False),
     (
-        dict(instance=8, piece="amazon", amo="pairwise"),
+        dict(instance=qs.Instance(8, piece="amazon"), amo="pairwise"),
         ["-n", "8", "--piece", "amazon", "--amo", "pairwise"],
         True,
     ),
