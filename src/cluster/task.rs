@@ -368,8 +368,9 @@ fn solve_lines(
             .proof(format.map(|f| crate::cluster::proofs::cube_proof_path(&folder.dir, i, f)))
             .proof_format(format);
         let report = match solver.solve() {
-            // Stopped because another cube of this task found a board (not by a signal).
-            Err(Error::Interrupted) if !cancel.is_cancelled() => {
+            // Stopped because another cube of this task found a board (not by a signal; an
+            // interruption by neither is an error, and the task is run again).
+            Err(Error::Interrupted) if found.is_cancelled() && !cancel.is_cancelled() => {
                 return Ok((String::from("SKIPPED"), None));
             }
             r => r?,

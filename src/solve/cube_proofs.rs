@@ -241,7 +241,9 @@ impl<'a> CertifiedCubes<'a> {
                     Ok(Cube::Board(b))
                 }
                 // Stopped because another cube found a board (not by the caller).
-                Err(Error::Interrupted) if !cancel.is_cancelled() => Ok(Cube::Open(ANOTHER.into())),
+                Err(Error::Interrupted) if found.is_cancelled() && !cancel.is_cancelled() => {
+                    Ok(Cube::Open(ANOTHER.into()))
+                }
                 r => r,
             }
         })?;
