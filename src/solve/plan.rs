@@ -17,7 +17,9 @@ use crate::encode::EncodeOptions;
 use crate::encode::implied::Implied;
 use crate::symmetry::Symmetry;
 
-use super::engine::Backend;
+use super::engine::{Backend, Engine};
+use crate::error::{Error, Result};
+use crate::presolve::Problem;
 
 /// One engine of the table (or an external program) on the whole problem, with the settings a
 /// plan gives it. The executor adds the time limit and the cancel token. Public as a step of the
@@ -250,6 +252,82 @@ impl Plan {
                 v
             }
         }
+    }
+
+    /// The plan for `problem`, which presolve refuted, from `self`, the plan its search would
+    /// have had ([`Plan::Presolved`]): the one engine call of it that reports the UNSAT (no
+    /// race, split or local search), which under `certify` backs it with a checked refutation.
+    pub(crate) fn refuted(self, problem: &Problem, certify: bool) -> Result<Plan> {
+        let Some(reason) = &problem.unsat else {
+            return Err(Error::Internal(
+                "a refuted plan for a problem presolve did not refute".into(),
+            ));
+        };
+        let run = match self {
+            Plan::Run(run) => run,
+            // No race: under certify, the first entrant that writes proofs certifies it (the
+            // same one on every run), else the first reports it.
+            Plan::Portfolio { entrants, settings } => {
+                let i = match certify {
+                    true => entrants
+                        .iter()
+                        .position(|(b, _)| b.info().caps.proofs != super::engine::Proofs::None)
+                        .unwrap_or(0),
+                    false => 0,
+                };
+                let (backend, options) = entrants
+                    .into_iter()
+                    .nth(i)
+                    .ok_or_else(|| Error::Internal("a portfolio without entrants".into()))?;
+                EngineRun {
+                    backend,
+                    options,
+                    ..settings
+                }
+            }
+            // No split: the conquering engine reports it (certifies it, under certify).
+            Plan::Cubes(c) => EngineRun {
+                certify: c.certified,
+                ..EngineRun::plain(c.conquer, c.options)
+            },
+            other => {
+                return Err(Error::Internal(format!(
+                    "a plan for a problem presolve refuted: {other}"
+                )));
+            }
+        };
+        // Certified without a proof file: the unpresolved encoding is refuted by the engine,
+        // or by varisat (self-checking) where the engine takes presolved problems only (the
+        // bitboard search), as the engine layer does it.
+        let run = match run.certify && run.proof.is_none() && problem.presolved {
+            true => {
+                let full = Problem::full(&problem.instance, problem.piece)?;
+                match run.backend.accepts(&full, &run.options) {
+                    Ok(()) => run,
+                    Err(_) => EngineRun {
+                        backend: Backend::from(&super::varisat_backend::Varisat as &dyn Engine),
+                        proof_format: None,
+                        threads: 0,
+                        deterministic: false,
+                        ..run
+                    },
+                }
+            }
+            false => run,
+        };
+        // No local search first (it finds no board where presolve found none), and threads
+        // only for an engine that uses them.
+        let threads = run.backend.info().caps.threads;
+        let run = EngineRun {
+            walk: None,
+            threads: if threads { run.threads } else { 0 },
+            deterministic: run.deterministic && threads,
+            ..run
+        };
+        Ok(Plan::Presolved {
+            reason: reason.clone(),
+            run,
+        })
     }
 
     /// Every step of the plan, this one first, then its children depth first.

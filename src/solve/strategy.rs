@@ -530,73 +530,10 @@ impl<'a> Solver<'a> {
     /// search's plan would have made for it.
     fn plan_for(&self, problem: &Problem, options: EncodeOptions) -> Result<Plan> {
         let plan = self.search_plan(problem, options)?;
-        let Some(reason) = &problem.unsat else {
-            return Ok(plan);
-        };
-        let run = match plan {
-            Plan::Run(run) => run,
-            // No race: under certify, the first entrant that writes proofs certifies it (the
-            // same one on every run), else the first reports it.
-            Plan::Portfolio { entrants, settings } => {
-                let i = match self.certify {
-                    true => entrants
-                        .iter()
-                        .position(|(b, _)| b.info().caps.proofs != super::engine::Proofs::None)
-                        .unwrap_or(0),
-                    false => 0,
-                };
-                let (backend, options) = entrants.into_iter().nth(i).ok_or_else(|| {
-                    crate::error::Error::Internal("a portfolio without entrants".into())
-                })?;
-                EngineRun {
-                    backend,
-                    options,
-                    ..settings
-                }
-            }
-            // No split: the conquering engine reports it (certifies it, under certify).
-            Plan::Cubes(c) => EngineRun {
-                certify: c.certified,
-                ..EngineRun::plain(c.conquer, c.options)
-            },
-            other => {
-                return Err(crate::error::Error::Internal(format!(
-                    "a plan for a problem presolve refuted: {other}"
-                )));
-            }
-        };
-        // Certified without a proof file: the unpresolved encoding is refuted by the engine,
-        // or by varisat (self-checking) where the engine takes presolved problems only (the
-        // bitboard search), as the engine layer does it.
-        let run = match run.certify && run.proof.is_none() && problem.presolved {
-            true => {
-                let full = Problem::full(&problem.instance, problem.piece)?;
-                match run.backend.accepts(&full, &run.options) {
-                    Ok(()) => run,
-                    Err(_) => EngineRun {
-                        backend: Backend::from(&super::varisat_backend::Varisat as &dyn Engine),
-                        proof_format: None,
-                        threads: 0,
-                        deterministic: false,
-                        ..run
-                    },
-                }
-            }
-            false => run,
-        };
-        // No local search first (it finds no board where presolve found none), and threads
-        // only for an engine that uses them.
-        let threads = run.backend.info().caps.threads;
-        let run = EngineRun {
-            walk: None,
-            threads: if threads { run.threads } else { 0 },
-            deterministic: run.deterministic && threads,
-            ..run
-        };
-        Ok(Plan::Presolved {
-            reason: reason.clone(),
-            run,
-        })
+        match problem.unsat {
+            Some(_) => plan.refuted(problem, self.certify),
+            None => Ok(plan),
+        }
     }
 
     /// The plan for `problem` as if presolve had not refuted it.

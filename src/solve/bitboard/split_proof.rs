@@ -66,7 +66,10 @@ pub(super) fn search_certified_split(
             let certificate =
                 crate::solve::write_presolve_proof(&p, None, Some(ProofFormat::Lrat), found)?;
             return Ok(match certificate {
-                Some(c) => Cube::Refuted(checked("presolve's LRAT proof", c.steps), nothing(Answer::Unsat)),
+                Some(c) => Cube::Refuted(
+                    checked("presolve's LRAT proof", c.steps),
+                    nothing(Answer::Unsat),
+                ),
                 None => Cube::Open("stopped".into()),
             });
         }
@@ -79,7 +82,9 @@ pub(super) fn search_certified_split(
         Ok(match &r.answer {
             Answer::Sat(_) => Cube::Board(r),
             Answer::Unsat => match r.certificate.take() {
-                Some(c) => Cube::Refuted(checked(&format!("the search's {proof} proof"), c.steps), r),
+                Some(c) => {
+                    Cube::Refuted(checked(&format!("the search's {proof} proof"), c.steps), r)
+                }
                 None => Cube::Open("a refutation without its checked proof".into()),
             },
             Answer::Unknown(why) => Cube::Open(why.clone()),
