@@ -80,6 +80,11 @@ pub fn parse_drat(source: &str, text: &str, num_vars: &mut u32) -> Result<Vec<(b
 /// whole proof text.
 const CHUNK: usize = 1 << 16;
 
+/// Proof steps checked between two questions to `stop`: a RUP step on a large formula can take
+/// a fraction of a millisecond, so a whole chunk (tens of thousands of steps) kept a stop
+/// waiting about a second; this many keep it to milliseconds.
+const STOP_EVERY: usize = 1 << 10;
+
 /// Checks that the DRAT proof in `proof_path` refutes the formula `clauses` (DIMACS literals
 /// over `1..=num_vars`), streaming the proof, and asks `stop` between chunks of it (a time
 /// limit, a cancel token): `Ok(None)` when it says so. A proof that does not check is
@@ -115,12 +120,19 @@ pub fn check_file(
                 }
             }
         }
-        if stop() {
-            return Ok(None);
-        }
-        // `check` resumes where the last chunk stopped; it reports ok once the empty clause is
-        // derived, a failed step with its index, and otherwise "not yet refuted".
-        let result = checker.check(&chunk);
+        // `check` resumes where the last part stopped; it reports ok once the empty clause is
+        // derived, a failed step with its index, and otherwise "not yet refuted". The chunk is
+        // checked in parts, `stop` asked before each.
+        let mut parts = chunk.chunks(STOP_EVERY).peekable();
+        let result = loop {
+            if stop() {
+                return Ok(None);
+            }
+            let r = checker.check(parts.next().unwrap_or(&[]));
+            if r.ok || r.failed_step >= 0 || parts.peek().is_none() {
+                break r;
+            }
+        };
         if result.ok {
             // The rest of the file is not needed for the refutation, but a malformed line there
             // is still an error, as when the whole file was read.
@@ -161,5 +173,43 @@ mod tests {
         assert_eq!(steps[3], (false, vec![]));
         assert!(parse_drat("p", "1 2\n", &mut nv).is_err());
         assert!(parse_drat("p", "1 x 0\n", &mut nv).is_err());
+    }
+
+    /// A proof of `steps` copies of the lemma (1 2) (RUP, and unit at no point), then (2) and
+    /// the empty clause, for the formula of all four clauses over 1 and 2 (UNSAT, not by unit
+    /// propagation alone), in a file.
+    fn long_proof(steps: usize) -> (Vec<Vec<i32>>, std::path::PathBuf) {
+        let path = std::env::temp_dir().join(format!(
+            "queens-sat-check-drat-{}-{steps}.drat",
+            std::process::id()
+        ));
+        std::fs::write(&path, "1 2 0\n".repeat(steps) + "2 0\n0\n").unwrap();
+        (
+            vec![vec![1, 2], vec![-1, 2], vec![1, -2], vec![-1, -2]],
+            path,
+        )
+    }
+
+    /// `stop` is asked every `STOP_EVERY` steps, not once per chunk: a stop is heard within a
+    /// few milliseconds of checking, and a proof it stops is no verdict.
+    #[test]
+    fn stop_is_asked_between_parts_of_a_chunk() {
+        let (formula, path) = long_proof(3 * STOP_EVERY);
+        let asked = std::cell::Cell::new(0);
+        let count = || {
+            asked.set(asked.get() + 1);
+            false
+        };
+        let done = check_file(2, formula.clone(), &path, &count).unwrap();
+        assert_eq!(done.map(|c| c.steps), Some(3 * STOP_EVERY as u64 + 2));
+        assert_eq!(asked.get(), 4, "three full parts, then the last two steps");
+        let after_two = || {
+            asked.set(asked.get() + 1);
+            asked.get() > 6
+        };
+        asked.set(4);
+        assert_eq!(check_file(2, formula, &path, &after_two).unwrap(), None);
+        assert_eq!(asked.get(), 7);
+        std::fs::remove_file(&path).unwrap();
     }
 }
