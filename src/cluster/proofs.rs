@@ -156,9 +156,12 @@ pub fn check_cube_proof(
             checker.set_source(&path.display().to_string());
             let file =
                 std::fs::File::open(path).map_err(|e| Error::io(path.display().to_string(), e))?;
-            checker
-                .check_reader(std::io::BufReader::new(file))
-                .map_err(|e| fail(e.into()))?;
+            if !checker
+                .check_reader_until(std::io::BufReader::new(file), stop)
+                .map_err(|e| fail(e.into()))?
+            {
+                return Ok(None);
+            }
             let done = checker.steps();
             let steps = done.rup + done.rup_unhinted + done.pol;
             let verdict = checker.finish().map_err(|e| fail(e.into()))?;

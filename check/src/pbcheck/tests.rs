@@ -152,6 +152,32 @@ fn a_small_refutation() {
     assert!(!v.unsat);
 }
 
+/// `check_reader_until` asks `stop` every 256 lines: a stop is heard within a few lines'
+/// checking, and a proof it stops is no verdict (the checker has read only that far).
+#[test]
+fn a_reader_is_checked_until_stop_says_so() {
+    let head = "pseudo-Boolean proof version 3.0\nf 2 ;\n";
+    let tail =
+        "rup >= 1 : 1 2 ;\noutput NONE ;\nconclusion UNSAT : -1 ;\nend pseudo-Boolean proof ;\n";
+    let proof = format!("{head}{}{tail}", "% a comment\n".repeat(600));
+    let asked = std::cell::Cell::new(0);
+    let count = || {
+        asked.set(asked.get() + 1);
+        false
+    };
+    let mut ck = PbChecker::from_opb(OPB, "t.opb").unwrap();
+    assert!(ck.check_reader_until(proof.as_bytes(), &count).unwrap());
+    assert!(ck.finish().unwrap().unsat);
+    assert_eq!(asked.get(), 3, "before lines 1, 257 and 513 of 606");
+    let second = || {
+        asked.set(asked.get() + 1);
+        asked.get() == 5
+    };
+    let mut ck = PbChecker::from_opb(OPB, "t.opb").unwrap();
+    assert!(!ck.check_reader_until(proof.as_bytes(), &second).unwrap());
+    assert!(ck.finish().is_err(), "a stopped proof concludes nothing");
+}
+
 #[test]
 fn the_checker_can_move_to_another_thread() {
     fn send<T: Send>() {}

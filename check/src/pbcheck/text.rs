@@ -3,20 +3,39 @@
 use super::*;
 use std::io::BufRead;
 
+/// Proof lines checked between two questions to `stop` in [`PbChecker::check_reader_until`]: a
+/// line (a `pol` derivation over long constraints) can take a fraction of a millisecond.
+const STOP_EVERY_LINES: usize = 256;
+
 impl PbChecker {
     /// Checks the proof read from `reader`, line by line.
-    pub fn check_reader(&mut self, mut reader: impl BufRead) -> Result<()> {
+    pub fn check_reader(&mut self, reader: impl BufRead) -> Result<()> {
+        self.check_reader_until(reader, &|| false).map(|_| ())
+    }
+
+    /// [`PbChecker::check_reader`] that asks `stop` every 256 lines (a time
+    /// limit, a cancel token): `Ok(false)` when it said stop before the end (no verdict),
+    /// `Ok(true)` when every line was read and checked.
+    pub fn check_reader_until(
+        &mut self,
+        mut reader: impl BufRead,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<bool> {
         let mut buf = Vec::with_capacity(256);
-        loop {
+        for read in 0usize.. {
+            if read % STOP_EVERY_LINES == 0 && stop() {
+                return Ok(false);
+            }
             buf.clear();
             let n = reader
                 .read_until(b'\n', &mut buf)
                 .map_err(|e| Error::io(&self.source, e))?;
             if n == 0 {
-                return Ok(());
+                break;
             }
             self.check_line_bytes(&buf)?;
         }
+        Ok(true)
     }
 
     /// Checks the complete lines of `text` (a chunk of the proof).
