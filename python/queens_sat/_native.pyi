@@ -393,7 +393,8 @@ class Plan:
     @property
     def step(self) -> str:
         """The kind of the first step: ``run``, ``portfolio``, ``construct``, ``prepass``,
-        ``race`` or ``cubes``."""
+        ``race``, ``cubes`` or ``presolved`` (presolve refuted the instance: UNSAT without a
+        search)."""
     @property
     def engines(self) -> List[str]:
         """The engines the plan may run, in the order they appear (``construct`` and ``walk``

@@ -45,7 +45,8 @@ impl PyPlan {
 impl PyPlan {
     /// The kind of the first step: `"run"` (one engine), `"portfolio"` (engines raced, each
     /// with its encoding), `"construct"` (the explicit construction first), `"prepass"` (local
-    /// search first), `"race"` (lanes on their own threads) or `"cubes"` (cube-and-conquer).
+    /// search first), `"race"` (lanes on their own threads), `"cubes"` (cube-and-conquer) or
+    /// `"presolved"` (presolve refuted the instance: UNSAT without a search).
     #[getter]
     fn step(&self) -> String {
         self.json["step"].as_str().unwrap_or_default().to_string()
@@ -64,8 +65,8 @@ impl PyPlan {
     }
 
     /// The plan as a dict: `{"step": "run" | "portfolio" | "construct" | "prepass" | "race" |
-    /// "cubes", ...}`, each step with its settings and what it runs next (`otherwise`, `then`,
-    /// `lanes`); the `plan` field of `Result.to_dict()`.
+    /// "cubes" | "presolved", ...}`, each step with its settings and what it runs next
+    /// (`otherwise`, `then`, `lanes`); the `plan` field of `Result.to_dict()`.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         py.import("json")?.call_method1("loads", (self.to_json(),))
     }

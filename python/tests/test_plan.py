@@ -95,6 +95,20 @@ def test_certify_keeps_the_constructions_unsat_from_standing() -> None:
     assert cubes["certified"] is True and cubes["implied"] == "none"
 
 
+def test_an_instance_presolve_refutes_is_answered_without_a_search() -> None:
+    refuted = qs.Instance(8, placed=[(0, 0), (0, 5)])  # two queens on one row
+    p = qs.plan(refuted, jobs=2)
+    assert p.step == "presolved" and str(p).startswith("presolve refutes it (")
+    assert "share a row" in p.to_dict()["reason"]
+    r = qs.solve(refuted, jobs=2)
+    assert r.status == "UNSAT" and r.solver == "presolve" and r.plan == p
+    assert r.reason == p.to_dict()["reason"]
+    # Under certify the run named in the plan backs the UNSAT with a checked refutation.
+    certified = qs.plan(refuted, jobs=2, certify=True)
+    assert certified.to_dict()["then"]["certify"] is True
+    assert qs.solve(refuted, jobs=2, certify=True).certified is not None
+
+
 def test_the_timeout_shapes_the_local_search() -> None:
     assert qs.plan(BLOCKED, jobs=1).to_dict()["budget_seconds"] == 1.0
     assert qs.plan(BLOCKED, jobs=1, timeout=5).to_dict()["budget_seconds"] == 0.5
